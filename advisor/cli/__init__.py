@@ -1,0 +1,78 @@
+"""``llm-advisor``: argument parsing and subcommands; Qt is imported only by ``gui``.
+
+Each module of this package that defines ``register(subparsers)`` adds one subcommand and
+sets ``handler`` (a function taking the parsed namespace and returning an exit code).
+Usage errors exit 2 with one line that names the flag, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from advisor import APP_NAME, __version__
+
+PROG = "llm-advisor"
+
+
+class UsageError(Exception):
+    """Bad input from the command line: printed as one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _version_text() -> str:
+    try:
+        from advisor.storage.catalog_store import shipped_catalog_date
+
+        return f"{PROG} {__version__} (catalog {shipped_catalog_date()})"
+    except ImportError:
+        return f"{PROG} {__version__}"
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print version and catalog date")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version_text())
+        parser.exit(0)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog=PROG, description=f"{APP_NAME}: what hardware runs or fine-tunes which LLM.")
+    parser.add_argument("--version", action=_VersionAction)
+    subparsers = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or (args_list[0] not in parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+                         and not args_list[0].startswith("-")):
+        # No subcommand (or a comparison file): open the window.
+        args_list = ["gui", *args_list]
+    args = parser.parse_args(args_list)
+    try:
+        return int(args.handler(args) or 0)
+    except UsageError as exc:
+        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
