@@ -1,0 +1,88 @@
+"""Save and open comparison files (``*.json``): atomic writes, one clear error on bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from advisor.core.comparison import Comparison
+
+SUFFIX = ".json"
+
+
+class ComparisonFileError(Exception):
+    """A comparison file could not be read or written; the message names the file and why."""
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so a crash leaves either the old or the new file, never half.
+
+    Temp file in the same folder + fsync + ``os.replace`` (atomic on POSIX and Windows).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def to_json(comparison: Comparison) -> str:
+    return comparison.model_dump_json(indent=2, exclude_defaults=False) + "\n"
+
+
+def save_comparison(path: str | os.PathLike[str], comparison: Comparison) -> Path:
+    """Write ``comparison`` to ``path`` atomically; returns the path written."""
+    target = Path(path)
+    try:
+        atomic_write_text(target, to_json(comparison))
+    except OSError as exc:
+        raise ComparisonFileError(f"{target}: could not save: {exc.strerror or exc}") from exc
+    return target
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{where}: {err['msg']}{more}"
+
+
+def parse_comparison(text: str, origin: str = "<text>") -> Comparison:
+    """Validate comparison JSON text; a bad document raises ComparisonFileError naming the field."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ComparisonFileError(f"{origin}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise ComparisonFileError(f"{origin}: expected a JSON object, found {type(data).__name__}")
+    version = data.get("schema_version")
+    if version is not None and version != 1:
+        raise ComparisonFileError(
+            f"{origin}: schema_version {version!r} is not supported by this version (expected 1)"
+        )
+    try:
+        return Comparison.model_validate(data)
+    except ValidationError as exc:
+        raise ComparisonFileError(f"{origin}: not a valid comparison: {_first_error(exc)}") from exc
+
+
+def load_comparison(path: str | os.PathLike[str]) -> Comparison:
+    """Read and validate a comparison file; every failure is one ComparisonFileError."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ComparisonFileError(f"{source}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ComparisonFileError(f"{source}: could not read: {exc}") from exc
+    return parse_comparison(text, str(source))
