@@ -1,0 +1,300 @@
+"""Lay a ``ReportDocument`` out on pages and write it as a PDF with QPdfWriter.
+
+Text stays text (selectable, fonts embedded by Qt) and charts are painted by a callback as
+vector graphics. Resolution is 96 dpi: at 300 dpi pyqtgraph's axis labels come out about
+3x too large (platform-notes.md). The file is written to a temporary file in the target
+folder and renamed over the target only when complete, so a failure never leaves half a PDF.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+
+from advisor.report.document import Bullets, Chart, Heading, PageBreak, Paragraph, ReportDocument, Table
+
+DPI = 96
+MM = DPI / 25.4  # pixels per millimetre
+MARGIN_MM = 16.0
+FONT_FAMILY = "DejaVu Sans"
+ChartPainter = Callable[[str, QPainter, QRectF], None]
+
+
+class PdfWriteError(Exception):
+    """The PDF could not be written; the message says where and why. Nothing was replaced."""
+
+
+def _font(size_pt: float, bold: bool = False, italic: bool = False) -> QFont:
+    font = QFont(FONT_FAMILY)
+    font.setPointSizeF(size_pt)
+    font.setBold(bold)
+    font.setItalic(italic)
+    return font
+
+
+FONTS = {
+    "title": _font(18, bold=True),
+    "subtitle": _font(9.5),
+    "h1": _font(13, bold=True),
+    "h2": _font(11, bold=True),
+    "h3": _font(10, bold=True),
+    "body": _font(9.5),
+    "em": _font(9.5, italic=True),
+    "small": _font(8),
+    "cell": _font(8.5),
+    "cell_bold": _font(8.5, bold=True),
+    "footer": _font(7.5),
+}
+INK = QColor("#1d2733")
+MUTED = QColor("#5b6675")
+ACCENT = QColor("#2b5797")
+RULE = QColor("#c9d1dc")
+ZEBRA = QColor("#f1f4f8")
+
+
+@dataclass
+class _Op:
+    """One thing to paint on one page."""
+
+    page: int
+    rect: QRectF
+    paint: Callable[[QPainter, QRectF], None]
+
+
+@dataclass
+class _Layout:
+    width: float
+    height: float
+    ops: list[_Op] = field(default_factory=list)
+    page: int = 0
+    y: float = 0.0
+
+    def need(self, height: float) -> None:
+        """Start a new page unless ``height`` fits below the cursor."""
+        if self.y > 0 and self.y + height > self.height:
+            self.new_page()
+
+    def new_page(self) -> None:
+        self.page += 1
+        self.y = 0.0
+
+    def place(self, height: float, paint: Callable[[QPainter, QRectF], None], x: float = 0, w: float | None = None) -> None:
+        self.ops.append(_Op(self.page, QRectF(x, self.y, self.width - x if w is None else w, height), paint))
+
+
+def _text_height(font_key: str, text: str, width: float, device) -> float:
+    metrics = QFontMetricsF(FONTS[font_key], device)
+    flags = int(Qt.TextFlag.TextWordWrap)
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), flags, text).height()
+
+
+def _text_painter(font_key: str, text: str, color: QColor = INK, align=Qt.AlignmentFlag.AlignLeft):
+    def paint(p: QPainter, r: QRectF) -> None:
+        p.setFont(FONTS[font_key])
+        p.setPen(color)
+        p.drawText(r, int(align | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap), text)
+
+    return paint
+
+
+def _add_text(lay: _Layout, font_key: str, text: str, device, space_after: float, color: QColor = INK, indent: float = 0) -> None:
+    h = _text_height(font_key, text, lay.width - indent, device)
+    lay.need(h)
+    lay.place(h, _text_painter(font_key, text, color), x=indent)
+    lay.y += h + space_after
+
+
+def _add_heading(lay: _Layout, block: Heading, device) -> None:
+    key = f"h{block.level}"
+    h = _text_height(key, block.text, lay.width, device)
+    lay.need(h + 40)  # keep a heading with at least a few lines of what follows
+    lay.y += 4 if lay.y > 0 else 0
+    lay.place(h, _text_painter(key, block.text, ACCENT if block.level == 1 else INK))
+    lay.y += h + 4
+
+
+def _table_widths(table: Table, width: float) -> list[float]:
+    weights = list(table.column_weights) or [1.0] * len(table.columns)
+    total = sum(weights)
+    return [width * w / total for w in weights]
+
+
+def _row_painter(cells: tuple[str, ...], widths: list[float], header: bool, bold_first: bool, shade: bool, small: bool):
+    def paint(p: QPainter, r: QRectF) -> None:
+        if header:
+            p.fillRect(r, ACCENT)
+        elif shade:
+            p.fillRect(r, ZEBRA)
+        x = r.left()
+        for i, (cell, w) in enumerate(zip(cells, widths, strict=False)):
+            key = "cell_bold" if header or (bold_first and i == 0) else ("small" if small else "cell")
+            p.setFont(FONTS[key])
+            p.setPen(QColor("white") if header else INK)
+            p.drawText(QRectF(x + 3, r.top() + 2, w - 6, r.height() - 4),
+                       int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap), cell)
+            x += w
+        p.setPen(QPen(RULE, 0.6))
+        p.drawLine(r.bottomLeft(), r.bottomRight())
+
+    return paint
+
+
+def _add_table(lay: _Layout, table: Table, device) -> None:
+    widths = _table_widths(table, lay.width)
+
+    def row_height(cells: tuple[str, ...], header: bool) -> float:
+        key = "cell_bold" if header else ("small" if table.small else "cell")
+        return max(_text_height(key, c, w - 6, device) for c, w in zip(cells, widths, strict=False)) + 5
+
+    header_h = row_height(table.columns, True)
+    lay.need(header_h * 3)
+    lay.place(header_h, _row_painter(table.columns, widths, True, False, False, table.small))
+    lay.y += header_h
+    for i, row in enumerate(table.rows):
+        h = row_height(row, False)
+        if lay.y + h > lay.height:  # repeat the header on the next page
+            lay.new_page()
+            lay.place(header_h, _row_painter(table.columns, widths, True, False, False, table.small))
+            lay.y += header_h
+        lay.place(h, _row_painter(row, widths, False, table.first_column_bold, i % 2 == 1, table.small))
+        lay.y += h
+    lay.y += 10
+
+
+def _chart_op(block: Chart, draw_chart: ChartPainter | None):
+    def paint(p: QPainter, r: QRectF) -> None:
+        p.setFont(FONTS["h3"])
+        p.setPen(INK)
+        title_h = 18
+        p.drawText(QRectF(r.left(), r.top(), r.width(), title_h), int(Qt.AlignmentFlag.AlignLeft), block.title)
+        area = QRectF(r.left(), r.top() + title_h, r.width(), r.height() - title_h)
+        if draw_chart is None:
+            p.setPen(QPen(RULE, 1))
+            p.drawRect(area)
+            p.drawText(area, int(Qt.AlignmentFlag.AlignCenter), "chart not available")
+            return
+        p.save()
+        p.setClipRect(area)
+        draw_chart(block.kind, p, area)
+        p.restore()
+
+    return paint
+
+
+def layout(document: ReportDocument, width: float, height: float, device, draw_chart: ChartPainter | None) -> _Layout:
+    """Place every block; returns the paint operations per page (pure layout, no painting)."""
+    lay = _Layout(width, height)
+    _add_text(lay, "title", document.title, device, 4, ACCENT)
+    for line in document.subtitle_lines:
+        _add_text(lay, "subtitle", line, device, 1, MUTED)
+    lay.y += 10
+    for block in document.blocks:
+        if isinstance(block, Heading):
+            _add_heading(lay, block, device)
+        elif isinstance(block, Paragraph):
+            key = "small" if block.small else ("em" if block.emphasis else "body")
+            _add_text(lay, key, block.text, device, 6)
+        elif isinstance(block, Bullets):
+            for item in block.items:
+                _add_text(lay, "small" if block.small else "body", f"•  {item}", device, 2, indent=6)
+            lay.y += 4
+        elif isinstance(block, Table):
+            _add_table(lay, block, device)
+        elif isinstance(block, Chart):
+            h = block.height_mm * MM
+            lay.need(h)
+            lay.place(h, _chart_op(block, draw_chart))
+            lay.y += h + 10
+        elif isinstance(block, PageBreak):
+            lay.new_page()
+    return lay
+
+
+def _footer(p: QPainter, page_rect: QRectF, left: str, page: int, pages: int) -> None:
+    p.setFont(FONTS["footer"])
+    p.setPen(MUTED)
+    y = page_rect.bottom() + 6 * MM
+    box = QRectF(page_rect.left(), y, page_rect.width(), 12)
+    p.drawText(box, int(Qt.AlignmentFlag.AlignLeft), left)
+    p.drawText(box, int(Qt.AlignmentFlag.AlignRight), f"Page {page} of {pages}")
+
+
+def page_size_for(name: str) -> QPageSize:
+    sizes = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
+    try:
+        return QPageSize(sizes[name.lower()])
+    except KeyError:
+        raise PdfWriteError(f"unknown page size {name!r} (choose A4 or Letter)") from None
+
+
+def _check_target(path: Path, overwrite: bool) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PdfWriteError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise PdfWriteError(f"{path}: the folder {folder} is not writable")
+    if path.is_dir():
+        raise PdfWriteError(f"{path}: is a folder")
+    if path.exists() and not overwrite:
+        raise PdfWriteError(f"{path}: a file with this name exists (choose another name or allow overwriting)")
+
+
+def write_pdf(document: ReportDocument, path: Path | str, *, page_size: str = "a4",
+              draw_chart: ChartPainter | None = None, overwrite: bool = False, creator: str = "") -> int:
+    """Write ``document`` to ``path`` atomically; returns the page count. Raises PdfWriteError."""
+    path = Path(path)
+    _check_target(path, overwrite)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        pages = _paint(document, tmp, page_size_for(page_size), draw_chart, creator)
+        _verify_and_sync(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise PdfWriteError(f"{path}: {exc.strerror or exc}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    return pages
+
+
+def _paint(document: ReportDocument, target: Path, size: QPageSize, draw_chart: ChartPainter | None, creator: str) -> int:
+    writer = QPdfWriter(str(target))
+    writer.setResolution(DPI)
+    writer.setPageSize(size)
+    writer.setPageMargins(QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM + 6), QPageLayout.Unit.Millimeter)
+    writer.setTitle(document.title)
+    writer.setCreator(creator)
+    page_rect = QRectF(writer.pageLayout().paintRectPixels(DPI))
+    lay = layout(document, page_rect.width(), page_rect.height(), writer, draw_chart)
+    pages = lay.page + 1
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise PdfWriteError(f"{target.parent}: cannot start writing a PDF there")
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        for page in range(pages):
+            if page:
+                writer.newPage()
+            for op in (o for o in lay.ops if o.page == page):
+                op.paint(painter, op.rect)
+            _footer(painter, QRectF(0, 0, page_rect.width(), page_rect.height()), document.footer_left, page + 1, pages)
+    finally:
+        painter.end()
+    return pages
+
+
+def _verify_and_sync(tmp: Path) -> None:
+    """Qt reports no write errors (a full disk gives a short file): check, then fsync."""
+    with open(tmp, "rb+") as fh:
+        head = fh.read(5)
+        fh.seek(max(0, tmp.stat().st_size - 1024))
+        tail = fh.read()
+        if head != b"%PDF-" or b"%%EOF" not in tail:
+            raise PdfWriteError(f"{tmp.parent}: the PDF could not be written completely (is the disk full?)")
+        fh.flush()
+        os.fsync(fh.fileno())
