@@ -1,0 +1,126 @@
+"""Activation memory: what training saves for backward, and one inference forward's temporaries.
+
+Training follows Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+Transformer Models" (arXiv:2205.05198 §4), which counts the bytes every op saves for its
+backward (GPT block: ``sbh(34 + 5as/h)``), re-derived here for a Llama block as
+transformers runs it (``models/llama/modeling_llama.py``), 16-bit activations, per token
+and layer, with q = n_heads·head_dim, kv = n_kv_heads·head_dim, f = MLP width:
+
+* two RMSNorms: ``LlamaRMSNorm`` upcasts to fp32; ``pow`` saves the fp32 input (4h) and the
+  weight multiply saves the bf16 normalized tensor (2h): 2 × 6h = 12h;
+* the norm outputs feeding q/k/v and gate/up (saved by those Linears): 2 × 2h = 4h;
+* flash attention / SDPA saves q, k, v (2q + 4kv) and its fp32 log-sum-exp (4·n_heads,
+  FlashAttention-2, Dao 2023 arXiv:2307.08691); o_proj saves the attention output (2q);
+* eager attention instead repeats k, v to all heads (``repeat_kv``: 4q instead of 4kv) and
+  saves the fp32 softmax (4·a·s) and its bf16 copy fed to the V matmul (2·a·s) — the
+  ``5as/h`` term of Korthikanti, here 6·a·s per token;
+* SwiGLU: gate output (SiLU input), SiLU output, up output and their product (down_proj
+  input): 4 × 2f = 8f (plain MLP: fc1 output and activation output, 4f).
+
+Total (gated, flash): ``16h + 4q + 4kv + 8f`` bytes per token per layer (+ 6·a·s eager).
+Llama-2-7B: 186,368 B/token/layer. Selective recomputation (Korthikanti §4.2) recomputes
+the attention core, i.e. drops the s² term; with flash attention there is none to drop.
+Full checkpointing keeps each layer's input (2h) and recomputes one layer at a time.
+Under tensor parallelism without sequence parallelism (Korthikanti eq. 2) the norms and the
+Linear inputs are replicated; everything inside the attention and MLP is split by t.
+"""
+
+from __future__ import annotations
+
+import math
+
+from advisor.core.llm import ModelArch
+from advisor.core.workload import AttentionImpl, Checkpointing
+
+ACT_BYTES = 2  # bf16/fp16 activations (AMP and pure bf16); fp32 training doubles them
+# Bytes per logit element around the loss: bf16 lm_head output (2) + fp32 upcast in
+# transformers' ForCausalLMLoss (4) + fp32 log-softmax / its gradient (4).
+LOGITS_TRAIN_BYTES_PER_ELEMENT = 10
+LLAMA_CPP_UBATCH = 512  # llama.cpp default n_ubatch (common/common.h)
+VLLM_MAX_BATCHED_TOKENS = 8192  # vLLM V1 default max_num_batched_tokens used in its memory profile
+VLLM_MAX_NUM_SEQS = 256  # vLLM default max_num_seqs: sampler logits in the profile run
+
+
+def mlp_width(arch: ModelArch) -> int:
+    """Intermediate width one token passes through (MoE: routed experts in use + shared)."""
+    if arch.moe is None:
+        return arch.ffn_size
+    return arch.moe.expert_ffn_size * (arch.moe.n_active + arch.moe.n_shared)
+
+
+def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl) -> tuple[float, float, float]:
+    """(replicated, tp-split, attention-score) bytes per token per layer at 16-bit."""
+    h = arch.hidden_size
+    q = arch.n_heads * arch.head_dim
+    kv = arch.n_kv_heads * arch.head_dim
+    f = mlp_width(arch)
+    replicated = 12 * h + 4 * h
+    mlp = 8 * f if arch.gated_mlp else 4 * f
+    if impl is AttentionImpl.EAGER:
+        attn = 2 * q + 4 * q + 2 * q
+        scores = 6 * arch.n_heads * seq
+    else:
+        attn = 2 * q + 4 * kv + 4 * arch.n_heads + 2 * q
+        scores = 0
+    return replicated, attn + mlp, scores
+
+
+def train_activation_bytes(
+    arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl, ckpt: Checkpointing,
+    n_layers: int | None = None, tp: int = 1, in_flight: int = 1, act_bytes: int = ACT_BYTES,
+) -> float:
+    """Saved activations of ``n_layers`` layers for ``in_flight`` micro-batches (Korthikanti §4)."""
+    layers = arch.n_layers if n_layers is None else n_layers
+    tokens = seq * micro_batch
+    rep, split, scores = _layer_terms(arch, seq, impl)
+    scale = act_bytes / ACT_BYTES
+    per_layer = tokens * scale * (rep + (split + scores) / tp)
+    if ckpt is Checkpointing.FULL:
+        kept = tokens * act_bytes * arch.hidden_size * layers
+        return kept * in_flight + per_layer  # one layer recomputed at a time during backward
+    if ckpt is Checkpointing.SELECTIVE:
+        per_layer -= tokens * scale * scores / tp
+    return per_layer * layers * in_flight
+
+
+def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
+    """Logits and cross-entropy around the loss: tokens × vocab × 10 B (see constant)."""
+    return seq * micro_batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp
+
+
+def inference_forward_bytes(arch: ModelArch, tokens: int, seq: int, impl: AttentionImpl, tp: int = 1) -> float:
+    """Peak temporaries of one no-grad forward over ``tokens`` (prefill), one layer at a time.
+
+    The residual and the normalized input (2h + 2h bytes per token at 16 bit) and the MLP's
+    gate, up and activation outputs alive together (3 × 2f) — the largest tensors of a Llama
+    layer; eager attention adds the fp32 scores and
+    their bf16 copy (6·a·s per token). Logits are separate (``inference_logits_bytes``).
+    """
+    f = mlp_width(arch)
+    per_token = 4 * arch.hidden_size + 6 * f / tp
+    if impl is AttentionImpl.EAGER:
+        per_token += 6 * arch.n_heads * seq / tp
+    return tokens * per_token
+
+
+def inference_logits_bytes(arch: ModelArch, rows: int) -> float:
+    """fp32 logits for ``rows`` positions (transformers generate keeps only the last position)."""
+    return rows * arch.vocab_size * 4
+
+
+def llama_cpp_compute_buffer_bytes(arch: ModelArch, n_ctx: int, flash: bool) -> float:
+    """Rough llama.cpp CUDA compute buffer: ggml-alloc reuses memory, so the peak is the
+    largest op of one ``n_ubatch`` graph: fp32 logits (ubatch × vocab), or without flash
+    attention the fp32 KQ matrix (ubatch × n_ctx × n_heads), plus a few hidden-size tensors.
+    An approximation of ggml-alloc's graph planning, not checked against logs.
+    """
+    u = LLAMA_CPP_UBATCH
+    biggest = u * arch.vocab_size * 4
+    if not flash:
+        biggest = max(biggest, u * n_ctx * arch.n_heads * 4)
+    biggest = max(biggest, u * mlp_width(arch) * 4 * 3)
+    return biggest + u * arch.hidden_size * 4 * 4
+
+
+def layers_per_stage(n_layers: int, stages: int) -> int:
+    return math.ceil(n_layers / max(1, stages))

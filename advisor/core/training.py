@@ -1,0 +1,133 @@
+"""Training memory of the busiest GPU: model states, their sharding, activations, buffers, offload.
+
+Sharding follows ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054 §5, Fig. 1): with Ψ
+parameters, K optimizer bytes per parameter and N data-parallel GPUs, per GPU
+DDP (2 + 2 + K)Ψ; ZeRO-1 (P_os) 2Ψ + 2Ψ + KΨ/N; ZeRO-2 (P_os+g) 2Ψ + (2 + K)Ψ/N;
+ZeRO-3 (P_os+g+p) (2 + 2 + K)Ψ/N. PyTorch FSDP FULL_SHARD = ZeRO-3, SHARD_GRAD_OP = ZeRO-2,
+NO_SHARD = DDP (PyTorch FSDP docs, ``ShardingStrategy``). Tensor parallelism (Megatron-LM,
+Shoeybi et al. 2019 arXiv:1909.08053) splits every weight matrix, hence states, by t;
+pipeline parallelism splits layers; with the 1F1B schedule the first stage holds up to p
+micro-batches of activations (Korthikanti et al. 2022 §4.2.3). CPU offload (ZeRO-Offload,
+Ren et al. 2021 arXiv:2101.06840) moves optimizer states (with the fp32 master) to host RAM;
+parameter offload (ZeRO-Infinity / FSDP CPUOffload) keeps only the gathered layers on GPU.
+"""
+
+from __future__ import annotations
+
+from advisor.core.activations import (
+    layers_per_stage, train_activation_bytes, train_logits_bytes,
+)
+from advisor.core.llm import ModelArch
+from advisor.core.memory import (
+    CUDA_CONTEXT_BYTES, MemoryResult, _split, base_format_name, per_gpu_weights, weights_bytes,
+)
+from advisor.core.params import count_params, linear_shapes, lora_params
+from advisor.core.results import MemoryBreakdown
+from advisor.core.states import adapter_states_bytes, full_states_bytes, param_bytes
+from advisor.core.units import MIB
+from advisor.core.workload import Method, Offload, Optimizer, Parallel, Precision, Workload
+
+# (weights, gradients, optimizer) divided by the data-parallel degree, per scheme.
+_SHARDED = {
+    Parallel.ZERO1: (False, False, True),
+    Parallel.ZERO2: (False, True, True),
+    Parallel.FSDP_GRAD_OP: (False, True, True),
+    Parallel.ZERO3: (True, True, True),
+    Parallel.FSDP: (True, True, True),
+}
+GATHERED_LAYERS = 2  # ZeRO-3/FSDP: the layer being computed + the one prefetched (FSDP backward_prefetch)
+
+
+def _dp_factors(w: Workload) -> tuple[int, int, int]:
+    w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
+    n = w.n_gpus
+    return (n if w_s else 1), (n if g_s else 1), (n if o_s else 1)
+
+
+def _layer_params(arch: ModelArch) -> float:
+    c = count_params(arch)
+    return (c.total - c.embedding - c.lm_head) / arch.n_layers
+
+
+def _largest_linear(arch: ModelArch) -> float:
+    return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
+
+
+def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
+    notes: list[str] = []
+    counts = count_params(arch)
+    tp, stages = _split(w)
+    model_share = per_gpu_weights(arch, counts.total, tp, stages) / counts.total
+    wdiv, gdiv, odiv = _dp_factors(w)
+    lora = w.method is not Method.FULL
+    if lora:
+        trainable = float(lora_params(arch, w.lora_rank_effective, w.lora_targets))
+        adapters, grads, optim = adapter_states_bytes(trainable, w.optimizer, w.precision)
+        weights = weights_bytes(arch, w)
+        notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
+                     f"{trainable:,.0f} trainable params, fp32 adapters (PEFT autocast_adapter_dtype)")
+        notes.append(f"frozen base weights {base_format_name(w)}")
+    else:
+        trainable = counts.total
+        adapters = 0.0
+        weights, grads, optim = full_states_bytes(arch, trainable, w.optimizer, w.precision)
+        notes.append(f"full fine-tuning, {w.precision.value}: ZeRO's 2+2+K bytes/param split "
+                     "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
+                     else f"full fine-tuning, {w.precision.value} weights, grads and states")
+    weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
+    grads, optim = grads * model_share / gdiv, optim * model_share / odiv
+    if w.parallel in _SHARDED:
+        notes.append(f"{w.parallel.value} over {w.n_gpus} GPUs (ZeRO arXiv:1910.02054 §5)")
+
+    act_bytes = 4 if w.precision is Precision.FP32 else 2
+    in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
+    layers = layers_per_stage(arch.n_layers, stages)
+    acts = train_activation_bytes(arch, w.seq_len, w.batch, w.attention, w.checkpointing,
+                                  layers, tp, in_flight, act_bytes)
+    notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
+                 f"{w.checkpointing.value} checkpointing, micro-batch {w.batch} × {w.seq_len}"
+                 + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
+    if lora:
+        notes.append("activations of LoRA taken as those of full fine-tuning (adapters see the same inputs)")
+    buffers = train_logits_bytes(arch, w.seq_len, w.batch, tp)
+    notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
+    buffers += _extra_buffers(arch, w, grads, notes)
+
+    host = 0.0
+    if Offload.OPTIMIZER in w.offload:
+        host += optim * w.n_gpus
+        notes.append("optimizer states (and fp32 master) offloaded to host RAM (ZeRO-Offload)")
+        optim = 0.0
+    if Offload.PARAMS in w.offload:
+        host += (weights + adapters) * w.n_gpus
+        weights = GATHERED_LAYERS * _layer_params(arch) * _base_bytes(w) / tp
+        notes.append("parameters offloaded to host; GPU keeps the gathered layers only")
+        if w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
+            notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
+    if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) and Offload.OPTIMIZER not in w.offload:
+        notes.append("paged optimizer: states counted on the GPU; under memory pressure they page to host RAM")
+    notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB; NCCL buffers not modeled")
+    breakdown = MemoryBreakdown(weights=weights, activations=acts, gradients=grads, optimizer=optim,
+                                adapters=adapters, buffers=buffers, runtime=CUDA_CONTEXT_BYTES, host=host)
+    return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), params_total=counts.total,
+                        params_trainable=trainable)
+
+
+def _base_bytes(w: Workload) -> float:
+    return 2.0 if w.method is not Method.FULL else float(param_bytes(w.precision))
+
+
+def _extra_buffers(arch: ModelArch, w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
+    """Transient buffers beyond logits, by scheme and method."""
+    extra = 0.0
+    if w.parallel is Parallel.DDP:
+        extra += grads_per_gpu
+        notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
+                     "PyTorch DistributedDataParallel docs)")
+    if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
+        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(w)
+        notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
+    if w.method is Method.QLORA:
+        extra += _largest_linear(arch) * 2
+        notes.append("QLoRA: one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
+    return extra
