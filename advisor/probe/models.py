@@ -1,0 +1,136 @@
+"""What detection found: frozen records the CLI, GUI and matching read.
+
+``None`` always means *not read* (the backend failed or does not report it), never zero.
+Each GPU also lists the fields that could not be read and why (``unread``).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from advisor.core.hardware import Frozen
+
+NVML_DOCS_URL = "https://docs.nvidia.com/deploy/nvml-api/"
+ROCM_SMI_DOCS_URL = "https://rocm.docs.amd.com/projects/amdsmi/en/latest/"
+APPLE_WORKING_SET_DOCS_URL = (
+    "https://developer.apple.com/documentation/metal/mtldevice/recommendedmaxworkingsetsize"
+)
+
+
+class UnreadField(Frozen):
+    """A field whose query failed; the rest of the device was still read."""
+
+    field: str
+    reason: str = Field(description="The error the backend gave, e.g. 'Not Supported'")
+
+
+class NvLinkState(Frozen):
+    """One NVLink of one GPU as NVML reports it."""
+
+    link: int = Field(ge=0)
+    active: bool
+    remote_pci_bus_id: str | None = Field(None, description="Bus id of the device at the far end")
+
+
+class DetectedGpu(Frozen):
+    """One GPU (or the GPU of an Apple SoC) as read from this machine."""
+
+    index: int = Field(ge=0, description="Order in which the backend enumerated it")
+    vendor: str = Field(description="'NVIDIA', 'AMD' or 'Apple'")
+    name: str | None = None
+    source: str = Field(description="Backend that read it: nvml, nvidia-smi, amd-smi, rocm-smi, sysfs, system_profiler")
+    uuid: str | None = None
+    pci_bus_id: str | None = Field(None, description="Normalised 'dddd:bb:dd.f' (lower case)")
+    pci_device_id: str | None = Field(None, description="PCI device id, e.g. '0x2204'")
+    pci_vendor_id: str | None = Field(None, description="PCI vendor id, e.g. '0x10de'")
+    memory_total_bytes: int | None = Field(None, ge=0)
+    memory_used_bytes: int | None = Field(None, ge=0)
+    memory_free_bytes: int | None = Field(None, ge=0)
+    driver_version: str | None = None
+    cuda_driver_version: str | None = Field(None, description="Highest CUDA the driver supports, e.g. '12.4'")
+    compute_capability: str | None = Field(None, description="e.g. '8.6'")
+    pcie_gen_current: int | None = Field(None, description="May drop while the card idles")
+    pcie_gen_max: int | None = Field(None, description="Highest generation this card and slot can run")
+    pcie_gen_gpu_max: int | None = Field(None, description="Highest generation the card itself supports")
+    pcie_width_current: int | None = None
+    pcie_width_max: int | None = Field(None, description="Widest link this card and slot can run (NVML)")
+    pcie_width_card: int | None = Field(None, description="The card's own width (PCIe LnkCap via sysfs)")
+    power_limit_w: float | None = Field(None, description="Power limit in force, W")
+    power_default_limit_w: float | None = None
+    power_max_limit_w: float | None = None
+    display_active: bool | None = Field(None, description="A display is being driven (or a desktop runs on it)")
+    display_connected: bool | None = Field(None, description="NVML display mode: a monitor is attached")
+    display_memory_bytes: int | None = Field(None, ge=0, description="VRAM held by graphics processes")
+    graphics_processes: int | None = Field(None, ge=0)
+    mig_enabled: bool | None = None
+    nvlinks: tuple[NvLinkState, ...] = ()
+    nvlink_supported: bool | None = Field(None, description="None = not asked or unknown")
+    unified_memory: bool = Field(False, description="GPU shares the host's RAM (Apple silicon)")
+    gpu_usable_memory_bytes: int | None = Field(
+        None, description="Unified memory: the share GPU work may use by default"
+    )
+    gpu_cores: int | None = None
+    unread: tuple[UnreadField, ...] = ()
+
+    @property
+    def power_capped(self) -> bool | None:
+        """True when the power limit in force is below the default (a user-set cap)."""
+        if self.power_limit_w is None or self.power_default_limit_w is None:
+            return None
+        return self.power_limit_w < self.power_default_limit_w - 0.5
+
+    @property
+    def active_nvlinks(self) -> int:
+        return sum(1 for link in self.nvlinks if link.active)
+
+
+class GpuPair(Frozen):
+    """What NVML says about two GPUs together."""
+
+    a: int
+    b: int
+    p2p_read: str | None = Field(None, description="NVML P2P read status: 'ok' or why not")
+    topology: str | None = Field(None, description="Common ancestor: internal, single, multiple, hostbridge, node, system")
+    nvlink: bool = Field(False, description="An active NVLink joins the two")
+
+    @property
+    def p2p_ok(self) -> bool | None:
+        return None if self.p2p_read is None else self.p2p_read == "ok"
+
+
+class PciDisplayDevice(Frozen):
+    """A display-class PCI device listed by Linux sysfs, with or without a driver."""
+
+    bus_id: str
+    vendor_id: str
+    device_id: str
+    class_code: str
+    driver: str | None = Field(None, description="Kernel driver bound to it; None = none loaded")
+    current_link_width: int | None = None
+    max_link_width: int | None = None
+
+    @property
+    def vendor(self) -> str:
+        return {"0x10de": "NVIDIA", "0x1002": "AMD", "0x8086": "Intel", "0x106b": "Apple"}.get(
+            self.vendor_id, self.vendor_id
+        )
+
+
+class DetectedHost(Frozen):
+    cpu_model: str | None = None
+    cpu_cores: int | None = Field(None, description="Physical cores")
+    cpu_threads: int | None = Field(None, description="Logical CPUs")
+    ram_total_bytes: int | None = None
+    ram_available_bytes: int | None = None
+    os: str | None = Field(None, description="e.g. 'Linux 6.8.0 (x86_64)'")
+
+
+class Detection(Frozen):
+    """Everything one detection run found, and what it could not find (``status_lines``)."""
+
+    host: DetectedHost = DetectedHost()
+    gpus: tuple[DetectedGpu, ...] = ()
+    pairs: tuple[GpuPair, ...] = ()
+    pci_display_devices: tuple[PciDisplayDevice, ...] = ()
+    status_lines: tuple[str, ...] = Field((), description="One line per backend: what it did or why not")
+    elapsed_s: float | None = None
