@@ -210,19 +210,10 @@ def _default_shipped() -> Path | None:
 # --- hidden.json --------------------------------------------------------------------------
 
 
-def _read_hidden(path: Path) -> tuple[dict[RecordKind, frozenset[str]], list[LoadProblem]]:
-    """``{"schema_version": 1, "hidden": {"gpu": ["id", …], …}}``; a bad file hides nothing."""
-    if not path.exists():
-        return {}, []
-    data, problem = _read_json(path)
-    if problem:
-        return {}, [problem]
+def parse_hidden(path: Path, data: Any) -> tuple[dict[RecordKind, frozenset[str]], list[LoadProblem]]:
+    """The ``"hidden"`` member of decoded JSON (hidden.json or a bundle): kind → ids."""
     if not isinstance(data, dict) or not isinstance(data.get("hidden", {}), dict):
         return {}, [LoadProblem(path, None, "hidden", "expected an object of kind → list of ids")]
-    try:
-        migrate(data)
-    except MigrationError as exc:
-        return {}, [LoadProblem(path, None, "schema_version", str(exc))]
     out, problems = {}, []
     for key, ids in data.get("hidden", {}).items():
         if key not in RecordKind.__members__.values():
@@ -232,6 +223,21 @@ def _read_hidden(path: Path) -> tuple[dict[RecordKind, frozenset[str]], list[Loa
         elif ids:
             out[RecordKind(key)] = frozenset(ids)
     return out, problems
+
+
+def parse_hidden_file(path: Path) -> tuple[dict[RecordKind, frozenset[str]], list[LoadProblem]]:
+    """``{"schema_version": 1, "hidden": {"gpu": ["id", …], …}}``; a bad file hides nothing."""
+    if not path.exists():
+        return {}, []
+    data, problem = _read_json(path)
+    if problem:
+        return {}, [problem]
+    try:
+        migrate(data if isinstance(data, dict) else {})
+    except MigrationError as exc:
+        return {}, [LoadProblem(path, None, "schema_version", str(exc))]
+    hidden, problems = parse_hidden(path, data)
+    return ({}, problems) if problems else (hidden, [])
 
 
 def hidden_json(hidden: dict[RecordKind, frozenset[str]]) -> str:
@@ -260,7 +266,7 @@ def load_catalog(
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
     user = _load_layer(user_root)
-    hidden, hidden_problems = _read_hidden(user_root / HIDDEN_FILE)
+    hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
     if migrate_user_files:
         problems += _write_migrated(user.migrated)
@@ -317,7 +323,7 @@ def _refuse_if_invalid(path: Path, kind: RecordKind | None, force: bool) -> None
     if force or not path.exists():
         return
     if kind is None:
-        problems = _read_hidden(path)[1]
+        problems = parse_hidden_file(path)[1]
     else:
         problems = read_record_file(path, kind).problems
     if problems:
@@ -351,7 +357,7 @@ def remove_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = N
         raise CatalogStoreError(f"{path}: could not remove: {exc.strerror or exc}") from exc
 
 
-def _write_hidden(root: Path, hidden: dict[RecordKind, frozenset[str]], force: bool) -> Path:
+def write_hidden(root: Path, hidden: dict[RecordKind, frozenset[str]], force: bool = False) -> Path:
     path = root / HIDDEN_FILE
     _refuse_if_invalid(path, None, force)
     try:
@@ -372,14 +378,14 @@ def hide_record(
         raise UnknownRecord(kind, record_id, "not a shipped record; only those can be hidden")
     hidden = dict(result.catalog.hidden)
     hidden[kind] = result.catalog.hidden_ids(kind) | {record_id}
-    return _write_hidden(user_dir if user_dir is not None else paths.user_catalog_dir(), hidden, force)
+    return write_hidden(user_dir if user_dir is not None else paths.user_catalog_dir(), hidden, force)
 
 
 def unhide_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = None, force: bool = False) -> Path:
     kind = RecordKind(kind)
     root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    hidden, _ = _read_hidden(root / HIDDEN_FILE)
+    hidden, _ = parse_hidden_file(root / HIDDEN_FILE)
     if record_id not in hidden.get(kind, frozenset()):
         raise UnknownRecord(kind, record_id, "not hidden")
     hidden[kind] = hidden[kind] - {record_id}
-    return _write_hidden(root, hidden, force)
+    return write_hidden(root, hidden, force)

@@ -1,0 +1,329 @@
+"""``llm-advisor catalog …``: list, show, validate and edit the catalog from the shell.
+
+``catalog add FILE.json`` tells a record's kind (a) from ``--kind``, else (b) from the
+file's folder when it sits in ``gpus/ builds/ systems/ cloud/ models/``, else (c) from
+fields only one kind has (GPU: memory_gib + segment; model: n_layers + hidden_size;
+cloud: provider + instance_type; system: kind + vendor; build: gpus + name). A ``"kind"``
+key cannot mark the record kind: prebuilt systems already use it (workstation, server…).
+
+Exit codes: 0 fine, 1 invalid data (each problem one line: path: id: field: message),
+2 usage (unknown id, missing file, bad flag). Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from advisor.cli import Parser, UsageError
+
+KINDS = ("gpu", "build", "system", "cloud", "model")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("catalog", help="list, show, validate and edit the catalog")
+    sub = p.add_subparsers(dest="action", parser_class=Parser, metavar="ACTION", required=True)
+    a = sub.add_parser("list", help="list records (kind, origin, id, name)")
+    a.add_argument("--kind", choices=KINDS)
+    a.add_argument("--json", action="store_true", help="one JSON array")
+    a = sub.add_parser("show", help="one record, with derived price, power and build checks")
+    a.add_argument("id")
+    a.add_argument("--kind", choices=KINDS, help="when several kinds share the id")
+    a.add_argument("--json", action="store_true", help="the record as JSON (fit for 'catalog add')")
+    a = sub.add_parser("validate", help="check files; no PATH = shipped + user catalog")
+    a.add_argument("path", nargs="?", type=Path, help="a record file, a kind folder, a catalog folder or a bundle")
+    a.add_argument("--kind", choices=KINDS, help="kind of a single record file")
+    a = sub.add_parser("add", help="validate a record file and save it into the user catalog")
+    a.add_argument("file", type=Path)
+    a.add_argument("--kind", choices=KINDS, help="skip kind detection")
+    a.add_argument("--force", action="store_true", help="replace a user file that currently fails validation")
+    a = sub.add_parser("remove", help="remove a user record; hide a shipped one")
+    a.add_argument("id")
+    a.add_argument("--kind", choices=KINDS)
+    a.add_argument("--force", action="store_true", help="also when the user file fails validation")
+    a = sub.add_parser("export", help="write the user's records and hidden ids to one JSON bundle")
+    a.add_argument("out", type=Path)
+    a = sub.add_parser("import", help="validate a bundle, then save its records into the user catalog")
+    a.add_argument("bundle", type=Path)
+    a.add_argument("--replace", action="store_true", help="overwrite user records that differ")
+    a = sub.add_parser("path", help="print the user catalog folder")
+    a.add_argument("--shipped", action="store_true", help="print the shipped catalog folder instead")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from advisor.core.catalog import IncompleteRecord, UnknownRecord
+
+    try:
+        return _ACTIONS[args.action](args)
+    except (UnknownRecord, IncompleteRecord) as exc:
+        raise UsageError(str(exc)) from exc
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
+        print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _err(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _load():
+    """The catalog; a warning line on stderr when some files did not load."""
+    from advisor.storage.catalog_store import load_catalog
+
+    result = load_catalog()
+    if result.problems:
+        _err(f"warning: {len(result.problems)} catalog problem(s); see 'llm-advisor catalog validate'")
+    return result.catalog
+
+
+def _pick(catalog, record_id: str, kind: str | None):
+    """(kind, record) for an id; the kind must be given when several kinds share it."""
+    from advisor.core.catalog import RecordKind
+
+    if kind:
+        return RecordKind(kind), catalog.get(RecordKind(kind), record_id)
+    found = catalog.find(record_id)
+    if not found:
+        hidden = [k.value for k in RecordKind if record_id in catalog.hidden_ids(k)]
+        why = f" (a hidden shipped {hidden[0]})" if hidden else ""
+        raise UsageError(f"no record with id {record_id!r} in the catalog{why}")
+    if len(found) > 1:
+        kinds = ", ".join(k.value for k, _ in found)
+        raise UsageError(f"{record_id!r} is the id of several kinds ({kinds}): add --kind")
+    return found[0]
+
+
+# --- list / show -------------------------------------------------------------------------
+
+
+def _summary(kind, record) -> str:
+    from advisor.core.catalog import RecordKind
+
+    if kind is RecordKind.GPU:
+        bw = f", {record.mem_bandwidth_gb_per_s:g} GB/s" if record.mem_bandwidth_gb_per_s else ""
+        return f"{record.memory_gb_marketing:g} GB{bw}"
+    if kind is RecordKind.BUILD:
+        return " + ".join(f"{g.count}x {g.gpu_id}" for g in record.gpus)
+    if kind is RecordKind.CLOUD:
+        return f"{record.provider}: {record.gpu_count}x {record.gpu_id}"
+    if kind is RecordKind.SYSTEM:
+        return f"{record.vendor} ({record.kind.value})"
+    return record.family
+
+
+def _rows(catalog, kind: str | None) -> list[dict]:
+    from advisor.core.catalog import RecordKind
+
+    kinds = [RecordKind(kind)] if kind else list(RecordKind)
+    rows = []
+    for k in kinds:
+        for rid, record in catalog.of(k).items():
+            name = getattr(record, "name", "") or getattr(record, "instance_type", "")
+            rows.append({"kind": k.value, "id": rid, "origin": catalog.origin(k, rid).value, "name": name,
+                         "summary": _summary(k, record)})
+    return rows
+
+
+def do_list(args: argparse.Namespace) -> int:
+    rows = _rows(_load(), args.kind)
+    if args.json:
+        _print_json(rows)
+        return 0
+    for r in rows:
+        print(f"{r['kind']:<7} {r['origin']:<9} {r['id']:<32} {r['name']}  [{r['summary']}]")
+    return 0
+
+
+def _resolved(catalog, kind, record):
+    from advisor.core.catalog import RecordKind, resolve_build, resolve_cloud, resolve_system
+
+    resolver = {RecordKind.BUILD: resolve_build, RecordKind.SYSTEM: resolve_system, RecordKind.CLOUD: resolve_cloud}
+    return resolver[kind](catalog, record) if kind in resolver else None
+
+
+def _money(value: float | None) -> str:
+    return "unknown" if value is None else f"${value:,.0f}"
+
+
+def _derived_lines(resolved) -> list[str]:
+    from advisor.core.builds import Condition, build_cost, build_power, check_build
+
+    lines = []
+    for condition in Condition:
+        cost = build_cost(resolved, condition)
+        gaps = f" (unknown: {'; '.join(cost.missing)})" if cost.missing else ""
+        lines.append(f"price {condition.value}: total {_money(cost.total_usd)}, GPUs {_money(cost.gpus_usd)}{gaps}")
+    power = build_power(resolved)
+    watts = "unknown" if power.total_w is None else f"{power.total_w:.0f} W"
+    lines.append(f"power: {watts} sustained" + (f", PSU {power.psu_w:.0f} W" if power.psu_w else ""))
+    lines += [f"{w.severity.value}: {w.message}" for w in check_build(resolved)]
+    return lines
+
+
+def do_show(args: argparse.Namespace) -> int:
+    from advisor.core.catalog import IncompleteRecord
+    from advisor.storage.catalog_store import record_json
+
+    catalog = _load()
+    kind, record = _pick(catalog, args.id, args.kind)
+    if args.json:
+        sys.stdout.write(record_json(record))
+        return 0
+    print(f"{kind.value} {record.id} ({catalog.origin(kind, record.id).value})")
+    sys.stdout.write(record_json(record))
+    try:
+        resolved = _resolved(catalog, kind, record)
+    except IncompleteRecord as exc:
+        print(f"derived: not available: {exc}")
+        return 0
+    if resolved is not None:
+        for line in _derived_lines(resolved):
+            print(line)
+    return 0
+
+
+# --- validate / add ----------------------------------------------------------------------
+
+
+def _kind_for(path: Path, data: object, kind: str | None):
+    from advisor.core.catalog import RecordKind, detect_kind
+
+    if kind:
+        return RecordKind(kind)
+    by_folder = {k.folder: k for k in RecordKind}
+    if path.parent.name in by_folder:
+        return by_folder[path.parent.name]
+    found = detect_kind(data) if isinstance(data, dict) else None
+    if found is None:
+        raise UsageError(f"{path}: cannot tell which kind of record this is: add --kind {'|'.join(KINDS)}")
+    return found
+
+
+def _read_one(path: Path, kind: str | None, *, check_name: bool):
+    """(record or None, problems) for one record file."""
+    from advisor.storage import catalog_store as store
+
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    data, problem = store._read_json(path)
+    if problem:
+        return None, [problem]
+    read = store.parse_record(data, _kind_for(path, data, kind), path, path.stem if check_name else None)
+    return read.record, read.problems
+
+
+def _validate_path(path: Path, kind: str | None) -> tuple[int, list]:
+    from advisor.core.catalog import RecordKind
+    from advisor.storage import bundle, catalog_store as store
+
+    if path.is_dir():
+        by_folder = {k.folder: k for k in RecordKind}
+        if path.name in by_folder:
+            reads = [store.read_record_file(p, by_folder[path.name]) for p in sorted(path.glob("*.json"))]
+            return sum(r.record is not None for r in reads), [p for r in reads for p in r.problems]
+        result = store.load_catalog(path, path / ".no-user-layer", migrate_user_files=False)
+        return len(result.catalog), result.problems
+    data, problem = store._read_json(path) if path.is_file() else (None, None)
+    if isinstance(data, dict) and data.get("format") == bundle.BUNDLE_FORMAT:
+        read = bundle.read_bundle(path)
+        return len(read.records), read.problems
+    record, problems = _read_one(path, kind, check_name=False)
+    return int(record is not None), problems
+
+
+def do_validate(args: argparse.Namespace) -> int:
+    from advisor.storage.catalog_store import load_catalog
+
+    if args.path is None:
+        result = load_catalog(migrate_user_files=False)
+        count, problems = len(result.catalog), result.problems
+    else:
+        if not args.path.exists():
+            raise UsageError(f"{args.path}: no such file or folder")
+        count, problems = _validate_path(args.path, args.kind)
+    for problem in problems:
+        print(problem)
+    print(f"{count} record(s) valid, {len(problems)} problem(s)", file=sys.stderr if problems else sys.stdout)
+    return 1 if problems else 0
+
+
+def do_add(args: argparse.Namespace) -> int:
+    from advisor.core.catalog import kind_of
+    from advisor.storage.catalog_store import load_catalog, save_record
+
+    record, problems = _read_one(args.file, args.kind, check_name=False)
+    for problem in problems:
+        _err(str(problem))
+    if record is None:
+        return 1
+    shipped = record.id in load_catalog(migrate_user_files=False).catalog.shipped.of(kind_of(record))
+    path = save_record(record, force=args.force)
+    print(f"saved {kind_of(record).value} {record.id!r} to {path}" + (" (overrides the shipped record)" if shipped else ""))
+    return 0
+
+
+# --- remove / export / import / path -----------------------------------------------------
+
+
+def do_remove(args: argparse.Namespace) -> int:
+    from advisor.storage.catalog_store import hide_record, remove_record
+
+    catalog = _load()
+    kind, record = _pick(catalog, args.id, args.kind)
+    if record.id in catalog.user.of(kind):
+        backup = remove_record(kind, record.id, force=args.force)
+        print(f"removed user {kind.value} {record.id!r} (previous file kept as {backup})")
+    if record.id in catalog.shipped.of(kind):
+        hide_record(kind, record.id, force=args.force)
+        print(f"hid shipped {kind.value} {record.id!r} ('catalog import' of a bundle or editing hidden.json brings it back)")
+    return 0
+
+
+def do_export(args: argparse.Namespace) -> int:
+    from advisor.storage.bundle import export_bundle
+
+    count = export_bundle(args.out, _load())
+    print(f"exported {count} user record(s) to {args.out}")
+    return 0
+
+
+def do_import(args: argparse.Namespace) -> int:
+    from advisor.storage.bundle import import_bundle
+
+    if not args.bundle.is_file():
+        raise UsageError(f"{args.bundle}: no such file")
+    report = import_bundle(args.bundle, replace=args.replace)
+    for problem in report.problems:
+        _err(str(problem))
+    if report.problems:
+        _err(f"nothing imported: {len(report.problems)} problem(s)")
+        return 1
+    for line in report.conflicts:
+        _err(f"conflict: {line}")
+    print(f"imported {len(report.saved)} record(s), {len(report.unchanged)} unchanged, "
+          f"{len(report.conflicts)} conflict(s), {report.hidden_added} hidden id(s)"
+          + (" (use --replace to overwrite differing records)" if report.conflicts and not args.replace else ""))
+    return 1 if report.conflicts else 0
+
+
+def do_path(args: argparse.Namespace) -> int:
+    from advisor.storage import paths, shipped
+
+    print(shipped.catalog_dir() if args.shipped else paths.user_catalog_dir())
+    return 0
+
+
+_ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "list": do_list, "show": do_show, "validate": do_validate, "add": do_add, "remove": do_remove,
+    "export": do_export, "import": do_import, "path": do_path,
+}

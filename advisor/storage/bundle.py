@@ -1,0 +1,155 @@
+"""Export and import the user's catalog as one JSON file (a *bundle*).
+
+Format::
+
+    {"format": "llm-advisor-catalog-bundle", "schema_version": 1,
+     "records": {"gpu": [<record>, …], "build": […], …},
+     "hidden": {"gpu": ["<shipped id>", …], …}}
+
+Import validates every record first and saves nothing if any fails; then it saves the
+records one by one (atomic, with backups). A record whose id the user catalog already
+holds with different content is a *conflict*: reported and left alone unless ``replace``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from advisor.core.catalog import Catalog, CatalogRecord, RecordKind, kind_of
+from advisor.core.hardware import SCHEMA_VERSION
+from advisor.storage import catalog_store as store
+from advisor.storage import paths
+from advisor.storage.atomic import atomic_write_text
+from advisor.storage.catalog_store import LoadProblem
+
+BUNDLE_FORMAT = "llm-advisor-catalog-bundle"
+
+
+def bundle_json(catalog: Catalog) -> str:
+    """The user's records and hidden ids of ``catalog`` as bundle text."""
+    records: dict[str, list[Any]] = {}
+    for kind in RecordKind:
+        items = [json.loads(store.record_json(r)) for _, r in sorted(catalog.user.of(kind).items())]
+        if items:
+            records[kind.value] = items
+    hidden = {k.value: sorted(ids) for k, ids in sorted(catalog.hidden.items()) if ids}
+    doc = {"format": BUNDLE_FORMAT, "schema_version": SCHEMA_VERSION, "records": records, "hidden": hidden}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def export_bundle(path: Path, catalog: Catalog) -> int:
+    """Write the bundle atomically; returns how many records it holds."""
+    atomic_write_text(Path(path), bundle_json(catalog), backup=False)
+    return len(catalog.user)
+
+
+@dataclass
+class Bundle:
+    records: list[CatalogRecord] = field(default_factory=list)
+    hidden: dict[RecordKind, frozenset[str]] = field(default_factory=dict)
+    problems: list[LoadProblem] = field(default_factory=list)
+
+
+def _records(path: Path, records: Any, out: Bundle) -> None:
+    if not isinstance(records, dict):
+        out.problems.append(LoadProblem(path, None, "records", "expected an object of kind → list of records"))
+        return
+    seen: set[tuple[RecordKind, str]] = set()
+    for key, items in records.items():
+        if key not in RecordKind.__members__.values() or not isinstance(items, list):
+            out.problems.append(LoadProblem(path, None, f"records.{key}", "expected a known kind and a list"))
+            continue
+        for i, data in enumerate(items):
+            read = store.parse_record(data, RecordKind(key), path, None)
+            out.problems += [
+                LoadProblem(p.path, p.record_id, f"records.{key}.{i}" + (f".{p.field}" if p.field else ""), p.message)
+                for p in read.problems
+            ]
+            if read.record is None:
+                continue
+            if (RecordKind(key), read.record.id) in seen:
+                out.problems.append(LoadProblem(path, read.record.id, f"records.{key}.{i}.id", "appears twice"))
+            seen.add((RecordKind(key), read.record.id))
+            out.records.append(read.record)
+
+
+def read_bundle(path: Path) -> Bundle:
+    """Parse and validate a bundle file; every fault is a problem, nothing raises."""
+    path = Path(path)
+    out = Bundle()
+    data, problem = store._read_json(path)
+    if problem:
+        out.problems.append(LoadProblem(problem.path, None, None, problem.message))
+        return out
+    if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
+        out.problems.append(LoadProblem(path, None, "format", f"not a catalog bundle (expected format {BUNDLE_FORMAT!r})"))
+        return out
+    if data.get("schema_version") != SCHEMA_VERSION:
+        msg = f"bundle schema_version {data.get('schema_version')!r}; this app reads {SCHEMA_VERSION}"
+        out.problems.append(LoadProblem(path, None, "schema_version", msg))
+        return out
+    _records(path, data.get("records", {}), out)
+    hidden, problems = store.parse_hidden(path, data)
+    out.hidden, out.problems = hidden, out.problems + problems
+    return out
+
+
+@dataclass
+class ImportReport:
+    saved: list[tuple[RecordKind, str]] = field(default_factory=list)
+    unchanged: list[tuple[RecordKind, str]] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    hidden_added: int = 0
+    problems: list[LoadProblem] = field(default_factory=list)
+
+
+def import_bundle(path: Path, *, user_dir: Path | None = None, replace: bool = False) -> ImportReport:
+    """Validate the whole bundle, then save its records into the user catalog."""
+    bundle = read_bundle(path)
+    report = ImportReport(problems=bundle.problems)
+    if bundle.problems:
+        return report  # nothing saved: the bundle is all or nothing on validity
+    root = user_dir if user_dir is not None else paths.user_catalog_dir()
+    for record in bundle.records:
+        _import_one(record, root, replace, report)
+    _import_hidden(bundle.hidden, root, report)
+    return report
+
+
+def _import_one(record: CatalogRecord, root: Path, replace: bool, report: ImportReport) -> None:
+    kind = kind_of(record)
+    target = store.user_record_path(kind, record.id, root)
+    if target.exists():
+        current = store.read_record_file(target, kind).record
+        if current == record:
+            report.unchanged.append((kind, record.id))
+            return
+        if not replace:
+            report.conflicts.append(f"{kind.value} {record.id!r}: the user catalog has a different version ({target})")
+            return
+    try:
+        store.save_record(record, user_dir=root)
+    except store.CatalogStoreError as exc:
+        report.conflicts.append(f"{kind.value} {record.id!r}: {exc}")
+        return
+    report.saved.append((kind, record.id))
+
+
+def _import_hidden(hidden: dict[RecordKind, frozenset[str]], root: Path, report: ImportReport) -> None:
+    current, problems = store.parse_hidden_file(root / store.HIDDEN_FILE)
+    merged = {k: current.get(k, frozenset()) | hidden.get(k, frozenset()) for k in RecordKind}
+    added = sum(len(merged[k]) - len(current.get(k, frozenset())) for k in RecordKind)
+    if not added:
+        return
+    if problems:
+        report.conflicts.append(f"hidden ids not imported: {problems[0]}")
+        return
+    try:
+        store.write_hidden(root, merged)
+    except store.CatalogStoreError as exc:
+        report.conflicts.append(f"hidden ids not imported: {exc}")
+        return
+    report.hidden_added = added
