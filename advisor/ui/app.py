@@ -1,0 +1,61 @@
+"""Composition root: settings → session → main window; the catalog loads after the first paint."""
+
+from __future__ import annotations
+
+import sys
+
+from advisor import APP_ID, APP_NAME
+
+
+def _icon():
+    from PySide6.QtGui import QIcon
+
+    from advisor.storage.shipped import resources_dir
+
+    icon = QIcon()
+    try:
+        icons = resources_dir() / "icons"
+    except FileNotFoundError:
+        return icon
+    for png in sorted(icons.glob("llm-advisor-*.png")):
+        icon.addFile(str(png))
+    return icon
+
+
+def build_window(comparison_path: str | None = None):
+    """(session, window): the app's objects, shown by ``run_app`` and driven by tests."""
+    from advisor.storage.settings import load_settings
+    from advisor.ui.main_window import MainWindow
+    from advisor.ui.session import Session
+
+    loaded = load_settings()
+    session = Session()
+    session.prefs = loaded.settings
+    window = MainWindow(session, loaded.settings)
+    window.restore()
+    if loaded.warning:
+        window.statusBar().showMessage(loaded.warning, 15000)
+
+    def finish_start() -> None:
+        session.load_catalog()
+        path = comparison_path or loaded.settings.last_comparison
+        if path and not session.open(path) and comparison_path is None:
+            window.statusBar().showMessage(f"last comparison could not be reopened: {path}", 10000)
+
+    window.finish_start = finish_start
+    return session, window
+
+
+def run_app(comparison_path: str | None) -> int:
+    """Open the window; the catalog and the first estimate follow right after the first paint."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(_icon())
+    session, window = build_window(comparison_path)
+    window.show()
+    QTimer.singleShot(0, window.finish_start)
+    return app.exec()

@@ -1,0 +1,161 @@
+"""The builds table: one row per candidate with its headline, and the add/remove/order buttons."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.ui import format as fmt
+
+COLUMNS = ("Build", "Fits? (need / usable per GPU)", "Bottleneck", "Speed", "Price", "Power", "Checks")
+
+
+class BuildsTableModel(QAbstractTableModel):
+    """Thin adapter over the session's results: ``data`` formats, ``setData`` renames."""
+
+    def __init__(self, session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.results = session.results
+        session.results_computed.connect(self._on_results_computed)
+        session.prefs_changed.connect(self._on_prefs_changed)
+
+    def _on_results_computed(self, results) -> None:
+        self.beginResetModel()
+        self.results = results
+        self.endResetModel()
+
+    def _on_prefs_changed(self) -> None:
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() or self.results is None else len(self.results.builds)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def flags(self, index):
+        base = super().flags(index)
+        return base | Qt.ItemFlag.ItemIsEditable if index.column() == 0 else base
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self.results is None:
+            return None
+        r = self.results.builds[index.row()]
+        col, prefs = index.column(), self.session.prefs
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == 0:
+                return r.name
+            return fmt.cell(r, col, prefs, self.session.workload)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return fmt.cell_tip(r, col, prefs)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.estimate is not None and r.estimate.fit is not None:
+            return QColor("#1B7F3B") if r.estimate.fit.fits else QColor("#C00000")
+        if role == Qt.ItemDataRole.ForegroundRole and col == 6 and (r.problems or r.warnings or r.error):
+            return QColor("#B35900")
+        if role == Qt.ItemDataRole.UserRole:
+            return r
+        return None
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or index.column() != 0:
+            return False
+        return self.session.rename_build(index.row(), str(value))
+
+
+class BuildsPanel(QWidget):
+    """Table of builds plus the buttons that edit the list (all through the session)."""
+
+    def __init__(self, session, actions, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        self.button_add = QToolButton()
+        self.button_add.setText("Add build")
+        self.button_add.setToolTip("Add a candidate: a GPU × count, a catalog build, a prebuilt system, a cloud instance or this machine")
+        self.button_add.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.button_add)
+        for act in actions:
+            menu.addAction(act)
+        self.button_add.setMenu(menu)
+        bar.addWidget(self.button_add)
+        self.buttons = {}
+        for key, text, tip in (("duplicate", "Duplicate && tweak…", "Copy the selected build and change its links (e.g. the same pair without the bridge)"),
+                               ("remove", "Remove", "Remove the selected build (a comparison keeps at least 2)"),
+                               ("up", "▲", "Move the selected build up"), ("down", "▼", "Move the selected build down")):
+            b = QPushButton(text)
+            b.setToolTip(tip)
+            bar.addWidget(b)
+            self.buttons[key] = b
+        bar.addStretch(1)
+        self.label_busy = QLabel()
+        bar.addWidget(self.label_busy)
+        lay.addLayout(bar)
+        self.table_builds = QTableView()
+        self.model = BuildsTableModel(session, self.table_builds)
+        self.table_builds.setModel(self.model)
+        self.table_builds.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table_builds.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table_builds.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table_builds.verticalHeader().setVisible(False)
+        self.table_builds.setWordWrap(True)
+        header = self.table_builds.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for col, width in enumerate((170, 190, 120, 180, 120, 70)):
+            self.table_builds.setColumnWidth(col, width)
+        lay.addWidget(self.table_builds)
+        self.label_messages = QLabel()
+        self.label_messages.setObjectName("label_messages")
+        self.label_messages.setWordWrap(True)
+        self.label_messages.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.label_messages)
+        self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
+        self.buttons["up"].clicked.connect(lambda: self._move(-1))
+        self.buttons["down"].clicked.connect(lambda: self._move(1))
+        session.results_computed.connect(self._on_results_computed)
+        session.builds_changed.connect(self._on_builds_changed)
+
+    def selected_row(self) -> int:
+        rows = self.table_builds.selectionModel().selectedRows()
+        return rows[0].row() if rows else -1
+
+    def _with_row(self, fn) -> None:
+        row = self.selected_row()
+        if row >= 0:
+            fn(row)
+
+    def _move(self, delta: int) -> None:
+        row = self.selected_row()
+        if row >= 0:
+            self.session.move_build(row, delta)
+            self.table_builds.selectRow(row + delta)
+
+    def _on_builds_changed(self) -> None:
+        self.button_add.setEnabled(self.session.can_add())
+        self.buttons["remove"].setEnabled(self.session.can_remove())
+
+    def _on_results_computed(self, results) -> None:
+        self.table_builds.resizeRowsToContents()
+        self.label_messages.setText(fmt.messages_html(results))
+        self._on_builds_changed()

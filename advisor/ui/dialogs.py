@@ -1,0 +1,235 @@
+"""Dialogs: add a build from the catalog, tweak a build's links, preferences, text pages."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QTextBrowser,
+    QVBoxLayout,
+)
+
+from advisor.core.comparison import BuildEntry
+from advisor.core.hardware import ResolvedBuild, Topology
+from advisor.core.workload import Engine
+from advisor.storage.settings import Settings
+
+KINDS = {"gpu": "GPU × count", "build": "Catalog build", "system": "Prebuilt system", "cloud": "Cloud instance"}
+
+
+class TopologyEditor(QFormLayout):
+    """The links between a build's GPUs: NVLink bridges, P2P, PCIe generation and lanes."""
+
+    def __init__(self, topology: Topology, n_gpus: int) -> None:
+        super().__init__()
+        self.n_gpus = n_gpus
+        self.check_nvlink = QCheckBox("NVLink bridge on each pair (0–1, 2–3 …)")
+        self.check_nvlink.setToolTip("A bridge joins two cards directly (RTX 3090: 112.5 GB/s total); "
+                                     "tensor-parallel all-reduces then skip PCIe and host memory.")
+        self.check_nvlink.setChecked(bool(topology.nvlink_pairs))
+        self.check_p2p = QCheckBox("PCIe peer-to-peer")
+        self.check_p2p.setToolTip("Cards copy to each other over PCIe without staging in host memory "
+                                  "(off on GeForce RTX 4090 with stock drivers).")
+        self.check_p2p.setChecked(topology.p2p)
+        self.spin_pcie_gen = QSpinBox()
+        self.spin_pcie_gen.setRange(1, 7)
+        self.spin_pcie_gen.setValue(topology.pcie_gen)
+        self.spin_pcie_lanes = QSpinBox()
+        self.spin_pcie_lanes.setRange(0, 32)
+        self.spin_pcie_lanes.setSpecialValueText("card's own")
+        self.spin_pcie_lanes.setValue(topology.pcie_lanes_per_gpu[0] if topology.pcie_lanes_per_gpu else 0)
+        self.spin_pcie_lanes.setToolTip("Electrical lanes each slot gives its card (x8/x8 on many desktop boards)")
+        self.addRow(self.check_nvlink)
+        self.addRow(self.check_p2p)
+        self.addRow("PCIe generation", self.spin_pcie_gen)
+        self.addRow("Lanes per GPU", self.spin_pcie_lanes)
+        self.base = topology
+
+    def topology(self) -> Topology:
+        pairs = tuple((i, i + 1) for i in range(0, self.n_gpus - 1, 2)) if self.check_nvlink.isChecked() else ()
+        lanes = self.spin_pcie_lanes.value()
+        return self.base.model_copy(update={
+            "nvlink_pairs": pairs, "p2p": self.check_p2p.isChecked(), "pcie_gen": self.spin_pcie_gen.value(),
+            "pcie_lanes_per_gpu": (lanes,) * self.n_gpus if lanes else (),
+            "lane_sources": self.base.lane_sources if len(self.base.lane_sources) == self.n_gpus else (),
+        })
+
+
+class AddBuildDialog(QDialog):
+    """Pick a catalog GPU (× count, with its links), build, prebuilt system or cloud instance."""
+
+    def __init__(self, catalog, kind: str = "build", parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add a build")
+        self.catalog = catalog
+        lay = QVBoxLayout(self)
+        self.combo_kind = QComboBox()
+        for k, label in KINDS.items():
+            self.combo_kind.addItem(label, k)
+        lay.addWidget(self.combo_kind)
+        self.edit_filter = QLineEdit()
+        self.edit_filter.setPlaceholderText("Search…")
+        self.edit_filter.setClearButtonEnabled(True)
+        lay.addWidget(self.edit_filter)
+        self.list_records = QListWidget()
+        lay.addWidget(self.list_records, 1)
+        form = QFormLayout()
+        self.spin_count = QSpinBox()
+        self.spin_count.setRange(1, 72)
+        self.spin_count.setValue(2)
+        form.addRow("How many", self.spin_count)
+        self.edit_name = QLineEdit()
+        form.addRow("Name", self.edit_name)
+        lay.addLayout(form)
+        self.topology_editor = TopologyEditor(Topology(p2p=False), 2)
+        lay.addLayout(self.topology_editor)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.combo_kind.currentIndexChanged.connect(self._fill)
+        self.edit_filter.textChanged.connect(self._filter)
+        self.list_records.currentItemChanged.connect(self._on_current_changed)
+        self.combo_kind.setCurrentIndex(list(KINDS).index(kind))
+        self._fill()
+        self.resize(460, 560)
+
+    def _records(self) -> dict:
+        kind = self.combo_kind.currentData()
+        if self.catalog is None:
+            return {}
+        return {"gpu": self.catalog.gpus, "build": self.catalog.builds, "system": self.catalog.systems, "cloud": self.catalog.cloud}[kind]
+
+    @staticmethod
+    def _label(rec) -> str:
+        if hasattr(rec, "instance_type"):
+            return f"{rec.provider} {rec.instance_type} ({rec.gpu_count}× {rec.gpu_id})"
+        if hasattr(rec, "vendor") and hasattr(rec, "kind"):
+            return f"{rec.vendor} {rec.name}"
+        if hasattr(rec, "memory_gib"):
+            return f"{rec.vendor} {rec.name} · {rec.memory_gb_marketing:g} GB"
+        return rec.name
+
+    def _fill(self) -> None:
+        self.list_records.clear()
+        for rid, rec in self._records().items():
+            item = QListWidgetItem(self._label(rec))
+            item.setData(Qt.ItemDataRole.UserRole, rid)
+            self.list_records.addItem(item)
+        is_gpu = self.combo_kind.currentData() == "gpu"
+        self.spin_count.setEnabled(is_gpu)
+        for i in range(self.topology_editor.rowCount()):
+            for role in (QFormLayout.ItemRole.FieldRole, QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.SpanningRole):
+                it = self.topology_editor.itemAt(i, role)
+                if it is not None and it.widget() is not None:
+                    it.widget().setEnabled(is_gpu)
+        self._filter(self.edit_filter.text())
+        self.list_records.setCurrentRow(0)
+
+    def _filter(self, text: str) -> None:
+        t = text.lower()
+        for i in range(self.list_records.count()):
+            item = self.list_records.item(i)
+            item.setHidden(bool(t) and t not in item.text().lower() and t not in item.data(Qt.ItemDataRole.UserRole))
+
+    def _on_current_changed(self, item, _prev=None) -> None:
+        if item is not None:
+            name = item.text().split(" · ")[0]
+            self.edit_name.setText(f"{self.spin_count.value()}× {name}" if self.combo_kind.currentData() == "gpu" else name)
+
+    def entry(self) -> BuildEntry | None:
+        item = self.list_records.currentItem()
+        if item is None:
+            return None
+        rid = item.data(Qt.ItemDataRole.UserRole)
+        name = self.edit_name.text().strip() or item.text()
+        kind = self.combo_kind.currentData()
+        if kind == "gpu":
+            n = self.spin_count.value()
+            self.topology_editor.n_gpus = n
+            return BuildEntry(name=name, gpu_id=rid, gpu_count=n, topology=self.topology_editor.topology())
+        return BuildEntry(name=name, **{f"{kind}_id": rid})
+
+
+class TweakDialog(QDialog):
+    """Duplicate a build and change its links: e.g. the same pair with and without the bridge."""
+
+    def __init__(self, name: str, resolved: ResolvedBuild, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Duplicate and tweak: {name}")
+        self.resolved = resolved
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.edit_name = QLineEdit(f"{name} (tweaked)")
+        form.addRow("Name", self.edit_name)
+        lay.addLayout(form)
+        self.topology_editor = TopologyEditor(resolved.topology, resolved.gpu_count)
+        lay.addLayout(self.topology_editor)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def entry(self) -> BuildEntry:
+        try:
+            inline = self.resolved.model_copy(update={"topology": self.topology_editor.topology(), "name": self.edit_name.text()})
+            inline = ResolvedBuild.model_validate(inline.model_dump())
+        except ValueError:
+            inline = self.resolved
+        return BuildEntry(name=self.edit_name.text().strip() or "tweaked", inline=inline)
+
+
+class PreferencesDialog(QDialog):
+    def __init__(self, prefs: Settings, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Preferences")
+        self.prefs = prefs
+        form = QFormLayout(self)
+        self.combo_memory_unit = QComboBox()
+        self.combo_memory_unit.addItems(["GiB", "GB"])
+        self.combo_memory_unit.setCurrentText(prefs.memory_unit)
+        self.combo_memory_unit.setToolTip("GiB = 1024³ bytes (what the card reports); GB = 10⁹ bytes (the box)")
+        form.addRow("Memory sizes in", self.combo_memory_unit)
+        self.combo_currency_style = QComboBox()
+        self.combo_currency_style.addItem("$1,234", "symbol")
+        self.combo_currency_style.addItem("1,234 USD", "code")
+        self.combo_currency_style.setCurrentIndex(0 if prefs.currency_style == "symbol" else 1)
+        form.addRow("Prices shown as", self.combo_currency_style)
+        self.combo_default_engine = QComboBox()
+        self.combo_default_engine.addItems([e.value for e in Engine])
+        self.combo_default_engine.setCurrentText(prefs.default_engine.value)
+        form.addRow("Engine of a new comparison", self.combo_default_engine)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def result_prefs(self) -> Settings:
+        return self.prefs.model_copy(update={
+            "memory_unit": self.combo_memory_unit.currentText(),
+            "currency_style": self.combo_currency_style.currentData(),
+            "default_engine": Engine(self.combo_default_engine.currentText()),
+        })
+
+
+def text_dialog(parent, title: str, html: str) -> QDialog:
+    d = QDialog(parent)
+    d.setWindowTitle(title)
+    lay = QVBoxLayout(d)
+    view = QTextBrowser()
+    view.setOpenExternalLinks(True)
+    view.setHtml(html)
+    lay.addWidget(view)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(d.reject)
+    lay.addWidget(buttons)
+    d.resize(640, 520)
+    return d

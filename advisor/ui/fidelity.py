@@ -1,0 +1,43 @@
+"""The estimator's measured error band, per group, from the data file the app ships.
+
+``resources/fidelity.json`` holds the medians and p90s that ``benchmarks/fidelity.py``
+measured against published peak-memory figures, per group (inference, full, lora, qlora):
+``{"memory": {"lora": {"rows": 12, "median_pct": 6.1, "p90_pct": 14.0}, ...}, "date": "..."}``.
+Without that file (or a group's entry) the app says "error band not yet measured" — it
+never shows a ± it did not measure.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from advisor.core.workload import Mode, Workload
+
+NOT_MEASURED = "error band not yet measured"
+
+
+@cache
+def _bands() -> dict:
+    try:
+        from advisor.storage.shipped import resources_dir
+
+        data = json.loads((resources_dir() / "fidelity.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def group_of(workload: Workload) -> str:
+    return "inference" if workload.mode is Mode.INFERENCE else workload.method.value
+
+
+def error_band_text(workload: Workload) -> str:
+    """'memory ±6 % median, ±14 % p90 (12 measurements, lora)' or NOT_MEASURED."""
+    group = group_of(workload)
+    entry = _bands().get("memory", {}).get(group)
+    if not isinstance(entry, dict) or entry.get("median_pct") is None:
+        return f"{NOT_MEASURED} ({group})"
+    p90 = entry.get("p90_pct")
+    tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
+    return f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} published measurements, {group})"

@@ -1,0 +1,128 @@
+"""Text for the headline table, the messages and the details (Qt-free; the PDF can reuse it)."""
+
+from __future__ import annotations
+
+import html
+
+from advisor.core.units import GB, GIB
+from advisor.core.workload import Mode, Workload
+from advisor.plots import fmt_params
+from advisor.ui.compute import BuildResult, Results
+from advisor.ui.fidelity import error_band_text
+
+UNKNOWN = "unknown"
+
+
+def mem(n_bytes: float, prefs) -> str:
+    unit = prefs.memory_unit
+    return f"{n_bytes / (GIB if unit == 'GiB' else GB):.1f} {unit}"
+
+
+def usd(value: float | None, prefs, per: str = "") -> str:
+    if value is None:
+        return UNKNOWN
+    text = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+    return (f"${text}" if prefs.currency_style == "symbol" else f"{text} USD") + per
+
+
+def speed_text(r: BuildResult, workload: Workload) -> str:
+    s = r.estimate.speed
+    if workload.mode is Mode.TRAIN:
+        if s.train_tokens_per_s is None:
+            return UNKNOWN
+        return f"{s.train_tokens_per_s:,.0f} train tok/s · 1 B tokens in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
+    dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else "?"
+    pre = f"{s.prefill_tokens_per_s:,.0f}" if s.prefill_tokens_per_s is not None else "?"
+    return f"decode {dec} · prefill {pre} tok/s"
+
+
+def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
+    if r.error and col in (1, 2, 3):
+        return "—" if col != 1 else r.error
+    e = r.estimate
+    if col == 1:
+        if e.fit is None:
+            return f"{mem(e.memory.total, prefs)} per GPU"
+        verdict = "fits" if e.fit.fits else "does not fit"
+        return f"{verdict}: {mem(e.fit.need_per_gpu_bytes, prefs)} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+    if col == 2:
+        b = e.speed.bottleneck
+        return b.value if b is not None else UNKNOWN
+    if col == 3:
+        return speed_text(r, workload)
+    if col == 4:
+        if r.usd_per_hour is not None:
+            return usd(r.usd_per_hour, prefs, "/h")
+        return f"new {usd(r.price_new_usd, prefs)} · used {usd(r.price_used_usd, prefs)}"
+    if col == 5:
+        return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
+    if col == 6:
+        n = len(r.problems) + len(r.warnings)
+        return "ok" if n == 0 else f"{n} to read"
+    return ""
+
+
+def cell_tip(r: BuildResult, col: int, prefs) -> str | None:
+    if col == 1 and r.estimate is not None and r.estimate.fit is not None:
+        return r.estimate.fit.reason or None
+    if col == 3 and r.estimate is not None and r.estimate.speed.notes:
+        return "\n".join(r.estimate.speed.notes)
+    if col == 4:
+        return r.price_note or None
+    if col == 6:
+        return "\n".join((*r.problems, *r.warnings)) or None
+    if col == 0 and r.resolved is not None:
+        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
+    return None
+
+
+def messages_html(results: Results) -> str:
+    """Contradictions (check_workload) and build warnings, one line each, named by build."""
+    lines = []
+    if results.notice:
+        lines.append(f"<b>{html.escape(results.notice)}</b>")
+    for r in results.builds:
+        for p in r.problems:
+            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(p)}</span>")
+        if r.error and r.error != results.notice:
+            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(r.error)}</span>")
+        for w in r.warnings:
+            lines.append(f"<span style='color:#B35900'>⚠ {html.escape(r.name)}: {html.escape(w)}</span>")
+    return "<br>".join(lines)
+
+
+def largest_fit_html(results: Results) -> str:
+    """Under the fit plot: the largest model that fits, per technique per build."""
+    if not results.curves:
+        return ""
+    techs = list(results.curves)
+    head = "".join(f"<th>{html.escape(t)}</th>" for t in techs)
+    rows = []
+    for r in results.builds:
+        cells = "".join(f"<td align='right'>{fmt_params(r.largest_fit.get(t))}</td>" for t in techs)
+        rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
+    return (f"<b>Largest model that fits</b> (generic dense decoder, current settings; — = not even 0.5 B)"
+            f"<table cellspacing=6><tr><th></th>{head}</tr>{''.join(rows)}</table>")
+
+
+def details_html(results: Results, workload: Workload, prefs) -> str:
+    """Assumptions, the rule of thumb beside the detailed estimate, and the error band."""
+    parts = []
+    for r in results.builds:
+        parts.append(f"<h3>{html.escape(r.name)}</h3>")
+        if r.estimate is None:
+            parts.append(f"<p>{html.escape(r.error or 'no estimate')}</p>")
+            continue
+        e = r.estimate
+        parts.append(f"<p><b>Memory per GPU:</b> {mem(e.memory.total, prefs)} · "
+                     f"<b>expected error:</b> {html.escape(error_band_text(workload))}</p>")
+        if e.rule_of_thumb is not None:
+            rt = e.rule_of_thumb
+            parts.append(f"<p><b>Rule of thumb</b> ({html.escape(rt.rule)}): {mem(rt.total_bytes, prefs)}"
+                         + (f" — {html.escape(rt.why_different)}" if rt.why_different else "") + "</p>")
+        parts.append(f"<p>Parameters: {fmt_params(e.params_total)} total, {fmt_params(e.params_trainable)} trained</p>")
+        if e.assumptions:
+            parts.append("<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in e.assumptions) + "</ul>")
+        if e.speed.notes:
+            parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in e.speed.notes) + "</ul>")
+    return "".join(parts)

@@ -1,0 +1,293 @@
+"""The main window: workload on the left, builds and plots on the right, menus."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QProgressBar, QSplitter
+
+from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
+from advisor.storage.settings import Settings, save_settings
+from advisor.ui import hooks
+from advisor.ui.builds_panel import BuildsPanel
+from advisor.ui.dialogs import AddBuildDialog, PreferencesDialog, TweakDialog, text_dialog
+from advisor.ui.machine import this_machine_entry
+from advisor.ui.plot_views import PlotTabs
+from advisor.ui.workload_panel import WorkloadPanel
+
+DETECT_TIMEOUT_S = 8.0
+FILTER = "Comparison (*.json)"
+
+FORMULAS_HTML = """<h2>Formulas and sources</h2><ul>
+<li><b>Weights</b>: parameters × bits per weight / 8; quantized formats keep embeddings and lm_head at 16 bit
+(bitsandbytes, GPTQ arXiv:2210.17323, AWQ arXiv:2306.00978, LLM.int8 arXiv:2208.07339, llama.cpp quantize README).</li>
+<li><b>KV cache</b>: 2 × layers × KV heads × head size × bytes × tokens × sequences; vLLM pages it
+(PagedAttention, arXiv:2309.06180).</li>
+<li><b>Training states</b>: gradients and AdamW moments per trained weight (Adam: 8 bytes, 8-bit: 2 bytes,
+arXiv:2110.02861); sharded by ZeRO stage (arXiv:1910.02054) or FSDP (arXiv:2304.11277).</li>
+<li><b>Activations</b>: per layer and token, Korthikanti et al. 2022 (arXiv:2205.05198), reduced by
+FlashAttention (arXiv:2205.14135) and recomputation.</li>
+<li><b>LoRA / QLoRA</b>: r × (d_in + d_out) per adapted matrix (arXiv:2106.09685); NF4 base with double
+quantization (arXiv:2305.14314).</li>
+<li><b>Tensor parallel</b>: two all-reduces per layer per step (Megatron, arXiv:1909.08053); their time over
+NVLink or PCIe is the interconnect share in the Speed plot.</li>
+<li><b>Decode speed</b>: bandwidth-bound — bytes read per token / memory bandwidth; prefill and training
+compute-bound — FLOPs / (peak × efficiency). Every efficiency factor is a named constant with its source in
+<code>advisor/core/</code>.</li></ul>
+<p>The estimate's expected error is the median error measured against published measurements
+(benchmarks/fidelity.py); where none was measured the app says so.</p>"""
+
+
+class _DetectSignals(QObject):
+    finished = Signal(object)
+    failed = Signal(str)
+
+
+class _DetectJob(QRunnable):
+    """Runs hardware detection off the GUI thread (it may wait on drivers for seconds)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.signals = _DetectSignals()
+
+    def run(self) -> None:
+        try:
+            self.signals.finished.emit(hooks.detect(DETECT_TIMEOUT_S))
+        except Exception as exc:  # noqa: BLE001 - shown as a message
+            self.signals.failed.emit(str(exc))
+
+
+class MainWindow(QMainWindow):
+    """Signals:
+      export_pdf_requested()    File ▸ Export PDF… was chosen (the PDF report connects here)
+      catalog_editor_requested() Edit ▸ Catalog… was chosen (the catalog editor connects here)
+    """
+
+    export_pdf_requested = Signal()
+    catalog_editor_requested = Signal()
+
+    def __init__(self, session, settings: Settings) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings
+        self.setAcceptDrops(True)
+        self._add_actions = self._make_add_actions()
+        self.workload_panel = WorkloadPanel(session)
+        self.workload_panel.setMinimumWidth(300)
+        self.builds_panel = BuildsPanel(session, self._add_actions)
+        self.tabs = PlotTabs(session)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.builds_panel)
+        right.addWidget(self.tabs)
+        right.setStretchFactor(0, 2)
+        right.setStretchFactor(1, 5)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.workload_panel)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([340, 940])
+        self.setCentralWidget(self.splitter)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setVisible(False)
+        self.statusBar().addPermanentWidget(self.busy)
+        self._make_menus()
+        self.builds_panel.buttons["duplicate"].clicked.connect(self.duplicate_selected)
+        session.problem_reported.connect(self._on_problem_reported)
+        session.document_changed.connect(self._on_document_changed)
+        session.catalog_loaded.connect(self._on_catalog_loaded)
+        self._on_document_changed()
+        self.resize(1280, 800)
+
+    # --- menus ----------------------------------------------------------------------
+    def _act(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.setToolTip(tip or text.replace("&", "").rstrip("…"))
+        a.setStatusTip(a.toolTip())
+        a.triggered.connect(slot)
+        return a
+
+    def _make_add_actions(self) -> list[QAction]:
+        acts = [self._act(label + "…", lambda _=False, k=k: self.add_build(k)) for k, label in
+                (("gpu", "GPU × count"), ("build", "Catalog build"), ("system", "Prebuilt system"), ("cloud", "Cloud instance"))]
+        self.action_this_machine = self._act("This machine (detect)", self.add_this_machine,
+                                             tip="Detect this computer's GPUs (runs in the background)")
+        return [*acts, self.action_this_machine]
+
+    def _make_menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        m.addAction(self._act("&New", self.new, QKeySequence.StandardKey.New))
+        m.addAction(self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open))
+        m.addAction(self._act("&Save", self.save, QKeySequence.StandardKey.Save))
+        m.addAction(self._act("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs))
+        m.addSeparator()
+        self.action_export_pdf = self._act("&Export PDF…", self.export_pdf_requested.emit, "Ctrl+E",
+                                           tip="coming with the PDF report")
+        self.action_export_pdf.setEnabled(False)
+        m.addAction(self.action_export_pdf)
+        m.addSeparator()
+        m.addAction(self._act("&Quit", self.close, QKeySequence.StandardKey.Quit))
+        m.setToolTipsVisible(True)
+        e = self.menuBar().addMenu("&Edit")
+        self.action_catalog = self._act("&Catalog…", self.catalog_editor_requested.emit, tip="coming with the catalog editor")
+        self.action_catalog.setEnabled(False)
+        e.addAction(self.action_catalog)
+        e.addAction(self._act("&Preferences…", self.preferences, QKeySequence.StandardKey.Preferences))
+        e.setToolTipsVisible(True)
+        b = self.menuBar().addMenu("&Builds")
+        for a in self._add_actions:
+            b.addAction(a)
+        h = self.menuBar().addMenu("&Help")
+        h.addAction(self._act("&Formulas && sources", lambda: text_dialog(self, "Formulas and sources", FORMULAS_HTML).exec(), QKeySequence.StandardKey.HelpContents))
+        h.addAction(self._act("&About", self.about))
+
+    def enable_export_pdf(self, enabled: bool = True) -> None:
+        """Called by the PDF report once it connects to ``export_pdf_requested``."""
+        self.action_export_pdf.setEnabled(enabled)
+        self.action_export_pdf.setToolTip("Export this comparison as a PDF report")
+
+    def enable_catalog_editor(self, enabled: bool = True) -> None:
+        self.action_catalog.setEnabled(enabled)
+        self.action_catalog.setToolTip("Edit GPUs, builds, systems and cloud instances")
+
+    # --- builds ---------------------------------------------------------------------
+    def add_build(self, kind: str) -> None:
+        if self.session.catalog is None:
+            self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))
+            return
+        d = AddBuildDialog(self.session.catalog, kind, self)
+        if d.exec() and (entry := d.entry()) is not None:
+            self.session.add_build(entry)
+
+    def duplicate_selected(self) -> None:
+        row = self.builds_panel.selected_row()
+        if row < 0:
+            self.statusBar().showMessage("Select a build to duplicate", 4000)
+            return
+        if not self.session.can_add():
+            self._on_problem_reported("a comparison holds at most 6 builds")
+            return
+        resolved = self.session.resolved(row)
+        if resolved is None:
+            return
+        d = TweakDialog(self.session.builds[row].name, resolved, self)
+        if d.exec():
+            self.session.add_build(d.entry())
+
+    def add_this_machine(self) -> None:
+        self.action_this_machine.setEnabled(False)
+        self.busy.setVisible(True)
+        self.statusBar().showMessage("Detecting this machine's GPUs…")
+        job = _DetectJob()
+        job.signals.finished.connect(self._on_detection_finished)
+        job.signals.failed.connect(self._on_detection_failed)
+        self._detect_job = job  # keep the signals object alive until it reports
+        QThreadPool.globalInstance().start(job)
+
+    def _on_detection_finished(self, detection) -> None:
+        self.busy.setVisible(False)
+        self.action_this_machine.setEnabled(True)
+        entry, why = this_machine_entry(self.session.catalog, detection)
+        if entry is None:
+            self._on_problem_reported(f"This machine: {why}")
+            return
+        self.statusBar().showMessage(why, 6000)
+        self.session.add_build(entry)
+
+    def _on_detection_failed(self, message: str) -> None:
+        self.busy.setVisible(False)
+        self.action_this_machine.setEnabled(True)
+        self._on_problem_reported(f"detection failed: {message}")
+
+    # --- documents ------------------------------------------------------------------
+    def new(self) -> None:
+        from advisor.core.comparison import canonical_workload
+
+        self.session.new(canonical_workload().model_copy(update={"engine": self.settings.default_engine}))
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open comparison", "", FILTER)
+        if path:
+            self.session.open(path)
+
+    def save(self) -> bool:
+        return self.session.save(self.session.path) if self.session.path else self.save_as()
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save comparison", str(self.session.path or "comparison.json"), FILTER)
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".json"
+        return self.session.save(path)
+
+    def preferences(self) -> None:
+        d = PreferencesDialog(self.settings, self)
+        if d.exec():
+            self.settings = d.result_prefs()
+            self.session.set_prefs(self.settings)
+            self.persist()
+
+    def about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(hooks.catalog_date())}<br>"
+                          f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
+
+    # --- events ---------------------------------------------------------------------
+    def _on_problem_reported(self, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
+
+    def _on_catalog_loaded(self) -> None:
+        if self.session.catalog_problems:
+            n = len(self.session.catalog_problems)
+            self.statusBar().showMessage(f"catalog: {n} problem(s); first: {self.session.catalog_problems[0]}", 10000)
+
+    def _on_document_changed(self) -> None:
+        name = self.session.path.name if self.session.path else "Untitled comparison"
+        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        self.setWindowModified(self.session.dirty)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        for url in event.mimeData().urls():
+            path = url.toLocalFile()
+            if path.endswith(".json") and Path(path).name != "config.json" and self.session.open(path):
+                continue
+            self.session.import_model(path)
+
+    def persist(self) -> None:
+        geometry = bytes(self.saveGeometry().toBase64()).decode()
+        state = bytes(self.saveState().toBase64()).decode()
+        last = str(self.session.path) if self.session.path else self.settings.last_comparison
+        self.settings = self.settings.model_copy(update={"window_geometry": geometry, "window_state": state, "last_comparison": last})
+        try:
+            save_settings(self.settings)
+        except OSError as exc:
+            self.statusBar().showMessage(f"settings not saved: {exc}", 8000)
+
+    def restore(self) -> None:
+        if self.settings.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.window_geometry.encode()))
+        if self.settings.window_state:
+            self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        if self.session.dirty and not getattr(self, "skip_unsaved_prompt", False):
+            answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
+                                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                          | QMessageBox.StandardButton.Cancel)
+            if answer == QMessageBox.StandardButton.Cancel or (answer == QMessageBox.StandardButton.Save and not self.save()):
+                event.ignore()
+                return
+        self.persist()
+        event.accept()
+

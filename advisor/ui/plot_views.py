@@ -1,0 +1,120 @@
+"""The plot tabs: each puts the items of one ``advisor.plots`` builder in a widget.
+
+A tab is built the first time it is shown (``PlotTabs``), so start-up pays only for the
+visible one; after that every results change is a ``setData`` on existing items.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+
+from advisor import plots
+from advisor.core.workload import Mode
+from advisor.ui import format as fmt
+
+
+class _PlotTab(QWidget):
+    def __init__(self, builder, session, below: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.builder = builder
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.canvas = pg.GraphicsLayoutWidget()
+        for i, item in enumerate(builder.items):
+            self.canvas.addItem(item, row=0, col=i)
+        lay.addWidget(self.canvas, 1)
+        self.label_below = QLabel()
+        self.label_below.setWordWrap(True)
+        self.label_below.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label_below.setVisible(below)
+        lay.addWidget(self.label_below)
+
+    def update_from(self, results) -> None:
+        training = self.session.workload.mode is Mode.TRAIN
+        b = self.builder
+        if isinstance(b, (plots.FitPlot, plots.MemoryPlot)):
+            b.update(results, self.session.prefs.memory_unit)
+        else:
+            b.update(results, training)
+        if isinstance(b, plots.FitPlot):
+            self.label_below.setText(fmt.largest_fit_html(results))
+        elif isinstance(b, plots.ValuePlot):
+            self.label_below.setText(_rent_vs_buy_html(results, self.session.prefs))
+
+
+def _rent_vs_buy_html(results, prefs) -> str:
+    rented = [r for r in results.builds if r.usd_per_hour is not None]
+    bought = [r for r in results.builds if r.price_new_usd is not None]
+    if not rented:
+        return "Add a cloud instance to see rent-vs-buy break-even hours."
+    rows = []
+    for c in rented:
+        for b in bought:
+            h = plots.break_even_hours(b.price_new_usd, c.usd_per_hour)
+            rows.append(f"{b.name} ({fmt.usd(b.price_new_usd, prefs)}) = {h:,.0f} h of {c.name} "
+                        f"({fmt.usd(c.usd_per_hour, prefs, '/h')}), ≈ {h / 24:,.0f} days around the clock")
+    note = "Break-even ignores electricity, resale value and the speed difference."
+    return "<b>Rent vs buy</b><br>" + "<br>".join(rows or ["no bought build with a known price"]) + f"<br><i>{note}</i>"
+
+
+class DetailsTab(QTextBrowser):
+    def __init__(self, session) -> None:
+        super().__init__()
+        self.session = session
+        self.setOpenExternalLinks(True)
+
+    def update_from(self, results) -> None:
+        self.setHtml(fmt.details_html(results, self.session.workload, self.session.prefs))
+
+
+TABS = (
+    ("Fit", lambda s: _PlotTab(plots.FitPlot(), s, below=True)),
+    ("Memory", lambda s: _PlotTab(plots.MemoryPlot(), s)),
+    ("Speed", lambda s: _PlotTab(plots.SpeedPlot(), s)),
+    ("Value", lambda s: _PlotTab(plots.ValuePlot(), s, below=True)),
+    ("Details", DetailsTab),
+)
+
+
+class PlotTabs(QTabWidget):
+    """Fit, Memory, Speed, Value and Details; built lazily, updated on every result."""
+
+    def __init__(self, session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.views: dict[int, QWidget] = {}
+        for title, _ in TABS:
+            self.addTab(QWidget(), title)
+        self.currentChanged.connect(self._on_current_changed)
+        session.results_computed.connect(self._on_results_computed)
+        session.prefs_changed.connect(lambda: self._on_results_computed(session.results))
+        self._on_current_changed(0)
+
+    def view(self, index: int) -> QWidget:
+        """The real widget of tab ``index`` (built now if it was never shown)."""
+        if index not in self.views:
+            title, factory = TABS[index]
+            widget = factory(self.session)
+            current = self.currentIndex()
+            self.blockSignals(True)
+            self.removeTab(index)
+            self.insertTab(index, widget, title)
+            self.setCurrentIndex(current)
+            self.blockSignals(False)
+            self.views[index] = widget
+            if self.session.results is not None:
+                widget.update_from(self.session.results)
+        return self.views[index]
+
+    def _on_current_changed(self, index: int) -> None:
+        if index >= 0:
+            self.view(index)
+
+    def _on_results_computed(self, results) -> None:
+        if results is None:
+            return
+        for widget in self.views.values():
+            widget.update_from(results)

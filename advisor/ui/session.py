@@ -1,0 +1,233 @@
+"""The session: the one holder of the app's mutable state, and the one place that recomputes.
+
+Views never keep their own copy of the workload or the builds: they call the setters
+here and redraw from the signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from advisor.core.comparison import (
+    MAX_BUILDS,
+    MIN_BUILDS,
+    BuildEntry,
+    Comparison,
+    ModelRef,
+    canonical_comparison,
+    unique_name,
+)
+from advisor.core.llm import ModelArch
+from advisor.core.workload import Workload
+from advisor.storage import comparison_file
+from advisor.storage.settings import Settings
+from advisor.ui import compute, hooks
+
+
+class Session(QObject):
+    """Catalog, workload, model and builds of the open comparison, and their results.
+
+    Signals (past-tense events):
+      catalog_loaded()            the catalog was (re)loaded; problems in ``catalog_problems``
+      workload_changed(object)    the Workload was replaced
+      model_changed(object)       the ModelRef changed (arch in ``arch``, None if unresolved)
+      builds_changed()            builds were added, removed, moved, renamed or replaced
+      results_computed(object)    ``compute.Results`` for the current state
+      document_changed()          path or unsaved-changes flag changed
+      problem_reported(str)       something the user asked for failed; the text says why
+      prefs_changed()             display preferences (GB/GiB, currency) changed
+    """
+
+    catalog_loaded = Signal()
+    workload_changed = Signal(object)
+    model_changed = Signal(object)
+    builds_changed = Signal()
+    results_computed = Signal(object)
+    document_changed = Signal()
+    problem_reported = Signal(str)
+    prefs_changed = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.catalog = None
+        self.catalog_problems: list[str] = []
+        start = canonical_comparison()
+        self.workload: Workload = start.workload
+        self.model: ModelRef = start.model
+        self.arch: ModelArch | None = None
+        self.builds: tuple[BuildEntry, ...] = start.builds
+        self.title = start.title
+        self.results: compute.Results | None = None
+        self.path: Path | None = None
+        self.dirty = False
+        self._curve_cache: dict[Workload, tuple] = {}
+        self.prefs = Settings()
+
+    def set_prefs(self, prefs: Settings) -> None:
+        self.prefs = prefs
+        self.prefs_changed.emit()
+
+    # --- loading ---------------------------------------------------------------------
+    def load_catalog(self) -> None:
+        self.catalog, self.catalog_problems = hooks.load_catalog()
+        self.catalog_loaded.emit()
+        self.arch = self._resolve_model(self.model, report=False)
+        self.model_changed.emit(self.model)
+        self.recompute()
+
+    def _resolve_model(self, ref: ModelRef, report: bool = True) -> ModelArch | None:
+        try:
+            if ref.arch is not None:
+                return ref.arch
+            if ref.generic_params is not None:
+                return hooks.generic_decoder(ref.generic_params)
+            if self.catalog is None:
+                raise LookupError("the catalog is not loaded")
+            return self.catalog.models[ref.preset_id]
+        except Exception as exc:  # noqa: BLE001 - unknown preset, no generic module: said, not raised
+            if report:
+                self.problem_reported.emit(f"model: {exc}")
+            return None
+
+    # --- edits -----------------------------------------------------------------------
+    def _touched(self) -> None:
+        self.dirty = True
+        self.document_changed.emit()
+
+    def set_workload(self, workload: Workload) -> None:
+        if workload == self.workload:
+            return
+        self.workload = workload
+        self.workload_changed.emit(workload)
+        self._touched()
+        self.recompute()
+
+    def set_model(self, ref: ModelRef) -> None:
+        arch = self._resolve_model(ref)
+        if ref.kind == "preset":  # the file stands alone: keep the preset's arch inline
+            ref = ref.model_copy(update={"arch": arch})
+        self.model, self.arch = ref, arch
+        self.model_changed.emit(ref)
+        self._touched()
+        self.recompute()
+
+    def import_model(self, path: str) -> bool:
+        try:
+            arch = hooks.load_model(path)
+        except Exception as exc:  # noqa: BLE001 - every import failure is a message
+            self.problem_reported.emit(f"{path}: {exc}")
+            return False
+        self.set_model(ModelRef(imported_path=str(path), arch=arch))
+        return True
+
+    def _set_builds(self, builds: tuple[BuildEntry, ...]) -> None:
+        self.builds = builds
+        self.builds_changed.emit()
+        self._touched()
+        self.recompute()
+
+    def can_add(self) -> bool:
+        return len(self.builds) < MAX_BUILDS
+
+    def can_remove(self) -> bool:
+        return len(self.builds) > MIN_BUILDS
+
+    def add_build(self, entry: BuildEntry) -> None:
+        if not self.can_add():
+            self.problem_reported.emit(f"a comparison holds at most {MAX_BUILDS} builds")
+            return
+        name = unique_name(entry.name, {b.name for b in self.builds})
+        self._set_builds((*self.builds, entry.model_copy(update={"name": name})))
+
+    def remove_build(self, index: int) -> None:
+        if not self.can_remove():
+            self.problem_reported.emit(f"a comparison needs at least {MIN_BUILDS} builds")
+            return
+        self._set_builds(self.builds[:index] + self.builds[index + 1:])
+
+    def move_build(self, index: int, delta: int) -> None:
+        j = index + delta
+        if not (0 <= index < len(self.builds) and 0 <= j < len(self.builds)):
+            return
+        b = list(self.builds)
+        b[index], b[j] = b[j], b[index]
+        self._set_builds(tuple(b))
+
+    def rename_build(self, index: int, name: str) -> bool:
+        name = name.strip()
+        others = {b.name for i, b in enumerate(self.builds) if i != index}
+        if not name or name in others or len(name) > 120:
+            self.problem_reported.emit(f"build name {name!r}: must be 1–120 characters and unique")
+            return False
+        b = list(self.builds)
+        b[index] = b[index].model_copy(update={"name": name})
+        self._set_builds(tuple(b))
+        return True
+
+    def replace_build(self, index: int, entry: BuildEntry) -> None:
+        b = list(self.builds)
+        others = {x.name for i, x in enumerate(self.builds) if i != index}
+        b[index] = entry.model_copy(update={"name": unique_name(entry.name, others)})
+        self._set_builds(tuple(b))
+
+    def resolved(self, index: int):
+        """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
+        try:
+            return hooks.resolve_entry(self.catalog, self.builds[index])
+        except Exception as exc:  # noqa: BLE001
+            self.problem_reported.emit(f"{self.builds[index].name}: {exc}")
+            return None
+
+    # --- computing -------------------------------------------------------------------
+    def recompute(self) -> None:
+        """The one computation after any change; views redraw from ``results_computed``."""
+        curves = None
+        if hooks.estimator_available():
+            curves = self._curve_cache.get(self.workload)
+            if curves is None:
+                curves = compute.fit_curves(self.workload)
+                self._curve_cache = {self.workload: curves}  # one entry: the last workload
+        self.results = compute.compute(self.catalog, self.arch, self.workload, self.builds, curves)
+        self.results_computed.emit(self.results)
+
+    # --- documents -------------------------------------------------------------------
+    def comparison(self) -> Comparison:
+        return Comparison(title=self.title, workload=self.workload, model=self.model, builds=self.builds)
+
+    def apply(self, comparison: Comparison, path: Path | None) -> None:
+        self.title, self.workload, self.builds = comparison.title, comparison.workload, comparison.builds
+        self.model = comparison.model
+        self.arch = self._resolve_model(self.model)
+        self.path, self.dirty = path, False
+        self.workload_changed.emit(self.workload)
+        self.model_changed.emit(self.model)
+        self.builds_changed.emit()
+        self.document_changed.emit()
+        self.recompute()
+
+    def new(self, workload: Workload | None = None) -> None:
+        c = canonical_comparison()
+        if workload is not None:
+            c = c.model_copy(update={"workload": workload})
+        self.apply(c, None)
+
+    def open(self, path: str | Path) -> bool:
+        try:
+            c = comparison_file.load_comparison(path)
+        except comparison_file.ComparisonFileError as exc:
+            self.problem_reported.emit(str(exc))
+            return False
+        self.apply(c, Path(path))
+        return True
+
+    def save(self, path: str | Path) -> bool:
+        try:
+            written = comparison_file.save_comparison(path, self.comparison())
+        except (comparison_file.ComparisonFileError, ValueError) as exc:
+            self.problem_reported.emit(str(exc))
+            return False
+        self.path, self.dirty = written, False
+        self.document_changed.emit()
+        return True

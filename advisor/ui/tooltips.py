@@ -1,0 +1,57 @@
+"""What each control means, in a sentence or two, with the source of the technique."""
+
+TIPS: dict[str, str] = {
+    "model": "The model to fit. Presets come from published config.json files (catalog/models/); "
+             "type to search.",
+    "generic": "Any size: a generic dense decoder of this many parameters, shaped like the Llama "
+               "family (hidden size, layers and heads scaled together). Good for 'how big could I go?'.",
+    "import": "Open a Hugging Face config.json, a model folder or a .gguf file; its architecture is read "
+              "and stored in the comparison so the file stands alone. You can also drop one on the window.",
+    "mode": "Inference serves a trained model; fine-tuning trains it (all weights, or small adapters).",
+    "weights": "How weights are stored. bf16/fp16: 2 bytes each. int8: LLM.int8() (Dettmers et al. 2022, "
+               "arXiv:2208.07339). nf4/fp4: bitsandbytes 4-bit as in QLoRA (arXiv:2305.14314). "
+               "gptq: GPTQ (Frantar et al. 2022, arXiv:2210.17323). awq: AWQ (Lin et al. 2023, "
+               "arXiv:2306.00978). q4_k_m and friends: llama.cpp GGUF block quantization.",
+    "engine": "The program serving the model. vLLM pre-allocates a share of the card for a paged KV cache "
+              "(PagedAttention, Kwon et al. 2023, arXiv:2309.06180); llama.cpp runs GGUF files; "
+              "transformers is the Hugging Face reference implementation.",
+    "context_len": "Tokens per sequence (prompt plus output). The KV cache grows linearly with it: "
+                   "2 × layers × KV heads × head size × bytes per element, per token.",
+    "batch": "Inference: sequences served at once (each has its own KV cache). Fine-tuning: the "
+             "micro-batch per GPU per step (activations grow with it).",
+    "kv_dtype": "Element type of the KV cache. fp8 halves it against bf16 (vLLM --kv-cache-dtype fp8); "
+                "q8_0/q4_0 are llama.cpp's quantized caches.",
+    "gpu_memory_utilization": "vLLM pre-allocates this share of each card's memory at start and fills the "
+                              "rest of its share with KV-cache blocks (vLLM docs, --gpu-memory-utilization).",
+    "method": "Full: every weight is trained. LoRA: the base is frozen and small low-rank adapters are "
+              "trained (Hu et al. 2021, arXiv:2106.09685). QLoRA: LoRA on a 4-bit NF4 base "
+              "(Dettmers et al. 2023, arXiv:2305.14314).",
+    "precision": "amp: bf16 compute with fp32 master weights (Micikevicius et al. 2018, arXiv:1710.03740). "
+                 "bf16: everything in bf16. fp32: everything in 4-byte floats.",
+    "optimizer": "AdamW keeps two fp32 states per trained weight (8 bytes). 8-bit AdamW keeps them in 8 bits "
+                 "(Dettmers et al. 2021, arXiv:2110.02861); paged variants spill to host memory on "
+                 "pressure. SGD (no momentum) keeps none; Adafactor factorizes the second moment.",
+    "seq_len": "Training sequence length in tokens: activations grow with it (quadratically for eager "
+               "attention, linearly with FlashAttention).",
+    "checkpointing": "Activation recomputation: keep only some activations and recompute the rest in the "
+                     "backward pass, trading ~30 % more compute for much less memory (Korthikanti et al. "
+                     "2022, arXiv:2205.05198). Selective recomputes only attention.",
+    "attention": "FlashAttention computes attention in tiles without storing the seq × seq score matrix "
+                 "(Dao et al. 2022, arXiv:2205.14135); sdpa is PyTorch's fused kernel; eager stores it.",
+    "lora_rank": "Rank r of each adapter: it adds r × (d_in + d_out) trainable weights per adapted matrix "
+                 "(Hu et al. 2021, arXiv:2106.09685 §4).",
+    "lora_targets": "Which projections get adapters: attention q/k/v/o and the MLP gate/up/down. "
+                    "QLoRA adapts all linear layers (arXiv:2305.14314 §4).",
+    "grad_accum_steps": "Micro-batches summed before one optimizer step: a larger effective batch "
+                        "without more memory.",
+    "n_gpus": "GPUs the job uses (at most the build's count).",
+    "parallel": "How the work is split over GPUs. ddp: a full copy per GPU, gradients all-reduced. "
+                "zero1/2/3: optimizer states, gradients and weights sharded (ZeRO, Rajbhandari et al. 2019, "
+                "arXiv:1910.02054). fsdp: PyTorch's fully sharded data parallel (Zhao et al. 2023, "
+                "arXiv:2304.11277). tp: every layer split across GPUs, two all-reduces per layer (Megatron, "
+                "Shoeybi et al. 2019, arXiv:1909.08053). pp/layer-split: whole layers per GPU.",
+    "offload": "Move optimizer states (or weights) to host RAM between uses (ZeRO-Offload): less GPU "
+               "memory, much slower steps, host RAM needed.",
+    "double_quant": "Quantize the 4-bit blocks' scale constants too: ~0.37 bits per weight saved "
+                    "(QLoRA §3, arXiv:2305.14314).",
+}

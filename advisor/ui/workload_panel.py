@@ -1,0 +1,374 @@
+"""The workload panel: model and every setting of ``Workload``, one widget per field.
+
+Widgets are named after the field they edit (``spin_batch`` ↔ ``workload.batch``), so the
+binding table below reads like the model. An edit builds a new validated Workload and
+hands it to the session; a rejected value is explained under the controls.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSlider,
+    QSpinBox,
+    QDoubleSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from advisor.core.comparison import ModelRef
+from advisor.core.workload import (
+    LORA_TARGETS,
+    AttentionImpl,
+    Checkpointing,
+    Engine,
+    Method,
+    Mode,
+    Offload,
+    Optimizer,
+    Parallel,
+    Precision,
+    Workload,
+)
+from advisor.plots import fmt_params
+from advisor.ui.tooltips import TIPS
+
+WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "iq4_xs")
+KV_DTYPES = ("bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0")
+GENERIC_MIN, GENERIC_MAX = 0.5e9, 1e12
+SLIDER_STEPS = 400
+
+
+def slider_to_params(pos: int) -> float:
+    return GENERIC_MIN * (GENERIC_MAX / GENERIC_MIN) ** (pos / SLIDER_STEPS)
+
+
+def params_to_slider(n: float) -> int:
+    n = min(max(n, GENERIC_MIN), GENERIC_MAX)
+    return round(SLIDER_STEPS * math.log(n / GENERIC_MIN) / math.log(GENERIC_MAX / GENERIC_MIN))
+
+
+def _combo(values, tip: str, editable: bool = False) -> QComboBox:
+    c = QComboBox()
+    c.addItems([str(v) for v in values])
+    c.setEditable(editable)
+    c.setToolTip(tip)
+    return c
+
+
+def _spin(lo: int, hi: int, tip: str, step: int = 1) -> QSpinBox:
+    s = QSpinBox()
+    s.setRange(lo, hi)
+    s.setSingleStep(step)
+    s.setToolTip(tip)
+    s.setKeyboardTracking(False)  # one recompute per committed number, not per keystroke
+    s.setAccelerated(True)
+    return s
+
+
+class WorkloadPanel(QScrollArea):
+    """Edits the session's model and workload.
+
+    Signals:
+      open_model_requested()   the user asked to open a model file (handled here too)
+    """
+
+    open_model_requested = Signal()
+
+    def __init__(self, session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QWidget()
+        self.setWidget(body)
+        lay = QVBoxLayout(body)
+        lay.addWidget(self._model_box())
+        lay.addWidget(self._common_box())
+        self.box_inference = self._inference_box()
+        self.box_training = self._training_box()
+        lay.addWidget(self.box_inference)
+        lay.addWidget(self.box_training)
+        lay.addWidget(self._hardware_box())
+        self.label_problems = QLabel()
+        self.label_problems.setWordWrap(True)
+        self.label_problems.setStyleSheet("color: #C00000")
+        self.label_problems.setObjectName("label_problems")
+        lay.addWidget(self.label_problems)
+        lay.addStretch(1)
+        self._connect()
+        session.workload_changed.connect(self._on_workload_changed)
+        session.model_changed.connect(self._on_model_changed)
+        session.catalog_loaded.connect(self._on_catalog_loaded)
+        session.results_computed.connect(self._on_results_computed)
+        self._on_workload_changed(session.workload)
+
+    # --- building -------------------------------------------------------------------
+    def _model_box(self) -> QGroupBox:
+        box = QGroupBox("Model")
+        form = QFormLayout(box)
+        self.combo_model = QComboBox()
+        self.combo_model.setEditable(True)
+        self.combo_model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.combo_model.setToolTip(TIPS["model"])
+        self.combo_model.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+        self.combo_model.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        form.addRow("Preset", self.combo_model)
+        self.slider_generic = QSlider(Qt.Orientation.Horizontal)
+        self.slider_generic.setRange(0, SLIDER_STEPS)
+        self.slider_generic.setToolTip(TIPS["generic"])
+        self.label_generic = QLabel("—")
+        self.label_generic.setMinimumWidth(56)
+        row = QHBoxLayout()
+        row.addWidget(self.slider_generic, 1)
+        row.addWidget(self.label_generic)
+        form.addRow("Any size", row)
+        self.button_open_model = QPushButton("Open config.json / folder / .gguf…")
+        self.button_open_model.setToolTip(TIPS["import"])
+        form.addRow(self.button_open_model)
+        self.label_model = QLabel()
+        self.label_model.setWordWrap(True)
+        form.addRow(self.label_model)
+        return box
+
+    def _common_box(self) -> QGroupBox:
+        box = QGroupBox("Task")
+        form = QFormLayout(box)
+        self.combo_mode = _combo([m.value for m in Mode], TIPS["mode"])
+        self.combo_mode.setItemText(1, "train")
+        form.addRow("Mode", self.combo_mode)
+        self.spin_batch = _spin(1, 100_000, TIPS["batch"])
+        self.label_batch = QLabel("Concurrent sequences")
+        form.addRow(self.label_batch, self.spin_batch)
+        return box
+
+    def _inference_box(self) -> QGroupBox:
+        box = QGroupBox("Inference")
+        form = QFormLayout(box)
+        self.combo_weights = _combo(WEIGHT_FORMATS, TIPS["weights"], editable=True)
+        form.addRow("Weights", self.combo_weights)
+        self.combo_engine = _combo([e.value for e in Engine], TIPS["engine"])
+        form.addRow("Engine", self.combo_engine)
+        self.spin_context_len = _spin(1, 10_000_000, TIPS["context_len"], 1024)
+        form.addRow("Context length", self.spin_context_len)
+        self.combo_kv_dtype = _combo(KV_DTYPES, TIPS["kv_dtype"])
+        form.addRow("KV cache type", self.combo_kv_dtype)
+        self.spin_gpu_memory_utilization = QDoubleSpinBox()
+        self.spin_gpu_memory_utilization.setRange(0.05, 1.0)
+        self.spin_gpu_memory_utilization.setSingleStep(0.05)
+        self.spin_gpu_memory_utilization.setKeyboardTracking(False)
+        self.spin_gpu_memory_utilization.setToolTip(TIPS["gpu_memory_utilization"])
+        form.addRow("vLLM memory share", self.spin_gpu_memory_utilization)
+        return box
+
+    def _training_box(self) -> QGroupBox:
+        box = QGroupBox("Fine-tuning")
+        form = QFormLayout(box)
+        self.combo_method = _combo([m.value for m in Method], TIPS["method"])
+        form.addRow("Method", self.combo_method)
+        self.combo_precision = _combo([p.value for p in Precision], TIPS["precision"])
+        form.addRow("Precision", self.combo_precision)
+        self.combo_optimizer = _combo([o.value for o in Optimizer], TIPS["optimizer"])
+        form.addRow("Optimizer", self.combo_optimizer)
+        self.spin_seq_len = _spin(1, 10_000_000, TIPS["seq_len"], 512)
+        form.addRow("Sequence length", self.spin_seq_len)
+        self.spin_grad_accum_steps = _spin(1, 100_000, TIPS["grad_accum_steps"])
+        form.addRow("Gradient accumulation", self.spin_grad_accum_steps)
+        self.combo_checkpointing = _combo([c.value for c in Checkpointing], TIPS["checkpointing"])
+        form.addRow("Checkpointing", self.combo_checkpointing)
+        self.combo_attention = _combo([a.value for a in AttentionImpl], TIPS["attention"])
+        form.addRow("Attention", self.combo_attention)
+        self.spin_lora_rank = _spin(1, 65536, TIPS["lora_rank"])
+        form.addRow("LoRA rank", self.spin_lora_rank)
+        row = QHBoxLayout()
+        self.check_lora_targets = {}
+        for t in LORA_TARGETS:
+            cb = QCheckBox(t)
+            cb.setToolTip(TIPS["lora_targets"])
+            self.check_lora_targets[t] = cb
+            row.addWidget(cb)
+        form.addRow("LoRA targets", row)
+        self.check_double_quant = QCheckBox("double quantization")
+        self.check_double_quant.setToolTip(TIPS["double_quant"])
+        form.addRow(self.check_double_quant)
+        return box
+
+    def _hardware_box(self) -> QGroupBox:
+        box = QGroupBox("GPUs used")
+        form = QFormLayout(box)
+        self.spin_n_gpus = _spin(1, 100_000, TIPS["n_gpus"])
+        form.addRow("GPUs", self.spin_n_gpus)
+        self.combo_parallel = _combo([p.value for p in Parallel], TIPS["parallel"])
+        form.addRow("Parallel scheme", self.combo_parallel)
+        row = QHBoxLayout()
+        self.check_offload = {o: QCheckBox(o.value) for o in Offload}
+        for cb in self.check_offload.values():
+            cb.setToolTip(TIPS["offload"])
+            row.addWidget(cb)
+        form.addRow("Offload to host", row)
+        return box
+
+    # --- binding --------------------------------------------------------------------
+    def _fields(self) -> dict[str, QWidget]:
+        return {
+            "mode": self.combo_mode, "batch": self.spin_batch, "weights": self.combo_weights,
+            "engine": self.combo_engine, "context_len": self.spin_context_len, "kv_dtype": self.combo_kv_dtype,
+            "gpu_memory_utilization": self.spin_gpu_memory_utilization, "method": self.combo_method,
+            "precision": self.combo_precision, "optimizer": self.combo_optimizer, "seq_len": self.spin_seq_len,
+            "grad_accum_steps": self.spin_grad_accum_steps, "checkpointing": self.combo_checkpointing,
+            "attention": self.combo_attention, "lora_rank": self.spin_lora_rank, "n_gpus": self.spin_n_gpus,
+            "parallel": self.combo_parallel, "double_quant": self.check_double_quant,
+        }
+
+    def _connect(self) -> None:
+        for w in self._fields().values():
+            if isinstance(w, QComboBox):
+                (w.currentTextChanged if w.isEditable() else w.currentIndexChanged).connect(self._on_control_edited)
+            elif isinstance(w, QCheckBox):
+                w.toggled.connect(self._on_control_edited)
+            else:
+                w.valueChanged.connect(self._on_control_edited)
+        for cb in (*self.check_lora_targets.values(), *self.check_offload.values()):
+            cb.toggled.connect(self._on_control_edited)
+        self.combo_model.activated.connect(self._on_preset_chosen)
+        self.combo_model.lineEdit().returnPressed.connect(self._on_preset_typed)
+        self.slider_generic.valueChanged.connect(self._on_generic_moved)
+        self.button_open_model.clicked.connect(self.choose_model_file)
+
+    @staticmethod
+    def _value(w: QWidget):
+        if isinstance(w, QComboBox):
+            return w.currentText().strip()
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        return w.value()
+
+    @staticmethod
+    def _show(w: QWidget, value) -> None:
+        w.blockSignals(True)
+        if isinstance(w, QComboBox):
+            text = str(getattr(value, "value", value))
+            i = w.findText(text)
+            if i >= 0:
+                w.setCurrentIndex(i)
+            elif w.isEditable():
+                w.setEditText(text)
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        else:
+            w.setValue(value)
+        w.blockSignals(False)
+
+    def _read(self) -> dict:
+        data = self.session.workload.model_dump()
+        data.update({f: self._value(w) for f, w in self._fields().items()})
+        data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
+        data["offload"] = tuple(o.value for o, cb in self.check_offload.items() if cb.isChecked())
+        return data
+
+    def _on_control_edited(self, *_args) -> None:
+        try:
+            workload = Workload.model_validate(self._read())
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"])
+            self.label_problems.setText(f"{field}: {err['msg']} (not applied)")
+            return
+        self._update_visibility(workload)
+        self.session.set_workload(workload)
+
+    def _on_workload_changed(self, workload: Workload) -> None:
+        for f, w in self._fields().items():
+            value = getattr(workload, f)
+            if f == "lora_rank":
+                value = workload.lora_rank_effective
+            self._show(w, value)
+        for t, cb in self.check_lora_targets.items():
+            self._show(cb, t in workload.lora_targets)
+        for o, cb in self.check_offload.items():
+            self._show(cb, o in workload.offload)
+        self._update_visibility(workload)
+
+    def _update_visibility(self, workload: Workload) -> None:
+        training = workload.mode is Mode.TRAIN
+        self.box_inference.setVisible(not training)
+        self.box_training.setVisible(training)
+        self.label_batch.setText("Micro-batch" if training else "Concurrent sequences")
+        lora = workload.method in (Method.LORA, Method.QLORA)
+        for w in (self.spin_lora_rank, *self.check_lora_targets.values()):
+            w.setEnabled(lora)
+
+    # --- model ----------------------------------------------------------------------
+    def _on_catalog_loaded(self) -> None:
+        self.combo_model.blockSignals(True)
+        self.combo_model.clear()
+        models = self.session.catalog.models if self.session.catalog is not None else {}
+        for mid, arch in models.items():
+            self.combo_model.addItem(f"{arch.name}", mid)
+        self.combo_model.blockSignals(False)
+        self._on_model_changed(self.session.model)
+
+    def _on_preset_chosen(self, index: int) -> None:
+        mid = self.combo_model.itemData(index)
+        if mid:
+            self.session.set_model(ModelRef(preset_id=mid))
+
+    def _on_preset_typed(self) -> None:
+        i = self.combo_model.findText(self.combo_model.currentText(), Qt.MatchFlag.MatchContains)
+        if i >= 0:
+            self.combo_model.setCurrentIndex(i)
+            self._on_preset_chosen(i)
+
+    def _on_generic_moved(self, pos: int) -> None:
+        n = float(f"{slider_to_params(pos):.3g}")
+        self.label_generic.setText(fmt_params(n))
+        self.session.set_model(ModelRef(generic_params=n))
+
+    def _on_model_changed(self, ref: ModelRef) -> None:
+        arch = self.session.arch
+        self.combo_model.blockSignals(True)
+        self.slider_generic.blockSignals(True)
+        if ref.kind == "preset":
+            i = self.combo_model.findData(ref.preset_id)
+            self.combo_model.setCurrentIndex(i)
+            if i < 0:
+                self.combo_model.setEditText(ref.preset_id)
+        else:
+            self.combo_model.setCurrentIndex(-1)
+            self.combo_model.setEditText("")
+        if ref.kind == "generic":
+            self.slider_generic.setValue(params_to_slider(ref.generic_params))
+            self.label_generic.setText(fmt_params(ref.generic_params))
+        self.combo_model.blockSignals(False)
+        self.slider_generic.blockSignals(False)
+        where = {"preset": "preset", "generic": "generic dense decoder", "imported": f"imported from {ref.imported_path}"}[ref.kind]
+        if arch is None:
+            self.label_model.setText(f"<i>{where}: architecture unknown — no estimate</i>")
+        else:
+            self.label_model.setText(f"{arch.name} · {arch.n_layers} layers · hidden {arch.hidden_size} · "
+                                     f"{arch.n_heads}/{arch.n_kv_heads} heads · {where}")
+
+    def choose_model_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a model", "", "Model config (config.json *.json);;GGUF (*.gguf);;All files (*)")
+        if path:
+            self.session.import_model(path)
+
+    # --- problems -------------------------------------------------------------------
+    def _on_results_computed(self, results) -> None:
+        lines = []
+        for r in results.builds:
+            lines += [f"{r.name} — {p}" for p in r.problems]
+        self.label_problems.setText("\n".join(dict.fromkeys(lines)))
