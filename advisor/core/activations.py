@@ -7,18 +7,22 @@ transformers runs it (``models/llama/modeling_llama.py``), 16-bit activations, p
 and layer, with q = n_heads·head_dim, kv = n_kv_heads·head_dim, f = MLP width:
 
 * two RMSNorms: ``LlamaRMSNorm`` upcasts to fp32; ``pow`` saves the fp32 input (4h) and the
-  weight multiply saves the bf16 normalized tensor (2h): 2 × 6h = 12h;
+  weight multiply saves the bf16 normalized tensor (2h, only for a trainable weight): 12h;
 * the norm outputs feeding q/k/v and gate/up (saved by those Linears): 2 × 2h = 4h;
-* flash attention / SDPA saves q, k, v (2q + 4kv) and its fp32 log-sum-exp (4·n_heads,
-  FlashAttention-2, Dao 2023 arXiv:2307.08691); o_proj saves the attention output (2q);
+* flash attention / SDPA saves q, k, v (2q + 4kv), its output (2q) and its fp32
+  log-sum-exp (4·n_heads) (FlashAttention-2, Dao 2023 arXiv:2307.08691); o_proj shares the
+  output with flash, while SDPA's transposed copy is a second 2q when o_proj is trained;
 * eager attention instead repeats k, v to all heads (``repeat_kv``: 4q instead of 4kv) and
   saves the fp32 softmax (4·a·s) and its bf16 copy fed to the V matmul (2·a·s) — the
   ``5as/h`` term of Korthikanti, here 6·a·s per token;
 * SwiGLU: gate output (SiLU input), SiLU output, up output and their product (down_proj
   input): 4 × 2f = 8f (plain MLP: fc1 output and activation output, 4f).
+* A Linear keeps its input only for its weight gradient: LoRA on frozen layers keeps fewer
+  (see ``SavedInputs``).
 
-Total (gated, flash): ``16h + 4q + 4kv + 8f`` bytes per token per layer (+ 6·a·s eager).
-Llama-2-7B: 186,368 B/token/layer. Selective recomputation (Korthikanti §4.2) recomputes
+Total (gated, flash, full fine-tuning): ``16h + 4q + 4kv + 8f`` bytes per token per layer
+(+ 2q with SDPA; eager: k, v at full width plus 6·a·s). Llama-2-7B flash: 186,368 B/token/layer
+(plus 128 B of log-sum-exp). Selective recomputation (Korthikanti §4.2) recomputes
 the attention core, i.e. drops the s² term; with flash attention there is none to drop.
 Full checkpointing keeps each layer's input (2h) and recomputes one layer at a time.
 Under tensor parallelism without sequence parallelism (Korthikanti eq. 2) the norms and the
@@ -28,6 +32,7 @@ Linear inputs are replicated; everything inside the attention and MLP is split b
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from advisor.core.llm import ModelArch
 from advisor.core.workload import AttentionImpl, Checkpointing
@@ -48,19 +53,59 @@ def mlp_width(arch: ModelArch) -> int:
     return arch.moe.expert_ffn_size * (arch.moe.n_active + arch.moe.n_shared)
 
 
-def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl) -> tuple[float, float, float]:
+class SavedInputs(NamedTuple):
+    """Which saved tensors exist besides those the attention kernel and SwiGLU always keep.
+
+    Autograd saves a Linear's input only to compute its weight gradient, so a frozen base
+    layer (LoRA) does not keep it unless an adapter on that layer does (the adapter's
+    ``lora_A`` sees the same input) — but bitsandbytes ``MatMul4Bit`` saves its input
+    whenever any input needs a gradient (bitsandbytes/autograd/_functions.py), so under
+    QLoRA every quantized Linear keeps it. Frozen RMSNorm weights skip the bf16 copy.
+    """
+
+    qkv_input: bool = True
+    o_input: bool = True
+    gate_up_input: bool = True
+    down_input: bool = True
+    norms_trainable: bool = True
+
+
+FULL_TRAINING = SavedInputs()
+
+
+def lora_saved_inputs(targets: tuple[str, ...], quantized: bool) -> SavedInputs:
+    """Saved Linear inputs under LoRA on ``targets`` (QLoRA: every 4-bit Linear saves)."""
+    t = set(targets)
+    if "all-linear" in t:
+        t = {"q", "k", "v", "o", "gate", "up", "down"}
+    return SavedInputs(
+        qkv_input=quantized or bool(t & {"q", "k", "v"}),
+        o_input=quantized or "o" in t,
+        gate_up_input=quantized or bool(t & {"gate", "up"}),
+        down_input=quantized or "down" in t,
+        norms_trainable=False,
+    )
+
+
+def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInputs
+                 ) -> tuple[float, float, float]:
     """(replicated, tp-split, attention-score) bytes per token per layer at 16-bit."""
     h = arch.hidden_size
     q = arch.n_heads * arch.head_dim
     kv = arch.n_kv_heads * arch.head_dim
     f = mlp_width(arch)
-    replicated = 12 * h + 4 * h
-    mlp = 8 * f if arch.gated_mlp else 4 * f
+    replicated = 2 * (4 * h + (2 * h if saved.norms_trainable else 0))
+    replicated += 2 * h * (saved.qkv_input + saved.gate_up_input)
+    mlp = (6 * f if arch.gated_mlp else 2 * f) + 2 * f * saved.down_input
     if impl is AttentionImpl.EAGER:
-        attn = 2 * q + 4 * q + 2 * q
+        attn = 2 * q * saved.o_input + 2 * q + 4 * q
         scores = 6 * arch.n_heads * seq
     else:
-        attn = 2 * q + 4 * kv + 4 * arch.n_heads + 2 * q
+        # The flash kernel saves its output for backward whether or not o_proj is trained;
+        # SDPA returns (B, H, T, D), transposed to a fresh contiguous copy that o_proj saves.
+        attn = 2 * q + 2 * q + 4 * kv + 4 * arch.n_heads
+        if impl is AttentionImpl.SDPA and saved.o_input:
+            attn += 2 * q
         scores = 0
     return replicated, attn + mlp, scores
 
@@ -68,11 +113,12 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl) -> tuple[float,
 def train_activation_bytes(
     arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl, ckpt: Checkpointing,
     n_layers: int | None = None, tp: int = 1, in_flight: int = 1, act_bytes: int = ACT_BYTES,
+    saved: SavedInputs = FULL_TRAINING,
 ) -> float:
     """Saved activations of ``n_layers`` layers for ``in_flight`` micro-batches (Korthikanti §4)."""
     layers = arch.n_layers if n_layers is None else n_layers
     tokens = seq * micro_batch
-    rep, split, scores = _layer_terms(arch, seq, impl)
+    rep, split, scores = _layer_terms(arch, seq, impl, saved)
     scale = act_bytes / ACT_BYTES
     per_layer = tokens * scale * (rep + (split + scores) / tp)
     if ckpt is Checkpointing.FULL:

@@ -15,7 +15,7 @@ from advisor.core.activations import (
 )
 from advisor.core.hardware import Frozen
 from advisor.core.llm import AttentionKind, ModelArch
-from advisor.core.params import count_params
+from advisor.core.params import count_params, linear_shapes
 from advisor.core.quant import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.results import MemoryBreakdown
 from advisor.core.units import MIB
@@ -58,11 +58,11 @@ def weights_bytes(arch: ModelArch, workload: Workload) -> float:
 
     Formats that keep embeddings 16-bit (bitsandbytes, GPTQ/AWQ, FP8) quantize only the
     blocks' Linear weights; embeddings, lm_head and norms stay 2 bytes (see ``quant``).
-    QLoRA defaults to double quantization, as the QLoRA paper's recipe does.
+    Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
+    bitsandbytes' default does not).
     """
     name = base_format_name(workload)
-    dq = workload.double_quant or (workload.mode is Mode.TRAIN and workload.method is Method.QLORA)
-    fmt = weight_format(name, workload.quant_group_size, dq)
+    fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
     counts = count_params(arch)
     if not fmt.keeps_embeddings_16bit:
         return counts.total * fmt.bits_per_weight / 8
@@ -99,6 +99,11 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     else:
         tokens = arch.n_layers * context_len
     return per_token * tokens * batch
+
+
+def largest_linear_params(arch: ModelArch) -> float:
+    """Elements of the largest block weight matrix (what a 4-bit layer dequantizes at once)."""
+    return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
 
 
 def _split(workload: Workload) -> tuple[int, int]:
@@ -184,6 +189,9 @@ def _estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | 
         prefill = w.context_len * w.batch
         acts = inference_forward_bytes(arch, prefill, w.context_len, w.attention, tp)
         buffers = inference_logits_bytes(arch, w.batch)
+        if fmt.name in ("nf4", "fp4"):
+            buffers += largest_linear_params(arch) * 2
+            notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
         notes.append("transformers: prefill of the whole context in one forward (worst case); "
                      "generate keeps fp32 logits of the last position only (logits_to_keep)")
     breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime)

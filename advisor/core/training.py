@@ -15,13 +15,14 @@ parameter offload (ZeRO-Infinity / FSDP CPUOffload) keeps only the gathered laye
 from __future__ import annotations
 
 from advisor.core.activations import (
-    layers_per_stage, train_activation_bytes, train_logits_bytes,
+    FULL_TRAINING, layers_per_stage, lora_saved_inputs, train_activation_bytes, train_logits_bytes,
 )
 from advisor.core.llm import ModelArch
 from advisor.core.memory import (
-    CUDA_CONTEXT_BYTES, MemoryResult, _split, base_format_name, per_gpu_weights, weights_bytes,
+    CUDA_CONTEXT_BYTES, MemoryResult, _split, base_format_name, largest_linear_params, per_gpu_weights,
+    weights_bytes,
 )
-from advisor.core.params import count_params, linear_shapes, lora_params
+from advisor.core.params import count_params, lora_params
 from advisor.core.results import MemoryBreakdown
 from advisor.core.states import adapter_states_bytes, full_states_bytes, param_bytes
 from advisor.core.units import MIB
@@ -47,10 +48,6 @@ def _dp_factors(w: Workload) -> tuple[int, int, int]:
 def _layer_params(arch: ModelArch) -> float:
     c = count_params(arch)
     return (c.total - c.embedding - c.lm_head) / arch.n_layers
-
-
-def _largest_linear(arch: ModelArch) -> float:
-    return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
 
 
 def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
@@ -82,13 +79,15 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     act_bytes = 4 if w.precision is Precision.FP32 else 2
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
+    saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA) if lora else FULL_TRAINING
     acts = train_activation_bytes(arch, w.seq_len, w.batch, w.attention, w.checkpointing,
-                                  layers, tp, in_flight, act_bytes)
+                                  layers, tp, in_flight, act_bytes, saved)
     notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
                  f"{w.checkpointing.value} checkpointing, micro-batch {w.batch} × {w.seq_len}"
                  + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     if lora:
-        notes.append("activations of LoRA taken as those of full fine-tuning (adapters see the same inputs)")
+        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter (or bitsandbytes "
+                     "4-bit MatMul) needs them; LoRA dropout copies not counted")
     buffers = train_logits_bytes(arch, w.seq_len, w.batch, tp)
     notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
     buffers += _extra_buffers(arch, w, grads, notes)
@@ -100,12 +99,14 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         optim = 0.0
     if Offload.PARAMS in w.offload:
         host += (weights + adapters) * w.n_gpus
-        weights = GATHERED_LAYERS * _layer_params(arch) * _base_bytes(w) / tp
+        gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
+        weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         notes.append("parameters offloaded to host; GPU keeps the gathered layers only")
         if w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
     if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) and Offload.OPTIMIZER not in w.offload:
-        notes.append("paged optimizer: states counted on the GPU; under memory pressure they page to host RAM")
+        notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
+                     "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB; NCCL buffers not modeled")
     breakdown = MemoryBreakdown(weights=weights, activations=acts, gradients=grads, optimizer=optim,
                                 adapters=adapters, buffers=buffers, runtime=CUDA_CONTEXT_BYTES, host=host)
@@ -113,8 +114,11 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                         params_trainable=trainable)
 
 
-def _base_bytes(w: Workload) -> float:
-    return 2.0 if w.method is not Method.FULL else float(param_bytes(w.precision))
+def _base_bytes(arch: ModelArch, w: Workload) -> float:
+    """Bytes per stored base parameter (4-bit formats under QLoRA, 16-bit otherwise)."""
+    if w.method is Method.FULL:
+        return float(param_bytes(w.precision))
+    return weights_bytes(arch, w) / count_params(arch).total
 
 
 def _extra_buffers(arch: ModelArch, w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
@@ -125,9 +129,9 @@ def _extra_buffers(arch: ModelArch, w: Workload, grads_per_gpu: float, notes: li
         notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
                      "PyTorch DistributedDataParallel docs)")
     if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
-        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(w)
+        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w)
         notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
     if w.method is Method.QLORA:
-        extra += _largest_linear(arch) * 2
+        extra += largest_linear_params(arch) * 2
         notes.append("QLoRA: one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
     return extra

@@ -1,0 +1,190 @@
+"""Fidelity of the memory estimator against published peak-memory measurements.
+
+Reads ``tests/data/measurements.csv`` (and ``benchmarks/gpu/results.csv`` when present),
+builds the Workload of each row, runs ``estimate_memory`` and prints the absolute % error
+per row, then median and p90 per group (inference, full, lora, qlora) and overall.
+
+Like is compared with like: measurements taken with ``torch.cuda.max_memory_allocated`` /
+``max_memory_reserved`` (or a framework's log of them) do not see the CUDA context, so the
+estimate's ``runtime`` term is left out for them; nvidia-smi / NVML readings include it.
+Units GB/MB are decimal, GiB/MiB binary.
+
+Run: ``.venv/bin/python benchmarks/fidelity.py`` (trusted rows) or ``--all``; ``-v`` per row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from advisor.core.llm import ModelArch  # noqa: E402
+from advisor.core.memory import estimate_memory, weights_bytes  # noqa: E402
+from advisor.core.workload import Workload  # noqa: E402
+
+CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
+MODELS_DIR = ROOT / "catalog/models"
+GROUPS = ("inference", "full", "lora", "qlora")
+UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
+# Measurement kinds that see only the PyTorch allocator (no CUDA context).
+ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "reported", "torch")
+WORKLOAD_COLUMNS = ("weights", "kv_dtype", "engine", "context_len", "batch", "method", "precision",
+                    "optimizer", "lora_rank", "seq_len", "checkpointing", "attention", "n_gpus", "parallel")
+INT_COLUMNS = ("context_len", "batch", "lora_rank", "seq_len", "n_gpus")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    row_id: str
+    group: str
+    trusted: bool
+    measured_bytes: float
+    estimate_bytes: float | None
+    skipped: str = ""
+
+    @property
+    def error_pct(self) -> float:
+        assert self.estimate_bytes is not None
+        return abs(self.estimate_bytes - self.measured_bytes) / self.measured_bytes * 100
+
+
+def load_rows(paths: tuple[Path, ...] = CSV_PATHS) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = []
+    for path in paths:
+        if path.is_file():
+            with path.open(newline="", encoding="utf-8") as fh:
+                rows.extend(csv.DictReader(fh))
+    return rows
+
+
+def load_arch(model_id: str) -> ModelArch | None:
+    path = MODELS_DIR / f"{model_id}.json"
+    if not model_id or not path.is_file():
+        return None
+    return ModelArch.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def build_workload(row: dict[str, str]) -> Workload:
+    """The Workload a CSV row describes; empty cells keep the Workload defaults."""
+    fields: dict[str, object] = {"mode": "inference" if row["group"] == "inference" else "train"}
+    for col in WORKLOAD_COLUMNS:
+        value = (row.get(col) or "").strip()
+        if value:
+            fields[col] = int(value) if col in INT_COLUMNS else value
+    if (row.get("double_quant") or "").strip().lower() in ("yes", "true", "1"):
+        fields["double_quant"] = True
+    for col in ("lora_targets", "offload"):
+        value = (row.get(col) or "").strip()
+        if value:
+            fields[col] = tuple(v.strip() for v in value.replace("+", ",").split(",") if v.strip())
+    return Workload.model_validate(fields)
+
+
+def measured_bytes(row: dict[str, str]) -> float:
+    return float(row["measured_value"]) * UNITS[row["measured_unit"].strip().lower()]
+
+
+def sees_runtime(row: dict[str, str]) -> bool:
+    """True when the measurement includes memory outside the PyTorch allocator.
+
+    ``reported`` (method not stated) counts as allocator-only when the row's notes say the
+    figure comes from torch.cuda memory statistics, else as a device-level reading.
+    """
+    kind = row.get("measured_kind", "").lower()
+    if kind == "reported":
+        return "torch.cuda" not in row.get("notes", "") and "torch memory" not in row.get("notes", "")
+    return not any(k in kind for k in ALLOCATOR_KINDS) and "buffers" not in kind
+
+
+def weights_only(row: dict[str, str]) -> bool:
+    """Rows that measure the loaded weights only (file sizes, '-weights'/'-init' readings)."""
+    rid = row["id"]
+    return row.get("measured_kind") == "file-size" or rid.endswith("-weights") or rid.endswith("-init")
+
+
+def missing_inputs(row: dict[str, str]) -> str:
+    if weights_only(row):
+        return ""
+    if row["group"] == "inference" and not row.get("context_len"):
+        return "context_len unknown"
+    if row["group"] != "inference" and not row.get("seq_len"):
+        return "seq_len unknown"
+    return ""
+
+
+def evaluate(row: dict[str, str]) -> Outcome:
+    trusted = row.get("trusted", "").strip().lower() == "yes"
+    meas = measured_bytes(row)
+    base = dict(row_id=row["id"], group=row["group"], trusted=trusted, measured_bytes=meas)
+    arch = load_arch(row.get("model_id", "").strip())
+    if arch is None:
+        return Outcome(**base, estimate_bytes=None, skipped=f"no model preset for {row.get('model_id') or row.get('hf_repo')}")
+    if why := missing_inputs(row):
+        return Outcome(**base, estimate_bytes=None, skipped=why)
+    try:
+        workload = build_workload(row)
+    except ValueError as exc:  # pydantic ValidationError is a ValueError
+        return Outcome(**base, estimate_bytes=None, skipped=f"row not representable: {exc}".splitlines()[0])
+    result = estimate_memory(arch, workload)
+    b = result.breakdown
+    if weights_only(row):
+        whole = row.get("memory_scope") == "total"
+        est = weights_bytes(arch, workload) if whole else b.weights + b.adapters
+    else:
+        est = b.total if sees_runtime(row) else b.total - b.runtime
+        if workload.optimizer.value.startswith("paged") and not sees_runtime(row):
+            est -= b.optimizer  # paged states live in CUDA unified memory, unseen by torch stats
+    return Outcome(**base, estimate_bytes=est)
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.9 * (len(ordered) - 1))))]
+
+
+def summarize(outcomes: list[Outcome]) -> dict[str, tuple[int, float, float]]:
+    """Group → (rows, median %, p90 %) over rows that have an estimate; plus 'overall'."""
+    out: dict[str, tuple[int, float, float]] = {}
+    scored = [o for o in outcomes if o.estimate_bytes is not None]
+    for group in (*GROUPS, "overall"):
+        errs = [o.error_pct for o in scored if group == "overall" or o.group == group]
+        if errs:
+            out[group] = (len(errs), statistics.median(errs), p90(errs))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="include rows not marked trusted")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every row")
+    args = parser.parse_args(argv)
+    rows = load_rows()
+    if not rows:
+        print("no measurements found at " + ", ".join(str(p) for p in CSV_PATHS))
+        return 1
+    outcomes = [evaluate(r) for r in rows]
+    chosen = [o for o in outcomes if args.all or o.trusted]
+    if args.verbose:
+        for o in chosen:
+            if o.estimate_bytes is None:
+                print(f"{o.row_id:44s} {o.group:9s} skipped: {o.skipped}")
+            else:
+                print(f"{o.row_id:44s} {o.group:9s} measured {o.measured_bytes / 1e9:7.2f} GB  "
+                      f"estimate {o.estimate_bytes / 1e9:7.2f} GB  error {o.error_pct:5.1f} %")
+    skipped = sum(o.estimate_bytes is None for o in chosen)
+    print(f"{'trusted' if not args.all else 'all'} rows: {len(chosen)} ({skipped} skipped)")
+    print(f"{'group':10s} {'rows':>4s} {'median %':>9s} {'p90 %':>7s}")
+    for group, (n, med, high) in summarize(chosen).items():
+        print(f"{group:10s} {n:4d} {med:9.1f} {high:7.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
