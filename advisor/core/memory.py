@@ -76,7 +76,7 @@ def kv_elements_per_token_layer(arch: ModelArch, engine: Engine = Engine.VLLM) -
     transformers, whose DeepSeek code caches the decompressed per-head k and v."""
     att = arch.attention
     if att.kind is AttentionKind.MLA:
-        if engine is Engine.TRANSFORMERS:
+        if Engine(engine) is Engine.TRANSFORMERS:
             nope = att.qk_nope_head_dim or arch.head_dim
             return arch.n_heads * (nope + att.qk_rope_head_dim + (att.v_head_dim or arch.head_dim))
         return att.kv_lora_rank + att.qk_rope_head_dim

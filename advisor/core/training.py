@@ -39,6 +39,12 @@ _SHARDED = {
 GATHERED_LAYERS = 2  # ZeRO-3/FSDP: the layer being computed + the one prefetched (FSDP backward_prefetch)
 
 
+def zero_states_per_gpu_bytes(n_params: float, k_bytes: float, n_gpus: int, parallel: Parallel) -> float:
+    """ZeRO §5 per-GPU model states with 2-byte params and grads: (2 + 2 + K)Ψ, sharded per stage."""
+    w_s, g_s, o_s = _SHARDED.get(parallel, (False, False, False))
+    return n_params * (2 / (n_gpus if w_s else 1) + 2 / (n_gpus if g_s else 1) + k_bytes / (n_gpus if o_s else 1))
+
+
 def _dp_factors(w: Workload) -> tuple[int, int, int]:
     w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
     n = w.n_gpus
