@@ -1,0 +1,229 @@
+"""``llm-advisor estimate``: model sources, JSON shape, hardware, and one-line usage errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gguf import GGUFWriter
+from safetensors.numpy import save_file
+
+from advisor.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+TERMS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime", "total")
+
+
+def run_cli(capsys, *argv):
+    try:
+        rc = main(["estimate", *argv])
+    except SystemExit as exc:  # argparse type/choice errors exit from inside parse_args
+        rc = exc.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def run_json(capsys, *argv):
+    rc, out, err = run_cli(capsys, *argv, "--json")
+    assert rc == 0, err
+    return json.loads(out)
+
+
+# --- output shape ---------------------------------------------------------------------------
+
+
+def test_json_has_every_documented_key(capsys):
+    data = run_json(capsys, "llama-2-7b")
+    per_gpu = data["memory"]["per_gpu_gib"]
+    assert set(TERMS) <= set(per_gpu)
+    assert per_gpu["total"] == pytest.approx(sum(per_gpu[t] for t in TERMS if t != "total"), abs=0.01)
+    assert per_gpu["weights"] == pytest.approx(6_738_415_616 * 2 / 2**30, rel=1e-3)  # bf16 default
+    assert per_gpu["runtime"] > 0 and "host_gib" in data["memory"]
+    speed = data["speed"]
+    for key in ("decode_tokens_per_s", "prefill_tokens_per_s", "time_to_first_token_s", "train_tokens_per_s",
+                "step_time_s"):
+        assert key in speed and speed[key] is None  # no hardware: no speed
+    assert data["fit"] is None and data["hardware"] is None
+    assert isinstance(data["assumptions"], list) and data["assumptions"]
+    assert data["model"]["id"] == "llama-2-7b" and data["model"]["params_total"] == 6_738_415_616
+    assert data["rule_of_thumb"]["total_gib"] > 0
+
+
+def test_text_table(capsys):
+    rc, out, err = run_cli(capsys, "llama-2-7b")
+    assert rc == 0 and err == ""
+    assert "Memory per GPU" in out and "total" in out and "GiB" in out
+    assert "Speed: give --gpu or --build" in out
+
+
+def test_params_builds_a_generic_decoder(capsys):
+    a = run_json(capsys, "--params", "6.74B")
+    b = run_json(capsys, "--params", "6.74e9")
+    assert a["model"]["origin"] == "generic" and a["model"] == b["model"]
+    assert a["model"]["params_total"] == pytest.approx(6.74e9, rel=0.02)
+
+
+def test_architecture_overrides(capsys):
+    base = run_json(capsys, "llama-2-7b")
+    half = run_json(capsys, "llama-2-7b", "--layers", "16")
+    assert half["model"]["n_layers"] == 16
+    assert half["memory"]["per_gpu_gib"]["kv_cache"] == pytest.approx(base["memory"]["per_gpu_gib"]["kv_cache"] / 2)
+    gqa = run_json(capsys, "llama-2-7b", "--kv-heads", "8")
+    assert gqa["memory"]["per_gpu_gib"]["kv_cache"] == pytest.approx(base["memory"]["per_gpu_gib"]["kv_cache"] / 4)
+    wide = run_json(capsys, "llama-2-7b", "--hidden", "5120", "--heads", "40")
+    assert wide["model"]["head_dim"] == 128
+
+
+def test_context_and_batch_scale_the_kv_cache(capsys):
+    one = run_json(capsys, "llama-3.1-8b", "--context", "8192")
+    four = run_json(capsys, "llama-3.1-8b", "--context", "8192", "--batch", "4")
+    assert four["memory"]["per_gpu_gib"]["kv_cache"] == pytest.approx(4 * one["memory"]["per_gpu_gib"]["kv_cache"])
+
+
+def test_training_qlora(capsys):
+    data = run_json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "qlora", "--lora-rank", "16",
+                    "--optimizer", "paged-adamw-8bit", "--checkpointing", "full", "--seq-len", "1024")
+    assert data["workload"]["method"] == "qlora" and data["model"]["params_trainable"] > 0
+    assert data["memory"]["per_gpu_gib"]["adapters"] > 0
+    assert data["memory"]["per_gpu_gib"]["weights"] < 8  # 4-bit base, not 16 GB of bf16
+
+
+# --- hardware ---------------------------------------------------------------------------------
+
+
+def test_gpu_adds_fit_and_speed(capsys):
+    data = run_json(capsys, "llama-3.1-8b", "--gpu", "rtx-4090")
+    assert data["hardware"]["gpus"] == ["rtx-4090"]
+    assert data["fit"]["fits"] is True and data["fit"]["usable_per_gpu_gib"] < 24
+    assert data["speed"]["decode_tokens_per_s"] > 0 and data["speed"]["train_tokens_per_s"] is None
+
+
+def test_gpu_with_gpus_is_n_cards_on_pcie(capsys):
+    data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--gpu", "rtx-4090",
+                    "--gpus", "2")
+    assert data["hardware"]["gpu_count"] == 2 and data["workload"]["n_gpus"] == 2
+    assert data["workload"]["parallel"] == "layer-split"
+    assert any("--parallel not given" in a for a in data["assumptions"])
+
+
+def test_build_uses_all_its_gpus(capsys):
+    data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp",
+                    "--build", "2x-rtx-3090-nvlink")
+    assert data["workload"]["n_gpus"] == 2 and data["fit"] is not None
+
+
+def test_too_big_model_does_not_fit(capsys):
+    data = run_json(capsys, "llama-3.1-70b", "--gpu", "rtx-4090")
+    assert data["fit"]["fits"] is False and data["fit"]["headroom_gib"] < 0
+    rc, out, _ = run_cli(capsys, "llama-3.1-70b", "--gpu", "rtx-4090")
+    assert rc == 0 and "Fit: NO" in out
+
+
+# --- model files ------------------------------------------------------------------------------
+
+
+def test_config_json_path(tmp_path, capsys):
+    cfg = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008, "num_attention_heads": 32,
+           "num_hidden_layers": 32, "num_key_value_heads": 32, "vocab_size": 32000, "max_position_embeddings": 4096}
+    (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    data = run_json(capsys, str(tmp_path / "config.json"))
+    assert data["model"]["origin"] == "config" and data["model"]["params_total"] == 6_738_415_616
+
+
+def test_safetensors_folder_reports_exact_facts(tmp_path, capsys):
+    cfg = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 172, "num_attention_heads": 4,
+           "num_hidden_layers": 2, "num_key_value_heads": 2, "vocab_size": 32, "max_position_embeddings": 4096}
+    (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    save_file({"model.embed_tokens.weight": np.zeros((32, 64), dtype=np.float16)}, str(tmp_path / "model.safetensors"))
+    data = run_json(capsys, str(tmp_path), "--weights", "fp16")
+    assert data["model"]["origin"] == "safetensors"
+    assert data["model"]["params_exact"] == 32 * 64 and data["model"]["weights_bytes_exact"] == 32 * 64 * 2
+    assert any("exact" in a for a in data["assumptions"])
+
+
+def test_gguf_defaults_to_llama_cpp_and_its_type(tmp_path, capsys):
+    path = tmp_path / "tiny.gguf"
+    w = GGUFWriter(str(path), "llama")
+    for add, value in ((w.add_block_count, 2), (w.add_embedding_length, 64), (w.add_feed_forward_length, 172),
+                       (w.add_head_count, 4), (w.add_head_count_kv, 2), (w.add_context_length, 2048),
+                       (w.add_vocab_size, 32), (w.add_file_type, 1)):
+        add(value)
+    w.add_tensor("token_embd.weight", np.zeros((32, 64), dtype=np.float16))
+    w.add_tensor("blk.0.ffn_gate.weight", np.zeros((172, 64), dtype=np.float16))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    data = run_json(capsys, str(path))
+    assert data["workload"]["engine"] == "llama.cpp" and data["workload"]["weights"] == "fp16"
+    assert data["workload"]["context_len"] == 2048  # the file's context_length, not the 4096 default
+    assert data["model"]["origin"] == "gguf" and data["model"]["weights_bytes_exact"] == (32 + 172) * 64 * 2
+
+
+# --- usage errors: exit 2, one line naming the flag, no traceback ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["llama-2-7b", "--batch", "0"], "--batch"),
+        (["llama-2-7b", "--batch", "two"], "--batch"),
+        (["llama-2-7b", "--heads", "30"], "--heads"),
+        (["llama-2-7b", "--hidden", "4100"], "--hidden"),
+        (["llama-2-7b", "--kv-heads", "64"], "--kv-heads"),
+        (["llama-2-7b", "--kv-heads", "5"], "--kv-heads"),
+        (["llama-3.1-8b", "--heads", "4"], "--kv-heads"),
+        (["llama-3.1-8b", "--heads", "16", "--kv-heads", "6"], "--kv-heads"),
+        (["llama-2-7b", "--weights", "q9_z"], "--weights"),
+        (["llama-2-7b", "--kv-dtype", "int3"], "--kv-dtype"),
+        (["llama-2-7b", "--gpus", "0"], "--gpus"),
+        (["llama-2-7b", "--mode", "train", "--method", "full", "--lora-rank", "8"], "--lora-rank"),
+        (["llama-2-7b", "--lora-rank", "8"], "--lora-rank"),
+        (["llama-2-7b", "--mode", "train", "--method", "lora", "--lora-targets", "q,x"], "--lora-targets"),
+        (["no-such-model"], "MODEL"),
+        (["./missing/config.json"], "MODEL"),
+        ([], "MODEL"),
+        (["llama-2-7b", "--params", "7B"], "--params"),
+        (["--params", "seven"], "--params"),
+        (["--params", "-5B"], "--params"),
+        (["llama-2-7b", "--gpu", "no-such-gpu"], "--gpu"),
+        (["llama-2-7b", "--build", "no-such-build"], "--build"),
+        (["llama-2-7b", "--build", "2x-rtx-3090-nvlink", "--gpus", "3"], "--gpus"),
+        (["llama-2-7b", "--gpu", "rtx-4090", "--build", "2x-rtx-3090-nvlink"], "--build"),
+        (["llama-2-7b", "--mode", "fly"], "--mode"),
+        (["llama-2-7b", "--parallel", "magic"], "--parallel"),
+        (["llama-2-7b", "--context", "100000"], "--context"),
+        (["llama-2-7b", "--offload", "optimizer"], "--offload"),
+        (["llama-2-7b", "--engine", "vllm", "--weights", "q4_k_m"], "--weights"),
+        (["llama-2-7b", "--gpus", "2", "--parallel", "tp", "--gpu", "rtx-4090", "--gpus", "3"], "--gpus"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_flag(capsys, argv, flag):
+    rc, out, err = run_cli(capsys, *argv)
+    assert rc == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert flag in lines[0]
+    assert "Traceback" not in err
+
+
+def test_corrupt_model_file_is_a_usage_error(tmp_path, capsys):
+    bad = tmp_path / "model.gguf"
+    bad.write_bytes(b"GGUF\x03\x00")
+    rc, _, err = run_cli(capsys, str(bad))
+    assert rc == 2 and str(bad) in err and len(err.strip().splitlines()) == 1
+
+
+# --- the installed entry point --------------------------------------------------------------------
+
+
+def test_python_dash_m_advisor_estimate_json():
+    proc = subprocess.run([sys.executable, "-m", "advisor", "estimate", "llama-2-7b", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["model"]["id"] == "llama-2-7b"
+    assert data["memory"]["per_gpu_gib"]["total"] > data["memory"]["per_gpu_gib"]["weights"] > 12
