@@ -172,6 +172,14 @@ def test_consumer_interconnect_facts(catalog) -> None:
         assert gpu.fp16_acc16_tflops_dense == pytest.approx(2 * gpu.bf16_tflops_dense, rel=0.01), rid
 
 
+def test_used_market_bands(catalog) -> None:
+    # Dated used-market bands where a source gave one (rtx-4090, rtx-3090-ti, rtx-a6000: none found).
+    for rid in ("rtx-3090", "a100-80gb-pcie"):
+        used = [p for p in catalog["gpus"][rid].prices if p.kind == "used"]
+        assert used, rid
+        assert all(p.usd_low is not None and p.usd_high is not None for p in used), rid
+
+
 def test_memory_rule(catalog) -> None:
     g = catalog["gpus"]
     assert (g["h100-sxm"].memory_gib, g["h100-sxm"].memory_gb_marketing) == (80, 80)
