@@ -155,13 +155,25 @@ def check_psu(build: ResolvedBuild) -> list[BuildWarning]:
     if power.psu_w is None:
         return []
     if power.total_w is None:
-        return [_w(WarningKind.PSU, Severity.INFO, "PSU headroom not checked: a GPU TDP or the platform power is unknown")]
+        return [_w(
+            WarningKind.PSU, Severity.INFO,
+            "PSU headroom not checked: a GPU TDP or the platform power is unknown"
+        )]
     load, psu = power.total_w, power.psu_w
     if load > psu:
-        return [_w(WarningKind.PSU, Severity.ERROR, f"{psu:.0f} W PSU is below the {load:.0f} W sustained load (GPUs {power.gpus_w:.0f} W + platform {power.platform_w:.0f} W)")]
+        return [_w(
+            WarningKind.PSU, Severity.ERROR,
+            f"{psu:.0f} W PSU is below the {load:.0f} W sustained load (GPUs {power.gpus_w:.0f} W + "
+            f"platform {power.platform_w:.0f} W)"
+        )]
     if load * PSU_ATX2_TRANSIENT_FACTOR > psu:
         need = load * PSU_ATX2_TRANSIENT_FACTOR
-        return [_w(WarningKind.PSU, Severity.WARNING, f"{psu:.0f} W PSU for a {load:.0f} W load: fine for an ATX 3.x unit, which absorbs GPU power spikes; an older ATX 2.x unit may shut down (Intel's guidance implies ≈ {need:.0f} W)")]
+        return [_w(
+            WarningKind.PSU, Severity.WARNING,
+            f"{psu:.0f} W PSU for a {load:.0f} W load: fine for an ATX 3.x unit, which absorbs GPU "
+            f"power spikes; an older ATX 2.x unit may shut down (Intel's guidance implies "
+            f"≈ {need:.0f} W)"
+        )]
     return []
 
 
@@ -171,16 +183,30 @@ def check_slot_spacing(build: ResolvedBuild) -> list[BuildWarning]:
         return []
     spacing = build.topology.slot_spacing
     if spacing is None:
-        return [_w(WarningKind.SLOT_SPACING, Severity.INFO, "slot spacing unknown: whether the cards fit side by side was not checked")]
+        return [_w(
+            WarningKind.SLOT_SPACING, Severity.INFO,
+            "slot spacing unknown: whether the cards fit side by side was not checked"
+        )]
     out = []
     for i, gpu in enumerate(build.gpus[:-1]):
         width = gpu.slot_width
         if width is None:
-            out.append(_w(WarningKind.SLOT_SPACING, Severity.INFO, f"GPU {i} ({gpu.name}): card width unknown, fit not checked"))
+            out.append(_w(
+                WarningKind.SLOT_SPACING, Severity.INFO,
+                f"GPU {i} ({gpu.name}): card width unknown, fit not checked"
+            ))
         elif width > spacing:
-            out.append(_w(WarningKind.SLOT_SPACING, Severity.ERROR, f"GPU {i} ({gpu.name}) is {width:g} slots wide but the next GPU slot is {spacing} slots away: it covers it (riser or blower cards needed)"))
+            out.append(_w(
+                WarningKind.SLOT_SPACING, Severity.ERROR,
+                f"GPU {i} ({gpu.name}) is {width:g} slots wide but the next GPU slot is {spacing} slots "
+                "away: it covers it (riser or blower cards needed)"
+            ))
         elif width == spacing:
-            out.append(_w(WarningKind.SLOT_SPACING, Severity.WARNING, f"GPU {i} ({gpu.name}) fills all {spacing} slots to the next card: no air gap, its fans breathe on the next card's back"))
+            out.append(_w(
+                WarningKind.SLOT_SPACING, Severity.WARNING,
+                f"GPU {i} ({gpu.name}) fills all {spacing} slots to the next card: no air gap, its fans "
+                "breathe on the next card's back"
+            ))
     return out
 
 
@@ -193,28 +219,47 @@ def check_nvlink(build: ResolvedBuild) -> list[BuildWarning]:
         ga, gb = build.gpus[a], build.gpus[b]
         pair = f"NVLink pair ({a}, {b})"
         if ga.nvlink is None or gb.nvlink is None:
-            out.append(_w(WarningKind.NVLINK_BRIDGE, Severity.ERROR, f"{pair}: {(ga if ga.nvlink is None else gb).name} has no NVLink connector (or it is unknown)"))
+            out.append(_w(
+                WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+                f"{pair}: {(ga if ga.nvlink is None else gb).name} has no NVLink connector (or it is unknown)"
+            ))
             continue
         if ga.id != gb.id:
-            out.append(_w(WarningKind.NVLINK_BRIDGE, Severity.ERROR, f"{pair}: bridges join two cards of the same model, not {ga.name} and {gb.name}"))
+            out.append(_w(
+                WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+                f"{pair}: bridges join two cards of the same model, not {ga.name} and {gb.name}"
+            ))
             continue
         out += _bridge_span(pair, abs(b - a), build.topology.slot_spacing, ga.nvlink.bridge_slot_spacings)
     for index, n in sorted(seen.items()):
         link = build.gpus[index].nvlink
         if n > 1 and link is not None and link.max_gpus == 2:
-            out.append(_w(WarningKind.NVLINK_BRIDGE, Severity.ERROR, f"GPU {index} is in {n} NVLink pairs but {build.gpus[index].name} takes one 2-way bridge"))
+            out.append(_w(
+                WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+                f"GPU {index} is in {n} NVLink pairs but {build.gpus[index].name} takes one 2-way bridge"
+            ))
     return out
 
 
 def _bridge_span(pair: str, apart: int, spacing: int | None, bridges: tuple[int, ...]) -> list[BuildWarning]:
     if spacing is None:
-        return [_w(WarningKind.NVLINK_BRIDGE, Severity.WARNING, f"{pair}: slot spacing unknown, so whether a bridge fits was not checked")]
+        return [_w(
+            WarningKind.NVLINK_BRIDGE, Severity.WARNING,
+            f"{pair}: slot spacing unknown, so whether a bridge fits was not checked"
+        )]
     if not bridges:
-        return [_w(WarningKind.NVLINK_BRIDGE, Severity.INFO, f"{pair}: the bridge sizes sold for this card are not in the catalog; check the {apart * spacing}-slot span")]
+        return [_w(
+            WarningKind.NVLINK_BRIDGE, Severity.INFO,
+            f"{pair}: the bridge sizes sold for this card are not in the catalog; check the {apart * spacing}-slot "
+            "span"
+        )]
     span = apart * spacing
     if span not in bridges:
         sizes = ", ".join(f"{s}-slot" for s in bridges)
-        return [_w(WarningKind.NVLINK_BRIDGE, Severity.ERROR, f"{pair}: the cards are {span} slots apart but bridges come in {sizes} only")]
+        return [_w(
+            WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+            f"{pair}: the cards are {span} slots apart but bridges come in {sizes} only"
+        )]
     return []
 
 
@@ -224,13 +269,25 @@ def check_pcie_lanes(build: ResolvedBuild) -> list[BuildWarning]:
     lanes, sources = lanes_per_gpu(build), lane_sources(build)
     for i, (gpu, n) in enumerate(zip(build.gpus, lanes)):
         if sources[i] is LaneSource.CHIPSET:
-            out.append(_w(WarningKind.PCIE_LANES, Severity.WARNING, f"GPU {i} ({gpu.name}) hangs off the chipset: it shares the chipset's one link to the CPU with storage, USB and network"))
+            out.append(_w(
+                WarningKind.PCIE_LANES, Severity.WARNING,
+                f"GPU {i} ({gpu.name}) hangs off the chipset: it shares the chipset's one link to the CPU "
+                "with storage, USB and network"
+            ))
         if n is not None and gpu.pcie_lanes is not None and n < gpu.pcie_lanes:
-            out.append(_w(WarningKind.PCIE_LANES, Severity.INFO, f"GPU {i} ({gpu.name}) runs at x{n} of its x{gpu.pcie_lanes}: loading weights and any GPU-to-GPU traffic over PCIe are slower"))
+            out.append(_w(
+                WarningKind.PCIE_LANES, Severity.INFO,
+                f"GPU {i} ({gpu.name}) runs at x{n} of its x{gpu.pcie_lanes}: loading weights and any GPU-to-GPU "
+                "traffic over PCIe are slower"
+            ))
     cpu_lanes = build.build.cpu_pcie_lanes if build.build else None
     wanted = [n for n, s in zip(lanes, sources) if s is LaneSource.CPU]
     if cpu_lanes is not None and wanted and all(n is not None for n in wanted) and sum(wanted) > cpu_lanes:
-        out.append(_w(WarningKind.PCIE_LANES, Severity.WARNING, f"the GPUs ask for {sum(wanted)} CPU lanes but the CPU has {cpu_lanes} (NVMe and others take some too): slots will be split (x8/x8) or share a PCIe switch"))
+        out.append(_w(
+            WarningKind.PCIE_LANES, Severity.WARNING,
+            f"the GPUs ask for {sum(wanted)} CPU lanes but the CPU has {cpu_lanes} (NVMe and others "
+            "take some too): slots will be split (x8/x8) or share a PCIe switch"
+        ))
     return out
 
 
@@ -239,7 +296,11 @@ def check_mixed(build: ResolvedBuild) -> list[BuildWarning]:
     if len(kinds) < 2:
         return []
     names = ", ".join(sorted({g.name for g in build.gpus}))
-    return [_w(WarningKind.MIXED_GPUS, Severity.WARNING, f"mixed GPUs ({names}): tensor parallelism runs at the slowest card's pace and an even split wastes the larger card's memory")]
+    return [_w(
+        WarningKind.MIXED_GPUS, Severity.WARNING,
+        f"mixed GPUs ({names}): tensor parallelism runs at the slowest card's pace and an even "
+        "split wastes the larger card's memory"
+    )]
 
 
 def check_p2p(build: ResolvedBuild) -> list[BuildWarning]:
@@ -250,10 +311,17 @@ def check_p2p(build: ResolvedBuild) -> list[BuildWarning]:
     if build.gpu_count == 2 and topo.nvlink_pairs:
         return []  # one bridged pair: all GPU-to-GPU traffic is on NVLink
     if not topo.p2p:
-        return [_w(WarningKind.P2P, Severity.WARNING, "PCIe peer-to-peer is off: GPU-to-GPU transfers go through host memory (slower tensor/pipeline parallel and all-reduce)")]
+        return [_w(
+            WarningKind.P2P, Severity.WARNING,
+            "PCIe peer-to-peer is off: GPU-to-GPU transfers go through host memory (slower tensor/pipeline "
+            "parallel and all-reduce)"
+        )]
     unsupported = sorted({g.name for g in build.gpus if g.p2p_supported is False})
     if unsupported:
-        return [_w(WarningKind.P2P, Severity.WARNING, f"the topology says P2P is on, but {', '.join(unsupported)} has no PCIe P2P on stock drivers")]
+        return [_w(
+            WarningKind.P2P, Severity.WARNING,
+            f"the topology says P2P is on, but {', '.join(unsupported)} has no PCIe P2P on stock drivers"
+        )]
     return []
 
 
