@@ -54,6 +54,8 @@ def _size_bytes(value: Any) -> int | None:
 
 
 def _hex_id(text: Any) -> str | None:
+    if text is None:
+        return None
     try:
         return f"0x{int(str(text), 16):04x}"
     except ValueError:
@@ -112,8 +114,10 @@ def parse_rocm_smi_json(text: str) -> tuple[DetectedGpu, ...]:
         card = {k.lower(): v for k, v in data[key].items()}
         total = _int(card.get("vram total memory (b)"))
         used = _int(card.get("vram total used memory (b)"))
-        name = card.get("card series") or card.get("device name") or card.get("card model")
-        device = card.get("device id") or card.get("card model")
+        name = card.get("card series") or card.get("device name")
+        # 'Card model' holds the device id in ROCm 6 but the vendor id (0x1002) in older releases.
+        model = card.get("card model")
+        device = card.get("device id") or card.get("gpu id") or (model if _hex_id(model) != AMD_VENDOR_ID else None)
         gpus.append(DetectedGpu(
             index=_int(key[4:]) or 0,
             vendor="AMD",

@@ -64,7 +64,8 @@ def parse_memsize(text: str) -> int | None:
 def _is_apple(item: dict) -> bool:
     vendor = str(item.get("spdisplays_vendor", ""))
     model = str(item.get("sppci_model", ""))
-    return "Apple" in vendor or model.startswith("Apple M")
+    name = str(item.get("_name", ""))
+    return "Apple" in vendor or model.startswith("Apple M") or name.startswith(("Apple M", "kHW_AppleM"))
 
 
 def parse_system_profiler_json(text: str, ram_bytes: int | None) -> tuple[DetectedGpu, ...]:

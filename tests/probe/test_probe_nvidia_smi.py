@@ -1,0 +1,45 @@
+"""nvidia-smi CSV parsing on a recorded output (tests/data/probe/nvidia_smi_rtx2080_gpu-utils-83.md)."""
+
+import pytest
+
+from advisor.core.units import MIB
+from advisor.probe import nvidia_smi
+from probe_data import text
+
+# The field list of the command in the source comment (Ricks-Lab/gpu-utils#83).
+GPU_UTILS_FIELDS = (
+    "power.limit,power.min_limit,power.max_limit,memory.total,vbios_version,driver_version,name,"
+    "gpu_uuid,power.draw,temperature.gpu,temperature.memory,clocks.current.graphics,clocks.sm,"
+    "clocks.mem,utilization.gpu,utilization.memory,fan.speed,pcie.link.width.current,pstate"
+).split(",")
+
+
+def test_rtx2080_line_is_read_by_field_name():
+    (gpu,) = nvidia_smi.parse_nvidia_smi_csv(text("nvidia_smi_rtx2080_gpu-utils-83.csv"), GPU_UTILS_FIELDS)
+    assert gpu.name == "GeForce RTX 2080"
+    assert gpu.uuid == "GPU-22b2c6ac-2d49-4863-197c-9c469071178a"
+    assert gpu.memory_total_bytes == 7979 * MIB
+    assert gpu.driver_version == "440.64"
+    assert gpu.power_limit_w == 200.0 and gpu.power_max_limit_w == 292.0
+    assert gpu.power_default_limit_w is None  # not asked for: unknown, not zero
+    assert gpu.pcie_width_current == 8
+    assert gpu.source == "nvidia-smi" and gpu.vendor == "NVIDIA"
+    assert [u.field for u in gpu.unread] == ["temperature.memory"]
+
+
+def test_a_line_with_the_wrong_number_of_values_is_refused():
+    with pytest.raises(ValueError, match="19 fields"):
+        nvidia_smi.parse_nvidia_smi_csv("200.00, 105.00\n", GPU_UTILS_FIELDS)
+
+
+def test_pci_device_id_and_bus_id_are_normalised():
+    fields = ("index", "name", "pci.bus_id", "pci.device_id", "memory.total", "power.limit")
+    (gpu,) = nvidia_smi.parse_nvidia_smi_csv(
+        "0, NVIDIA GeForce RTX 3090, 00000000:01:00.0, 0x220410DE, 24576, [Not Supported]\n", fields)
+    assert (gpu.pci_device_id, gpu.pci_vendor_id, gpu.pci_bus_id) == ("0x2204", "0x10de", "0000:01:00.0")
+    assert gpu.power_limit_w is None and gpu.unread[0].reason == "[Not Supported]"
+
+
+def test_without_nvidia_smi_on_path_the_run_says_so(monkeypatch):
+    monkeypatch.setattr(nvidia_smi.shutil, "which", lambda name: None)
+    assert nvidia_smi.run_nvidia_smi() == "nvidia-smi not found"
