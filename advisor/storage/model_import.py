@@ -337,6 +337,9 @@ def _safetensors_header(file: Path) -> dict[str, Any]:
 def _gguf_fields(reader: Any) -> dict[str, Any]:
     out = {}
     for key, field in reader.fields.items():
+        if key.startswith("tokenizer.ggml.") and len(field.data) > 1:
+            out[f"{key}.count"] = len(field.data)  # vocabulary arrays: only their length is needed
+            continue
         try:
             out[key] = field.contents()
         except Exception:  # an exotic value type we do not need; skip it
@@ -370,7 +373,7 @@ def load_gguf(path: Path) -> ImportedModel:
     n_kv = key("attention.head_count_kv")
     if isinstance(n_kv, list):
         n_kv = max(n_kv)
-    vocab = key("vocab_size") or len(meta.get("tokenizer.ggml.tokens") or [])
+    vocab = key("vocab_size") or meta.get("tokenizer.ggml.tokens.count")
     if not vocab and "token_embd.weight" in names:
         vocab = next(t for t in reader.tensors if t.name == "token_embd.weight").shape[-1]
     cfg = {

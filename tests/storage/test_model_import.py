@@ -293,3 +293,20 @@ def test_corrupt_gguf(tmp_path, content):
     with pytest.raises(ModelImportError, match="not a readable GGUF file") as info:
         load_model(path)
     assert str(path) in str(info.value)
+
+
+def test_gguf_vocab_from_tokenizer_tokens(tmp_path):
+    path = tmp_path / "tok.gguf"
+    writer = GGUFWriter(str(path), "llama")
+    for add, value in ((writer.add_block_count, 1), (writer.add_embedding_length, 64),
+                       (writer.add_feed_forward_length, 172), (writer.add_head_count, 4),
+                       (writer.add_context_length, 512)):
+        add(value)
+    writer.add_token_list([f"t{i}" for i in range(40)])
+    writer.add_tensor("token_embd.weight", np.zeros((40, 64), dtype=np.float16))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    arch = load_model(path).arch
+    assert arch.vocab_size == 40 and arch.n_kv_heads == 4 and arch.tied_embeddings
