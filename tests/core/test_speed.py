@@ -118,7 +118,7 @@ def test_fsdp_moves_one_and_a_half_times_the_ddp_volume():
 def test_inference_replicas_multiply_throughput():
     a = llama2_7b()
     one = speed(a, Workload(), one_4090()).decode_tokens_per_s
-    two = speed(a, Workload(n_gpus=2, parallel="ddp"), pair_4090_pcie()).decode_tokens_per_s
+    two = speed(a, Workload(n_gpus=2), pair_4090_pcie()).decode_tokens_per_s  # replicas
     assert two == pytest.approx(2 * one)
 
 
