@@ -44,6 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     a.add_argument("id")
     a.add_argument("--kind", choices=KINDS)
     a.add_argument("--force", action="store_true", help="also when the user file fails validation")
+    a = sub.add_parser("reset", help="bring a shipped record back as shipped (drop override, unhide)")
+    a.add_argument("id")
+    a.add_argument("--kind", choices=KINDS)
+    a.add_argument("--force", action="store_true", help="also when the user file fails validation")
     a = sub.add_parser("export", help="write the user's records and hidden ids to one JSON bundle")
     a.add_argument("out", type=Path)
     a = sub.add_parser("import", help="validate a bundle, then save its records into the user catalog")
@@ -285,7 +289,21 @@ def do_remove(args: argparse.Namespace) -> int:
         print(f"removed user {kind.value} {record.id!r} (previous file kept as {backup})")
     if record.id in catalog.shipped.of(kind):
         hide_record(kind, record.id, force=args.force)
-        print(f"hid shipped {kind.value} {record.id!r} ('catalog import' of a bundle or editing hidden.json brings it back)")
+        print(f"hid shipped {kind.value} {record.id!r} ('llm-advisor catalog reset {record.id}' brings it back)")
+    return 0
+
+
+def do_reset(args: argparse.Namespace) -> int:
+    from advisor.core.catalog import RecordKind
+    from advisor.storage.catalog_store import load_catalog, reset_record
+
+    catalog = load_catalog(migrate_user_files=False).catalog
+    kinds = [RecordKind(args.kind)] if args.kind else [k for k in RecordKind if args.id in catalog.shipped.of(k)]
+    if len(kinds) != 1:
+        why = "several kinds share it: add --kind" if kinds else "no shipped record has it"
+        raise UsageError(f"cannot reset {args.id!r}: {why}")
+    done = reset_record(kinds[0], args.id, force=args.force)
+    print(f"{kinds[0].value} {args.id!r}: " + ("; ".join(done) if done else "already as shipped"))
     return 0
 
 
@@ -324,6 +342,6 @@ def do_path(args: argparse.Namespace) -> int:
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "list": do_list, "show": do_show, "validate": do_validate, "add": do_add, "remove": do_remove,
+    "list": do_list, "show": do_show, "validate": do_validate, "add": do_add, "remove": do_remove, "reset": do_reset,
     "export": do_export, "import": do_import, "path": do_path,
 }

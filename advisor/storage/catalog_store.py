@@ -389,3 +389,21 @@ def unhide_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = N
         raise UnknownRecord(kind, record_id, "not hidden")
     hidden[kind] = hidden[kind] - {record_id}
     return write_hidden(root, hidden, force)
+
+
+def reset_record(
+    kind: RecordKind, record_id: str, *, shipped_dir: Path | None = None, user_dir: Path | None = None,
+    force: bool = False,
+) -> list[str]:
+    """Back to the shipped record: the user's override removed (kept as .bak), unhidden."""
+    kind = RecordKind(kind)
+    catalog = load_catalog(shipped_dir, user_dir, migrate_user_files=False).catalog
+    if record_id not in catalog.shipped.of(kind):
+        raise UnknownRecord(kind, record_id, "no shipped record to reset to")
+    done = []
+    if record_id in catalog.user.of(kind) or user_record_path(kind, record_id, user_dir).exists():
+        done.append(f"removed the user's version (kept as {remove_record(kind, record_id, user_dir=user_dir, force=force)})")
+    if record_id in catalog.hidden_ids(kind):
+        unhide_record(kind, record_id, user_dir=user_dir, force=force)
+        done.append("unhid it")
+    return done

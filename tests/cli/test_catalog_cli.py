@@ -103,6 +103,9 @@ def test_remove_user_record_then_hide_shipped(capsys, tmp_path):
     assert "card-a" not in [r["id"] for r in json.loads(out)]
     code, _, err = run(capsys, "show", "card-a")
     assert code == 2 and "hidden" in err
+    code, out, _ = run(capsys, "reset", "card-a")
+    assert code == 0 and "unhid it" in out
+    assert json.loads(run(capsys, "show", "card-a", "--json")[1])["name"] == "Acme card-a"
 
 
 def test_export_and_import(capsys, tmp_path):

@@ -340,3 +340,14 @@ def test_shipped_catalog_loads_fast(user):
             f"from pathlib import Path; load_catalog(user_dir=Path({str(user)!r})); print(time.perf_counter()-t)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert float(out.stdout) < 1.0  # import + first load, cold process; measured ≈ 0.35 s
+
+
+def test_reset_record_drops_override_and_unhides(shipped, user):
+    save_record(Gpu.model_validate(gpu_data("card-a", name="Mine")), user_dir=user)
+    hide_record(RecordKind.GPU, "card-a", shipped_dir=shipped, user_dir=user)
+    done = store.reset_record(RecordKind.GPU, "card-a", shipped_dir=shipped, user_dir=user)
+    assert len(done) == 2
+    result = load_catalog(shipped, user)
+    assert result.catalog.origin(RecordKind.GPU, "card-a") is Origin.SHIPPED and result.problems == []
+    with pytest.raises(UnknownRecord):
+        store.reset_record(RecordKind.GPU, "not-shipped", shipped_dir=shipped, user_dir=user)
