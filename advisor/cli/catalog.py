@@ -168,8 +168,11 @@ def _derived_lines(resolved) -> list[str]:
         gaps = f" (unknown: {'; '.join(cost.missing)})" if cost.missing else ""
         lines.append(f"price {condition.value}: total {_money(cost.total_usd)}, GPUs {_money(cost.gpus_usd)}{gaps}")
     power = build_power(resolved)
-    watts = "unknown" if power.total_w is None else f"{power.total_w:.0f} W"
-    lines.append(f"power: {watts} sustained" + (f", PSU {power.psu_w:.0f} W" if power.psu_w else ""))
+    def watts(value: float | None) -> str:
+        return "unknown" if value is None else f"{value:.0f} W"
+
+    lines.append(f"power: {watts(power.total_w)} sustained (GPUs {watts(power.gpus_w)}, platform "
+                 f"{watts(power.platform_w)})" + (f", PSU {power.psu_w:.0f} W" if power.psu_w else ""))
     lines += [f"{w.severity.value}: {w.message}" for w in check_build(resolved)]
     return lines
 
