@@ -81,8 +81,10 @@ def test_dangling_gpu_reference_is_a_problem_but_the_build_loads(shipped, user):
 
 
 def test_temp_and_backup_files_are_ignored(shipped, user):
-    write(user, "gpu", "{half", name=".card-a.json.abc.tmp")  # leftover of a killed save
-    (user / "gpus" / ".card-a.json.abc.tmp.json").rename(user / "gpus" / ".card-a.json.abc.json")
+    folder = user / "gpus"
+    folder.mkdir(parents=True)
+    (folder / ".card-a.json.abc.tmp").write_text("{half")  # leftover of a killed save
+    (folder / ".card-a.json").write_text("{half")  # any dot-file
     (user / "gpus" / "card-a.json.bak").write_text("{not json")
     (user / "gpus" / "card-a.json.v0.bak").write_text("{not json")
     assert load_catalog(shipped, user).problems == []
