@@ -287,7 +287,9 @@ def build_request(args: argparse.Namespace) -> Request:
         notes.append("architecture overridden from the command line")
     if imported is not None:
         notes.extend(imported.notes)
-    return Request(arch, workload, build, imported, _weights_override(imported, workload), tuple(notes))
+    arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
+    exact = None if arch_changed else _weights_override(imported, workload)  # files no longer match the shapes
+    return Request(arch, workload, build, imported, exact, tuple(notes))
 
 
 def _check(request: Request) -> None:

@@ -227,3 +227,12 @@ def test_python_dash_m_advisor_estimate_json():
     data = json.loads(proc.stdout)
     assert data["model"]["id"] == "llama-2-7b"
     assert data["memory"]["per_gpu_gib"]["total"] > data["memory"]["per_gpu_gib"]["weights"] > 12
+
+
+def test_exact_file_bytes_are_dropped_when_the_architecture_is_overridden(tmp_path, capsys):
+    cfg = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 172, "num_attention_heads": 4,
+           "num_hidden_layers": 2, "num_key_value_heads": 2, "vocab_size": 32, "max_position_embeddings": 4096}
+    (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    save_file({"model.embed_tokens.weight": np.zeros((32, 64), dtype=np.float16)}, str(tmp_path / "model.safetensors"))
+    data = run_json(capsys, str(tmp_path), "--weights", "fp16", "--layers", "4")
+    assert data["model"]["weights_bytes_exact"] is None and data["model"]["n_layers"] == 4
