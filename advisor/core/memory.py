@@ -64,6 +64,9 @@ def weights_bytes(arch: ModelArch, workload: Workload) -> float:
     name = base_format_name(workload)
     fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
     counts = count_params(arch)
+    if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
+        output = counts.lm_head or counts.embedding
+        return ((counts.total - output) * fmt.bits_per_weight + output * fmt.output_bits_per_weight) / 8
     if not fmt.keeps_embeddings_16bit:
         return counts.total * fmt.bits_per_weight / 8
     return counts.linear * fmt.bits_per_weight / 8 + (counts.total - counts.linear) * 2
@@ -139,25 +142,36 @@ def per_gpu_kv(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
     return whole * heads / arch.n_kv_heads
 
 
-def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None = None) -> MemoryResult:
-    """Peak memory of the busiest GPU (and host RAM) for ``workload`` on ``arch``."""
+def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None = None,
+                    weights_bytes_override: float | None = None) -> MemoryResult:
+    """Peak memory of the busiest GPU (and host RAM) for ``workload`` on ``arch``.
+
+    ``weights_bytes_override``: the exact whole-model weight bytes of the files (inference
+    only), replacing the format estimate before any split across GPUs.
+    """
     if workload.mode is Mode.TRAIN:
         from advisor.core.training import estimate_training  # noqa: PLC0415 (cycle: training uses this module)
 
         return estimate_training(arch, workload)
-    return _estimate_inference(arch, workload, gpu_memory_bytes)
+    return _estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
-def _estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None) -> MemoryResult:
+def _estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
+                        weights_override: float | None) -> MemoryResult:
     notes: list[str] = []
     tp, stages = _split(w)
     if w.n_gpus > 1 and tp == 1 and stages == 1:
         notes.append(f"parallel={w.parallel.value}: each of the {w.n_gpus} GPUs holds a full replica")
     fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
-    notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
+    if weights_override is None:
+        notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
+        whole = weights_bytes(arch, w)
+    else:
+        notes.append("weights: exact size of the files")
+        whole = weights_override
     if w.engine is Engine.LLAMA_CPP and not is_gguf(w.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name} taken as its GGUF equivalent")
-    weights = per_gpu_weights(arch, weights_bytes(arch, w), tp, stages)
+    weights = per_gpu_weights(arch, whole, tp, stages)
     kv = per_gpu_kv(arch, kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine), tp, stages)
     runtime = CUDA_CONTEXT_BYTES
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")

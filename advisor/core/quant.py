@@ -15,13 +15,15 @@ Sources, per format (each ``WeightFormat.source`` repeats its own):
   RMSNorm weights are not Linear, so they stay at 16 bit.
 * GGUF block types: bits per weight = 8 · bytes per block / weights per block from
   ``gguf.GGML_QUANT_SIZES`` (mirrors ggml's ``block_q4_0`` … structs in ggml-common.h).
-* GGUF file types with a mix (Q4_K_M, Q3_K_M, IQ4_XS …): llama.cpp's ``llama_tensor_get_type``
-  (src/llama-quant.cpp) gives ``output.weight`` Q6_K and some ``attn_v``/``ffn_down`` layers
-  a higher type. We model the mix by its published whole-model average: the "bits/weight"
-  column of llama.cpp tools/quantize/README.md for Llama-3.1-8B (Q3_K_M, absent there, from
-  the Llama-2-7B table of the same README). The average includes embeddings and output, so it
-  is applied to every parameter; its share of 16/32-bit norms and of the large output tensor
-  differs slightly for other models (about ±0.1 bit).
+* GGUF file types: llama.cpp's ``llama_tensor_get_type`` (src/llama-quant.cpp) stores
+  ``output.weight`` (or the tied token embedding) as Q6_K — Q5_K for the IQ1/IQ2/IQ3_XXS
+  types, unchanged for Q8_0 — and, in the mixes (Q4_K_M, Q3_K_M …), some ``attn_v`` /
+  ``ffn_down`` layers at a higher type. We model the output tensor at its type and the rest
+  at an effective "body" width: for the mixes, derived from the published whole-model average
+  ("bits/weight" column of llama.cpp tools/quantize/README.md, Llama-3.1-8B; Q3_K_M from the
+  same README's Llama-2-7B table) by removing that model's output tensor; for single types,
+  the block layout. ``bits_per_weight`` is that body width; ``output_bits_per_weight`` the
+  output tensor's.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class WeightFormat(Frozen):
     keeps_embeddings_16bit: bool = Field(
         description="Embeddings, lm_head and norms stay at 16 bit; only block linears use bits_per_weight")
     source: str
+    output_bits_per_weight: float | None = Field(
+        None, description="GGUF: bits of output.weight (or the tied embedding); None = same as the rest")
 
 
 def gguf_block_bits(type_name: str) -> float:
@@ -79,14 +83,35 @@ def _bnb4(name: str, double_quant: bool) -> WeightFormat:
     return _fixed(name, bits, True, f"bitsandbytes {name.upper()}{dq}: QLoRA arXiv:2305.14314 §3")
 
 
+# Reference models of the README tables: (total parameters, output.weight parameters).
+_LLAMA31_8B = (8_030_261_248, 128_256 * 4096)
+_LLAMA2_7B = (6_738_415_616, 32_000 * 4096)
+_OUTPUT_Q5_K = ("iq1_s", "iq1_m", "iq2_xxs", "iq2_xs", "iq2_s", "iq2_m", "iq3_xxs")
+
+
+def gguf_output_bits(name: str) -> float:
+    """Type llama.cpp gives output.weight for file type ``name`` (llama_tensor_get_type)."""
+    if name == "q8_0":
+        return gguf_block_bits("q8_0")
+    return gguf_block_bits("q5_k" if name in _OUTPUT_Q5_K else "q6_k")
+
+
+def _body_bits(average: float, reference: tuple[int, int], output_bits: float) -> float:
+    total, output = reference
+    return (average * total - output_bits * output) / (total - output)
+
+
 def _gguf(name: str) -> WeightFormat:
+    out = gguf_output_bits(name)
     if name in GGUF_MIX_BPW:
-        return _fixed(name, GGUF_MIX_BPW[name], False, LLAMA_CPP_QUANTIZE_README)
-    if name in GGUF_MIX_BPW_LLAMA2:
-        return _fixed(name, GGUF_MIX_BPW_LLAMA2[name], False,
-                      "llama.cpp tools/quantize/README.md (bits/weight, Llama-2-7B table)")
-    return _fixed(name, gguf_block_bits(name), False,
-                  "gguf.GGML_QUANT_SIZES block layout (ggml-common.h); llama.cpp's Q6_K output.weight not modeled")
+        body, source = _body_bits(GGUF_MIX_BPW[name], _LLAMA31_8B, out), LLAMA_CPP_QUANTIZE_README
+    elif name in GGUF_MIX_BPW_LLAMA2:
+        body = _body_bits(GGUF_MIX_BPW_LLAMA2[name], _LLAMA2_7B, out)
+        source = "llama.cpp tools/quantize/README.md (bits/weight, Llama-2-7B table)"
+    else:
+        body, source = gguf_block_bits(name), "gguf.GGML_QUANT_SIZES block layout (ggml-common.h)"
+    fmt = _fixed(name, body, False, source + "; output.weight per llama_tensor_get_type")
+    return fmt.model_copy(update={"output_bits_per_weight": out})
 
 
 _SIMPLE = {

@@ -61,9 +61,9 @@ def test_mla_in_transformers_caches_decompressed_heads():
     ("arch", "fmt", "published", "rel"),
     [
         (LLAMA2_7B, "bf16", 6_738_415_616 * 2, 0),  # safetensors total of Llama-2-7b-hf, 2 B each
-        # llama.cpp loader log (ollama PR #6279): Llama 3.1 70B Q4_0 "model size = 37.22 GiB";
-        # we model pure Q4_0 (llama.cpp upgrades output.weight to Q6_K), so a little under.
-        (LLAMA31_70B, "q4_0", 37.22 * GIB, 0.01),
+        # llama.cpp loader log (ollama PR #6279): Llama 3.1 70B Q4_0 "model size = 37.22 GiB"
+        # (Q4_0 blocks, output.weight Q6_K).
+        (LLAMA31_70B, "q4_0", 37.22 * GIB, 0.001),
         # llama.cpp tools/quantize/README.md, Llama-3.1-8B: Q4_K_M 4.58 GiB, Q8_0 7.95 GiB.
         (ModelArch(id="llama-3.1-8b", name="Llama 3.1 8B", n_layers=32, hidden_size=4096, n_heads=32,
                    n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256), "q4_k_m", 4.58 * GIB, 0.005),
@@ -251,3 +251,8 @@ def test_ddp_buckets_double_gradients():
 def test_unknown_weight_format_is_a_value_error():
     with pytest.raises(ValueError, match="unknown weight format"):
         estimate_memory(LLAMA2_7B, Workload(weights="int3"))
+
+
+def test_exact_weight_bytes_override_inference():
+    b = estimate_memory(LLAMA2_7B, Workload(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB).breakdown
+    assert b.weights == 5 * GIB
