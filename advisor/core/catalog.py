@@ -129,7 +129,11 @@ class CatalogLayer(Frozen):
 
 
 class Catalog(Frozen):
-    """Shipped records, the user's records and the shipped ids the user hid."""
+    """Shipped records, the user's records and the shipped ids the user hid.
+
+    Treat the layers' dicts as read-only: the effective view is computed when the catalog
+    is built, and every edit function returns a new catalog.
+    """
 
     schema_version: Literal[1] = SCHEMA_VERSION
     shipped: CatalogLayer = CatalogLayer()
@@ -147,6 +151,11 @@ class Catalog(Frozen):
             merged = {k: v for k, v in self.shipped.of(kind).items() if k not in hidden}
             merged.update(self.user.of(kind))
             self._effective[kind] = MappingProxyType(dict(sorted(merged.items())))
+
+    def model_copy(self, *, update: Mapping[str, object] | None = None, deep: bool = False) -> Catalog:
+        """A validated copy (pydantic's would carry the old effective view along)."""
+        fields = {"shipped": self.shipped, "user": self.user, "hidden": self.hidden, **(update or {})}
+        return Catalog(**fields)
 
     def hidden_ids(self, kind: RecordKind) -> frozenset[str]:
         return self.hidden.get(RecordKind(kind), frozenset())
@@ -187,8 +196,7 @@ class Catalog(Frozen):
 
 
 def _replace(catalog: Catalog, **changes: object) -> Catalog:
-    fields = {"shipped": catalog.shipped, "user": catalog.user, "hidden": catalog.hidden, **changes}
-    return Catalog(**fields)
+    return catalog.model_copy(update=changes)
 
 
 def _with_hidden(catalog: Catalog, kind: RecordKind, ids: frozenset[str]) -> dict[RecordKind, frozenset[str]]:

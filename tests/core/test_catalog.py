@@ -166,3 +166,8 @@ def test_gpu_build_rejects_bad_count(catalog):
         gpu_build(catalog, "card-a", 0)
     with pytest.raises(UnknownRecord):
         gpu_build(catalog, "nope", 1)
+
+
+def test_model_copy_recomputes_the_effective_view(catalog):
+    copied = catalog.model_copy(update={"hidden": {RecordKind.GPU: frozenset({"card-a"})}})
+    assert "card-a" not in copied.gpus and "card-a" in catalog.gpus
