@@ -72,11 +72,14 @@ def test_exceptions_really_are_outside_two_percent():
         assert deviation > TOLERANCE
 
 
-def test_files_are_pretty_printed_full_records():
-    # One JSON object per file, as the catalog editor writes them (readable diffs).
+def test_files_are_in_the_catalog_stores_canonical_form():
+    # Exactly what the catalog store writes (defaults left out, id first): edits give clean diffs.
+    from advisor.storage.catalog_store import record_json
+
     for path in FILES:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        assert data["schema_version"] == 1 and "n_layers" in data
+        text = path.read_text(encoding="utf-8")
+        assert json.loads(text)["schema_version"] == 1
+        assert text == record_json(_load(path)), path.name
 
 
 @pytest.mark.parametrize(
