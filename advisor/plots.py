@@ -23,6 +23,17 @@ TECHNIQUE_COLORS = ("#332288", "#117733", "#AA4499", "#882255", "#44AA99", "#999
 TERM_COLORS = dict(zip(MEMORY_TERMS, ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB", "#777777")))
 INTERCONNECT_COLOR = "#BBBBBB"
 FONT_PT = 9
+PARAM_TICKS = (0.5e9, 1e9, 3e9, 8e9, 14e9, 32e9, 70e9, 180e9, 405e9, 1e12)
+MEMORY_TICKS = (0.5, 1, 2, 4, 8, 16, 24, 32, 48, 80, 141, 192, 256, 512, 1024, 2048, 4096)
+
+
+def set_theme(dark: bool) -> None:
+    """Plot colours for the screen's palette (the PDF uses the light one). Call before building items."""
+    pg.setConfigOptions(antialias=True, background="#1E1E1E" if dark else "w", foreground="#DDDDDD" if dark else "#222222")
+
+
+def _log_ticks(values, fmt) -> list[tuple[float, str]]:
+    return [(math.log10(v), fmt(v)) for v in values]
 
 
 def unit_bytes(unit: str) -> float:
@@ -41,6 +52,7 @@ def _plot_item(title: str, left: str, bottom: str = "") -> pg.PlotItem:
     if bottom:
         item.setLabel("bottom", bottom)
     item.showGrid(x=True, y=True, alpha=0.25)
+    item.getAxis("left").setWidth(62)  # equal widths keep stacked plots' x axes aligned
     item.setMenuEnabled(False)
     item.hideButtons()
     return item
@@ -54,9 +66,22 @@ def _hover_points(item: pg.PlotItem) -> pg.ScatterPlotItem:
     return pts
 
 
+def two_lines(name: str, width: int = 16) -> str:
+    """A build name broken at the space nearest its middle, so bar labels stay narrow."""
+    if len(name) <= width or " " not in name:
+        return name if len(name) <= 2 * width else name[: 2 * width - 1] + "…"
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    second = name[cut + 1:]
+    return name[:cut] + "\n" + (second if len(second) <= width + 4 else second[: width + 3] + "…")
+
+
 def _bar_ticks(item: pg.PlotItem, names: list[str]) -> None:
-    short = [(i, n if len(n) <= 18 else n[:17] + "…") for i, n in enumerate(names)]
-    item.getAxis("bottom").setTicks([short])
+    labels = [two_lines(n) for n in names]
+    axis = item.getAxis("bottom")
+    axis.setTicks([list(enumerate(labels))])
+    # pyqtgraph sizes the axis for one line of text: make room for the second.
+    axis.setHeight(int(FONT_PT * 4.4) if any("\n" in t for t in labels) else None)
     item.setXRange(-0.6, max(len(names), 1) - 0.4, padding=0)
 
 
@@ -64,20 +89,29 @@ class FitPlot:
     """Model size (log, 0.5 B–1 T) vs per-GPU memory: one curve per technique, one line per build."""
 
     def __init__(self) -> None:
-        self.item = _plot_item("How big a model fits", "memory per GPU", "model parameters (log)")
-        self.item.setLogMode(x=True, y=False)
+        self.item = _plot_item("How big a model fits", "memory per GPU", "model parameters")
+        self.item.setLogMode(x=True, y=True)
+        self.item.getAxis("bottom").setTicks([_log_ticks(PARAM_TICKS, fmt_params)])
+        self.item.getAxis("left").enableAutoSIPrefix(False)
+        self.item.getAxis("bottom").enableAutoSIPrefix(False)
         self.item.addLegend(offset=(8, 8), labelTextSize=f"{FONT_PT}pt")
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.lines = []
         for i in range(MAX_BUILDS):
+            # Builds often share a usable size (two 24 GB pairs): alternate labels above and below
+            # the line and spread them along it so they never print over each other.
+            anchor = (0, 1) if i % 2 == 0 else (0, 0)
             line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(BUILD_COLORS[i], width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label="", labelOpts={"position": 0.03 + 0.16 * i, "color": BUILD_COLORS[i], "anchors": [(0, 1), (0, 1)]})
+                                   label="", labelOpts={"position": 0.35 + 0.2 * (i // 2), "color": BUILD_COLORS[i],
+                                                        "anchors": [anchor, anchor]})
             line.setVisible(False)
             self.item.addItem(line)
             self.lines.append(line)
-        self.marker = pg.ScatterPlotItem(size=12, symbol="star", brush=pg.mkBrush("#000000"), pen=pg.mkPen("w"),
+        self.marker = pg.ScatterPlotItem(size=16, symbol="star", brush=pg.mkBrush("#D00000"), pen=pg.mkPen("w"),
                                          hoverable=True, tip=lambda x, y, data: data)
         self.item.addItem(self.marker)
+        self.marker_label = pg.TextItem("", color="#D00000", anchor=(1.05, -0.1))
+        self.item.addItem(self.marker_label)
         self.hover = _hover_points(self.item)
         self.items = [self.item]
 
@@ -87,7 +121,7 @@ class FitPlot:
             self.curves[label] = self.item.plot([], [], pen=pg.mkPen(color, width=2), name=label)
         return self.curves[label]
 
-    def update(self, results, unit: str) -> None:
+    def update(self, results, unit: str, model_name: str = "") -> None:
         from advisor.ui.compute import CURVE_PARAMS
 
         ub = unit_bytes(unit)
@@ -100,24 +134,31 @@ class FitPlot:
             c = self._curve(label)
             c.setData(CURVE_PARAMS[ok], y[ok] / ub)
             c.setPen(pg.mkPen(c.opts["pen"].color(), width=4 if label == results.current_technique else 1.5))
-            spots += [{"pos": (math.log10(x), v / ub), "data": f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU"}
-                      for x, v in zip(CURVE_PARAMS[ok], y[ok])]
+            spots += [{"pos": (math.log10(x), math.log10(v / ub)), "data": f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU"}
+                      for x, v in zip(CURVE_PARAMS[ok], y[ok]) if v > 0]
         for i, line in enumerate(self.lines):
             r = results.builds[i] if i < len(results.builds) else None
             fit = r.estimate.fit if r is not None and r.estimate is not None else None
             line.setVisible(fit is not None)
             if fit is not None:
-                line.setValue(fit.usable_per_gpu_bytes / ub)
+                line.setValue(math.log10(max(fit.usable_per_gpu_bytes / ub, 1e-3)))
                 line.label.setFormat(f"{r.name}: {fit.usable_per_gpu_bytes / ub:.1f} {unit} usable")
         if results.chosen_params and results.chosen_need_bytes is not None:
             y = results.chosen_need_bytes / ub
-            self.marker.setData([math.log10(results.chosen_params)], [y],
-                                data=[f"chosen model: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
+            pos = (math.log10(results.chosen_params), math.log10(max(y, 1e-3)))
+            self.marker.setData([pos[0]], [pos[1]],
+                                data=[f"{model_name or 'chosen model'}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
+            self.marker_label.setText(model_name)
+            self.marker_label.setPos(*pos)
         else:
             self.marker.setData([], [])
+            self.marker_label.setText("")
         self.hover.setData(spots)
         self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
-        self.item.setLabel("left", f"memory per GPU ({unit})")
+        top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
+        self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
+        self.item.getAxis("left").setTicks([_log_ticks(MEMORY_TICKS, lambda v: f"{v:g}")])
+        self.item.setLabel("left", f"memory per GPU ({unit}, log)")
 
 
 class MemoryPlot:
@@ -125,15 +166,15 @@ class MemoryPlot:
 
     def __init__(self) -> None:
         self.item = _plot_item("Memory per GPU", "memory")
-        self.item.addLegend(offset=(-8, 8), labelTextSize=f"{FONT_PT}pt", colCount=2)
+        # The legend runs across the top in one or two rows; update() leaves head-room for it.
+        self.item.addLegend(offset=(8, 4), labelTextSize=f"{FONT_PT}pt", colCount=5)
         self.bars = {t: pg.BarGraphItem(x=[], height=[], width=0.6, brush=TERM_COLORS[t], pen=pg.mkPen(None), name=t.replace("_", " "))
                      for t in MEMORY_TERMS}
         for bar in self.bars.values():
-            self.item.addItem(bar)
-            self.item.legend.addItem(bar, bar.opts["name"])
-        self.capacity = pg.BarGraphItem(x=[], height=[], width=0.75, brush=pg.mkBrush(None), pen=pg.mkPen("#D00000", width=2))
+            self.item.addItem(bar)  # named items join the legend by themselves
+        self.capacity = pg.BarGraphItem(x=[], height=[], width=0.75, brush=pg.mkBrush(None), pen=pg.mkPen("#D00000", width=2),
+                                        name="usable per GPU")
         self.item.addItem(self.capacity)
-        self.item.legend.addItem(self.capacity, "usable")
         self.hover = _hover_points(self.item)
         self.items = [self.item]
 
@@ -146,8 +187,11 @@ class MemoryPlot:
             h = np.array([getattr(r.estimate.memory, term) / ub for _, r in ests])
             bar.setOpts(x=x, y0=bottom.copy(), height=h)
             bottom += h
-        cap = [r.estimate.fit.usable_per_gpu_bytes / ub if r.estimate.fit else 0.0 for _, r in ests]
+        # A build the workload cannot run on (more GPUs than it has …) gets no capacity box.
+        cap = [r.estimate.fit.usable_per_gpu_bytes / ub if r.estimate.fit and not r.problems else 0.0 for _, r in ests]
         self.capacity.setOpts(x=x, y0=np.zeros(len(ests)), height=np.array(cap))
+        top = max([*bottom, *cap, 1.0])
+        self.item.setYRange(0, top * 1.3, padding=0)
         spots = []
         for (i, r), total, c in zip(ests, bottom, cap):
             parts = ", ".join(f"{t.replace('_', ' ')} {getattr(r.estimate.memory, t) / ub:.2f}" for t in MEMORY_TERMS
@@ -166,6 +210,10 @@ class _BarPair:
         self.lost = pg.BarGraphItem(x=[], height=[], width=0.6, brush=pg.mkBrush(INTERCONNECT_COLOR), pen=pg.mkPen(color, width=1))
         item.addItem(self.kept)
         item.addItem(self.lost)
+        self.item = item
+        if lost_label:
+            legend = item.addLegend(offset=(-8, 4), labelTextSize=f"{FONT_PT}pt")
+            legend.addItem(self.lost, lost_label)
         self.lost_label = lost_label
         self.hover = _hover_points(item)
 
@@ -175,6 +223,8 @@ class _BarPair:
         self.kept.setOpts(x=x, y0=np.zeros(len(v)), height=v)
         self.lost.setOpts(x=x, y0=v, height=np.array(lost))
         self.hover.setData([{"pos": (a, b + c), "data": t} for a, b, c, t in zip(xs, values, lost, tips)])
+        top = max([b + c for b, c in zip(values, lost)] or [1.0])
+        self.item.setYRange(0, top * 1.4, padding=0)  # head-room for the legend
 
 
 class SpeedPlot:
@@ -188,8 +238,8 @@ class SpeedPlot:
         self.train_tokens = train_tokens
         self.top = _plot_item("Decode", "tokens/s")
         self.bottom = _plot_item("Prefill", "tokens/s")
-        self.top_bars = _BarPair(self.top, BUILD_COLORS[0], "interconnect")
-        self.bottom_bars = _BarPair(self.bottom, BUILD_COLORS[2], "interconnect")
+        self.top_bars = _BarPair(self.top, BUILD_COLORS[0], "lost to GPU-to-GPU traffic")
+        self.bottom_bars = _BarPair(self.bottom, BUILD_COLORS[2], "lost to GPU-to-GPU traffic")
         self.items = [self.top, self.bottom]
 
     def _series(self, results, attr: str, unit: str, scale=None):

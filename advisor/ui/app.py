@@ -24,10 +24,15 @@ def _icon():
 
 def build_window(comparison_path: str | None = None):
     """(session, window): the app's objects, shown by ``run_app`` and driven by tests."""
+    from PySide6.QtWidgets import QApplication
+
+    from advisor import plots
     from advisor.storage.settings import load_settings
     from advisor.ui.main_window import MainWindow
     from advisor.ui.session import Session
 
+    # Follow the system's light or dark palette (plots are drawn in matching colours).
+    plots.set_theme(QApplication.palette().window().color().lightness() < 128)
     loaded = load_settings()
     session = Session()
     session.prefs = loaded.settings

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Fits? (need / usable per GPU)", "Bottleneck", "Speed", "Price", "Power", "Checks")
+COLUMNS = ("Build", "Fits? need / usable per GPU", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
+SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
 class BuildsTableModel(QAbstractTableModel):
@@ -49,6 +50,8 @@ class BuildsTableModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            if section == 3:
+                return SPEED_HEADERS[self.session.workload.mode.value == "train"]
             return COLUMNS[section]
         return None
 
@@ -68,7 +71,7 @@ class BuildsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return fmt.cell_tip(r, col, prefs)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.estimate is not None and r.estimate.fit is not None:
-            return QColor("#1B7F3B") if r.estimate.fit.fits else QColor("#C00000")
+            return QColor("#1B7F3B") if r.estimate.fit.fits and not r.problems else QColor("#C00000")
         if role == Qt.ItemDataRole.ForegroundRole and col == 6 and (r.problems or r.warnings or r.error):
             return QColor("#B35900")
         if role == Qt.ItemDataRole.UserRole:
@@ -118,12 +121,12 @@ class BuildsPanel(QWidget):
         self.table_builds.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table_builds.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.table_builds.verticalHeader().setVisible(False)
-        self.table_builds.setWordWrap(True)
+        self.table_builds.setWordWrap(False)
+        self.table_builds.setAlternatingRowColors(True)
         header = self.table_builds.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        for col, width in enumerate((170, 190, 120, 180, 120, 70)):
-            self.table_builds.setColumnWidth(col, width)
+        self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
         self.label_messages = QLabel()
         self.label_messages.setObjectName("label_messages")
@@ -155,7 +158,16 @@ class BuildsPanel(QWidget):
         self.button_add.setEnabled(self.session.can_add())
         self.buttons["remove"].setEnabled(self.session.can_remove())
 
+    def _fit_height(self) -> None:
+        """As tall as its rows (≤ 6): the table never hides a build behind a scroll bar."""
+        t = self.table_builds
+        rows = sum(t.rowHeight(r) for r in range(self.model.rowCount()))
+        bar = t.horizontalScrollBar().sizeHint().height() if t.horizontalScrollBar().isVisible() else 0
+        h = t.horizontalHeader().height() + rows + 2 * t.frameWidth() + bar
+        t.setMinimumHeight(h)
+        t.setMaximumHeight(h + t.horizontalScrollBar().sizeHint().height())
+
     def _on_results_computed(self, results) -> None:
-        self.table_builds.resizeRowsToContents()
+        self._fit_height()
         self.label_messages.setText(fmt.messages_html(results))
         self._on_builds_changed()

@@ -10,7 +10,7 @@ from advisor.plots import fmt_params
 from advisor.ui.compute import BuildResult, Results
 from advisor.ui.fidelity import error_band_text
 
-UNKNOWN = "unknown"
+UNKNOWN = "?"  # the cell's tooltip says what is unknown
 
 
 def mem(n_bytes: float, prefs) -> str:
@@ -30,20 +30,22 @@ def speed_text(r: BuildResult, workload: Workload) -> str:
     if workload.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
             return UNKNOWN
-        return f"{s.train_tokens_per_s:,.0f} train tok/s · 1 B tokens in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
+        return f"{s.train_tokens_per_s:,.0f} tok/s · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
     dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else "?"
     pre = f"{s.prefill_tokens_per_s:,.0f}" if s.prefill_tokens_per_s is not None else "?"
-    return f"decode {dec} · prefill {pre} tok/s"
+    return f"{dec} / {pre} tok/s"
 
 
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if r.error and col in (1, 2, 3):
         return "—" if col != 1 else r.error
     e = r.estimate
+    if col == 1 and r.problems:
+        return "cannot run as set (see below)"
     if col == 1:
         if e.fit is None:
             return f"{mem(e.memory.total, prefs)} per GPU"
-        verdict = "fits" if e.fit.fits else "does not fit"
+        verdict = "fits" if e.fit.fits else "too big"
         return f"{verdict}: {mem(e.fit.need_per_gpu_bytes, prefs)} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
     if col == 2:
         b = e.speed.bottleneck
@@ -53,7 +55,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 4:
         if r.usd_per_hour is not None:
             return usd(r.usd_per_hour, prefs, "/h")
-        return f"new {usd(r.price_new_usd, prefs)} · used {usd(r.price_used_usd, prefs)}"
+        return f"{usd(r.price_new_usd, prefs)} · {usd(r.price_used_usd, prefs)}"
     if col == 5:
         return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
     if col == 6:

@@ -23,8 +23,8 @@ class _PlotTab(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.canvas = pg.GraphicsLayoutWidget()
-        for i, item in enumerate(builder.items):
-            self.canvas.addItem(item, row=0, col=i)
+        for i, item in enumerate(builder.items):  # stacked: bar labels get the full width
+            self.canvas.addItem(item, row=i, col=0)
         lay.addWidget(self.canvas, 1)
         self.label_below = QLabel()
         self.label_below.setWordWrap(True)
@@ -35,7 +35,9 @@ class _PlotTab(QWidget):
     def update_from(self, results) -> None:
         training = self.session.workload.mode is Mode.TRAIN
         b = self.builder
-        if isinstance(b, (plots.FitPlot, plots.MemoryPlot)):
+        if isinstance(b, plots.FitPlot):
+            b.update(results, self.session.prefs.memory_unit, self.session.arch.name if self.session.arch else "")
+        elif isinstance(b, plots.MemoryPlot):
             b.update(results, self.session.prefs.memory_unit)
         else:
             b.update(results, training)
