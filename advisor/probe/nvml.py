@@ -239,6 +239,10 @@ def parse_nvml_device(dev: dict, driver: str | None, cuda: str | None) -> Detect
     mig = dev.get("mig_mode")
     procs = dev.get("graphics_processes")
     errors = dict(dev.get("errors") or {})
+    # A card without MIG answers Not Supported: MIG is off, not unknown.
+    mig_unsupported = errors.get("mig_mode") == "Not Supported"
+    if mig_unsupported:
+        del errors["mig_mode"]
     if dev.get("nvlink_error") and dev["nvlink_error"] != "Not Supported":
         errors["nvlinks"] = dev["nvlink_error"]
     links = tuple(
@@ -277,7 +281,7 @@ def parse_nvml_device(dev: dict, driver: str | None, cuda: str | None) -> Detect
         display_connected=_flag(dev.get("display_mode")),
         display_memory_bytes=_display_memory(procs),
         graphics_processes=None if procs is None else len(procs),
-        mig_enabled=None if not mig else bool(mig[0]),
+        mig_enabled=False if mig_unsupported else (None if not mig else bool(mig[0])),
         nvlinks=links,
         nvlink_supported=nvlink_supported,
         unread=tuple(UnreadField(field=k, reason=v) for k, v in sorted(errors.items())),

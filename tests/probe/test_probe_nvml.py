@@ -69,7 +69,7 @@ def test_nvlinked_pair_with_a_display(monkeypatch):
     assert (g0.name, g0.compute_capability, g0.pcie_gen_current, g0.pcie_gen_max) == ("NVIDIA GeForce RTX 3090", "8.6", 1, 4)
     assert g0.active_nvlinks == 2 and len(g0.nvlinks) == 4
     assert g0.display_active and g0.display_memory_bytes == 350 * MIB and g0.graphics_processes == 2
-    assert g0.mig_enabled is None and g0.unread[0].field == "mig_mode"
+    assert g0.mig_enabled is False and g0.unread == ()  # Not Supported = no MIG on this card
     (pair,) = pairs
     assert pair.nvlink and pair.p2p_ok and pair.topology == "multiple PCIe switches"
     kinds = [f.kind for f in buyer_findings(Detection(gpus=gpus, pairs=pairs))]
