@@ -47,7 +47,7 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     assert after != before
     assert f"{core.fit.need_per_gpu_bytes / GIB:.1f} GiB" in after
     marker_after = fit_tab.builder.marker.getData()[1]
-    assert marker_after[0] == pytest.approx(core.memory.total / GIB)
+    assert 10 ** marker_after[0] == pytest.approx(core.memory.total / GIB)  # the axis is log10
     assert marker_after[0] != pytest.approx(marker_before[0])
 
 
@@ -70,11 +70,12 @@ def test_fit_curves_are_the_core_numbers(app_window):
 
     fit = window.tabs.view(0).builder
     variants, current = technique_workloads(session.workload)
-    x, y = fit.curves[current].getData()
-    n = CURVE_PARAMS[3]
-    core = hooks.estimate(hooks.generic_decoder(float(n)), variants[current], None).memory.total
-    j = int(np.argmin(np.abs(10 ** x - n) if fit.item.ctrl.logXCheck.isChecked() else np.abs(x - n)))
-    assert y[j] == pytest.approx(core / GIB)
+    x, y = fit.curves[current].getOriginalDataset()  # before the log10 of the axes
+    for n in (CURVE_PARAMS[3], CURVE_PARAMS[20]):
+        core = hooks.estimate(hooks.generic_decoder(float(n)), variants[current], None).memory.total
+        j = int(np.argmin(np.abs(x - n)))
+        assert x[j] == pytest.approx(n)
+        assert y[j] == pytest.approx(core / GIB)
 
 
 def test_add_and_remove_builds(app_window):
