@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from pydantic import Field
 
@@ -17,7 +18,7 @@ from advisor.core.estimate import estimate, fit_of, usable_memory_bytes
 from advisor.core.generic import MAX_PARAMS, MIN_PARAMS, generic_decoder
 from advisor.core.hardware import Frozen, ResolvedBuild
 from advisor.core.llm import ModelArch
-from advisor.core.memory import estimate_memory
+from advisor.core.memory import MemoryResult, estimate_memory
 from advisor.core.results import Bottleneck
 from advisor.core.workload import Engine, Workload
 from advisor.core.workload_checks import Problem, check_workload
@@ -104,8 +105,15 @@ def compare(arch: ModelArch, workload: Workload, builds: Iterable[ResolvedBuild]
     return [verdict(arch, workload, b, prices.get(b.name)) for b in builds]
 
 
+@lru_cache(maxsize=16384)
+def _memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None) -> MemoryResult:
+    """``estimate_memory``, remembered: a replot after a build change recomputes nothing
+    (ModelArch and Workload are frozen, hence hashable)."""
+    return estimate_memory(arch, workload, gpu_memory_bytes)
+
+
 def _fits(n_params: float, workload: Workload, build: ResolvedBuild, usable: float) -> bool:
-    mem = estimate_memory(generic_decoder(n_params), workload, usable if workload.engine is Engine.VLLM else None)
+    mem = _memory(generic_decoder(n_params), workload, usable if workload.engine is Engine.VLLM else None)
     return fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens).fits
 
 
@@ -131,7 +139,7 @@ def largest_fitting_params(workload: Workload, build: ResolvedBuild, technique: 
 def fit_curve(workload: Workload, sizes: Sequence[float]) -> list[tuple[float, float]]:
     """(N, peak bytes on the busiest GPU) for generic decoders of each size: a build's line on
     the plot is its usable memory (``usable_memory_bytes``)."""
-    return [(n, estimate_memory(generic_decoder(n), workload).breakdown.total) for n in sizes]
+    return [(n, _memory(generic_decoder(n), workload, None).breakdown.total) for n in sizes]
 
 
 def log_sizes(lo: float = 1e8, hi: float = 1e12, count: int = 100) -> list[float]:

@@ -52,8 +52,9 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
     vLLM sizes its KV cache to fill the card, so its peak always "fits"; it refuses to start
     when that cache cannot hold one sequence of ``max_model_len`` tokens (vLLM
     ``vllm/v1/core/kv_cache_utils.py: check_enough_kv_cache_memory``): that is its fit test (``kv_capacity_tokens``)."""
+    need = memory.total  # a computed field: read once
     if workload.n_gpus > build.gpu_count:
-        return Fit(fits=False, need_per_gpu_bytes=memory.total, usable_per_gpu_bytes=0.0,
+        return Fit(fits=False, need_per_gpu_bytes=need, usable_per_gpu_bytes=0.0,
                    host_need_bytes=memory.host,
                    reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
     used = build.gpus[: workload.n_gpus]
@@ -62,8 +63,8 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
     if build.host_ram_gib is not None:
         host_avail = build.host_ram_gib * GIB
         if build.unified_memory:
-            host_avail = max(0.0, host_avail - memory.total * len(used))
-    gpu_ok = memory.total <= usable
+            host_avail = max(0.0, host_avail - need * len(used))
+    gpu_ok = need <= usable
     short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
     host_ok = host_avail is None or memory.host <= host_avail
     if short_kv and gpu_ok:
@@ -71,14 +72,14 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
         reason = (f"vLLM's KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
                   f"less than one {workload.context_len}-token sequence")
     elif gpu_ok and host_ok:
-        reason = f"needs {format_bytes(memory.total)} of {format_bytes(usable)} usable per GPU"
+        reason = f"needs {format_bytes(need)} of {format_bytes(usable)} usable per GPU"
     elif not gpu_ok:
-        reason = f"needs {format_bytes(memory.total)} per GPU; {format_bytes(usable)} usable"
+        reason = f"needs {format_bytes(need)} per GPU; {format_bytes(usable)} usable"
     else:
         reason = f"needs {format_bytes(memory.host)} of host RAM; {format_bytes(host_avail or 0)} available"
     if host_avail is None and memory.host > 0:
         reason += " (host RAM of the build unknown)"
-    return Fit(fits=gpu_ok and host_ok, need_per_gpu_bytes=memory.total, usable_per_gpu_bytes=usable,
+    return Fit(fits=gpu_ok and host_ok, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
                host_need_bytes=memory.host, host_available_bytes=host_avail, reason=reason)
 
 

@@ -152,21 +152,30 @@ def collective_time_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gp
     """Seconds for one NCCL ring collective over the first ``n_gpus`` GPUs.
 
     ``n_bytes`` is the buffer size nccl-tests calls "size": the all-reduce buffer, the
-    all-gather output, the reduce-scatter input, or the message of a send. Each GPU moves
-    2(n-1)/n · S (all-reduce) or (n-1)/n · S (all-gather, reduce-scatter) in 2(n-1) or
-    n-1 ring steps (nccl-tests doc/PERFORMANCE.md); time = NCCL call latency + steps ×
-    hop latency + bytes / duplex bandwidth of the slowest hop. ``send`` is one hop, one
-    direction (pipeline hand-off between GPU 0 and 1).
+    all-gather output, the reduce-scatter input, or the message of a send. ``send`` is one
+    hop, one direction (pipeline hand-off between GPU 0 and 1); the others run over the
+    ring's slowest hop. Formula: ``collective_time_over``.
     """
     if n_bytes < 0:
         raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
     if n_gpus < 2 or n_bytes == 0:
         return 0.0
-    if op == "send":
-        lk = link(build, 0, 1)
-        return NCCL_CALL_LATENCY_S + lk.latency_s + n_bytes / (lk.gb_per_s * 1e9)
-    lk = bottleneck_link(build, n_gpus)
+    lk = link(build, 0, 1) if op == "send" else bottleneck_link(build, n_gpus)
+    return collective_time_over(lk, op, n_bytes, n_gpus)
+
+
+def collective_time_over(lk: Link, op: Collective, n_bytes: float, n_gpus: int) -> float:
+    """One collective over a ring whose slowest hop is ``lk`` (or one send over ``lk``).
+
+    Each GPU moves 2(n-1)/n · S (all-reduce) or (n-1)/n · S (all-gather, reduce-scatter) in
+    2(n-1) or n-1 ring steps (nccl-tests doc/PERFORMANCE.md); time = NCCL call latency +
+    steps × hop latency + bytes / duplex bandwidth. A send: one step, one direction.
+    """
+    if n_gpus < 2 or n_bytes <= 0:
+        return 0.0
     n = n_gpus
+    if op == "send":
+        return NCCL_CALL_LATENCY_S + lk.latency_s + n_bytes / (lk.gb_per_s * 1e9)
     if op == "all_reduce":
         steps, moved = 2 * (n - 1), 2 * (n - 1) / n * n_bytes
     elif op in ("all_gather", "reduce_scatter"):

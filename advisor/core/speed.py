@@ -25,10 +25,13 @@ from dataclasses import dataclass
 
 from advisor.core.flops import (
     DECODE_BANDWIDTH_EFFICIENCY, INFERENCE_COMPUTE_EFFICIENCY, QLORA_DEQUANT_BYTES_PER_WEIGHT, TRAIN_MFU,
-    bandwidth_bytes_per_s, forward_flops_per_token, peak_flops, train_flops_per_token, trainable_params,
+    attention_flops_per_token, bandwidth_bytes_per_s, matmul_params, peak_flops, train_flops_per_token,
+    trainable_params,
 )
 from advisor.core.hardware import ResolvedBuild
-from advisor.core.interconnect import PCIE_GB_PER_S_PER_LANE, PCIE_HOST_EFFICIENCY, collective_time_s
+from advisor.core.interconnect import (
+    PCIE_GB_PER_S_PER_LANE, PCIE_HOST_EFFICIENCY, Link, bottleneck_link, collective_time_over, link,
+)
 from advisor.core.llm import ModelArch
 from advisor.core.memory import kv_cache_bytes, per_gpu_kv, weights_bytes
 from advisor.core.params import count_params
@@ -77,65 +80,81 @@ def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
     return (c.total - routed * (1 - used)) / c.total
 
 
-def _comm(build: ResolvedBuild, op: str, n_bytes: float, n: int) -> float:
-    return collective_time_s(build, op, n_bytes, n)  # type: ignore[arg-type]
+@dataclass(frozen=True)
+class _Run:
+    """What every part of one estimate needs, looked up once: the GPUs used, their achieved
+    bandwidth and FLOP/s, the links, and the model's per-token matmul FLOPs."""
+
+    build: ResolvedBuild
+    bws: tuple[float | None, ...]
+    peaks: tuple[float | None, ...]
+    ring: Link | None  # slowest hop of the ring over the GPUs used
+    hop: Link | None  # GPU 0 → GPU 1, for pipeline hand-offs
+    two_n: float  # 2 × matmul weights: forward FLOPs per token without attention
+
+    def coll(self, op: str, n_bytes: float, n: int) -> float:
+        lk = self.hop if op == "send" else self.ring
+        return 0.0 if lk is None else collective_time_over(lk, op, n_bytes, n)  # type: ignore[arg-type]
 
 
-def _decode(arch, w: Workload, build: ResolvedBuild, mem: MemoryBreakdown, sp: _Split, notes: list[str]):
-    """(seconds per decode step of the whole batch, memory part, compute part, comm part)."""
+def _run(arch: ModelArch, w: Workload, build: ResolvedBuild) -> _Run:
     gpus = build.gpus[: w.n_gpus]
-    bws = [bandwidth_bytes_per_s(g) for g in gpus]
-    peaks = [peak_flops(g, w) for g in gpus]
-    if None in bws:
+    hop = link(build, 0, 1) if len(gpus) > 1 else None
+    ring = bottleneck_link(build, len(gpus)) if len(gpus) > 2 else hop  # a 2-GPU ring is that one hop
+    return _Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
+                peaks=tuple(peak_flops(g, w) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch))
+
+
+def _decode(arch, w: Workload, r: _Run, mem: MemoryBreakdown, sp: _Split, whole_w: float, notes: list[str]):
+    """(seconds per decode step of the whole batch, memory part, compute part, comm part)."""
+    if None in r.bws:
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
     frac = _moe_read_fraction(arch, w.batch)
     kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
-    flops = w.batch * forward_flops_per_token(arch, w.context_len)
+    flops = w.batch * (r.two_n + attention_flops_per_token(arch, w.context_len))
     act = w.batch * arch.hidden_size * ACT_BYTES
+    known_peaks = None not in r.peaks
     if sp.stages > 1:
-        whole_w = weights_bytes(arch, w)
-        mem_t = sum((whole_w * frac + kv_whole) / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY) for b in bws)
-        comp_t = sum(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY) for p in peaks) if None not in peaks else 0.0
-        comm_t = (sp.stages - 1) * _comm(build, "send", act, 2)
-        step = mem_t if comp_t <= mem_t else comp_t
+        mem_t = sum((whole_w * frac + kv_whole) / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY) for b in r.bws)
+        comp_t = sum(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY) for p in r.peaks) if known_peaks else 0.0
+        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
+        step = max(mem_t, comp_t)
         if w.parallel is Parallel.PP and w.batch > 1:
             step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
         else:
             notes.append(LAYER_SPLIT_NOTE)
         return step + comm_t, mem_t, comp_t, comm_t
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
-    mem_t = (mem.weights * frac + kv_gpu) / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
-    comp_t = flops / sp.tp / (min(peaks) * INFERENCE_COMPUTE_EFFICIENCY) if None not in peaks else 0.0
-    comm_t = 2 * arch.n_layers * _comm(build, "all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    mem_t = (mem.weights * frac + kv_gpu) / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY)
+    comp_t = flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY) if known_peaks else 0.0
+    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     return max(mem_t, comp_t) + comm_t, mem_t, comp_t, comm_t
 
 
-def _prefill(arch, w: Workload, build: ResolvedBuild, mem: MemoryBreakdown, sp: _Split, notes: list[str]):
-    """Seconds to prefill one prompt of ``context_len`` tokens for each sequence of the batch."""
-    gpus = build.gpus[: w.n_gpus]
-    peaks = [peak_flops(g, w) for g in gpus]
-    bws = [bandwidth_bytes_per_s(g) for g in gpus]
-    if None in peaks or None in bws:
+def _prefill(arch, w: Workload, r: _Run, mem: MemoryBreakdown, sp: _Split, whole_w: float, notes: list[str]):
+    """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part)."""
+    if None in r.peaks or None in r.bws:
         notes.append("prefill speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
         return None
     tokens = w.context_len * w.batch
-    flops = tokens * forward_flops_per_token(arch, w.context_len / 2)
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, w.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
     if sp.stages > 1:
-        whole_w = weights_bytes(arch, w)
         t = sum(max(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY),
-                    whole_w / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)) for p, b in zip(peaks, bws, strict=True))
-        comm_t = (sp.stages - 1) * _comm(build, "send", act, 2)
+                    whole_w / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)) for p, b in zip(r.peaks, r.bws, strict=True))
+        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
         return t + comm_t, comm_t
-    comp_t = max(flops / sp.tp / (min(peaks) * INFERENCE_COMPUTE_EFFICIENCY),
-                 mem.weights / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY))
-    comm_t = 2 * arch.n_layers * _comm(build, "all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    comp_t = max(flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY),
+                 mem.weights / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY))
+    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     return comp_t + comm_t, comm_t
 
 
 def _inference(arch, w, build, mem, sp: _Split, notes: list[str]) -> SpeedEstimate:
-    dec, pre = _decode(arch, w, build, mem, sp, notes), _prefill(arch, w, build, mem, sp, notes)
+    r = _run(arch, w, build)
+    whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
+    dec, pre = _decode(arch, w, r, mem, sp, whole_w, notes), _prefill(arch, w, r, mem, sp, whole_w, notes)
     if sp.replicas > 1:
         notes.append(f"{sp.replicas} independent replicas: throughput × {sp.replicas}, latency unchanged")
     decode_tps = bottleneck = None
@@ -157,27 +176,28 @@ def _inference(arch, w, build, mem, sp: _Split, notes: list[str]) -> SpeedEstima
                          notes=tuple(notes))
 
 
-def _train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: _Split) -> float:
+def _train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: _Split, r: _Run | None = None) -> float:
     """GPU-to-GPU seconds per optimizer step (see module docstring for each scheme)."""
     n, m = w.n_gpus, w.grad_accum_steps
     if n <= 1:
         return 0.0
+    r = r or _run(arch, w, build)
     grads = trainable_params(arch, w) * param_bytes(w.precision)
     params = weights_bytes(arch, w)  # gathered in the stored/compute format (4-bit for QLoRA)
     act = w.batch * w.seq_len * arch.hidden_size * ACT_BYTES
     p = w.parallel
     if p in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
-        return _comm(build, "all_reduce", grads, n)  # once per step: no_sync while accumulating
+        return r.coll("all_reduce", grads, n)  # once per step: no_sync while accumulating
     if p in (Parallel.ZERO1, Parallel.ZERO2):  # Rajbhandari et al. 2020 §7.2.1: same volume as DDP
-        return _comm(build, "reduce_scatter", grads, n) + _comm(build, "all_gather", params, n)
+        return r.coll("reduce_scatter", grads, n) + r.coll("all_gather", params, n)
     if p in (Parallel.ZERO3, Parallel.FSDP):  # §7.2.2: gather fwd + gather bwd + reduce-scatter = 1.5× DDP
-        return m * (2 * _comm(build, "all_gather", params, n) + _comm(build, "reduce_scatter", grads, n))
+        return m * (2 * r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
     if p is Parallel.FSDP_GRAD_OP:  # parameters stay gathered from forward to backward
-        return m * (_comm(build, "all_gather", params, n) + _comm(build, "reduce_scatter", grads, n))
+        return m * (r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
     if p is Parallel.TP:  # 2 all-reduces forward + 2 backward per layer (+2 with full recompute)
         per_layer = 6 if w.checkpointing is Checkpointing.FULL else 4
-        return m * per_layer * arch.n_layers * _comm(build, "all_reduce", act, n)
-    return m * 2 * (sp.stages - 1) * _comm(build, "send", act, 2)  # activation fwd, gradient bwd
+        return m * per_layer * arch.n_layers * r.coll("all_reduce", act, n)
+    return m * 2 * (sp.stages - 1) * r.coll("send", act, 2)  # activation fwd, gradient bwd
 
 
 def _host_link_bytes_per_s(build: ResolvedBuild) -> float:
@@ -189,9 +209,8 @@ def _host_link_bytes_per_s(build: ResolvedBuild) -> float:
 
 
 def _training(arch, w: Workload, build: ResolvedBuild, sp: _Split, notes: list[str]) -> SpeedEstimate:
-    gpus = build.gpus[: w.n_gpus]
-    peaks = [peak_flops(g, w) for g in gpus]
-    bws = [bandwidth_bytes_per_s(g) for g in gpus]
+    r = _run(arch, w, build)
+    peaks, bws = r.peaks, r.bws
     if None in peaks or None in bws:
         notes.append("training speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
         return SpeedEstimate(notes=tuple(notes))
@@ -212,7 +231,7 @@ def _training(arch, w: Workload, build: ResolvedBuild, sp: _Split, notes: list[s
     else:
         per_micro = flops / sp.tp / (min(peaks) * TRAIN_MFU) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
-    comm = _train_comm_per_step(arch, w, build, sp)
+    comm = _train_comm_per_step(arch, w, build, sp, r)
     host = _offload_seconds(arch, w, build, sp, notes)
     overlapped = w.parallel in DATA_PARALLEL
     step = max(compute, comm, host) if overlapped else max(compute + comm, host)

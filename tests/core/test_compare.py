@@ -63,7 +63,7 @@ def test_largest_fitting_grows_with_quantization_and_gpus():
     one = largest_fitting_params(Workload(context_len=2048), one_3090(), "inference q4_k_m (llama.cpp)")
     assert q4 > 2.5 * bf16
     assert q4 > 1.8 * one
-    assert 60e9 < q4 < 80e9  # two 24 GB cards hold a 70B at ~4.9 bits
+    assert 60e9 < q4 < 85e9  # two 24 GB cards hold a 70B at ~4.9 bits
 
 
 def test_qlora_fits_bigger_than_lora_and_full():

@@ -64,9 +64,9 @@ def test_tensor_parallel_prefill_link_time_differs_a_lot():
     # 2 all-reduces per layer of prompt × hidden bf16 (Megatron): 64 MiB each for 4096 tokens of Llama-2-70B.
     a = llama2_70b()
     w = Workload(weights="awq", engine="vllm", n_gpus=2, parallel="tp", context_len=4096)
-    split = sp.split_of(w)
-    t3, comm3 = sp._prefill(a, w, pair_3090_nvlink(), estimate_memory(a, w).breakdown, split, [])
-    t4, comm4 = sp._prefill(a, w, pair_4090_pcie(), estimate_memory(a, w).breakdown, split, [])
+    split, mem = sp.split_of(w), estimate_memory(a, w).breakdown
+    t3, comm3 = sp._prefill(a, w, sp._run(a, w, pair_3090_nvlink()), mem, split, mem.weights * 2, [])
+    t4, comm4 = sp._prefill(a, w, sp._run(a, w, pair_4090_pcie()), mem, split, mem.weights * 2, [])
     assert comm4 / comm3 > 3
     assert comm4 / t4 > 3 * comm3 / t3
     assert comm3 == pytest.approx(2 * 80 * collective_time_s(pair_3090_nvlink(), "all_reduce", 4096 * 8192 * 2, 2))
