@@ -11,9 +11,12 @@ from advisor.probe.models import Detection
 
 def detect(timeout_s: float = 5.0) -> Detection:
     """Read this machine's GPUs and host; never raises (failures become status lines)."""
-    from advisor.probe.detect import detect as _detect
+    try:
+        from advisor.probe.gather import detect as _detect
 
-    return _detect(timeout_s)
+        return _detect(timeout_s)
+    except Exception as exc:  # noqa: BLE001 - the last guard: the app always gets an answer
+        return Detection(status_lines=(f"Detection failed: {type(exc).__name__}: {exc}",))
 
 
 __all__ = ["Detection", "detect"]

@@ -21,27 +21,31 @@ AMD_VENDOR_ID = "0x1002"
 _UNIT_BYTES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
 
-def _run_json(argv: list[str], timeout_s: float) -> Any | str:
+NOT_FOUND = "not found"
+
+
+def _run_json(argv: list[str], timeout_s: float) -> tuple[str | None, str | None]:
+    """(stdout, None) when the tool ran, else (None, why not); NOT_FOUND when it is absent."""
     exe = shutil.which(argv[0])
     if exe is None:
-        return f"{argv[0]} not found"
+        return None, NOT_FOUND
     try:
         done = subprocess.run([exe, *argv[1:]], capture_output=True, text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
-        return f"{argv[0]} did not answer within {timeout_s:g} s"
+        return None, f"{argv[0]} did not answer within {timeout_s:g} s"
     except OSError as exc:
-        return f"{argv[0]} could not run ({exc})"
+        return None, f"{argv[0]} could not run ({exc})"
     if done.returncode != 0:
         first = (done.stderr or done.stdout).strip().splitlines()[:1]
-        return f"{argv[0]} failed: {first[0] if first else done.returncode}"
-    return done.stdout
+        return None, f"{argv[0]} failed: {first[0] if first else done.returncode}"
+    return done.stdout, None
 
 
-def read_amd_smi(timeout_s: float = 5.0) -> str:
+def read_amd_smi(timeout_s: float = 5.0) -> tuple[str | None, str | None]:
     return _run_json(["amd-smi", "static", "--asic", "--bus", "--vram", "--driver", "--limit", "--json"], timeout_s)
 
 
-def read_rocm_smi(timeout_s: float = 5.0) -> str:
+def read_rocm_smi(timeout_s: float = 5.0) -> tuple[str | None, str | None]:
     return _run_json(["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--showbus", "--json"], timeout_s)
 
 

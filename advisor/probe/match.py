@@ -164,6 +164,11 @@ def _guess_segment(det: DetectedGpu) -> Segment:
 _SOURCE_URL = {"NVIDIA": NVML_DOCS_URL, "AMD": ROCM_SMI_DOCS_URL, "Apple": APPLE_WORKING_SET_DOCS_URL}
 
 
+def _within(value: int | None, low: int, high: int) -> int | None:
+    """A driver's odd answer (0, 255) is dropped rather than breaking the record."""
+    return value if value is not None and low <= value <= high else None
+
+
 def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
     """A minimal Gpu from what was read, so an unknown card can still be estimated.
 
@@ -187,7 +192,7 @@ def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
         memory_gib=round(memory_gib, 2),
         memory_gb_marketing=max(1.0, float(round(memory_gib))),
         tdp_w=det.power_default_limit_w or None,
-        pcie_gen=det.pcie_gen_gpu_max or det.pcie_gen_max,
-        pcie_lanes=det.pcie_width_card or det.pcie_width_max,
+        pcie_gen=_within(det.pcie_gen_gpu_max or det.pcie_gen_max, 1, 7),
+        pcie_lanes=_within(det.pcie_width_card or det.pcie_width_max, 1, 32),
         pci_device_ids=(det.pci_device_id,) if det.pci_device_id else (),
     )

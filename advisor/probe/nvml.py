@@ -14,7 +14,9 @@ from advisor.probe.models import DetectedGpu, GpuPair, NvLinkState, UnreadField
 
 # nvml.h: NVML_P2P_CAPS_INDEX_READ. pynvml writes it as ``0,`` (a tuple), so use the value.
 P2P_CAPS_INDEX_READ = 0
-NVLINK_MAX_LINKS = 18  # NVML_NVLINK_MAX_LINKS for Hopper (NVLink 4); later drivers allow more
+# Upper bound of the link loop when the binding does not say (NVML_NVLINK_MAX_LINKS, nvml.h);
+# the loop stops earlier at the first link the driver calls invalid.
+NVLINK_MAX_LINKS = 18
 
 # nvmlGpuP2PStatus_t (nvml.h) -> short text.
 P2P_STATUS = {
@@ -73,7 +75,7 @@ class _Reader:
 
 def _query_links(nvml: Any, handle: Any) -> tuple[list[dict], str | None]:
     links: list[dict] = []
-    for link in range(NVLINK_MAX_LINKS):
+    for link in range(int(getattr(nvml, "NVML_NVLINK_MAX_LINKS", NVLINK_MAX_LINKS))):
         try:
             active = nvml.nvmlDeviceGetNvLinkState(handle, link)
         except Exception as exc:

@@ -6,7 +6,7 @@ import pytest
 
 from advisor.cli import main
 from advisor.probe import detect as top_level_detect
-from advisor.probe.detect import add_card_widths, driverless_lines
+from advisor.probe.gather import add_card_widths, driverless_lines
 from advisor.probe.host import parse_cpuinfo_model, parse_pci_devices, read_host
 from advisor.probe.models import DetectedGpu
 from probe_data import load
@@ -83,3 +83,35 @@ def test_cli_bad_timeout_is_one_line(capsys):
     assert main(["detect", "--timeout", "-1"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "llm-advisor detect: error: --timeout: give seconds between 0 and 600"
+
+
+def test_the_package_detect_stays_a_function_after_its_backend_module_loads():
+    import advisor.probe
+    import advisor.probe.gather  # noqa: F401 - loading it must not shadow advisor.probe.detect
+
+    assert callable(advisor.probe.detect) and advisor.probe.detect.__module__ == "advisor.probe"
+
+
+def test_detect_never_raises_even_if_a_backend_breaks(monkeypatch):
+    import advisor.probe
+    from advisor.probe import gather
+
+    def boom():
+        raise RuntimeError("psutil exploded")
+
+    monkeypatch.setattr(gather.host, "read_host", boom)
+    monkeypatch.setattr(gather, "detect_nvidia", lambda *a: (_ for _ in ()).throw(OSError("bad ioctl")))
+    result = advisor.probe.detect(1.0)
+    assert "Host: not read (psutil exploded)." in result.status_lines
+    assert "NVIDIA: detection failed (bad ioctl)." in result.status_lines
+
+
+def test_amd_tools_fall_through_to_the_next(monkeypatch):
+    from advisor.probe import amd, gather
+    from probe_data import text
+
+    monkeypatch.setattr(amd, "read_amd_smi", lambda t: (None, "amd-smi failed: amdgpu driver not loaded"))
+    monkeypatch.setattr(amd, "read_rocm_smi", lambda t: (text("rocm_smi_rx7900xt_marimo-9237.json"), None))
+    gpus, lines = gather.detect_amd(1.0)
+    assert [g.name for g in gpus] == ["Radeon RX 7900 XT"]
+    assert lines == ["AMD: amd-smi failed: amdgpu driver not loaded.", "AMD: 1 GPU(s) read with rocm-smi."]

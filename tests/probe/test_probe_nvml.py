@@ -11,7 +11,7 @@ import fake_nvml
 from advisor.core.units import GIB, MIB
 from advisor.probe import nvidia_smi, nvml
 from advisor.probe.checks import buyer_findings
-from advisor.probe.detect import detect, detect_nvidia
+from advisor.probe.gather import detect, detect_nvidia
 from advisor.probe.models import Detection
 from probe_data import load, text
 from test_probe_nvidia_smi import GPU_UTILS_FIELDS

@@ -80,24 +80,29 @@ def detect_nvidia(timeout_s: float, nvml_module: Any = None) -> tuple[tuple[Dete
 
 
 def detect_amd(timeout_s: float) -> tuple[tuple[DetectedGpu, ...], list[str]]:
+    """amd-smi, then rocm-smi, then (Linux) sysfs; a tool that fails says so and the next is tried."""
+    lines: list[str] = []
     for reader, parser, label in (
         (amd.read_amd_smi, amd.parse_amd_smi_json, "amd-smi"),
         (amd.read_rocm_smi, amd.parse_rocm_smi_json, "rocm-smi"),
     ):
-        out = reader(timeout_s)
-        if out.endswith("not found"):
+        out, why = reader(timeout_s)
+        if out is None:
+            if why != amd.NOT_FOUND:
+                lines.append(f"AMD: {why}.")
             continue
         try:
             gpus = parser(out)
-        except (ValueError, AttributeError, TypeError) as exc:
-            return (), [f"AMD: {label} output not understood ({exc})."]
+        except (ValueError, AttributeError, TypeError, KeyError) as exc:
+            lines.append(f"AMD: {label} output not understood ({exc}).")
+            continue
         if gpus:
-            return gpus, [f"AMD: {len(gpus)} GPU(s) read with {label}."]
+            return gpus, [*lines, f"AMD: {len(gpus)} GPU(s) read with {label}."]
     if platform.system() == "Linux":
         gpus = amd.parse_amd_sysfs(amd.read_amd_sysfs())
         if gpus:
-            return gpus, [f"AMD: {len(gpus)} GPU(s) read from sysfs (no product names: install amd-smi for them)."]
-    return (), []
+            return gpus, [*lines, f"AMD: {len(gpus)} GPU(s) read from sysfs (no product names: install amd-smi for them)."]
+    return (), lines
 
 
 def detect_apple(timeout_s: float) -> tuple[tuple[DetectedGpu, ...], list[str]]:
