@@ -64,3 +64,30 @@ def test_report_survives_an_nvml_error(monkeypatch, capsys):
     fake_nvml.install(monkeypatch, [], init_error=pynvml.NVMLError_NoPermission)
     assert main(["detect"]) == 0
     assert "No permission to query the NVIDIA driver" in capsys.readouterr().out
+
+
+def test_apple_and_amd_machines_render(monkeypatch):
+    from advisor.core.units import GIB
+    from advisor.probe import amd, apple
+    from advisor.probe.checks import buyer_findings
+    from advisor.probe.machine import build_this_machine
+    from advisor.probe.models import DetectedHost, Detection
+    from advisor.probe.text import report
+    from probe_data import text
+
+    mac = Detection(host=DetectedHost(ram_total_bytes=16 * GIB),
+                    gpus=apple.parse_system_profiler_json(text("system_profiler_m1.json"), 16 * GIB))
+    machine = build_this_machine(mac, [])
+    assert machine.build.unified_memory and machine.gpus[0].add_to_catalog
+    assert machine.gpus[0].gpu.id == "local-apple-m1" and machine.gpus[0].gpu.segment == "unified-memory"
+    assert machine.notes == ()  # no PCIe facts are expected from an SoC
+    out = report({"detection": mac, "machine": machine, "findings": buyer_findings(mac), "catalog_problem": None})
+    assert "Memory:  16.00 GiB unified; GPU work may use about 10.67 GiB by default" in out
+    assert "Cores:   7 GPU cores" in out
+
+    box = Detection(gpus=amd.parse_rocm_smi_json(text("rocm_smi_4xmi100_determined.json")))
+    machine = build_this_machine(box, [])
+    assert machine.build is None  # memory was not read: nothing to estimate with
+    out = report({"detection": box, "machine": machine, "findings": (), "catalog_problem": "Catalog not available (x)"})
+    assert out.count("memory unknown, cannot be estimated") == 4
+    assert "This machine as a build: none" in out and "Catalog not available (x)" in out
