@@ -24,7 +24,7 @@ from advisor.core.memory import (
 )
 from advisor.core.params import count_params, lora_params
 from advisor.core.results import MemoryBreakdown
-from advisor.core.states import adapter_states_bytes, full_states_bytes, param_bytes
+from advisor.core.states import adapter_states_bytes, full_states_bytes, param_bytes, state_bytes
 from advisor.core.units import MIB
 from advisor.core.workload import Method, Offload, Optimizer, Parallel, Precision, Workload
 
@@ -94,15 +94,28 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     if lora:
         notes.append("LoRA activations: frozen Linears keep inputs only where an adapter (or bitsandbytes "
                      "4-bit MatMul) needs them; LoRA dropout copies not counted")
-    buffers = train_logits_bytes(arch, w.seq_len, w.batch, tp)
+    logits = train_logits_bytes(arch, w.seq_len, w.batch, tp)
     notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
-    buffers += _extra_buffers(arch, w, grads, notes)
+    buffers = logits + _extra_buffers(arch, w, grads, notes)
+    if w.optimizer is Optimizer.ADAMW and Offload.OPTIMIZER not in w.offload:
+        step_temp = optim_states_only(trainable, w) * model_share / odiv
+        excess = max(0.0, step_temp - acts - logits)
+        if excess > 0:
+            buffers += excess
+            notes.append("optimizer step peak: torch AdamW (foreach) allocates a state-sized sqrt(v) "
+                         "temporary after activations are freed; its excess is counted in buffers")
 
     host = 0.0
     if Offload.OPTIMIZER in w.offload:
-        host += optim * w.n_gpus
-        notes.append("optimizer states (and fp32 master) offloaded to host RAM (ZeRO-Offload)")
-        optim = 0.0
+        # ZeRO-Offload (Ren et al. 2021 §4.1) keeps fp16 params on the GPU and moves the reduced
+        # gradients and the optimizer step (states + fp32 master) to the CPU; the GPU holds one
+        # layer's gradients in flight (FSDP reduces per wrapped block, DeepSpeed per bucket).
+        host += (optim + grads) * w.n_gpus
+        bucket = _layer_params(arch) * param_bytes(w.precision) * model_share / tp if not lora else grads
+        buffers += min(grads, bucket)
+        notes.append("optimizer states, fp32 master and gradients offloaded to host RAM (ZeRO-Offload); "
+                     "one layer's gradients in flight on the GPU")
+        optim, grads = 0.0, 0.0
     if Offload.PARAMS in w.offload:
         host += (weights + adapters) * w.n_gpus
         gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
@@ -118,6 +131,14 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                                 adapters=adapters, buffers=buffers, runtime=CUDA_CONTEXT_BYTES, host=host)
     return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), params_total=counts.total,
                         params_trainable=trainable)
+
+
+def optim_states_only(trainable: float, w: Workload) -> float:
+    """Bytes of one AdamW state (exp_avg_sq) for ``trainable`` parameters: the size of the
+    ``torch._foreach_sqrt`` temporary in torch.optim.AdamW's multi-tensor step
+    (torch/optim/adamw.py ``_multi_tensor_adamw``; torch.optim docs: foreach trades peak
+    memory for speed). PEFT adapters' states are fp32 under AMP."""
+    return trainable * state_bytes(w.precision)
 
 
 def _base_bytes(arch: ModelArch, w: Workload) -> float:
