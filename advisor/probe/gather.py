@@ -120,13 +120,12 @@ def detect_apple(timeout_s: float) -> tuple[tuple[DetectedGpu, ...], list[str]]:
 def driverless_lines(pci: tuple[PciDisplayDevice, ...], gpus: tuple[DetectedGpu, ...]) -> list[str]:
     """Display devices on the bus that no backend read: say the driver is missing."""
     seen = {g.pci_bus_id for g in gpus if g.pci_bus_id}
+    # A backend that gives no bus ids (rocm-smi without --showbus) cannot be joined: trust it.
+    read_without_bus = {g.vendor for g in gpus if not g.pci_bus_id}
     lines = []
     for dev in pci:
-        if dev.vendor not in ("NVIDIA", "AMD") or dev.bus_id in seen:
+        if dev.vendor not in ("NVIDIA", "AMD") or dev.bus_id in seen or dev.vendor in read_without_bus:
             continue
-        vendors_read = {g.vendor for g in gpus}
-        if dev.vendor in vendors_read and not seen:
-            continue  # read without bus ids (e.g. amd-smi lacking --bus): already counted
         driver = f"bound to '{dev.driver}'" if dev.driver else "no driver loaded"
         lines.append(
             f"{dev.vendor}: a GPU is present at {dev.bus_id} (device {dev.device_id}) but could not be read "

@@ -115,3 +115,12 @@ def test_amd_tools_fall_through_to_the_next(monkeypatch):
     gpus, lines = gather.detect_amd(1.0)
     assert [g.name for g in gpus] == ["Radeon RX 7900 XT"]
     assert lines == ["AMD: amd-smi failed: amdgpu driver not loaded.", "AMD: 1 GPU(s) read with rocm-smi."]
+
+
+def test_a_vendor_read_without_bus_ids_is_not_called_driverless():
+    pci = parse_pci_devices({"0000:01:00.0": {"class": "0x030000", "vendor": "0x10de", "device": "0x2684"},
+                             "0000:02:00.0": {"class": "0x038000", "vendor": "0x1002", "device": "0x740f",
+                                              "driver": "amdgpu"}})
+    amd_read = DetectedGpu(index=0, vendor="AMD", name="AMD Instinct MI210", source="amd-smi")
+    (line,) = driverless_lines(pci, (amd_read,))
+    assert line.startswith("NVIDIA: a GPU is present at 0000:01:00.0")
