@@ -3,6 +3,7 @@
 import pytest
 
 from advisor.core import speed as sp
+from advisor.core import speed_plan, speed_train
 from advisor.core.flops import TRAIN_MFU, matmul_params, train_flops_per_token
 from advisor.core.interconnect import collective_time_s
 from advisor.core.llm import ModelArch, Moe
@@ -65,8 +66,8 @@ def test_tensor_parallel_prefill_link_time_differs_a_lot():
     a = llama2_70b()
     w = Workload(weights="awq", engine="vllm", n_gpus=2, parallel="tp", context_len=4096)
     split, mem = sp.split_of(w), estimate_memory(a, w).breakdown
-    t3, comm3 = sp._prefill(a, w, sp._run(a, w, pair_3090_nvlink()), mem, split, mem.weights * 2, [])
-    t4, comm4 = sp._prefill(a, w, sp._run(a, w, pair_4090_pcie()), mem, split, mem.weights * 2, [])
+    t3, comm3 = sp._prefill(a, w, speed_plan.run_of(a, w, pair_3090_nvlink()), mem, split, mem.weights * 2, [])
+    t4, comm4 = sp._prefill(a, w, speed_plan.run_of(a, w, pair_4090_pcie()), mem, split, mem.weights * 2, [])
     assert comm4 / comm3 > 3
     assert comm4 / t4 > 3 * comm3 / t3
     assert comm3 == pytest.approx(2 * 80 * collective_time_s(pair_3090_nvlink(), "all_reduce", 4096 * 8192 * 2, 2))
@@ -76,8 +77,8 @@ def test_fsdp_training_link_time_differs_a_lot():
     a = llama2_7b()
     w = Workload(mode="train", method="full", optimizer="adamw-8bit", checkpointing="full", n_gpus=2,
                  parallel="fsdp", seq_len=2048)
-    c3 = sp._train_comm_per_step(a, w, pair_3090_nvlink(), sp.split_of(w))
-    c4 = sp._train_comm_per_step(a, w, pair_4090_pcie(), sp.split_of(w))
+    c3 = speed_train.train_comm_per_step(a, w, pair_3090_nvlink(), sp.split_of(w))
+    c4 = speed_train.train_comm_per_step(a, w, pair_4090_pcie(), sp.split_of(w))
     assert c4 / c3 > 3
     s3, s4 = speed(a, w, pair_3090_nvlink()), speed(a, w, pair_4090_pcie())
     assert s4.interconnect_share > 4 * s3.interconnect_share
@@ -111,8 +112,21 @@ def test_fsdp_moves_one_and_a_half_times_the_ddp_volume():
     ddp = Workload(parallel="ddp", **base)
     fsdp = Workload(parallel="fsdp", **base)
     b = hgx_h100(8)
-    ratio = sp._train_comm_per_step(a, fsdp, b, sp.split_of(fsdp)) / sp._train_comm_per_step(a, ddp, b, sp.split_of(ddp))
+    ratio = speed_train.train_comm_per_step(a, fsdp, b, sp.split_of(fsdp)) / speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
     assert ratio == pytest.approx(1.5, rel=0.01)
+
+
+@pytest.mark.parametrize("method", ["full", "lora"])
+def test_zero2_moves_the_ddp_volume(method):
+    # Rajbhandari et al. 2020 §7.2.1: reduce-scatter + all-gather = one all-reduce. With LoRA only the
+    # adapters are trainable: the frozen base is never gathered under ZeRO-1/2.
+    a = llama2_70b()
+    base = dict(mode="train", method=method, precision="bf16", n_gpus=8, seq_len=1)
+    ddp, z2 = Workload(parallel="ddp", **base), Workload(parallel="zero2", **base)
+    b = hgx_h100(8)
+    t_ddp = speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
+    t_z2 = speed_train.train_comm_per_step(a, z2, b, sp.split_of(z2))
+    assert t_z2 == pytest.approx(t_ddp, rel=0.01 if method == "full" else 0.3)  # small LoRA: latency terms
 
 
 def test_inference_replicas_multiply_throughput():
