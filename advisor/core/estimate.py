@@ -84,7 +84,11 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
 
 
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> Estimate:
-    """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload."""
+    """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload.
+
+    Call ``check_workload`` first: settings it reports are estimated as far as they can be,
+    except an unknown weight format or KV type, which raise ``ValueError`` naming the valid ones.
+    """
     usable = None
     if build is not None and workload.n_gpus <= build.gpu_count:
         usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])

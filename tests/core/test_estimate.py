@@ -105,6 +105,30 @@ def test_check_workload_names_the_field(workload, build, field):
     assert all(p.message for p in problems)
 
 
+@pytest.mark.parametrize(
+    ("workload", "build"),
+    [
+        (dict(mode="train", method="qlora", weights="int8"), one_4090()),
+        (dict(mode="train", n_gpus=2), pair_4090_pcie()),
+        (dict(n_gpus=4, parallel="tp"), pair_4090_pcie()),
+        (dict(n_gpus=3, parallel="tp"), hgx_h100(8)),
+        (dict(offload=("params",)), one_4090()),
+        (dict(n_gpus=2, parallel="fsdp"), pair_4090_pcie()),
+        (dict(kv_dtype="q8_0", engine="vllm"), one_4090()),
+        (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), one_4090()),
+    ],
+)
+def test_estimate_survives_settings_check_workload_reports(workload, build):
+    e = estimate(llama2_7b(), Workload(**workload), build)
+    assert e.memory.total > 0
+
+
+@pytest.mark.parametrize(("workload", "field"), [(dict(weights="q3_x"), "weight format"), (dict(kv_dtype="int2"), "KV")])
+def test_estimate_refuses_unknown_formats_with_a_clear_message(workload, field):
+    with pytest.raises(ValueError, match=field):
+        estimate(llama2_7b(), Workload(**workload), one_4090())
+
+
 def test_kv_heads_neither_dividing_tp_is_a_problem():
     # Llama-2-70B: 64 heads, 8 KV heads. TP 16 replicates KV heads (fine); TP 3 divides nothing.
     assert check_workload(llama2_70b(), Workload(n_gpus=8, parallel="tp"), hgx_h100(8)) == []
