@@ -81,6 +81,8 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     grads, optim = grads * model_share / gdiv, optim * model_share / odiv
     if w.parallel in _SHARDED:
         notes.append(f"{w.parallel.value} over {w.n_gpus} GPUs (ZeRO arXiv:1910.02054 §5)")
+    elif w.n_gpus > 1 and w.parallel is Parallel.NONE:
+        notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
 
     act_bytes = 4 if w.precision is Precision.FP32 else 2
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1

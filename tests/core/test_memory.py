@@ -270,3 +270,27 @@ def test_adamw_foreach_step_peak_when_activations_are_small():
     assert b.total - b.runtime == pytest.approx(20 * psi)
     long = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192)).breakdown
     assert long.buffers == pytest.approx(8192 * 32000 * 10)  # activations exceed the temporary
+
+
+# --- properties -------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(ctx=st.integers(1, 131072), batch=st.integers(1, 64), extra=st.integers(1, 4096))
+def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
+    small = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch)).breakdown.total
+    longer = estimate_memory(LLAMA3_8B, Workload(context_len=ctx + extra, batch=batch)).breakdown.total
+    wider = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch + 1)).breakdown.total
+    assert longer > small and wider > small
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
+def test_sharding_never_costs_more_per_gpu(n, parallel):
+    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit")).breakdown
+    many = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
+                                               n_gpus=n, parallel=parallel)).breakdown
+    states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731
+    assert states(many) <= states(one) + 1
