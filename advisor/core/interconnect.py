@@ -12,6 +12,9 @@ Collectives use NCCL's ring algorithm; the bytes each GPU sends per collective a
 nccl-tests ``doc/PERFORMANCE.md`` (all-reduce busbw = algbw · 2(n-1)/n; all-gather and
 reduce-scatter busbw = algbw · (n-1)/n). The ring runs over the GPUs in slot order, so its
 slowest hop limits it.
+
+Not modelled: lanes from the chipset share its uplink to the CPU (``Topology.lane_sources``;
+``advisor.core.builds`` warns about it), NUMA hops between sockets, and PCIe switches.
 """
 
 from __future__ import annotations

@@ -28,6 +28,18 @@ def test_4090_pair_link_matches_p2p_disabled_measurement():
     assert lk.latency_s == pytest.approx(11.65e-6, rel=0.03)
 
 
+def test_5090_pair_on_gen5_x8_without_p2p_matches_a_second_measurement():
+    # Independent of the constants: 2x RTX 5090 on PCIe 5.0 x8, stock driver (secondary write-up of the
+    # aikitoria driver tests, wumeicn.com "NVIDIA RTX 5090 P2P Support Enabled by Patched Driver"):
+    # ~24 GB/s one way, ~30 GB/s both ways, 14 us latency.
+    card = rtx4090().model_copy(update={"pcie_gen": 5})
+    b = ResolvedBuild(name="2x 5090 x8", gpus=(card, card), topology=Topology(pcie_gen=5, pcie_lanes_per_gpu=(8, 8)))
+    lk = link(b, 0, 1)
+    assert lk.gb_per_s == pytest.approx(24, rel=0.15)
+    assert 2 * lk.duplex_gb_per_s == pytest.approx(30, rel=0.15)
+    assert lk.latency_s == pytest.approx(14e-6, rel=0.25)
+
+
 def test_3090_bridge_link_is_nvlink_at_measured_ga102_bridge_rate():
     # GA102 bridge: 56.25 GB/s each way (whitepaper); RTX A6000 pair measured 52.2 GB/s (siboehm/bench).
     lk = link(pair_3090_nvlink(), 1, 0)
