@@ -98,6 +98,8 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                      "4-bit MatMul) needs them; LoRA dropout copies not counted")
     logits = train_logits_bytes(arch, w.seq_len, w.batch, tp)
     notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
+    if stages > 1:
+        notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     buffers = logits + _extra_buffers(arch, w, grads, notes)
     if w.optimizer is Optimizer.ADAMW and Offload.OPTIMIZER not in w.offload:
         step_temp = optim_states_only(trainable, w) * model_share / odiv
