@@ -29,7 +29,7 @@ MEMORY_TICKS = (0.5, 1, 2, 4, 8, 16, 24, 32, 48, 80, 141, 192, 256, 512, 1024, 2
 
 def set_theme(dark: bool) -> None:
     """Plot colours for the screen's palette (the PDF uses the light one). Call before building items."""
-    pg.setConfigOptions(antialias=True, background="#1E1E1E" if dark else "w", foreground="#DDDDDD" if dark else "#222222")
+    pg.setConfigOptions(antialias=False, background="#1E1E1E" if dark else "w", foreground="#DDDDDD" if dark else "#222222")
 
 
 def _log_ticks(values, fmt) -> list[tuple[float, str]]:
@@ -58,9 +58,21 @@ def _plot_item(title: str, left: str, bottom: str = "") -> pg.PlotItem:
     return item
 
 
+def _set_text(item: pg.PlotItem, where: str, text: str) -> None:
+    """Set a title ('title') or axis label only when it changes: each set re-lays out HTML."""
+    cache = item.__dict__.setdefault("_advisor_texts", {})
+    if cache.get(where) == text:
+        return
+    cache[where] = text
+    if where == "title":
+        item.setTitle(text)
+    else:
+        item.setLabel(where, text)
+
+
 def _hover_points(item: pg.PlotItem) -> pg.ScatterPlotItem:
     """Invisible points whose tooltip shows the numbers (pyqtgraph's hoverable scatter)."""
-    pts = pg.ScatterPlotItem(size=14, pen=None, brush=pg.mkBrush(0, 0, 0, 1), hoverable=True,
+    pts = pg.ScatterPlotItem(size=14, pen=pg.mkPen(None), brush=pg.mkBrush(None), hoverable=True,
                              tip=lambda x, y, data: data)
     item.addItem(pts)
     return pts
@@ -79,6 +91,9 @@ def two_lines(name: str, width: int = 16) -> str:
 def _bar_ticks(item: pg.PlotItem, names: list[str]) -> None:
     labels = [two_lines(n) for n in names]
     axis = item.getAxis("bottom")
+    if getattr(axis, "_advisor_labels", None) == labels:
+        return
+    axis._advisor_labels = labels
     axis.setTicks([list(enumerate(labels))])
     # pyqtgraph sizes the axis for one line of text: make room for the second.
     axis.setHeight(int(FONT_PT * 4.4) if any("\n" in t for t in labels) else None)
@@ -125,7 +140,7 @@ class FitPlot:
         from advisor.ui.compute import CURVE_PARAMS
 
         ub = unit_bytes(unit)
-        spots = []
+        hx, hy, tips = [], [], []
         for label, curve in self.curves.items():
             if label not in results.curves:
                 curve.setData([], [])
@@ -134,31 +149,41 @@ class FitPlot:
             c = self._curve(label)
             c.setData(CURVE_PARAMS[ok], y[ok] / ub)
             c.setPen(pg.mkPen(c.opts["pen"].color(), width=4 if label == results.current_technique else 1.5))
-            spots += [{"pos": (math.log10(x), math.log10(v / ub)), "data": f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU"}
-                      for x, v in zip(CURVE_PARAMS[ok], y[ok]) if v > 0]
+            pos = ok & (y > 0)
+            hx.append(np.log10(CURVE_PARAMS[pos]))
+            hy.append(np.log10(y[pos] / ub))
+            tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
         for i, line in enumerate(self.lines):
             r = results.builds[i] if i < len(results.builds) else None
             fit = r.estimate.fit if r is not None and r.estimate is not None else None
             line.setVisible(fit is not None)
             if fit is not None:
                 line.setValue(math.log10(max(fit.usable_per_gpu_bytes / ub, 1e-3)))
-                line.label.setFormat(f"{r.name}: {fit.usable_per_gpu_bytes / ub:.1f} {unit} usable")
+                text = f"{r.name}: {fit.usable_per_gpu_bytes / ub:.1f} {unit} usable"
+                if line.label.format != text:  # setFormat re-lays out HTML: only on change
+                    line.label.setFormat(text)
         if results.chosen_params and results.chosen_need_bytes is not None:
             y = results.chosen_need_bytes / ub
             pos = (math.log10(results.chosen_params), math.log10(max(y, 1e-3)))
             self.marker.setData([pos[0]], [pos[1]],
                                 data=[f"{model_name or 'chosen model'}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
-            self.marker_label.setText(model_name)
+            if self.marker_label.toPlainText() != model_name:
+                self.marker_label.setText(model_name)
             self.marker_label.setPos(*pos)
         else:
             self.marker.setData([], [])
             self.marker_label.setText("")
-        self.hover.setData(spots)
+        if hx:
+            self.hover.setData(x=np.concatenate(hx), y=np.concatenate(hy), data=tips)
+        else:
+            self.hover.setData([], [])
         self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
         self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
-        self.item.getAxis("left").setTicks([_log_ticks(MEMORY_TICKS, lambda v: f"{v:g}")])
-        self.item.setLabel("left", f"memory per GPU ({unit}, log)")
+        if not getattr(self, "_y_ticks_set", False):
+            self.item.getAxis("left").setTicks([_log_ticks(MEMORY_TICKS, lambda v: f"{v:g}")])
+            self._y_ticks_set = True
+        _set_text(self.item, "left", f"memory per GPU ({unit}, log)")
 
 
 class MemoryPlot:
@@ -199,7 +224,7 @@ class MemoryPlot:
             spots.append({"pos": (i, total), "data": f"{r.name}: {total:.1f} of {c:.1f} {unit} usable\n{parts}"})
         self.hover.setData(spots)
         _bar_ticks(self.item, [r.name for r in results.builds])
-        self.item.setLabel("left", f"per GPU ({unit})")
+        _set_text(self.item, "left", f"per GPU ({unit})")
 
 
 class _BarPair:
@@ -262,18 +287,18 @@ class SpeedPlot:
     def update(self, results, training: bool) -> None:
         names = [r.name for r in results.builds]
         if training:
-            self.top.setTitle("Training throughput")
-            self.top.setLabel("left", "tokens/s")
-            self.bottom.setTitle(f"Time for {self.train_tokens / 1e9:g} B training tokens")
-            self.bottom.setLabel("left", "hours")
+            _set_text(self.top, "title", "Training throughput")
+            _set_text(self.top, "left", "tokens/s")
+            _set_text(self.bottom, "title", f"Time for {self.train_tokens / 1e9:g} B training tokens")
+            _set_text(self.bottom, "left", "hours")
             self.top_bars.set(*self._series(results, "train_tokens_per_s", "tok/s"))
             self.bottom_bars.set(*self._series(results, "train_tokens_per_s", "h",
                                                scale=lambda v: self.train_tokens / v / 3600))
         else:
-            self.top.setTitle("Decode (all sequences)")
-            self.top.setLabel("left", "tokens/s")
-            self.bottom.setTitle("Prefill")
-            self.bottom.setLabel("left", "tokens/s")
+            _set_text(self.top, "title", "Decode (all sequences)")
+            _set_text(self.top, "left", "tokens/s")
+            _set_text(self.bottom, "title", "Prefill")
+            _set_text(self.bottom, "left", "tokens/s")
             self.top_bars.set(*self._series(results, "decode_tokens_per_s", "tok/s"))
             self.bottom_bars.set(*self._series(results, "prefill_tokens_per_s", "tok/s"))
         for item in self.items:

@@ -27,6 +27,9 @@ def build_window(comparison_path: str | None = None):
     from PySide6.QtWidgets import QApplication
 
     from advisor import plots
+    from advisor.ui.refcount_guard import protect_singletons
+
+    protect_singletons()  # before the first Qt call that could leak a None (see the module)
     from advisor.storage.settings import load_settings
     from advisor.ui.main_window import MainWindow
     from advisor.ui.session import Session

@@ -30,15 +30,31 @@ class BuildsTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.session = session
         self.results = session.results
+        self.cells = self._format(self.results)
         session.results_computed.connect(self._on_results_computed)
         session.prefs_changed.connect(self._on_prefs_changed)
 
+    def _format(self, results) -> list[list[str]]:
+        """Every cell's text, once per results (the view asks for each cell many times)."""
+        if results is None:
+            return []
+        prefs, workload = self.session.prefs, self.session.workload
+        return [[r.name, *(fmt.cell(r, c, prefs, workload) for c in range(1, len(COLUMNS)))] for r in results.builds]
+
     def _on_results_computed(self, results) -> None:
+        same_rows = self.results is not None and len(self.results.builds) == len(results.builds)
+        self.cells = self._format(results)
+        if same_rows:  # the common case (a workload edit): repaint the cells, keep the view's state
+            self.results = results
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
+            return
         self.beginResetModel()
         self.results = results
         self.endResetModel()
 
     def _on_prefs_changed(self) -> None:
+        self.cells = self._format(self.results)
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
 
@@ -65,9 +81,7 @@ class BuildsTableModel(QAbstractTableModel):
         r = self.results.builds[index.row()]
         col, prefs = index.column(), self.session.prefs
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            if col == 0:
-                return r.name
-            return fmt.cell(r, col, prefs, self.session.workload)
+            return self.cells[index.row()][col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return fmt.cell_tip(r, col, prefs)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.estimate is not None and r.estimate.fit is not None:
@@ -164,10 +178,13 @@ class BuildsPanel(QWidget):
         rows = sum(t.rowHeight(r) for r in range(self.model.rowCount()))
         bar = t.horizontalScrollBar().sizeHint().height() if t.horizontalScrollBar().isVisible() else 0
         h = t.horizontalHeader().height() + rows + 2 * t.frameWidth() + bar
-        t.setMinimumHeight(h)
-        t.setMaximumHeight(h + t.horizontalScrollBar().sizeHint().height())
+        if t.minimumHeight() != h:  # a new limit re-lays out the whole window: only on change
+            t.setMinimumHeight(h)
+            t.setMaximumHeight(h + t.horizontalScrollBar().sizeHint().height())
 
     def _on_results_computed(self, results) -> None:
         self._fit_height()
-        self.label_messages.setText(fmt.messages_html(results))
+        text = fmt.messages_html(results)
+        if text != self.label_messages.text():
+            self.label_messages.setText(text)
         self._on_builds_changed()

@@ -19,8 +19,8 @@ from advisor.core.results import Estimate
 from advisor.core.workload import Method, Mode, Workload
 from advisor.ui import hooks
 
-#: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced.
-CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 28)
+#: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
+CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
 
 #: Inference techniques drawn on the fit plot (weight formats), label → Workload.weights.
 INFERENCE_TECHNIQUES = {"bf16": "bf16", "fp8": "fp8", "int8 (LLM.int8)": "int8", "4-bit AWQ": "awq", "GGUF Q4_K_M": "q4_k_m"}
@@ -78,10 +78,9 @@ def _curve(workload: Workload, n_params: np.ndarray) -> np.ndarray:
     out = np.full(len(n_params), np.nan)
     for i, n in enumerate(n_params):
         try:
-            est = hooks.estimate(hooks.generic_decoder(float(n)), workload, None)
+            out[i] = hooks.memory_need_bytes(hooks.generic_decoder(float(n)), workload)
         except Exception:  # noqa: BLE001 - one impossible point leaves a gap, not a crash
             continue
-        out[i] = est.memory.total
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
 from advisor.core.workload import Mode
@@ -26,11 +26,16 @@ class _PlotTab(QWidget):
         for i, item in enumerate(builder.items):  # stacked: bar labels get the full width
             self.canvas.addItem(item, row=i, col=0)
         lay.addWidget(self.canvas, 1)
-        self.label_below = QLabel()
-        self.label_below.setWordWrap(True)
-        self.label_below.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A text browser, not a QLabel: new text in a label re-lays out (and repaints) the
+        # whole window on every change; a browser of fixed height repaints only itself.
+        self.label_below = QTextBrowser()
+        self.label_below.setFrameShape(QTextBrowser.Shape.NoFrame)
+        self.label_below.setFixedHeight(self.fontMetrics().lineSpacing() * 8 + 12)
+        self.label_below.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.label_below.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.label_below.setVisible(below)
         lay.addWidget(self.label_below)
+        self._below_html = ""
 
     def update_from(self, results) -> None:
         training = self.session.workload.mode is Mode.TRAIN
@@ -41,10 +46,14 @@ class _PlotTab(QWidget):
             b.update(results, self.session.prefs.memory_unit)
         else:
             b.update(results, training)
+        text = None
         if isinstance(b, plots.FitPlot):
-            self.label_below.setText(fmt.largest_fit_html(results))
+            text = fmt.largest_fit_html(results)
         elif isinstance(b, plots.ValuePlot):
-            self.label_below.setText(_rent_vs_buy_html(results, self.session.prefs))
+            text = _rent_vs_buy_html(results, self.session.prefs)
+        if text is not None and text != self._below_html:
+            self._below_html = text
+            self.label_below.setHtml(text)
 
 
 def _rent_vs_buy_html(results, prefs) -> str:
@@ -88,6 +97,7 @@ class PlotTabs(QTabWidget):
         super().__init__(parent)
         self.session = session
         self.views: dict[int, QWidget] = {}
+        self._stale: set[int] = set()  # built tabs whose last results are not drawn yet
         for title, _ in TABS:
             self.addTab(QWidget(), title)
         self.currentChanged.connect(self._on_current_changed)
@@ -112,11 +122,18 @@ class PlotTabs(QTabWidget):
         return self.views[index]
 
     def _on_current_changed(self, index: int) -> None:
-        if index >= 0:
-            self.view(index)
+        if index < 0:
+            return
+        view = self.view(index)
+        if index in self._stale and self.session.results is not None:
+            self._stale.discard(index)
+            view.update_from(self.session.results)
 
     def _on_results_computed(self, results) -> None:
+        """Redraw the visible tab now; a hidden one redraws when it is next shown."""
         if results is None:
             return
-        for widget in self.views.values():
-            widget.update_from(results)
+        self._stale = set(self.views) - {self.currentIndex()}
+        current = self.views.get(self.currentIndex())
+        if current is not None:
+            current.update_from(results)

@@ -258,6 +258,8 @@ class WorkloadPanel(QScrollArea):
 
     @staticmethod
     def _show(w: QWidget, value) -> None:
+        if WorkloadPanel._value(w) == (getattr(value, "value", value) if isinstance(w, QComboBox) else value):
+            return  # unchanged: setting it again would repaint the control for nothing
         w.blockSignals(True)
         if isinstance(w, QComboBox):
             text = str(getattr(value, "value", value))
@@ -371,4 +373,6 @@ class WorkloadPanel(QScrollArea):
         lines = []
         for r in results.builds:
             lines += [f"{r.name} — {p}" for p in r.problems]
-        self.label_problems.setText("\n".join(dict.fromkeys(lines)))
+        text = "\n".join(dict.fromkeys(lines))
+        if text != self.label_problems.text():
+            self.label_problems.setText(text)

@@ -154,3 +154,24 @@ def test_settings_restored(qtbot, tmp_path):
     assert window2.size().height() == size.height() == 571
     window2.skip_unsaved_prompt = True
     window2.close()
+
+
+def test_hidden_tab_redraws_when_shown(app_window):
+    session, window = app_window
+    memory_tab = window.tabs.view(1)  # built, but the Fit tab stays current
+    window.tabs.setCurrentIndex(0)
+    session.set_workload(session.workload.model_copy(update={"batch": 2}))
+    kv = session.results.builds[0].estimate.memory.kv_cache
+    window.tabs.setCurrentIndex(1)
+    bar = memory_tab.builder.bars["kv_cache"]
+    assert bar.opts["height"][0] == pytest.approx(kv / GIB)
+
+
+def test_refcount_guard_keeps_none_alive():
+    import sys
+
+    from advisor.ui.refcount_guard import needed, protect_singletons
+
+    if needed():
+        assert protect_singletons()
+        assert sys.getrefcount(None) > 1 << 39

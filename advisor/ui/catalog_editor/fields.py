@@ -1,0 +1,209 @@
+"""One small editor widget per pydantic field type, chosen from the field's annotation.
+
+Each editor gives back raw input (``get`` → (value, parse error or None)) and leaves the
+rules to the core: numbers go to ``model_validate`` as typed text, so 'abc', '-24' and
+'nan' are refused with pydantic's own messages. Nested records (NVLink, topology, a
+build's GPUs, MoE …) are edited as JSON text: one generic editor instead of a sub-form
+per type, and the JSON is the same as in the record's file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import types
+from enum import Enum
+from typing import Annotated, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
+
+UNKNOWN = "unknown"
+
+
+def strip_optional(annotation) -> tuple[object, bool]:
+    """(inner type, optional?) for ``X | None``; ``Annotated`` constraints dropped (pydantic checks them)."""
+    optional = False
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            annotation, optional = args[0], len(args) != len(get_args(annotation))
+    if get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    return annotation, optional
+
+
+class FieldEditor:
+    """Base: ``widget`` to lay out, ``get()``/``set()`` the raw value, ``on_change(fn)``."""
+
+    def __init__(self, name: str, info: FieldInfo, optional: bool) -> None:
+        self.name, self.info, self.optional = name, info, optional
+        self.widget: QWidget = self._make()
+        self.widget.setObjectName(f"field_{name}")
+        if info.description:
+            self.widget.setToolTip(info.description)
+
+    def _make(self) -> QWidget:
+        raise NotImplementedError
+
+    def get(self) -> tuple[object, str | None]:
+        raise NotImplementedError
+
+    def set(self, value: object) -> None:
+        raise NotImplementedError
+
+    def on_change(self, fn) -> None:
+        raise NotImplementedError
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.widget.setEnabled(not read_only)
+
+
+class TextEditor(FieldEditor):
+    """Strings, numbers, dates and URLs: typed text, empty = unknown where the field allows."""
+
+    placeholder = ""
+
+    def _make(self) -> QWidget:
+        w = QLineEdit()
+        w.setPlaceholderText(self.placeholder or (UNKNOWN if self.optional else ""))
+        return w
+
+    def get(self) -> tuple[object, str | None]:
+        text = self.widget.text().strip()
+        return (None if text == "" and self.optional else text), None
+
+    def set(self, value: object) -> None:
+        self.widget.setText("" if value is None else str(value))
+
+    def on_change(self, fn) -> None:
+        self.widget.textChanged.connect(fn)
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.widget.setReadOnly(read_only)
+
+
+class NumberEditor(TextEditor):
+    def set(self, value: object) -> None:
+        self.widget.setText("" if value is None else f"{value:g}" if isinstance(value, float) else str(value))
+
+
+class DateEditor(TextEditor):
+    placeholder = "YYYY-MM-DD"
+
+
+class BoolEditor(FieldEditor):
+    def _make(self) -> QWidget:
+        return QCheckBox()
+
+    def get(self) -> tuple[object, str | None]:
+        return self.widget.isChecked(), None
+
+    def set(self, value: object) -> None:
+        self.widget.setChecked(bool(value))
+
+    def on_change(self, fn) -> None:
+        self.widget.toggled.connect(fn)
+
+
+class ChoiceEditor(FieldEditor):
+    """Enums, and yes/no/unknown for optional booleans."""
+
+    def __init__(self, name: str, info: FieldInfo, optional: bool, choices: list[tuple[str, object]]) -> None:
+        self.choices = ([(UNKNOWN, None)] if optional else []) + choices
+        super().__init__(name, info, optional)
+
+    def _make(self) -> QWidget:
+        w = QComboBox()
+        for label, _ in self.choices:
+            w.addItem(label)
+        return w
+
+    def get(self) -> tuple[object, str | None]:
+        return self.choices[self.widget.currentIndex()][1], None
+
+    def set(self, value: object) -> None:
+        values = [v for _, v in self.choices]
+        value = value.value if isinstance(value, Enum) else value
+        self.widget.setCurrentIndex(values.index(value) if value in values else 0)
+
+    def on_change(self, fn) -> None:
+        self.widget.currentIndexChanged.connect(fn)
+
+
+class LinesEditor(FieldEditor):
+    """A list of short strings (source URLs, PCI ids): one per line."""
+
+    def _make(self) -> QWidget:
+        w = QPlainTextEdit()
+        w.setMaximumHeight(80)
+        w.setPlaceholderText("one per line")
+        return w
+
+    def get(self) -> tuple[object, str | None]:
+        return [line.strip() for line in self.widget.toPlainText().splitlines() if line.strip()], None
+
+    def set(self, value: object) -> None:
+        self.widget.setPlainText("\n".join(str(v) for v in (value or ())))
+
+    def on_change(self, fn) -> None:
+        self.widget.textChanged.connect(fn)
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.widget.setReadOnly(read_only)
+
+
+class JsonEditor(LinesEditor):
+    """Nested records as JSON text (empty = none where the field allows it)."""
+
+    def _make(self) -> QWidget:
+        w = QPlainTextEdit()
+        w.setMaximumHeight(110)
+        w.setPlaceholderText("JSON; empty = none" if self.optional else "JSON")
+        return w
+
+    def get(self) -> tuple[object, str | None]:
+        text = self.widget.toPlainText().strip()
+        if text == "" and self.optional:
+            return None, None
+        try:
+            return json.loads(text), None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            return None, f"not JSON: {getattr(exc, 'msg', exc)}"
+
+    def set(self, value: object) -> None:
+        self.widget.setPlainText("" if value is None else json.dumps(value, indent=1, ensure_ascii=False))
+
+
+def is_model_sequence(annotation) -> type[BaseModel] | None:
+    """The item model of ``tuple[Model, ...]`` (price histories), else None."""
+    if get_origin(annotation) is tuple:
+        args = get_args(annotation)
+        if args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+            return args[0]
+    return None
+
+
+def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
+    """The editor of one field; None for fields the form does not show (schema_version)."""
+    inner, optional = strip_optional(info.annotation)
+    if get_origin(inner) is Literal:
+        return None
+    if inner is bool:
+        if optional:
+            return ChoiceEditor(name, info, True, [("yes", True), ("no", False)])
+        return BoolEditor(name, info, False)
+    if isinstance(inner, type) and issubclass(inner, Enum):
+        return ChoiceEditor(name, info, optional, [(str(m.value), m.value) for m in inner])
+    if inner in (int, float):
+        return NumberEditor(name, info, optional)
+    if inner is dt.date:
+        return DateEditor(name, info, optional)
+    if inner is str or (isinstance(inner, type) and not issubclass(inner, BaseModel) and get_origin(inner) is None):
+        return TextEditor(name, info, optional)  # str, HttpUrl
+    args = get_args(inner)
+    if get_origin(inner) in (list, tuple) and args and not (isinstance(args[0], type) and issubclass(args[0], BaseModel)) \
+            and get_origin(args[0]) is None and args[0] is not int:
+        return LinesEditor(name, info, optional)
+    return JsonEditor(name, info, optional)

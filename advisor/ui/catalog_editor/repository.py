@@ -1,0 +1,136 @@
+"""The editor's one doorway to the user's catalog on disk.
+
+Every write goes through ``advisor.storage.catalog_store`` (atomic, previous file kept as
+``.bak``, a file that fails validation refused unless ``force``). On top of that this
+module remembers the bytes of each user file as the editor last loaded or wrote them, so
+a save over a file another window (or ``llm-advisor catalog add``) changed meanwhile is
+detected and asked about instead of silently winning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.core.catalog import Catalog, CatalogRecord, RecordKind
+from advisor.storage import catalog_store as store
+from advisor.storage import paths
+from advisor.storage.atomic import atomic_write_bytes, backup_path, copy_aside
+
+
+class ChangedOnDisk(store.CatalogStoreError):
+    """The file to write is no longer the version the editor loaded (someone else saved)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} changed on disk since the editor loaded it")
+        self.path = path
+
+
+@dataclass(frozen=True)
+class UserState:
+    """What the user's layer says about one (kind, id): their record (or None) and hidden-ness."""
+
+    record: CatalogRecord | None
+    hidden: bool
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:  # absent (or unreadable: treated as absent, the store reports it)
+        return None
+
+
+class CatalogRepository:
+    """Loads the catalog and applies user-layer states with conflict detection."""
+
+    def __init__(self, user_dir: Path | None = None, shipped_dir: Path | None = None) -> None:
+        self.user_dir = Path(user_dir) if user_dir is not None else paths.user_catalog_dir()
+        self.shipped_dir = shipped_dir
+        self.catalog = Catalog()
+        self.problems: list[store.LoadProblem] = []
+        self._known: dict[Path, bytes | None] = {}
+
+    # --- reading ----------------------------------------------------------------------
+    def load(self) -> Catalog:
+        """Reload everything and remember the bytes of every user file as the loaded version."""
+        result = store.load_catalog(self.shipped_dir, self.user_dir)
+        self.catalog, self.problems = result.catalog, list(result.problems)
+        self._known = {p: _read_bytes(p) for p in self.user_files()}
+        self._known[self.hidden_path] = _read_bytes(self.hidden_path)
+        return self.catalog
+
+    @property
+    def hidden_path(self) -> Path:
+        return self.user_dir / store.HIDDEN_FILE
+
+    def path_of(self, kind: RecordKind, record_id: str) -> Path:
+        return store.user_record_path(kind, record_id, self.user_dir)
+
+    def user_files(self) -> list[Path]:
+        return [p for k in RecordKind for p in sorted((self.user_dir / k.folder).glob("*.json"))
+                if not p.name.startswith(".")]
+
+    def changed_files(self) -> list[Path]:
+        """User files whose bytes differ from the version last loaded or written here."""
+        now = {p: _read_bytes(p) for p in self.user_files()}
+        now[self.hidden_path] = _read_bytes(self.hidden_path)
+        paths_ = set(now) | set(self._known)
+        return sorted(p for p in paths_ if now.get(p) != self._known.get(p))
+
+    def state(self, kind: RecordKind, record_id: str) -> UserState:
+        return UserState(self.catalog.user.of(kind).get(record_id), record_id in self.catalog.hidden_ids(kind))
+
+    def problem_paths(self) -> set[Path]:
+        return {p.path for p in self.problems}
+
+    # --- writing ----------------------------------------------------------------------
+    def _check_unchanged(self, path: Path) -> None:
+        if _read_bytes(path) != self._known.get(path):
+            raise ChangedOnDisk(path)
+
+    def _remember(self, path: Path) -> None:
+        self._known[path] = _read_bytes(path)
+
+    def apply(self, kind: RecordKind, record_id: str, target: UserState, *, force: bool = False) -> None:
+        """Make the user layer say ``target`` about (kind, id); write only what differs.
+
+        Raises ``ChangedOnDisk`` (unless ``force``) when a file to touch is not the loaded
+        version, and ``store.RefusedOverwrite`` when it currently fails validation.
+        """
+        kind = RecordKind(kind)
+        current = self.state(kind, record_id)
+        path = self.path_of(kind, record_id)
+        if target.record != current.record or (target.record is None and path.exists()):
+            if not force:
+                self._check_unchanged(path)
+            if target.record is not None:
+                store.save_record(target.record, user_dir=self.user_dir, force=force)
+            elif path.exists():
+                store.remove_record(kind, record_id, user_dir=self.user_dir, force=force)
+            self._remember(path)
+        if target.hidden != current.hidden:
+            if not force:
+                self._check_unchanged(self.hidden_path)
+            hidden = dict(self.catalog.hidden)
+            ids = self.catalog.hidden_ids(kind)
+            hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
+            store.write_hidden(self.user_dir, hidden, force)
+            self._remember(self.hidden_path)
+        # The reload also shows what others saved meanwhile: the view is the disk again.
+        self.load()
+
+    # --- backups ------------------------------------------------------------------------
+    @staticmethod
+    def backup_of(path: Path) -> Path:
+        return backup_path(path)
+
+    def restore_backup(self, path: Path) -> Path:
+        """Put ``<path>.bak`` back in place; the current bytes are first kept as ``.corrupt.bak``."""
+        bak = backup_path(path)
+        data = bak.read_bytes()
+        if path.exists():
+            copy_aside(path, ".corrupt.bak")
+        atomic_write_bytes(path, data, backup=False)
+        self._remember(path)
+        return path
