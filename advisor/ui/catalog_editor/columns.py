@@ -98,11 +98,11 @@ def format_value(value: object, unit: str = "") -> str:
         return "unknown" if unit else ""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    # The unit is in the column header, so a cell is just the number.
     if isinstance(value, float):
-        text = f"{value:,.0f}" if unit.startswith("USD") and value >= 100 else f"{value:g}"
-        return f"{text} {unit}".strip()
+        return f"{value:,.0f}" if unit.startswith("USD") and value >= 100 else f"{value:g}"
     if isinstance(value, int):
-        return f"{value:,}" if not unit else f"{value:,} {unit}"
+        return f"{value:,}"
     return str(value)
 
 

@@ -154,6 +154,16 @@ class LinesEditor(FieldEditor):
         self.widget.setReadOnly(read_only)
 
 
+class NotesEditor(LinesEditor):
+    """Free text over several lines (a record's notes)."""
+
+    def get(self) -> tuple[object, str | None]:
+        return self.widget.toPlainText(), None
+
+    def set(self, value: object) -> None:
+        self.widget.setPlainText("" if value is None else str(value))
+
+
 class JsonEditor(LinesEditor):
     """Nested records as JSON text (empty = none where the field allows it)."""
 
@@ -200,6 +210,8 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
         return NumberEditor(name, info, optional)
     if inner is dt.date:
         return DateEditor(name, info, optional)
+    if inner is str and name == "notes":
+        return NotesEditor(name, info, optional)
     if inner is str or (isinstance(inner, type) and not issubclass(inner, BaseModel) and get_origin(inner) is None):
         return TextEditor(name, info, optional)  # str, HttpUrl
     args = get_args(inner)

@@ -92,17 +92,19 @@ class CatalogRepository:
     def _remember(self, path: Path) -> None:
         self._known[path] = _read_bytes(path)
 
-    def apply(self, kind: RecordKind, record_id: str, target: UserState, *, force: bool = False) -> None:
+    def apply(self, kind: RecordKind, record_id: str, target: UserState, *,
+              overwrite_changed: bool = False, force: bool = False) -> None:
         """Make the user layer say ``target`` about (kind, id); write only what differs.
 
-        Raises ``ChangedOnDisk`` (unless ``force``) when a file to touch is not the loaded
-        version, and ``store.RefusedOverwrite`` when it currently fails validation.
+        Raises ``ChangedOnDisk`` (unless ``overwrite_changed``) when a file to touch is not
+        the loaded version, and ``store.RefusedOverwrite`` (unless ``force``) when it
+        currently fails validation.
         """
         kind = RecordKind(kind)
         current = self.state(kind, record_id)
         path = self.path_of(kind, record_id)
         if target.record != current.record or (target.record is None and path.exists()):
-            if not force:
+            if not overwrite_changed:
                 self._check_unchanged(path)
             if target.record is not None:
                 store.save_record(target.record, user_dir=self.user_dir, force=force)
@@ -110,10 +112,12 @@ class CatalogRepository:
                 store.remove_record(kind, record_id, user_dir=self.user_dir, force=force)
             self._remember(path)
         if target.hidden != current.hidden:
-            if not force:
+            if not overwrite_changed:
                 self._check_unchanged(self.hidden_path)
-            hidden = dict(self.catalog.hidden)
-            ids = self.catalog.hidden_ids(kind)
+            # Start from the file as it is now: an accepted overwrite still keeps others' ids.
+            on_disk, problems = store.parse_hidden_file(self.hidden_path)
+            hidden = dict(self.catalog.hidden if problems else on_disk)
+            ids = hidden.get(kind, frozenset())
             hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
             store.write_hidden(self.user_dir, hidden, force)
             self._remember(self.hidden_path)
