@@ -41,6 +41,10 @@ def build_window(comparison_path: str | None = None):
     session.prefs = loaded.settings
     window = MainWindow(session, loaded.settings)
     window.restore()
+    from advisor.ui.catalog_editor import open_catalog_editor
+
+    window.catalog_editor_requested.connect(lambda: open_catalog_editor(window))
+    window.enable_catalog_editor(True)
     if loaded.warning:
         window.statusBar().showMessage(loaded.warning, 15000)
 
