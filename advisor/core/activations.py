@@ -134,6 +134,57 @@ def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1)
     return seq * micro_batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp
 
 
+def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1) -> float:
+    """Logits under a chunked, compiled cross-entropy (torchtune ``CEWithChunkedOutputLoss``,
+    torchtune PR #1390): the bf16 output of every position stays (2 B), the fp32 upcast and
+    its log-softmax/gradient (4 + 4 B) exist for one chunk of ``1/chunks`` of the tokens at a
+    time — "upcasting only one chunk at a time"; the class docstring notes the gain needs the
+    CE compiled together with the upcast."""
+    elements = seq * micro_batch * arch.vocab_size / tp
+    return elements * (ACT_BYTES + (LOGITS_TRAIN_BYTES_PER_ELEMENT - ACT_BYTES) / max(1, chunks))
+
+
+def op_sac_layer_bytes(arch: ModelArch, impl: AttentionImpl) -> float:
+    """Bytes per token one layer keeps under torchtitan's op-level selective checkpointing.
+
+    torchtitan ``apply_ac`` (``selective_ac_option = "op"``) wraps each block with
+    ``create_selective_checkpoint_contexts`` and a policy that saves the outputs of ``aten.mm``,
+    the SDPA flash/efficient kernels and ``reduce_scatter`` — "except every second mm" (a
+    counter that restarts per block) — and recomputes everything else. A Llama block runs its
+    matmuls as q, k, v, o, gate (w1), up (w3), down (w2), so the 1st, 3rd, 5th and 7th are
+    saved: q, v, gate and down outputs (q + kv + f + h elements, 16-bit), plus the attention
+    kernel's output (q) and fp32 log-sum-exp, plus the block input the checkpoint keeps (h).
+    This is not Korthikanti's "selective" (which recomputes only the attention core and, with
+    flash attention, recomputes nothing).
+    """
+    h = arch.hidden_size
+    q = arch.n_heads * arch.head_dim
+    kv = arch.n_kv_heads * arch.head_dim
+    f = mlp_width(arch)
+    # Gated: 7 matmuls, odd ones q, v, gate, down. Plain MLP: 6 (q, k, v, o, fc1, fc2): q, v, fc1.
+    saved_mm = q + kv + f + (h if arch.gated_mlp else 0)
+    attn_out = q + (2 * arch.n_heads if impl is not AttentionImpl.EAGER else 0)  # fp32 lse = 2 bf16 slots
+    return ACT_BYTES * (h + saved_mm + attn_out)
+
+
+def op_sac_activation_bytes(arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl,
+                            n_layers: int | None = None, tp: int = 1) -> float:
+    """Saved activations under torchtitan op-level SAC: every layer's ``op_sac_layer_bytes``
+    plus one layer recomputed in full during its backward (as with full checkpointing)."""
+    layers = arch.n_layers if n_layers is None else n_layers
+    tokens = seq * micro_batch
+    rep, split, scores = _layer_terms(arch, seq, impl, FULL_TRAINING)
+    return tokens * (op_sac_layer_bytes(arch, impl) * layers / tp + rep + (split + scores) / tp)
+
+
+def full_prompt_logits_bytes(arch: ModelArch, prompt_tokens: int, batch: int) -> float:
+    """Logits of every prompt position, as ``generate`` computed them before transformers 4.45
+    added ``num_logits_to_keep`` (now ``logits_to_keep``): the 16-bit lm_head output and its
+    fp32 copy (``logits.float()`` in e.g. ``Qwen2ForCausalLM.forward`` of 4.38) alive together:
+    prompt × vocab × (2 + 4) B."""
+    return prompt_tokens * batch * arch.vocab_size * (ACT_BYTES + 4)
+
+
 def inference_forward_bytes(arch: ModelArch, tokens: int, seq: int, impl: AttentionImpl, tp: int = 1) -> float:
     """Peak temporaries of one no-grad forward over ``tokens`` (prefill), one layer at a time.
 

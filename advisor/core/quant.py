@@ -154,11 +154,14 @@ def is_gguf(name: str) -> bool:
 _KV_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0,
              "q8_0": gguf_block_bits("q8_0") / 8, "q4_0": gguf_block_bits("q4_0") / 8}
 KV_DTYPES: tuple[str, ...] = tuple(_KV_BYTES)
+# llama.cpp spells its cache types f16 / f32 (``--cache-type-k f16``, common/arg.cpp).
+_KV_ALIASES = {"f16": "fp16", "f32": "fp32"}
 
 
 def kv_bytes_per_element(dtype: str) -> float:
     """Bytes per cached K or V element; ValueError listing valid names if unknown."""
     key = dtype.strip().lower()
+    key = _KV_ALIASES.get(key, key)
     if key not in _KV_BYTES:
         raise ValueError(f"unknown KV cache dtype {dtype!r}; valid: {', '.join(KV_DTYPES)}")
     return _KV_BYTES[key]

@@ -145,6 +145,17 @@ def optim_states_only(trainable: float, w: Workload) -> float:
     return trainable * state_bytes(w.precision)
 
 
+def optimizer_in_backward_grad_bytes(arch: ModelArch, precision: Precision) -> float:
+    """Gradient memory when each parameter's optimizer step runs inside backward (torchtune
+    ``optimizer_in_bwd=True``; PyTorch tutorial "How to save memory by fusing the optimizer
+    step into the backward pass": ``register_post_accumulate_grad_hook`` steps and frees each
+    gradient as soon as it is accumulated). At most about one tensor's gradient is alive: the
+    largest of the embedding, the lm_head and the block matrices."""
+    counts = count_params(arch)
+    largest = max(counts.embedding, counts.lm_head, largest_linear_params(arch))
+    return largest * param_bytes(precision)
+
+
 def _base_bytes(arch: ModelArch, w: Workload) -> float:
     """Bytes per stored base parameter (4-bit formats under QLoRA, 16-bit otherwise)."""
     if w.method is Method.FULL:
