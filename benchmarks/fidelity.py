@@ -157,8 +157,10 @@ def evaluate(row: dict[str, str]) -> Outcome:
         workload = build_workload(row)
     except ValueError as exc:  # pydantic ValidationError is a ValueError
         return Outcome(**base, estimate_bytes=None, skipped=f"row not representable: {exc}".splitlines()[0])
-    if summed_layer_split(row, workload):
-        # A layer split's per-GPU peaks summed hold the whole model once: one GPU's footprint.
+    n_summed = workload.n_gpus if summed_layer_split(row, workload) else 1
+    if n_summed > 1:
+        # The per-GPU peaks of a layer split, summed, hold the model and its KV cache once (one
+        # GPU's footprint) plus each other GPU's own one-layer forward temporaries.
         workload = workload.model_copy(update={"n_gpus": 1, "parallel": Parallel.NONE})
     try:
         result = estimate_memory(arch, workload)
@@ -172,6 +174,7 @@ def evaluate(row: dict[str, str]) -> Outcome:
     if workload.optimizer.value.startswith("paged") and not sees_runtime(row):
         est -= b.optimizer  # paged states live in CUDA unified memory, unseen by torch stats
     est, applied = apply_mechanisms(row, arch, workload, b, est)
+    est += (n_summed - 1) * b.activations
     return Outcome(**base, estimate_bytes=est, mapped=",".join(applied))
 
 
@@ -208,21 +211,31 @@ def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: Memor
     if unknown:
         raise ValueError(f"{row['id']}: unknown mechanisms {sorted(unknown)}")
     tp, stages = _split(w)
+    applied: list[str] = []
+
+    def _apply(name: str, new: float) -> float:
+        if abs(new - est) > 1e-6 * est:
+            applied.append(name)
+        return new
+
     if "optimizer-in-backward" in tags:
-        est -= b.gradients - min(b.gradients, optimizer_in_backward_grad_bytes(arch, w.precision))
+        kept = min(b.gradients, optimizer_in_backward_grad_bytes(arch, w.precision))
+        est = _apply("optimizer-in-backward", est - b.gradients + kept)
     if "chunked-ce" in tags:
         chunks = int(tags["chunked-ce"] or 8)
-        est -= (train_logits_bytes(arch, w.seq_len, w.batch, tp)
-                - chunked_loss_logits_bytes(arch, w.seq_len, w.batch, chunks, tp))
+        saved = (train_logits_bytes(arch, w.seq_len, w.batch, tp)
+                 - chunked_loss_logits_bytes(arch, w.seq_len, w.batch, chunks, tp))
+        est = _apply("chunked-ce", est - saved)
     if "op-sac" in tags:
         layers = layers_per_stage(arch.n_layers, stages)
-        est -= b.activations - op_sac_activation_bytes(arch, w.seq_len, w.batch, w.attention, layers, tp)
+        op_sac = op_sac_activation_bytes(arch, w.seq_len, w.batch, w.attention, layers, tp)
+        est = _apply("op-sac", est - b.activations + op_sac)
     if "full-prompt-logits" in tags:
         prompt = int(tags["full-prompt-logits"])
         at_logits = (b.weights + b.kv_cache * prompt / max(1, w.context_len)
                      + full_prompt_logits_bytes(arch, prompt, w.batch) + (b.runtime if sees_runtime(row) else 0.0))
-        est = max(est, at_logits)
-    return est, sorted(tags)
+        est = _apply("full-prompt-logits", max(est, at_logits))
+    return est, applied
 
 
 def p90(values: list[float]) -> float:

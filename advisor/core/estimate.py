@@ -104,6 +104,7 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "
                            "(RTX 4090 deviceQuery); Apple: Metal working-set cap")
     trainable = trainable_params(arch, workload) if workload.mode is Mode.TRAIN else 0.0
-    return Estimate(memory=mem.breakdown, speed=speed, fit=fit, rule_of_thumb=rule_of_thumb(arch, workload),
+    rule = rule_of_thumb(arch, workload, mem.breakdown)  # reuses the breakdown: one estimate_memory per call
+    return Estimate(memory=mem.breakdown, speed=speed, fit=fit, rule_of_thumb=rule,
                     params_total=count_params(arch).total, params_trainable=trainable,
                     assumptions=tuple(assumptions))

@@ -19,7 +19,7 @@ import re
 from advisor.core.llm import ModelArch
 from advisor.core.memory import estimate_memory
 from advisor.core.params import count_params
-from advisor.core.results import MEMORY_TERMS, RuleOfThumb
+from advisor.core.results import MEMORY_TERMS, MemoryBreakdown, RuleOfThumb
 from advisor.core.units import GB
 from advisor.core.workload import Method, Mode, Workload
 
@@ -55,8 +55,7 @@ def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
     return lora * QLORA8_SHARE_OF_LORA * QLORA4_SHARE_OF_QLORA8, "4-bit QLoRA ≈ LoRA × 0.6 × 0.5"
 
 
-def _differences(arch: ModelArch, w: Workload, rule_bytes: float) -> str:
-    detailed = estimate_memory(arch, w).breakdown
+def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: MemoryBreakdown) -> str:
     per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
     parts = [f"detailed estimate {detailed.total / GB:.1f} GB{per_gpu} vs rule {rule_bytes / GB:.1f} GB"]
     terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
@@ -75,7 +74,13 @@ def _differences(arch: ModelArch, w: Workload, rule_bytes: float) -> str:
     return "; ".join(parts)
 
 
-def rule_of_thumb(arch: ModelArch, workload: Workload) -> RuleOfThumb:
-    """The seeds' rule of thumb for this workload, and why the detailed estimate differs."""
+def rule_of_thumb(arch: ModelArch, workload: Workload, breakdown: MemoryBreakdown | None = None) -> RuleOfThumb:
+    """The seeds' rule of thumb for this workload, and why the detailed estimate differs.
+
+    ``breakdown``: the detailed estimate already computed for this workload (``estimate`` passes
+    its own, so the comparison names the figure shown and ``estimate_memory`` runs once);
+    computed here when omitted.
+    """
     total, rule = _rule(arch, workload)
-    return RuleOfThumb(total_bytes=total, rule=rule, why_different=_differences(arch, workload, total))
+    detailed = estimate_memory(arch, workload).breakdown if breakdown is None else breakdown
+    return RuleOfThumb(total_bytes=total, rule=rule, why_different=_differences(arch, workload, total, detailed))

@@ -45,6 +45,21 @@ def test_why_different_reports_both_totals_and_main_terms():
     assert "activations" in r.why_different  # the biggest term the rule leaves out here
 
 
+def test_given_breakdown_is_used_and_matches_the_computed_one(monkeypatch):
+    w = Workload(mode="train", method="lora", seq_len=2048)
+    breakdown = estimate_memory(LLAMA2_7B, w).breakdown
+    assert rule_of_thumb(LLAMA2_7B, w, breakdown) == rule_of_thumb(LLAMA2_7B, w)
+    import advisor.core.rule_of_thumb as rot
+
+    def _fail(*_a, **_k):
+        raise AssertionError("estimate_memory must not run when a breakdown is given")
+
+    monkeypatch.setattr(rot, "estimate_memory", _fail)
+    doubled = breakdown.model_copy(update={"activations": 2 * breakdown.activations})
+    r = rule_of_thumb(LLAMA2_7B, w, doubled)
+    assert f"{doubled.total / GB:.1f} GB" in r.why_different
+
+
 def test_inference_why_mentions_kv_cache():
     r = rule_of_thumb(LLAMA2_7B, Workload(context_len=32768))
     assert "kv cache" in r.why_different.lower()
