@@ -294,3 +294,44 @@ def test_sharding_never_costs_more_per_gpu(n, parallel):
                                                n_gpus=n, parallel=parallel)).breakdown
     states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731
     assert states(many) <= states(one) + 1
+
+
+# --- framework mechanisms the benchmark maps (fidelity ``mechanisms`` column) ---------------
+def test_op_sac_keeps_q_v_gate_down_outputs_attention_output_and_block_input():
+    from advisor.core.activations import op_sac_layer_bytes
+
+    h, q, kv, f, heads = 4096, 4096, 1024, 14336, 32  # Llama-3-8B
+    expected = 2 * (h + (q + kv + f + h) + q + 2 * heads)
+    assert op_sac_layer_bytes(LLAMA3_8B, AttentionImpl.SDPA) == expected == 63_616
+
+
+def test_op_sac_sits_between_full_checkpointing_and_none():
+    from advisor.core.activations import op_sac_activation_bytes
+
+    args = (LLAMA3_8B, 8192, 2, AttentionImpl.SDPA)
+    op = op_sac_activation_bytes(*args)
+    assert train_activation_bytes(*args, Checkpointing.FULL) < op < train_activation_bytes(*args, Checkpointing.NONE)
+
+
+def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
+    from advisor.core.activations import chunked_loss_logits_bytes, train_logits_bytes
+
+    elements = 2048 * 2 * 128_256
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+
+
+def test_optimizer_in_backward_keeps_one_tensors_gradient():
+    from advisor.core.training import optimizer_in_backward_grad_bytes
+    from advisor.core.workload import Precision
+
+    # Llama-3-8B: the 128256 × 4096 embedding (and lm_head) is the largest tensor, 2 B per gradient.
+    assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) == 128_256 * 4096 * 2
+    full = estimate_memory(LLAMA3_8B, Workload(**TRAIN, method="full", precision="bf16", seq_len=2048))
+    assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) < full.breakdown.gradients / 10
+
+
+def test_full_prompt_logits_bf16_plus_fp32():
+    from advisor.core.activations import full_prompt_logits_bytes
+
+    assert full_prompt_logits_bytes(LLAMA2_7B, 1000, 2) == 1000 * 2 * 32000 * 6
