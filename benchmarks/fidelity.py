@@ -26,8 +26,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.activations import (  # noqa: E402
-    chunked_loss_logits_bytes, full_prompt_logits_bytes, layers_per_stage, op_sac_activation_bytes,
-    train_logits_bytes,
+    chunked_loss_logits_bytes, full_prompt_logits_bytes, layers_per_stage, lora_saved_inputs,
+    op_sac_activation_bytes, train_activation_bytes, train_logits_bytes,
 )
 from advisor.core.llm import ModelArch  # noqa: E402
 from advisor.core.memory import _split, estimate_memory, weights_bytes  # noqa: E402
@@ -54,6 +54,8 @@ _LITGPT_FSDP = ("LitGPT FSDP + LoRA (PyTorch 2.1): each Block is one FSDP unit m
                 "trainable adapters, so gradient memory is as if nothing were frozen (PyTorch FSDP docs, "
                 "'use_orig_params'; litgpt issue #1417, PR #1538); the readings (~ full unsharded weights + "
                 "sharded full-size gradients) also imply frozen weights not resharded - cause not confirmed")
+_OLD_BNB = ("mapped: bitsandbytes < 0.43.2 kept every 4-bit Linear's input (PR #1270); LoRA on q,v only, "
+            "so the app's current-bitsandbytes estimate saves less")
 _PROMPT_LOGITS = "mapped: transformers 4.38 generate computes bf16 + fp32 logits for every prompt position"
 KNOWN_GAPS = {
     "tt-l31-8b-full-4090": "mapped: torchtune optimizer_in_bwd (one gradient alive) and compiled chunked CE",
@@ -71,6 +73,11 @@ KNOWN_GAPS = {
     "litgpt-l2-7b-lora-2xa100-mb1": _LITGPT_FSDP,
     "litgpt-l2-7b-lora-2xa100-mb4": _LITGPT_FSDP,
     "litgpt-l2-13b-lora-4xa100-mb1": _LITGPT_FSDP,
+    "litgpt-l2-7b-qlora-mb1": _OLD_BNB,
+    "litgpt-l2-7b-qlora-dq-mb1": _OLD_BNB,
+    "litgpt-l2-13b-qlora-mb1": _OLD_BNB,
+    "litgpt-l2-13b-qlora-dq-mb1": _OLD_BNB,
+    "litgpthub-l2-7b-qlora-a10g": _OLD_BNB,
     "qwen-qwen2-0.5b-in30720-bf16": _PROMPT_LOGITS,
     "qwen-qwen2-1.5b-in14336-bf16": _PROMPT_LOGITS,
     "qwen-qwen2-7b-in6144-bf16": _PROMPT_LOGITS,
@@ -222,9 +229,10 @@ def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: Memor
     * ``optimizer-in-backward`` — torchtune ``optimizer_in_bwd``: ~one tensor's gradient alive.
     * ``chunked-ce:N`` — torchtune ``CEWithChunkedOutputLoss`` (compiled): fp32 for 1/N of the logits.
     * ``op-sac`` — torchtitan op-level selective checkpointing replaces the activation term.
+    * ``bnb-saves-input`` — bitsandbytes < 0.43.2: every 4-bit Linear keeps its input (QLoRA).
     """
     tags = mechanisms(row)
-    unknown = set(tags) - {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac"}
+    unknown = set(tags) - {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input"}
     if unknown:
         raise ValueError(f"{row['id']}: unknown mechanisms {sorted(unknown)}")
     tp, stages = _split(w)
@@ -247,6 +255,17 @@ def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: Memor
         layers = layers_per_stage(arch.n_layers, stages)
         op_sac = op_sac_activation_bytes(arch, w.seq_len, w.batch, w.attention, layers, tp)
         est = _apply("op-sac", est - b.activations + op_sac)
+    if "bnb-saves-input" in tags:
+        layers = layers_per_stage(arch.n_layers, stages)
+        act_bytes = 4 if w.precision.value == "fp32" else 2
+        in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
+
+        def _acts(legacy: bool) -> float:
+            saved = lora_saved_inputs(w.lora_targets, True, legacy_bnb=legacy)
+            return train_activation_bytes(arch, w.seq_len, w.batch, w.attention, w.checkpointing,
+                                          layers, tp, in_flight, act_bytes, saved)
+
+        est = _apply("bnb-saves-input", est + _acts(True) - _acts(False))
     if "full-prompt-logits" in tags:
         prompt = int(tags["full-prompt-logits"])
         at_logits = (b.weights + b.kv_cache * prompt / max(1, w.context_len)

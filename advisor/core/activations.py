@@ -58,9 +58,11 @@ class SavedInputs(NamedTuple):
 
     Autograd saves a Linear's input only to compute its weight gradient, so a frozen base
     layer (LoRA) does not keep it unless an adapter on that layer does (the adapter's
-    ``lora_A`` sees the same input) — but bitsandbytes ``MatMul4Bit`` saves its input
-    whenever any input needs a gradient (bitsandbytes/autograd/_functions.py), so under
-    QLoRA every quantized Linear keeps it. Frozen RMSNorm weights skip the bf16 copy.
+    ``lora_A`` sees the same input). bitsandbytes' 4-bit ``MatMul4Bit`` (QLoRA) keeps only the
+    packed weight (``ctx.tensors = (None, B)``) since PR #1270 (merged 2024-07-16, release
+    0.43.2; T. Dettmers: "the bug that caused a lot of memory issues with QLoRA"); releases
+    before it kept every 4-bit Linear's input (``ctx.tensors = (A, B)``) — ``legacy_bnb``.
+    Frozen RMSNorm weights skip the bf16 copy.
     """
 
     qkv_input: bool = True
@@ -73,16 +75,19 @@ class SavedInputs(NamedTuple):
 FULL_TRAINING = SavedInputs()
 
 
-def lora_saved_inputs(targets: tuple[str, ...], quantized: bool) -> SavedInputs:
-    """Saved Linear inputs under LoRA on ``targets`` (QLoRA: every 4-bit Linear saves)."""
+def lora_saved_inputs(targets: tuple[str, ...], quantized: bool, legacy_bnb: bool = False) -> SavedInputs:
+    """Saved Linear inputs under LoRA on ``targets``: only the adapted layers' (their
+    ``lora_A`` input). QLoRA saves the same with bitsandbytes ≥ 0.43.2; with ``legacy_bnb``
+    (earlier releases) every 4-bit Linear saves its input."""
     t = set(targets)
     if "all-linear" in t:
         t = {"q", "k", "v", "o", "gate", "up", "down"}
+    every = quantized and legacy_bnb
     return SavedInputs(
-        qkv_input=quantized or bool(t & {"q", "k", "v"}),
-        o_input=quantized or "o" in t,
-        gate_up_input=quantized or bool(t & {"gate", "up"}),
-        down_input=quantized or "down" in t,
+        qkv_input=every or bool(t & {"q", "k", "v"}),
+        o_input=every or "o" in t,
+        gate_up_input=every or bool(t & {"gate", "up"}),
+        down_input=every or "down" in t,
         norms_trainable=False,
     )
 

@@ -94,8 +94,9 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                  f"{w.checkpointing.value} checkpointing, micro-batch {w.batch} × {w.seq_len}"
                  + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     if lora:
-        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter (or bitsandbytes "
-                     "4-bit MatMul) needs them; LoRA dropout copies not counted")
+        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
+                     "(bitsandbytes ≥ 0.43.2 for QLoRA; older releases kept every 4-bit Linear's input); "
+                     "LoRA dropout masks not counted")
     logits = train_logits_bytes(arch, w.seq_len, w.batch, tp)
     notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
     if stages > 1:

@@ -335,3 +335,18 @@ def test_full_prompt_logits_bf16_plus_fp32():
     from advisor.core.activations import full_prompt_logits_bytes
 
     assert full_prompt_logits_bytes(LLAMA2_7B, 1000, 2) == 1000 * 2 * 32000 * 6
+
+
+def test_qlora_4bit_linears_keep_no_input_since_bitsandbytes_0_43_2():
+    from advisor.core.activations import lora_saved_inputs
+
+    args = (LLAMA2_7B, 1304, 1, AttentionImpl.SDPA, Checkpointing.NONE)
+    lora = lora_saved_inputs(("q", "v"), quantized=False)
+    assert lora_saved_inputs(("q", "v"), quantized=True) == lora
+    legacy = lora_saved_inputs(("q", "v"), quantized=True, legacy_bnb=True)
+    assert legacy.o_input and legacy.gate_up_input and legacy.down_input and not lora.down_input
+    extra = train_activation_bytes(*args, saved=legacy) - train_activation_bytes(*args, saved=lora)
+    # Per token and layer: o_proj's input (SDPA's transposed output copy, 2q), the gate/up input (2h)
+    # and the down input (2f).
+    assert extra == 1304 * 32 * (2 * 4096 + 2 * 4096 + 2 * 11008)
+    assert lora_saved_inputs(("all-linear",), True) == lora_saved_inputs(("all-linear",), True, legacy_bnb=True)
