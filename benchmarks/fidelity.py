@@ -65,6 +65,7 @@ KNOWN_GAPS = {
                               "max_reserved vs allocated and FSDP2 buffers not modelled: 15 % under",
     "titan-l31-8b-fsdp128-sac": "mapped: torchtitan op-level selective AC (not Korthikanti's selective); "
                                 "max_reserved vs allocated and FSDP2 buffers not modelled: 17 % under",
+    "tt-l31-70b-full-8xa100-offload": "mapped: torchtune compiled chunked CE (config loss CEWithChunkedOutputLoss)",
     "peft-l2-70b-qlora-fsdp-offload-2x24gb": "FSDP CPU offload: what stays on the GPU is not modelled",
     "optimum-l2-13b-gen-b16-fp16": "nvidia-smi includes the caching allocator's blocks from the growing KV cache",
     "optimum-l2-13b-gen-b16-gptq": "nvidia-smi includes the caching allocator's blocks from the growing KV cache",
