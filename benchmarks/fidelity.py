@@ -33,7 +33,7 @@ from advisor.core.llm import ModelArch  # noqa: E402
 from advisor.core.memory import _split, estimate_memory, weights_bytes  # noqa: E402
 from advisor.core.results import MemoryBreakdown  # noqa: E402
 from advisor.core.training import optimizer_in_backward_grad_bytes  # noqa: E402
-from advisor.core.workload import Parallel, Workload  # noqa: E402
+from advisor.core.workload import Parallel, Precision, Workload  # noqa: E402
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
@@ -209,6 +209,9 @@ def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
             and workload.parallel in (Parallel.LAYER_SPLIT, Parallel.PP))
 
 
+MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input"}
+
+
 def mechanisms(row: dict[str, str]) -> dict[str, str]:
     """The row's ``mechanisms`` tags ("name" or "name:value", ';'-separated) as name → value."""
     out: dict[str, str] = {}
@@ -233,7 +236,7 @@ def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: Memor
     * ``bnb-saves-input`` — bitsandbytes < 0.43.2: every 4-bit Linear keeps its input (QLoRA).
     """
     tags = mechanisms(row)
-    unknown = set(tags) - {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input"}
+    unknown = set(tags) - MECHANISMS
     if unknown:
         raise ValueError(f"{row['id']}: unknown mechanisms {sorted(unknown)}")
     tp, stages = _split(w)
@@ -258,7 +261,7 @@ def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: Memor
         est = _apply("op-sac", est - b.activations + op_sac)
     if "bnb-saves-input" in tags:
         layers = layers_per_stage(arch.n_layers, stages)
-        act_bytes = 4 if w.precision.value == "fp32" else 2
+        act_bytes = 4 if w.precision is Precision.FP32 else 2
         in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
 
         def _acts(legacy: bool) -> float:
