@@ -59,8 +59,8 @@ class SavedInputs(NamedTuple):
     Autograd saves a Linear's input only to compute its weight gradient, so a frozen base
     layer (LoRA) does not keep it unless an adapter on that layer does (the adapter's
     ``lora_A`` sees the same input). bitsandbytes' 4-bit ``MatMul4Bit`` (QLoRA) keeps only the
-    packed weight (``ctx.tensors = (None, B)``) since PR #1270 (merged 2024-07-16, release
-    0.43.2; T. Dettmers: "the bug that caused a lot of memory issues with QLoRA"); releases
+    packed weight (``ctx.tensors = (None, B)``) since PR #1270 (merged 2024-07-16, in the
+    0.43.2 patch release; T. Dettmers: "the bug that caused a lot of memory issues with QLoRA"); releases
     before it kept every 4-bit Linear's input (``ctx.tensors = (A, B)``) — ``legacy_bnb``.
     Frozen RMSNorm weights skip the bf16 copy.
     """
