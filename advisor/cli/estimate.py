@@ -404,22 +404,13 @@ def run(args: argparse.Namespace) -> int:
     _check(request)
     from advisor.core.estimate import estimate
 
-    kwargs, notes = {}, []
+    notes = []
     exact = request.weights_bytes_override
-    if exact is not None and _accepts_override(estimate):
-        kwargs["weights_bytes_override"] = exact
+    if exact is not None:
         notes.append(f"weights: the files' exact {exact / 2**30:.2f} GiB replace the format estimate")
-    elif exact is not None:
-        notes.append(f"weights: the files hold exactly {exact / 2**30:.2f} GiB; the weights term is still "
-                     "estimated from the format (this estimator takes no exact size)")
-    est = estimate(request.arch, request.workload, request.build, **kwargs)
+    est = estimate(request.arch, request.workload, request.build, weights_bytes_override=exact)
     data = result_json(request, est)
     data["assumptions"][len(request.notes):len(request.notes)] = notes
     print(json.dumps(data, indent=2) if args.json else result_text(data))
     return 0
 
-
-def _accepts_override(func) -> bool:
-    import inspect
-
-    return "weights_bytes_override" in inspect.signature(func).parameters

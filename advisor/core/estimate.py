@@ -83,8 +83,12 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                host_need_bytes=memory.host, host_available_bytes=host_avail, reason=reason)
 
 
-def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> Estimate:
+def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
+             weights_bytes_override: float | None = None) -> Estimate:
     """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload.
+
+    ``weights_bytes_override``: the exact weight bytes of model files served as they are
+    (safetensors headers, GGUF tensor sizes); it replaces the format's estimate.
 
     Call ``check_workload`` first: settings it reports are estimated as far as they can be,
     except an unknown weight format or KV type, which raise ``ValueError`` naming the valid ones.
@@ -92,7 +96,7 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
     usable = None
     if build is not None and workload.n_gpus <= build.gpu_count:
         usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
-    mem = estimate_memory(arch, workload, usable)
+    mem = estimate_memory(arch, workload, usable, weights_bytes_override)
     if build is None:
         speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s",))
         fit = None

@@ -238,20 +238,12 @@ def test_exact_file_bytes_are_dropped_when_the_architecture_is_overridden(tmp_pa
     assert data["model"]["weights_bytes_exact"] is None and data["model"]["n_layers"] == 4
 
 
-def test_exact_file_bytes_reach_the_estimate_when_it_takes_them(tmp_path, capsys):
-    from advisor.cli.estimate import _accepts_override
-    from advisor.core.estimate import estimate
-
+def test_exact_file_bytes_replace_the_format_estimate(tmp_path, capsys):
     cfg = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 172, "num_attention_heads": 4,
            "num_hidden_layers": 2, "num_key_value_heads": 2, "vocab_size": 32, "max_position_embeddings": 4096}
     (tmp_path / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
     # 3 MiB of fp16 weights: far from what the tiny config implies, so the source is visible.
     save_file({"w": np.zeros((1024, 1536), dtype=np.float16)}, str(tmp_path / "model.safetensors"))
     data = run_json(capsys, str(tmp_path), "--weights", "fp16")
-    weights_gib = data["memory"]["per_gpu_gib"]["weights"]
-    if _accepts_override(estimate):
-        assert weights_gib == pytest.approx(3 / 1024, abs=1e-3)
-        assert any("replace the format estimate" in a for a in data["assumptions"])
-    else:
-        assert weights_gib < 1e-3
-        assert any("still estimated" in a for a in data["assumptions"])
+    assert data["memory"]["per_gpu_gib"]["weights"] == pytest.approx(3 / 1024, abs=1e-3)
+    assert any("replace the format estimate" in a for a in data["assumptions"])
