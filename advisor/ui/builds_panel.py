@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Fits? need / usable per GPU", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
+COLUMNS = ("Build", "Fits? need ±median error / usable per GPU", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
@@ -83,7 +83,7 @@ class BuildsTableModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self.cells[index.row()][col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.cell_tip(r, col, prefs)
+            return fmt.cell_tip(r, col, prefs, self.session.workload)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.estimate is not None and r.estimate.fit is not None:
             return QColor("#1B7F3B") if r.estimate.fit.fits and not r.problems else QColor("#C00000")
         if role == Qt.ItemDataRole.ForegroundRole and col == 6 and (r.problems or r.warnings or r.error):

@@ -32,12 +32,19 @@ def group_of(workload: Workload) -> str:
     return "inference" if workload.mode is Mode.INFERENCE else workload.method.value
 
 
+def median_pct(workload: Workload) -> float | None:
+    """The measured median % error of the memory estimate for this workload's group, or None."""
+    entry = _bands().get("memory", {}).get(group_of(workload))
+    return entry.get("median_pct") if isinstance(entry, dict) else None
+
+
 def error_band_text(workload: Workload) -> str:
     """'memory ±6 % median, ±14 % p90 (12 measurements, lora)' or NOT_MEASURED."""
     group = group_of(workload)
     entry = _bands().get("memory", {}).get(group)
     if not isinstance(entry, dict) or entry.get("median_pct") is None:
-        return f"{NOT_MEASURED} ({group})"
+        return f"memory: {NOT_MEASURED} ({group}); speed: {NOT_MEASURED}"
     p90 = entry.get("p90_pct")
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
-    return f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} published measurements, {group})"
+    return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} published measurements, "
+            f"{group}); speed: {NOT_MEASURED}")

@@ -8,7 +8,7 @@ from advisor.core.units import GB, GIB
 from advisor.core.workload import Mode, Workload
 from advisor.plots import fmt_params
 from advisor.ui.compute import BuildResult, Results
-from advisor.ui.fidelity import error_band_text
+from advisor.ui.fidelity import error_band_text, median_pct
 
 UNKNOWN = "?"  # the cell's tooltip says what is unknown
 
@@ -46,7 +46,9 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
         if e.fit is None:
             return f"{mem(e.memory.total, prefs)} per GPU"
         verdict = "fits" if e.fit.fits else "too big"
-        return f"{verdict}: {mem(e.fit.need_per_gpu_bytes, prefs)} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+        band = median_pct(workload)
+        tail = f" ±{band:.0f}%" if band is not None else ""
+        return f"{verdict}: {mem(e.fit.need_per_gpu_bytes, prefs)}{tail} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
     if col == 2:
         b = e.speed.bottleneck
         return b.value if b is not None else UNKNOWN
@@ -64,9 +66,9 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     return ""
 
 
-def cell_tip(r: BuildResult, col: int, prefs) -> str | None:
+def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 1 and r.estimate is not None and r.estimate.fit is not None:
-        return r.estimate.fit.reason or None
+        return "\n".join(t for t in (r.estimate.fit.reason, "Expected error: " + error_band_text(workload)) if t)
     if col == 3 and r.estimate is not None and r.estimate.speed.notes:
         return "\n".join(r.estimate.speed.notes)
     if col == 4:

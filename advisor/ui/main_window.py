@@ -21,24 +21,16 @@ from advisor.ui.workload_panel import WorkloadPanel
 DETECT_TIMEOUT_S = 8.0
 FILTER = "Comparison (*.json)"
 
-FORMULAS_HTML = """<h2>Formulas and sources</h2><ul>
-<li><b>Weights</b>: parameters × bits per weight / 8; quantized formats keep embeddings and lm_head at 16 bit
-(bitsandbytes, GPTQ arXiv:2210.17323, AWQ arXiv:2306.00978, LLM.int8 arXiv:2208.07339, llama.cpp quantize README).</li>
-<li><b>KV cache</b>: 2 × layers × KV heads × head size × bytes × tokens × sequences; vLLM pages it
-(PagedAttention, arXiv:2309.06180).</li>
-<li><b>Training states</b>: gradients and AdamW moments per trained weight (Adam: 8 bytes, 8-bit: 2 bytes,
-arXiv:2110.02861); sharded by ZeRO stage (arXiv:1910.02054) or FSDP (arXiv:2304.11277).</li>
-<li><b>Activations</b>: per layer and token, Korthikanti et al. 2022 (arXiv:2205.05198), reduced by
-FlashAttention (arXiv:2205.14135) and recomputation.</li>
-<li><b>LoRA / QLoRA</b>: r × (d_in + d_out) per adapted matrix (arXiv:2106.09685); NF4 base with double
-quantization (arXiv:2305.14314).</li>
-<li><b>Tensor parallel</b>: two all-reduces per layer per step (Megatron, arXiv:1909.08053); their time over
-NVLink or PCIe is the interconnect share in the Speed plot.</li>
-<li><b>Decode speed</b>: bandwidth-bound — bytes read per token / memory bandwidth; prefill and training
-compute-bound — FLOPs / (peak × efficiency). Every efficiency factor is a named constant with its source in
-<code>advisor/core/</code>.</li></ul>
-<p>The estimate's expected error is the median error measured against published measurements
-(benchmarks/fidelity.py); where none was measured the app says so.</p>"""
+def formulas_html() -> str:
+    """Help ▸ Formulas & sources: the core's own list (``advisor.core.formulas``), so Help shows what is computed."""
+    try:
+        from advisor.core.formulas import formulas
+    except ImportError:
+        return "<p>The list of formulas is not available in this version.</p>"
+    rows = "".join(f"<li><b>{html.escape(f.term)}</b>: {html.escape(f.formula)}<br><i>Sources: "
+                   f"{html.escape('; '.join(f.sources))}</i></li>" for f in formulas())
+    return ("<h2>Formulas and sources</h2><ul>" + rows + "</ul><p>Each estimate's expected error is the error "
+            "measured against published measurements (benchmarks/fidelity.py); where none was measured the app says so.</p>")
 
 
 class _DetectSignals(QObject):
@@ -144,7 +136,7 @@ class MainWindow(QMainWindow):
         for a in self._add_actions:
             b.addAction(a)
         h = self.menuBar().addMenu("&Help")
-        h.addAction(self._act("&Formulas && sources", lambda: text_dialog(self, "Formulas and sources", FORMULAS_HTML).exec(), QKeySequence.StandardKey.HelpContents))
+        h.addAction(self._act("&Formulas && sources", lambda: text_dialog(self, "Formulas and sources", formulas_html()).exec(), QKeySequence.StandardKey.HelpContents))
         h.addAction(self._act("&About", self.about))
 
     def enable_export_pdf(self, enabled: bool = True) -> None:

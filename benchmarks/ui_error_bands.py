@@ -1,0 +1,66 @@
+"""Write the app's error bands (``resources/fidelity.json``) from a fresh fidelity run.
+
+The desktop app shows, beside every estimate, the memory estimator's measured error for
+its group (inference, full, lora, qlora): the median and p90 absolute % error over the
+trusted rows of ``benchmarks/fidelity.py`` (published peak-memory measurements). This
+script runs that benchmark's own evaluation and writes the figures the app ships; it never
+writes a figure it did not measure (a group with no scored row is left out, and the app
+says "error band not yet measured").
+
+Run after the estimator or the measurements change:
+``.venv/bin/python benchmarks/ui_error_bands.py`` (``--check`` compares instead of writing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import fidelity  # noqa: E402  (benchmarks/fidelity.py)
+
+TARGET = ROOT / "resources" / "fidelity.json"
+
+
+def measure() -> dict:
+    outcomes = [fidelity.evaluate(r) for r in fidelity.load_rows()]
+    trusted = [o for o in outcomes if o.trusted]
+    groups = {g: {"rows": n, "median_pct": round(med, 1), "p90_pct": round(p90, 1)}
+              for g, (n, med, p90) in fidelity.summarize(trusted).items()}
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {"schema_version": 1, "what": "absolute % error of the per-GPU peak memory estimate vs published "
+            "measurements, trusted rows of benchmarks/fidelity.py", "measured_on": dt.date.today().isoformat(),
+            "commit": commit, "memory": groups}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--check", action="store_true", help="exit 1 if the shipped figures differ from a fresh run")
+    args = parser.parse_args()
+    fresh = measure()
+    if args.check:
+        shipped = json.loads(TARGET.read_text(encoding="utf-8"))
+        same = shipped.get("memory") == fresh["memory"]
+        print("shipped error bands match a fresh run" if same else
+              f"shipped {shipped.get('memory')}\nfresh   {fresh['memory']}")
+        return 0 if same else 1
+    TARGET.write_text(json.dumps(fresh, indent=2) + "\n", encoding="utf-8")
+    for g, v in fresh["memory"].items():
+        print(f"{g:10s} n={v['rows']:3d}  median {v['median_pct']:5.1f} %  p90 {v['p90_pct']:5.1f} %")
+    print(f"wrote {TARGET.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

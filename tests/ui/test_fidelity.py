@@ -1,0 +1,29 @@
+"""Error bands: the shipped figures are read per group; a missing one says so, never a made-up ±."""
+
+import json
+
+import pytest
+
+from advisor.core.workload import Method, Mode, Workload
+from advisor.ui import fidelity
+
+
+def test_shipped_bands_are_read_per_group():
+    fidelity._bands.cache_clear()
+    text = fidelity.error_band_text(Workload(mode=Mode.TRAIN, method=Method.LORA))
+    shipped = json.loads((fidelity_path()).read_text())["memory"]["lora"]
+    assert f"±{shipped['median_pct']:.0f} % median" in text and "lora" in text
+    assert "speed: error band not yet measured" in text
+
+
+def fidelity_path():
+    from advisor.storage.shipped import resources_dir
+
+    return resources_dir() / "fidelity.json"
+
+
+def test_missing_group_is_not_measured(monkeypatch):
+    monkeypatch.setattr(fidelity, "_bands", lambda: {"memory": {"inference": {"rows": 3, "median_pct": 4.0}}})
+    assert fidelity.median_pct(Workload()) == pytest.approx(4.0)
+    assert fidelity.median_pct(Workload(mode=Mode.TRAIN)) is None
+    assert fidelity.error_band_text(Workload(mode=Mode.TRAIN)).startswith("memory: error band not yet measured")
