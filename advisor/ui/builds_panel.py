@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Fits? need ±median error / usable per GPU", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
+COLUMNS = ("Build", "Fits? need ±error / usable", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
@@ -65,6 +65,9 @@ class BuildsTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == 1:
+            return ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
+                    "measurements for this kind of workload, and the memory a framework can use on that GPU")
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             if section == 3:
                 return SPEED_HEADERS[self.session.workload.mode.value == "train"]
@@ -176,11 +179,16 @@ class BuildsPanel(QWidget):
         """As tall as its rows (≤ 6): the table never hides a build behind a scroll bar."""
         t = self.table_builds
         rows = sum(t.rowHeight(r) for r in range(self.model.rowCount()))
-        bar = t.horizontalScrollBar().sizeHint().height() if t.horizontalScrollBar().isVisible() else 0
+        too_wide = t.horizontalHeader().length() > t.viewport().width()
+        bar = t.horizontalScrollBar().sizeHint().height() if too_wide else 0
         h = t.horizontalHeader().height() + rows + 2 * t.frameWidth() + bar
         if t.minimumHeight() != h:  # a new limit re-lays out the whole window: only on change
             t.setMinimumHeight(h)
             t.setMaximumHeight(h + t.horizontalScrollBar().sizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override: the scroll bar may come or go
+        super().resizeEvent(event)
+        self._fit_height()
 
     def _on_results_computed(self, results) -> None:
         self._fit_height()
