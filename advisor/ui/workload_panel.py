@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QCompleter,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -64,6 +65,9 @@ def params_to_slider(n: float) -> int:
 def _combo(values, tip: str, editable: bool = False) -> QComboBox:
     c = QComboBox()
     c.addItems([str(v) for v in values])
+    # Size to a short text, not the longest item: the panel must stay narrow at 1280 px.
+    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    c.setMinimumContentsLength(8)
     c.setEditable(editable)
     c.setToolTip(tip)
     return c
@@ -116,6 +120,19 @@ class WorkloadPanel(QScrollArea):
         session.results_computed.connect(self._on_results_computed)
         self._on_workload_changed(session.workload)
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._fit_width()
+        super().showEvent(event)
+
+    def _fit_width(self) -> None:
+        """Never narrower than the widest section, shown or hidden (no horizontal scroll bar)."""
+        margins = self.widget().layout().contentsMargins()
+        boxes = max(b.minimumSizeHint().width() for b in (self.box_inference, self.box_training))
+        content = max(self.widget().minimumSizeHint().width(), boxes + margins.left() + margins.right())
+        need = content + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+        if self.minimumWidth() < need:
+            self.setMinimumWidth(need)
+
     # --- building -------------------------------------------------------------------
     def _model_box(self) -> QGroupBox:
         box = QGroupBox("Model")
@@ -124,6 +141,8 @@ class WorkloadPanel(QScrollArea):
         self.combo_model.setEditable(True)
         self.combo_model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.combo_model.setToolTip(TIPS["model"])
+        self.combo_model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo_model.setMinimumContentsLength(10)
         self.combo_model.completer().setFilterMode(Qt.MatchFlag.MatchContains)
         self.combo_model.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         form.addRow("Preset", self.combo_model)
@@ -136,7 +155,7 @@ class WorkloadPanel(QScrollArea):
         row.addWidget(self.slider_generic, 1)
         row.addWidget(self.label_generic)
         form.addRow("Any size", row)
-        self.button_open_model = QPushButton("Open config.json / folder / .gguf…")
+        self.button_open_model = QPushButton("Open a model file…")
         self.button_open_model.setToolTip(TIPS["import"])
         form.addRow(self.button_open_model)
         self.label_model = QLabel()
@@ -193,14 +212,14 @@ class WorkloadPanel(QScrollArea):
         form.addRow("Attention", self.combo_attention)
         self.spin_lora_rank = _spin(1, 65536, TIPS["lora_rank"])
         form.addRow("LoRA rank", self.spin_lora_rank)
-        row = QHBoxLayout()
+        grid = QGridLayout()  # two rows: seven boxes in one row widen the whole panel
         self.check_lora_targets = {}
-        for t in LORA_TARGETS:
+        for i, t in enumerate(LORA_TARGETS):
             cb = QCheckBox(t)
             cb.setToolTip(TIPS["lora_targets"])
             self.check_lora_targets[t] = cb
-            row.addWidget(cb)
-        form.addRow("LoRA targets", row)
+            grid.addWidget(cb, i // 4, i % 4)
+        form.addRow("LoRA targets", grid)
         self.check_double_quant = QCheckBox("double quantization")
         self.check_double_quant.setToolTip(TIPS["double_quant"])
         form.addRow(self.check_double_quant)
