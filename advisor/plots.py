@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 
+from advisor.core.evaluate import CURVE_PARAMS
 from advisor.core.results import MEMORY_TERMS
 from advisor.core.units import GB, GIB
 
@@ -114,10 +115,11 @@ class FitPlot:
         self.lines = []
         for i in range(MAX_BUILDS):
             # Builds often share a usable size (two 24 GB pairs): alternate labels above and below
-            # the line and spread them along it so they never print over each other.
-            anchor = (0, 1) if i % 2 == 0 else (0, 0)
+            # the line, right-aligned at its end (where the curves have long left that height,
+            # away from the chosen model's marker), then step left for the next pair.
+            anchor = (1, 1) if i % 2 == 0 else (1, 0)
             line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(BUILD_COLORS[i], width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label="", labelOpts={"position": 0.35 + 0.2 * (i // 2), "color": BUILD_COLORS[i],
+                                   label="", labelOpts={"position": 0.98 - 0.3 * (i // 2), "color": BUILD_COLORS[i],
                                                         "anchors": [anchor, anchor]})
             line.setVisible(False)
             self.item.addItem(line)
@@ -137,13 +139,19 @@ class FitPlot:
         return self.curves[label]
 
     def update(self, results, unit: str, model_name: str = "") -> None:
-        from advisor.ui.compute import CURVE_PARAMS
-
         ub = unit_bytes(unit)
         hx, hy, tips = [], [], []
+        legend = self.item.legend
         for label, curve in self.curves.items():
-            if label not in results.curves:
+            shown = label in results.curves
+            if not shown:
                 curve.setData([], [])
+            # The legend lists only the techniques of the current mode (inference or training).
+            listed = any(sample.item is curve for sample, _ in legend.items)
+            if listed and not shown:
+                legend.removeItem(curve)
+            elif shown and not listed:
+                legend.addItem(curve, label)
         for label, y in results.curves.items():
             ok = np.isfinite(y)
             c = self._curve(label)
@@ -155,7 +163,8 @@ class FitPlot:
             tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
         for i, line in enumerate(self.lines):
             r = results.builds[i] if i < len(results.builds) else None
-            fit = r.estimate.fit if r is not None and r.estimate is not None else None
+            # A build the workload cannot run on (see its messages) gets no line.
+            fit = r.estimate.fit if r is not None and r.estimate is not None and not r.problems else None
             line.setVisible(fit is not None)
             if fit is not None:
                 line.setValue(math.log10(max(fit.usable_per_gpu_bytes / ub, 1e-3)))
@@ -180,9 +189,11 @@ class FitPlot:
         self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
         self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
-        if not getattr(self, "_y_ticks_set", False):
-            self.item.getAxis("left").setTicks([_log_ticks(MEMORY_TICKS, lambda v: f"{v:g}")])
-            self._y_ticks_set = True
+        # Many decades (training curves reach PB): powers of 4 only, so tick labels never collide.
+        ticks = MEMORY_TICKS if top / ub < 2048 else tuple(4.0 ** k for k in range(-1, 12))
+        if getattr(self, "_y_ticks", None) != ticks:
+            self.item.getAxis("left").setTicks([_log_ticks(ticks, lambda v: f"{v:g}")])
+            self._y_ticks = ticks
         _set_text(self.item, "left", f"memory per GPU ({unit}, log)")
 
 

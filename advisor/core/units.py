@@ -50,3 +50,10 @@ def parse_count(text: str) -> float:
     if not value > 0 or value != value or value == float("inf"):
         raise ValueError(f"not a positive finite number: {text!r}")
     return value
+
+
+def format_params(n: float | None) -> str:
+    """Parameter count for people: '6.74 B', '1.00 T'; '—' when unknown."""
+    if n is None or n != n or n in (float("inf"), float("-inf")):
+        return "—"
+    return f"{n / 1e12:.2f} T" if n >= 1e12 else f"{n / 1e9:.3g} B"

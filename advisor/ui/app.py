@@ -27,7 +27,7 @@ def build_window(comparison_path: str | None = None):
     from PySide6.QtWidgets import QApplication
 
     from advisor import plots
-    from advisor.ui.refcount_guard import protect_singletons
+    from advisor.qt_guard import protect_singletons
 
     protect_singletons()  # before the first Qt call that could leak a None (see the module)
     from advisor.storage.settings import load_settings

@@ -7,8 +7,8 @@ import html
 from advisor.core.units import GB, GIB
 from advisor.core.workload import Mode, Workload
 from advisor.plots import fmt_params
-from advisor.ui.compute import BuildResult, Results
-from advisor.ui.fidelity import error_band_text, median_pct
+from advisor.core.evaluate import BuildResult, Results
+from advisor.storage.error_bands import error_band_text, median_pct
 
 UNKNOWN = "?"  # the cell's tooltip says what is unknown
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QProgressBa
 
 from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
 from advisor.storage.settings import Settings, save_settings
-from advisor.ui import hooks
+from advisor.storage.catalog_store import shipped_catalog_date
 from advisor.ui.builds_panel import BuildsPanel
 from advisor.ui.dialogs import AddBuildDialog, PreferencesDialog, TweakDialog, text_dialog
 from advisor.ui.machine import this_machine_entry
@@ -47,7 +47,9 @@ class _DetectJob(QRunnable):
 
     def run(self) -> None:
         try:
-            self.signals.finished.emit(hooks.detect(DETECT_TIMEOUT_S))
+            from advisor.probe import detect  # loaded when asked: NVML bindings are not needed to start
+
+            self.signals.finished.emit(detect(DETECT_TIMEOUT_S))
         except Exception as exc:  # noqa: BLE001 - shown as a message
             self.signals.failed.emit(str(exc))
 
@@ -228,7 +230,7 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}",
-                          f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(hooks.catalog_date())}<br>"
+                          f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(shipped_catalog_date())}<br>"
                           f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
 
     # --- events ---------------------------------------------------------------------

@@ -23,7 +23,9 @@ from advisor.core.llm import ModelArch
 from advisor.core.workload import Workload
 from advisor.storage import comparison_file
 from advisor.storage.settings import Settings
-from advisor.ui import compute, hooks
+from advisor.core import evaluate
+from advisor.storage.catalog_store import load_catalog
+from advisor.storage.model_import import ModelImportError, load_model
 
 
 class Session(QObject):
@@ -34,7 +36,7 @@ class Session(QObject):
       workload_changed(object)    the Workload was replaced
       model_changed(object)       the ModelRef changed (arch in ``arch``, None if unresolved)
       builds_changed()            builds were added, removed, moved, renamed or replaced
-      results_computed(object)    ``compute.Results`` for the current state
+      results_computed(object)    ``evaluate.Results`` for the current state
       document_changed()          path or unsaved-changes flag changed
       problem_reported(str)       something the user asked for failed; the text says why
       prefs_changed()             display preferences (GB/GiB, currency) changed
@@ -59,7 +61,7 @@ class Session(QObject):
         self.arch: ModelArch | None = None
         self.builds: tuple[BuildEntry, ...] = start.builds
         self.title = start.title
-        self.results: compute.Results | None = None
+        self.results: evaluate.Results | None = None
         self.path: Path | None = None
         self.dirty = False
         self._curve_cache: dict[Workload, tuple] = {}
@@ -71,7 +73,11 @@ class Session(QObject):
 
     # --- loading ---------------------------------------------------------------------
     def load_catalog(self) -> None:
-        self.catalog, self.catalog_problems = hooks.load_catalog()
+        try:
+            loaded = load_catalog()
+            self.catalog, self.catalog_problems = loaded.catalog, [str(p) for p in loaded.problems]
+        except OSError as exc:  # an unreadable catalog folder: said, and the app runs on
+            self.catalog, self.catalog_problems = None, [f"the catalog could not be loaded: {exc}"]
         self.catalog_loaded.emit()
         self.arch = self._resolve_model(self.model, report=False)
         self.model_changed.emit(self.model)
@@ -79,14 +85,8 @@ class Session(QObject):
 
     def _resolve_model(self, ref: ModelRef, report: bool = True) -> ModelArch | None:
         try:
-            if ref.arch is not None:
-                return ref.arch
-            if ref.generic_params is not None:
-                return hooks.generic_decoder(ref.generic_params)
-            if self.catalog is None:
-                raise LookupError("the catalog is not loaded")
-            return self.catalog.models[ref.preset_id]
-        except Exception as exc:  # noqa: BLE001 - unknown preset, no generic module: said, not raised
+            return evaluate.resolve_model(self.catalog, ref)
+        except (LookupError, ValueError) as exc:  # unknown preset, size out of range: said, not raised
             if report:
                 self.problem_reported.emit(f"model: {exc}")
             return None
@@ -115,8 +115,8 @@ class Session(QObject):
 
     def import_model(self, path: str) -> bool:
         try:
-            arch = hooks.load_model(path)
-        except Exception as exc:  # noqa: BLE001 - every import failure is a message
+            arch = load_model(path).arch
+        except ModelImportError as exc:  # every import failure is a message
             self.problem_reported.emit(f"{path}: {exc}")
             return False
         self.set_model(ModelRef(imported_path=str(path), arch=arch))
@@ -175,21 +175,19 @@ class Session(QObject):
     def resolved(self, index: int):
         """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
         try:
-            return hooks.resolve_entry(self.catalog, self.builds[index])
-        except Exception as exc:  # noqa: BLE001
+            return evaluate.resolve_entry(self.catalog, self.builds[index])
+        except (LookupError, ValueError) as exc:
             self.problem_reported.emit(f"{self.builds[index].name}: {exc}")
             return None
 
     # --- computing -------------------------------------------------------------------
     def recompute(self) -> None:
         """The one computation after any change; views redraw from ``results_computed``."""
-        curves = None
-        if hooks.estimator_available():
-            curves = self._curve_cache.get(self.workload)
-            if curves is None:
-                curves = compute.fit_curves(self.workload)
-                self._curve_cache = {self.workload: curves}  # one entry: the last workload
-        self.results = compute.compute(self.catalog, self.arch, self.workload, self.builds, curves)
+        curves = self._curve_cache.get(self.workload)
+        if curves is None:
+            curves = evaluate.fit_curves(self.workload)
+            self._curve_cache = {self.workload: curves}  # one entry: the last workload
+        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, curves)
         self.results_computed.emit(self.results)
 
     # --- documents -------------------------------------------------------------------

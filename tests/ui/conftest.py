@@ -2,8 +2,6 @@
 
 import pytest
 
-from advisor.ui import hooks
-
 
 @pytest.fixture
 def app_window(qtbot):
@@ -17,5 +15,3 @@ def app_window(qtbot):
     yield session, window
     window.close()
 
-
-needs_estimator = pytest.mark.skipif(not hooks.estimator_available(), reason=hooks.ESTIMATOR_MISSING)

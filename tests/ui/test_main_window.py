@@ -7,13 +7,14 @@ from PySide6.QtCore import Qt
 from advisor.core.comparison import BuildEntry, ModelRef
 from advisor.core.units import GIB
 from advisor.storage.settings import load_settings
-from advisor.ui import hooks
-from tests.ui.conftest import needs_estimator
+from advisor.core.estimate import estimate
+from advisor.core.evaluate import resolve_entry
+from advisor.core.generic import generic_decoder
 
 # The offscreen platform plugin cannot propagate a top-level window's size hints and says so
 # on show(); the window itself is fine (real platforms implement it).
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-pytestmark = [pytest.mark.gui, needs_estimator, OFFSCREEN_NOISE]
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
 
 
 def _cell(window, row, col):
@@ -39,8 +40,8 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     combo.setCurrentIndex(i)
     combo.activated.emit(i)
     assert session.arch.id == "llama-3.1-70b"
-    resolved = hooks.resolve_entry(session.catalog, session.builds[0])
-    core = hooks.estimate(session.catalog.models["llama-3.1-70b"], session.workload, resolved)
+    resolved = resolve_entry(session.catalog, session.builds[0])
+    core = estimate(session.catalog.models["llama-3.1-70b"], session.workload, resolved)
     shown = session.results.builds[0].estimate
     assert shown.memory.total == pytest.approx(core.memory.total)
     after = _cell(window, 0, 1)
@@ -66,13 +67,13 @@ def test_workload_spinbox_feeds_the_session(app_window):
 
 def test_fit_curves_are_the_core_numbers(app_window):
     session, window = app_window
-    from advisor.ui.compute import CURVE_PARAMS, technique_workloads
+    from advisor.core.evaluate import CURVE_PARAMS, technique_workloads
 
     fit = window.tabs.view(0).builder
     variants, current = technique_workloads(session.workload)
     x, y = fit.curves[current].getOriginalDataset()  # before the log10 of the axes
     for n in (CURVE_PARAMS[3], CURVE_PARAMS[20]):
-        core = hooks.estimate(hooks.generic_decoder(float(n)), variants[current], None).memory.total
+        core = estimate(generic_decoder(float(n)), variants[current], None).memory.total
         j = int(np.argmin(np.abs(x - n)))
         assert x[j] == pytest.approx(n)
         assert y[j] == pytest.approx(core / GIB)
@@ -170,7 +171,7 @@ def test_hidden_tab_redraws_when_shown(app_window):
 def test_refcount_guard_keeps_none_alive():
     import sys
 
-    from advisor.ui.refcount_guard import needed, protect_singletons
+    from advisor.qt_guard import needed, protect_singletons
 
     if needed():
         assert protect_singletons()

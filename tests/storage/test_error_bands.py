@@ -5,7 +5,7 @@ import json
 import pytest
 
 from advisor.core.workload import Method, Mode, Workload
-from advisor.ui import fidelity
+from advisor.storage import error_bands as fidelity
 
 
 def test_shipped_bands_are_read_per_group():
