@@ -55,6 +55,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Estimate per-GPU memory (and with --gpu/--build: fit and speed) of running or training a model.")
     p.add_argument("model", nargs="?", metavar="MODEL", help="preset id, config.json, model folder or .gguf file")
     p.add_argument("--params", metavar="N", help="generic dense decoder of N parameters (6.74e9, 6.74B, 70b)")
+    add_workload_arguments(p)
+    h = p.add_argument_group("hardware")
+    where = h.add_mutually_exclusive_group()
+    where.add_argument("--gpu", metavar="ID", help="catalog GPU id (one card; N on PCIe with --gpus N)")
+    where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=run)
+
+
+def add_workload_arguments(p: argparse.ArgumentParser) -> None:
+    """Architecture overrides, workload and GPU-use flags (shared with ``llm-advisor report``)."""
     arch = p.add_argument_group("architecture overrides")
     for flag in ARCH_FLAGS:
         arch.add_argument(f"--{flag.replace('_', '-')}", type=_positive_int, metavar="N")
@@ -75,15 +86,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     w.add_argument("--attention", choices=ATTENTION, help="attention kernel (default flash)")
     w.add_argument("--kv-dtype", metavar="DTYPE", help="KV cache type: bf16 fp16 fp32 fp8 q8_0 q4_0")
     w.add_argument("--engine", choices=ENGINES, help="inference engine (default transformers; llama.cpp for .gguf)")
-    h = p.add_argument_group("hardware")
+    h = p.add_argument_group("GPU use")
     h.add_argument("--gpus", type=_positive_int, metavar="N", help="GPUs the job uses")
     h.add_argument("--parallel", choices=PARALLEL, help="how the GPUs share the work (default none)")
     h.add_argument("--offload", choices=OFFLOAD, action="append", help="offload to host RAM (repeatable)")
-    where = h.add_mutually_exclusive_group()
-    where.add_argument("--gpu", metavar="ID", help="catalog GPU id (one card; N on PCIe with --gpus N)")
-    where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(handler=run)
 
 
 # --- turning flags into (model, workload, build) ------------------------------------------
@@ -182,6 +188,8 @@ def _workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
         fields["weights"] = args.weights.strip().lower()
     elif imported is not None and imported.weight_format and not train:
         fields["weights"] = imported.weight_format
+    elif train and method == "qlora":
+        fields["weights"] = "nf4"  # QLoRA's base (Dettmers et al. 2023); said, not implied
     if args.kv_dtype is not None:
         try:
             kv_bytes_per_element(args.kv_dtype)

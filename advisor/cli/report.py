@@ -1,0 +1,126 @@
+"""``llm-advisor report``: write a comparison's PDF without opening the window.
+
+    llm-advisor report COMPARISON.json --out FILE.pdf
+    llm-advisor report --model llama-3.1-8b --build 2x-rtx-3090-nvlink --build 2x-rtx-4090-pcie-x16 \
+        [estimate flags] --out FILE.pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from advisor.cli import UsageError
+from advisor.cli.estimate import add_workload_arguments
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "report", help="write a build comparison as a PDF (from a comparison file or from flags)",
+        description="Write the PDF report of a comparison: a saved comparison file, or --model with "
+                    "two to six --build ids and the estimate command's workload flags.")
+    p.add_argument("comparison", nargs="?", metavar="COMPARISON.json", help="a comparison saved by the app")
+    p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF")
+    p.add_argument("--page-size", choices=("a4", "letter"), help="paper size (default: from the locale)")
+    p.add_argument("--overwrite", action="store_true", help="replace FILE.pdf if it exists")
+    p.add_argument("--unit", choices=("GiB", "GB"), default="GiB", help="memory unit in the report")
+    p.add_argument("--model", metavar="MODEL", help="preset id, config.json, model folder or .gguf (with --build)")
+    p.add_argument("--params", metavar="N", help="generic dense decoder of N parameters (with --build)")
+    p.add_argument("--build", action="append", metavar="ID", default=[],
+                   help="catalog build, system or cloud id (repeat: 2 to 6)")
+    p.add_argument("--title", default="", help="title of the report")
+    add_workload_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def _comparison_from_file(path: str):
+    from advisor.storage.comparison_file import ComparisonFileError, load_comparison
+
+    try:
+        return load_comparison(path)
+    except ComparisonFileError as exc:
+        raise UsageError(f"COMPARISON.json: {exc}") from None
+
+
+def _entries(catalog, ids: list[str]):
+    from advisor.core.catalog import RecordKind
+    from advisor.core.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, unique_name
+
+    if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
+        raise UsageError(f"--build: give {MIN_BUILDS} to {MAX_BUILDS} builds (got {len(ids)})")
+    entries, taken = [], set()
+    for rid in ids:
+        for kind, field in ((RecordKind.BUILD, "build_id"), (RecordKind.SYSTEM, "system_id"), (RecordKind.CLOUD, "cloud_id")):
+            record = catalog.of(kind).get(rid)
+            if record is not None:
+                label = getattr(record, "name", None) or f"{record.provider} {record.instance_type}"
+                name = unique_name(label, taken)
+                taken.add(name)
+                entries.append(BuildEntry(name=name, **{field: rid}))
+                break
+        else:
+            raise UsageError(f"--build: unknown build, system or cloud instance {rid!r} (see 'llm-advisor catalog list')")
+    return tuple(entries)
+
+
+def _comparison_from_flags(args: argparse.Namespace, catalog):
+    from advisor.cli.estimate import _check, build_request
+    from advisor.core.comparison import Comparison, ModelRef
+    from advisor.core.evaluate import resolve_entry
+
+    if not args.model and not args.params:
+        raise UsageError("COMPARISON.json: give a comparison file, or --model (or --params) with --build ids")
+    entries = _entries(catalog, args.build)
+    smallest = min(resolve_entry(catalog, e).gpu_count for e in entries)
+    args.model, args.gpu = args.model, None
+    if args.gpus is None:
+        args.gpus = smallest  # every build must be able to run the job as set
+    args.build = None
+    request = build_request(args)
+    _check(request)
+    ref = (ModelRef(generic_params=request.arch.params_published or float(_params(request.arch))) if args.params
+           else ModelRef(imported_path=args.model, arch=request.arch) if request.imported is not None
+           and request.imported.origin != "preset" else ModelRef(preset_id=request.arch.id))
+    return Comparison(title=args.title, workload=request.workload, model=ref, builds=entries)
+
+
+def _params(arch) -> float:
+    from advisor.core.params import count_params
+
+    return count_params(arch).total
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.comparison and (args.model or args.params or args.build):
+        raise UsageError("COMPARISON.json: give a comparison file or --model/--build flags, not both")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # headless: no window is ever shown
+    from advisor.storage.catalog_store import load_catalog, shipped_catalog_date
+
+    catalog = load_catalog(migrate_user_files=False).catalog
+    comparison = _comparison_from_file(args.comparison) if args.comparison else _comparison_from_flags(args, catalog)
+    return _write(comparison, catalog, args, shipped_catalog_date())
+
+
+def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:
+    from advisor.qt_guard import protect_singletons
+
+    protect_singletons()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["llm-advisor"])  # noqa: F841 - pyqtgraph draws the charts
+    from advisor.report.export import default_page_size, export_pdf
+    from advisor.report.pdf import PdfWriteError
+    from advisor.storage.error_bands import error_band_text
+
+    try:
+        pages = export_pdf(comparison, catalog, args.out, catalog_date=catalog_date,
+                           error_band=error_band_text(comparison.workload), page_size=args.page_size or default_page_size(),
+                           unit=args.unit, overwrite=args.overwrite)
+    except LookupError as exc:
+        raise UsageError(f"model: {exc}") from None
+    except PdfWriteError as exc:
+        print(f"llm-advisor report: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({pages} pages)")
+    return 0

@@ -1,0 +1,72 @@
+"""Draw the Fit, Memory, Speed and Value charts into the PDF as vector graphics.
+
+The same ``advisor.plots`` builders as the screen fill an offscreen pyqtgraph layout,
+whose scene is rendered straight into the PDF painter (``scene().render``): no raster
+image, no SVG step (pyqtgraph's SVG exporter crashes with PySide6 6.12, platform-notes.md).
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter
+
+from advisor import plots
+from advisor.core.evaluate import Results
+from advisor.core.workload import Mode, Workload
+
+
+def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str):
+    training = workload.mode is Mode.TRAIN
+    if kind == "fit":
+        plot = plots.FitPlot()
+        plot.update(results, unit, model_name)
+    elif kind == "memory":
+        plot = plots.MemoryPlot()
+        plot.update(results, unit)
+    elif kind == "speed":
+        plot = plots.SpeedPlot()
+        plot.update(results, training)
+    elif kind == "value":
+        plot = plots.ValuePlot()
+        plot.update(results, training)
+    else:
+        raise KeyError(f"unknown chart {kind!r}")
+    return plot
+
+
+def chart_painter(results: Results, workload: Workload, unit: str = "GiB", model_name: str = ""):
+    """A ``draw_chart(kind, painter, rect)`` for ``advisor.report.pdf.write_pdf``."""
+
+    def draw(kind: str, painter: QPainter, rect: QRectF) -> None:
+        plots.set_theme(dark=False)  # paper is white whatever the screen's palette
+        plot = _builder(kind, results, workload, unit, model_name)
+        canvas = pg.GraphicsLayoutWidget()
+        try:
+            canvas.setBackground("w")
+            for row, item in enumerate(plot.items):
+                canvas.addItem(item, row=row, col=0)
+            size = QRectF(0, 0, rect.width(), rect.height())
+            canvas.resize(int(size.width()), int(size.height()))
+            canvas.setSceneRect(size)
+            canvas.ci.setGeometry(size)  # lay the plot items out without showing a window
+            _render_as_vectors(canvas.scene(), painter, rect, size)
+        finally:
+            canvas.clear()  # the PDF painter has recorded everything: free the scene now
+            canvas.close()
+
+    return draw
+
+
+def _render_as_vectors(scene, painter: QPainter, target: QRectF, source: QRectF) -> None:
+    """Render in pyqtgraph's export mode: scatter symbols as paths, not cached pixmaps
+    (what pyqtgraph's own exporters do, ``Exporter.setExportMode``)."""
+    opts = {"antialias": True, "background": "w", "painter": painter, "resolutionScale": 1.0}
+    items = [i for i in scene.items() if hasattr(i, "setExportMode")]
+    for item in items:
+        item.setExportMode(True, opts)
+    try:
+        scene.render(painter, target, source)
+    finally:
+        for item in items:
+            item.setExportMode(False, opts)

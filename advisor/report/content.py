@@ -1,0 +1,225 @@
+"""What the PDF says (Qt-free): the comparison's results turned into a ``ReportDocument``.
+
+It reads the same ``Results`` the window shows (one computation, ``advisor.core.evaluate``),
+so the screen and the paper carry the same numbers. Every price carries its date, every
+build its catalog sources, and the recommendation is derived from the numbers alone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from advisor import APP_NAME, __version__
+from advisor.core.builds import Condition, build_cost
+from advisor.core.comparison import Comparison
+from advisor.core.formulas import formulas
+from advisor.core.hardware import ResolvedBuild
+from advisor.core.llm import ModelArch
+from advisor.core.evaluate import BuildResult, Results
+from advisor.core.results import MEMORY_TERMS
+from advisor.core.units import GB, GIB
+from advisor.core.units import format_params as fmt_params
+from advisor.core.workload import Mode, Workload
+from advisor.report.document import Bullets, Chart, Heading, PageBreak, Paragraph, ReportDocument, Table
+from advisor.report.recommend import recommendation
+
+CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
+          ("memory", "Memory per GPU by term, against capacity"),
+          ("speed", "Speed, with the share lost to GPU-to-GPU traffic"),
+          ("value", "Value: price against capability"))
+
+
+def _gib(n_bytes: float | None, unit: str = "GiB") -> str:
+    if n_bytes is None:
+        return "unknown"
+    return f"{n_bytes / (GIB if unit == 'GiB' else GB):,.1f} {unit}"
+
+
+def _usd(value: float | None, per: str = "") -> str:
+    if value is None:
+        return "unknown"
+    return (f"${value:,.0f}" if value >= 100 else f"${value:,.2f}") + per
+
+
+def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> tuple[tuple[str, str], ...]:
+    """Every setting that matters for this mode, as (setting, value)."""
+    kv = f"{arch.n_heads} / {arch.n_kv_heads}"
+    rows = [("Model", f"{arch.name} ({fmt_params(params_total)} parameters)"),
+            ("Architecture", f"{arch.n_layers} layers, hidden {arch.hidden_size}, heads / KV heads {kv}, "
+                             f"head dim {arch.head_dim}, FFN {arch.ffn_size}, vocab {arch.vocab_size:,}"
+                             + (f", MoE {arch.moe.n_active} of {arch.moe.n_experts} experts" if arch.moe else "")
+                             + (f", attention {arch.attention.kind.value}" if arch.attention.kind.value != "full" else ""))]
+    if w.mode is Mode.INFERENCE:
+        rows += [("Task", f"inference with {w.engine.value}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
+                 ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
+                 ("Concurrent sequences", str(w.batch))]
+    else:
+        rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" if w.method.value != "full" else ""
+        rows += [("Task", f"fine-tuning: {w.method.value}{rank}"), ("Precision", w.precision.value),
+                 ("Optimizer", w.optimizer.value), ("Sequence length", f"{w.seq_len:,}"),
+                 ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
+                 ("Checkpointing / attention", f"{w.checkpointing.value} / {w.attention.value}")]
+        if w.method.value == "qlora":
+            rows.append(("Base weights", w.weights))
+    rows.append(("GPUs used", f"{w.n_gpus}, parallel scheme {w.parallel.value}"
+                 + (f", offload {'+'.join(o.value for o in w.offload)}" if w.offload else "")))
+    return tuple(rows)
+
+
+def _links(b: ResolvedBuild) -> str:
+    t = b.topology
+    parts = []
+    if t.nvswitch:
+        parts.append("NVSwitch")
+    if t.nvlink_pairs:
+        parts.append(f"NVLink bridge × {len(t.nvlink_pairs)}")
+    lanes = "/".join(f"x{n}" for n in t.pcie_lanes_per_gpu) if t.pcie_lanes_per_gpu else "card width"
+    parts.append(f"PCIe {t.pcie_gen}.0 {lanes}")
+    if b.gpu_count > 1:
+        parts.append("P2P on" if t.p2p else "no P2P")
+    return ", ".join(parts)
+
+
+def _price_cell(r: BuildResult) -> str:
+    if r.usd_per_hour is not None:
+        return f"{_usd(r.usd_per_hour, '/h')} on demand"
+    if r.resolved is None:
+        return "unknown"
+    lines = []
+    for cond, label in ((Condition.NEW, "new"), (Condition.USED, "used")):
+        cost = build_cost(r.resolved, cond)
+        dated = [p for p in cost.prices if p is not None]
+        amount = cost.total_usd if cost.total_usd is not None else cost.gpus_usd
+        if amount is None:
+            continue
+        when = max(p.date_seen for p in dated).isoformat() if dated else "?"
+        scope = "" if cost.total_usd is not None else " (GPUs only)"
+        lines.append(f"{label} {_usd(amount)}{scope}, seen {when}")
+    return "; ".join(lines) or "unknown"
+
+
+def builds_table(results: Results, unit: str) -> Table:
+    rows = []
+    for r in results.builds:
+        b = r.resolved
+        if b is None:
+            rows.append((r.name, r.error or "could not be resolved", "", "", "", "", ""))
+            continue
+        names = sorted({g.name for g in b.gpus})
+        per_gpu = min(g.memory_gib for g in b.gpus) * GIB
+        total = sum(g.memory_gib for g in b.gpus) * GIB
+        rows.append((r.name, f"{b.gpu_count}× {' + '.join(names)}", f"{_gib(per_gpu, unit)} / {_gib(total, unit)}",
+                     _links(b), _gib(b.host_ram_gib * GIB, unit) if b.host_ram_gib else "unknown",
+                     _price_cell(r), f"{r.power_w:,.0f} W" if r.power_w is not None else "unknown"))
+    return Table(columns=("Build", "GPUs", "Memory per GPU / total", "Links", "Host RAM", "Price", "Power"),
+                 rows=tuple(rows), column_weights=(1.3, 1.4, 1.1, 1.5, 0.8, 1.8, 0.7), small=True)
+
+
+def _speed_cell(r: BuildResult, w: Workload) -> str:
+    s = r.estimate.speed
+    if w.mode is Mode.TRAIN:
+        if s.train_tokens_per_s is None:
+            return "unknown"
+        return f"{s.train_tokens_per_s:,.0f} tok/s train; 1 B tokens in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
+    dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s else "?"
+    pre = f"{s.prefill_tokens_per_s:,.0f}" if s.prefill_tokens_per_s else "?"
+    return f"decode {dec} tok/s, prefill {pre} tok/s"
+
+
+def verdict_table(results: Results, w: Workload, unit: str) -> Table:
+    rows = []
+    for r in results.builds:
+        e = r.estimate
+        if e is None or e.fit is None:
+            rows.append((r.name, "no estimate", r.error or "", "", "", ""))
+            continue
+        fits = "fits" if e.fit.fits and not r.problems else ("cannot run as set" if r.problems else "does not fit")
+        need = f"{_gib(e.fit.need_per_gpu_bytes, unit)} of {_gib(e.fit.usable_per_gpu_bytes, unit)}"
+        bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
+        link = f"{e.speed.interconnect_share:.0%}"
+        headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
+        price = r.usd_per_hour if r.usd_per_hour is not None else r.price_new_usd
+        per = _usd(price / headline, "/h per tok/s" if r.usd_per_hour is not None else " per tok/s") \
+            if price is not None and headline else "unknown"
+        rows.append((r.name, fits, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
+    return Table(columns=("Build", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed", "Cost per unit"),
+                 rows=tuple(rows), column_weights=(1.3, 0.9, 1.3, 1.3, 1.8, 1.1), small=True)
+
+
+def memory_table(results: Results, unit: str) -> Table:
+    builds = [r for r in results.builds if r.estimate is not None]
+    rows = [(term.replace("_", " "), *(_gib(getattr(r.estimate.memory, term), unit) for r in builds)) for term in MEMORY_TERMS]
+    rows.append(("total per GPU", *(_gib(r.estimate.memory.total, unit) for r in builds)))
+    rows.append(("host RAM", *(_gib(r.estimate.memory.host, unit) for r in builds)))
+    return Table(columns=("Term", *(r.name for r in builds)), rows=tuple(rows))
+
+
+def _per_build_notes(results: Results) -> list:
+    blocks = []
+    for r in results.builds:
+        lines = [f"Problem: {p}" for p in r.problems] + [f"Check: {w}" for w in r.warnings]
+        if r.estimate is not None:
+            lines += list(r.estimate.speed.notes)
+        if r.price_note:
+            lines.append(f"Price: {r.price_note}")
+        if lines:
+            blocks += [Heading(text=r.name, level=3), Bullets(items=tuple(lines), small=True)]
+    return blocks
+
+
+def _assumptions(results: Results, error_band: str, unit: str) -> list:
+    first = next((r.estimate for r in results.builds if r.estimate is not None), None)
+    if first is None:
+        return []
+    blocks = [Paragraph(text=f"Expected error of the estimate: {error_band}.", small=True)]
+    if first.rule_of_thumb is not None:
+        rt = first.rule_of_thumb
+        blocks.append(Paragraph(text=f"Rule of thumb ({rt.rule}): {_gib(rt.total_bytes, unit)}. {rt.why_different}", small=True))
+    blocks.append(Bullets(items=first.assumptions, small=True))
+    return blocks
+
+
+def _sources(results: Results) -> list:
+    items = []
+    seen: set[str] = set()
+    for r in results.builds:
+        if r.resolved is None:
+            continue
+        for g in r.resolved.gpus:
+            if g.id in seen:
+                continue
+            seen.add(g.id)
+            urls = [str(u) for u in g.sources] + [f"{p.kind.value} price {p.date_seen}: {p.source}" for p in g.prices]
+            items.append(f"{g.name}: " + " · ".join(urls))
+    return [Bullets(items=tuple(items), small=True)]
+
+
+def build_document(comparison: Comparison, arch: ModelArch | None, results: Results, *, catalog_date: str,
+                   error_band: str, made_on: dt.date | None = None, unit: str = "GiB") -> ReportDocument:
+    """The whole report for one comparison."""
+    w = comparison.workload
+    made_on = made_on or dt.date.today()
+    title = comparison.title or " vs ".join(r.name for r in results.builds)
+    params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
+    blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w)),
+                    Heading(text="Verdict per build"), verdict_table(results, w, unit),
+                    Heading(text="Builds"), builds_table(results, unit)]
+    if arch is not None:
+        blocks += [Heading(text="Workload"),
+                   Table(columns=("Setting", "Value"), rows=workload_rows(arch, w, params), column_weights=(1, 3))]
+    blocks += [PageBreak(), Heading(text="Charts")]
+    blocks += [Chart(kind=kind, title=caption, height_mm=95) for kind, caption in CHARTS]
+    blocks += [Heading(text="Memory per GPU by term"), memory_table(results, unit)]
+    blocks += [Heading(text="Notes per build"), *_per_build_notes(results)]
+    blocks += [Heading(text="Assumptions"), *_assumptions(results, error_band, unit)]
+    blocks += [Heading(text="Formulas and sources"),
+               Bullets(items=tuple(f"{f.term}: {f.formula} Sources: {'; '.join(f.sources)}." for f in formulas()), small=True),
+               Heading(text="Catalog sources of each build's numbers", level=2), *_sources(results)]
+    return ReportDocument(
+        title=title,
+        subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — "
+                        f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + ')'}",
+                        f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
+        footer_left=f"{APP_NAME} {__version__} · {title}",
+        blocks=tuple(blocks),
+    )

@@ -1,0 +1,89 @@
+"""A plain-words recommendation derived from the numbers alone (no opinion, no weights).
+
+Rules, in order: say which builds cannot run the workload and by how much; among those
+that can, name the fastest, the cheapest to buy (or rent) and the best cost per token/s;
+say what the GPU-to-GPU link costs each build when it differs by 10 points or more; and
+repeat the estimator's note when a second GPU adds capacity but not speed.
+"""
+
+from __future__ import annotations
+
+from advisor.core.speed_plan import LAYER_SPLIT_NOTE
+from advisor.core.units import GIB
+from advisor.core.workload import Mode, Workload
+
+LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
+
+
+def _headline(r, w: Workload) -> float | None:
+    s = r.estimate.speed
+    return s.train_tokens_per_s if w.mode is Mode.TRAIN else s.decode_tokens_per_s
+
+
+def _price(r) -> tuple[float | None, str]:
+    if r.usd_per_hour is not None:
+        return r.usd_per_hour, "per hour"
+    return r.price_new_usd, ""
+
+
+def _runs(r) -> bool:
+    return r.estimate is not None and r.estimate.fit is not None and r.estimate.fit.fits and not r.problems
+
+
+def _shortfall(r) -> str:
+    fit = r.estimate.fit
+    return (f"{r.name} needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU and has "
+            f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable")
+
+
+def recommendation(results, w: Workload) -> str:
+    with_estimate = [r for r in results.builds if r.estimate is not None and r.estimate.fit is not None]
+    ok = [r for r in with_estimate if _runs(r)]
+    out: list[str] = []
+    too_big = [r for r in with_estimate if not r.estimate.fit.fits]
+    blocked = [r for r in with_estimate if r.estimate.fit.fits and r.problems]
+    if not ok:
+        if too_big:
+            worst = min(too_big, key=lambda r: r.estimate.fit.headroom_bytes)
+            best = max(too_big, key=lambda r: r.estimate.fit.headroom_bytes)
+            out.append(f"None of the builds can run this workload as set: {_shortfall(best)}"
+                       + (f"; {_shortfall(worst)}" if worst is not best else "") + ".")
+            out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
+        else:
+            out.append("None of the builds can run this workload as set; see the problems listed per build.")
+        return " ".join(out)
+    unit = "training tokens/s" if w.mode is Mode.TRAIN else "generated tokens/s"
+    speeds = {r.name: _headline(r, w) for r in ok}
+    known = {n: s for n, s in speeds.items() if s}
+    if known:
+        fastest = max(known, key=known.get)
+        slowest = min(known, key=known.get)
+        if len(known) > 1 and known[fastest] > known[slowest] * 1.05:
+            out.append(f"{fastest} is the fastest at {known[fastest]:,.0f} {unit}, "
+                       f"{known[fastest] / known[slowest]:.1f}× {slowest} ({known[slowest]:,.0f}).")
+        elif len(known) > 1:
+            out.append(f"The builds run this workload at about the same speed ({min(known.values()):,.0f}–"
+                       f"{max(known.values()):,.0f} {unit}).")
+        else:
+            out.append(f"{fastest} runs it at {known[fastest]:,.0f} {unit}.")
+    priced = [(r, *_price(r)) for r in ok if _price(r)[0] is not None]
+    if priced:
+        cheapest, amount, per = min(priced, key=lambda t: t[1])
+        out.append(f"The cheapest that runs it is {cheapest.name} at ${amount:,.0f}{' ' + per if per else ''}.")
+        value = [(r, p / known[r.name]) for r, p, _ in priced if known.get(r.name)]
+        if len(value) > 1:
+            best, cost = min(value, key=lambda t: t[1])
+            out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least (${cost:,.2f}).")
+    else:
+        out.append("No price is known for the builds that run it, so cost is not compared.")
+    shares = {r.name: r.estimate.speed.interconnect_share for r in ok}
+    if len(shares) > 1 and max(shares.values()) - min(shares.values()) >= LINK_SHARE_NOTABLE:
+        parts = ", ".join(f"{n} {s:.0%}" for n, s in shares.items())
+        out.append(f"The GPU-to-GPU link matters here: it takes {parts} of the time.")
+    if any(LAYER_SPLIT_NOTE in r.estimate.speed.notes for r in ok):
+        out.append("Where the model is split by layers, the second GPU adds memory, not speed.")
+    for r in too_big:
+        out.append(f"{r.name} does not fit: {_shortfall(r).split(' needs ', 1)[1]}.")
+    for r in blocked:
+        out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
+    return " ".join(out)

@@ -1,0 +1,76 @@
+"""The report says what the core computed: verdicts, needs, speeds and a derived recommendation."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from advisor.core.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.evaluate import evaluate, resolve_model
+from advisor.core.units import GIB
+from advisor.core.workload import Workload
+from advisor.report.content import build_document
+from advisor.report.document import Chart, Table
+from advisor.report.recommend import recommendation
+from advisor.storage.catalog_store import load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog().catalog
+
+
+def _doc(catalog, comparison):
+    arch = resolve_model(catalog, comparison.model)
+    results = evaluate(catalog, arch, comparison.workload, comparison.builds)
+    doc = build_document(comparison, arch, results, catalog_date="2026-11-09", error_band="memory ±3 % median",
+                         made_on=dt.date(2026, 11, 22))
+    return doc, results
+
+
+def _table(doc, first_column: str) -> Table:
+    return next(b for b in doc.blocks if isinstance(b, Table) and b.columns[0] == first_column)
+
+
+def test_verdict_rows_carry_the_core_numbers(catalog):
+    doc, results = _doc(catalog, canonical_comparison())
+    rows = {row[0]: row for row in _table(doc, "Build").rows}
+    for r in results.builds:
+        row = rows[r.name]
+        assert row[1] == ("fits" if r.estimate.fit.fits else "does not fit")
+        assert f"{r.estimate.fit.need_per_gpu_bytes / GIB:,.1f} GiB" in row[2]
+        assert f"{r.estimate.speed.decode_tokens_per_s:,.0f} tok/s" in row[4]
+
+
+def test_document_has_workload_charts_formulas_and_dates(catalog):
+    doc, _ = _doc(catalog, canonical_comparison())
+    text = doc.text()
+    assert {b.kind for b in doc.blocks if isinstance(b, Chart)} == {"fit", "memory", "speed", "value"}
+    for words in ("Llama 3.1 8B", "vllm", "8,192 tokens", "catalog 2026-11-09", "Made 2026-11-22",
+                  "memory ±3 % median", "arXiv:1910.02054", "NVLink bridge", "no P2P", "seen 20"):
+        assert words in text
+
+
+def test_recommendation_names_the_faster_build_and_the_link(catalog):
+    c = Comparison(model=ModelRef(preset_id="llama-3.2-3b"),
+                   workload=Workload(mode="train", method="full", n_gpus=2, parallel="fsdp", seq_len=1024,
+                                     checkpointing="full", optimizer="adamw-8bit"),
+                   builds=(BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink"),
+                           BuildEntry(name="4090 pair", build_id="2x-rtx-4090-pcie-x16")))
+    _, results = _doc(catalog, c)
+    text = recommendation(results, c.workload)
+    speeds = {r.name: r.estimate.speed.train_tokens_per_s for r in results.builds}
+    fastest = max(speeds, key=speeds.get)
+    assert f"{fastest} is the fastest at {speeds[fastest]:,.0f} training tokens/s" in text
+    assert "GPU-to-GPU link matters" in text  # FSDP over PCIe without P2P vs NVLink
+
+
+def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-405b"), workload=Workload(n_gpus=2, parallel="tp"),
+                   builds=(BuildEntry(name="a", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="b", build_id="2x-rtx-4090-pcie-x16")))
+    _, results = _doc(catalog, c)
+    text = recommendation(results, c.workload)
+    need = results.builds[0].estimate.fit.need_per_gpu_bytes / GIB
+    assert text.startswith("None of the builds can run this workload as set")
+    assert f"needs {need:.1f} GiB per GPU" in text
