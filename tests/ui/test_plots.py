@@ -1,0 +1,43 @@
+"""Plot items follow the session: legend per mode, labels that fit, a contradiction from the panel."""
+
+import pytest
+
+from advisor.plots import two_lines
+
+OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
+
+
+def _legend_labels(fit):
+    return [label.text for _, label in fit.item.legend.items]
+
+
+def test_fit_legend_lists_only_the_current_modes_techniques(app_window):
+    session, window = app_window
+    fit = window.tabs.view(0).builder
+    assert "bf16" in _legend_labels(fit) and "QLoRA" not in _legend_labels(fit)
+    panel = window.workload_panel
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    assert session.workload.mode.value == "train"
+    assert _legend_labels(fit) == ["full fine-tune", "LoRA", "QLoRA"]
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    assert "bf16" in _legend_labels(fit) and "LoRA" not in _legend_labels(fit)
+
+
+def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window):
+    session, window = app_window
+    panel = window.workload_panel
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText("qlora"))
+    panel.combo_weights.setEditText("fp32")
+    assert session.workload.weights == "fp32"
+    assert "QLoRA" in panel.label_problems.text()
+    assert "QLoRA" in window.builds_panel.label_messages.text()
+
+
+@pytest.mark.parametrize(("name", "expect"), [
+    ("2× RTX 4090 PCIe", "2× RTX 4090 PCIe"),
+    ("2× RTX 3090 + NVLink bridge", "2× RTX 3090 +\nNVLink bridge"),
+])
+def test_bar_labels_break_in_two_lines(name, expect):
+    assert two_lines(name) == expect
