@@ -1,0 +1,30 @@
+"""'This machine' runs detection off the GUI thread and reports what it found (here: no GPU)."""
+
+import pytest
+
+from advisor.probe.models import DetectedHost, Detection
+
+OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
+
+
+def test_detection_runs_in_the_background_and_reports(app_window, qtbot, monkeypatch):
+    import threading
+    import time
+
+    session, window = app_window
+    seen = {}
+
+    def slow_detect(timeout_s):
+        seen["thread"] = threading.current_thread() is not threading.main_thread()
+        time.sleep(0.2)  # the window must stay responsive meanwhile
+        return Detection(host=DetectedHost(), gpus=(), status_lines=("nvml: library not found",))
+
+    monkeypatch.setattr("advisor.probe.detect", slow_detect)
+    window.add_this_machine()
+    assert window.busy.isVisible() or not window.isVisible()
+    assert not window.action_this_machine.isEnabled()
+    qtbot.waitUntil(lambda: window.action_this_machine.isEnabled(), timeout=5000)
+    assert seen["thread"] is True
+    assert "no GPU found" in window.statusBar().currentMessage()
+    assert len(session.builds) == 2  # nothing invented
