@@ -205,20 +205,20 @@ class WorkloadPanel(QScrollArea):
         self.spin_seq_len = _spin(1, 10_000_000, TIPS["seq_len"], 512)
         form.addRow("Sequence length", self.spin_seq_len)
         self.spin_grad_accum_steps = _spin(1, 100_000, TIPS["grad_accum_steps"])
-        form.addRow("Gradient accumulation", self.spin_grad_accum_steps)
+        form.addRow("Grad. accumulation", self.spin_grad_accum_steps)
         self.combo_checkpointing = _combo([c.value for c in Checkpointing], TIPS["checkpointing"])
         form.addRow("Checkpointing", self.combo_checkpointing)
         self.combo_attention = _combo([a.value for a in AttentionImpl], TIPS["attention"])
         form.addRow("Attention", self.combo_attention)
         self.spin_lora_rank = _spin(1, 65536, TIPS["lora_rank"])
         form.addRow("LoRA rank", self.spin_lora_rank)
-        grid = QGridLayout()  # two rows: seven boxes in one row widen the whole panel
+        grid = QGridLayout()  # three rows: seven boxes in one row widen the whole panel
         self.check_lora_targets = {}
         for i, t in enumerate(LORA_TARGETS):
             cb = QCheckBox(t)
             cb.setToolTip(TIPS["lora_targets"])
             self.check_lora_targets[t] = cb
-            grid.addWidget(cb, i // 4, i % 4)
+            grid.addWidget(cb, i // 3, i % 3)
         form.addRow("LoRA targets", grid)
         self.check_double_quant = QCheckBox("double quantization")
         self.check_double_quant.setToolTip(TIPS["double_quant"])
