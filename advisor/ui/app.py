@@ -45,6 +45,10 @@ def build_window(comparison_path: str | None = None):
 
     window.catalog_editor_requested.connect(lambda: open_catalog_editor(window))
     window.enable_catalog_editor(True)
+    from advisor.ui.pdf_export import export_pdf_dialog
+
+    window.export_pdf_requested.connect(lambda: export_pdf_dialog(window))
+    window.enable_export_pdf(True)
     if loaded.warning:
         window.statusBar().showMessage(loaded.warning, 15000)
 
