@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from advisor import APP_ID, APP_NAME
+
+SMOKE_TEST_ENV = "LLM_ADVISOR_SMOKE_TEST"  # set: show the window, print a line, quit (install checks)
 
 
 def _icon():
@@ -74,4 +77,12 @@ def run_app(comparison_path: str | None) -> int:
     session, window = build_window(comparison_path)
     window.show()
     QTimer.singleShot(0, window.finish_start)
+    if os.environ.get(SMOKE_TEST_ENV):  # packaging checks: the window appears, then the app quits
+        QTimer.singleShot(0, lambda: _smoke_quit(app, window))
     return app.exec()
+
+
+def _smoke_quit(app, window) -> None:
+    print(f"main window shown: {window.windowTitle().replace('[*]', '')}", flush=True)
+    window.skip_unsaved_prompt = True
+    app.quit()
