@@ -105,7 +105,7 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
         "usd_per_hour": None, "power_w": None, "price_note": "",
     }
     if new.total_usd is None and new.gpus_usd is not None:
-        out["price_note"] = "GPUs only (platform cost unknown)"
+        out["price_note"] = "GPUs only; platform cost unknown"
     elif new.missing:
         out["price_note"] = "unknown: " + "; ".join(new.missing)
     power = build_power(resolved)

@@ -1,7 +1,8 @@
 """A plain-words recommendation derived from the numbers alone (no opinion, no weights).
 
 Rules, in order: say which builds cannot run the workload and by how much; among those
-that can, name the fastest, the cheapest to buy (or rent) and the best cost per token/s;
+that can, name the fastest (and, for inference, the faster prefill when it differs by 20 %
+or more), the cheapest to buy (or rent) and the best cost per token/s;
 say what the GPU-to-GPU link costs each build when it differs by 10 points or more; and
 repeat the estimator's note when a second GPU adds capacity but not speed.
 """
@@ -13,6 +14,7 @@ from advisor.core.units import GIB
 from advisor.core.workload import Mode, Workload
 
 LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
+PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence
 
 
 def _headline(r, w: Workload) -> float | None:
@@ -34,6 +36,18 @@ def _shortfall(r) -> str:
     fit = r.estimate.fit
     return (f"{r.name} needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU and has "
             f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable")
+
+
+def _prefill_sentence(ok) -> list[str]:
+    """Prompt processing is compute- and link-bound where decode is bandwidth-bound: say when it differs."""
+    rates = {r.name: r.estimate.speed.prefill_tokens_per_s for r in ok if r.estimate.speed.prefill_tokens_per_s}
+    if len(rates) < 2:
+        return []
+    fast, slow = max(rates, key=rates.get), min(rates, key=rates.get)
+    if rates[fast] < rates[slow] * PREFILL_NOTABLE:
+        return []
+    return [f"Prompt processing (prefill) differs more: {fast} {rates[fast]:,.0f} tokens/s, "
+            f"{rates[fast] / rates[slow]:.1f}× {slow} ({rates[slow]:,.0f}), so its first token comes sooner."]
 
 
 def recommendation(results, w: Workload) -> str:
@@ -62,14 +76,18 @@ def recommendation(results, w: Workload) -> str:
             out.append(f"{fastest} is the fastest at {known[fastest]:,.0f} {unit}, "
                        f"{known[fastest] / known[slowest]:.1f}× {slowest} ({known[slowest]:,.0f}).")
         elif len(known) > 1:
-            out.append(f"The builds run this workload at about the same speed ({min(known.values()):,.0f}–"
-                       f"{max(known.values()):,.0f} {unit}).")
+            low, high = min(known.values()), max(known.values())
+            span = f"{low:,.0f}" if f"{low:,.0f}" == f"{high:,.0f}" else f"{low:,.0f}–{high:,.0f}"
+            out.append(f"The builds generate at about the same speed ({span} {unit}).")
         else:
             out.append(f"{fastest} runs it at {known[fastest]:,.0f} {unit}.")
+    if w.mode is Mode.INFERENCE:
+        out += _prefill_sentence(ok)
     priced = [(r, *_price(r)) for r in ok if _price(r)[0] is not None]
     if priced:
         cheapest, amount, per = min(priced, key=lambda t: t[1])
-        out.append(f"The cheapest that runs it is {cheapest.name} at ${amount:,.0f}{' ' + per if per else ''}.")
+        scope = f" ({cheapest.price_note})" if cheapest.price_note and not per else ""
+        out.append(f"The cheapest that runs it is {cheapest.name} at ${amount:,.0f}{' ' + per if per else ' new'}{scope}.")
         value = [(r, p / known[r.name]) for r, p, _ in priced if known.get(r.name)]
         if len(value) > 1:
             best, cost = min(value, key=lambda t: t[1])
