@@ -138,8 +138,12 @@ class CatalogEditor(QMainWindow):
         return list(RecordKind)[self.tabs.currentIndex()]
 
     def _refresh_views(self) -> None:
-        for tab in self.kind_tabs.values():
-            tab.set_catalog(self.repo.catalog)
+        self._refreshing = True  # a reload re-selects rows: not the user choosing another record
+        try:
+            for tab in self.kind_tabs.values():
+                tab.set_catalog(self.repo.catalog)
+        finally:
+            self._refreshing = False
         self.problems.set_problems(self.repo.problems)
         for kind, form in self.record_forms.items():
             if form.original is not None and not form.is_dirty():
@@ -156,6 +160,9 @@ class CatalogEditor(QMainWindow):
         form.edit(record, origin, self.repo.catalog.shipped.of(kind).get(record.id) if origin is Origin.OVERRIDE else None)
 
     def _on_selection_changed(self, kind: RecordKind, record: CatalogRecord | None) -> None:
+        if getattr(self, "_refreshing", False):
+            self._update_actions()
+            return
         form = self.record_forms[kind]
         same = record is not None and form.original is not None and form.original.id == record.id
         if form.is_dirty() and not same and not self.ask("Unsaved changes", "Discard the unsaved changes in the form?"):
