@@ -25,6 +25,7 @@ from advisor.core.hardware import Segment
 from advisor.ui.catalog_editor.filter_proxy import RecordFilterProxy
 from advisor.ui.catalog_editor.table_model import RECORD_ROLE, RecordTableModel
 
+MAX_COLUMN_PX = 190
 ORIGIN_CHOICES = (("All records", ""), ("Shipped", "shipped"), ("Yours and edited", "user|override"))
 
 
@@ -66,7 +67,7 @@ class KindTab(QWidget):
         lay.addLayout(bar)
         lay.addWidget(self.table, 1)
         self.refresh_choices()
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
 
     def _add_field_filters(self, bar: QHBoxLayout) -> None:
         self.combo_vendor = self.combo_segment = self.spin_memory_min = self.spin_memory_max = None
@@ -106,8 +107,16 @@ class KindTab(QWidget):
         table.verticalHeader().setVisible(False)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         table.horizontalHeader().setStretchLastSection(True)
+        # Origin is the model's last column; shown second so it is never scrolled out of view.
+        table.horizontalHeader().moveSection(self.model.origin_column, 1)
         table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         return table
+
+    def _fit_columns(self) -> None:
+        # Fit to contents, but a long product name must not push the Origin column off screen.
+        self.table.resizeColumnsToContents()
+        for col in range(self.model.columnCount()):
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col), MAX_COLUMN_PX))
 
     def _on_memory_changed(self, *_args) -> None:
         low, high = self.spin_memory_min.value(), self.spin_memory_max.value()
@@ -121,7 +130,7 @@ class KindTab(QWidget):
         selected = self.selected()
         self.model.set_catalog(catalog)
         self.refresh_choices()
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         if selected is not None and self.model.row_of(selected.id) >= 0 and self.selected() is None:
             self.select(selected.id)
 
