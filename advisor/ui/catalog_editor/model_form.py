@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from advisor.ui.catalog_editor.fields import FieldEditor, editor_for, is_model_sequence
+from advisor.ui.catalog_editor.fields import FieldEditor, editor_for
 
 ERROR_STYLE = "color: #c62828;"
 
@@ -79,7 +79,7 @@ class ModelForm(QWidget):
         err = error_label()
         err.setObjectName(f"error_{name}")
         lay.addWidget(err)
-        label = QLabel(field_label(name) + ("" if info.is_required() else ""))
+        label = QLabel(field_label(name))
         label.setToolTip(info.description or "")
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.addRow(label, box)
@@ -160,7 +160,3 @@ class ModelForm(QWidget):
     def set_read_only(self, names: set[str], read_only: bool = True) -> None:
         for name in names & self.editors.keys():
             self.editors[name].set_read_only(read_only)
-
-
-def sequence_item(info) -> type[BaseModel] | None:
-    return is_model_sequence(info.annotation)
