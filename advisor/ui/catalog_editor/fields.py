@@ -86,7 +86,10 @@ class TextEditor(FieldEditor):
 
 class NumberEditor(TextEditor):
     def set(self, value: object) -> None:
-        self.widget.setText("" if value is None else f"{value:g}" if isinstance(value, float) else str(value))
+        # Exact: '{:g}' would round 6738415616 to 6.73842e+09 and save a changed number.
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        self.widget.setText("" if value is None else repr(value) if isinstance(value, float) else str(value))
 
 
 class DateEditor(TextEditor):
