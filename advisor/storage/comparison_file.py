@@ -4,36 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from advisor.core.comparison import Comparison
+from advisor.storage.atomic import atomic_write_text
 
 SUFFIX = ".json"
 
 
 class ComparisonFileError(Exception):
     """A comparison file could not be read or written; the message names the file and why."""
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so a crash leaves either the old or the new file, never half.
-
-    Temp file in the same folder + fsync + ``os.replace`` (atomic on POSIX and Windows).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def to_json(comparison: Comparison) -> str:

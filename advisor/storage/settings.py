@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from advisor.core.workload import Engine
 from advisor.storage import paths
-from advisor.storage.comparison_file import atomic_write_text
+from advisor.storage.atomic import atomic_write_text
 
 
 class Settings(BaseModel):
@@ -62,4 +62,4 @@ def load_settings(path: Path | None = None) -> LoadedSettings:
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically."""
-    atomic_write_text(path or paths.settings_file(), settings.model_dump_json(indent=2) + "\n")
+    atomic_write_text(path or paths.settings_file(), settings.model_dump_json(indent=2) + "\n", backup=False)
