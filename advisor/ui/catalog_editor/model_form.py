@@ -27,6 +27,9 @@ def field_label(name: str) -> str:
     units = {"_gb_per_s": "GB/s", "_gib": "GiB", "_gb": "GB", "_w": "W", "_usd": "USD", "_mm": "mm",
              "_tflops_dense": "TFLOP/s dense", "_tops_dense": "TOP/s dense", "_tflops": "TFLOP/s",
              "_gb_marketing": "GB, printed"}
+    special = {"usd": "USD", "usd_low": "USD low", "usd_high": "USD high", "usd_per_hour": "USD per hour"}
+    if name in special:
+        return special[name]
     for suffix, unit in units.items():
         if name.endswith(suffix):
             base = name[: -len(suffix)].replace("_", " ")
