@@ -365,3 +365,20 @@ def test_every_shipped_record_round_trips_through_the_form(editor, kind):
         _select(editor, rid, kind)
         assert form.current() == record, (rid, form.form.field_messages)
         assert not form.button_save.isEnabled()
+
+
+def test_reopening_the_editor_reloads_and_a_closed_one_stops_watching(app_window):
+    from advisor.ui.catalog_editor import open_catalog_editor
+
+    _session, window = app_window
+    ed = open_catalog_editor(window)
+    ed.skip_unsaved_prompt = True
+    ed.repo.user_dir.mkdir(parents=True, exist_ok=True)
+    ed._watch()
+    assert ed.watcher.directories()
+    ed.close()
+    assert not ed.watcher.directories()
+    store.save_record(store.load_catalog().catalog.gpus["a10"].model_copy(update={"id": "a10-later"}))
+    again = open_catalog_editor(window)
+    assert again is ed and "a10-later" in ed.repo.catalog.gpus and ed.watcher.directories()
+    ed.close()

@@ -12,9 +12,11 @@ def open_catalog_editor(main_window):
     from advisor.ui.catalog_editor.window import CatalogEditor
 
     editor = getattr(main_window, "catalog_editor", None)
-    if editor is None or not editor.isVisible():
+    if editor is None:
         editor = CatalogEditor(main_window.session, parent=main_window)
         main_window.catalog_editor = editor
+    elif not editor.isVisible():
+        editor.reload()  # reopened: show the disk as it is now (and watch it again)
     editor.show()
     editor.raise_()
     editor.activateWindow()

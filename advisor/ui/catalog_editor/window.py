@@ -381,4 +381,7 @@ class CatalogEditor(QMainWindow):
             event.ignore()
             return
         self.undo_stack.clear()  # undo lasts until the editor is closed
+        if self.watcher.directories():  # a closed editor must not keep reloading the app
+            self.watcher.removePaths(self.watcher.directories())
+        self._watch_timer.stop()
         event.accept()
