@@ -20,6 +20,7 @@ from advisor.core.generic import generic_decoder
 from advisor.core.hardware import ResolvedBuild
 from advisor.core.llm import ModelArch
 from advisor.core.memory import estimate_memory
+from advisor.core.params import count_params
 from advisor.core.results import Estimate
 from advisor.core.workload import Method, Mode, Workload
 from advisor.core.workload_checks import check_workload
@@ -200,7 +201,13 @@ def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload
             usable = r.estimate.fit.usable_per_gpu_bytes
             r.largest_fit.update({k: largest_fitting(c, usable) for k, c in curve_map.items()})
         results.append(r)
-    first = next((r.estimate for r in results if r.estimate is not None), None)
-    chosen_need = first.memory.total if first is not None else None
-    chosen_params = first.params_total if first is not None else None
+    chosen_need = chosen_params = None
+    if arch is not None:
+        # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
+        # build is the card's pre-allocated share, which the curves do not include).
+        try:
+            chosen_need = estimate_memory(arch, workload).breakdown.total
+            chosen_params = count_params(arch).total
+        except ValueError:  # unknown format: the builds already say why
+            pass
     return Results(tuple(results), curve_map, current, chosen_params, chosen_need)

@@ -57,3 +57,15 @@ def test_model_resolution_says_what_is_missing():
     with pytest.raises(LookupError, match="no-such-model"):
         compute.resolve_model(catalog, ModelRef(preset_id="no-such-model"))
     assert compute.resolve_model(catalog, ModelRef(generic_params=7e9)).family == "generic"
+
+
+def test_model_marker_sits_on_the_curves_footing():
+    # vLLM with a build pre-allocates the card; the curves (and so the marker) are per model, no build.
+    from advisor.core.memory import estimate_memory
+
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    arch = compute.resolve_model(catalog, c.model)
+    results = compute.evaluate(catalog, arch, c.workload, c.builds)
+    assert results.chosen_need_bytes == estimate_memory(arch, c.workload).breakdown.total
+    assert results.chosen_need_bytes < results.builds[0].estimate.memory.total
