@@ -127,7 +127,7 @@ class FitPlot:
         self.marker = pg.ScatterPlotItem(size=16, symbol="star", brush=pg.mkBrush("#D00000"), pen=pg.mkPen("w"),
                                          hoverable=True, tip=lambda x, y, data: data)
         self.item.addItem(self.marker)
-        self.marker_label = pg.TextItem("", color="#D00000", anchor=(1.05, -0.1))
+        self.marker_label = pg.TextItem("", color="#D00000", anchor=(1.05, 1.05))  # upper left: the curves rise to the right
         self.item.addItem(self.marker_label)
         self.hover = _hover_points(self.item)
         self.items = [self.item]
