@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from advisor.core.evaluate import CURVE_PARAMS
 from advisor.core.results import MEMORY_TERMS
 from advisor.core.units import GB, GIB
+from advisor.core.units import format_params as fmt_params
 
 MAX_BUILDS = 6
 #: Okabe & Ito (2008) colour-blind-safe palette: one colour per build, in order.
@@ -39,12 +40,6 @@ def _log_ticks(values, fmt) -> list[tuple[float, str]]:
 
 def unit_bytes(unit: str) -> float:
     return GIB if unit == "GiB" else GB
-
-
-def fmt_params(n: float | None) -> str:
-    if n is None or not math.isfinite(n):
-        return "—"
-    return f"{n / 1e12:.2f} T" if n >= 1e12 else f"{n / 1e9:.3g} B"
 
 
 def _plot_item(title: str, left: str, bottom: str = "") -> pg.PlotItem:

@@ -21,10 +21,6 @@ def gui_main() -> int:
     """Entry point of ``llm-advisor-gui`` (no console window on Windows)."""
     import sys
 
-    return run_app_from_argv(sys.argv[1:])
-
-
-def run_app_from_argv(argv: list[str]) -> int:
     from advisor.ui.app import run_app
 
-    return run_app(argv[0] if argv else None)
+    return run_app(sys.argv[1] if len(sys.argv) > 1 else None)

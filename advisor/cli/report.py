@@ -68,27 +68,25 @@ def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
     from advisor.core.comparison import Comparison, ModelRef
     from advisor.core.evaluate import resolve_entry
+    from advisor.core.units import parse_count
 
     if not args.model and not args.params:
         raise UsageError("COMPARISON.json: give a comparison file, or --model (or --params) with --build ids")
     entries = _entries(catalog, args.build)
     smallest = min(resolve_entry(catalog, e).gpu_count for e in entries)
-    args.model, args.gpu = args.model, None
+    args.gpu = None  # build_request's hardware comes from the --build entries, not --gpu
     if args.gpus is None:
         args.gpus = smallest  # every build must be able to run the job as set
     args.build = None
     request = build_request(args)
     _check(request)
-    ref = (ModelRef(generic_params=request.arch.params_published or float(_params(request.arch))) if args.params
-           else ModelRef(imported_path=args.model, arch=request.arch) if request.imported is not None
-           and request.imported.origin != "preset" else ModelRef(preset_id=request.arch.id))
+    if args.params:
+        ref = ModelRef(generic_params=parse_count(args.params))  # build_request has validated it
+    elif request.imported is not None and request.imported.origin != "preset":
+        ref = ModelRef(imported_path=args.model, arch=request.arch)
+    else:
+        ref = ModelRef(preset_id=request.arch.id)
     return Comparison(title=args.title, workload=request.workload, model=ref, builds=entries)
-
-
-def _params(arch) -> float:
-    from advisor.core.params import count_params
-
-    return count_params(arch).total
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,26 +10,6 @@ MIB = 1024**2
 TERA = 1e12
 
 
-def gib_to_bytes(gib: float) -> float:
-    return gib * GIB
-
-
-def bytes_to_gib(n_bytes: float) -> float:
-    return n_bytes / GIB
-
-
-def bytes_to_gb(n_bytes: float) -> float:
-    return n_bytes / GB
-
-
-def gb_to_bytes(gb: float) -> float:
-    return gb * GB
-
-
-def tflops_to_flops(tflops: float) -> float:
-    return tflops * TERA
-
-
 def format_bytes(n_bytes: float, binary: bool = True) -> str:
     """Human text for a memory size: GiB (binary, default) or GB (decimal)."""
     if binary:

@@ -15,6 +15,7 @@ from advisor.core.comparison import Comparison
 from advisor.core.formulas import formulas
 from advisor.core.hardware import ResolvedBuild
 from advisor.core.llm import ModelArch
+from advisor.core.memory import base_format_name
 from advisor.core.evaluate import BuildResult, Results
 from advisor.core.results import MEMORY_TERMS
 from advisor.core.units import GB, GIB
@@ -60,7 +61,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                  ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
                  ("Checkpointing / attention", f"{w.checkpointing.value} / {w.attention.value}")]
         if w.method.value == "qlora":
-            rows.append(("Base weights", w.weights))
+            rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
     rows.append(("GPUs used", f"{w.n_gpus}, parallel scheme {w.parallel.value}"
                  + (f", offload {'+'.join(o.value for o in w.offload)}" if w.offload else "")))
     return tuple(rows)

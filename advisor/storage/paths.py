@@ -1,7 +1,7 @@
 """Where the user's files live: the one module that knows (tests redirect it).
 
 ``LLM_ADVISOR_HOME`` overrides every location (tests and portable installs set it);
-otherwise platformdirs gives the platform's user data/config/cache folders.
+otherwise platformdirs gives the platform's user data/config folders.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import os
 from pathlib import Path
 
 import platformdirs
-
-from advisor import APP_NAME
 
 _ENV = "LLM_ADVISOR_HOME"
 _APP_DIR = "llm-advisor"
@@ -33,11 +31,6 @@ def user_config_dir() -> Path:
     return home / "config" if home else Path(platformdirs.user_config_dir(_APP_DIR, appauthor=False))
 
 
-def user_cache_dir() -> Path:
-    home = _home()
-    return home / "cache" if home else Path(platformdirs.user_cache_dir(_APP_DIR, appauthor=False))
-
-
 def user_catalog_dir() -> Path:
     """The user's catalog overlay: same folders as the shipped ``catalog/``."""
     return user_data_dir() / "catalog"
@@ -46,6 +39,3 @@ def user_catalog_dir() -> Path:
 def settings_file() -> Path:
     return user_config_dir() / "settings.json"
 
-
-def app_display_name() -> str:
-    return APP_NAME

@@ -6,7 +6,7 @@ import html
 
 from advisor.core.units import GB, GIB
 from advisor.core.workload import Mode, Workload
-from advisor.plots import fmt_params
+from advisor.core.units import format_params as fmt_params
 from advisor.core.evaluate import BuildResult, Results
 from advisor.storage.error_bands import error_band_text, median_pct
 

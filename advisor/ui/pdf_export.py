@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from advisor.core.comparison import Comparison
 from advisor.storage.comparison_file import save_comparison
@@ -57,11 +57,7 @@ class PdfExport(QObject):
         self._out = out
         program, args = report_command(snapshot, out, page_size, unit)
         self.process = QProcess(self)
-        env = self.process.processEnvironment()
-        if env.isEmpty():
-            from PySide6.QtCore import QProcessEnvironment
-
-            env = QProcessEnvironment.systemEnvironment()
+        env = QProcessEnvironment.systemEnvironment()
         env.insert("QT_QPA_PLATFORM", "offscreen")  # the child never opens a window
         root = str(Path(__file__).resolve().parents[2])
         env.insert("PYTHONPATH", os.pathsep.join(p for p in (root, env.value("PYTHONPATH")) if p))

@@ -44,7 +44,7 @@ from advisor.core.workload import (
     Precision,
     Workload,
 )
-from advisor.plots import fmt_params
+from advisor.core.units import format_params as fmt_params
 from advisor.ui.tooltips import TIPS
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "iq4_xs")

@@ -74,3 +74,12 @@ def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
     need = results.builds[0].estimate.fit.need_per_gpu_bytes / GIB
     assert text.startswith("None of the builds can run this workload as set")
     assert f"needs {need:.1f} GiB per GPU" in text
+
+
+def test_qlora_base_is_what_the_estimate_stores(catalog):
+    # The window leaves Workload.weights at its bf16 default for QLoRA; the estimate stores NF4.
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=Workload(mode="train", method="qlora"),
+                   builds=(BuildEntry(name="a", build_id="1x-rtx-5090"), BuildEntry(name="b", build_id="1x-rtx-pro-6000")))
+    doc, _ = _doc(catalog, c)
+    rows = dict(_table(doc, "Setting").rows)
+    assert rows["Base weights"] == "nf4"
