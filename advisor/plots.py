@@ -13,8 +13,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 
-from advisor.core.evaluate import CURVE_PARAMS
-from advisor.core.results import MEMORY_TERMS
+from advisor.core.advice.evaluate import CURVE_PARAMS
+from advisor.core.memory.results import MEMORY_TERMS
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
 

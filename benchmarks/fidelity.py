@@ -25,15 +25,21 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from advisor.core.activations import (  # noqa: E402
-    chunked_loss_logits_bytes, full_prompt_logits_bytes, layers_per_stage, lora_saved_inputs,
-    op_sac_activation_bytes, train_activation_bytes, train_logits_bytes,
+from advisor.core.job.workload import Parallel, Precision, Workload  # noqa: E402
+from advisor.core.memory.activations import (
+    chunked_loss_logits_bytes,
+    full_prompt_logits_bytes,
+    layers_per_stage,
+    lora_saved_inputs,
+    op_sac_activation_bytes,
+    train_activation_bytes,
+    train_logits_bytes,
 )
-from advisor.core.llm import ModelArch  # noqa: E402
-from advisor.core.memory import _split, estimate_memory, weights_bytes  # noqa: E402
-from advisor.core.results import MemoryBreakdown  # noqa: E402
-from advisor.core.training import optimizer_in_backward_grad_bytes  # noqa: E402
-from advisor.core.workload import Parallel, Precision, Workload  # noqa: E402
+from advisor.core.memory.inference import _split, weights_bytes
+from advisor.core.memory.peak import estimate_memory  # noqa: E402
+from advisor.core.memory.results import MemoryBreakdown  # noqa: E402
+from advisor.core.memory.training import optimizer_in_backward_grad_bytes  # noqa: E402
+from advisor.core.model.arch import ModelArch  # noqa: E402
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"

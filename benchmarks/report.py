@@ -24,8 +24,8 @@ protect_singletons()
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from advisor.core.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402
-from advisor.core.workload import Workload  # noqa: E402
+from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402
+from advisor.core.job.workload import Workload  # noqa: E402
 from advisor.report.export import export_pdf  # noqa: E402
 from advisor.storage.catalog_store import load_catalog, shipped_catalog_date  # noqa: E402
 

@@ -20,14 +20,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from advisor.core.compare import TECHNIQUES, fit_sweep, log_sizes  # noqa: E402
-from advisor.core.compare import _memory as compare_memory_cache  # noqa: E402
-from advisor.core.estimate import estimate  # noqa: E402
-from advisor.core.generic import generic_decoder  # noqa: E402
-from advisor.core.params import count_params  # noqa: E402
-from advisor.core.workload import Workload  # noqa: E402
+from advisor.core.advice.compare import TECHNIQUES, fit_sweep, log_sizes  # noqa: E402
+from advisor.core.advice.compare import _memory as compare_memory_cache  # noqa: E402
+from advisor.core.estimate.estimator import estimate  # noqa: E402
+from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.model.generic import generic_decoder  # noqa: E402
+from advisor.core.model.params import count_params  # noqa: E402
 from tests.core.speed_fixtures import (  # noqa: E402
-    hgx_h100, llama2_7b, llama2_70b, one_4090, pair_3090_nvlink, pair_4090_pcie,
+    hgx_h100,
+    llama2_7b,
+    llama2_70b,
+    one_4090,
+    pair_3090_nvlink,
+    pair_4090_pcie,
 )
 
 CASES = {

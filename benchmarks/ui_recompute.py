@@ -36,7 +36,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from advisor.core.comparison import BuildEntry
+    from advisor.core.advice.comparison import BuildEntry
     from advisor.ui.app import build_window
 
     session, window = build_window()

@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.core.catalog import IncompleteRecord, UnknownRecord
+    from advisor.core.hardware.catalog import IncompleteRecord, UnknownRecord
 
     try:
         return _ACTIONS[args.action](args)
@@ -92,7 +92,7 @@ def _load():
 
 def _pick(catalog, record_id: str, kind: str | None):
     """(kind, record) for an id; the kind must be given when several kinds share it."""
-    from advisor.core.catalog import RecordKind
+    from advisor.core.hardware.catalog import RecordKind
 
     if kind:
         return RecordKind(kind), catalog.get(RecordKind(kind), record_id)
@@ -111,7 +111,7 @@ def _pick(catalog, record_id: str, kind: str | None):
 
 
 def _summary(kind, record) -> str:
-    from advisor.core.catalog import RecordKind
+    from advisor.core.hardware.catalog import RecordKind
 
     if kind is RecordKind.GPU:
         bw = f", {record.mem_bandwidth_gb_per_s:g} GB/s" if record.mem_bandwidth_gb_per_s else ""
@@ -126,7 +126,7 @@ def _summary(kind, record) -> str:
 
 
 def _rows(catalog, kind: str | None) -> list[dict]:
-    from advisor.core.catalog import RecordKind
+    from advisor.core.hardware.catalog import RecordKind
 
     kinds = [RecordKind(kind)] if kind else list(RecordKind)
     rows = []
@@ -149,7 +149,7 @@ def do_list(args: argparse.Namespace) -> int:
 
 
 def _resolved(catalog, kind, record):
-    from advisor.core.catalog import RecordKind, resolve_build, resolve_cloud, resolve_system
+    from advisor.core.hardware.catalog import RecordKind, resolve_build, resolve_cloud, resolve_system
 
     resolver = {RecordKind.BUILD: resolve_build, RecordKind.SYSTEM: resolve_system, RecordKind.CLOUD: resolve_cloud}
     return resolver[kind](catalog, record) if kind in resolver else None
@@ -160,7 +160,9 @@ def _money(value: float | None) -> str:
 
 
 def _derived_lines(resolved) -> list[str]:
-    from advisor.core.builds import Condition, build_cost, build_power, check_build
+    from advisor.core.cost.prices import Condition, build_cost
+    from advisor.core.hardware.checks import check_build
+    from advisor.core.hardware.power import build_power
 
     lines = []
     for condition in Condition:
@@ -178,7 +180,7 @@ def _derived_lines(resolved) -> list[str]:
 
 
 def do_show(args: argparse.Namespace) -> int:
-    from advisor.core.catalog import IncompleteRecord
+    from advisor.core.hardware.catalog import IncompleteRecord
     from advisor.storage.catalog_store import record_json
 
     catalog = _load()
@@ -203,7 +205,7 @@ def do_show(args: argparse.Namespace) -> int:
 
 
 def _kind_for(path: Path, data: object, kind: str | None):
-    from advisor.core.catalog import RecordKind, detect_kind
+    from advisor.core.hardware.catalog import RecordKind, detect_kind
 
     if kind:
         return RecordKind(kind)
@@ -230,8 +232,9 @@ def _read_one(path: Path, kind: str | None, *, check_name: bool):
 
 
 def _validate_path(path: Path, kind: str | None) -> tuple[int, list]:
-    from advisor.core.catalog import RecordKind
-    from advisor.storage import bundle, catalog_store as store
+    from advisor.core.hardware.catalog import RecordKind
+    from advisor.storage import bundle
+    from advisor.storage import catalog_store as store
 
     if path.is_dir():
         by_folder = {k.folder: k for k in RecordKind}
@@ -265,7 +268,7 @@ def do_validate(args: argparse.Namespace) -> int:
 
 
 def do_add(args: argparse.Namespace) -> int:
-    from advisor.core.catalog import kind_of
+    from advisor.core.hardware.catalog import kind_of
     from advisor.storage.catalog_store import load_catalog, save_record
 
     record, problems = _read_one(args.file, args.kind, check_name=False)
@@ -297,7 +300,7 @@ def do_remove(args: argparse.Namespace) -> int:
 
 
 def do_reset(args: argparse.Namespace) -> int:
-    from advisor.core.catalog import RecordKind
+    from advisor.core.hardware.catalog import RecordKind
     from advisor.storage.catalog_store import load_catalog, reset_record
 
     catalog = load_catalog(migrate_user_files=False).catalog

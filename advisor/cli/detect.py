@@ -33,8 +33,8 @@ def _catalog_gpus() -> tuple[list, str | None]:
 
 def collect(timeout_s: float) -> dict[str, Any]:
     """Detection, catalog matches, the build and the findings, as plain objects."""
-    from advisor.probe.checks import buyer_findings
     from advisor.probe import detect
+    from advisor.probe.checks import buyer_findings
     from advisor.probe.machine import build_this_machine
 
     detection = detect(timeout_s)

@@ -2,9 +2,9 @@
 
 MODEL is a preset id, a ``config.json``, a model folder or a ``.gguf`` (``advisor.storage.
 model_import``), or ``--params N`` for a generic dense decoder of N parameters
-(``advisor.core.generic``). ``--gpu``/``--build`` take hardware from the catalog (the
+(``advisor.core.model.generic``). ``--gpu``/``--build`` take hardware from the catalog (the
 user's records included) and add fit and speed. Every bad input exits 2 with one line
-that names the flag; the numbers come from ``advisor.core.estimate``.
+that names the flag; the numbers come from ``advisor.core.estimate.estimator``.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Request:
 
 
 def _load_model(args: argparse.Namespace):
-    from advisor.core.generic import generic_decoder
+    from advisor.core.model.generic import generic_decoder
     from advisor.core.units import parse_count
     from advisor.storage.model_import import ModelImportError, load_model
 
@@ -130,7 +130,7 @@ def _load_model(args: argparse.Namespace):
 def _override_arch(arch, args: argparse.Namespace):
     from pydantic import ValidationError
 
-    from advisor.core.llm import ModelArch
+    from advisor.core.model.arch import ModelArch
 
     changes = {field: getattr(args, flag) for flag, field in ARCH_FLAGS.items() if getattr(args, flag) is not None}
     if not changes:
@@ -159,7 +159,7 @@ def _override_arch(arch, args: argparse.Namespace):
 
 
 def _lora_targets(text: str) -> tuple[str, ...]:
-    from advisor.core.workload import LORA_TARGETS
+    from advisor.core.job.workload import LORA_TARGETS
 
     names = tuple(t.strip().lower() for t in text.split(",") if t.strip())
     if names == ("all-linear",):
@@ -171,7 +171,7 @@ def _lora_targets(text: str) -> tuple[str, ...]:
 
 
 def _workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
-    from advisor.core.quant import kv_bytes_per_element, weight_format
+    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 
     train = args.mode == "train"
     method = args.method or "full"
@@ -215,7 +215,7 @@ def _workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
 def _make_workload(fields: dict[str, Any]):
     from pydantic import ValidationError
 
-    from advisor.core.workload import Workload
+    from advisor.core.job.workload import Workload
 
     try:
         return Workload(**fields)
@@ -229,8 +229,15 @@ def _resolve_hardware(args: argparse.Namespace):
     """The ResolvedBuild for --gpu/--build (None without either), from the catalog store."""
     if not args.gpu and not args.build:
         return None
-    from advisor.core.catalog import IncompleteRecord, RecordKind, UnknownRecord, gpu_build, resolve_build
-    from advisor.core.catalog import resolve_cloud, resolve_system
+    from advisor.core.hardware.catalog import (
+        IncompleteRecord,
+        RecordKind,
+        UnknownRecord,
+        gpu_build,
+        resolve_build,
+        resolve_cloud,
+        resolve_system,
+    )
     from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog(migrate_user_files=False).catalog
@@ -290,7 +297,7 @@ def build_request(args: argparse.Namespace) -> Request:
         notes.append(f"--parallel not given: {fields['parallel']} ({why})")
     workload = _make_workload(fields)
     if args.params:
-        notes.append(f"generic dense decoder of {arch.n_layers} layers x {arch.hidden_size} wide (advisor.core.generic)")
+        notes.append(f"generic dense decoder of {arch.n_layers} layers x {arch.hidden_size} wide (advisor.core.model.generic)")
     if any(getattr(args, flag) is not None for flag in ARCH_FLAGS):
         notes.append("architecture overridden from the command line")
     if imported is not None:
@@ -302,7 +309,7 @@ def build_request(args: argparse.Namespace) -> Request:
 
 def _check(request: Request) -> None:
     """The first impossible or contradictory setting (``check_workload``), as a usage error."""
-    from advisor.core.estimate import check_workload
+    from advisor.core.estimate.job_checks import check_workload
 
     problems = check_workload(request.arch, request.workload, request.build)
     if problems:
@@ -319,7 +326,7 @@ def _gib(n: float | None) -> float | None:
 
 
 def result_json(request: Request, est) -> dict[str, Any]:
-    from advisor.core.params import count_params
+    from advisor.core.model.params import count_params
 
     arch, mem, speed = request.arch, est.memory, est.speed
     counts = count_params(arch)
@@ -410,7 +417,7 @@ def result_text(data: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     request = build_request(args)
     _check(request)
-    from advisor.core.estimate import estimate
+    from advisor.core.estimate.estimator import estimate
 
     notes = []
     exact = request.weights_bytes_override

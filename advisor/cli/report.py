@@ -44,8 +44,8 @@ def _comparison_from_file(path: str):
 
 
 def _entries(catalog, ids: list[str]):
-    from advisor.core.catalog import RecordKind
-    from advisor.core.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, unique_name
+    from advisor.core.advice.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, unique_name
+    from advisor.core.hardware.catalog import RecordKind
 
     if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
         raise UsageError(f"--build: give {MIN_BUILDS} to {MAX_BUILDS} builds (got {len(ids)})")
@@ -66,8 +66,8 @@ def _entries(catalog, ids: list[str]):
 
 def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
-    from advisor.core.comparison import Comparison, ModelRef
-    from advisor.core.evaluate import resolve_entry
+    from advisor.core.advice.comparison import Comparison, ModelRef
+    from advisor.core.advice.evaluate import resolve_entry
     from advisor.core.units import parse_count
 
     if not args.model and not args.params:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from advisor.core.hardware import Build, BuildGpu, Frozen, Gpu, ResolvedBuild, Topology
+from advisor.core.hardware.records import Build, BuildGpu, Gpu, ResolvedBuild, Topology
+from advisor.core.schema import Frozen
 from advisor.core.units import GIB
 from advisor.probe.match import GpuMatch, adhoc_gpu, match_gpu
 from advisor.probe.models import NVML_DOCS_URL, DetectedGpu, Detection

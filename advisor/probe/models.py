@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from advisor.core.hardware import Frozen
+from advisor.core.schema import Frozen
 
 NVML_DOCS_URL = "https://docs.nvidia.com/deploy/nvml-api/"
 ROCM_SMI_DOCS_URL = "https://rocm.docs.amd.com/projects/amdsmi/en/latest/"

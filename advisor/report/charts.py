@@ -12,8 +12,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
 
 from advisor import plots
-from advisor.core.evaluate import Results
-from advisor.core.workload import Mode, Workload
+from advisor.core.advice.evaluate import Results
+from advisor.core.job.workload import Mode, Workload
 
 
 def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str):

@@ -1,6 +1,6 @@
 """What the PDF says (Qt-free): the comparison's results turned into a ``ReportDocument``.
 
-It reads the same ``Results`` the window shows (one computation, ``advisor.core.evaluate``),
+It reads the same ``Results`` the window shows (one computation, ``advisor.core.advice.evaluate``),
 so the screen and the paper carry the same numbers. Every price carries its date, every
 build its catalog sources, and the recommendation is derived from the numbers alone.
 """
@@ -10,17 +10,17 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor import APP_NAME, __version__
-from advisor.core.builds import Condition, build_cost
-from advisor.core.comparison import Comparison
-from advisor.core.formulas import formulas
-from advisor.core.hardware import ResolvedBuild
-from advisor.core.llm import ModelArch
-from advisor.core.memory import base_format_name
-from advisor.core.evaluate import BuildResult, Results
-from advisor.core.results import MEMORY_TERMS
+from advisor.core.advice.comparison import Comparison
+from advisor.core.advice.evaluate import BuildResult, Results
+from advisor.core.advice.formulas import formulas
+from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import Mode, Workload
+from advisor.core.memory.inference import base_format_name
+from advisor.core.memory.results import MEMORY_TERMS
+from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
-from advisor.core.workload import Mode, Workload
 from advisor.report.document import Bullets, Chart, Heading, PageBreak, Paragraph, ReportDocument, Table
 from advisor.report.recommend import recommendation
 

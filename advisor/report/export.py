@@ -11,9 +11,9 @@ import datetime as dt
 from pathlib import Path
 
 from advisor import APP_NAME, __version__
-from advisor.core.catalog import Catalog
-from advisor.core.comparison import Comparison
-from advisor.core.evaluate import evaluate, resolve_model
+from advisor.core.advice.comparison import Comparison
+from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.hardware.catalog import Catalog
 from advisor.report.charts import chart_painter
 from advisor.report.content import build_document
 from advisor.report.pdf import write_pdf

@@ -9,9 +9,9 @@ repeat the estimator's note when a second GPU adds capacity but not speed.
 
 from __future__ import annotations
 
-from advisor.core.speed_plan import LAYER_SPLIT_NOTE
+from advisor.core.job.workload import Mode, Workload
+from advisor.core.speed.layout import LAYER_SPLIT_NOTE
 from advisor.core.units import GIB
-from advisor.core.workload import Mode, Workload
 
 LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
 PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from advisor.core.catalog import Catalog, CatalogRecord, RecordKind, kind_of
-from advisor.core.hardware import SCHEMA_VERSION
+from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind, kind_of
+from advisor.core.schema import SCHEMA_VERSION
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text

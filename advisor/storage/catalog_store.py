@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.core.catalog import (
+from advisor.core.hardware.catalog import (
     Catalog,
     CatalogLayer,
     CatalogRecord,
@@ -28,7 +28,7 @@ from advisor.core.catalog import (
     dangling_references,
     kind_of,
 )
-from advisor.core.hardware import SCHEMA_VERSION
+from advisor.core.schema import SCHEMA_VERSION
 from advisor.storage import paths, shipped
 from advisor.storage.atomic import atomic_write_text, copy_aside, remove_with_backup
 from advisor.storage.migrations import MigrationError, migrate

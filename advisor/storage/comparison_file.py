@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.core.comparison import Comparison
+from advisor.core.advice.comparison import Comparison
 from advisor.storage.atomic import atomic_write_text
 
 SUFFIX = ".json"

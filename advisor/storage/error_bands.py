@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from advisor.core.workload import Mode, Workload
+from advisor.core.job.workload import Mode, Workload
 
 NOT_MEASURED = "error band not yet measured"
 

@@ -24,9 +24,9 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from advisor.core.hardware import Frozen
-from advisor.core.llm import ModelArch
-from advisor.core.quant import WEIGHT_FORMATS
+from advisor.core.memory.formats import WEIGHT_FORMATS
+from advisor.core.model.arch import ModelArch
+from advisor.core.schema import Frozen
 from advisor.storage import shipped
 
 MAX_CONFIG_BYTES = 5_000_000
@@ -88,7 +88,7 @@ def _preset(model_id: str, catalog_dir: Path | None) -> ModelArch:
     """A model record by id: the catalog store (user overrides included) if present, else the shipped folder."""
     models: dict[str, ModelArch] = {}
     try:
-        from advisor.core.catalog import RecordKind
+        from advisor.core.hardware.catalog import RecordKind
         from advisor.storage.catalog_store import load_catalog
 
         catalog = load_catalog(catalog_dir, migrate_user_files=False).catalog  # read-only lookup

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.core.workload import Engine
+from advisor.core.job.workload import Engine
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
 

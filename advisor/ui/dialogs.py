@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from advisor.core.comparison import BuildEntry
-from advisor.core.hardware import ResolvedBuild, Topology
-from advisor.core.workload import Engine
+from advisor.core.advice.comparison import BuildEntry
+from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.workload import Engine
 from advisor.storage.settings import Settings
 
 KINDS = {"gpu": "GPU × count", "build": "Catalog build", "system": "Prebuilt system", "cloud": "Cloud instance"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 
+from advisor.core.advice.evaluate import BuildResult, Results
+from advisor.core.job.workload import Mode, Workload
 from advisor.core.units import GB, GIB
-from advisor.core.workload import Mode, Workload
 from advisor.core.units import format_params as fmt_params
-from advisor.core.evaluate import BuildResult, Results
 from advisor.storage.error_bands import error_band_text, median_pct
 
 UNKNOWN = "?"  # the cell's tooltip says what is unknown

@@ -5,7 +5,7 @@ The build is stored inline (``BuildEntry.inline``) so the comparison file stands
 
 from __future__ import annotations
 
-from advisor.core.comparison import BuildEntry
+from advisor.core.advice.comparison import BuildEntry
 
 
 def this_machine_entry(catalog, detection) -> tuple[BuildEntry | None, str]:

@@ -10,8 +10,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QProgressBar, QSplitter
 
 from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
-from advisor.storage.settings import Settings, save_settings
 from advisor.storage.catalog_store import shipped_catalog_date
+from advisor.storage.settings import Settings, save_settings
 from advisor.ui.builds_panel import BuildsPanel
 from advisor.ui.dialogs import AddBuildDialog, PreferencesDialog, TweakDialog, text_dialog
 from advisor.ui.machine import this_machine_entry
@@ -22,9 +22,9 @@ DETECT_TIMEOUT_S = 8.0
 FILTER = "Comparison (*.json)"
 
 def formulas_html() -> str:
-    """Help ▸ Formulas & sources: the core's own list (``advisor.core.formulas``), so Help shows what is computed."""
+    """Help ▸ Formulas & sources: the core's own list (``advisor.core.advice.formulas``), so Help shows what is computed."""
     try:
-        from advisor.core.formulas import formulas
+        from advisor.core.advice.formulas import formulas
     except ImportError:
         return "<p>The list of formulas is not available in this version.</p>"
     rows = "".join(f"<li><b>{html.escape(f.term)}</b>: {html.escape(f.formula)}<br><i>Sources: "
@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
 
     # --- documents ------------------------------------------------------------------
     def new(self) -> None:
-        from advisor.core.comparison import canonical_workload
+        from advisor.core.advice.comparison import canonical_workload
 
         self.session.new(canonical_workload().model_copy(update={"engine": self.settings.default_engine}))
 

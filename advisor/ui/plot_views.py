@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
-from advisor.core.workload import Mode
+from advisor.core.job.workload import Mode
 from advisor.ui import format as fmt
 
 

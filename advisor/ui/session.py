@@ -10,7 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from advisor.core.comparison import (
+from advisor.core.advice import evaluate
+from advisor.core.advice.comparison import (
     MAX_BUILDS,
     MIN_BUILDS,
     BuildEntry,
@@ -19,13 +20,12 @@ from advisor.core.comparison import (
     canonical_comparison,
     unique_name,
 )
-from advisor.core.llm import ModelArch
-from advisor.core.workload import Workload
+from advisor.core.job.workload import Workload
+from advisor.core.model.arch import ModelArch
 from advisor.storage import comparison_file
-from advisor.storage.settings import Settings
-from advisor.core import evaluate
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.model_import import ModelImportError, load_model
+from advisor.storage.settings import Settings
 
 
 class Session(QObject):

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
+    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGridLayout,
@@ -25,13 +26,12 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSlider,
     QSpinBox,
-    QDoubleSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from advisor.core.comparison import ModelRef
-from advisor.core.workload import (
+from advisor.core.advice.comparison import ModelRef
+from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
     Checkpointing,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.core.hardware import Build, CloudInstance, Gpu, PrebuiltSystem
+from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "catalog"

@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from advisor.cli import main
-from advisor.core.comparison import canonical_comparison
-from advisor.core.evaluate import evaluate, resolve_model
+from advisor.core.advice.comparison import canonical_comparison
+from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.units import GIB
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.comparison_file import save_comparison

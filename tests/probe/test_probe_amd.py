@@ -2,9 +2,10 @@
 
 import json
 
+from probe_data import load, text
+
 from advisor.core.units import GIB, MIB
 from advisor.probe import amd
-from probe_data import load, text
 
 
 def test_rocm_smi_rx7900xt():

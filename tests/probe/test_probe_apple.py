@@ -1,10 +1,10 @@
 """Apple silicon: system_profiler JSON recordings and the default Metal working set."""
 
 import pytest
+from probe_data import text
 
 from advisor.core.units import GIB, MIB
 from advisor.probe import apple
-from probe_data import text
 
 
 # One row per published ggml_metal_init line (llama.cpp prints MiB as "MB").

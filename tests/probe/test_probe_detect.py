@@ -3,13 +3,13 @@
 import json
 
 import pytest
+from probe_data import load
 
 from advisor.cli import main
 from advisor.probe import detect as top_level_detect
 from advisor.probe.gather import add_card_widths, driverless_lines
 from advisor.probe.host import parse_cpuinfo_model, parse_pci_devices, read_host
 from advisor.probe.models import DetectedGpu
-from probe_data import load
 
 
 def test_detect_for_real_never_raises_and_says_why_nothing_was_found():
@@ -107,8 +107,9 @@ def test_detect_never_raises_even_if_a_backend_breaks(monkeypatch):
 
 
 def test_amd_tools_fall_through_to_the_next(monkeypatch):
-    from advisor.probe import amd, gather
     from probe_data import text
+
+    from advisor.probe import amd, gather
 
     monkeypatch.setattr(amd, "read_amd_smi", lambda t: (None, "amd-smi failed: amdgpu driver not loaded"))
     monkeypatch.setattr(amd, "read_rocm_smi", lambda t: (text("rocm_smi_rx7900xt_marimo-9237.json"), None))

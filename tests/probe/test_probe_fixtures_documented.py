@@ -1,7 +1,6 @@
 """Every recorded output says which machine it came from and where it was published."""
 
 import pytest
-
 from probe_data import DATA
 
 RECORDINGS = sorted(p for p in DATA.iterdir() if p.suffix in (".json", ".csv"))

@@ -1,14 +1,14 @@
 """Matching detected GPUs to catalog records (inline Gpu records) and the "This machine" build."""
 
 import pytest
+from probe_data import load
 
-from advisor.core.hardware import Gpu
+from advisor.core.hardware.records import Gpu
 from advisor.core.units import GIB
 from advisor.probe import nvml
 from advisor.probe.machine import build_this_machine
 from advisor.probe.match import adhoc_gpu, match_gpu, name_key
 from advisor.probe.models import NVML_DOCS_URL, DetectedGpu, DetectedHost, Detection, GpuPair
-from probe_data import load
 
 SRC = ["https://example.org/datasheet"]
 

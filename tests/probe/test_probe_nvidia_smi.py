@@ -1,10 +1,10 @@
 """nvidia-smi CSV parsing on a recorded output (tests/data/probe/nvidia_smi_rtx2080_gpu-utils-83.md)."""
 
 import pytest
+from probe_data import text
 
 from advisor.core.units import MIB
 from advisor.probe import nvidia_smi
-from probe_data import text
 
 # The field list of the command in the source comment (Ricks-Lab/gpu-utils#83).
 GPU_UTILS_FIELDS = (

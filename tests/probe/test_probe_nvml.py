@@ -4,17 +4,17 @@ replaced at its boundary (fake_nvml.install monkeypatches each function the prob
 import threading
 import time
 
+import fake_nvml
 import pynvml
 import pytest
+from probe_data import load, text
+from test_probe_nvidia_smi import GPU_UTILS_FIELDS
 
-import fake_nvml
 from advisor.core.units import GIB, MIB
 from advisor.probe import nvidia_smi, nvml
 from advisor.probe.checks import buyer_findings
 from advisor.probe.gather import detect, detect_nvidia
 from advisor.probe.models import Detection
-from probe_data import load, text
-from test_probe_nvidia_smi import GPU_UTILS_FIELDS
 
 BUS0, BUS1 = "00000000:01:00.0", "00000000:02:00.0"
 

@@ -2,9 +2,9 @@
 
 import json
 
+import fake_nvml
 import pynvml
 
-import fake_nvml
 from advisor.cli import main
 from advisor.core.units import MIB
 from advisor.probe import nvidia_smi
@@ -67,13 +67,14 @@ def test_report_survives_an_nvml_error(monkeypatch, capsys):
 
 
 def test_apple_and_amd_machines_render(monkeypatch):
+    from probe_data import text
+
     from advisor.core.units import GIB
     from advisor.probe import amd, apple
     from advisor.probe.checks import buyer_findings
     from advisor.probe.machine import build_this_machine
     from advisor.probe.models import DetectedHost, Detection
     from advisor.probe.text import report
-    from probe_data import text
 
     mac = Detection(host=DetectedHost(ram_total_bytes=16 * GIB),
                     gpus=apple.parse_system_profiler_json(text("system_profiler_m1.json"), 16 * GIB))

@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from advisor.core.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
-from advisor.core.evaluate import evaluate, resolve_model
+from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
-from advisor.core.workload import Workload
 from advisor.report.content import build_document
 from advisor.report.document import Chart, Table
 from advisor.report.recommend import recommendation

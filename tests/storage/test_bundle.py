@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from advisor.core.catalog import RecordKind
-from advisor.core.hardware import Gpu
+from advisor.core.hardware.catalog import RecordKind
+from advisor.core.hardware.records import Gpu
 from advisor.storage.bundle import BUNDLE_FORMAT, export_bundle, import_bundle, read_bundle
 from advisor.storage.catalog_store import hide_record, load_catalog, save_record
 from tests.catalog_fixtures import build_data, gpu_data, model_data, small_shipped

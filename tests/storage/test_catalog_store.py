@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.core.catalog import Origin, RecordKind, UnknownRecord
-from advisor.core.hardware import Gpu
+from advisor.core.hardware.catalog import Origin, RecordKind, UnknownRecord
+from advisor.core.hardware.records import Gpu
 from advisor.storage import catalog_store as store
 from advisor.storage.catalog_store import (
     MAX_FILE_BYTES,
@@ -262,7 +262,7 @@ def test_bad_numbers_name_the_field(shipped, user, value):
 CHILD = """
 import os, sys, time, json
 from pathlib import Path
-from advisor.core.hardware import Gpu
+from advisor.core.hardware.records import Gpu
 from advisor.storage.catalog_store import save_record
 user, marker, pause_at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 big = "x" * 300_000

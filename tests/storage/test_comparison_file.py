@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from advisor.core.comparison import canonical_comparison
+from advisor.core.advice.comparison import canonical_comparison
 from advisor.storage.comparison_file import ComparisonFileError, load_comparison, save_comparison
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from advisor.core.workload import Method, Mode, Workload
+from advisor.core.job.workload import Method, Mode, Workload
 from advisor.storage import error_bands as fidelity
 
 

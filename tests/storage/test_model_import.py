@@ -9,8 +9,8 @@ from gguf import GGMLQuantizationType, GGUFWriter
 from gguf.quants import quantize
 from safetensors.numpy import save_file
 
-from advisor.core.llm import AttentionKind
-from advisor.core.params import count_params
+from advisor.core.model.arch import AttentionKind
+from advisor.core.model.params import count_params
 from advisor.storage.model_import import ImportedModel, ModelImportError, arch_from_hf_config, load_model
 
 LLAMA2_7B_CONFIG = {  # meta-llama/Llama-2-7b-hf config.json (keys the import reads)

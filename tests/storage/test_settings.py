@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.workload import Engine
+from advisor.core.job.workload import Engine
 from advisor.storage import paths
 from advisor.storage.settings import Settings, load_settings, save_settings
 

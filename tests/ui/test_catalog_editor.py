@@ -7,7 +7,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from advisor.core.catalog import Origin, RecordKind, gpu_build, with_record
+from advisor.core.hardware.catalog import Origin, RecordKind, gpu_build, with_record
 from advisor.storage import catalog_store as store
 from advisor.ui.catalog_editor.table_model import RECORD_ROLE, RecordTableModel
 from advisor.ui.catalog_editor.window import CatalogEditor
@@ -137,7 +137,7 @@ def test_a_duplicated_card_is_saved_and_usable_everywhere_after_a_restart(app_wi
     assert ed.repo.catalog.origin(RecordKind.GPU, NEW_ID) is Origin.USER
     ed.close()
 
-    from advisor.core.estimate import estimate
+    from advisor.core.estimate.estimator import estimate
     from advisor.ui.session import Session
 
     fresh = Session()
@@ -231,7 +231,7 @@ def test_a_price_point_is_added_and_the_history_kept(editor, qtbot):
 
 
 def test_the_price_dialog_refuses_a_bad_url(qtbot):
-    from advisor.core.hardware import PricePoint
+    from advisor.core.hardware.records import PricePoint
     from advisor.ui.catalog_editor.price_history import PriceDialog
 
     d = PriceDialog(PricePoint)

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from advisor.core.comparison import BuildEntry, ModelRef
+from advisor.core.advice.comparison import BuildEntry, ModelRef
+from advisor.core.advice.evaluate import resolve_entry
+from advisor.core.estimate.estimator import estimate
+from advisor.core.model.generic import generic_decoder
 from advisor.core.units import GIB
 from advisor.storage.settings import load_settings
-from advisor.core.estimate import estimate
-from advisor.core.evaluate import resolve_entry
-from advisor.core.generic import generic_decoder
 
 # The offscreen platform plugin cannot propagate a top-level window's size hints and says so
 # on show(); the window itself is fine (real platforms implement it).
@@ -70,7 +70,7 @@ def test_workload_spinbox_feeds_the_session(app_window):
 
 def test_fit_curves_are_the_core_numbers(app_window):
     session, window = app_window
-    from advisor.core.evaluate import CURVE_PARAMS, technique_workloads
+    from advisor.core.advice.evaluate import CURVE_PARAMS, technique_workloads
 
     fit = window.tabs.view(0).builder
     variants, current = technique_workloads(session.workload)

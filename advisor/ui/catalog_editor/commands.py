@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QUndoCommand
 
-from advisor.core.catalog import RecordKind
+from advisor.core.hardware.catalog import RecordKind
 from advisor.ui.catalog_editor.repository import UserState
 
 Apply = Callable[[RecordKind, str, UserState], bool]

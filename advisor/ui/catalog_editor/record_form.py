@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.catalog import CatalogRecord, Origin, RecordKind
+from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind
 from advisor.ui.catalog_editor.columns import diff_text, field_diff
+from advisor.ui.catalog_editor.fields import is_model_sequence
 from advisor.ui.catalog_editor.model_form import ModelForm
 from advisor.ui.catalog_editor.price_history import PricesEditor
-from advisor.ui.catalog_editor.fields import is_model_sequence
 
 
 def _special_editor(name: str, info):

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.catalog import CatalogRecord, Origin, RecordKind, UnknownRecord, kind_of
+from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind, UnknownRecord, kind_of
 from advisor.storage import bundle
 from advisor.storage import catalog_store as store
 from advisor.ui.catalog_editor.banners import ChangesBanner, ProblemsBanner

@@ -1,0 +1,160 @@
+"""The comparison document: one workload, one model, 2–6 candidate builds.
+
+This is what the desktop app saves and opens, what ``llm-advisor report COMPARISON.json``
+and the PDF read. It stands alone: an imported model carries its resolved ``ModelArch``
+and a build the catalog does not know ("This machine", a tweaked copy) carries its GPU
+records inline, so the file still means the same thing on another computer.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.workload import Engine, Mode, Parallel, Workload
+from advisor.core.model.arch import ModelArch
+from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId
+
+MIN_BUILDS = 2
+MAX_BUILDS = 6
+
+#: The first-launch comparison: the pair the product grew from.
+CANONICAL_BUILD_IDS = ("2x-rtx-3090-nvlink", "2x-rtx-4090-pcie-x16")
+#: Preset of the first-launch model (Llama 3.1 8B; catalog/models/).
+CANONICAL_MODEL_ID = "llama-3.1-8b"
+
+
+class ModelRef(Frozen):
+    """Which model: exactly one of a catalog preset, a generic size, or an imported file.
+
+    ``arch`` is the resolved architecture, stored inline so the file stands alone; it is
+    required for an import (the path may not exist elsewhere) and optional otherwise.
+    """
+
+    preset_id: RecordId | None = Field(None, description="Id of a model in catalog/models/")
+    generic_params: float | None = Field(
+        None, gt=0, le=1e13, description="Parameter count of a generic dense decoder (any size)"
+    )
+    imported_path: str | None = Field(
+        None, min_length=1, description="config.json, model folder or .gguf the model came from"
+    )
+    arch: ModelArch | None = Field(None, description="The resolved architecture, inline")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ModelRef:
+        chosen = [n for n in ("preset_id", "generic_params", "imported_path") if getattr(self, n) is not None]
+        if len(chosen) != 1:
+            raise ValueError(
+                "a model is exactly one of preset_id, generic_params or imported_path "
+                f"(got {', '.join(chosen) or 'none'})"
+            )
+        if self.imported_path is not None and self.arch is None:
+            raise ValueError("an imported model needs its resolved arch inline")
+        return self
+
+    @property
+    def kind(self) -> Literal["preset", "generic", "imported"]:
+        if self.preset_id is not None:
+            return "preset"
+        return "generic" if self.generic_params is not None else "imported"
+
+
+_BUILD_SOURCES = ("build_id", "gpu_id", "cloud_id", "system_id", "inline")
+
+
+class BuildEntry(Frozen):
+    """One candidate: a display name and exactly one source of hardware."""
+
+    name: str = Field(min_length=1, max_length=120, description="Name shown in tables, plots and the PDF")
+    build_id: RecordId | None = Field(None, description="A catalog build")
+    gpu_id: RecordId | None = Field(None, description="A catalog GPU, used gpu_count times")
+    gpu_count: int = Field(1, ge=1, le=72, description="How many of gpu_id (only with gpu_id)")
+    topology: Topology | None = Field(None, description="How the gpu_id cards are linked (only with gpu_id)")
+    cloud_id: RecordId | None = Field(None, description="A catalog cloud instance")
+    system_id: RecordId | None = Field(None, description="A catalog prebuilt system")
+    inline: ResolvedBuild | None = Field(
+        None, description="A build with its GPU records inline: 'This machine' or a tweaked copy"
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one_source(self) -> BuildEntry:
+        chosen = [n for n in _BUILD_SOURCES if getattr(self, n) is not None]
+        if len(chosen) != 1:
+            raise ValueError(
+                f"build {self.name!r} needs exactly one of {', '.join(_BUILD_SOURCES)} "
+                f"(got {', '.join(chosen) or 'none'})"
+            )
+        if self.gpu_id is None and (self.gpu_count != 1 or self.topology is not None):
+            raise ValueError(f"build {self.name!r}: gpu_count and topology go with gpu_id only")
+        return self
+
+    @property
+    def source_kind(self) -> str:
+        return next(n for n in _BUILD_SOURCES if getattr(self, n) is not None)
+
+
+class Comparison(Frozen):
+    """A saved side-by-side comparison (``*.json``)."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    title: str = Field("", max_length=200, description="Optional title for the window and the PDF")
+    workload: Workload = Workload()
+    model: ModelRef
+    builds: tuple[BuildEntry, ...] = Field(
+        min_length=MIN_BUILDS, max_length=MAX_BUILDS, description="The candidates, in display order"
+    )
+
+    @model_validator(mode="after")
+    def _names_unique(self) -> Comparison:
+        names = [b.name for b in self.builds]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"build names must be unique; repeated: {', '.join(dupes)}")
+        return self
+
+
+def canonical_workload() -> Workload:
+    """Llama 3.1 8B served by vLLM to 16 users at 8k context, split over both GPUs (TP=2).
+
+    Why this one: bf16 weights (~16 GB) plus 16 × 8,192 tokens of KV cache (~17 GB,
+    128 KiB per token) do not fit one 24 GB card, so the two cards must split every
+    layer (tensor parallel, Shoeybi et al. 2019, arXiv:1909.08053) and each generated
+    token then crosses the GPU link twice per layer: NVLink on the 3090 pair, PCIe
+    through host memory on the 4090 pair (no peer-to-peer on stock drivers). That is
+    exactly where the two builds differ.
+    """
+    return Workload(
+        mode=Mode.INFERENCE,
+        weights="bf16",
+        kv_dtype="bf16",
+        engine=Engine.VLLM,
+        context_len=8192,
+        batch=16,
+        n_gpus=2,
+        parallel=Parallel.TP,
+    )
+
+
+def canonical_comparison() -> Comparison:
+    """The first-launch comparison: 2× RTX 3090 with NVLink vs 2× RTX 4090 over PCIe."""
+    return Comparison(
+        title="2× RTX 3090 (NVLink) vs 2× RTX 4090 (PCIe)",
+        workload=canonical_workload(),
+        model=ModelRef(preset_id=CANONICAL_MODEL_ID),
+        builds=(
+            BuildEntry(name="2× RTX 3090 + NVLink", build_id=CANONICAL_BUILD_IDS[0]),
+            BuildEntry(name="2× RTX 4090 PCIe", build_id=CANONICAL_BUILD_IDS[1]),
+        ),
+    )
+
+
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted (2)``, ``(3)`` … so build names stay unique."""
+    if wanted not in taken:
+        return wanted
+    n = 2
+    while f"{wanted} ({n})" in taken:
+        n += 1
+    return f"{wanted} ({n})"

@@ -1,0 +1,215 @@
+"""One evaluation of a comparison: every build's estimate, checks, price, and the fit curves.
+
+The window (after each change), the PDF and ``llm-advisor report`` all call ``evaluate``,
+so screen and paper carry the same numbers. A build that cannot be resolved or estimated
+becomes a message on that build, never a crash and never a made-up number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from advisor.core.advice.comparison import BuildEntry, ModelRef
+from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.estimate.estimator import estimate
+from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.results import Estimate
+from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
+from advisor.core.hardware.checks import check_build
+from advisor.core.hardware.power import build_power
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.generic import generic_decoder
+from advisor.core.model.params import count_params
+
+#: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
+CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
+#: Inference techniques drawn on the fit plot (weight formats), label → Workload.weights.
+INFERENCE_TECHNIQUES = {"bf16": "bf16", "fp8": "fp8", "int8 (LLM.int8)": "int8", "4-bit AWQ": "awq", "GGUF Q4_K_M": "q4_k_m"}
+#: Training techniques drawn on the fit plot, label → Workload.method.
+TRAINING_TECHNIQUES = {"full fine-tune": Method.FULL, "LoRA": Method.LORA, "QLoRA": Method.QLORA}
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What the headline, the tables, the plots and the PDF show for one build."""
+
+    entry: BuildEntry
+    resolved: ResolvedBuild | None = None
+    estimate: Estimate | None = None
+    problems: tuple[str, ...] = ()  # the workload contradicts itself or this build (check_workload)
+    warnings: tuple[str, ...] = ()  # the build's own checks: PSU, spacing, bridge, lanes
+    error: str | None = None  # no estimate at all, and why
+    price_new_usd: float | None = None
+    price_used_usd: float | None = None
+    usd_per_hour: float | None = None
+    power_w: float | None = None
+    price_note: str = ""
+    largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+
+@dataclass(frozen=True)
+class Results:
+    builds: tuple[BuildResult, ...]
+    curves: dict[str, np.ndarray]  # technique label → per-GPU bytes at CURVE_PARAMS (NaN: no estimate)
+    current_technique: str
+    chosen_params: float | None
+    chosen_need_bytes: float | None
+    notice: str | None = None  # why something could not be computed, said once
+
+
+def resolve_entry(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
+    """A comparison entry → the build the estimator takes (catalog lookups by id)."""
+    if entry.inline is not None:
+        return entry.inline
+    if catalog is None:
+        raise LookupError("the catalog is not loaded")
+    if entry.build_id is not None:
+        return resolve_build(catalog, entry.build_id)
+    if entry.cloud_id is not None:
+        return resolve_cloud(catalog, entry.cloud_id)
+    if entry.system_id is not None:
+        return resolve_system(catalog, entry.system_id)
+    resolved = gpu_build(catalog, entry.gpu_id, entry.gpu_count)
+    if entry.topology is not None:
+        resolved = resolved.model_copy(update={"topology": entry.topology})
+    return resolved
+
+
+def resolve_model(catalog: Catalog | None, ref: ModelRef) -> ModelArch:
+    """The architecture a comparison names: inline, a generic size, or a catalog preset."""
+    if ref.arch is not None:
+        return ref.arch
+    if ref.generic_params is not None:
+        return generic_decoder(ref.generic_params)
+    if catalog is None:
+        raise LookupError("the catalog is not loaded")
+    try:
+        return catalog.models[ref.preset_id]
+    except KeyError:
+        raise LookupError(f"no model preset {ref.preset_id!r} in the catalog") from None
+
+
+def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -> dict[str, object]:
+    """New and used price, cloud $/h and power of a build; None where unknown (the note says what)."""
+    new, used = build_cost(resolved, Condition.NEW), build_cost(resolved, Condition.USED)
+    out: dict[str, object] = {
+        "price_new_usd": new.total_usd if new.total_usd is not None else new.gpus_usd,
+        "price_used_usd": used.total_usd if used.total_usd is not None else used.gpus_usd,
+        "usd_per_hour": None, "power_w": None, "price_note": "",
+    }
+    if new.total_usd is None and new.gpus_usd is not None:
+        out["price_note"] = "GPUs only; platform cost unknown"
+    elif new.missing:
+        out["price_note"] = "unknown: " + "; ".join(new.missing)
+    power = build_power(resolved)
+    out["power_w"] = power.total_w if power.total_w is not None else power.gpus_w
+    if entry.cloud_id is not None and catalog is not None:
+        inst = catalog.cloud.get(entry.cloud_id)
+        if inst is not None and inst.prices:
+            out["usd_per_hour"] = min(p.usd_per_hour for p in inst.prices)
+        out["price_new_usd"] = out["price_used_usd"] = None  # rented, not bought
+        out["price_note"] = "rented by the hour"
+    return out
+
+
+def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
+    """The fit plot's techniques under the current settings, and which one is current."""
+    if workload.mode is Mode.TRAIN:
+        variants = {k: workload.model_copy(update={"method": m}) for k, m in TRAINING_TECHNIQUES.items()}
+        current = next(k for k, m in TRAINING_TECHNIQUES.items() if m is workload.method)
+        return variants, current
+    variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()}
+    current = next((k for k, w in INFERENCE_TECHNIQUES.items() if w == workload.weights.lower()), None)
+    if current is None:
+        current = f"{workload.weights} (current)"
+        variants[current] = workload
+    return variants, current
+
+
+def _curve(workload: Workload, n_params: np.ndarray) -> np.ndarray:
+    """Per-GPU bytes of generic decoders; memory only (speed is not plotted per size)."""
+    out = np.full(len(n_params), np.nan)
+    for i, n in enumerate(n_params):
+        try:
+            out[i] = estimate_memory(generic_decoder(float(n)), workload).breakdown.total
+        except ValueError:  # one impossible point leaves a gap, not a crash
+            continue
+    return out
+
+
+def fit_curves(workload: Workload) -> tuple[dict[str, np.ndarray], str]:
+    variants, current = technique_workloads(workload)
+    return {label: _curve(w, CURVE_PARAMS) for label, w in variants.items()}, current
+
+
+def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
+    """Largest size on the (monotonic) curve whose need is ≤ usable, log-log interpolated.
+
+    None when even the smallest size does not fit; the top of the range when all fit.
+    """
+    ok = np.isfinite(curve)
+    x, y = np.log(CURVE_PARAMS[ok]), curve[ok]
+    if len(x) == 0 or y[0] > usable_bytes:
+        return None
+    above = np.nonzero(y > usable_bytes)[0]
+    if len(above) == 0:
+        return float(math.exp(x[-1]))
+    j = above[0]
+    ly0, ly1, lu = math.log(y[j - 1]), math.log(y[j]), math.log(usable_bytes)
+    t = (lu - ly0) / (ly1 - ly0) if ly1 != ly0 else 0.0
+    return float(math.exp(x[j - 1] + t * (x[j] - x[j - 1])))
+
+
+def _problem_lines(arch: ModelArch, workload: Workload, build: ResolvedBuild) -> tuple[str, ...]:
+    return tuple(f"{p.field}: {p.message}" if p.field else p.message for p in check_workload(arch, workload, build))
+
+
+def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry) -> BuildResult:
+    try:
+        resolved = resolve_entry(catalog, entry)
+    except (LookupError, ValueError) as exc:  # unknown id, incomplete system: said on the build
+        return BuildResult(entry=entry, error=f"cannot resolve: {exc}")
+    money_fields = money(catalog, entry, resolved)
+    warnings = tuple(f"{w.severity.value}: {w.message}" for w in check_build(resolved))
+    if arch is None:
+        return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error="no model chosen", **money_fields)
+    problems = _problem_lines(arch, workload, resolved)
+    try:
+        est = estimate(arch, workload, resolved)
+    except ValueError as exc:  # the estimator's refusal (unknown format) is shown, not raised
+        return BuildResult(entry=entry, resolved=resolved, problems=problems, warnings=warnings,
+                           error=f"no estimate: {exc}", **money_fields)
+    return BuildResult(entry=entry, resolved=resolved, estimate=est, problems=problems, warnings=warnings, **money_fields)
+
+
+def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entries: tuple[BuildEntry, ...],
+             curves: tuple[dict[str, np.ndarray], str] | None = None) -> Results:
+    """Everything the views need after one change (``curves`` reused when the workload did not change)."""
+    curve_map, current = curves if curves is not None else fit_curves(workload)
+    results = []
+    for entry in entries:
+        r = evaluate_build(catalog, arch, workload, entry)
+        if r.estimate is not None and r.estimate.fit is not None:
+            usable = r.estimate.fit.usable_per_gpu_bytes
+            r.largest_fit.update({k: largest_fitting(c, usable) for k, c in curve_map.items()})
+        results.append(r)
+    chosen_need = chosen_params = None
+    if arch is not None:
+        # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
+        # build is the card's pre-allocated share, which the curves do not include).
+        try:
+            chosen_need = estimate_memory(arch, workload).breakdown.total
+            chosen_params = count_params(arch).total
+        except ValueError:  # unknown format: the builds already say why
+            pass
+    return Results(tuple(results), curve_map, current, chosen_params, chosen_need)

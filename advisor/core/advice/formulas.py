@@ -1,0 +1,70 @@
+"""The formulas behind every estimate and where they come from: one text for Help and the PDF.
+
+Constants are read from the modules that use them, so what is shown is what is computed.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from advisor.core.estimate import estimator
+from advisor.core.hardware import interconnect
+from advisor.core.memory import inference as memory_inference
+from advisor.core.schema import Frozen
+from advisor.core.speed import flops
+from advisor.core.units import MIB
+
+
+class Formula(Frozen):
+    term: str
+    formula: str
+    sources: tuple[str, ...] = Field(min_length=1)
+
+
+def formulas() -> tuple[Formula, ...]:
+    """Each estimated quantity: how it is computed and the source of the method."""
+    return (
+        Formula(term="Parameters", formula="Counted from the model's shapes: embeddings, q/k/v/o projections (GQA: "
+                "k and v sized by the KV heads), gated or plain MLP, experts (MoE: active = routed-in-use + shared), "
+                "MLA latent projections, norms.",
+                sources=("Hugging Face transformers modeling_llama.py / modeling_deepseek.py",)),
+        Formula(term="Weights", formula="parameters × bits per weight / 8; bitsandbytes, GPTQ, AWQ and LLM.int8 keep "
+                "embeddings and lm_head at 16 bit; GGUF block sizes from llama.cpp's block layouts.",
+                sources=("LLM.int8 arXiv:2208.07339", "QLoRA arXiv:2305.14314 §3", "GPTQ arXiv:2210.17323",
+                         "AWQ arXiv:2306.00978", "llama.cpp ggml-common.h and tools/quantize/README.md")),
+        Formula(term="KV cache", formula="2 × layers × KV heads × head dim × bytes per element × tokens × sequences; "
+                "sliding-window layers cap tokens at the window; MLA caches the compressed latent (+ RoPE key).",
+                sources=("PagedAttention/vLLM arXiv:2309.06180", "DeepSeek-V2 arXiv:2405.04434 (MLA)")),
+        Formula(term="Activations", formula="Per layer and token after Korthikanti et al., adapted to Llama blocks "
+                "(SwiGLU, RMSNorm, GQA); flash attention drops the s² score term; selective or full recomputation "
+                "keeps less; fp32 logits of vocab × tokens are counted separately.",
+                sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135")),
+        Formula(term="Training states", formula="Mixed precision: 2 (bf16 weights) + 2 (grads) + 12 (fp32 master + "
+                "Adam moments) bytes per trained parameter; 8-bit Adam moments 2 bytes; ZeRO-1/2/3 and FSDP divide "
+                "optimizer, gradients and parameters by the GPU count by stage.",
+                sources=("ZeRO arXiv:1910.02054", "8-bit optimizers arXiv:2110.02861", "PyTorch FSDP arXiv:2304.11277")),
+        Formula(term="LoRA / QLoRA", formula="r × (d_in + d_out) trainable parameters per adapted matrix (fp32 with "
+                "gradients and AdamW states); QLoRA: NF4 base with optional double quantization plus a transient "
+                "dequantized layer.", sources=("LoRA arXiv:2106.09685", "QLoRA arXiv:2305.14314")),
+        Formula(term="Runtime", formula=f"CUDA context and library workspaces outside the allocator: "
+                f"{memory_inference.CUDA_CONTEXT_BYTES / MIB:.0f} MiB; vLLM CUDA graphs {memory_inference.VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB.",
+                sources=("pytorch/pytorch#107667", "pytorch/pytorch#28113", "vLLM docs: Conserving memory")),
+        Formula(term="Usable memory", formula=f"card memory minus {estimator.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
+                f"keeps (RTX 4090 deviceQuery); Apple: {estimator.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
+                sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
+        Formula(term="Decode speed", formula=f"bytes read per token (weights + KV cache) / (bandwidth × "
+                f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}), or FLOPs / (peak × {flops.INFERENCE_COMPUTE_EFFICIENCY:.2f}) "
+                "when the batch makes it compute-bound; plus tensor-parallel all-reduces.",
+                sources=("llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053")),
+        Formula(term="Prefill and training speed", formula=f"FLOPs / (peak × efficiency): 2·P per prompt token "
+                f"(efficiency {flops.INFERENCE_COMPUTE_EFFICIENCY:.2f}); training 6·P per token, 8·P with full "
+                f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation.",
+                sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
+                         "Llama 3 arXiv:2407.21783 Table 4 (MFU)")),
+        Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
+                f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
+                f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "
+                f"{interconnect.PCIE_HOST_EFFICIENCY:.0%} with {interconnect.PCIE_HOST_LATENCY_S * 1e6:.1f} µs latency.",
+                sources=("nccl-tests PERFORMANCE.md", "dbkinghorn/Notes 2x4090 P2P measurements",
+                         "siboehm/bench NVLink measurement", "aikitoria open-gpu-kernel-modules README")),
+    )

@@ -1,0 +1,78 @@
+"""What a build costs and draws: derived from dated prices and board powers, never typed.
+
+Prices come from each GPU's dated ``PricePoint``s; power from TDPs and the platform's
+figure. Unknown inputs give ``None`` and say what is missing, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import Field
+
+from advisor.core.hardware.records import Gpu, PriceKind, PricePoint, ResolvedBuild
+from advisor.core.schema import Frozen
+
+#: Kinds of price that stand for "buy it new", best first. ``street_new`` is what a shop
+#: asks now; ``list`` is a vendor list price (datacenter parts); MSRP is the launch price.
+NEW_PRICE_ORDER = (PriceKind.STREET_NEW, PriceKind.LIST, PriceKind.LAUNCH_MSRP)
+
+class Condition(StrEnum):
+    NEW = "new"
+    USED = "used"
+
+
+def newest_price(prices: Iterable[PricePoint], kind: PriceKind) -> PricePoint | None:
+    """The most recently seen price of ``kind`` (ties: the later entry)."""
+    found = [p for p in prices if p.kind is kind]
+    return max(found, key=lambda p: p.date_seen) if found else None
+
+
+def gpu_price(gpu: Gpu, condition: Condition = Condition.NEW) -> PricePoint | None:
+    """New: newest street price, else newest list price, else launch MSRP. Used: newest used band."""
+    kinds = NEW_PRICE_ORDER if condition is Condition.NEW else (PriceKind.USED,)
+    for kind in kinds:
+        if (point := newest_price(gpu.prices, kind)) is not None:
+            return point
+    return None
+
+
+class BuildCost(Frozen):
+    """Price of a build; a total is None when any part of it is unknown (``missing`` says which)."""
+
+    condition: Condition
+    gpus_usd: float | None = Field(description="Sum of the GPU prices, USD")
+    gpus_usd_low: float | None = Field(None, description="Sum of band lows (used), USD")
+    gpus_usd_high: float | None = Field(None, description="Sum of band highs (used), USD")
+    platform_usd: float | None = Field(description="Everything but the GPUs, USD")
+    total_usd: float | None
+    prices: tuple[PricePoint | None, ...] = Field(description="Price used for each GPU, slot order")
+    missing: tuple[str, ...] = Field((), description="What is unknown, in words")
+
+
+def _band_sum(points: list[PricePoint], attr: str) -> float | None:
+    values = [getattr(p, attr) for p in points]
+    return sum(values) if all(v is not None for v in values) else None
+
+
+def build_cost(build: ResolvedBuild, condition: Condition = Condition.NEW) -> BuildCost:
+    """GPU prices (by ``condition``) plus the platform cost of the catalog build, if known."""
+    prices = tuple(gpu_price(g, condition) for g in build.gpus)
+    missing = sorted({f"{condition.value} price of {g.name}" for g, p in zip(build.gpus, prices) if p is None})
+    known = [p for p in prices if p is not None]
+    gpus_usd = sum(p.usd for p in known) if len(known) == len(prices) else None
+    platform = build.build.platform_cost_usd if build.build else None
+    if platform is None:
+        missing.append("platform cost (board, CPU, RAM, PSU, case)")
+    banded = condition is Condition.USED and gpus_usd is not None
+    return BuildCost(
+        condition=condition,
+        gpus_usd=gpus_usd,
+        gpus_usd_low=_band_sum(known, "usd_low") if banded else None,
+        gpus_usd_high=_band_sum(known, "usd_high") if banded else None,
+        platform_usd=platform,
+        total_usd=gpus_usd + platform if gpus_usd is not None and platform is not None else None,
+        prices=prices,
+        missing=tuple(missing),
+    )

@@ -1,0 +1,116 @@
+"""The one estimate the UI, the CLI and the PDF all show: memory, speed, fit, rule of thumb.
+
+``estimate`` puts ``estimate_memory``, ``estimate_speed`` and ``rule_of_thumb`` together and
+judges the fit against what a framework can really allocate on each GPU
+(``usable_memory_bytes``). ``check_workload`` lists settings that are impossible or
+contradict each other, each tied to the workload field (= CLI flag) to blame.
+"""
+
+from __future__ import annotations
+
+from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.results import Estimate, Fit
+from advisor.core.estimate.rule_of_thumb import rule_of_thumb
+from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
+from advisor.core.job.workload import Mode, Workload
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+from advisor.core.speed.flops import trainable_params
+from advisor.core.speed.inference import estimate_speed
+from advisor.core.speed.results import SpeedEstimate
+from advisor.core.units import GIB, format_bytes
+
+__all__ = ["Problem", "check_workload", "estimate", "usable_memory_bytes", "fit_of"]
+
+# Memory the NVIDIA driver keeps out of CUDA's reach: an RTX 4090 (24 GiB) reports
+# 25,386,352,640 bytes to deviceQuery (thamada/nvidia-smi gls/RTX4090_deviceQuery.py):
+# 383,451,136 bytes (366 MiB) less. The CUDA context itself is the memory estimate's
+# "runtime" term, so it is not subtracted here.
+DRIVER_RESERVED_BYTES = 24 * GIB - 25_386_352_640
+# macOS lets Metal use only recommendedMaxWorkingSetSize of unified memory: 11,453.25 MB on
+# a 16 GB Mac (llama.cpp ggml_metal_init logs, ggml-org/llama.cpp CI output), 30,150.67 MB
+# of 36 GB, 26,800.60 MB of 32 GB. The lowest share seen (16 GB) is used: about 70 %.
+APPLE_GPU_WORKING_SET_SHARE = 11_453.25 / 16_384
+
+
+def usable_memory_bytes(gpu: Gpu) -> float:
+    """Bytes a framework can allocate on ``gpu``: the card's memory minus the driver's
+    reserve (discrete GPUs) or Metal's working-set cap (Apple unified memory). Other
+    unified-memory machines (DGX Spark, Strix Halo) keep the driver reserve only; what the
+    OS needs there is unknown and not subtracted."""
+    total = gpu.memory_gib * GIB
+    if gpu.segment is Segment.UNIFIED_MEMORY and gpu.vendor.lower() == "apple":
+        return total * APPLE_GPU_WORKING_SET_SHARE
+    return max(0.0, total - DRIVER_RESERVED_BYTES)
+
+
+def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
+           kv_capacity_tokens: float | None = None) -> Fit:
+    """Whether the busiest GPU's peak fits the smallest usable GPU of those the job uses, and
+    the host RAM need fits the build's RAM (a unified pool: what the GPU part leaves).
+
+    vLLM sizes its KV cache to fill the card, so its peak always "fits"; it refuses to start
+    when that cache cannot hold one sequence of ``max_model_len`` tokens (vLLM
+    ``vllm/v1/core/kv_cache_utils.py: check_enough_kv_cache_memory``): that is its fit test (``kv_capacity_tokens``)."""
+    need = memory.total  # a computed field: read once
+    if workload.n_gpus > build.gpu_count:
+        return Fit(fits=False, need_per_gpu_bytes=need, usable_per_gpu_bytes=0.0,
+                   host_need_bytes=memory.host,
+                   reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
+    used = build.gpus[: workload.n_gpus]
+    usable = min(usable_memory_bytes(g) for g in used)
+    host_avail = None
+    if build.host_ram_gib is not None:
+        host_avail = build.host_ram_gib * GIB
+        if build.unified_memory:
+            host_avail = max(0.0, host_avail - need * len(used))
+    gpu_ok = need <= usable
+    short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
+    host_ok = host_avail is None or memory.host <= host_avail
+    if short_kv and gpu_ok:
+        gpu_ok = False
+        reason = (f"vLLM's KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
+                  f"less than one {workload.context_len}-token sequence")
+    elif gpu_ok and host_ok:
+        reason = f"needs {format_bytes(need)} of {format_bytes(usable)} usable per GPU"
+    elif not gpu_ok:
+        reason = f"needs {format_bytes(need)} per GPU; {format_bytes(usable)} usable"
+    else:
+        reason = f"needs {format_bytes(memory.host)} of host RAM; {format_bytes(host_avail or 0)} available"
+    if host_avail is None and memory.host > 0:
+        reason += " (host RAM of the build unknown)"
+    return Fit(fits=gpu_ok and host_ok, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
+               host_need_bytes=memory.host, host_available_bytes=host_avail, reason=reason)
+
+
+def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
+             weights_bytes_override: float | None = None) -> Estimate:
+    """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload.
+
+    ``weights_bytes_override``: the exact weight bytes of model files served as they are
+    (safetensors headers, GGUF tensor sizes); it replaces the format's estimate.
+
+    Call ``check_workload`` first: settings it reports are estimated as far as they can be,
+    except an unknown weight format or KV type, which raise ``ValueError`` naming the valid ones.
+    """
+    usable = None
+    if build is not None and workload.n_gpus <= build.gpu_count:
+        usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
+    mem = estimate_memory(arch, workload, usable, weights_bytes_override)
+    if build is None:
+        speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s",))
+        fit = None
+    else:
+        speed = estimate_speed(arch, workload, build, mem.breakdown)
+        fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
+    assumptions = list(mem.assumptions)
+    if build is not None:
+        assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "
+                           "(RTX 4090 deviceQuery); Apple: Metal working-set cap")
+    trainable = trainable_params(arch, workload) if workload.mode is Mode.TRAIN else 0.0
+    rule = rule_of_thumb(arch, workload, mem.breakdown)  # reuses the breakdown: one estimate_memory per call
+    return Estimate(memory=mem.breakdown, speed=speed, fit=fit, rule_of_thumb=rule,
+                    params_total=count_params(arch).total, params_trainable=trainable,
+                    assumptions=tuple(assumptions))

@@ -1,0 +1,110 @@
+"""Settings that are impossible or contradict each other, each blamed on one workload field.
+
+The field name is the CLI flag without dashes (``n_gpus`` → ``--n-gpus``); the UI shows the
+message next to that field. Ranges (batch ≥ 1 …) are already enforced by ``Workload``.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import LORA_TARGETS, Engine, Method, Mode, Optimizer, Parallel, Precision, Workload
+from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.model.arch import AttentionKind, ModelArch
+from advisor.core.schema import Frozen
+
+FOUR_BIT_BASES = ("nf4", "fp4")  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
+NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "awq", "int8", "fp8")  # loaders llama.cpp does not have
+LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
+EIGHT_BIT_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT)
+SPLIT_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT)
+
+
+class Problem(Frozen):
+    field: str = Field(description="Workload field / CLI flag (without dashes) the problem is about")
+    message: str
+
+
+def _format_problems(w: Workload) -> list[Problem]:
+    out: list[Problem] = []
+    try:
+        weight_format(w.weights, w.quant_group_size, w.double_quant)
+    except ValueError as exc:
+        out.append(Problem(field="weights", message=str(exc)))
+    try:
+        kv_bytes_per_element(w.kv_dtype)
+    except ValueError as exc:
+        out.append(Problem(field="kv_dtype", message=str(exc)))
+    if w.mode is Mode.INFERENCE and w.engine is Engine.LLAMA_CPP and w.weights.lower() in NOT_GGUF_QUANTS:
+        out.append(Problem(field="weights", message=f"llama.cpp cannot load {w.weights} weights; pick a GGUF type "
+                                                     "such as q4_k_m, or another engine"))
+    if w.mode is Mode.INFERENCE and w.kv_dtype.lower() in LLAMA_CPP_KV and w.engine is not Engine.LLAMA_CPP:
+        out.append(Problem(field="kv_dtype", message=f"{w.kv_dtype} KV cache is a llama.cpp type; "
+                                                      f"{w.engine.value} uses fp16/bf16/fp8"))
+    if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine is Engine.VLLM:
+        out.append(Problem(field="weights", message=f"{w.weights} is a GGUF type: run it with llama.cpp"))
+    return out
+
+
+def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
+    out: list[Problem] = []
+    explicit = w.model_fields_set
+    if w.method is Method.QLORA and "weights" in explicit and w.weights.lower() not in FOUR_BIT_BASES:
+        out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit nf4/fp4 base, not {w.weights}"))
+    if w.method is Method.FULL and "weights" in explicit and w.weights.lower() not in ("bf16", "fp16", "fp32"):
+        out.append(Problem(field="weights", message=f"full fine-tuning updates every weight; a {w.weights} "
+                                                     "base cannot be trained (use --method qlora or lora)"))
+    if w.method is Method.FULL and w.lora_rank is not None:
+        out.append(Problem(field="lora_rank", message="a LoRA rank needs --method lora or qlora"))
+    unknown = sorted(set(w.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
+    if w.method is not Method.FULL and unknown:
+        out.append(Problem(field="lora_targets", message=f"unknown LoRA targets {', '.join(unknown)}; "
+                                                         f"valid: {', '.join(LORA_TARGETS)}, all-linear"))
+    if w.precision is Precision.FP32 and w.optimizer in EIGHT_BIT_OPTIMIZERS:
+        out.append(Problem(field="optimizer", message="8-bit optimizer states with pure fp32 weights: use "
+                                                      "--precision amp or bf16, or a 32-bit optimizer"))
+    if w.n_gpus > 1 and w.parallel is Parallel.NONE:
+        out.append(Problem(field="parallel", message=f"{w.n_gpus} GPUs need a scheme: ddp, fsdp, zero1-3, tp or pp"))
+    if w.seq_len > arch.max_context:
+        out.append(Problem(field="seq_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
+    return out
+
+
+def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
+    out: list[Problem] = []
+    if w.offload:
+        out.append(Problem(field="offload", message="offload is a training option (ZeRO-Offload / FSDP CPU offload)"))
+    if w.n_gpus > 1 and w.parallel not in SPLIT_SCHEMES and w.parallel is not Parallel.NONE:
+        out.append(Problem(field="parallel", message=f"{w.parallel.value} is a training scheme; for inference "
+                                                     "use tp, pp or layer-split"))
+    if w.context_len > arch.max_context:
+        out.append(Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
+    return out
+
+
+def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> list[Problem]:
+    out: list[Problem] = []
+    if w.n_gpus == 1 and w.parallel is not Parallel.NONE:
+        out.append(Problem(field="parallel", message=f"{w.parallel.value} needs 2 or more GPUs (--n-gpus)"))
+    if build is not None and w.n_gpus > build.gpu_count:
+        out.append(Problem(field="n_gpus", message=f"{build.name} has {build.gpu_count} GPU(s), not {w.n_gpus}"))
+    if w.parallel is Parallel.TP and w.n_gpus > 1:
+        t = w.n_gpus
+        if arch.n_heads % t:
+            out.append(Problem(field="n_gpus", message=f"tensor parallel {t} does not divide {arch.n_heads} heads"))
+        kv = arch.n_kv_heads
+        if arch.attention.kind is not AttentionKind.MLA and kv % t and t % kv:
+            out.append(Problem(field="n_gpus", message=f"tensor parallel {t} and {kv} KV heads: neither divides "
+                                                       "the other"))
+    if w.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and w.n_gpus > arch.n_layers:
+        out.append(Problem(field="n_gpus", message=f"{w.n_gpus} stages for {arch.n_layers} layers"))
+    return out
+
+
+def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> list[Problem]:
+    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``)."""
+    out = _format_problems(workload)
+    out += _training_problems(arch, workload) if workload.mode is Mode.TRAIN else _inference_problems(arch, workload)
+    out += _gpu_problems(arch, workload, build)
+    return out

@@ -1,0 +1,44 @@
+"""What an estimate returns: memory per GPU, host memory, speed, fit and assumptions.
+
+All memory is in bytes (``*_bytes``); ``advisor.core.units`` converts for display.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, computed_field
+
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.schema import Frozen
+from advisor.core.speed.results import SpeedEstimate
+
+
+class Fit(Frozen):
+    fits: bool
+    need_per_gpu_bytes: float = Field(ge=0)
+    usable_per_gpu_bytes: float = Field(ge=0)
+    host_need_bytes: float = Field(0.0, ge=0)
+    host_available_bytes: float | None = None
+    reason: str = ""
+
+    @computed_field
+    @property
+    def headroom_bytes(self) -> float:
+        return self.usable_per_gpu_bytes - self.need_per_gpu_bytes
+
+
+class RuleOfThumb(Frozen):
+    """The seeds' rules of thumb, for comparison with the detailed estimate."""
+
+    total_bytes: float = Field(ge=0)
+    rule: str
+    why_different: str = ""
+
+
+class Estimate(Frozen):
+    memory: MemoryBreakdown
+    speed: SpeedEstimate
+    fit: Fit | None = None
+    rule_of_thumb: RuleOfThumb | None = None
+    params_total: float = Field(ge=0)
+    params_trainable: float = Field(ge=0)
+    assumptions: tuple[str, ...] = ()

@@ -1,0 +1,87 @@
+"""The seeds' rules of thumb, next to the detailed estimate, with why the two differ.
+
+Rules (from the project's seed notes, numbers checked):
+
+* Inference, weights only: parameters × bytes per weight at the nominal width — 4 (fp32),
+  2 (bf16/fp16), 1 (8-bit), 0.5 (4-bit): "7B: 28 GB fp32, 14 GB bf16, 7 GB int8, 3.5 GB int4".
+  (The seed's 70B bf16 cell says 150 GB; its own rule gives 140 GB.)
+* Full fine-tuning: ~16 bytes per parameter ("~16 GB per 1B parameters": weights, gradients
+  and Adam states; 7B → 112 GB), the mixed-precision Adam count of ZeRO (arXiv:1910.02054).
+* LoRA ≈ 1/4 of full fine-tuning; QLoRA: "LoRA to QLoRA [8-bit] ~60 %", "QLoRA to QLoRA
+  half precision [4-bit] 1/2" — so 4-bit QLoRA ≈ 0.25 × 0.6 × 0.5 = 7.5 % of full
+  fine-tuning. The seed's source table (a lost screenshot) is not available to check.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.core.estimate.results import RuleOfThumb
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+from advisor.core.units import GB
+
+FULL_FT_BYTES_PER_PARAM = 16.0
+LORA_SHARE_OF_FULL = 0.25
+QLORA8_SHARE_OF_LORA = 0.6
+QLORA4_SHARE_OF_QLORA8 = 0.5
+_NOMINAL_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nf4": 4, "fp4": 4, "gptq": 4, "awq": 4}
+
+
+def nominal_bits(weights: str) -> int:
+    """The width a format's name suggests (q4_k_m → 4, iq2_xxs → 2), as the rule uses it."""
+    key = weights.strip().lower()
+    if key in _NOMINAL_BITS:
+        return _NOMINAL_BITS[key]
+    match = re.match(r"i?q(\d)", key)
+    if match is None:
+        raise ValueError(f"no nominal width for weight format {weights!r}")
+    return int(match.group(1))
+
+
+def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
+    n = count_params(arch).total
+    if w.mode is Mode.INFERENCE:
+        bits = nominal_bits(w.weights)
+        return n * bits / 8, f"weights only: {n / 1e9:.1f}B params × {bits / 8:g} bytes"
+    full = n * FULL_FT_BYTES_PER_PARAM
+    if w.method is Method.FULL:
+        return full, f"full fine-tuning: ~16 bytes per parameter ({n / 1e9:.1f}B params)"
+    lora = full * LORA_SHARE_OF_FULL
+    if w.method is Method.LORA:
+        return lora, "LoRA ≈ 1/4 of full fine-tuning (16 bytes/param)"
+    return lora * QLORA8_SHARE_OF_LORA * QLORA4_SHARE_OF_QLORA8, "4-bit QLoRA ≈ LoRA × 0.6 × 0.5"
+
+
+def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: MemoryBreakdown) -> str:
+    per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
+    parts = [f"detailed estimate {detailed.total / GB:.1f} GB{per_gpu} vs rule {rule_bytes / GB:.1f} GB"]
+    terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
+    listed = ", ".join(f"{t.replace('_', ' ')} {v / GB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
+    parts.append(f"detailed terms (GB): {listed}")
+    if w.mode is Mode.INFERENCE:
+        parts.append("the rule counts weights only: no KV cache (grows with context × batch), activations, "
+                     "runtime; and nominal bits, without quantization scales or 16-bit embeddings/lm_head")
+    else:
+        parts.append("the rule ignores activations and logits (grow with sequence × micro-batch; "
+                     "checkpointing shrinks them), the optimizer and precision chosen, sharding across GPUs, "
+                     "offload, and the CUDA context")
+        if w.method is not Method.FULL:
+            parts.append("LoRA/QLoRA memory is mostly the frozen base weights plus activations, "
+                         "not a fixed share of full fine-tuning")
+    return "; ".join(parts)
+
+
+def rule_of_thumb(arch: ModelArch, workload: Workload, breakdown: MemoryBreakdown | None = None) -> RuleOfThumb:
+    """The seeds' rule of thumb for this workload, and why the detailed estimate differs.
+
+    ``breakdown``: the detailed estimate already computed for this workload (``estimate`` passes
+    its own, so the comparison names the figure shown and ``estimate_memory`` runs once);
+    computed here when omitted.
+    """
+    total, rule = _rule(arch, workload)
+    detailed = estimate_memory(arch, workload).breakdown if breakdown is None else breakdown
+    return RuleOfThumb(total_bytes=total, rule=rule, why_different=_differences(arch, workload, total, detailed))

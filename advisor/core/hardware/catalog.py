@@ -1,0 +1,357 @@
+"""The catalog aggregate: shipped records, the user's overlay, hidden shipped ids.
+
+A ``Catalog`` keeps both layers so every edit is a pure function returning a new
+catalog (``with_record``, ``without_record``, ``hide``, ``unhide``, ``reset_to_shipped``)
+and can be undone: the effective view (``catalog.gpus`` …) is shipped minus hidden, then
+the user's records on top (a user record with a shipped id *overrides* it).
+Ids are unique per kind, not across kinds (a GPU and a system may share one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Literal
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem, ResolvedBuild, Segment, Topology
+from advisor.core.model.arch import ModelArch
+from advisor.core.schema import SCHEMA_VERSION, Frozen
+
+
+class RecordKind(StrEnum):
+    """Kinds of catalog record; the value is the CLI spelling (``--kind gpu``)."""
+
+    GPU = "gpu"
+    BUILD = "build"
+    SYSTEM = "system"
+    CLOUD = "cloud"
+    MODEL = "model"
+
+    @property
+    def folder(self) -> str:
+        """Folder of this kind under ``catalog/`` (and the user's overlay)."""
+        return _FOLDERS[self]
+
+    @property
+    def record_type(self) -> type[CatalogRecord]:
+        return _TYPES[self]
+
+
+CatalogRecord = Gpu | Build | PrebuiltSystem | CloudInstance | ModelArch
+
+_FOLDERS = {
+    RecordKind.GPU: "gpus",
+    RecordKind.BUILD: "builds",
+    RecordKind.SYSTEM: "systems",
+    RecordKind.CLOUD: "cloud",
+    RecordKind.MODEL: "models",
+}
+_TYPES: dict[RecordKind, type] = {
+    RecordKind.GPU: Gpu,
+    RecordKind.BUILD: Build,
+    RecordKind.SYSTEM: PrebuiltSystem,
+    RecordKind.CLOUD: CloudInstance,
+    RecordKind.MODEL: ModelArch,
+}
+
+
+class Origin(StrEnum):
+    SHIPPED = "shipped"
+    USER = "user"
+    OVERRIDE = "override"  # a user record replacing the shipped one with the same id
+
+
+class UnknownRecord(KeyError):
+    """No record of this kind with this id (the message names both)."""
+
+    def __init__(self, kind: RecordKind, record_id: str, detail: str = "") -> None:
+        super().__init__(kind, record_id)
+        self.kind = RecordKind(kind)
+        self.record_id = record_id
+        self.detail = detail
+
+    def __str__(self) -> str:
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"no {self.kind.value} with id {self.record_id!r} in the catalog{extra}"
+
+
+class IncompleteRecord(ValueError):
+    """A record exists but lacks what the operation needs (a system with no verified build)."""
+
+
+def kind_of(record: CatalogRecord) -> RecordKind:
+    for kind, cls in _TYPES.items():
+        if isinstance(record, cls):
+            return kind
+    raise TypeError(f"not a catalog record: {type(record).__name__}")
+
+
+class CatalogLayer(Frozen):
+    """One layer of records (shipped, or the user's), each dict keyed by record id."""
+
+    gpus: dict[str, Gpu] = Field(default_factory=dict)
+    builds: dict[str, Build] = Field(default_factory=dict)
+    systems: dict[str, PrebuiltSystem] = Field(default_factory=dict)
+    cloud: dict[str, CloudInstance] = Field(default_factory=dict)
+    models: dict[str, ModelArch] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _keys_are_ids(self) -> CatalogLayer:
+        for kind in RecordKind:
+            for key, record in self.of(kind).items():
+                if key != record.id:
+                    raise ValueError(f"{kind.folder}: key {key!r} holds record {record.id!r}")
+        return self
+
+    def of(self, kind: RecordKind) -> dict[str, CatalogRecord]:
+        return getattr(self, RecordKind(kind).folder)
+
+    def replacing(self, kind: RecordKind, records: dict[str, CatalogRecord]) -> CatalogLayer:
+        # A new, validated layer (model_copy would skip the key check).
+        fields = {k.folder: self.of(k) for k in RecordKind}
+        fields[RecordKind(kind).folder] = records
+        return CatalogLayer(**fields)
+
+    def __len__(self) -> int:
+        return sum(len(self.of(k)) for k in RecordKind)
+
+
+class Catalog(Frozen):
+    """Shipped records, the user's records and the shipped ids the user hid.
+
+    Treat the layers' dicts as read-only: the effective view is computed when the catalog
+    is built, and every edit function returns a new catalog.
+    """
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    shipped: CatalogLayer = CatalogLayer()
+    user: CatalogLayer = CatalogLayer()
+    hidden: dict[RecordKind, frozenset[str]] = Field(
+        default_factory=dict, description="Shipped ids the user removed, by kind"
+    )
+
+    _effective: dict[RecordKind, Mapping[str, CatalogRecord]] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: object, /) -> None:
+        # Computed once: edits build a new Catalog (never model_copy, which would copy this).
+        for kind in RecordKind:
+            hidden = self.hidden_ids(kind)
+            merged = {k: v for k, v in self.shipped.of(kind).items() if k not in hidden}
+            merged.update(self.user.of(kind))
+            self._effective[kind] = MappingProxyType(dict(sorted(merged.items())))
+
+    def model_copy(self, *, update: Mapping[str, object] | None = None, deep: bool = False) -> Catalog:
+        """A validated copy (pydantic's would carry the old effective view along)."""
+        fields = {"shipped": self.shipped, "user": self.user, "hidden": self.hidden, **(update or {})}
+        return Catalog(**fields)
+
+    def hidden_ids(self, kind: RecordKind) -> frozenset[str]:
+        return self.hidden.get(RecordKind(kind), frozenset())
+
+    def of(self, kind: RecordKind) -> Mapping[str, CatalogRecord]:
+        """Effective records of ``kind``: shipped minus hidden, user records on top."""
+        return self._effective[RecordKind(kind)]
+
+    gpus = property(lambda self: self.of(RecordKind.GPU))
+    builds = property(lambda self: self.of(RecordKind.BUILD))
+    systems = property(lambda self: self.of(RecordKind.SYSTEM))
+    cloud = property(lambda self: self.of(RecordKind.CLOUD))
+    models = property(lambda self: self.of(RecordKind.MODEL))
+
+    def get(self, kind: RecordKind, record_id: str) -> CatalogRecord:
+        try:
+            return self.of(kind)[record_id]
+        except KeyError:
+            detail = "hidden by the user" if record_id in self.hidden_ids(kind) else ""
+            raise UnknownRecord(kind, record_id, detail) from None
+
+    def origin(self, kind: RecordKind, record_id: str) -> Origin:
+        in_user = record_id in self.user.of(kind)
+        if in_user:
+            return Origin.OVERRIDE if record_id in self.shipped.of(kind) else Origin.USER
+        self.get(kind, record_id)  # raises UnknownRecord when absent or hidden
+        return Origin.SHIPPED
+
+    def find(self, record_id: str) -> list[tuple[RecordKind, CatalogRecord]]:
+        """Every effective record with this id, whatever its kind."""
+        return [(k, self.of(k)[record_id]) for k in RecordKind if record_id in self.of(k)]
+
+    def __len__(self) -> int:
+        return sum(len(self.of(k)) for k in RecordKind)
+
+
+# --- pure edits: each returns a new catalog ---------------------------------------------
+
+
+def _replace(catalog: Catalog, **changes: object) -> Catalog:
+    return catalog.model_copy(update=changes)
+
+
+def _with_hidden(catalog: Catalog, kind: RecordKind, ids: frozenset[str]) -> dict[RecordKind, frozenset[str]]:
+    hidden = dict(catalog.hidden)
+    if ids:
+        hidden[RecordKind(kind)] = ids
+    else:
+        hidden.pop(RecordKind(kind), None)
+    return hidden
+
+
+def with_record(catalog: Catalog, record: CatalogRecord) -> Catalog:
+    """Add or replace ``record`` in the user layer (it overrides a shipped one of that id)."""
+    kind = kind_of(record)
+    records = dict(catalog.user.of(kind))
+    records[record.id] = record
+    return _replace(catalog, user=catalog.user.replacing(kind, records))
+
+
+def without_record(catalog: Catalog, kind: RecordKind, record_id: str) -> Catalog:
+    """Remove the record from view: drop the user's copy and hide the shipped one."""
+    catalog.get(kind, record_id)
+    records = {k: v for k, v in catalog.user.of(kind).items() if k != record_id}
+    out = _replace(catalog, user=catalog.user.replacing(kind, records))
+    if record_id in catalog.shipped.of(kind):
+        out = hide(out, kind, record_id)
+    return out
+
+
+def hide(catalog: Catalog, kind: RecordKind, record_id: str) -> Catalog:
+    """Hide a shipped record (user records are removed instead, never hidden)."""
+    if record_id not in catalog.shipped.of(kind):
+        raise UnknownRecord(kind, record_id, "only shipped records can be hidden")
+    ids = catalog.hidden_ids(kind) | {record_id}
+    return _replace(catalog, hidden=_with_hidden(catalog, kind, ids))
+
+
+def unhide(catalog: Catalog, kind: RecordKind, record_id: str) -> Catalog:
+    if record_id not in catalog.hidden_ids(kind):
+        raise UnknownRecord(kind, record_id, "not hidden")
+    ids = catalog.hidden_ids(kind) - {record_id}
+    return _replace(catalog, hidden=_with_hidden(catalog, kind, ids))
+
+
+def reset_to_shipped(catalog: Catalog, kind: RecordKind, record_id: str) -> Catalog:
+    """Drop the user's override and unhide: the shipped record is back as shipped."""
+    if record_id not in catalog.shipped.of(kind):
+        raise UnknownRecord(kind, record_id, "no shipped record to reset to")
+    records = {k: v for k, v in catalog.user.of(kind).items() if k != record_id}
+    ids = catalog.hidden_ids(kind) - {record_id}
+    return _replace(catalog, user=catalog.user.replacing(kind, records), hidden=_with_hidden(catalog, kind, ids))
+
+
+# --- kind detection for folder-less JSON --------------------------------------------------
+
+#: Fields only one kind has: how ``catalog add`` tells a record's kind from its JSON.
+_SIGNATURES: tuple[tuple[RecordKind, frozenset[str]], ...] = (
+    (RecordKind.GPU, frozenset({"memory_gib", "segment"})),
+    (RecordKind.MODEL, frozenset({"n_layers", "hidden_size"})),
+    (RecordKind.CLOUD, frozenset({"provider", "instance_type"})),
+    (RecordKind.SYSTEM, frozenset({"kind", "vendor"})),
+    (RecordKind.BUILD, frozenset({"gpus", "name"})),
+)
+
+
+def detect_kind(data: Mapping[str, object]) -> RecordKind | None:
+    """The kind whose signature fields ``data`` has; None when none or several match."""
+    found = [kind for kind, keys in _SIGNATURES if keys <= data.keys()]
+    return found[0] if len(found) == 1 else None
+
+
+# --- referential checks -------------------------------------------------------------------
+
+
+def dangling_references(catalog: Catalog) -> list[tuple[RecordKind, str, str, str]]:
+    """(kind, id, field, message) for each GPU id a build/system/cloud names but the catalog lacks."""
+    out = []
+    gpus = catalog.gpus
+    for kind, rid, field, gpu_id in _gpu_refs(catalog):
+        if gpu_id not in gpus:
+            out.append((kind, rid, field, f"names GPU {gpu_id!r}, which is not in the catalog"))
+    return out
+
+
+def _gpu_refs(catalog: Catalog):
+    for rid, build in catalog.builds.items():
+        for i, g in enumerate(build.gpus):
+            yield RecordKind.BUILD, rid, f"gpus.{i}.gpu_id", g.gpu_id
+    for rid, system in catalog.systems.items():
+        for i, g in enumerate(system.build.gpus if system.build else ()):
+            yield RecordKind.SYSTEM, rid, f"build.gpus.{i}.gpu_id", g.gpu_id
+    for rid, inst in catalog.cloud.items():
+        yield RecordKind.CLOUD, rid, "gpu_id", inst.gpu_id
+
+
+# --- resolving builds ---------------------------------------------------------------------
+
+
+def _gpu(catalog: Catalog, gpu_id: str, used_by: str) -> Gpu:
+    try:
+        return catalog.gpus[gpu_id]
+    except KeyError:
+        raise UnknownRecord(RecordKind.GPU, gpu_id, f"named by {used_by}") from None
+
+
+def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> ResolvedBuild:
+    gpus = tuple(_gpu(catalog, g.gpu_id, used_by) for g in build.gpus for _ in range(g.count))
+    return ResolvedBuild(
+        name=name,
+        gpus=gpus,
+        topology=build.topology,
+        host_ram_gib=build.host_ram_gib,
+        unified_memory=build.unified_memory,
+        build=build,
+    )
+
+
+def resolve_build(catalog: Catalog, build: Build | str) -> ResolvedBuild:
+    """A catalog build (or its id) with one Gpu record per physical GPU, in slot order."""
+    if isinstance(build, str):
+        build = catalog.get(RecordKind.BUILD, build)
+    return _resolve(catalog, build, build.name, f"build {build.id!r}")
+
+
+def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBuild:
+    if isinstance(system, str):
+        system = catalog.get(RecordKind.SYSTEM, system)
+    if system.build is None:
+        raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
+    return _resolve(catalog, system.build, f"{system.vendor} {system.name}", f"system {system.id!r}")
+
+
+def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild:
+    """A cloud instance as a build: ``gpu_count`` of its GPU, its topology, its host RAM."""
+    if isinstance(cloud, str):
+        cloud = catalog.get(RecordKind.CLOUD, cloud)
+    gpu = _gpu(catalog, cloud.gpu_id, f"cloud instance {cloud.id!r}")
+    return ResolvedBuild(
+        name=f"{cloud.provider} {cloud.instance_type}",
+        gpus=(gpu,) * cloud.gpu_count,
+        topology=cloud.topology,
+        host_ram_gib=cloud.host_ram_gib,
+        unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
+    )
+
+
+def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
+    """``count`` cards of one GPU on plain PCIe: no NVLink bridge, even if the card takes one.
+
+    Each card gets its own PCIe generation and lane width. P2P is on only where the card
+    is known to support it on stock drivers (``p2p_supported`` True); unknown counts as off,
+    so the estimate errs slow rather than fast. A bridged pair is a catalog build.
+    """
+    if not 1 <= count <= 72:
+        raise ValueError(f"count must be 1 to 72, not {count}")
+    gpu = _gpu(catalog, gpu_id, "a GPU-only build")
+    topology = Topology(
+        pcie_gen=gpu.pcie_gen or Topology().pcie_gen,
+        pcie_lanes_per_gpu=(gpu.pcie_lanes,) * count if gpu.pcie_lanes else (),
+        p2p=bool(gpu.p2p_supported),
+    )
+    return ResolvedBuild(
+        name=f"{count}x {gpu.name}" + (" (PCIe)" if count > 1 else ""),
+        gpus=(gpu,) * count,
+        topology=topology,
+        unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
+    )

@@ -1,0 +1,199 @@
+"""GPU-to-GPU links of a build and the time of NCCL collectives over them.
+
+A link is modelled as latency + size / bandwidth (the α-β model; Hockney 1994). Its
+bandwidth is the peak of the wire times a measured efficiency, and it has two figures:
+one direction alone (a pipeline hand-off) and one direction while the reverse direction is
+busy too (a ring collective: every GPU sends and receives at once). Where peer-to-peer is
+off (every RTX 4090: NVIDIA disabled it in the driver), traffic is staged through host
+memory, which the measurements below show costs about half the duplex bandwidth and ten
+times the latency.
+
+Collectives use NCCL's ring algorithm; the bytes each GPU sends per collective are those of
+nccl-tests ``doc/PERFORMANCE.md`` (all-reduce busbw = algbw · 2(n-1)/n; all-gather and
+reduce-scatter busbw = algbw · (n-1)/n). The ring runs over the GPUs in slot order, so its
+slowest hop limits it.
+
+Not modelled: lanes from the chipset share its uplink to the CPU (``Topology.lane_sources``;
+``advisor.core.hardware.checks`` warns about it), NUMA hops between sockets, and PCIe switches.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field
+
+from advisor.core.hardware.records import Gpu, ResolvedBuild
+from advisor.core.schema import Frozen
+
+# PCIe payload rate per lane per direction, GB/s: 8b/10b encoding for gen 1-2, 128b/130b
+# for gen 3-5 (PCI-SIG base specs; Gen4 x16 = 31.5 GB/s, the "64 GB/s" bidirectional of
+# NVIDIA's A100/L40S datasheets); gen 6-7 use PAM4 FLIT mode (242/256 payload).
+PCIE_GB_PER_S_PER_LANE: dict[int, float] = {
+    1: 0.25, 2: 0.5, 3: 8 * 128 / 130 / 8, 4: 16 * 128 / 130 / 8, 5: 32 * 128 / 130 / 8,
+    6: 64 * 242 / 256 / 8, 7: 128 * 242 / 256 / 8,
+}
+
+# --- Measured efficiencies (achieved / wire peak) ------------------------------------------
+# PCIe with P2P: p2pBandwidthLatencyTest, 8x RTX 5090 on PCIe 5.0 x16 (aikitoria/
+# open-gpu-kernel-modules README.md, "Sample p2pBandwidthLatencyTest output"): 55.6-56.6 GB/s
+# one way, 111.1-111.4 GB/s both ways, of 63.0 GB/s per direction.
+PCIE_P2P_EFFICIENCY = 56.0 / 63.0
+PCIE_P2P_DUPLEX_EFFICIENCY = 111.2 / 2 / 63.0
+# PCIe without P2P (staged through host memory): 2x RTX 4090 on PCIe 4.0 x16, Threadripper
+# Pro, driver 525 (dbkinghorn/Notes 2023/NV-4090-P2P/2x4090-notes.md, "P2P=Disabled"
+# matrices): 22.5 GB/s one way, 31.0 GB/s both ways, of 31.5 GB/s per direction. The same
+# test on 8x RTX 5090, PCIe 5.0 (aikitoria README above) gives 43.3 / 57.0 of 63.0: 0.69 / 0.45.
+PCIE_HOST_EFFICIENCY = 22.5 / 31.5
+PCIE_HOST_DUPLEX_EFFICIENCY = 31.0 / 2 / 31.5
+# NVLink: a GA102 2-way bridge (4 links x 14.0625 GB/s per direction = 56.25, GA102
+# whitepaper) measured 52.2 GB/s with large copies on 2x RTX A6000 (siboehm/bench
+# gpu/nvlink/README.md). Applied to every NVLink generation (no other measurement here).
+NVLINK_EFFICIENCY = 52.2 / 56.25
+
+# Latencies, p2pBandwidthLatencyTest "Latency Matrix (us)" GPU rows:
+# P2P disabled, 2x RTX 4090 PCIe 4.0: 11.6 us (dbkinghorn/Notes, above).
+PCIE_HOST_LATENCY_S = 11.6e-6
+# P2P writes, RTX 5090 pairs over PCIe 5.0: 0.35-0.45 us (aikitoria README). NVLink is taken
+# as no slower (no bridge latency measurement was found).
+P2P_LATENCY_S = 0.4e-6
+# Fixed cost of one NCCL collective call (kernel launch, protocol set-up): nccl-tests
+# all_reduce_perf on 8x RTX 5090 with P2P takes 24.5 us for 8-2048 B (aikitoria README);
+# minus 2(n-1) = 14 ring steps of 0.4 us leaves ~19 us.
+NCCL_CALL_LATENCY_S = 19e-6
+
+
+class LinkKind(StrEnum):
+    NVLINK = "NVLink bridge"
+    NVSWITCH = "NVSwitch"
+    PCIE_P2P = "PCIe peer-to-peer"
+    PCIE_HOST = "PCIe via host memory (no P2P)"
+
+
+class Link(Frozen):
+    """One GPU-to-GPU path: what a large transfer achieves, and its latency."""
+
+    kind: LinkKind
+    gb_per_s: float = Field(gt=0, description="Achieved one-direction GB/s, reverse direction idle")
+    duplex_gb_per_s: float = Field(gt=0, description="Achieved GB/s per direction, both directions busy")
+    latency_s: float = Field(ge=0, description="One small transfer, seconds")
+    peak_gb_per_s: float = Field(gt=0, description="Wire peak per direction, GB/s")
+    description: str = ""
+
+
+Collective = Literal["all_reduce", "all_gather", "reduce_scatter", "send"]
+
+
+def _lanes(build: ResolvedBuild, i: int) -> int:
+    lanes = build.topology.pcie_lanes_per_gpu
+    if lanes:
+        return lanes[i]
+    return build.gpus[i].pcie_lanes or 16
+
+
+def _pcie_gen(build: ResolvedBuild, gpus: tuple[Gpu, ...]) -> int:
+    gens = [build.topology.pcie_gen] + [g.pcie_gen for g in gpus if g.pcie_gen is not None]
+    return min(gens)
+
+
+def _nvlinked(build: ResolvedBuild, i: int, j: int) -> bool:
+    a, b = build.gpus[i], build.gpus[j]
+    if a.nvlink is None or b.nvlink is None:
+        return False
+    if build.topology.nvswitch:
+        return True
+    return (i, j) in build.topology.nvlink_pairs or (j, i) in build.topology.nvlink_pairs
+
+
+def link(build: ResolvedBuild, i: int, j: int) -> Link:
+    """The path between GPU ``i`` and GPU ``j`` of ``build`` (slot indexes).
+
+    NVLink peak per direction = half the per-GPU bidirectional total (reference gpus.csv
+    convention: a 3090 pair bridge is 112.5 GB/s total, 56.25 each way). PCIe peak = lanes ×
+    per-lane rate of the lower generation of platform and cards, narrower card wins.
+    """
+    n = build.gpu_count
+    if not (0 <= i < n and 0 <= j < n) or i == j:
+        raise ValueError(f"link needs two different GPU indexes below {n}, got {i} and {j}")
+    a, b = build.gpus[i], build.gpus[j]
+    if _nvlinked(build, i, j):
+        peak = min(a.nvlink.total_gb_per_s_per_gpu, b.nvlink.total_gb_per_s_per_gpu) / 2  # type: ignore[union-attr]
+        kind = LinkKind.NVSWITCH if build.topology.nvswitch else LinkKind.NVLINK
+        eff = peak * NVLINK_EFFICIENCY
+        return Link(kind=kind, gb_per_s=eff, duplex_gb_per_s=eff, latency_s=P2P_LATENCY_S,
+                    peak_gb_per_s=peak, description=f"{a.nvlink.version}, {peak:g} GB/s each way")  # type: ignore[union-attr]
+    gen = _pcie_gen(build, (a, b))
+    lanes = min(_lanes(build, i), _lanes(build, j))
+    peak = PCIE_GB_PER_S_PER_LANE[gen] * lanes
+    p2p = build.topology.p2p and a.p2p_supported is not False and b.p2p_supported is not False
+    where = f"PCIe {gen}.0 x{lanes}"
+    if p2p:
+        return Link(kind=LinkKind.PCIE_P2P, gb_per_s=peak * PCIE_P2P_EFFICIENCY,
+                    duplex_gb_per_s=peak * PCIE_P2P_DUPLEX_EFFICIENCY, latency_s=P2P_LATENCY_S,
+                    peak_gb_per_s=peak, description=f"{where}, peer-to-peer")
+    return Link(kind=LinkKind.PCIE_HOST, gb_per_s=peak * PCIE_HOST_EFFICIENCY,
+                duplex_gb_per_s=peak * PCIE_HOST_DUPLEX_EFFICIENCY, latency_s=PCIE_HOST_LATENCY_S,
+                peak_gb_per_s=peak, description=f"{where}, no P2P: staged through host memory")
+
+
+def ring_links(build: ResolvedBuild, n_gpus: int) -> list[Link]:
+    """The hops of a ring over the first ``n_gpus`` GPUs in slot order (0→1→…→n-1→0)."""
+    if not 2 <= n_gpus <= build.gpu_count:
+        raise ValueError(f"a ring needs 2..{build.gpu_count} GPUs of this build, got {n_gpus}")
+    hops = [(k, k + 1) for k in range(n_gpus - 1)]
+    if n_gpus > 2:
+        hops.append((n_gpus - 1, 0))
+    return [link(build, a, b) for a, b in hops]
+
+
+def bottleneck_link(build: ResolvedBuild, n_gpus: int) -> Link:
+    """The slowest hop of the ring (what limits every ring collective)."""
+    return min(ring_links(build, n_gpus), key=lambda lk: (lk.duplex_gb_per_s, -lk.latency_s))
+
+
+def collective_time_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gpus: int) -> float:
+    """Seconds for one NCCL ring collective over the first ``n_gpus`` GPUs.
+
+    ``n_bytes`` is the buffer size nccl-tests calls "size": the all-reduce buffer, the
+    all-gather output, the reduce-scatter input, or the message of a send. ``send`` is one
+    hop, one direction (pipeline hand-off between GPU 0 and 1); the others run over the
+    ring's slowest hop. Formula: ``collective_time_over``.
+    """
+    if n_bytes < 0:
+        raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
+    if n_gpus < 2 or n_bytes == 0:
+        return 0.0
+    lk = link(build, 0, 1) if op == "send" else bottleneck_link(build, n_gpus)
+    return collective_time_over(lk, op, n_bytes, n_gpus)
+
+
+def collective_time_over(lk: Link, op: Collective, n_bytes: float, n_gpus: int) -> float:
+    """One collective over a ring whose slowest hop is ``lk`` (or one send over ``lk``).
+
+    Each GPU moves 2(n-1)/n · S (all-reduce) or (n-1)/n · S (all-gather, reduce-scatter) in
+    2(n-1) or n-1 ring steps (nccl-tests doc/PERFORMANCE.md); time = NCCL call latency +
+    steps × hop latency + bytes / duplex bandwidth. A send: one step, one direction.
+    """
+    if n_gpus < 2 or n_bytes <= 0:
+        return 0.0
+    n = n_gpus
+    if op == "send":
+        return NCCL_CALL_LATENCY_S + lk.latency_s + n_bytes / (lk.gb_per_s * 1e9)
+    if op == "all_reduce":
+        steps, moved = 2 * (n - 1), 2 * (n - 1) / n * n_bytes
+    elif op in ("all_gather", "reduce_scatter"):
+        steps, moved = n - 1, (n - 1) / n * n_bytes
+    else:
+        raise ValueError(f"unknown collective {op!r}")
+    return NCCL_CALL_LATENCY_S + steps * lk.latency_s + moved / (lk.duplex_gb_per_s * 1e9)
+
+
+def bus_bandwidth_gb_per_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gpus: int) -> float:
+    """nccl-tests' busbw for one collective of ``n_bytes`` (algbw = S / t, busbw = algbw ·
+    2(n-1)/n for all-reduce, · (n-1)/n for all-gather / reduce-scatter): for comparing
+    with published all_reduce_perf tables."""
+    t = collective_time_s(build, op, n_bytes, n_gpus)
+    algbw = n_bytes / t / 1e9
+    factor = {"all_reduce": 2 * (n_gpus - 1) / n_gpus, "send": 1.0}.get(op, (n_gpus - 1) / n_gpus)
+    return algbw * factor

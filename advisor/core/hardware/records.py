@@ -1,0 +1,238 @@
+"""Hardware records: GPUs, build topologies, builds, prebuilt systems, cloud instances.
+
+Every record is a frozen pydantic model that validates itself; ``None`` means *unknown*
+(the UI says so), never zero. Units are in the field names. Memory capacity is in GiB as
+the card reports it (``memory_gib``) beside the marketing figure (``memory_gb_marketing``);
+bandwidth is decimal GB/s as vendors print it (see ``advisor.core.units``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+
+from pydantic import Field, HttpUrl, field_validator, model_validator
+
+from advisor.core.schema import Frozen, NonNegativeFloat, PositiveFloat, Record, RecordId
+
+
+class Segment(StrEnum):
+    CONSUMER = "consumer"
+    WORKSTATION = "workstation"
+    DATACENTER = "datacenter"
+    UNIFIED_MEMORY = "unified-memory"
+
+
+class PriceKind(StrEnum):
+    LAUNCH_MSRP = "launch_msrp"
+    STREET_NEW = "street_new"
+    USED = "used"
+    LIST = "list"
+
+
+class PricePoint(Frozen):
+    """One dated price seen at one source. A band (used market) has a low and a high."""
+
+    kind: PriceKind
+    usd: PositiveFloat = Field(description="Price in USD (the middle of a band)")
+    usd_low: PositiveFloat | None = Field(None, description="Low end of a price band, USD")
+    usd_high: PositiveFloat | None = Field(None, description="High end of a price band, USD")
+    date_seen: dt.date = Field(description="Day the price was seen at the source")
+    source: HttpUrl
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _band_ordered(self) -> PricePoint:
+        if self.usd_low is not None and self.usd_high is not None and self.usd_low > self.usd_high:
+            raise ValueError("usd_low is above usd_high")
+        return self
+
+
+class NvLink(Frozen):
+    """GPU-to-GPU link of a card or module (NVLink, or AMD Infinity Fabric for Instinct)."""
+
+    version: str = Field(min_length=1, description="e.g. 'NVLink 3', 'NVLink 4', 'Infinity Fabric'")
+    total_gb_per_s_per_gpu: PositiveFloat = Field(
+        description="Total bidirectional GPU-to-GPU bandwidth per GPU, GB/s (a 3090 pair: 112.5)"
+    )
+    max_gpus: int = Field(ge=2, le=576, description="Largest all-to-all domain (2 = pair bridge)")
+    bridge_slot_spacings: tuple[int, ...] = Field(
+        (), description="Slot spacings the available bridges span (e.g. 3 and 4 for the RTX 3090)"
+    )
+
+
+class Gpu(Record):
+    """A GPU or accelerator SKU (or the GPU of a unified-memory SoC)."""
+
+    vendor: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    architecture: str = ""
+    segment: Segment
+    memory_gib: PositiveFloat = Field(description="Memory the card reports, GiB (24 GB card: 24)")
+    memory_gb_marketing: PositiveFloat = Field(description="Capacity printed on the box, 'GB'")
+    memory_type: str = ""
+    mem_bandwidth_gb_per_s: PositiveFloat | None = Field(None, description="Peak DRAM bandwidth, GB/s")
+    fp32_tflops: PositiveFloat | None = Field(None, description="Non-tensor FP32 peak, TFLOP/s")
+    bf16_tflops_dense: PositiveFloat | None = Field(
+        None, description="Dense FP16/BF16 tensor peak with FP32 accumulate, TFLOP/s"
+    )
+    fp16_acc16_tflops_dense: PositiveFloat | None = Field(
+        None, description="Dense FP16 tensor peak with FP16 accumulate (GeForce: 2x the above)"
+    )
+    fp8_tflops_dense: PositiveFloat | None = None
+    int8_tops_dense: PositiveFloat | None = None
+    fp4_tflops_dense: PositiveFloat | None = None
+    bf16_supported: bool | None = None
+    tdp_w: PositiveFloat | None = Field(None, description="Max board/module power, W")
+    form_factor: str = ""
+    slot_width: PositiveFloat | None = Field(None, description="PCIe slots the card occupies")
+    length_mm: PositiveFloat | None = None
+    power_connectors: str = ""
+    pcie_gen: int | None = Field(None, ge=1, le=7)
+    pcie_lanes: int | None = Field(None, ge=1, le=32)
+    p2p_supported: bool | None = Field(
+        None, description="PCIe peer-to-peer on stock drivers (RTX 4090: False)"
+    )
+    nvlink: NvLink | None = Field(None, description="None = no GPU-to-GPU link (or unknown)")
+    pci_device_ids: tuple[str, ...] = Field((), description="PCI device ids, e.g. '0x2204'")
+    launch_date: dt.date | None = None
+    prices: tuple[PricePoint, ...] = ()
+
+    @model_validator(mode="after")
+    def _memory_consistent(self) -> Gpu:
+        # A card reports at most ~1.1x and at least ~0.85x its printed size (B200: 180 of 192).
+        ratio = self.memory_gib / self.memory_gb_marketing
+        if not 0.5 <= ratio <= 1.2:
+            raise ValueError(
+                f"memory_gib {self.memory_gib} is not close to memory_gb_marketing {self.memory_gb_marketing}"
+            )
+        return self
+
+
+class LaneSource(StrEnum):
+    CPU = "cpu"
+    CHIPSET = "chipset"
+
+
+class Topology(Frozen):
+    """How the GPUs of a build are linked: to each other and to the host."""
+
+    nvlink_pairs: tuple[tuple[int, int], ...] = Field(
+        (), description="Pairs of GPU indexes joined by an NVLink bridge"
+    )
+    nvswitch: bool = Field(False, description="All GPUs on one NVSwitch/NVLink domain")
+    pcie_gen: int = Field(4, ge=1, le=7, description="PCIe generation the platform runs")
+    pcie_lanes_per_gpu: tuple[int, ...] = Field(
+        (), description="Electrical lanes each GPU gets; empty = the card's own width"
+    )
+    lane_sources: tuple[LaneSource, ...] = Field((), description="Where each GPU's lanes come from")
+    p2p: bool = Field(True, description="PCIe peer-to-peer enabled between the GPUs")
+    slot_spacing: int | None = Field(
+        None, ge=1, le=8, description="Slots between the starts of adjacent GPU slots"
+    )
+
+    @field_validator("nvlink_pairs")
+    @classmethod
+    def _pairs_distinct(cls, pairs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+        for a, b in pairs:
+            if a == b or a < 0 or b < 0:
+                raise ValueError(f"NVLink pair ({a}, {b}) must join two different GPUs")
+        return pairs
+
+
+class BuildGpu(Frozen):
+    gpu_id: RecordId
+    count: int = Field(ge=1, le=72)
+
+
+class Build(Record):
+    """A named set of GPUs (mixed types allowed) with its topology and host platform.
+
+    Total price and power are derived (``advisor.core.hardware.checks``), never typed twice.
+    """
+
+    name: str = Field(min_length=1)
+    gpus: tuple[BuildGpu, ...] = Field(min_length=1)
+    topology: Topology = Topology()
+    host_ram_gib: PositiveFloat | None = None
+    cpu: str = ""
+    cpu_pcie_lanes: int | None = Field(None, ge=1, le=256, description="Lanes the CPU provides")
+    platform_cost_usd: NonNegativeFloat | None = Field(
+        None, description="Board, CPU, RAM, PSU, case: everything but the GPUs, USD"
+    )
+    platform_power_w: NonNegativeFloat | None = Field(None, description="Everything but GPUs, W")
+    psu_w: PositiveFloat | None = None
+    unified_memory: bool = Field(False, description="GPU and host share one memory pool (Apple, DGX Spark)")
+
+    @property
+    def gpu_count(self) -> int:
+        return sum(g.count for g in self.gpus)
+
+    @model_validator(mode="after")
+    def _topology_fits(self) -> Build:
+        n = self.gpu_count
+        for a, b in self.topology.nvlink_pairs:
+            if a >= n or b >= n:
+                raise ValueError(f"NVLink pair ({a}, {b}) names a GPU beyond the build's {n}")
+        for name in ("pcie_lanes_per_gpu", "lane_sources"):
+            values = getattr(self.topology, name)
+            if values and len(values) != n:
+                raise ValueError(f"topology.{name} has {len(values)} entries for {n} GPUs")
+        return self
+
+
+class SystemKind(StrEnum):
+    WORKSTATION = "workstation"
+    SERVER = "server"
+    RACK = "rack"
+    UNIFIED_MEMORY = "unified-memory"
+
+
+class PrebuiltSystem(Record):
+    """A workstation, server, rack or unified-memory computer sold as one product."""
+
+    kind: SystemKind
+    vendor: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    build: Build | None = Field(None, description="None where the configuration is unverified")
+    total_gpu_memory_gb: PositiveFloat | None = None
+    prices: tuple[PricePoint, ...] = ()
+    url: HttpUrl | None = None
+
+
+class CloudPrice(Frozen):
+    usd_per_hour: PositiveFloat = Field(description="On-demand price of the whole instance, USD/h")
+    region: str = Field(min_length=1)
+    date_seen: dt.date
+    source: HttpUrl
+    note: str = ""
+
+
+class CloudInstance(Record):
+    provider: str = Field(min_length=1)
+    instance_type: str = Field(min_length=1)
+    gpu_id: RecordId
+    gpu_count: int = Field(ge=1, le=72)
+    interconnect: str = ""
+    topology: Topology = Topology()
+    vcpus: int | None = Field(None, ge=1)
+    host_ram_gib: PositiveFloat | None = None
+    prices: tuple[CloudPrice, ...] = ()
+
+
+class ResolvedBuild(Frozen):
+    """A build with its GPU records looked up: what the estimator and checks take.
+
+    ``gpus`` has one entry per physical GPU, in slot order (index = topology index).
+    """
+
+    name: str
+    gpus: tuple[Gpu, ...] = Field(min_length=1)
+    topology: Topology = Topology()
+    host_ram_gib: PositiveFloat | None = None
+    unified_memory: bool = False
+    build: Build | None = Field(None, description="The catalog build it came from, if any")
+
+    @property
+    def gpu_count(self) -> int:
+        return len(self.gpus)

@@ -1,0 +1,167 @@
+"""Weight formats and KV-cache element types: bits per weight, and which tensors stay 16-bit.
+
+Sources, per format (each ``WeightFormat.source`` repeats its own):
+
+* bitsandbytes NF4/FP4: 4-bit codes in blocks of 64 with one fp32 absmax per block
+  (4 + 32/64 = 4.5 bits); double quantization stores the absmax as 8-bit in blocks of 256
+  with one fp32 constant each: 4 + 8/64 + 32/(64·256) = 4.127 bits (Dettmers et al. 2023,
+  QLoRA, arXiv:2305.14314 §3 "Double Quantization").
+* LLM.int8(): int8 weights with one fp32 scale per output row (Dettmers et al. 2022,
+  arXiv:2208.07339); the per-row term is < 0.01 bit and left out.
+* GPTQ / AWQ (AutoGPTQ / AutoAWQ packing): 4-bit weights plus, per group of ``g`` input
+  weights, an fp16 scale and a 4-bit packed zero point: 4 + (16 + 4)/g bits.
+* bitsandbytes, GPTQ and AWQ replace only the transformer blocks' ``nn.Linear`` layers:
+  ``lm_head`` is skipped (transformers ``get_keys_to_not_convert``) and ``nn.Embedding`` /
+  RMSNorm weights are not Linear, so they stay at 16 bit.
+* GGUF block types: bits per weight = 8 · bytes per block / weights per block from
+  ``gguf.GGML_QUANT_SIZES`` (mirrors ggml's ``block_q4_0`` … structs in ggml-common.h).
+* GGUF file types: llama.cpp's ``llama_tensor_get_type`` (src/llama-quant.cpp) stores
+  ``output.weight`` (or the tied token embedding) as Q6_K — Q5_K for the IQ1/IQ2/IQ3_XXS
+  types, unchanged for Q8_0 — and, in the mixes (Q4_K_M, Q3_K_M …), some ``attn_v`` /
+  ``ffn_down`` layers at a higher type. We model the output tensor at its type and the rest
+  at an effective "body" width: for the mixes, derived from the published whole-model average
+  ("bits/weight" column of llama.cpp tools/quantize/README.md, Llama-3.1-8B; Q3_K_M from the
+  same README's Llama-2-7B table) by removing that model's output tensor; for single types,
+  the block layout. ``bits_per_weight`` is that body width; ``output_bits_per_weight`` the
+  output tensor's.
+"""
+
+from __future__ import annotations
+
+from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
+from pydantic import Field
+
+from advisor.core.schema import Frozen
+
+LLAMA_CPP_QUANTIZE_README = "llama.cpp tools/quantize/README.md (bits/weight, Llama-3.1-8B table)"
+
+BNB_BLOCK = 64  # bitsandbytes 4-bit blocksize (QLoRA §3)
+BNB_DQ_BLOCK = 256  # second-level block of double quantization (QLoRA §3)
+GPTQ_ZERO_BITS = 4  # packed zero point per group (AutoGPTQ qzeros are 4-bit packed in int32)
+GPTQ_SCALE_BITS = 16  # fp16 scale per group
+
+# Whole-model average bits/weight that llama-quantize produces (see module docstring).
+GGUF_MIX_BPW: dict[str, float] = {
+    "iq1_s": 2.0042, "iq1_m": 2.1460, "iq2_xxs": 2.3824, "iq2_xs": 2.5882, "iq2_s": 2.7403,
+    "iq2_m": 2.9294, "iq3_xxs": 3.2548, "iq3_xs": 3.4977, "iq3_s": 3.6606, "iq3_m": 3.7628,
+    "iq4_xs": 4.4597, "iq4_nl": 4.6818, "q2_k_s": 2.9697, "q2_k": 3.1593, "q3_k_s": 3.6429,
+    "q3_k_l": 4.2979, "q4_k_s": 4.6672, "q4_k_m": 4.8944, "q5_k_s": 5.5704, "q5_k_m": 5.7036,
+    "q6_k": 6.5633, "q8_0": 8.5008,
+}
+GGUF_MIX_BPW_LLAMA2 = {"q3_k_m": 3.91}  # same README, Llama-2-7B table (no 3.1-8B row)
+
+# GGUF names that are one block type (no mix in the name): bits straight from the block layout.
+GGUF_BLOCK_TYPES = ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k",
+                    "iq2_xxs", "iq2_xs", "iq2_s", "iq3_xxs", "iq3_s", "iq4_nl", "iq4_xs", "iq1_s", "iq1_m")
+
+
+class WeightFormat(Frozen):
+    name: str = Field(description="Lower-case name as accepted by weight_format()")
+    bits_per_weight: float = Field(gt=0, description="Average stored bits per quantized weight, scales included")
+    keeps_embeddings_16bit: bool = Field(
+        description="Embeddings, lm_head and norms stay at 16 bit; only block linears use bits_per_weight")
+    source: str
+    output_bits_per_weight: float | None = Field(
+        None, description="GGUF: bits of output.weight (or the tied embedding); None = same as the rest")
+
+
+def gguf_block_bits(type_name: str) -> float:
+    """Bits per weight of one GGUF block type, from ``gguf.GGML_QUANT_SIZES`` (ggml-common.h)."""
+    block_weights, block_bytes = GGML_QUANT_SIZES[GGMLQuantizationType[type_name.upper()]]
+    return 8 * block_bytes / block_weights
+
+
+def _fixed(name: str, bits: float, keeps16: bool, source: str) -> WeightFormat:
+    return WeightFormat(name=name, bits_per_weight=bits, keeps_embeddings_16bit=keeps16, source=source)
+
+
+def _bnb4(name: str, double_quant: bool) -> WeightFormat:
+    bits = 4 + 32 / BNB_BLOCK
+    if double_quant:
+        bits = 4 + 8 / BNB_BLOCK + 32 / (BNB_BLOCK * BNB_DQ_BLOCK)
+    dq = " with double quantization" if double_quant else ""
+    return _fixed(name, bits, True, f"bitsandbytes {name.upper()}{dq}: QLoRA arXiv:2305.14314 §3")
+
+
+# Reference models of the README tables: (total parameters, output.weight parameters).
+_LLAMA31_8B = (8_030_261_248, 128_256 * 4096)
+_LLAMA2_7B = (6_738_415_616, 32_000 * 4096)
+_OUTPUT_Q5_K = ("iq1_s", "iq1_m", "iq2_xxs", "iq2_xs", "iq2_s", "iq2_m", "iq3_xxs")
+
+
+def gguf_output_bits(name: str) -> float:
+    """Type llama.cpp gives output.weight for file type ``name`` (llama_tensor_get_type)."""
+    if name == "q8_0":
+        return gguf_block_bits("q8_0")
+    return gguf_block_bits("q5_k" if name in _OUTPUT_Q5_K else "q6_k")
+
+
+def _body_bits(average: float, reference: tuple[int, int], output_bits: float) -> float:
+    total, output = reference
+    return (average * total - output_bits * output) / (total - output)
+
+
+def _gguf(name: str) -> WeightFormat:
+    out = gguf_output_bits(name)
+    if name in GGUF_MIX_BPW:
+        body, source = _body_bits(GGUF_MIX_BPW[name], _LLAMA31_8B, out), LLAMA_CPP_QUANTIZE_README
+    elif name in GGUF_MIX_BPW_LLAMA2:
+        body = _body_bits(GGUF_MIX_BPW_LLAMA2[name], _LLAMA2_7B, out)
+        source = "llama.cpp tools/quantize/README.md (bits/weight, Llama-2-7B table)"
+    else:
+        body, source = gguf_block_bits(name), "gguf.GGML_QUANT_SIZES block layout (ggml-common.h)"
+    fmt = _fixed(name, body, False, source + "; output.weight per llama_tensor_get_type")
+    return fmt.model_copy(update={"output_bits_per_weight": out})
+
+
+_SIMPLE = {
+    "fp32": (32.0, False, "IEEE binary32"),
+    "bf16": (16.0, False, "bfloat16"),
+    "fp16": (16.0, False, "IEEE binary16"),
+    "fp8": (8.0, True, "FP8 E4M3 with per-tensor scale (vLLM/transformers FP8; lm_head and embeddings stay 16-bit)"),
+    "int8": (8.0, True, "bitsandbytes LLM.int8(), arXiv:2208.07339 (per-row fp32 scale < 0.01 bit)"),
+}
+_GPTQ_LIKE = ("gptq", "awq")
+WEIGHT_FORMATS: tuple[str, ...] = tuple(
+    sorted(set(_SIMPLE) | {"nf4", "fp4"} | set(_GPTQ_LIKE) | set(GGUF_MIX_BPW) | set(GGUF_MIX_BPW_LLAMA2)
+           | set(GGUF_BLOCK_TYPES))
+)
+
+
+def weight_format(name: str, group_size: int = 128, double_quant: bool = False) -> WeightFormat:
+    """The format called ``name`` (case-insensitive); ValueError listing valid names if unknown."""
+    key = name.strip().lower()
+    if key in _SIMPLE:
+        return _fixed(key, *_SIMPLE[key])
+    if key in ("nf4", "fp4"):
+        return _bnb4(key, double_quant)
+    if key in _GPTQ_LIKE:
+        if group_size < 1:
+            raise ValueError(f"group size must be ≥ 1, got {group_size}")
+        bits = 4 + (GPTQ_SCALE_BITS + GPTQ_ZERO_BITS) / group_size
+        return _fixed(key, bits, True, f"{key.upper()} 4-bit, group {group_size}: fp16 scale + 4-bit zero per group")
+    if key in WEIGHT_FORMATS:
+        return _gguf(key)
+    raise ValueError(f"unknown weight format {name!r}; valid: {', '.join(WEIGHT_FORMATS)}")
+
+
+def is_gguf(name: str) -> bool:
+    key = name.strip().lower()
+    return key in WEIGHT_FORMATS and key not in _SIMPLE and key not in ("nf4", "fp4", *_GPTQ_LIKE)
+
+
+# KV cache element types: PyTorch dtypes, and llama.cpp's --cache-type-k/-v q8_0 / q4_0 blocks.
+_KV_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0,
+             "q8_0": gguf_block_bits("q8_0") / 8, "q4_0": gguf_block_bits("q4_0") / 8}
+KV_DTYPES: tuple[str, ...] = tuple(_KV_BYTES)
+# llama.cpp spells its cache types f16 / f32 (``--cache-type-k f16``, common/arg.cpp).
+_KV_ALIASES = {"f16": "fp16", "f32": "fp32"}
+
+
+def kv_bytes_per_element(dtype: str) -> float:
+    """Bytes per cached K or V element; ValueError listing valid names if unknown."""
+    key = dtype.strip().lower()
+    key = _KV_ALIASES.get(key, key)
+    if key not in _KV_BYTES:
+        raise ValueError(f"unknown KV cache dtype {dtype!r}; valid: {', '.join(KV_DTYPES)}")
+    return _KV_BYTES[key]

@@ -1,0 +1,192 @@
+"""Per-GPU memory of a workload: weights, KV cache, activations, states, buffers, runtime.
+
+``estimate_memory`` returns the peak of the busiest GPU by term plus the host RAM the job
+needs, and the assumptions it made. Inference is assembled here; training in
+``advisor.core.memory.training``; ``advisor.core.memory.peak`` picks one. Each term's source is in its function's docstring.
+"""
+
+from __future__ import annotations
+
+from advisor.core.job.workload import AttentionImpl, Engine, Method, Mode, Parallel, Precision, Workload
+from advisor.core.memory.activations import (
+    VLLM_MAX_BATCHED_TOKENS,
+    VLLM_MAX_NUM_SEQS,
+    inference_forward_bytes,
+    inference_logits_bytes,
+    layers_per_stage,
+    llama_cpp_compute_buffer_bytes,
+)
+from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.results import MemoryBreakdown, MemoryResult
+from advisor.core.model.arch import AttentionKind, ModelArch
+from advisor.core.model.params import count_params, linear_shapes
+from advisor.core.units import MIB
+
+# CUDA context outside any allocator's view: ~300 MB with CUDA ≥ 11.7 lazy module loading
+# (ptrblck, pytorch/pytorch#107667), 200–700 MB depending on GPU and driver
+# (pytorch/pytorch#28113); cuBLAS/cuDNN kernel images add to it once loaded. 500 MiB sits
+# inside the reported range; it is not fitted to any measurement.
+CUDA_CONTEXT_BYTES = 500 * MIB
+# vLLM captures CUDA graphs after sizing the KV cache; its logs report "Graph capturing
+# finished ... took 0.5–1 GiB" for 7–8B models (vLLM docs, "Conserving memory"). Counted as
+# runtime outside the gpu_memory_utilization budget. Not fitted.
+VLLM_CUDA_GRAPH_BYTES = 512 * MIB
+
+TP_SPLITS = (Parallel.TP,)
+STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
+
+
+def base_format_name(workload: Workload) -> str:
+    """The stored format of the (frozen or served) weights."""
+    if workload.mode is Mode.TRAIN and workload.method is Method.QLORA:
+        return workload.weights if workload.weights.lower() in ("nf4", "fp4") else "nf4"
+    if workload.mode is Mode.TRAIN and workload.method is Method.FULL:
+        return "fp32" if workload.precision is Precision.FP32 else "bf16"
+    return workload.weights
+
+
+def weights_bytes(arch: ModelArch, workload: Workload) -> float:
+    """Whole-model weight bytes in the workload's format, before any sharding.
+
+    Formats that keep embeddings 16-bit (bitsandbytes, GPTQ/AWQ, FP8) quantize only the
+    blocks' Linear weights; embeddings, lm_head and norms stay 2 bytes (see ``quant``).
+    Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
+    bitsandbytes' default does not).
+    """
+    name = base_format_name(workload)
+    fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
+    counts = count_params(arch)
+    if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
+        output = counts.lm_head or counts.embedding
+        return ((counts.total - output) * fmt.bits_per_weight + output * fmt.output_bits_per_weight) / 8
+    if not fmt.keeps_embeddings_16bit:
+        return counts.total * fmt.bits_per_weight / 8
+    return counts.linear * fmt.bits_per_weight / 8 + (counts.total - counts.linear) * 2
+
+
+def kv_elements_per_token_layer(arch: ModelArch, engine: Engine = Engine.VLLM) -> float:
+    """Cached elements per token per layer: 2·n_kv_heads·head_dim (Vaswani MHA / GQA,
+    Ainslie et al. 2023 arXiv:2305.13245); MLA caches the latent plus the RoPE key,
+    kv_lora_rank + qk_rope_head_dim (DeepSeek-V2, arXiv:2405.04434 §2.1) — except in
+    transformers, whose DeepSeek code caches the decompressed per-head k and v."""
+    att = arch.attention
+    if att.kind is AttentionKind.MLA:
+        if Engine(engine) is Engine.TRANSFORMERS:
+            nope = att.qk_nope_head_dim or arch.head_dim
+            return arch.n_heads * (nope + att.qk_rope_head_dim + (att.v_head_dim or arch.head_dim))
+        return att.kv_lora_rank + att.qk_rope_head_dim
+    return 2 * arch.n_kv_heads * arch.head_dim
+
+
+def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
+                   engine: Engine = Engine.VLLM) -> float:
+    """Whole-model KV cache: Σ_layers elements/token × cached tokens × batch × bytes.
+
+    Sliding-window layers cache min(context, window) tokens (Mistral 7B, arXiv:2310.06825
+    "rolling buffer cache"); ``sliding_layers`` of them when only some layers slide (Gemma 2).
+    Llama-2-7B, 4096 tokens, bf16: 2·32·128·4096·32·2 B = 2 GiB.
+    """
+    per_token = kv_elements_per_token_layer(arch, engine) * kv_bytes_per_element(kv_dtype)
+    att = arch.attention
+    if att.kind is AttentionKind.SLIDING:
+        n_slide = arch.n_layers if att.sliding_layers is None else min(att.sliding_layers, arch.n_layers)
+        tokens = n_slide * min(context_len, att.sliding_window) + (arch.n_layers - n_slide) * context_len
+    else:
+        tokens = arch.n_layers * context_len
+    return per_token * tokens * batch
+
+
+def largest_linear_params(arch: ModelArch) -> float:
+    """Elements of the largest block weight matrix (what a 4-bit layer dequantizes at once)."""
+    return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
+
+
+def _split(workload: Workload) -> tuple[int, int]:
+    """(tensor-parallel degree, pipeline/layer-split stages) the workload's GPUs form."""
+    if workload.parallel in TP_SPLITS:
+        return workload.n_gpus, 1
+    if workload.parallel in STAGE_SPLITS:
+        return 1, workload.n_gpus
+    return 1, 1
+
+
+def per_gpu_weights(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
+    """Weights on the busiest GPU: /tp (Megatron splits every matrix, embeddings vocab-wise);
+    layer split: ceil(L/stages) layers plus the larger of embedding and lm_head (the first
+    stage holds the embedding, the last the head)."""
+    if stages <= 1:
+        return whole / tp
+    counts = count_params(arch)
+    per_param = whole / counts.total
+    blocks = counts.total - counts.embedding - counts.lm_head
+    share = layers_per_stage(arch.n_layers, stages) / arch.n_layers
+    return per_param * (blocks * share + max(counts.embedding, counts.lm_head))
+
+
+def per_gpu_kv(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
+    """KV on the busiest GPU: heads split by tp, but each GPU holds ≥ 1 KV head (vLLM
+    replicates KV heads when tp > n_kv_heads); layer split: ceil(L/stages) layers."""
+    if stages > 1:
+        return whole * layers_per_stage(arch.n_layers, stages) / arch.n_layers
+    if arch.attention.kind is AttentionKind.MLA:
+        return whole  # the latent is not split by head: every TP rank keeps it
+    heads = -(-arch.n_kv_heads // tp)
+    return whole * heads / arch.n_kv_heads
+
+
+def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
+                        weights_override: float | None) -> MemoryResult:
+    notes: list[str] = []
+    tp, stages = _split(w)
+    if w.n_gpus > 1 and tp == 1 and stages == 1:
+        notes.append(f"parallel={w.parallel.value}: each of the {w.n_gpus} GPUs holds a full replica")
+    fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
+    if weights_override is None:
+        notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
+        whole = weights_bytes(arch, w)
+    else:
+        notes.append("weights: exact size of the files")
+        whole = weights_override
+    if w.engine is Engine.LLAMA_CPP and not is_gguf(w.weights):
+        notes.append(f"llama.cpp runs GGUF files; {fmt.name} taken as its GGUF equivalent")
+    weights = per_gpu_weights(arch, whole, tp, stages)
+    kv = per_gpu_kv(arch, kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine), tp, stages)
+    runtime = CUDA_CONTEXT_BYTES
+    notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")
+    capacity = None
+    if w.engine is Engine.VLLM:
+        tokens = min(VLLM_MAX_BATCHED_TOKENS, w.context_len * w.batch)
+        acts = inference_forward_bytes(arch, tokens, w.context_len, AttentionImpl.FLASH, tp)
+        buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
+        notes.append(f"vLLM profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
+        if gpu_memory_bytes is not None:
+            budget = w.gpu_memory_utilization * gpu_memory_bytes
+            # vLLM counts non-torch memory (CUDA context) inside the budget; graphs come after.
+            kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
+            per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, w.kv_dtype, w.engine), tp, stages)
+            capacity = kv / per_token
+            notes.append(f"vLLM pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache fills "
+                         f"the rest: {capacity:,.0f} tokens")
+        else:
+            notes.append("vLLM: card size unknown, KV cache shown for context × batch only")
+        runtime += VLLM_CUDA_GRAPH_BYTES
+        notes.append(f"vLLM CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
+    elif w.engine is Engine.LLAMA_CPP:
+        flash = w.attention is AttentionImpl.FLASH
+        acts = 0.0
+        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash)
+        notes.append("llama.cpp: full n_ctx KV cache allocated at start; compute buffer for n_ubatch=512 "
+                     f"({'with' if flash else 'without'} flash attention), approximated")
+    else:
+        prefill = w.context_len * w.batch
+        acts = inference_forward_bytes(arch, prefill, w.context_len, w.attention, tp)
+        buffers = inference_logits_bytes(arch, w.batch)
+        if fmt.name in ("nf4", "fp4"):
+            buffers += largest_linear_params(arch) * 2
+            notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
+        notes.append("transformers: prefill of the whole context in one forward (worst case); "
+                     "generate keeps fp32 logits of the last position only (logits_to_keep)")
+    breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime)
+    counts = count_params(arch)
+    return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
+                        params_total=counts.total, params_trainable=0.0)

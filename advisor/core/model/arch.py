@@ -1,0 +1,90 @@
+"""Model architecture: what the estimator needs to know about a decoder-only LLM.
+
+Field names follow Hugging Face ``config.json`` meanings (``num_hidden_layers`` →
+``n_layers`` …) so an import is a rename. Parameter counts are derived from the shapes by
+``advisor.core.model.params`` unless the published total is given.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field, HttpUrl, model_validator
+
+from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId
+
+
+class AttentionKind(StrEnum):
+    FULL = "full"
+    SLIDING = "sliding"  # some or all layers see only the last ``window`` tokens
+    MLA = "mla"  # DeepSeek multi-head latent attention (caches a compressed latent)
+
+
+class AttentionLayout(Frozen):
+    kind: AttentionKind = AttentionKind.FULL
+    sliding_window: int | None = Field(None, ge=1, description="Window size in tokens")
+    sliding_layers: int | None = Field(
+        None, ge=0, description="How many layers use the window (None = all, for kind=sliding)"
+    )
+    kv_lora_rank: int | None = Field(None, ge=1, description="MLA compressed KV latent width")
+    q_lora_rank: int | None = Field(None, ge=1, description="MLA compressed query width")
+    qk_rope_head_dim: int | None = Field(None, ge=1, description="MLA decoupled RoPE key width")
+    qk_nope_head_dim: int | None = Field(None, ge=1)
+    v_head_dim: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _complete(self) -> AttentionLayout:
+        if self.kind is AttentionKind.SLIDING and self.sliding_window is None:
+            raise ValueError("sliding attention needs sliding_window")
+        if self.kind is AttentionKind.MLA and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
+            raise ValueError("MLA needs kv_lora_rank and qk_rope_head_dim")
+        return self
+
+
+class Moe(Frozen):
+    n_experts: int = Field(ge=2, description="Routed experts per MoE layer")
+    n_active: int = Field(ge=1, description="Routed experts each token uses")
+    n_shared: int = Field(0, ge=0, description="Always-on shared experts")
+    expert_ffn_size: int = Field(ge=1, description="Intermediate size of one expert")
+    n_dense_layers: int = Field(0, ge=0, description="Leading layers with a dense MLP instead")
+
+    @model_validator(mode="after")
+    def _active_le_total(self) -> Moe:
+        if self.n_active > self.n_experts:
+            raise ValueError("n_active exceeds n_experts")
+        return self
+
+
+class ModelArch(Frozen):
+    """A decoder-only transformer, as its published config describes it."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: RecordId
+    name: str = Field(min_length=1)
+    family: str = ""
+    n_layers: int = Field(ge=1, le=1000)
+    hidden_size: int = Field(ge=1)
+    n_heads: int = Field(ge=1)
+    n_kv_heads: int = Field(ge=1)
+    head_dim: int = Field(ge=1)
+    ffn_size: int = Field(ge=1, description="Dense MLP intermediate size")
+    vocab_size: int = Field(ge=1)
+    tied_embeddings: bool = False
+    gated_mlp: bool = Field(True, description="SwiGLU/GeGLU (3 matrices) vs plain MLP (2)")
+    attention: AttentionLayout = AttentionLayout()
+    moe: Moe | None = None
+    max_context: int = Field(4096, ge=1)
+    params_published: float | None = Field(
+        None, gt=0, description="Total parameters as the authors state (None: derive from shapes)"
+    )
+    source: HttpUrl | None = Field(None, description="Where the config comes from")
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _heads_consistent(self) -> ModelArch:
+        if self.n_kv_heads > self.n_heads:
+            raise ValueError(f"n_kv_heads ({self.n_kv_heads}) exceeds n_heads ({self.n_heads})")
+        if self.n_heads % self.n_kv_heads:
+            raise ValueError(f"n_heads ({self.n_heads}) is not a multiple of n_kv_heads ({self.n_kv_heads})")
+        return self

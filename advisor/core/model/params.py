@@ -1,0 +1,138 @@
+"""Parameter counts from a model's shapes: total, per-token active, per module, LoRA.
+
+Source: the module shapes of Hugging Face ``transformers`` ``LlamaForCausalLM``
+(``models/llama/modeling_llama.py``: q/k/v/o projections, gate/up/down MLP, two RMSNorms
+per layer, final norm, embeddings and an untied ``lm_head``), ``MixtralSparseMoeBlock``
+(router ``gate`` + experts) and DeepSeek-V3's MLA (``modeling_deepseek.py``:
+``q_a_proj``/``q_b_proj``, ``kv_a_proj_with_mqa``/``kv_b_proj``, latent RMSNorms).
+Checked in tests against published totals (Llama-2-7B: 6,738,415,616 parameters).
+LoRA adds ``r × (d_in + d_out)`` per adapted matrix (Hu et al. 2021, arXiv:2106.09685 §4).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import Field
+
+from advisor.core.model.arch import AttentionKind, ModelArch
+from advisor.core.schema import Frozen
+
+
+class ParamCounts(Frozen):
+    total: float = Field(description="Every parameter stored")
+    active: float = Field(description="Parameters a token passes through (MoE: routed experts in use)")
+    embedding: float
+    lm_head: float = Field(description="0 when tied to the embedding")
+    attention: float = Field(description="All layers' attention projections (and MLA norms)")
+    mlp: float = Field(description="All layers' MLP / expert weights, every expert counted")
+    norms: float
+    linear: float = Field(description="Weights of the transformer blocks' linear layers (what quantization touches)")
+
+
+def _attention_params(arch: ModelArch) -> int:
+    h, nh, hd = arch.hidden_size, arch.n_heads, arch.head_dim
+    att = arch.attention
+    if att.kind is AttentionKind.MLA:
+        rope = att.qk_rope_head_dim or 0
+        nope = att.qk_nope_head_dim or hd
+        v_dim = att.v_head_dim or hd
+        q_dim = nh * (nope + rope)
+        q = h * att.q_lora_rank + att.q_lora_rank + att.q_lora_rank * q_dim if att.q_lora_rank else h * q_dim
+        kv = h * (att.kv_lora_rank + rope) + att.kv_lora_rank + att.kv_lora_rank * nh * (nope + v_dim)
+        return q + kv + nh * v_dim * h
+    kv_dim = arch.n_kv_heads * hd
+    return h * nh * hd * 2 + h * kv_dim * 2
+
+
+def _mlp_matrices(arch: ModelArch) -> int:
+    return 3 if arch.gated_mlp else 2
+
+
+def _mlp_params(arch: ModelArch, active_only: bool) -> int:
+    h, m = arch.hidden_size, _mlp_matrices(arch)
+    dense_layer = m * h * arch.ffn_size
+    if arch.moe is None:
+        return arch.n_layers * dense_layer
+    moe = arch.moe
+    experts = (moe.n_active if active_only else moe.n_experts) + moe.n_shared
+    moe_layer = experts * m * h * moe.expert_ffn_size + h * moe.n_experts  # + router
+    n_dense = min(moe.n_dense_layers, arch.n_layers)
+    return n_dense * dense_layer + (arch.n_layers - n_dense) * moe_layer
+
+
+@cache
+def count_params(arch: ModelArch) -> ParamCounts:
+    """Parameter counts derived from the shapes (biases are ignored: < 0.01 % in Qwen2)."""
+    h = arch.hidden_size
+    embedding = arch.vocab_size * h
+    lm_head = 0 if arch.tied_embeddings else arch.vocab_size * h
+    attention = arch.n_layers * _attention_params(arch)
+    mlp = _mlp_params(arch, active_only=False)
+    mlp_active = _mlp_params(arch, active_only=True)
+    norms = arch.n_layers * 2 * h + h
+    total = embedding + lm_head + attention + mlp + norms
+    return ParamCounts(
+        total=total,
+        active=total - mlp + mlp_active,
+        embedding=embedding,
+        lm_head=lm_head,
+        attention=attention,
+        mlp=mlp,
+        norms=norms,
+        linear=attention + mlp,
+    )
+
+
+def linear_shapes(arch: ModelArch) -> dict[str, tuple[int, int, int]]:
+    """Per LoRA target name: (d_in, d_out, how many such matrices in the whole model).
+
+    MoE layers count one matrix per expert (PEFT adapts each expert's Linear); MLA has no
+    separate k/v projections, so 'k' and 'v' map to its ``kv_b_proj`` and 'q' to ``q_b_proj``
+    (or ``q_proj``).
+    """
+    h, nh, hd, L = arch.hidden_size, arch.n_heads, arch.head_dim, arch.n_layers
+    att = arch.attention
+    shapes: dict[str, tuple[int, int, int]] = {}
+    if att.kind is AttentionKind.MLA:
+        rope, nope = att.qk_rope_head_dim or 0, att.qk_nope_head_dim or hd
+        v_dim = att.v_head_dim or hd
+        shapes["q"] = (att.q_lora_rank or h, nh * (nope + rope), L)
+        shapes["k"] = (att.kv_lora_rank, nh * nope, L)
+        shapes["v"] = (att.kv_lora_rank, nh * v_dim, L)
+        shapes["o"] = (nh * v_dim, h, L)
+    else:
+        kv_dim = arch.n_kv_heads * hd
+        shapes.update(q=(h, nh * hd, L), k=(h, kv_dim, L), v=(h, kv_dim, L), o=(nh * hd, h, L))
+    if arch.moe is None:
+        n_dense, ffn_dense = L, arch.ffn_size
+        moe_mats = 0
+    else:
+        n_dense = min(arch.moe.n_dense_layers, L)
+        ffn_dense = arch.ffn_size
+        moe_mats = (L - n_dense) * (arch.moe.n_experts + arch.moe.n_shared)
+    mlp_targets = ("gate", "up", "down") if arch.gated_mlp else ("up", "down")
+    for name in mlp_targets:
+        dense_in, dense_out = (ffn_dense, h) if name == "down" else (h, ffn_dense)
+        shapes[name] = (dense_in, dense_out, n_dense)
+        if moe_mats:
+            e = arch.moe.expert_ffn_size  # type: ignore[union-attr]
+            shapes[f"{name}_expert"] = ((e, h) if name == "down" else (h, e)) + (moe_mats,)
+    return shapes
+
+
+def lora_params(arch: ModelArch, rank: int, targets: tuple[str, ...]) -> int:
+    """Trainable LoRA parameters: Σ r·(d_in + d_out) over adapted matrices (Hu et al. 2021).
+
+    ``targets`` uses q,k,v,o,gate,up,down; 'all-linear' means all of them (as PEFT's
+    ``target_modules="all-linear"``, which excludes ``lm_head``). MoE experts are adapted
+    when their projection name is targeted.
+    """
+    wanted = set(targets)
+    if "all-linear" in wanted:
+        wanted = {"q", "k", "v", "o", "gate", "up", "down"}
+    total = 0
+    for name, (d_in, d_out, count) in linear_shapes(arch).items():
+        if name.removesuffix("_expert") in wanted:
+            total += rank * (d_in + d_out) * count
+    return total

@@ -1,0 +1,41 @@
+"""What every record shares: the frozen base model, record ids, sources, schema version.
+
+Every domain type in the core derives from ``Frozen`` (immutable, unknown keys and
+NaN/inf rejected); catalog records from ``Record``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl
+
+SCHEMA_VERSION = 1
+
+RecordId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=80,
+        pattern=r"^[a-z0-9][a-z0-9._-]*$",
+        description="Stable id: lower-case letters, digits, '.', '_' and '-'; also the file name",
+    ),
+]
+PositiveFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegativeFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Sources = Annotated[list[HttpUrl], Field(min_length=1, description="Where the numbers come from (≥ 1 URL)")]
+
+
+class Frozen(BaseModel):
+    """Base of every domain record: immutable, unknown keys rejected, NaN/inf rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+class Record(Frozen):
+    """A catalog record: has an id, its sources and the schema version of its file."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: RecordId
+    sources: Sources
+    notes: str = ""

@@ -1,0 +1,122 @@
+"""FLOPs per token, peak rates of a GPU, and the measured efficiencies that turn peaks into speed.
+
+Forward FLOPs per token = 2 × (weights a token multiplies) + attention (Kaplan et al. 2020,
+arXiv:2001.08361 Table 1; the attention term as Hoffmann et al. 2022, "Chinchilla",
+arXiv:2203.15556 Appendix F counts it: QKᵀ logits and the softmax-weighted sum of values,
+2·d_head·n_heads·ctx each per layer). Training = forward + backward = 3 × forward
+(backward computes activation and weight gradients, 2× forward), the 6N of Kaplan /
+Chinchilla; full activation recomputation runs the forward twice: 8N (Korthikanti et al.
+2022, arXiv:2205.05198 §5: "the FLOPs ... increases to 8" with recompute).
+"""
+
+from __future__ import annotations
+
+from advisor.core.hardware.records import Gpu
+from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Precision, Workload
+from advisor.core.model.arch import AttentionKind, ModelArch
+from advisor.core.model.params import count_params, lora_params
+from advisor.core.units import TERA
+
+# --- Efficiencies (achieved / peak), each from one published measurement ------------------
+# Decode reads every weight once per step: llama.cpp llama-bench, RTX 3090, LLaMA 7B F16
+# (12.55 GiB = 13.48 GB), tg128 = 48.52 t/s (ggml-org/llama.cpp PR #4766, master column):
+# 48.52 × 13.48 GB = 654 GB/s of 936 GB/s.
+DECODE_BANDWIDTH_EFFICIENCY = 48.52 * 12.55 * 1.073741824 / 936
+# Matmul-bound inference (prefill, large-batch decode): same PR, RTX 3090, LLaMA 7B F16
+# pp512 = 4407 t/s → 2 × 6.74e9 × 4407 = 59.4 TFLOP/s of the 142 TFLOP/s FP16 tensor peak
+# (FP16 accumulate, which llama.cpp's cuBLAS F16 GEMM uses). Applied to whatever peak the
+# engine runs at (see ``peak_flops``).
+INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
+# Training model-FLOPs utilisation: Llama 3 pre-training reached 38-43 % BF16 MFU on H100
+# (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken; consumer-card MFU
+# was not found measured, so the same figure is used (stated in the estimate's notes).
+TRAIN_MFU = 0.38
+# QLoRA dequantizes each 4-bit weight to bf16 before every matmul (bitsandbytes
+# dequantize_4bit: read 4-bit codes + scales, write bf16), a memory-bound kernel. Bytes per
+# weight moved: 0.5 read + 2 written + 2 read back by the matmul.
+QLORA_DEQUANT_BYTES_PER_WEIGHT = 0.5 + 2 + 2
+
+
+def matmul_params(arch: ModelArch) -> float:
+    """Weights one token multiplies: active parameters minus the embedding lookup (not a
+    matmul), plus the output projection even when it is tied to the embedding."""
+    c = count_params(arch)
+    return c.active - c.embedding - c.lm_head + arch.vocab_size * arch.hidden_size
+
+
+def attention_flops_per_token(arch: ModelArch, attended: float) -> float:
+    """Forward attention FLOPs of one token that attends to ``attended`` earlier tokens:
+    Σ_layers 2·n_heads·(d_qk + d_v)·ctx (Chinchilla App. F), sliding layers capped at the
+    window. Callers pass ctx/2 for a causal prompt or training sequence (flash attention
+    skips masked blocks) and the full context for a decode step."""
+    att = arch.attention
+    if att.kind is AttentionKind.MLA:
+        d_qk = (att.qk_nope_head_dim or arch.head_dim) + (att.qk_rope_head_dim or 0)
+        d_v = att.v_head_dim or arch.head_dim
+    else:
+        d_qk = d_v = arch.head_dim
+    per_layer = 2 * arch.n_heads * (d_qk + d_v)
+    if att.kind is AttentionKind.SLIDING:
+        n_slide = arch.n_layers if att.sliding_layers is None else min(att.sliding_layers, arch.n_layers)
+        window = min(attended, att.sliding_window)
+        return per_layer * (n_slide * window + (arch.n_layers - n_slide) * attended)
+    return per_layer * arch.n_layers * attended
+
+
+def forward_flops_per_token(arch: ModelArch, attended: float) -> float:
+    """2 × matmul weights + attention (Kaplan Table 1 / Chinchilla App. F)."""
+    return 2 * matmul_params(arch) + attention_flops_per_token(arch, attended)
+
+
+def trainable_params(arch: ModelArch, workload: Workload) -> float:
+    if workload.mode is Mode.INFERENCE:
+        return 0.0
+    if workload.method is Method.FULL:
+        return count_params(arch).total
+    return float(lora_params(arch, workload.lora_rank_effective, workload.lora_targets))
+
+
+def train_flops_per_token(arch: ModelArch, workload: Workload) -> float:
+    """Training FLOPs per token, forward + backward (+ recompute).
+
+    Full fine-tuning: 3 × forward (6N + 3·attn). LoRA/QLoRA: the frozen base needs no weight
+    gradients, so the backward is activation gradients only (2N + 2·attn), plus the
+    adapters' 6 FLOPs per adapter weight (Hu et al. 2021, arXiv:2106.09685; an adapter of r
+    columns costs 2r(d_in+d_out) per token forward): 4N + 3·attn + 6·N_lora. Full
+    checkpointing adds one more forward; selective recomputes only the attention core
+    (Korthikanti §4.2).
+    """
+    n = matmul_params(arch)
+    attn = attention_flops_per_token(arch, workload.seq_len / 2)
+    if workload.method is Method.FULL:
+        fwd, total = 2 * n + attn, 6 * n + 3 * attn
+    else:
+        lora = trainable_params(arch, workload)
+        fwd, total = 2 * n + attn + 2 * lora, 4 * n + 3 * attn + 6 * lora
+    if workload.checkpointing is Checkpointing.FULL:
+        total += fwd
+    elif workload.checkpointing is Checkpointing.SELECTIVE:
+        total += attn
+    return total
+
+
+def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
+    """Dense tensor peak the workload's kernels run at, FLOP/s (None: not published).
+
+    fp32 work runs on the non-tensor FP32 units (PyTorch leaves TF32 matmuls off by default
+    since 1.12); llama.cpp's F16 GEMMs accumulate in FP16 (the GeForce 2× rate); everything
+    else is BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
+    """
+    fp32 = (workload.mode is Mode.TRAIN and workload.precision is Precision.FP32) or (
+        workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp32")
+    if fp32:
+        tflops = gpu.fp32_tflops
+    elif workload.mode is Mode.INFERENCE and workload.engine is Engine.LLAMA_CPP:
+        tflops = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
+    else:
+        tflops = gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
+    return None if tflops is None else tflops * TERA
+
+
+def bandwidth_bytes_per_s(gpu: Gpu) -> float | None:
+    return None if gpu.mem_bandwidth_gb_per_s is None else gpu.mem_bandwidth_gb_per_s * 1e9

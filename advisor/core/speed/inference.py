@@ -1,0 +1,136 @@
+"""Speed of a workload on a build: decode, prefill, time to first token, training throughput.
+
+Roofline (Williams et al. 2009): a step takes the longer of its memory time (bytes read /
+achieved bandwidth) and its compute time (FLOPs / achieved FLOP/s), plus the GPU-to-GPU
+traffic that cannot overlap (``advisor.core.hardware.interconnect``). Decode reads every weight and
+the whole KV cache once per step, so it is bandwidth-bound until batch × 2·P_active FLOPs
+take longer than reading the weights. Efficiencies and FLOP counts: ``advisor.core.speed.flops``.
+
+Splits of one model over GPUs:
+* tensor parallel (Megatron, Shoeybi et al. 2019 arXiv:1909.08053 §3): every GPU reads 1/t
+  of the weights; two all-reduces of the layer's activations per layer in the forward pass
+  (two more in the backward), which do not overlap compute;
+* layer split (llama.cpp ``--split-mode layer``, accelerate ``device_map="auto"``): the GPUs
+  take turns, handing one activation to the next; no faster than one GPU that held it all;
+* pipeline parallel (GPipe, Huang et al. 2019 arXiv:1811.06965): stages work on different
+  micro-batches (or sequences) at once, idle for (s-1)/(m+s-1) of a step (the bubble);
+* data parallel (DDP, ZeRO, FSDP): each GPU runs its own micro-batch; gradient/parameter
+  collectives overlap the backward (PyTorch DDP bucketing, Li et al. 2020 arXiv:2006.15704
+  §3.2.3; FSDP prefetch, Zhao et al. 2023 arXiv:2304.11277 §3.3), taken here as full overlap.
+"""
+
+from __future__ import annotations
+
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import Mode, Parallel, Workload
+from advisor.core.memory.inference import kv_cache_bytes, per_gpu_kv, weights_bytes
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+from advisor.core.speed.flops import (
+    DECODE_BANDWIDTH_EFFICIENCY,
+    INFERENCE_COMPUTE_EFFICIENCY,
+    attention_flops_per_token,
+)
+from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
+from advisor.core.speed.results import Bottleneck, SpeedEstimate
+from advisor.core.speed.training import training_speed
+
+__all__ = ["estimate_speed", "split_of"]
+
+
+def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
+    """Share of the weights one decode step reads: routed experts that no token of the batch
+    picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
+    2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
+    if arch.moe is None:
+        return 1.0
+    moe, c = arch.moe, count_params(arch)
+    m = 3 if arch.gated_mlp else 2
+    routed = (arch.n_layers - min(moe.n_dense_layers, arch.n_layers)) * moe.n_experts * m * arch.hidden_size * moe.expert_ffn_size
+    used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
+    return (c.total - routed * (1 - used)) / c.total
+
+
+def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
+    """(seconds per decode step of the whole batch, memory part, compute part, comm part)."""
+    if None in r.bws:
+        notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
+        return None
+    frac = _moe_read_fraction(arch, w.batch)
+    kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
+    flops = w.batch * (r.two_n + attention_flops_per_token(arch, w.context_len))
+    act = w.batch * arch.hidden_size * ACT_BYTES
+    known_peaks = None not in r.peaks
+    if sp.stages > 1:
+        mem_t = sum((whole_w * frac + kv_whole) / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY) for b in r.bws)
+        comp_t = sum(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY) for p in r.peaks) if known_peaks else 0.0
+        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
+        step = max(mem_t, comp_t)
+        if w.parallel is Parallel.PP and w.batch > 1:
+            step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
+        else:
+            notes.append(LAYER_SPLIT_NOTE)
+        return step + comm_t, mem_t, comp_t, comm_t
+    kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
+    mem_t = (mem.weights * frac + kv_gpu) / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY)
+    comp_t = flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY) if known_peaks else 0.0
+    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    return max(mem_t, comp_t) + comm_t, mem_t, comp_t, comm_t
+
+
+def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
+    """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part)."""
+    if None in r.peaks or None in r.bws:
+        notes.append("prefill speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
+        return None
+    tokens = w.context_len * w.batch
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, w.context_len / 2))
+    act = tokens * arch.hidden_size * ACT_BYTES
+    if sp.stages > 1:
+        t = sum(max(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY),
+                    whole_w / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)) for p, b in zip(r.peaks, r.bws, strict=True))
+        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
+        return t + comm_t, comm_t
+    comp_t = max(flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY),
+                 mem.weights / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY))
+    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    return comp_t + comm_t, comm_t
+
+
+def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
+    r = run_of(arch, w, build)
+    whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
+    dec, pre = _decode(arch, w, r, mem, sp, whole_w, notes), _prefill(arch, w, r, mem, sp, whole_w, notes)
+    if sp.replicas > 1:
+        notes.append(f"{sp.replicas} independent replicas: throughput × {sp.replicas}, latency unchanged")
+    decode_tps = bottleneck = None
+    share = 0.0
+    if dec is not None:
+        step, mem_t, comp_t, comm_t = dec
+        decode_tps = w.batch * sp.replicas / step
+        share = min(1.0, comm_t / step)
+        bottleneck = (Bottleneck.INTERCONNECT if comm_t > max(mem_t, comp_t)
+                      else Bottleneck.COMPUTE if comp_t > mem_t else Bottleneck.MEMORY_BANDWIDTH)
+    prefill_tps = ttft = None
+    if pre is not None:
+        ttft = pre[0]
+        prefill_tps = w.context_len * w.batch * sp.replicas / ttft
+    notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
+                 f"{w.context_len}-token prompt per sequence")
+    return SpeedEstimate(decode_tokens_per_s=decode_tps, prefill_tokens_per_s=prefill_tps,
+                         time_to_first_token_s=ttft, interconnect_share=share, bottleneck=bottleneck,
+                         notes=tuple(notes))
+
+
+def estimate_speed(arch: ModelArch, workload: Workload, build: ResolvedBuild, memory: MemoryBreakdown) -> SpeedEstimate:
+    """Decode/prefill speed and time to first token (inference) or training tokens/s and step
+    time, on the first ``workload.n_gpus`` GPUs of ``build``. ``memory`` is the busiest GPU's
+    breakdown from ``estimate_memory`` (its weights term is what each decode step reads)."""
+    if workload.n_gpus > build.gpu_count:
+        return SpeedEstimate(notes=(f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}",))
+    sp = split_of(workload)
+    notes: list[str] = []
+    if workload.mode is Mode.INFERENCE:
+        return _inference(arch, workload, build, memory, sp, notes)
+    return training_speed(arch, workload, build, sp, notes)

@@ -1,0 +1,130 @@
+"""Training speed: tokens/s and step time from FLOPs per token at a stated MFU, plus the
+GPU-to-GPU traffic of each parallel scheme and host traffic of offloading.
+
+Schemes (bytes per GPU per step; collectives timed by ``advisor.core.hardware.interconnect``):
+* DDP / FSDP NO_SHARD: one all-reduce of the gradients per optimizer step (``no_sync`` while
+  accumulating; PyTorch DDP docs);
+* ZeRO-1/2: reduce-scatter of gradients + all-gather of updated parameters, the DDP volume
+  (Rajbhandari et al. 2020, arXiv:1910.02054 §7.2.1);
+* ZeRO-3 / FSDP FULL_SHARD: all-gather of parameters in forward and again in backward, plus
+  a reduce-scatter of gradients, every micro-batch: 1.5× DDP (§7.2.2);
+* FSDP SHARD_GRAD_OP: parameters stay gathered from forward to backward: one all-gather;
+* tensor parallel: 2 all-reduces of micro-batch × seq × hidden per layer forward, 2 backward
+  (Shoeybi et al. 2019, arXiv:1909.08053 §3), 2 more with full recomputation;
+* pipeline / layer split: one activation forward and one gradient backward per stage boundary
+  per micro-batch; GPipe bubble (s-1)/(m+s-1) (Huang et al. 2019, arXiv:1811.06965).
+Data-parallel traffic overlaps the backward (Li et al. 2020 arXiv:2006.15704 §3.2.3; Zhao et
+al. 2023 arXiv:2304.11277 §3.3), taken as full overlap; TP and pipeline traffic does not.
+"""
+
+from __future__ import annotations
+
+from advisor.core.hardware.interconnect import PCIE_GB_PER_S_PER_LANE, PCIE_HOST_EFFICIENCY
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import Checkpointing, Method, Offload, Parallel, Workload
+from advisor.core.memory.inference import weights_bytes
+from advisor.core.memory.states import param_bytes
+from advisor.core.model.params import count_params
+from advisor.core.speed.flops import (
+    DECODE_BANDWIDTH_EFFICIENCY,
+    QLORA_DEQUANT_BYTES_PER_WEIGHT,
+    TRAIN_MFU,
+    train_flops_per_token,
+    trainable_params,
+)
+from advisor.core.speed.layout import ACT_BYTES, DATA_PARALLEL, LAYER_SPLIT_NOTE, Run, Split, run_of
+from advisor.core.speed.results import Bottleneck, SpeedEstimate
+
+
+def train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> float:
+    """GPU-to-GPU seconds per optimizer step (see module docstring for each scheme)."""
+    n, m = w.n_gpus, w.grad_accum_steps
+    if n <= 1:
+        return 0.0
+    r = r or run_of(arch, w, build)
+    grads = trainable_params(arch, w) * param_bytes(w.precision)
+    params = weights_bytes(arch, w)  # gathered in the stored/compute format (4-bit for QLoRA)
+    act = w.batch * w.seq_len * arch.hidden_size * ACT_BYTES
+    p = w.parallel
+    if p in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
+        return r.coll("all_reduce", grads, n)  # once per step: no_sync while accumulating
+    if p in (Parallel.ZERO1, Parallel.ZERO2):  # Rajbhandari et al. 2020 §7.2.1: same volume as DDP
+        # reduce-scatter the gradients, all-gather the updated (trainable) parameters
+        return r.coll("reduce_scatter", grads, n) + r.coll("all_gather", grads, n)
+    if p in (Parallel.ZERO3, Parallel.FSDP):  # §7.2.2: gather fwd + gather bwd + reduce-scatter = 1.5× DDP
+        return m * (2 * r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
+    if p is Parallel.FSDP_GRAD_OP:  # parameters stay gathered from forward to backward
+        return m * (r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
+    if p is Parallel.TP:  # 2 all-reduces forward + 2 backward per layer (+2 with full recompute)
+        per_layer = 6 if w.checkpointing is Checkpointing.FULL else 4
+        return m * per_layer * arch.n_layers * r.coll("all_reduce", act, n)
+    return m * 2 * (sp.stages - 1) * r.coll("send", act, 2)  # activation fwd, gradient bwd
+
+
+def _host_link_bytes_per_s(build: ResolvedBuild) -> float:
+    """One GPU's PCIe link to host RAM, as a staged copy achieves it (interconnect constants)."""
+    g = build.gpus[0]
+    gen = min(build.topology.pcie_gen, g.pcie_gen or build.topology.pcie_gen)
+    lanes = (build.topology.pcie_lanes_per_gpu or (g.pcie_lanes or 16,))[0]
+    return PCIE_GB_PER_S_PER_LANE[gen] * lanes * PCIE_HOST_EFFICIENCY * 1e9
+
+
+def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
+    r = run_of(arch, w, build)
+    peaks, bws = r.peaks, r.bws
+    if None in peaks or None in bws:
+        notes.append("training speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
+        return SpeedEstimate(notes=tuple(notes))
+    micro_tokens = w.batch * w.seq_len
+    m = w.grad_accum_steps
+    flops = micro_tokens * train_flops_per_token(arch, w)
+    dequant = 0.0
+    if w.method is Method.QLORA:
+        passes = 3 if w.checkpointing is Checkpointing.FULL else 2
+        dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
+    if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
+        stage = max(flops / sp.stages / (p * TRAIN_MFU) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
+                    for p, b in zip(peaks, bws, strict=True))
+        slots = m + sp.stages - 1 if w.parallel is Parallel.PP else m * sp.stages
+        compute = slots * stage
+        if w.parallel is Parallel.LAYER_SPLIT:
+            notes.append(LAYER_SPLIT_NOTE)
+    else:
+        per_micro = flops / sp.tp / (min(peaks) * TRAIN_MFU) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
+        compute = m * per_micro
+    comm = train_comm_per_step(arch, w, build, sp, r)
+    host = _offload_seconds(arch, w, build, sp, notes)
+    overlapped = w.parallel in DATA_PARALLEL
+    step = max(compute, comm, host) if overlapped else max(compute + comm, host)
+    tokens = micro_tokens * m * sp.replicas
+    if host >= max(compute, comm) and host > 0:
+        bottleneck = Bottleneck.HOST_OFFLOAD
+    elif comm > compute:
+        bottleneck = Bottleneck.INTERCONNECT
+    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / (min(peaks) * TRAIN_MFU):
+        bottleneck = Bottleneck.MEMORY_BANDWIDTH
+    else:
+        bottleneck = Bottleneck.COMPUTE
+    notes.append(f"training at {TRAIN_MFU:.0%} model-FLOPs utilisation (Llama 3, H100); consumer cards unmeasured")
+    if overlapped and w.n_gpus > 1:
+        notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
+    return SpeedEstimate(train_tokens_per_s=tokens / step, step_time_s=step,
+                         interconnect_share=min(1.0, comm / step), bottleneck=bottleneck, notes=tuple(notes))
+
+
+def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> float:
+    """PCIe seconds per step for ZeRO-Offload / FSDP CPU offload (Ren et al. 2021,
+    arXiv:2101.06840 §4: fp16 gradients to the host, updated fp16 parameters back; parameter
+    offload streams the weights in for forward and backward of every micro-batch). The CPU
+    optimizer step is not timed: the catalog has no CPU speeds."""
+    if not w.offload:
+        return 0.0
+    link = _host_link_bytes_per_s(build)
+    shard = max(1, w.n_gpus if w.parallel in DATA_PARALLEL else 1)
+    seconds = 0.0
+    if Offload.OPTIMIZER in w.offload:
+        seconds += trainable_params(arch, w) / shard * 2 * param_bytes(w.precision) / link
+        notes.append("optimizer offload: CPU optimizer step time not included (CPU speed unknown)")
+    if Offload.PARAMS in w.offload:
+        seconds += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard / link
+    return seconds

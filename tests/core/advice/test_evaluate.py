@@ -1,0 +1,70 @@
+"""One evaluation of a comparison: largest-fit interpolation, model resolution, honest messages."""
+
+import numpy as np
+import pytest
+
+from advisor.core.advice import evaluate as compute
+from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.storage.catalog_store import load_catalog
+
+
+def test_largest_fitting_interpolates_on_the_curve():
+    curve = compute.CURVE_PARAMS * 2.0  # 2 bytes per parameter
+    got = compute.largest_fitting(curve, 20e9)
+    assert got == pytest.approx(10e9, rel=1e-6)
+    assert compute.largest_fitting(curve, 0.5e9) is None
+    assert compute.largest_fitting(curve, 1e15) == pytest.approx(1e12)
+
+
+def test_largest_fitting_skips_gaps():
+    curve = compute.CURVE_PARAMS * 2.0
+    curve[5] = np.nan
+    assert compute.largest_fitting(curve, 20e9) == pytest.approx(10e9, rel=1e-6)
+
+
+def test_techniques_follow_the_mode():
+    labels, current = compute.technique_workloads(Workload(mode=Mode.TRAIN, method=Method.QLORA))
+    assert set(labels) == {"full fine-tune", "LoRA", "QLoRA"} and current == "QLoRA"
+    labels, current = compute.technique_workloads(Workload(weights="q3_k_m"))
+    assert current == "q3_k_m (current)" and labels[current].weights == "q3_k_m"
+
+
+def test_unknown_build_id_is_a_message_on_that_build():
+    catalog = load_catalog().catalog
+    r = compute.evaluate_build(catalog, None, Workload(), BuildEntry(name="x", build_id="no-such-build"))
+    assert r.estimate is None and "cannot resolve" in r.error
+
+
+def test_canonical_comparison_matches_the_estimator():
+    from advisor.core.estimate.estimator import estimate
+
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    arch = compute.resolve_model(catalog, c.model)
+    results = compute.evaluate(catalog, arch, c.workload, c.builds)
+    for entry, r in zip(c.builds, results.builds, strict=True):
+        direct = estimate(arch, c.workload, compute.resolve_entry(catalog, entry))
+        assert r.estimate == direct
+        assert r.price_new_usd is not None and r.power_w is not None  # the catalog knows both cards
+    assert results.chosen_params == pytest.approx(8.03e9, rel=0.01)
+    assert set(results.curves) >= {"bf16", "GGUF Q4_K_M"}
+
+
+def test_model_resolution_says_what_is_missing():
+    catalog = load_catalog().catalog
+    with pytest.raises(LookupError, match="no-such-model"):
+        compute.resolve_model(catalog, ModelRef(preset_id="no-such-model"))
+    assert compute.resolve_model(catalog, ModelRef(generic_params=7e9)).family == "generic"
+
+
+def test_model_marker_sits_on_the_curves_footing():
+    # vLLM with a build pre-allocates the card; the curves (and so the marker) are per model, no build.
+    from advisor.core.memory.peak import estimate_memory
+
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    arch = compute.resolve_model(catalog, c.model)
+    results = compute.evaluate(catalog, arch, c.workload, c.builds)
+    assert results.chosen_need_bytes == estimate_memory(arch, c.workload).breakdown.total
+    assert results.chosen_need_bytes < results.builds[0].estimate.memory.total

@@ -1,0 +1,18 @@
+"""Help ▸ Formulas and the PDF show the constants the estimator really uses."""
+
+from advisor.core.advice.formulas import formulas
+from advisor.core.hardware import interconnect
+from advisor.core.speed import flops
+
+
+def test_every_formula_names_a_source():
+    entries = formulas()
+    assert len(entries) >= 10
+    assert all(f.sources and f.formula for f in entries)
+
+
+def test_constants_shown_are_the_ones_used():
+    text = " ".join(f.formula for f in formulas())
+    assert f"{flops.TRAIN_MFU:.0%}" in text
+    assert f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}" in text
+    assert f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}" in text

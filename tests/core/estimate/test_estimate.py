@@ -1,0 +1,173 @@
+"""The estimate facade: fit against usable memory, speed only with a build, and workload checks."""
+
+import pytest
+
+from advisor.core.estimate.estimator import DRIVER_RESERVED_BYTES, estimate, usable_memory_bytes
+from advisor.core.estimate.job_checks import check_workload
+from advisor.core.hardware.records import Gpu, ResolvedBuild
+from advisor.core.job.workload import Workload
+from advisor.core.model.params import count_params, lora_params
+from advisor.core.units import GIB, MIB
+from tests.core.speed.speed_fixtures import (
+    SRC,
+    hgx_h100,
+    llama2_7b,
+    llama2_70b,
+    one_4090,
+    pair_3090_nvlink,
+    pair_4090_pcie,
+    rtx4090,
+)
+
+
+def test_usable_memory_of_a_4090_is_what_cuda_reports():
+    # thamada/nvidia-smi gls/RTX4090_deviceQuery.py: 25,386,352,640 bytes total global memory.
+    assert usable_memory_bytes(rtx4090()) == 25_386_352_640
+    assert DRIVER_RESERVED_BYTES == pytest.approx(366 * MIB, rel=0.01)
+
+
+def test_usable_memory_of_an_apple_soc_is_metals_working_set():
+    mac = Gpu(id="m2-16", sources=SRC, vendor="Apple", name="M2 16GB", segment="unified-memory",
+              memory_gib=16, memory_gb_marketing=16, mem_bandwidth_gb_per_s=100)
+    # ggml_metal_init on a 16 GB Mac: recommendedMaxWorkingSetSize = 11453.25 MB
+    assert usable_memory_bytes(mac) == pytest.approx(11_453.25 * MIB)
+
+
+def test_without_a_build_memory_only():
+    e = estimate(llama2_7b(), Workload())
+    assert e.fit is None
+    assert e.speed.decode_tokens_per_s is None and e.speed.train_tokens_per_s is None
+    assert e.speed.notes and "build" in e.speed.notes[0]
+    assert e.memory.weights == pytest.approx(count_params(llama2_7b()).total * 2)
+    assert e.params_total == count_params(llama2_7b()).total and e.params_trainable == 0
+    assert e.rule_of_thumb is not None and e.rule_of_thumb.total_bytes > 0
+
+
+def test_with_a_build_fit_and_speed():
+    ok = estimate(llama2_7b(), Workload(context_len=2048), one_4090())
+    assert ok.fit.fits and ok.fit.usable_per_gpu_bytes == usable_memory_bytes(rtx4090())
+    assert ok.fit.need_per_gpu_bytes == pytest.approx(ok.memory.total)
+    assert ok.speed.decode_tokens_per_s > 0 and ok.speed.time_to_first_token_s > 0
+    too_big = estimate(llama2_70b(), Workload(), one_4090())
+    assert not too_big.fit.fits and "usable" in too_big.fit.reason
+    assert too_big.fit.headroom_bytes < 0
+
+
+def test_canonical_pair_70b_4bit_fits_both_and_differs_in_speed_only():
+    w = Workload(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split", context_len=4096)
+    e3, e4 = estimate(llama2_70b(), w, pair_3090_nvlink()), estimate(llama2_70b(), w, pair_4090_pcie())
+    assert e3.fit.fits and e4.fit.fits
+    assert e3.memory == e4.memory
+    assert e4.speed.decode_tokens_per_s > e3.speed.decode_tokens_per_s
+
+
+def test_trainable_params_by_method():
+    a = llama2_7b()
+    assert estimate(a, Workload(mode="train", method="full")).params_trainable == count_params(a).total
+    lora = estimate(a, Workload(mode="train", method="lora", lora_rank=8)).params_trainable
+    assert lora == lora_params(a, 8, Workload().lora_targets)
+
+
+def test_more_gpus_than_the_build_does_not_fit_and_has_no_speed():
+    e = estimate(llama2_7b(), Workload(n_gpus=4, parallel="tp"), pair_4090_pcie())
+    assert not e.fit.fits and "has 2" in e.fit.reason
+    assert e.speed.decode_tokens_per_s is None
+
+
+def test_host_ram_counts_for_offload():
+    w = Workload(mode="train", method="full", seq_len=256, offload=("optimizer", "params"))
+    small_host = one_4090().model_copy(update={"host_ram_gib": 8})
+    e = estimate(llama2_7b(), w, small_host)
+    assert e.memory.host > 8 * GIB
+    assert not e.fit.fits and "host RAM" in e.fit.reason
+
+
+# --- check_workload: one row per impossible / contradictory setting --------------------------
+
+@pytest.mark.parametrize(
+    ("workload", "build", "field"),
+    [
+        (dict(mode="train", method="qlora", weights="int8"), None, "weights"),
+        (dict(mode="train", method="full", weights="nf4"), None, "weights"),
+        (dict(mode="train", method="full", lora_rank=16), None, "lora_rank"),
+        (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), None, "lora_targets"),
+        (dict(mode="train", precision="fp32", optimizer="adamw-8bit"), None, "optimizer"),
+        (dict(mode="train", n_gpus=2), None, "parallel"),
+        (dict(mode="train", seq_len=8192), None, "seq_len"),
+        (dict(n_gpus=4, parallel="tp"), pair_4090_pcie(), "n_gpus"),
+        (dict(n_gpus=3, parallel="tp"), hgx_h100(8), "n_gpus"),  # 32 heads / 3
+        (dict(weights="q3_x"), None, "weights"),
+        (dict(kv_dtype="int2"), None, "kv_dtype"),
+        (dict(kv_dtype="q8_0", engine="vllm"), None, "kv_dtype"),
+        (dict(weights="gptq", engine="llama.cpp"), None, "weights"),
+        (dict(weights="q4_k_m", engine="vllm"), None, "weights"),
+        (dict(parallel="tp"), None, "parallel"),  # one GPU
+        (dict(offload=("params",)), None, "offload"),
+        (dict(n_gpus=2, parallel="fsdp"), None, "parallel"),
+        (dict(context_len=8192), None, "context_len"),
+    ],
+)
+def test_check_workload_names_the_field(workload, build, field):
+    problems = check_workload(llama2_7b(), Workload(**workload), build)
+    assert field in [p.field for p in problems], problems
+    assert all(p.message for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("workload", "build"),
+    [
+        (dict(mode="train", method="qlora", weights="int8"), one_4090()),
+        (dict(mode="train", n_gpus=2), pair_4090_pcie()),
+        (dict(n_gpus=4, parallel="tp"), pair_4090_pcie()),
+        (dict(n_gpus=3, parallel="tp"), hgx_h100(8)),
+        (dict(offload=("params",)), one_4090()),
+        (dict(n_gpus=2, parallel="fsdp"), pair_4090_pcie()),
+        (dict(kv_dtype="q8_0", engine="vllm"), one_4090()),
+        (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), one_4090()),
+    ],
+)
+def test_estimate_survives_settings_check_workload_reports(workload, build):
+    e = estimate(llama2_7b(), Workload(**workload), build)
+    assert e.memory.total > 0
+
+
+@pytest.mark.parametrize(("workload", "field"), [(dict(weights="q3_x"), "weight format"), (dict(kv_dtype="int2"), "KV")])
+def test_estimate_refuses_unknown_formats_with_a_clear_message(workload, field):
+    with pytest.raises(ValueError, match=field):
+        estimate(llama2_7b(), Workload(**workload), one_4090())
+
+
+def test_kv_heads_neither_dividing_tp_is_a_problem():
+    # Llama-2-70B: 64 heads, 8 KV heads. TP 16 replicates KV heads (fine); TP 3 divides nothing.
+    assert check_workload(llama2_70b(), Workload(n_gpus=8, parallel="tp"), hgx_h100(8)) == []
+    fields = [p.field for p in check_workload(llama2_70b(), Workload(n_gpus=6, parallel="tp"), hgx_h100(8))]
+    assert fields.count("n_gpus") == 2
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [
+        dict(),
+        dict(mode="train", method="qlora"),  # default weights → nf4 base
+        dict(mode="train", method="qlora", weights="nf4", lora_rank=64),
+        dict(mode="train", method="full", n_gpus=2, parallel="fsdp", offload=("optimizer",)),
+        dict(weights="q4_k_m", engine="llama.cpp", kv_dtype="q8_0", n_gpus=2, parallel="layer-split"),
+        dict(weights="awq", engine="vllm", n_gpus=2, parallel="tp", batch=32),
+    ],
+)
+def test_sensible_workloads_have_no_problems(workload):
+    assert check_workload(llama2_7b(), Workload(**workload), pair_3090_nvlink()) == []
+
+
+def test_estimate_is_a_frozen_value():
+    e = estimate(llama2_7b(), Workload(), one_4090())
+    with pytest.raises(Exception):
+        e.params_total = 1  # type: ignore[misc]
+    assert e == estimate(llama2_7b(), Workload(), one_4090())
+
+
+def test_build_of_other_gpus_uses_the_smallest_usable():
+    small = rtx4090().model_copy(update={"id": "rtx-4080", "memory_gib": 16, "memory_gb_marketing": 16})
+    b = ResolvedBuild(name="mixed", gpus=(rtx4090(), small))
+    e = estimate(llama2_7b(), Workload(n_gpus=2, parallel="layer-split"), b)
+    assert e.fit.usable_per_gpu_bytes == usable_memory_bytes(small)

@@ -1,0 +1,161 @@
+"""Pins the memory estimator's error on trusted published measurements (benchmarks/fidelity.py).
+
+Every trusted row that can be scored is pinned: its absolute % error must stay within its
+bound (the error when pinned, rounded up, plus about two points), so a change that makes a
+trusted comparison worse fails here. Rows with a known modelling gap (``fidelity.KNOWN_GAPS``,
+each with its reason) are pinned in ``GAP_PINNED`` — they include the rows scored with a
+framework mechanism mapped by the benchmark — the others in ``PINNED``. See the "Fidelity"
+section of benchmarks/README.md.
+"""
+
+import importlib.util
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+_spec = importlib.util.spec_from_file_location("fidelity", ROOT / "benchmarks" / "fidelity.py")
+fidelity = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("fidelity", fidelity)  # dataclasses look their module up while executing it
+_spec.loader.exec_module(fidelity)
+
+ROWS = {row["id"]: row for row in fidelity.load_rows()}
+
+# row id → largest allowed absolute error in % (error when pinned, rounded up, plus ~2 points).
+PINNED = {
+    "hf-octocoder-bf16": 3, "hf-octocoder-int8": 6,
+    "hf-octocoder-4bit": 10, "litgpt-l2-7b-lora-mb1": 10, "litgpt-l2-7b-lora-mb2": 13,
+    "litgpt-l2-13b-lora-mb1": 9, "litgpt-phi15-lora-mb1": 5, "litgpt-phi15-lora-mb4": 6,
+    "litgpt-l2-7b-inf-bf16": 3, "litgpt-l2-7b-inf-nf4": 8, "litgpt-l2-7b-inf-nf4dq": 9,
+    "litgpt-l2-13b-inf-bf16": 3, "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7,
+    "litgpt-codellama-34b-inf-nf4": 4, "litgpt-codellama-34b-inf-nf4dq": 5, "litgpt-falcon-40b-inf-nf4": 10,
+    "litgpt-falcon-40b-inf-nf4dq": 11, "litgpt-l2-70b-inf-nf4dq": 3, "litgpt-phi15-inf-bf16": 3,
+    "peft-l2-70b-qlora-zero3-2x40gb": 24, "vllm-l3-8b-tp1-weights": 3, "vllm-l3-8b-tp2-weights": 3,
+    "vllm-r1-qwen14b-tp2-4090-weights": 4, "gguf-l31-70b-q4_0-size": 3, "gguf-mistral-7b-v02-q5_k_m-size": 3,
+    "optimum-l2-13b-gen-b1-fp16": 8, "optimum-l2-13b-gen-b1-gptq": 19, "optimum-l2-13b-gen-b4-fp16": 14,
+    "optimum-l2-13b-prefill-b1-fp16": 6, "optimum-l2-13b-prefill-b1-gptq": 14,
+    "optimum-l2-13b-prefill-b16-fp16": 7, "optimum-l2-13b-prefill-b16-gptq": 13,
+    "gguf-mixtral-8x7b-instruct-q4_k_m-file": 8, "gguf-mixtral-8x7b-q3_k_m-file": 13,
+    "gguf-mixtral-8x7b-q2_k-file": 12, "gguf-gemma-2-27b-q8_0-file": 3, "qwen-qwen2-0.5b-in1-bf16": 16,
+    "qwen-qwen2-1.5b-in1-bf16": 14, "qwen-qwen2-7b-in1-bf16": 5, "qwen-qwen2-7b-in1-gptq": 11,
+    "qwen-qwen2-7b-in1-awq": 9, "qwen-qwen2-72b-in1-bf16": 4, "qwen-qwen2-72b-in1-gptq": 8,
+    "qwen-qwen2-72b-in1-awq": 7, "qwen-qwen2-57b-a14b-in1-gptq": 4, "qwen-qwen3-8b-in1-bf16": 3,
+    "qwen-qwen3-8b-in1-fp8": 4, "qwen-qwen3-8b-in1-awq": 4, "qwen-qwen3-32b-in1-bf16": 3,
+    "qwen-qwen3-32b-in1-fp8": 3, "qwen-qwen3-32b-in1-awq": 3, "qwen-qwen3-32b-in30720-bf16": 10,
+    "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4, "qwen-qwen3-30b-a3b-in30720-bf16": 5,
+    "litgpthub-l2-7b-lora-a10g": 9, "litgpthub-mistral-7b-lora-a10g": 7,
+    "llamacpp-qwen15-72b-q3km-2x3090-gpu0-weights": 3,
+}
+
+GAP_PINNED = {
+    "tt-l31-70b-full-8xa100-offload": 11,
+    "tt-l31-8b-full-4090": 4, "tt-l31-8b-qlora-4090": 21, "litgpt-l2-7b-qlora-mb1": 17,
+    "litgpt-l2-7b-qlora-dq-mb1": 17, "litgpt-l2-13b-qlora-mb1": 16, "litgpt-l2-13b-qlora-dq-mb1": 16,
+    "litgpt-l2-7b-lora-2xa100-mb1": 64, "litgpt-l2-7b-lora-2xa100-mb4": 54,
+    "litgpt-l2-13b-lora-4xa100-mb1": 77, "peft-l2-70b-qlora-fsdp-offload-2x24gb": 50,
+    "titan-l31-8b-fsdp8-sac": 18, "titan-l31-8b-fsdp128-sac": 20, "optimum-l2-13b-gen-b16-fp16": 25,
+    "optimum-l2-13b-gen-b16-gptq": 37, "qwen-qwen2-0.5b-in30720-bf16": 3, "qwen-qwen2-1.5b-in14336-bf16": 6,
+    "qwen-qwen2-7b-in6144-bf16": 5, "qwen-qwen2-7b-in14336-bf16": 5, "qwen-qwen2-7b-in30720-bf16": 4,
+    "qwen-qwen2-7b-in30720-awq": 5, "qwen-qwen2-72b-in30720-bf16": 15, "qwen-qwen3-8b-in30720-bf16": 16,
+    "qwen-qwen3-8b-in30720-awq": 23, "litgpthub-l2-7b-qlora-a10g": 25,
+}
+
+KNOWN_GAPS = fidelity.KNOWN_GAPS
+
+
+# Trusted rows that cannot be scored, and why (checked below).
+UNSCORED = {"vllm-l3-8b-tp1-budget": "context_len unknown"}
+BOUNDS = {**PINNED, **GAP_PINNED}
+
+
+@pytest.mark.parametrize("row_id", sorted(BOUNDS))
+def test_trusted_row_error_within_pinned_bound(row_id):
+    if row_id not in ROWS:
+        pytest.skip(f"{row_id} no longer in the measurement table")
+    outcome = fidelity.evaluate(ROWS[row_id])
+    assert outcome.trusted
+    assert outcome.estimate_bytes is not None, outcome.skipped
+    assert outcome.error_pct <= BOUNDS[row_id], f"{row_id}: {outcome.error_pct:.1f} % > {BOUNDS[row_id]} %"
+
+
+def test_every_trusted_row_is_pinned_or_says_why_not():
+    trusted = {rid for rid, row in ROWS.items() if row["trusted"] == "yes"}
+    assert trusted == set(BOUNDS) | set(UNSCORED)
+    for rid, why in UNSCORED.items():
+        assert why in fidelity.evaluate(ROWS[rid]).skipped
+
+
+def test_headline_figures_include_every_scored_trusted_row():
+    outcomes = [fidelity.evaluate(row) for row in ROWS.values() if row["trusted"] == "yes"]
+    n, median, high = fidelity.summarize(outcomes)["overall"]
+    assert n == len(BOUNDS)
+    assert median <= 8  # target met
+    assert high <= 21  # 20.4 when pinned: the 20 % target is not met yet (see README)
+
+
+def test_rows_scored_with_a_mapped_mechanism_are_known_gaps():
+    for rid, row in ROWS.items():
+        outcome = fidelity.evaluate(row)
+        if outcome.mapped and outcome.trusted:
+            assert rid in KNOWN_GAPS and KNOWN_GAPS[rid].startswith("mapped"), rid
+
+
+def test_unknown_mechanism_is_refused():
+    row = dict(ROWS.get("tt-l31-8b-full-4090") or pytest.skip("row gone"), mechanisms="telepathy")
+    with pytest.raises(ValueError, match="telepathy"):
+        fidelity.evaluate(row)
+
+
+def test_mechanisms_lower_the_mapped_estimates():
+    row = ROWS.get("tt-l31-8b-full-4090") or pytest.skip("row gone")
+    assert fidelity.evaluate(row).estimate_bytes < fidelity.evaluate(dict(row, mechanisms="")).estimate_bytes
+
+
+def test_summed_layer_split_counts_the_model_once():
+    row = ROWS.get("qwen-qwen2-72b-in1-bf16") or pytest.skip("row gone")
+    summed = fidelity.evaluate(row).estimate_bytes
+    per_gpu = fidelity.evaluate(dict(row, memory_scope="per_gpu")).estimate_bytes
+    assert summed > 1.9 * per_gpu  # two GPUs' halves, not one GPU's half
+
+
+def test_every_row_evaluates_or_says_why_not():
+    assert len(ROWS) >= 40
+    for row in ROWS.values():
+        outcome = fidelity.evaluate(row)
+        assert outcome.estimate_bytes is not None or outcome.skipped, row["id"]
+
+
+def test_pinned_inference_median_meets_target():
+    errors = [fidelity.evaluate(ROWS[r]).error_pct for r in PINNED if r in ROWS and ROWS[r]["group"] == "inference"]
+    assert statistics.median(errors) <= 8
+
+
+def test_known_gaps_are_pinned_apart():
+    assert set(GAP_PINNED) == set(KNOWN_GAPS)
+    assert not set(KNOWN_GAPS) & set(PINNED)
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "nbytes"),
+    [("1", "GiB", 1024**3), ("1", "GB", 1e9), ("2048", "MiB", 2 * 1024**3), ("1500", "MB", 1.5e9)],
+)
+def test_units(value, unit, nbytes):
+    assert fidelity.measured_bytes({"measured_value": value, "measured_unit": unit}) == nbytes
+
+
+@pytest.mark.parametrize(
+    ("kind", "notes", "sees"),
+    [("max_memory_allocated", "", False), ("max_memory_reserved", "", False), ("nvidia-smi", "", True),
+     ("reported", "logs via torch.cuda.max_memory_allocated", False), ("reported", "screenshot", True)],
+)
+def test_like_with_like(kind, notes, sees):
+    assert fidelity.sees_runtime({"measured_kind": kind, "notes": notes}) is sees
+
+
+def test_paged_optimizer_is_invisible_to_torch_statistics():
+    row = dict(ROWS.get("tt-l31-8b-full-4090") or pytest.skip("row gone"))
+    paged = fidelity.evaluate(row).estimate_bytes
+    row["optimizer"] = "adamw-8bit"
+    assert fidelity.evaluate(row).estimate_bytes > paged

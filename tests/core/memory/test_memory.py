@@ -1,0 +1,353 @@
+"""Memory terms against published figures (one row per source) and the estimator's invariants."""
+
+import pytest
+
+from advisor.core.job.workload import AttentionImpl, Checkpointing, Parallel, Workload
+from advisor.core.memory.activations import train_activation_bytes
+from advisor.core.memory.inference import CUDA_CONTEXT_BYTES, VLLM_CUDA_GRAPH_BYTES, kv_cache_bytes, weights_bytes
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.memory.training import zero_states_per_gpu_bytes
+from advisor.core.model.arch import AttentionLayout, ModelArch
+from advisor.core.model.params import count_params, lora_params
+from advisor.core.units import GB, GIB
+
+# Shapes from each model's Hugging Face config.json.
+LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
+                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
+LLAMA3_8B = ModelArch(id="llama-3-8b", name="Llama 3 8B", n_layers=32, hidden_size=4096, n_heads=32,
+                      n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256)
+LLAMA31_70B = ModelArch(id="llama-3.1-70b", name="Llama 3.1 70B", n_layers=80, hidden_size=8192, n_heads=64,
+                        n_kv_heads=8, head_dim=128, ffn_size=28672, vocab_size=128256)
+MISTRAL_7B = ModelArch(id="mistral-7b-v0.1", name="Mistral 7B", n_layers=32, hidden_size=4096, n_heads=32,
+                       n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=32000,
+                       attention=AttentionLayout(kind="sliding", sliding_window=4096))
+DEEPSEEK_V3_ATT = AttentionLayout(kind="mla", kv_lora_rank=512, q_lora_rank=1536, qk_rope_head_dim=64,
+                                  qk_nope_head_dim=128, v_head_dim=128)
+DEEPSEEK_V3 = ModelArch(id="deepseek-v3", name="DeepSeek-V3", n_layers=61, hidden_size=7168, n_heads=128,
+                        n_kv_heads=128, head_dim=192, ffn_size=18432, vocab_size=129280, attention=DEEPSEEK_V3_ATT)
+# LLaMA-65B (Touvron et al. 2023, Table 2): 80 layers, d=8192, 64 heads; HF config ffn 22016.
+LLAMA_65B = ModelArch(id="llama-65b", name="LLaMA 65B", n_layers=80, hidden_size=8192, n_heads=64,
+                      n_kv_heads=64, head_dim=128, ffn_size=22016, vocab_size=32000)
+
+TRAIN = dict(mode="train")
+
+
+# --- KV cache -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("arch", "ctx", "batch", "dtype", "expected"),
+    [
+        (LLAMA2_7B, 4096, 1, "bf16", 2 * GIB),  # 2·32 layers·32 heads·128·4096·2 B: the classic "2 GiB"
+        (LLAMA3_8B, 8192, 1, "bf16", 1 * GIB),  # GQA, 8 KV heads (Ainslie et al. 2023)
+        (LLAMA3_8B, 8192, 1, "fp8", 0.5 * GIB),
+        (LLAMA2_7B, 4096, 4, "q8_0", 8 * GIB * 34 / 32 / 2),  # llama.cpp -ctk q8_0: 34 B per 32
+        # Mistral 7B rolling buffer (arXiv:2310.06825): 32k context caches only the 4096 window.
+        (MISTRAL_7B, 32768, 1, "bf16", 2 * 32 * 8 * 128 * 4096 * 2),
+        # DeepSeek-V2/V3 MLA: (d_c + d_rope) = 576 elements per token per layer.
+        (DEEPSEEK_V3, 1000, 1, "bf16", 576 * 61 * 1000 * 2),
+    ],
+)
+def test_kv_cache(arch, ctx, batch, dtype, expected):
+    assert kv_cache_bytes(arch, ctx, batch, dtype) == pytest.approx(expected)
+
+
+def test_mla_in_transformers_caches_decompressed_heads():
+    latent = kv_cache_bytes(DEEPSEEK_V3, 1000, 1, "bf16", engine="vllm")
+    full = kv_cache_bytes(DEEPSEEK_V3, 1000, 1, "bf16", engine="transformers")
+    assert full == 128 * (128 + 64 + 128) * 61 * 1000 * 2
+    assert full > 50 * latent
+
+
+# --- weights --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("arch", "fmt", "published", "rel"),
+    [
+        (LLAMA2_7B, "bf16", 6_738_415_616 * 2, 0),  # safetensors total of Llama-2-7b-hf, 2 B each
+        # llama.cpp loader log (ollama PR #6279): Llama 3.1 70B Q4_0 "model size = 37.22 GiB"
+        # (Q4_0 blocks, output.weight Q6_K).
+        (LLAMA31_70B, "q4_0", 37.22 * GIB, 0.001),
+        # llama.cpp tools/quantize/README.md, Llama-3.1-8B: Q4_K_M 4.58 GiB, Q8_0 7.95 GiB.
+        (ModelArch(id="llama-3.1-8b", name="Llama 3.1 8B", n_layers=32, hidden_size=4096, n_heads=32,
+                   n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256), "q4_k_m", 4.58 * GIB, 0.005),
+    ],
+)
+def test_weights_against_published_sizes(arch, fmt, published, rel):
+    assert weights_bytes(arch, Workload(weights=fmt)) == pytest.approx(published, rel=rel, abs=1)
+
+
+def test_bitsandbytes_keeps_embeddings_and_head_16bit():
+    c = count_params(LLAMA2_7B)
+    expected = c.linear * 4.5 / 8 + (c.total - c.linear) * 2
+    assert weights_bytes(LLAMA2_7B, Workload(weights="nf4")) == pytest.approx(expected)
+
+
+# --- inference engines ----------------------------------------------------------------------
+def test_transformers_inference_terms():
+    r = estimate_memory(LLAMA2_7B, Workload(context_len=4096))
+    b = r.breakdown
+    assert b.weights == 6_738_415_616 * 2 and b.kv_cache == 2 * GIB and b.runtime == CUDA_CONTEXT_BYTES
+    assert 0 < b.activations < 1 * GIB and b.buffers == 32000 * 4
+    assert r.kv_capacity_tokens is None
+
+
+def test_vllm_fills_its_share_of_the_card_with_kv():
+    card = 79.22 * GIB  # an 80 GB H100 as vLLM sees it (vLLM PR #10511 profiler log)
+    r = estimate_memory(LLAMA3_8B, Workload(engine="vllm", gpu_memory_utilization=0.9), gpu_memory_bytes=card)
+    b = r.breakdown
+    assert b.total - VLLM_CUDA_GRAPH_BYTES == pytest.approx(0.9 * card)
+    per_token = 2 * 32 * 8 * 128 * 2
+    assert r.kv_capacity_tokens == pytest.approx(b.kv_cache / per_token)
+    # The same log: 71.29 GiB budget, 14.96 GiB weights, 53.29 GiB of KV after 3.05 GiB of rest
+    # (1.79 non-torch + 1.26 activations); we model 1.4 GiB of rest, so the KV comes out ~4 % high.
+    assert b.weights == pytest.approx(14.96 * GIB, rel=0.001)
+    assert b.kv_cache == pytest.approx(53.29 * GIB, rel=0.05)
+
+
+def test_vllm_without_card_size_has_no_capacity():
+    r = estimate_memory(LLAMA3_8B, Workload(engine="vllm"))
+    assert r.kv_capacity_tokens is None and any("card size unknown" in a for a in r.assumptions)
+
+
+def test_llama_cpp_full_context_kv_and_compute_buffer():
+    w = Workload(engine="llama.cpp", weights="q4_k_m", context_len=8192, attention="eager")
+    b = estimate_memory(LLAMA2_7B, w).breakdown
+    assert b.kv_cache == 4 * GIB
+    assert b.buffers >= 512 * 8192 * 32 * 4  # KQ scores of one 512-token ubatch without flash attention
+    flash = estimate_memory(LLAMA2_7B, Workload(engine="llama.cpp", weights="q4_k_m", context_len=8192)).breakdown
+    assert flash.buffers < b.buffers
+
+
+@pytest.mark.parametrize(("parallel", "n", "weights_div", "kv_div"), [("tp", 2, 2, 2), ("tp", 16, 16, 8)])
+def test_tensor_parallel_splits_weights_and_kv_heads(parallel, n, weights_div, kv_div):
+    one = estimate_memory(LLAMA3_8B, Workload()).breakdown
+    split = estimate_memory(LLAMA3_8B, Workload(n_gpus=n, parallel=parallel)).breakdown
+    assert split.weights == pytest.approx(one.weights / weights_div)
+    assert split.kv_cache == pytest.approx(one.kv_cache / kv_div)  # ≥ 1 of the 8 KV heads per GPU
+
+
+def test_layer_split_busiest_gpu_has_its_layers_and_the_bigger_end():
+    c = count_params(LLAMA3_8B)
+    b = estimate_memory(LLAMA3_8B, Workload(n_gpus=2, parallel="layer-split")).breakdown
+    blocks = c.total - c.embedding - c.lm_head
+    assert b.weights == pytest.approx((blocks / 2 + c.lm_head) * 2)
+    assert b.kv_cache == pytest.approx(kv_cache_bytes(LLAMA3_8B, 4096, 1, "bf16") / 2)
+
+
+# --- training states (ZeRO, arXiv:1910.02054 §5 / Fig. 1: Ψ = 7.5B, K = 12, N = 64) ------------
+@pytest.mark.parametrize(
+    ("parallel", "gb"),
+    [("ddp", 120), ("zero1", 31.4), ("zero2", 16.6), ("zero3", 1.9)],
+)
+def test_zero_paper_example(parallel, gb):
+    assert zero_states_per_gpu_bytes(7.5e9, 12, 64, Parallel(parallel)) / GB == pytest.approx(gb, abs=0.06)
+
+
+@pytest.mark.parametrize("parallel", ["none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard"])
+def test_estimator_states_follow_zero(parallel):
+    n = 1 if parallel == "none" else 8
+    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=n, parallel=parallel)).breakdown
+    psi = count_params(LLAMA2_7B).total
+    scheme = {"fsdp": "zero3", "fsdp-grad-op": "zero2", "fsdp-no-shard": "ddp"}.get(parallel, parallel)
+    assert b.weights + b.gradients + b.optimizer == pytest.approx(zero_states_per_gpu_bytes(psi, 12, n, Parallel(scheme)))
+
+
+@pytest.mark.parametrize(
+    ("precision", "optimizer", "bytes_per_param"),
+    [
+        ("amp", "adamw", 16),  # 2 + 2 + 12 (ZeRO §3.1)
+        ("fp32", "adamw", 16),  # 4 + 4 + 8
+        ("bf16", "adamw", 8),  # 2 + 2 + 2·2
+        ("amp", "adamw-8bit", 10),  # 2 + 2 + 4 master + 2·1 (Dettmers et al. 2022)
+        ("amp", "paged-adamw-8bit", 10),
+        ("amp", "sgd", 12),  # 2 + 2 + 4 master + 4 momentum
+    ],
+)
+def test_full_finetune_bytes_per_param(precision, optimizer, bytes_per_param):
+    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, precision=precision, optimizer=optimizer)).breakdown
+    assert b.weights + b.gradients + b.optimizer == pytest.approx(bytes_per_param * count_params(LLAMA2_7B).total)
+
+
+def test_adafactor_states_are_factored():
+    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, optimizer="adafactor")).breakdown
+    psi = count_params(LLAMA2_7B).total
+    assert 4 * psi < b.optimizer < 4.01 * psi  # master copy + row/column vectors only
+
+
+def test_lora_trains_exact_adapter_count_in_fp32():
+    w = Workload(**TRAIN, method="lora", lora_rank=16)
+    r = estimate_memory(LLAMA2_7B, w)
+    n = lora_params(LLAMA2_7B, 16, w.lora_targets)
+    assert r.params_trainable == n
+    b = r.breakdown
+    assert (b.adapters, b.gradients, b.optimizer) == (4 * n, 4 * n, 8 * n)
+    assert b.weights == weights_bytes(LLAMA2_7B, w)
+
+
+def test_qlora_65b_fits_a_48gb_gpu():
+    # QLoRA (arXiv:2305.14314) abstract: "finetune a 65B parameter model on a single 48GB GPU";
+    # NF4 + double quantization, LoRA r=64 on all linear layers, paged optimizer, checkpointing;
+    # qlora.py casts the LoRA layers to bf16 (--bf16), hence precision bf16 for the adapters.
+    w = Workload(**TRAIN, method="qlora", weights="nf4", double_quant=True, lora_rank=64, precision="bf16",
+                 optimizer="paged-adamw", checkpointing="full", seq_len=512, batch=1)
+    assert estimate_memory(LLAMA_65B, w).breakdown.total < 48 * GB
+    lora16 = Workload.model_validate({**w.model_dump(), "method": "lora", "weights": "bf16"})
+    assert estimate_memory(LLAMA_65B, lora16).breakdown.total > 100 * GB
+
+
+# --- activations (Korthikanti et al. 2022, adapted to a Llama block) ---------------------------
+def test_llama_layer_activation_bytes_per_token():
+    per_token_layer = train_activation_bytes(LLAMA2_7B, 1, 1, AttentionImpl.FLASH, Checkpointing.NONE, n_layers=1)
+    h, f = 4096, 11008
+    assert per_token_layer == 16 * h + 4 * h + 4 * h + 8 * f + 4 * 32  # + fp32 log-sum-exp per head
+
+
+def test_checkpointing_and_attention_ordering():
+    def acts(ckpt, impl):
+        w = Workload(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
+        return estimate_memory(LLAMA2_7B, w).breakdown.activations
+    assert acts("full", "eager") < acts("selective", "eager") < acts("none", "eager")
+    assert acts("selective", "flash") == acts("none", "flash")  # flash has no s² term to drop
+    assert acts("none", "flash") < acts("none", "sdpa") < acts("none", "eager")
+    # Full checkpointing keeps each layer's input: 2·s·h bytes per layer, plus one layer recomputed.
+    assert acts("full", "flash") == pytest.approx(2 * 4096 * 4096 * 32 + acts("none", "flash") / 32)
+
+
+def test_tensor_parallel_splits_inner_activations_only():
+    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown.activations
+    tp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=4, parallel="tp")).breakdown.activations
+    assert one / 4 < tp < one
+
+
+def test_pipeline_first_stage_holds_in_flight_microbatches():
+    w = Workload(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
+    b = estimate_memory(LLAMA2_7B, w).breakdown
+    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    assert b.activations == pytest.approx(one.activations)  # L/p layers × p micro-batches (Korthikanti §4.2.3)
+    assert b.optimizer < one.optimizer / 3
+
+
+def test_logits_are_a_big_term_for_large_vocab():
+    b = estimate_memory(LLAMA3_8B, Workload(**TRAIN, seq_len=4096)).breakdown
+    assert b.buffers >= 4096 * 128256 * 10
+
+
+def test_offload_moves_optimizer_to_host():
+    w = Workload(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
+    on_gpu = estimate_memory(LLAMA2_7B, w).breakdown
+    off = estimate_memory(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)})).breakdown
+    # ZeRO-Offload: states, master and gradients live in host RAM; one layer's grads in flight.
+    assert off.optimizer == 0 and off.gradients == 0
+    assert off.host == pytest.approx((on_gpu.optimizer + on_gpu.gradients) * 2)
+    assert 0 < off.buffers - on_gpu.buffers < on_gpu.gradients / 10
+
+
+def test_param_offload_keeps_only_gathered_layers():
+    w = Workload(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
+    b = estimate_memory(LLAMA2_7B, w).breakdown
+    assert b.weights == 0 and b.host > 12 * count_params(LLAMA2_7B).total
+
+
+def test_ddp_buckets_double_gradients():
+    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
+    single = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    assert b.buffers - single.buffers == pytest.approx(b.gradients)
+
+
+def test_unknown_weight_format_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown weight format"):
+        estimate_memory(LLAMA2_7B, Workload(weights="int3"))
+
+
+def test_exact_weight_bytes_override_inference():
+    b = estimate_memory(LLAMA2_7B, Workload(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB).breakdown
+    assert b.weights == 5 * GIB
+
+
+def test_adamw_foreach_step_peak_when_activations_are_small():
+    # torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all parameters at once during
+    # step(), after activations are freed: peak ≈ 2 + 2 + 12 + 4 bytes per parameter.
+    w = Workload(**TRAIN, checkpointing="full", seq_len=512)
+    b = estimate_memory(LLAMA2_7B, w).breakdown
+    psi = count_params(LLAMA2_7B).total
+    assert b.total - b.runtime == pytest.approx(20 * psi)
+    long = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192)).breakdown
+    assert long.buffers == pytest.approx(8192 * 32000 * 10)  # activations exceed the temporary
+
+
+# --- properties -------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(ctx=st.integers(1, 131072), batch=st.integers(1, 64), extra=st.integers(1, 4096))
+def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
+    small = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch)).breakdown.total
+    longer = estimate_memory(LLAMA3_8B, Workload(context_len=ctx + extra, batch=batch)).breakdown.total
+    wider = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch + 1)).breakdown.total
+    assert longer > small and wider > small
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
+def test_sharding_never_costs_more_per_gpu(n, parallel):
+    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit")).breakdown
+    many = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
+                                               n_gpus=n, parallel=parallel)).breakdown
+    states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731
+    assert states(many) <= states(one) + 1
+
+
+# --- framework mechanisms the benchmark maps (fidelity ``mechanisms`` column) ---------------
+def test_op_sac_keeps_q_v_gate_down_outputs_attention_output_and_block_input():
+    from advisor.core.memory.activations import op_sac_layer_bytes
+
+    h, q, kv, f, heads = 4096, 4096, 1024, 14336, 32  # Llama-3-8B
+    expected = 2 * (h + (q + kv + f + h) + q + 2 * heads)
+    assert op_sac_layer_bytes(LLAMA3_8B, AttentionImpl.SDPA) == expected == 63_616
+
+
+def test_op_sac_sits_between_full_checkpointing_and_none():
+    from advisor.core.memory.activations import op_sac_activation_bytes
+
+    args = (LLAMA3_8B, 8192, 2, AttentionImpl.SDPA)
+    op = op_sac_activation_bytes(*args)
+    assert train_activation_bytes(*args, Checkpointing.FULL) < op < train_activation_bytes(*args, Checkpointing.NONE)
+
+
+def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
+    from advisor.core.memory.activations import chunked_loss_logits_bytes, train_logits_bytes
+
+    elements = 2048 * 2 * 128_256
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+
+
+def test_optimizer_in_backward_keeps_one_tensors_gradient():
+    from advisor.core.job.workload import Precision
+    from advisor.core.memory.training import optimizer_in_backward_grad_bytes
+
+    # Llama-3-8B: the 128256 × 4096 embedding (and lm_head) is the largest tensor, 2 B per gradient.
+    assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) == 128_256 * 4096 * 2
+    full = estimate_memory(LLAMA3_8B, Workload(**TRAIN, method="full", precision="bf16", seq_len=2048))
+    assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) < full.breakdown.gradients / 10
+
+
+def test_full_prompt_logits_bf16_plus_fp32():
+    from advisor.core.memory.activations import full_prompt_logits_bytes
+
+    assert full_prompt_logits_bytes(LLAMA2_7B, 1000, 2) == 1000 * 2 * 32000 * 6
+
+
+def test_qlora_4bit_linears_keep_no_input_since_bitsandbytes_0_43_2():
+    from advisor.core.memory.activations import lora_saved_inputs
+
+    args = (LLAMA2_7B, 1304, 1, AttentionImpl.SDPA, Checkpointing.NONE)
+    lora = lora_saved_inputs(("q", "v"), quantized=False)
+    assert lora_saved_inputs(("q", "v"), quantized=True) == lora
+    legacy = lora_saved_inputs(("q", "v"), quantized=True, legacy_bnb=True)
+    assert legacy.o_input and legacy.gate_up_input and legacy.down_input and not lora.down_input
+    extra = train_activation_bytes(*args, saved=legacy) - train_activation_bytes(*args, saved=lora)
+    # Per token and layer: o_proj's input (SDPA's transposed output copy, 2q), the gate/up input (2h)
+    # and the down input (2f).
+    assert extra == 1304 * 32 * (2 * 4096 + 2 * 4096 + 2 * 11008)
+    assert lora_saved_inputs(("all-linear",), True) == lora_saved_inputs(("all-linear",), True, legacy_bnb=True)
