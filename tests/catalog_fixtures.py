@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from advisor.core.catalog import Catalog, CatalogLayer, RecordKind
+from advisor.core.hardware.catalog import Catalog, CatalogLayer, RecordKind
 
 SRC = "https://example.org/spec"
 
@@ -97,7 +97,7 @@ def catalog_of(*records, user=()) -> Catalog:
     def layer(items):
         fields: dict[str, dict] = {k.folder: {} for k in RecordKind}
         for r in items:
-            from advisor.core.catalog import kind_of
+            from advisor.core.hardware.catalog import kind_of
 
             fields[kind_of(r).folder][r.id] = r
         return CatalogLayer(**fields)
