@@ -18,17 +18,19 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.core.advice.comparison import BuildEntry
+from advisor.core.hardware.catalog import cloud_display_name, display_name
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.workload import Engine
 from advisor.storage.settings import Settings
 
 KINDS = {"gpu": "GPU × count", "build": "Catalog build", "system": "Prebuilt system", "cloud": "Cloud instance"}
+NAME_ROLE = Qt.ItemDataRole.UserRole + 1  # the record's display name, the build name's stem
 
 
 class TopologyEditor(QFormLayout):
     """The links between a build's GPUs: NVLink bridges, P2P, PCIe generation and lanes."""
 
-    def __init__(self, topology: Topology, n_gpus: int) -> None:
+    def __init__(self, topology: Topology, n_gpus: int, nvlink_possible: bool = True) -> None:
         super().__init__()
         self.n_gpus = n_gpus
         self.check_nvlink = QCheckBox("NVLink bridge on each pair (0–1, 2–3 …)")
@@ -52,6 +54,13 @@ class TopologyEditor(QFormLayout):
         self.addRow("PCIe generation", self.spin_pcie_gen)
         self.addRow("Lanes per GPU", self.spin_pcie_lanes)
         self.base = topology
+        self.set_nvlink_possible(nvlink_possible or bool(topology.nvlink_pairs))
+
+    def set_nvlink_possible(self, possible: bool) -> None:
+        """Offer the bridge only for cards that have NVLink (issue 17): hidden and off otherwise."""
+        self.check_nvlink.setVisible(possible)
+        if not possible:
+            self.check_nvlink.setChecked(False)
 
     def topology(self) -> Topology:
         pairs = tuple((i, i + 1) for i in range(0, self.n_gpus - 1, 2)) if self.check_nvlink.isChecked() else ()
@@ -94,10 +103,14 @@ class AddBuildDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.button_ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         lay.addWidget(buttons)
+        self._auto_name = ""  # the name the dialog wrote; a name the user typed is kept
         self.combo_kind.currentIndexChanged.connect(self._fill)
         self.edit_filter.textChanged.connect(self._filter)
         self.list_records.currentItemChanged.connect(self._on_current_changed)
+        self.list_records.itemSelectionChanged.connect(self._update_ok)
+        self.spin_count.valueChanged.connect(self._on_count_changed)
         self.combo_kind.setCurrentIndex(list(KINDS).index(kind))
         self._fill()
         self.resize(460, 560)
@@ -108,21 +121,25 @@ class AddBuildDialog(QDialog):
             return {}
         return {"gpu": self.catalog.gpus, "build": self.catalog.builds, "system": self.catalog.systems, "cloud": self.catalog.cloud}[kind]
 
-    @staticmethod
-    def _label(rec) -> str:
+    def _label(self, rec) -> tuple[str, str]:
+        """(list text, build name stem): names as people read them, no ids or vendor notes."""
         if hasattr(rec, "instance_type"):
-            return f"{rec.provider} {rec.instance_type} ({rec.gpu_count}× {rec.gpu_id})"
+            return cloud_display_name(self.catalog, rec), f"{rec.provider} {rec.instance_type}"
         if hasattr(rec, "vendor") and hasattr(rec, "kind"):
-            return f"{rec.vendor} {rec.name}"
+            name = display_name(rec.vendor, rec.name)
+            return name, name
         if hasattr(rec, "memory_gib"):
-            return f"{rec.vendor} {rec.name} · {rec.memory_gb_marketing:g} GB"
-        return rec.name
+            name = display_name(rec.vendor, rec.name)
+            return f"{name} · {rec.memory_gb_marketing:g} GB", name
+        return rec.name, rec.name
 
     def _fill(self) -> None:
         self.list_records.clear()
         for rid, rec in self._records().items():
-            item = QListWidgetItem(self._label(rec))
+            text, name = self._label(rec)
+            item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, rid)
+            item.setData(NAME_ROLE, name)
             self.list_records.addItem(item)
         is_gpu = self.combo_kind.currentData() == "gpu"
         self.spin_count.setEnabled(is_gpu)
@@ -132,25 +149,58 @@ class AddBuildDialog(QDialog):
                 if it is not None and it.widget() is not None:
                     it.widget().setEnabled(is_gpu)
         self._filter(self.edit_filter.text())
-        self.list_records.setCurrentRow(0)
+        # Nothing is chosen for the user: OK waits for a row (issue 17: a search text alone
+        # once added a hidden, unrelated card).
+        self.list_records.setCurrentRow(-1)
+        self._on_current_changed(None)
 
     def _filter(self, text: str) -> None:
         t = text.lower()
         for i in range(self.list_records.count()):
             item = self.list_records.item(i)
             item.setHidden(bool(t) and t not in item.text().lower() and t not in item.data(Qt.ItemDataRole.UserRole))
+        current = self.list_records.currentItem()
+        if current is not None and current.isHidden():
+            self.list_records.setCurrentRow(-1)  # a hidden row is never what OK adds
+        self._update_ok()
+
+    def _chosen(self) -> QListWidgetItem | None:
+        item = self.list_records.currentItem()
+        return item if item is not None and not item.isHidden() and item.isSelected() else None
+
+    def _update_ok(self) -> None:
+        self.button_ok.setEnabled(self._chosen() is not None)
 
     def _on_current_changed(self, item, _prev=None) -> None:
-        if item is not None:
-            name = item.text().split(" · ")[0]
-            self.edit_name.setText(f"{self.spin_count.value()}× {name}" if self.combo_kind.currentData() == "gpu" else name)
+        is_gpu = self.combo_kind.currentData() == "gpu"
+        rec = self._records().get(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+        self.topology_editor.set_nvlink_possible(is_gpu and getattr(rec, "nvlink", None) is not None
+                                                 and self.spin_count.value() > 1)
+        self._set_auto_name()
+        self._update_ok()
+
+    def _on_count_changed(self, _count: int) -> None:
+        self._on_current_changed(self.list_records.currentItem())
+
+    def _set_auto_name(self) -> None:
+        """The name follows the record and "How many" until the user types one of their own."""
+        item = self._chosen()
+        if item is None:
+            auto = ""
+        elif self.combo_kind.currentData() == "gpu":
+            auto = f"{self.spin_count.value()}× {item.data(NAME_ROLE)}"
+        else:
+            auto = item.data(NAME_ROLE)
+        if self.edit_name.text().strip() in ("", self._auto_name):
+            self.edit_name.setText(auto)
+        self._auto_name = auto
 
     def entry(self) -> BuildEntry | None:
-        item = self.list_records.currentItem()
+        item = self._chosen()
         if item is None:
             return None
         rid = item.data(Qt.ItemDataRole.UserRole)
-        name = self.edit_name.text().strip() or item.text()
+        name = self.edit_name.text().strip() or item.data(NAME_ROLE)
         kind = self.combo_kind.currentData()
         if kind == "gpu":
             n = self.spin_count.value()
@@ -171,7 +221,8 @@ class TweakDialog(QDialog):
         self.edit_name = QLineEdit(f"{name} (tweaked)")
         form.addRow("Name", self.edit_name)
         lay.addLayout(form)
-        self.topology_editor = TopologyEditor(resolved.topology, resolved.gpu_count)
+        nvlink = resolved.gpu_count > 1 and all(g.nvlink is not None for g in resolved.gpus)
+        self.topology_editor = TopologyEditor(resolved.topology, resolved.gpu_count, nvlink_possible=nvlink)
         lay.addLayout(self.topology_editor)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

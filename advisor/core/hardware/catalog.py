@@ -9,6 +9,7 @@ Ids are unique per kind, not across kinds (a GPU and a system may share one).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
@@ -305,6 +306,25 @@ def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> Resolve
     )
 
 
+def display_name(vendor: str, name: str) -> str:
+    """A record's name as people read it: the brand once, never a note about the vendor.
+
+    Catalog vendors carry notes ("NVIDIA (HGX boards via OEMs)", "unknown (named in seed
+    document)") and names often start with the brand already ("Apple Mac Studio"): issue 17.
+    """
+    brand = re.split(r"[ (;,]", vendor.strip(), maxsplit=1)[0] if vendor.strip() else ""
+    if not brand or brand.lower() == "unknown" or name.lower().startswith(brand.lower()):
+        return name
+    return f"{brand} {name}"
+
+
+def cloud_display_name(catalog: Catalog, cloud: CloudInstance) -> str:
+    """An instance as people read it, the GPU by name (not id): "AWS p5.48xlarge · 8× NVIDIA H100 SXM 80GB"."""
+    gpu = catalog.gpus.get(cloud.gpu_id)
+    gpu_name = display_name(gpu.vendor, gpu.name) if gpu is not None else "unknown GPU"
+    return f"{cloud.provider} {cloud.instance_type} · {cloud.gpu_count}× {gpu_name}"
+
+
 def resolve_build(catalog: Catalog, build: Build | str) -> ResolvedBuild:
     """A catalog build (or its id) with one Gpu record per physical GPU, in slot order."""
     if isinstance(build, str):
@@ -317,7 +337,7 @@ def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBu
         system = catalog.get(RecordKind.SYSTEM, system)
     if system.build is None:
         raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
-    return _resolve(catalog, system.build, f"{system.vendor} {system.name}", f"system {system.id!r}")
+    return _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
 
 
 def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild:
