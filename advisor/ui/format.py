@@ -57,7 +57,10 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 4:
         if r.usd_per_hour is not None:
             return usd(r.usd_per_hour, prefs, "/h")
-        return f"{usd(r.price_new_usd, prefs)} · {usd(r.price_used_usd, prefs)}"
+        if r.price_new_usd is None and r.price_used_usd is None:
+            return "no price"  # not "? · ?" (issue 17); the tooltip and Details say where to look
+        return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
+               f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
     if col == 5:
         return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
     if col == 6:
@@ -72,12 +75,39 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 3 and r.estimate is not None and r.estimate.speed.notes:
         return "\n".join(r.estimate.speed.notes)
     if col == 4:
-        return r.price_note or None
+        sources = price_sources(r)
+        tail = ("\nSources: " + " · ".join(sources)) if sources else ""
+        return ((r.price_note or "") + tail).strip() or None
     if col == 6:
         return "\n".join((*r.problems, *r.warnings)) or None
     if col == 0 and r.resolved is not None:
         return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
     return None
+
+
+def price_sources(r: BuildResult) -> list[str]:
+    """Where the build's prices were seen, or else the catalog's sources for its GPUs."""
+    if r.resolved is None:
+        return []
+    seen = [str(p.source) for g in r.resolved.gpus for p in g.prices]
+    if not seen:
+        seen = [str(u) for g in r.resolved.gpus for u in g.sources]
+    return list(dict.fromkeys(seen))
+
+
+def price_html(r: BuildResult, prefs) -> str:
+    """The Details line about the price: amount, or "no price", with linked sources."""
+    if r.usd_per_hour is not None:
+        amount = usd(r.usd_per_hour, prefs, "/h")
+    elif r.price_new_usd is None and r.price_used_usd is None:
+        amount = "no price in the catalog"
+    else:
+        amount = " · ".join(f"{label} {usd(v, prefs)}" for label, v in (("new", r.price_new_usd), ("used", r.price_used_usd))
+                            if v is not None)
+    links = ", ".join(f"<a href='{html.escape(u)}'>{html.escape(u.split('/')[2] if '//' in u else u)}</a>"
+                      for u in price_sources(r)[:4])
+    note = f" ({html.escape(r.price_note)})" if r.price_note else ""
+    return f"<p><b>Price:</b> {html.escape(amount)}{note}" + (f" — sources: {links}" if links else "") + "</p>"
 
 
 def messages_html(results: Results) -> str:
@@ -100,13 +130,14 @@ def largest_fit_html(results: Results) -> str:
     if not results.curves:
         return ""
     techs = list(results.curves)
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in techs)
+    # Headers right-aligned like their numbers (issue 17: "int8" sat off its column).
+    head = "".join(f"<th align='right'>{html.escape(t)}</th>" for t in techs)
     rows = []
     for r in results.builds:
         cells = "".join(f"<td align='right'>{fmt_params(r.largest_fit.get(t))}</td>" for t in techs)
         rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
     return (f"<b>Largest model that fits</b> (generic dense decoder, current settings; — = not even 0.5 B)"
-            f"<table cellspacing=6><tr><th></th>{head}</tr>{''.join(rows)}</table>")
+            f"<table cellspacing=6><tr><th align='left'></th>{head}</tr>{''.join(rows)}</table>")
 
 
 def details_html(results: Results, workload: Workload, prefs) -> str:
@@ -114,6 +145,7 @@ def details_html(results: Results, workload: Workload, prefs) -> str:
     parts = []
     for r in results.builds:
         parts.append(f"<h3>{html.escape(r.name)}</h3>")
+        parts.append(price_html(r, prefs))
         if r.estimate is None:
             parts.append(f"<p>{html.escape(r.error or 'no estimate')}</p>")
             continue
