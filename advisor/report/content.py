@@ -22,7 +22,7 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
 from advisor.report.document import Bullets, Chart, Heading, PageBreak, Paragraph, ReportDocument, Table
-from advisor.report.recommend import recommendation
+from advisor.core.advice.recommend import recommendation
 
 CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
           ("memory", "Memory per GPU by term, against capacity"),

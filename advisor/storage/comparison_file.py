@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.core.advice.comparison import Comparison
+from advisor.core.advice.comparison import COMPARISON_VERSION, READABLE_VERSIONS, Comparison
 from advisor.storage.atomic import atomic_write_text
 
 SUFFIX = ".json"
@@ -48,9 +48,9 @@ def parse_comparison(text: str, origin: str = "<text>") -> Comparison:
     if not isinstance(data, dict):
         raise ComparisonFileError(f"{origin}: expected a JSON object, found {type(data).__name__}")
     version = data.get("schema_version")
-    if version is not None and version != 1:
+    if version is not None and (type(version) is not int or version not in READABLE_VERSIONS):  # noqa: E721
         raise ComparisonFileError(
-            f"{origin}: schema_version {version!r} is not supported by this version (expected 1)"
+            f"{origin}: schema_version {version!r} is not supported by this version (expected {COMPARISON_VERSION})"
         )
     try:
         return Comparison.model_validate(data)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -17,9 +18,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.core.advice.ranking import Criterion
+from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Fits? need ±error / usable", "Bottleneck", "Speed", "Price new · used (or /h)", "Power", "Checks")
+COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Bottleneck", "Speed", "Price new · used (or /h)", "Power",
+           "Checks")
+SPEED_COLUMN, FIT_COLUMN, CHECKS_COLUMN = 4, 2, 7
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
@@ -47,7 +52,7 @@ class BuildsTableModel(QAbstractTableModel):
         if same_rows:  # the common case (a workload edit): repaint the cells, keep the view's state
             self.results = results
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEED_COLUMN, SPEED_COLUMN)
             return
         self.beginResetModel()
         self.results = results
@@ -65,11 +70,11 @@ class BuildsTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == 1:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == FIT_COLUMN:
             return ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
                     "measurements for this kind of workload, and the memory a framework can use on that GPU")
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            if section == 3:
+            if section == SPEED_COLUMN:
                 return SPEED_HEADERS[self.session.workload.mode.value == "train"]
             return COLUMNS[section]
         return None
@@ -87,10 +92,18 @@ class BuildsTableModel(QAbstractTableModel):
             return self.cells[index.row()][col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return fmt.cell_tip(r, col, prefs, self.session.workload)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.estimate is not None and r.estimate.fit is not None:
-            return QColor("#1B7F3B") if r.estimate.fit.fits and not r.problems else QColor("#C00000")
-        if role == Qt.ItemDataRole.ForegroundRole and col == 6 and (r.problems or r.warnings or r.error):
+        if role == Qt.ItemDataRole.ForegroundRole and col == FIT_COLUMN and r.status is not None:
+            return QColor({"fits": "#1B7F3B", "tight": "#A06000"}.get(r.status.value, "#C00000"))
+        if role == Qt.ItemDataRole.ForegroundRole and col == CHECKS_COLUMN and (r.problems or r.warnings or r.error):
             return QColor("#B35900")
+        ranking = self.session.ranking
+        if ranking is not None and ranking.winner is r:
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QColor("#DFF3E4")  # the winner's row
+            if role == Qt.ItemDataRole.FontRole and col == 0:
+                font = QFont()
+                font.setBold(True)
+                return font
         if role == Qt.ItemDataRole.UserRole:
             return r
         return None
@@ -109,6 +122,22 @@ class BuildsPanel(QWidget):
         self.session = session
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        verdict = QHBoxLayout()
+        self.label_winner = QLabel()
+        self.label_winner.setObjectName("label_winner")
+        self.label_winner.setWordWrap(True)
+        self.label_winner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label_winner.setStyleSheet("QLabel#label_winner { background: #DFF3E4; border-radius: 4px; padding: 4px; }")
+        verdict.addWidget(self.label_winner, 1)
+        verdict.addWidget(QLabel("Rank by"))
+        self.combo_criterion = QComboBox()
+        for criterion, text in ((Criterion.SPEED, "speed"), (Criterion.PRICE, "price"), (Criterion.VALUE, "price per token/s")):
+            self.combo_criterion.addItem(text, criterion)
+        self.combo_criterion.setToolTip("What the winner is chosen on, among the builds that run the job")
+        self.combo_criterion.currentIndexChanged.connect(
+            lambda i: session.set_criterion(self.combo_criterion.itemData(i)))
+        verdict.addWidget(self.combo_criterion)
+        lay.addLayout(verdict)
         bar = QHBoxLayout()
         self.button_add = QToolButton()
         self.button_add.setText("Add build")
@@ -140,6 +169,8 @@ class BuildsPanel(QWidget):
         self.table_builds.verticalHeader().setVisible(False)
         self.table_builds.setWordWrap(False)
         self.table_builds.setAlternatingRowColors(True)
+        self.table_builds.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table_builds.customContextMenuRequested.connect(self._on_context_menu)
         header = self.table_builds.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
@@ -190,9 +221,35 @@ class BuildsPanel(QWidget):
         super().resizeEvent(event)
         self._fit_height()
 
+    def _on_context_menu(self, pos) -> None:
+        row = self.table_builds.indexAt(pos).row()
+        if row < 0:
+            return
+        self.table_builds.selectRow(row)
+        menu = QMenu(self)
+        menu.addAction("Plan…", lambda: self.edit_plan(row))
+        unpin = menu.addAction("Choose the plan automatically", lambda: self.session.set_build_plan(row, PlanPins()))
+        unpin.setEnabled(self.session.builds[row].plan.any)
+        menu.exec(self.table_builds.viewport().mapToGlobal(pos))
+
+    def edit_plan(self, row: int) -> None:
+        """Pin parts of one build's plan (GPUs, scheme, offload, checkpointing)."""
+        from advisor.ui.plan_dialog import PlanDialog  # noqa: PLC0415 - only when asked for
+
+        result = self.model.results.builds[row] if self.model.results is not None else None
+        dialog = PlanDialog(self.session.builds[row], result, self.session.workload, self)
+        if dialog.exec():
+            self.session.set_build_plan(row, dialog.pins())
+
     def _on_results_computed(self, results) -> None:
+        ranking = self.session.ranking
+        sentence = ranking.sentence if ranking is not None else ""
+        text = ("★ " if ranking is not None and ranking.winner is not None else "") + sentence
+        if text != self.label_winner.text():
+            self.label_winner.setText(text)
+        self.label_winner.setToolTip(self.session.recommendation)
         self._fit_height()
-        text = fmt.messages_html(results)
+        text = fmt.messages_html(results, self.session.prefs)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
         self._on_builds_changed()

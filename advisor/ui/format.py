@@ -37,48 +37,94 @@ def speed_text(r: BuildResult, workload: Workload) -> str:
 
 
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
-    if r.error and col in (1, 2, 3):
-        return "—" if col != 1 else r.error
+    if r.error and col in (1, 2, 3, 4):
+        return "—" if col != 2 else r.error
     e = r.estimate
-    if col == 1 and r.problems:
-        return "cannot run as set (see below)"
     if col == 1:
-        if e.fit is None:
-            return f"{mem(e.memory.total, prefs)} per GPU"
-        verdict = "fits" if e.fit.fits else "too big"
-        band = median_pct(workload)
-        tail = f" ±{band:.0f}%" if band is not None else ""
-        return f"{verdict}: {mem(e.fit.need_per_gpu_bytes, prefs)}{tail} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+        return plan_short(r)
     if col == 2:
-        b = e.speed.bottleneck
-        return b.value if b is not None else UNKNOWN
+        return verdict_text(r, prefs, workload)
     if col == 3:
-        return speed_text(r, workload)
+        b = e.speed.bottleneck
+        return b.value if b is not None and r.runs else "—"
     if col == 4:
+        return speed_text(r, workload) if r.runs else "—"
+    if col == 5:
         if r.usd_per_hour is not None:
             return usd(r.usd_per_hour, prefs, "/h")
         if r.price_new_usd is None and r.price_used_usd is None:
             return "no price"  # not "? · ?" (issue 17); the tooltip and Details say where to look
         return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
                f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
-    if col == 5:
-        return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
     if col == 6:
+        return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
+    if col == 7:
         n = len(r.problems) + len(r.warnings)
         return "ok" if n == 0 else f"{n} to read"
     return ""
 
 
+def plan_short(r: BuildResult) -> str:
+    """The Plan column: GPUs and scheme in a few words; the tooltip has the whole sentence."""
+    if r.planned is None:
+        return "—"
+    plan = r.planned.plan
+    words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
+             "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
+             "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}
+    text = f"{plan.n_gpus} GPU" + ("s" if plan.n_gpus > 1 else "")
+    if plan.n_gpus > 1:
+        text += f", {words[plan.parallel.value]}"
+    if plan.offload:
+        text += ", offload"
+    if plan.checkpointing.value != "none" and workload_mode(r) == "train":
+        text += ", checkpointing"
+    return text + (" 📌" if r.planned.pinned else "")
+
+
+def workload_mode(r: BuildResult) -> str:
+    return r.planned.workload.mode.value if r.planned is not None else ""
+
+
+def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
+    """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
+    e = r.estimate
+    if r.problems:
+        return "cannot run as set: " + r.problems[0].split(": ", 1)[-1]
+    if e.fit is None:
+        return f"{mem(e.memory.total, prefs)} per GPU"
+    band = median_pct(workload)
+    tail = f" ±{band:.0f}%" if band is not None else ""
+    numbers = f"{mem(e.fit.need_per_gpu_bytes, prefs)}{tail} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+    if "KV cache would hold" in e.fit.reason:  # vLLM: the pool, not the total, is what falls short
+        return "too small a KV cache: " + e.fit.reason.split("KV cache would hold ", 1)[1].replace(
+            ", less than one ", " < one ")
+    if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
+        return f"needs host RAM: {e.fit.reason}"
+    word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
+                                                                           "fits" if e.fit.fits else "too big")
+    return f"{word}: {numbers}"
+
+
 def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
-    if col == 1 and r.estimate is not None and r.estimate.fit is not None:
-        return "\n".join(t for t in (r.estimate.fit.reason, "Expected error: " + error_band_text(workload)) if t)
-    if col == 3 and r.estimate is not None and r.estimate.speed.notes:
+    if col == 1 and r.planned is not None:
+        notes = "\n".join(r.planned.notes)
+        how = "You pinned parts of it (right-click ▸ Plan…)." if r.planned.pinned else \
+            "Chosen automatically: all GPUs, the engine's usual layout, offload only when nothing else fits."
+        return "\n".join(t for t in (r.plan_text, how, notes) if t)
+    if col == 2 and r.estimate is not None and r.estimate.fit is not None:
+        fixes = ("\nWould fit with: " + "; ".join(s.change for s in r.suggestions)) if r.suggestions else ""
+        tight = ("\nTight: the need is within the estimate's measured error of the usable memory."
+                 if r.status is not None and r.status.value == "tight" else "")
+        return "\n".join(t for t in (r.estimate.fit.reason, "Expected error: " + error_band_text(workload)) if t) \
+            + tight + fixes
+    if col == 4 and r.estimate is not None and r.estimate.speed.notes:
         return "\n".join(r.estimate.speed.notes)
-    if col == 4:
+    if col == 5:
         sources = price_sources(r)
         tail = ("\nSources: " + " · ".join(sources)) if sources else ""
         return ((r.price_note or "") + tail).strip() or None
-    if col == 6:
+    if col == 7:
         return "\n".join((*r.problems, *r.warnings)) or None
     if col == 0 and r.resolved is not None:
         return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
@@ -110,18 +156,40 @@ def price_html(r: BuildResult, prefs) -> str:
     return f"<p><b>Price:</b> {html.escape(amount)}{note}" + (f" — sources: {links}" if links else "") + "</p>"
 
 
-def messages_html(results: Results) -> str:
-    """Contradictions (check_workload) and build warnings, one line each, named by build."""
+def suggestion_text(s, prefs, training: bool) -> str:
+    speed = s.planned.headline_tokens_per_s
+    parts = [s.change, f"{mem(s.per_gpu_bytes, prefs)} per GPU"]
+    if speed:
+        parts.append(f"{speed:,.0f} {'training ' if training else ''}tok/s")
+    if s.extra_cost_usd is not None:
+        parts.append(f"+{usd(s.extra_cost_usd, prefs)}")
+    return " · ".join(parts)
+
+
+def messages_html(results: Results, prefs=None) -> str:
+    """One line per build that does not run the job (why, and what would make it fit); the build
+    checks are counted here and listed in each build's Checks cell, so this never grows long."""
     lines = []
     if results.notice:
         lines.append(f"<b>{html.escape(results.notice)}</b>")
+    checks = 0
     for r in results.builds:
-        for p in r.problems:
-            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(p)}</span>")
+        checks += len(r.warnings)
         if r.error and r.error != results.notice:
             lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(r.error)}</span>")
-        for w in r.warnings:
-            lines.append(f"<span style='color:#B35900'>⚠ {html.escape(r.name)}: {html.escape(w)}</span>")
+        elif r.problems:
+            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(r.problems[0])}</span>")
+        elif r.suggestions and prefs is not None:
+            training = workload_mode(r) == "train"
+            fixes = "; ".join(html.escape(suggestion_text(s, prefs, training)) for s in r.suggestions[:3])
+            more = f" (+{len(r.suggestions) - 3} more in the tooltip)" if len(r.suggestions) > 3 else ""
+            label = "is tight" if r.status is not None and r.status.value == "tight" else "would fit with"
+            lines.append(f"<span style='color:#8A4B00'>➜ {html.escape(r.name)} {label}: {fixes}{more}</span>"
+                         if label != "is tight" else
+                         f"<span style='color:#8A4B00'>➜ {html.escape(r.name)} is tight; more room with: {fixes}</span>")
+    if checks:
+        lines.append(f"<span style='color:#B35900'>⚠ {checks} build check{'s' if checks > 1 else ''} to read "
+                     "(hover the Checks column)</span>")
     return "<br>".join(lines)
 
 

@@ -20,10 +20,14 @@ from advisor.core.advice.comparison import (
     canonical_comparison,
     unique_name,
 )
+from advisor.core.advice.ranking import Criterion, Ranking, rank
+from advisor.core.advice.recommend import recommendation
+from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.storage import comparison_file
 from advisor.storage.catalog_store import load_catalog
+from advisor.storage.error_bands import median_pct
 from advisor.storage.model_import import ModelImportError, load_model
 from advisor.storage.settings import Settings
 
@@ -62,6 +66,9 @@ class Session(QObject):
         self.builds: tuple[BuildEntry, ...] = start.builds
         self.title = start.title
         self.results: evaluate.Results | None = None
+        self.ranking: Ranking | None = None
+        self.recommendation = ""
+        self.criterion = Criterion.SPEED
         self.path: Path | None = None
         self.dirty = False
         self._curve_cache: dict[Workload, tuple] = {}
@@ -172,6 +179,23 @@ class Session(QObject):
         b[index] = entry.model_copy(update={"name": unique_name(entry.name, others)})
         self._set_builds(tuple(b))
 
+    def set_build_plan(self, index: int, pins: PlanPins) -> None:
+        """Pin (or, with empty pins, unpin) parts of one build's plan."""
+        if not 0 <= index < len(self.builds) or self.builds[index].plan == pins:
+            return
+        b = list(self.builds)
+        b[index] = b[index].model_copy(update={"plan": pins})
+        self._set_builds(tuple(b))
+
+    def set_criterion(self, criterion: Criterion) -> None:
+        """What the winner is chosen on: speed, price or value (price per token/s)."""
+        criterion = Criterion(criterion)  # a combo box hands back the plain string
+        if criterion is self.criterion:
+            return
+        self.criterion = criterion
+        self._rank()
+        self.results_computed.emit(self.results)
+
     def resolved(self, index: int):
         """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
         try:
@@ -187,8 +211,16 @@ class Session(QObject):
         if curves is None:
             curves = evaluate.fit_curves(self.workload)
             self._curve_cache = {self.workload: curves}  # one entry: the last workload
-        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, curves)
+        band = median_pct(self.workload)  # "tight": a fit within the estimate's measured median error
+        margin = band / 100 if band is not None else 0.0
+        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, curves, margin)
+        self._rank()
         self.results_computed.emit(self.results)
+
+    def _rank(self) -> None:
+        """The winner and the recommendation: the core's words, as the PDF prints them."""
+        self.ranking = rank(self.results, self.workload, self.criterion)
+        self.recommendation = recommendation(self.results, self.workload, self.criterion)
 
     # --- documents -------------------------------------------------------------------
     def comparison(self) -> Comparison:

@@ -38,9 +38,7 @@ from advisor.core.job.workload import (
     Engine,
     Method,
     Mode,
-    Offload,
     Optimizer,
-    Parallel,
     Precision,
     Workload,
 )
@@ -106,7 +104,7 @@ class WorkloadPanel(QScrollArea):
         self.box_training = self._training_box()
         lay.addWidget(self.box_inference)
         lay.addWidget(self.box_training)
-        lay.addWidget(self._hardware_box())
+        lay.addWidget(self._plan_box())
         self.label_problems = QLabel()
         self.label_problems.setWordWrap(True)
         self.label_problems.setStyleSheet("color: #C00000")
@@ -225,19 +223,15 @@ class WorkloadPanel(QScrollArea):
         form.addRow(self.check_double_quant)
         return box
 
-    def _hardware_box(self) -> QGroupBox:
-        box = QGroupBox("GPUs used")
-        form = QFormLayout(box)
-        self.spin_n_gpus = _spin(1, 100_000, TIPS["n_gpus"])
-        form.addRow("GPUs", self.spin_n_gpus)
-        self.combo_parallel = _combo([p.value for p in Parallel], TIPS["parallel"])
-        form.addRow("Parallel scheme", self.combo_parallel)
-        row = QHBoxLayout()
-        self.check_offload = {o: QCheckBox(o.value) for o in Offload}
-        for cb in self.check_offload.values():
-            cb.setToolTip(TIPS["offload"])
-            row.addWidget(cb)
-        form.addRow("Offload to host", row)
+    def _plan_box(self) -> QGroupBox:
+        """GPUs, scheme and offload belong to each build's plan (chosen per build, pinned in the table)."""
+        box = QGroupBox("GPUs and parallelism")
+        lay = QVBoxLayout(box)
+        self.label_plan = QLabel("Chosen for each build: all of its GPUs, the layout the engine uses, and "
+                                 "offload only when nothing else fits. See the Plan column; right-click a "
+                                 "build to pin its plan.")
+        self.label_plan.setWordWrap(True)
+        lay.addWidget(self.label_plan)
         return box
 
     # --- binding --------------------------------------------------------------------
@@ -248,8 +242,8 @@ class WorkloadPanel(QScrollArea):
             "gpu_memory_utilization": self.spin_gpu_memory_utilization, "method": self.combo_method,
             "precision": self.combo_precision, "optimizer": self.combo_optimizer, "seq_len": self.spin_seq_len,
             "grad_accum_steps": self.spin_grad_accum_steps, "checkpointing": self.combo_checkpointing,
-            "attention": self.combo_attention, "lora_rank": self.spin_lora_rank, "n_gpus": self.spin_n_gpus,
-            "parallel": self.combo_parallel, "double_quant": self.check_double_quant,
+            "attention": self.combo_attention, "lora_rank": self.spin_lora_rank,
+            "double_quant": self.check_double_quant,
         }
 
     def _connect(self) -> None:
@@ -260,7 +254,7 @@ class WorkloadPanel(QScrollArea):
                 w.toggled.connect(self._on_control_edited)
             else:
                 w.valueChanged.connect(self._on_control_edited)
-        for cb in (*self.check_lora_targets.values(), *self.check_offload.values()):
+        for cb in self.check_lora_targets.values():
             cb.toggled.connect(self._on_control_edited)
         self.combo_model.activated.connect(self._on_preset_chosen)
         self.combo_model.lineEdit().returnPressed.connect(self._on_preset_typed)
@@ -297,7 +291,6 @@ class WorkloadPanel(QScrollArea):
         data = self.session.workload.model_dump()
         data.update({f: self._value(w) for f, w in self._fields().items()})
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
-        data["offload"] = tuple(o.value for o, cb in self.check_offload.items() if cb.isChecked())
         return data
 
     def _on_control_edited(self, *_args) -> None:
@@ -319,8 +312,6 @@ class WorkloadPanel(QScrollArea):
             self._show(w, value)
         for t, cb in self.check_lora_targets.items():
             self._show(cb, t in workload.lora_targets)
-        for o, cb in self.check_offload.items():
-            self._show(cb, o in workload.offload)
         self._update_visibility(workload)
 
     def _update_visibility(self, workload: Workload) -> None:

@@ -8,11 +8,12 @@ import pytest
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
 from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.advice.recommend import recommendation
+from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
 from advisor.report.content import build_document
 from advisor.report.document import Chart, Table
-from advisor.report.recommend import recommendation
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -54,25 +55,27 @@ def test_document_has_workload_charts_formulas_and_dates(catalog):
 
 def test_recommendation_names_the_faster_build_and_the_link(catalog):
     c = Comparison(model=ModelRef(preset_id="llama-3.2-3b"),
-                   workload=Workload(mode="train", method="full", n_gpus=2, parallel="fsdp", seq_len=1024,
+                   workload=Workload(mode="train", method="full", seq_len=1024,
                                      checkpointing="full", optimizer="adamw-8bit"),
-                   builds=(BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink"),
-                           BuildEntry(name="4090 pair", build_id="2x-rtx-4090-pcie-x16")))
+                   builds=(BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink", plan=PlanPins(parallel="fsdp")),
+                           BuildEntry(name="4090 pair", build_id="2x-rtx-4090-pcie-x16", plan=PlanPins(parallel="fsdp"))))
     _, results = _doc(catalog, c)
     text = recommendation(results, c.workload)
     speeds = {r.name: r.estimate.speed.train_tokens_per_s for r in results.builds}
     fastest = max(speeds, key=speeds.get)
-    assert f"{fastest} is the fastest at {speeds[fastest]:,.0f} training tokens/s" in text
+    slowest = min(speeds, key=speeds.get)
+    assert text.startswith(f"{fastest} wins on speed: {speeds[fastest]:,.0f} training tokens/s, "
+                           f"{speeds[fastest] / speeds[slowest]:.1f}× {slowest}")
     assert "GPU-to-GPU link matters" in text  # FSDP over PCIe without P2P vs NVLink
 
 
 def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
-    c = Comparison(model=ModelRef(preset_id="llama-3.1-405b"), workload=Workload(n_gpus=2, parallel="tp"),
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-405b"), workload=Workload(),
                    builds=(BuildEntry(name="a", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="b", build_id="2x-rtx-4090-pcie-x16")))
     _, results = _doc(catalog, c)
     text = recommendation(results, c.workload)
     need = results.builds[0].estimate.fit.need_per_gpu_bytes / GIB
-    assert text.startswith("None of the builds can run this workload as set")
+    assert text.startswith("No build runs this job as set; the closest is")
     assert f"needs {need:.1f} GiB per GPU" in text
 
 

@@ -19,7 +19,7 @@ def test_save_replaces_existing_file(tmp_path):
     path = tmp_path / "c.json"
     path.write_text("old")
     save_comparison(path, canonical_comparison())
-    assert json.loads(path.read_text())["schema_version"] == 1
+    assert json.loads(path.read_text())["schema_version"] == 2  # plans per build (version 1 migrates)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,10 @@ from PySide6.QtCore import Qt
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.evaluate import resolve_entry
+from advisor.core.advice.ranking import Criterion
 from advisor.core.estimate.estimator import estimate
+from advisor.core.job.plan import PlanPins
+from advisor.core.job.workload import Parallel
 from advisor.core.model.generic import generic_decoder
 from advisor.core.units import GIB
 from advisor.storage.settings import load_settings
@@ -32,7 +35,7 @@ def test_first_launch_shows_the_canonical_pair(app_window):
 
 def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_window, qtbot):
     session, window = app_window
-    before = _cell(window, 0, 1)
+    before = _cell(window, 0, 2)
     fit_tab = window.tabs.view(0)
     marker_before = fit_tab.builder.marker.getData()[1].copy()
     combo = window.workload_panel.combo_model
@@ -41,10 +44,11 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     combo.activated.emit(i)
     assert session.arch.id == "llama-3.1-70b"
     resolved = resolve_entry(session.catalog, session.builds[0])
-    core = estimate(session.catalog.models["llama-3.1-70b"], session.workload, resolved)
+    planned = session.results.builds[0].planned  # each build runs the job under its own plan
+    core = estimate(session.catalog.models["llama-3.1-70b"], planned.workload, resolved)
     shown = session.results.builds[0].estimate
     assert shown.memory.total == pytest.approx(core.memory.total)
-    after = _cell(window, 0, 1)
+    after = _cell(window, 0, 2)
     assert after != before
     assert f"{core.fit.need_per_gpu_bytes / GIB:.1f} GiB" in after
     marker_after = fit_tab.builder.marker.getData()[1]
@@ -119,10 +123,48 @@ def test_save_and_reopen(app_window, tmp_path):
 
 def test_contradiction_is_explained_inline(app_window):
     session, window = app_window
-    session.set_workload(session.workload.model_copy(update={"n_gpus": 8}))
+    session.set_workload(session.workload.model_copy(update={"kv_dtype": "q4_0"}))  # a llama.cpp type on vLLM
     text = window.builds_panel.label_messages.text()
-    assert "n_gpus" in text or "GPUs" in text
-    assert any(r.problems for r in session.results.builds)
+    assert "llama.cpp type" in text
+    assert all(r.problems for r in session.results.builds)
+    assert _cell(window, 0, 2).startswith("cannot run as set")
+
+
+def test_the_winner_is_named_and_its_row_highlighted(app_window):
+    from advisor.core.advice.recommend import recommendation
+
+    session, window = app_window
+    panel = window.builds_panel
+    ranking = session.ranking
+    assert ranking.winner is not None
+    assert panel.label_winner.text() == "★ " + ranking.sentence
+    assert recommendation(session.results, session.workload).startswith(ranking.sentence)  # the PDF's words
+    row = [r.name for r in session.results.builds].index(ranking.winner.name)
+    assert panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.BackgroundRole) is not None
+    other = 1 - row
+    assert panel.model.data(panel.model.index(other, 0), Qt.ItemDataRole.BackgroundRole) is None
+    panel.combo_criterion.setCurrentIndex(panel.combo_criterion.findData(Criterion.PRICE))
+    assert session.ranking.criterion is Criterion.PRICE and "price" in panel.label_winner.text()
+
+
+def test_each_build_shows_its_plan_and_a_pin_is_kept(app_window):
+    session, window = app_window
+    assert _cell(window, 0, 1) == "2 GPUs, tensor parallel"
+    session.set_build_plan(0, PlanPins(parallel=Parallel.PP))
+    assert _cell(window, 0, 1) == "2 GPUs, pipeline 📌"
+    assert session.comparison().builds[0].plan.parallel is Parallel.PP
+    assert _cell(window, 1, 1) == "2 GPUs, tensor parallel"
+
+
+def test_a_build_that_does_not_fit_says_what_would(app_window):
+    session, window = app_window
+    session.add_build(BuildEntry(name="one 5090", build_id="1x-rtx-5090"))
+    session.set_model(ModelRef(preset_id="llama-3.1-70b"))
+    row = [b.name for b in session.builds].index("one 5090")
+    r = session.results.builds[row]
+    assert not r.runs and r.suggestions
+    assert _cell(window, row, 4) == "—"  # no speed for a build that does not run the job
+    assert "one 5090 would fit with" in window.builds_panel.label_messages.text()
 
 
 def test_bad_comparison_file_is_reported_not_raised(app_window, tmp_path, qtbot):

@@ -13,9 +13,15 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
-from advisor.core.job.workload import Engine, Mode, Parallel, Workload
+from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
+from advisor.core.job.workload import Engine, Mode, Workload
 from advisor.core.model.arch import ModelArch
-from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId
+from advisor.core.schema import Frozen, RecordId
+
+#: Version 2 (this one) plans each build on its own (``BuildEntry.plan``); version 1 had one
+#: GPU count, scheme and offload for every build in its workload (``migrate_v1``).
+COMPARISON_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 MIN_BUILDS = 2
 MAX_BUILDS = 6
@@ -77,6 +83,7 @@ class BuildEntry(Frozen):
     inline: ResolvedBuild | None = Field(
         None, description="A build with its GPU records inline: 'This machine' or a tweaked copy"
     )
+    plan: PlanPins = Field(PlanPins(), description="The parts of this build's plan the user pinned")
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> BuildEntry:
@@ -98,13 +105,18 @@ class BuildEntry(Frozen):
 class Comparison(Frozen):
     """A saved side-by-side comparison (``*.json``)."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = COMPARISON_VERSION
     title: str = Field("", max_length=200, description="Optional title for the window and the PDF")
     workload: Workload = Workload()
     model: ModelRef
     builds: tuple[BuildEntry, ...] = Field(
         min_length=MIN_BUILDS, max_length=MAX_BUILDS, description="The candidates, in display order"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: object) -> object:
+        return migrate_v1(data) if isinstance(data, dict) and data.get("schema_version") == 1 else data
 
     @model_validator(mode="after")
     def _names_unique(self) -> Comparison:
@@ -115,8 +127,34 @@ class Comparison(Frozen):
         return self
 
 
+def migrate_v1(data: dict) -> dict:
+    """A version-1 document as version 2: the GPU count, scheme and offload its workload set for
+    every build become pins on each build (what the file said still holds, now per build, and
+    each can be unpinned); a pinned count above a build's GPUs is capped when it is planned."""
+    if type(data.get("schema_version")) is not int:  # noqa: E721 (true or 1.0 are not version 1)
+        return data
+    out = dict(data)
+    workload = dict(out.get("workload") or {})
+    pins = {k: workload.pop(k) for k in BUILD_ONLY_FIELDS if k in workload}
+    if pins.get("n_gpus") == 1:
+        pins.pop("n_gpus")  # version 1's default: one GPU, not a choice
+    if pins.get("parallel") == "none":
+        pins.pop("parallel")
+    if not pins.get("offload"):
+        pins.pop("offload", None)
+    builds = out.get("builds")
+    if pins and isinstance(builds, list):
+        out["builds"] = [dict(b, plan={**pins, **(b.get("plan") or {})}) if isinstance(b, dict) else b for b in builds]
+    out["workload"] = workload
+    out["schema_version"] = COMPARISON_VERSION
+    return out
+
+
 def canonical_workload() -> Workload:
     """Llama 3.1 8B served by vLLM to 16 users at 8k context, split over both GPUs (TP=2).
+
+    The job only: each build plans itself (both pairs split every layer over their two cards,
+    tensor parallel, vLLM's usual multi-GPU layout).
 
     Why this one: bf16 weights (~16 GB) plus 16 × 8,192 tokens of KV cache (~17 GB,
     128 KiB per token) do not fit one 24 GB card, so the two cards must split every
@@ -132,8 +170,6 @@ def canonical_workload() -> Workload:
         engine=Engine.VLLM,
         context_len=8192,
         batch=16,
-        n_gpus=2,
-        parallel=Parallel.TP,
     )
 
 

@@ -14,18 +14,22 @@ import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.cost.prices import Condition, build_cost
-from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
 from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
 from advisor.core.hardware.checks import check_build
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.plan import Plan, PlanPins, job_of
+from advisor.core.job.workload import Method, Mode, Parallel, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import generic_decoder
 from advisor.core.model.params import count_params
+from advisor.core.plan.search import FitStatus, Planned, best_plan
+from advisor.core.plan.suggest import Suggestion, suggestions
+from advisor.core.plan.words import plan_words
+from advisor.core.speed.layout import DATA_PARALLEL
 
 #: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
 CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
@@ -42,6 +46,10 @@ class BuildResult:
     entry: BuildEntry
     resolved: ResolvedBuild | None = None
     estimate: Estimate | None = None
+    planned: Planned | None = None  # the plan this build runs the job with, and how it was chosen
+    plan_text: str = ""  # the plan in words
+    status: FitStatus | None = None  # fits / tight / does not fit / cannot run as set (None: no estimate)
+    suggestions: tuple[Suggestion, ...] = ()  # what would make it fit (when it does not, or is tight)
     problems: tuple[str, ...] = ()  # the workload contradicts itself or this build (check_workload)
     warnings: tuple[str, ...] = ()  # the build's own checks: PSU, spacing, bridge, lanes
     error: str | None = None  # no estimate at all, and why
@@ -51,10 +59,15 @@ class BuildResult:
     power_w: float | None = None
     price_note: str = ""
     largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
+    model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
 
     @property
     def name(self) -> str:
         return self.entry.name
+
+    @property
+    def runs(self) -> bool:
+        return self.status is not None and self.status.runs
 
 
 @dataclass(frozen=True)
@@ -125,7 +138,10 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
 def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
     """The fit plot's techniques under the current settings, and which one is current."""
     if workload.mode is Mode.TRAIN:
-        variants = {k: workload.model_copy(update={"method": m}) for k, m in TRAINING_TECHNIQUES.items()}
+        # Each method on the base it trains: LoRA and full on 16 bits, QLoRA on 4-bit NF4 (Dettmers et al. 2023).
+        base = {Method.FULL: "bf16", Method.LORA: "bf16", Method.QLORA: "nf4"}
+        variants = {k: workload.model_copy(update={"method": m, "weights": base[m] if m is not workload.method
+                                                   else workload.weights}) for k, m in TRAINING_TECHNIQUES.items()}
         current = next(k for k, m in TRAINING_TECHNIQUES.items() if m is workload.method)
         return variants, current
     variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()}
@@ -170,11 +186,20 @@ def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
     return float(math.exp(x[j - 1] + t * (x[j] - x[j - 1])))
 
 
-def _problem_lines(arch: ModelArch, workload: Workload, build: ResolvedBuild) -> tuple[str, ...]:
-    return tuple(f"{p.field}: {p.message}" if p.field else p.message for p in check_workload(arch, workload, build))
+def _problem_lines(problems) -> tuple[str, ...]:
+    return tuple(f"{p.field}: {p.message}" if p.field else p.message for p in problems)
 
 
-def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry) -> BuildResult:
+def _copies(plan: Plan) -> int:
+    """GPUs that share one copy of the model under ``plan`` (replicas each hold a whole copy)."""
+    if plan.n_gpus <= 1 or plan.parallel is Parallel.NONE:
+        return 1
+    return 1 if plan.parallel in DATA_PARALLEL and plan.parallel not in (Parallel.ZERO3, Parallel.FSDP) else plan.n_gpus
+
+
+def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry,
+                   margin: float = 0.0, with_suggestions: bool = True) -> BuildResult:
+    """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price."""
     try:
         resolved = resolve_entry(catalog, entry)
     except (LookupError, ValueError) as exc:  # unknown id, incomplete system: said on the build
@@ -183,32 +208,46 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     warnings = tuple(f"{w.severity.value}: {w.message}" for w in check_build(resolved))
     if arch is None:
         return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error="no model chosen", **money_fields)
-    problems = _problem_lines(arch, workload, resolved)
+    job = job_of(workload)
+    pins = entry.plan or PlanPins()
     try:
-        est = estimate(arch, workload, resolved)
+        planned = best_plan(arch, job, resolved, pins, margin)
     except ValueError as exc:  # the estimator's refusal (unknown format) is shown, not raised
-        return BuildResult(entry=entry, resolved=resolved, problems=problems, warnings=warnings,
-                           error=f"no estimate: {exc}", **money_fields)
-    return BuildResult(entry=entry, resolved=resolved, estimate=est, problems=problems, warnings=warnings, **money_fields)
+        return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error=f"no estimate: {exc}",
+                           problems=_problem_lines(check_workload(arch, job, resolved)), **money_fields)
+    found: tuple[Suggestion, ...] = ()
+    if with_suggestions and planned.status in (FitStatus.NO, FitStatus.TIGHT):
+        found = tuple(suggestions(arch, job, resolved, pins, margin))
+    fit = planned.estimate.fit
+    capacity = fit.usable_per_gpu_bytes * _copies(planned.plan) if fit is not None else None
+    return BuildResult(entry=entry, resolved=resolved, estimate=planned.estimate, planned=planned,
+                       plan_text=plan_words(planned.plan, resolved, job.mode, pins.any), status=planned.status,
+                       suggestions=found, problems=_problem_lines(planned.problems), warnings=warnings,
+                       model_capacity_bytes=capacity, **money_fields)
 
 
 def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entries: tuple[BuildEntry, ...],
-             curves: tuple[dict[str, np.ndarray], str] | None = None) -> Results:
-    """Everything the views need after one change (``curves`` reused when the workload did not change)."""
-    curve_map, current = curves if curves is not None else fit_curves(workload)
+             curves: tuple[dict[str, np.ndarray], str] | None = None, margin: float = 0.0) -> Results:
+    """Everything the views need after one change (``curves`` reused when the workload did not change).
+
+    The curves are the whole model's memory on one GPU (the job without a plan); each build's
+    ``model_capacity_bytes`` is what its plan offers one copy of the model, so the two compare.
+    ``margin``: the memory estimate's relative error, inside which a fit is "tight".
+    """
+    job = job_of(workload)
+    curve_map, current = curves if curves is not None else fit_curves(job)
     results = []
     for entry in entries:
-        r = evaluate_build(catalog, arch, workload, entry)
-        if r.estimate is not None and r.estimate.fit is not None:
-            usable = r.estimate.fit.usable_per_gpu_bytes
-            r.largest_fit.update({k: largest_fitting(c, usable) for k, c in curve_map.items()})
+        r = evaluate_build(catalog, arch, workload, entry, margin)
+        if r.model_capacity_bytes is not None:
+            r.largest_fit.update({k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
         results.append(r)
     chosen_need = chosen_params = None
     if arch is not None:
         # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
         # build is the card's pre-allocated share, which the curves do not include).
         try:
-            chosen_need = estimate_memory(arch, workload).breakdown.total
+            chosen_need = estimate_memory(arch, job).breakdown.total
             chosen_params = count_params(arch).total
         except ValueError:  # unknown format: the builds already say why
             pass

@@ -44,7 +44,10 @@ def test_canonical_comparison_matches_the_estimator():
     arch = compute.resolve_model(catalog, c.model)
     results = compute.evaluate(catalog, arch, c.workload, c.builds)
     for entry, r in zip(c.builds, results.builds, strict=True):
-        direct = estimate(arch, c.workload, compute.resolve_entry(catalog, entry))
+        # Each build runs the job under its own plan: both GPUs, tensor parallel (vLLM's usual layout).
+        assert r.planned.plan.n_gpus == 2 and r.planned.plan.parallel.value == "tp"
+        assert r.plan_text.startswith("2 GPUs, tensor parallel over")
+        direct = estimate(arch, r.planned.workload, compute.resolve_entry(catalog, entry))
         assert r.estimate == direct
         assert r.price_new_usd is not None and r.power_w is not None  # the catalog knows both cards
     assert results.chosen_params == pytest.approx(8.03e9, rel=0.01)
@@ -59,7 +62,8 @@ def test_model_resolution_says_what_is_missing():
 
 
 def test_model_marker_sits_on_the_curves_footing():
-    # vLLM with a build pre-allocates the card; the curves (and so the marker) are per model, no build.
+    # vLLM with a build pre-allocates the card; the curves (and so the marker) are the whole model on
+    # one GPU, no build, compared with what each build's plan offers one copy of the model.
     from advisor.core.memory.peak import estimate_memory
 
     catalog = load_catalog().catalog
@@ -67,4 +71,6 @@ def test_model_marker_sits_on_the_curves_footing():
     arch = compute.resolve_model(catalog, c.model)
     results = compute.evaluate(catalog, arch, c.workload, c.builds)
     assert results.chosen_need_bytes == estimate_memory(arch, c.workload).breakdown.total
-    assert results.chosen_need_bytes < results.builds[0].estimate.memory.total
+    r = results.builds[0]
+    assert r.model_capacity_bytes == pytest.approx(2 * r.estimate.fit.usable_per_gpu_bytes)  # TP over both cards
+    assert r.estimate.memory.total < results.chosen_need_bytes < r.model_capacity_bytes

@@ -1,14 +1,16 @@
 """A plain-words recommendation derived from the numbers alone (no opinion, no weights).
 
-Rules, in order: say which builds cannot run the workload and by how much; among those
-that can, name the fastest (and, for inference, the faster prefill when it differs by 20 %
-or more), the cheapest to buy (or rent) and the best cost per token/s;
+Rules, in order: the winner sentence (``advisor.core.advice.ranking``); when no build runs the
+job, by how much each misses and what would make the closest fit; among those that run it, the
+faster prefill when it differs by 20 % or more, the cheapest to buy (or rent) and the best cost
+per token/s;
 say what the GPU-to-GPU link costs each build when it differs by 10 points or more; and
 repeat the estimator's note when a second GPU adds capacity but not speed.
 """
 
 from __future__ import annotations
 
+from advisor.core.advice.ranking import Criterion, rank
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
 from advisor.core.units import GIB
@@ -29,7 +31,14 @@ def _price(r) -> tuple[float | None, str]:
 
 
 def _runs(r) -> bool:
-    return r.estimate is not None and r.estimate.fit is not None and r.estimate.fit.fits and not r.problems
+    return r.runs
+
+
+def _fix(r) -> str:
+    """' It would fit with Q4_K_M weights (...) or 1 more GPU.' from the build's suggestions."""
+    if not r.suggestions:
+        return ""
+    return " It would fit with " + " or ".join(s.change for s in r.suggestions[:2]) + "."
 
 
 def _shortfall(r) -> str:
@@ -50,37 +59,24 @@ def _prefill_sentence(ok) -> list[str]:
             f"{rates[fast] / rates[slow]:.1f}× {slow} ({rates[slow]:,.0f}), so its first token comes sooner."]
 
 
-def recommendation(results, w: Workload) -> str:
+def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED) -> str:
+    """The winner sentence, then what else the numbers say (same text in the window and the PDF)."""
+    ranking = rank(results, w, criterion)
     with_estimate = [r for r in results.builds if r.estimate is not None and r.estimate.fit is not None]
     ok = [r for r in with_estimate if _runs(r)]
-    out: list[str] = []
-    too_big = [r for r in with_estimate if not r.estimate.fit.fits]
-    blocked = [r for r in with_estimate if r.estimate.fit.fits and r.problems]
+    out: list[str] = [ranking.sentence]
+    too_big = [r for r in with_estimate if not r.estimate.fit.fits and not r.problems]
+    blocked = [r for r in with_estimate if r.problems]
     if not ok:
-        if too_big:
-            worst = min(too_big, key=lambda r: r.estimate.fit.headroom_bytes)
-            best = max(too_big, key=lambda r: r.estimate.fit.headroom_bytes)
-            out.append(f"None of the builds can run this workload as set: {_shortfall(best)}"
-                       + (f"; {_shortfall(worst)}" if worst is not best else "") + ".")
+        for r in too_big:
+            out.append(f"{_shortfall(r)}.{_fix(r)}")
+        if not too_big:
             out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
-        else:
-            out.append("None of the builds can run this workload as set; see the problems listed per build.")
+        for r in blocked:
+            out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
         return " ".join(out)
     unit = "training tokens/s" if w.mode is Mode.TRAIN else "generated tokens/s"
-    speeds = {r.name: _headline(r, w) for r in ok}
-    known = {n: s for n, s in speeds.items() if s}
-    if known:
-        fastest = max(known, key=known.get)
-        slowest = min(known, key=known.get)
-        if len(known) > 1 and known[fastest] > known[slowest] * 1.05:
-            out.append(f"{fastest} is the fastest at {known[fastest]:,.0f} {unit}, "
-                       f"{known[fastest] / known[slowest]:.1f}× {slowest} ({known[slowest]:,.0f}).")
-        elif len(known) > 1:
-            low, high = min(known.values()), max(known.values())
-            span = f"{low:,.0f}" if f"{low:,.0f}" == f"{high:,.0f}" else f"{low:,.0f}–{high:,.0f}"
-            out.append(f"The builds generate at about the same speed ({span} {unit}).")
-        else:
-            out.append(f"{fastest} runs it at {known[fastest]:,.0f} {unit}.")
+    known = {r.name: _headline(r, w) for r in ok if _headline(r, w)}
     if w.mode is Mode.INFERENCE:
         out += _prefill_sentence(ok)
     priced = [(r, *_price(r)) for r in ok if _price(r)[0] is not None]
@@ -101,7 +97,7 @@ def recommendation(results, w: Workload) -> str:
     if any(LAYER_SPLIT_NOTE in r.estimate.speed.notes for r in ok):
         out.append("Where the model is split by layers, the second GPU adds memory, not speed.")
     for r in too_big:
-        out.append(f"{r.name} does not fit: {_shortfall(r).split(' needs ', 1)[1]}.")
+        out.append(f"{r.name} does not fit: {_shortfall(r).split(' needs ', 1)[1]}.{_fix(r)}")
     for r in blocked:
         out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
     return " ".join(out)

@@ -1,0 +1,145 @@
+"""Which build wins for the job, by how much, on which criterion, and the runner-up: one sentence
+that the window, the PDF and the CLI show word for word.
+
+Order: builds that run the job come first (those that fit comfortably before those that are
+"tight", i.e. within the memory estimate's measured error of their usable memory), ranked by the
+criterion; then builds that do not fit, closest first; then builds that cannot run the job as
+set. Criteria: speed (generated tokens/s for inference, training tokens/s for training), price
+(what the build costs to buy; rented builds are priced by the hour and rank after bought ones)
+and value (price per token/s). When the runner-up is within ``CLOSE`` of the winner on the
+criterion, the next criterion decides and the sentence says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from advisor.core.job.workload import Mode, Workload
+from advisor.core.plan.search import FitStatus
+from advisor.core.units import GIB
+
+#: Two builds within 5 % on a criterion are "about the same" there.
+CLOSE = 0.05
+
+
+class Criterion(StrEnum):
+    SPEED = "speed"
+    PRICE = "price"
+    VALUE = "value"
+
+
+STATUS_ORDER = {FitStatus.FITS: 0, FitStatus.TIGHT: 1, FitStatus.NO: 2, FitStatus.BLOCKED: 3, None: 4}
+
+
+def speed_of(r) -> float | None:
+    if r.estimate is None:
+        return None
+    s = r.estimate.speed
+    return s.train_tokens_per_s if r.planned is not None and r.planned.workload.mode is Mode.TRAIN \
+        else s.decode_tokens_per_s
+
+
+def purchase_price(r) -> float | None:
+    """What the build costs to buy: new, else used; None for rented builds and unknown prices."""
+    if r.usd_per_hour is not None:
+        return None
+    return r.price_new_usd if r.price_new_usd is not None else r.price_used_usd
+
+
+def value_of(r) -> float | None:
+    price, speed = purchase_price(r), speed_of(r)
+    return price / speed if price is not None and speed else None
+
+
+def _key(r, criterion: Criterion) -> tuple:
+    speed, price, value = speed_of(r), purchase_price(r), value_of(r)
+    inf = float("inf")
+    by = {Criterion.SPEED: (-(speed or 0.0), price if price is not None else inf),
+          Criterion.PRICE: (price if price is not None else inf, -(speed or 0.0)),
+          Criterion.VALUE: (value if value is not None else inf, -(speed or 0.0))}[criterion]
+    if not r.runs:
+        headroom = r.estimate.fit.headroom_bytes if r.estimate is not None and r.estimate.fit is not None else -inf
+        return (STATUS_ORDER[r.status], -headroom, 0.0)
+    return (STATUS_ORDER[r.status], *by)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    order: tuple  # BuildResult, best first
+    criterion: Criterion
+    sentence: str
+
+    @property
+    def winner(self):
+        return self.order[0] if self.order and self.order[0].runs else None
+
+    @property
+    def runner_up(self):
+        return self.order[1] if len(self.order) > 1 and self.order[1].runs else None
+
+
+def _unit(job: Workload) -> str:
+    return "training tokens/s" if job.mode is Mode.TRAIN else "generated tokens/s"
+
+
+def _shortfall(r) -> str:
+    fit = r.estimate.fit
+    return f"needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU, {fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
+
+
+def _money(usd: float) -> str:
+    return f"${usd:,.0f}"
+
+
+def _versus(win, other, criterion: Criterion, unit: str) -> str:
+    """'on speed: 1,234 generated tokens/s, 1.3× X (950)' and the tie-break when close."""
+    ws, os_ = speed_of(win), speed_of(other)
+    wp, op = purchase_price(win), purchase_price(other)
+    if criterion is Criterion.SPEED and ws and os_:
+        if ws <= os_ * (1 + CLOSE):
+            tail = ""
+            if wp is not None and op is not None and wp < op:
+                tail = f"; it costs {_money(op - wp)} less ({_money(wp)} vs {_money(op)})"
+            return (f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
+                    + (tail and f", and {win.name} wins on price{tail}"))
+        return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
+    if criterion is Criterion.PRICE and wp is not None:
+        if op is None:
+            return f"{win.name} wins on price: {_money(wp)}; {other.name} has no purchase price"
+        return f"{win.name} wins on price: {_money(wp)}, {_money(op - wp)} less than {other.name} ({_money(op)})"
+    wv, ov = value_of(win), value_of(other)
+    if criterion is Criterion.VALUE and wv is not None:
+        if ov is None:
+            return f"{win.name} wins on value: {_money(wv)} per {unit.split()[0]} token/s; {other.name} has no price"
+        return (f"{win.name} wins on value: {_money(wv)} per {unit.split()[0]} token/s, "
+                f"{ov / wv:.1f}× less than {other.name} ({_money(ov)})")
+    return f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
+
+
+def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Ranking:
+    """Builds best first and the one sentence that names the winner and why."""
+    criterion = Criterion(criterion)
+    builds = [r for r in results.builds if r.estimate is not None or r.error]
+    order = tuple(sorted(builds, key=lambda r: _key(r, criterion)))
+    unit = _unit(job)
+    running = [r for r in order if r.runs]
+    if not running:
+        closest = next((r for r in order if r.estimate is not None and r.estimate.fit is not None
+                        and r.status is FitStatus.NO), None)
+        if closest is None:
+            sentence = "No build can run this job as set; see the problems listed per build."
+        else:
+            sentence = (f"No build runs this job as set; the closest is {closest.name} ({_shortfall(closest)}). "
+                        "See what would make it fit.")
+        return Ranking(order, criterion, sentence)
+    win = running[0]
+    tight = " (tight: within the estimate's error of its memory)" if win.status is FitStatus.TIGHT else ""
+    if len(running) == 1:
+        others = [r for r in order if r is not win and r.estimate is not None and r.estimate.fit is not None]
+        why = f"; {others[0].name} {_shortfall(others[0])}" if others else ""
+        speed = speed_of(win)
+        at = f" at {speed:,.0f} {unit}" if speed else ""
+        sentence = f"{win.name} wins: it is the only build that runs this job{at}{tight}{why}."
+        return Ranking(order, criterion, sentence)
+    return Ranking(order, criterion, _versus(win, running[1], criterion, unit) + tight + ".")

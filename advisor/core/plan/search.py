@@ -1,0 +1,169 @@
+"""The best plan for a job on one build: all of its GPUs, the least offload and recompute that
+fits, then the fastest scheme.
+
+Order of search (documented so a user can predict it):
+
+1. GPUs: all of the build's GPUs (a pin may use fewer).
+2. Escalation: the job's own offload and checkpointing first; only when nothing fits, optimizer
+   offload, then optimizer + parameter offload (ZeRO-Offload / FSDP CPU offload, Ren et al. 2021,
+   arXiv:2101.06840), each with selective and then full activation checkpointing (Chen et al.
+   2016, arXiv:1604.06174) — every step trades speed for memory, so the first level at which a
+   plan fits is the one used.
+3. Scheme: among the plans of that level that fit, the fastest (decode tokens/s for inference,
+   training tokens/s for training). Within ``SPEED_TIE`` (15 %) of each other the engine's usual
+   choice wins, in the order of ``schemes_for``: llama.cpp and transformers split by layers
+   (``--split-mode layer``, ``device_map="auto"``; other splits only when pinned), vLLM by tensor parallel
+   (``--tensor-parallel-size``), training plain DDP before sharding (ZeRO-1/2, FSDP, ZeRO-3:
+   more sharding, more traffic).
+
+When no plan fits, the one closest to fitting (most headroom) is shown, so the verdict says by
+how much it misses and ``advisor.core.plan.suggest`` can say what would make it fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from advisor.core.estimate.estimator import estimate
+from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.results import Estimate
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.plan import Plan, PlanPins, apply_plan
+from advisor.core.job.workload import Checkpointing, Engine, Mode, Offload, Parallel, Workload
+from advisor.core.model.arch import ModelArch
+
+#: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
+#: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
+#: smaller lead is not evidence enough to leave the engine's usual layout.
+SPEED_TIE = 0.15
+
+OFFLOAD_STEPS: tuple[tuple[Offload, ...], ...] = ((), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS))
+CHECKPOINT_STEPS = (Checkpointing.NONE, Checkpointing.SELECTIVE, Checkpointing.FULL)
+TRAIN_SCHEMES = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.FSDP_GRAD_OP, Parallel.FSDP, Parallel.ZERO3)
+
+
+class FitStatus(StrEnum):
+    FITS = "fits"
+    TIGHT = "tight"  # fits, but within the estimate's measured error of the usable memory
+    NO = "does not fit"
+    BLOCKED = "cannot run as set"  # the job contradicts itself or this build
+
+    @property
+    def runs(self) -> bool:
+        return self in (FitStatus.FITS, FitStatus.TIGHT)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One build's plan for one job, the estimate under it, and how it was chosen."""
+
+    plan: Plan
+    workload: Workload  # the job with the plan applied
+    estimate: Estimate
+    status: FitStatus
+    pinned: bool = False
+    problems: tuple[Problem, ...] = ()
+    notes: tuple[str, ...] = ()
+    considered: int = 1
+
+    @property
+    def headline_tokens_per_s(self) -> float | None:
+        s = self.estimate.speed
+        return s.train_tokens_per_s if self.workload.mode is Mode.TRAIN else s.decode_tokens_per_s
+
+
+def schemes_for(job: Workload, n_gpus: int) -> tuple[Parallel, ...]:
+    """Ways ``n_gpus`` GPUs can share ``job``, the engine's or framework's usual choice first."""
+    if n_gpus <= 1:
+        return (Parallel.NONE,)
+    if job.mode is Mode.TRAIN:
+        return TRAIN_SCHEMES
+    # llama.cpp splits by layers unless told otherwise (``--split-mode layer`` is its default;
+    # ``row`` is opt-in) and transformers by ``device_map="auto"``; the speed model does not
+    # know their row/tensor-split overheads, so those are left to a pinned plan.
+    splits = (Parallel.TP, Parallel.PP) if job.engine is Engine.VLLM else (Parallel.LAYER_SPLIT,)
+    # Independent replicas (one copy per GPU) serve several sequences at once.
+    return (*splits, Parallel.NONE) if job.batch >= n_gpus else splits
+
+
+def fit_status(est: Estimate, problems: tuple[Problem, ...], margin: float) -> FitStatus:
+    """Fits / tight / does not fit / blocked. ``margin``: the estimate's relative error (e.g. the
+    measured median of its group), inside which a fit is called tight."""
+    if problems:
+        return FitStatus.BLOCKED
+    fit = est.fit
+    if fit is None or not fit.fits:
+        return FitStatus.NO
+    return FitStatus.TIGHT if fit.need_per_gpu_bytes * (1 + margin) > fit.usable_per_gpu_bytes else FitStatus.FITS
+
+
+def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
+    """(offload, checkpointing) pairs in order of escalation: least speed given up first."""
+    if job.mode is Mode.INFERENCE:
+        return [(pins.offload if pins.offload is not None else job.offload, job.checkpointing)]
+    offloads = [pins.offload] if pins.offload is not None else [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
+    if pins.checkpointing is not None:
+        ckpts = [pins.checkpointing]
+    else:
+        ckpts = list(CHECKPOINT_STEPS[CHECKPOINT_STEPS.index(job.checkpointing):])
+    return [(o, c) for o in offloads for c in ckpts]
+
+
+def _speed(p: Planned) -> float:
+    return p.headline_tokens_per_s or 0.0
+
+
+def _fastest(options: list[Planned], order: tuple[Parallel, ...]) -> Planned:
+    """The fastest; among those within SPEED_TIE of it, the earliest in ``order``."""
+    top = max(_speed(p) for p in options)
+    close = [p for p in options if _speed(p) >= top * (1 - SPEED_TIE)]
+    return min(close, key=lambda p: order.index(p.plan.parallel) if p.plan.parallel in order else len(order))
+
+
+def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
+              margin: float = 0.0, weights_bytes_override: float | None = None) -> Planned:
+    """The plan ``build`` runs ``job`` with (see the module docstring for the order of search)."""
+    pins = pins or PlanPins()
+    notes: list[str] = []
+    n = pins.n_gpus or build.gpu_count
+    if n > build.gpu_count:
+        notes.append(f"pinned {n} GPUs; {build.name} has {build.gpu_count}, so {build.gpu_count} are used")
+        n = build.gpu_count
+    order = (pins.parallel,) if pins.parallel is not None else schemes_for(job, n)
+    if pins.parallel is not None and n > 1 and pins.parallel is Parallel.NONE and job.mode is Mode.TRAIN:
+        order = (Parallel.DDP,)
+    tried: list[Planned] = []
+    for offload, ckpt in _levels(job, pins):
+        level: list[Planned] = []
+        for scheme in order:
+            plan = Plan(n_gpus=n, parallel=scheme if n > 1 else Parallel.NONE, offload=offload, checkpointing=ckpt)
+            level.append(_planned(arch, job, build, plan, pins.any, margin, weights_bytes_override, notes))
+            if n == 1:
+                break
+        tried += level
+        running = [p for p in level if p.status.runs]
+        if running:
+            comfortable = [p for p in running if p.status is FitStatus.FITS] or running
+            return _with_count(_fastest(comfortable, order), len(tried))
+    unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
+    closest = max(unblocked, key=lambda p: (p.estimate.fit.headroom_bytes if p.estimate.fit else float("-inf"),
+                                            _speed(p)))
+    return _with_count(closest, len(tried))
+
+
+def _with_count(p: Planned, considered: int) -> Planned:
+    return Planned(p.plan, p.workload, p.estimate, p.status, p.pinned, p.problems, p.notes, considered)
+
+
+def _planned(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, pinned: bool, margin: float,
+             weights_bytes_override: float | None, notes: list[str]) -> Planned:
+    workload = apply_plan(job, plan)
+    problems = tuple(check_workload(arch, workload, build))
+    est = estimate(arch, workload, build, weights_bytes_override)
+    return Planned(plan, workload, est, fit_status(est, problems, margin), pinned, problems, tuple(notes))
+
+
+def plan_for(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> Planned:
+    """The estimate under one given plan (no search): for suggestions and tests."""
+    return _planned(arch, job, build, plan, True, margin, None, [])

@@ -1,0 +1,56 @@
+"""A plan in words, for the builds table, the PDF and the CLI: "2 GPUs, tensor parallel over
+NVLink, no offload"."""
+
+from __future__ import annotations
+
+from advisor.core.hardware.interconnect import LinkKind, bottleneck_link
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.plan import Plan
+from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel
+
+SCHEME_WORDS = {
+    Parallel.NONE: "one copy per GPU",
+    Parallel.DDP: "data parallel (DDP)",
+    Parallel.ZERO1: "ZeRO-1 (optimizer states sharded)",
+    Parallel.ZERO2: "ZeRO-2 (states and gradients sharded)",
+    Parallel.ZERO3: "ZeRO-3 (everything sharded)",
+    Parallel.FSDP: "FSDP (fully sharded)",
+    Parallel.FSDP_GRAD_OP: "FSDP, gradients and states sharded",
+    Parallel.FSDP_NO_SHARD: "FSDP without sharding",
+    Parallel.TP: "tensor parallel",
+    Parallel.PP: "pipeline parallel",
+    Parallel.LAYER_SPLIT: "split by layers",
+}
+LINK_WORDS = {
+    LinkKind.NVLINK: "NVLink",
+    LinkKind.NVSWITCH: "NVSwitch",
+    LinkKind.PCIE_P2P: "PCIe (peer-to-peer)",
+    LinkKind.PCIE_HOST: "PCIe (through host memory)",
+}
+OFFLOAD_WORDS = {(): "no offload", (Offload.OPTIMIZER,): "optimizer in host RAM",
+                 (Offload.PARAMS,): "parameters in host RAM",
+                 (Offload.OPTIMIZER, Offload.PARAMS): "optimizer and parameters in host RAM"}
+CHECKPOINT_WORDS = {Checkpointing.NONE: "", Checkpointing.SELECTIVE: "selective activation checkpointing",
+                    Checkpointing.FULL: "full activation checkpointing"}
+
+
+def _link(build: ResolvedBuild, n: int) -> str:
+    try:
+        return LINK_WORDS[bottleneck_link(build, n).kind]
+    except (ValueError, IndexError):
+        return "PCIe"
+
+
+def plan_words(plan: Plan, build: ResolvedBuild, mode: Mode, pinned: bool = False) -> str:
+    """One line: GPUs, scheme over which link, offload, checkpointing; "(pinned)" when the user fixed it."""
+    parts = [f"{plan.n_gpus} GPU" + ("s" if plan.n_gpus > 1 else "")]
+    if plan.n_gpus > 1:
+        scheme = SCHEME_WORDS[plan.parallel]
+        parts[0] += f", {scheme}" + ("" if plan.parallel is Parallel.NONE else f" over {_link(build, plan.n_gpus)}")
+    if plan.n_gpus < build.gpu_count:
+        parts.append(f"{build.gpu_count - plan.n_gpus} idle")
+    offload = tuple(sorted(plan.offload, key=lambda o: list(Offload).index(o)))
+    parts.append(OFFLOAD_WORDS.get(offload, ", ".join(o.value for o in offload) + " in host RAM"))
+    if mode is Mode.TRAIN and CHECKPOINT_WORDS[plan.checkpointing]:
+        parts.append(CHECKPOINT_WORDS[plan.checkpointing])
+    return ", ".join(parts) + (" (pinned)" if pinned else "")

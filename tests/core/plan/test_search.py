@@ -1,0 +1,111 @@
+"""Each build gets its own plan: all of its GPUs, the engine's layout, the least offload that fits."""
+
+import pytest
+
+from advisor.core.advice import evaluate as compute
+from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.estimate.estimator import estimate
+from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
+from advisor.core.job.plan import Plan, PlanPins, apply_plan
+from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Parallel, Workload
+from advisor.core.plan.search import SPEED_TIE, FitStatus, best_plan, fit_status, schemes_for
+from advisor.storage.catalog_store import load_catalog
+
+Q4_70B = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP, context_len=4096)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog().catalog
+
+
+def test_the_issue_report_gives_each_build_its_own_gpus(catalog):
+    # 'report --model llama-3.1-70b --weights q4_k_m --engine llama.cpp --gpus 2 --parallel layer-split
+    #  --build 2x-rtx-3090-nvlink --build 1x-rtx-pro-6000' said the RTX PRO 6000 "has 0.0 GiB usable".
+    arch = catalog.models["llama-3.1-70b"]
+    entries = (BuildEntry(name="3090s", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="pro", build_id="1x-rtx-pro-6000"))
+    results = compute.evaluate(catalog, arch, Q4_70B, entries)
+    pair, pro = results.builds
+    assert pair.planned.plan == Plan(n_gpus=2, parallel=Parallel.LAYER_SPLIT)
+    assert pro.planned.plan == Plan(n_gpus=1)
+    assert pair.status is FitStatus.FITS and pro.status is FitStatus.FITS
+    assert pair.plan_text == "2 GPUs, split by layers over NVLink, no offload"
+
+
+def test_mixed_gpu_counts_in_one_comparison(catalog):
+    arch = catalog.models["llama-3.1-8b"]
+    entries = (BuildEntry(name="one", build_id="1x-rtx-5090"), BuildEntry(name="two", build_id="2x-rtx-4090-pcie-x16"),
+               BuildEntry(name="mac", build_id="mac-studio-m3-ultra"))
+    results = compute.evaluate(catalog, arch, Workload(), entries)
+    assert [r.planned.plan.n_gpus for r in results.builds] == [1, 2, 1]
+    assert all(r.status is FitStatus.FITS and not r.problems for r in results.builds)
+
+
+def test_a_cloud_8_gpu_instance_is_computed_on_8(catalog):
+    cloud_id = next(k for k, v in catalog.cloud.items() if v.gpu_count == 8)
+    build = resolve_cloud(catalog, cloud_id)
+    planned = best_plan(catalog.models["llama-3.1-70b"], Workload(engine=Engine.VLLM), build)
+    assert planned.plan.n_gpus == 8 and planned.workload.n_gpus == 8
+
+
+def test_a_pinned_plan_is_kept_and_marked(catalog):
+    arch = catalog.models["llama-3.1-8b"]
+    entry = BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink", plan=PlanPins(parallel=Parallel.PP))
+    r = compute.evaluate_build(catalog, arch, canonical_comparison().workload, entry)
+    assert r.planned.plan.parallel is Parallel.PP and r.planned.pinned
+    assert r.plan_text.endswith("(pinned)") and "pipeline parallel" in r.plan_text
+
+
+def test_a_pinned_count_above_the_build_is_capped_and_said(catalog):
+    build = resolve_build(catalog, "1x-rtx-5090")
+    planned = best_plan(catalog.models["llama-3.1-8b"], Workload(), build, PlanPins(n_gpus=2))
+    assert planned.plan.n_gpus == 1 and "has 1" in planned.notes[0]
+
+
+def test_vllm_prefers_tensor_parallel_within_the_tie_band(catalog):
+    build = resolve_build(catalog, "2x-rtx-3090-nvlink")
+    job = canonical_comparison().workload
+    chosen = best_plan(catalog.models["llama-3.1-8b"], job, build)
+    assert chosen.plan.parallel is Parallel.TP
+    rivals = [estimate(catalog.models["llama-3.1-8b"], apply_plan(job, Plan(n_gpus=2, parallel=p)), build)
+              for p in schemes_for(job, 2)]
+    fastest = max(e.speed.decode_tokens_per_s for e in rivals)
+    assert chosen.estimate.speed.decode_tokens_per_s >= fastest * (1 - SPEED_TIE)
+
+
+def test_training_escalates_only_as_far_as_needed(catalog):
+    # Full fine-tune of 8B on 2x 24 GB: no plan fits without putting the optimizer in host RAM.
+    arch = catalog.models["llama-3.1-8b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL, seq_len=2048)
+    planned = best_plan(arch, job, resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
+    assert planned.status.runs
+    assert Offload.OPTIMIZER in planned.plan.offload or planned.plan.checkpointing is not Checkpointing.NONE
+    lora = best_plan(arch, job.model_copy(update={"method": Method.LORA}), resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
+    assert lora.plan.offload == () and lora.plan.checkpointing is Checkpointing.NONE  # no escalation needed
+
+
+def test_tight_is_a_fit_within_the_error_margin(catalog):
+    build = gpu_build(catalog, "rtx-4090", 1)
+    arch = catalog.models["llama-3.1-8b"]
+    est = estimate(arch, Workload(context_len=8192, batch=2), build)
+    need, usable = est.fit.need_per_gpu_bytes, est.fit.usable_per_gpu_bytes
+    assert est.fit.fits
+    assert fit_status(est, (), margin=0.0) is FitStatus.FITS
+    assert fit_status(est, (), margin=(usable / need - 1) + 0.01) is FitStatus.TIGHT
+
+
+def test_old_comparison_files_migrate_their_global_plan_to_pins():
+    # Saved by version 1 (before plans per build): one GPU count and scheme for every build.
+    v1 = {"schema_version": 1, "title": "old", "model": {"preset_id": "llama-3.1-8b"},
+          "workload": {"engine": "vllm", "n_gpus": 2, "parallel": "tp", "batch": 4},
+          "builds": [{"name": "a", "build_id": "2x-rtx-3090-nvlink"}, {"name": "b", "gpu_id": "rtx-5090"}]}
+    c = Comparison.model_validate(v1)
+    assert c.schema_version == 2 and c.workload.batch == 4 and "n_gpus" not in c.workload.model_fields_set
+    assert all(b.plan == PlanPins(n_gpus=2, parallel=Parallel.TP) for b in c.builds)
+
+
+def test_schemes_follow_the_engine():
+    assert schemes_for(Workload(engine=Engine.LLAMA_CPP), 2) == (Parallel.LAYER_SPLIT,)
+    assert schemes_for(Workload(engine=Engine.VLLM), 2)[0] is Parallel.TP
+    assert schemes_for(Workload(mode=Mode.TRAIN), 2)[0] is Parallel.DDP
+    assert schemes_for(Workload(), 1) == (Parallel.NONE,)
