@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from advisor.core.advice.evaluate import CURVE_PARAMS
 from advisor.core.memory.results import MEMORY_TERMS
@@ -27,6 +28,10 @@ INTERCONNECT_COLOR = "#BBBBBB"
 FONT_PT = 9
 PARAM_TICKS = (0.5e9, 1e9, 3e9, 8e9, 14e9, 32e9, 70e9, 180e9, 405e9, 1e12)
 MEMORY_TICKS = (0.5, 1, 2, 4, 8, 16, 24, 32, 48, 80, 141, 192, 256, 512, 1024, 2048, 4096)
+#: Beyond the usual card sizes (training reaches PB per GPU): powers of 4.
+WIDE_MEMORY_TICKS = tuple(4.0 ** k for k in range(-1, 16))
+LEGEND_NAME_CHARS = 22
+MIN_NAME_CHARS = 10  # shortest cut of a build name in the fit legend when the plot is narrow  # longer build names are cut in the fit legend (the table shows them whole)
 
 
 def set_theme(dark: bool) -> None:
@@ -42,8 +47,123 @@ def unit_bytes(unit: str) -> float:
     return GIB if unit == "GiB" else GB
 
 
-def _plot_item(title: str, left: str, bottom: str = "") -> pg.PlotItem:
-    item = pg.PlotItem(title=title)
+def _tick_font() -> QtGui.QFont:
+    font = QtGui.QFont()
+    font.setPointSizeF(FONT_PT)
+    return font
+
+
+class ThinLogAxis(pg.AxisItem):
+    """A log axis with fixed "nice" candidates, thinned so that no two labels touch.
+
+    pyqtgraph draws every tick it is given, so 141/192/256 ran into each other on a short
+    plot (issue 17): ticks are picked bottom-up, each one a label's extent (plus a gap)
+    past the last, at the axis's current length in pixels.
+    """
+
+    def __init__(self, orientation: str, candidates, fmt) -> None:
+        super().__init__(orientation)
+        self.candidates = tuple(candidates)
+        self.fmt = fmt
+        self.setStyle(tickFont=_tick_font())
+
+    def _extent(self, value: float) -> float:
+        metrics = QtGui.QFontMetricsF(self.style["tickFont"])
+        if self.orientation in ("left", "right"):
+            return metrics.height() + 2
+        return metrics.horizontalAdvance(self.fmt(value)) + 10
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802 (pyqtgraph API)
+        span = maxVal - minVal
+        if span <= 0 or size <= 0:
+            return [(1.0, [])]
+        px = size / span  # pixels per decade
+        picked: list[float] = []
+        last_value = None
+        for v in self.candidates:
+            lv = math.log10(v)
+            if not minVal <= lv <= maxVal:
+                continue
+            if picked and (lv - picked[-1]) * px < (self._extent(v) + self._extent(last_value)) / 2:
+                continue
+            picked.append(lv)
+            last_value = v
+        return [(1.0, picked)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph API)
+        return [self.fmt(10 ** v) for v in values]
+
+
+class BarAxis(pg.AxisItem):
+    """Build names under bars, wrapped to their slot's width (up to 3 lines, then cut with …).
+
+    With six builds fixed two-line labels ran into each other (issue 17); here the width a
+    label may take is the axis length divided by the number of slots, known at each resize.
+    """
+
+    MAX_LINES = 2  # plus a line for why a slot has no bar
+    names: tuple[str, ...] = ()  # class default: AxisItem.__init__ already resizes the axis
+
+    def __init__(self) -> None:
+        super().__init__("bottom")
+        self.setStyle(tickFont=_tick_font())
+
+    notes: tuple[str, ...] = ()
+
+    def set_names(self, names: list[str], notes: dict[int, str] | None = None) -> None:
+        """Build names, and for a slot without a bar the reason in brackets on a line of its own."""
+        notes_t = tuple((notes or {}).get(i, "") for i in range(len(names)))
+        if tuple(names) != self.names or notes_t != self.notes:
+            self.names, self.notes = tuple(names), notes_t
+            self._relabel()
+
+    def follow(self, view: pg.ViewBox) -> None:
+        """Re-wrap when the plot's width changes (a Python resizeEvent here would run inside
+        AxisItem.__init__ and crash PySide)."""
+        view.sigResized.connect(lambda _v: self._relabel())
+
+    def slot_width(self) -> float:
+        view = self.linkedView()
+        width = view.width() if view is not None and view.width() > 0 else 140.0 * max(len(self.names), 1)
+        return width / max(len(self.names), 1)
+
+    def _relabel(self) -> None:
+        metrics = QtGui.QFontMetricsF(self.style["tickFont"])
+        room = max(self.slot_width() - 8, 24.0)
+        labels = [wrap_to_width(n, room, metrics, self.MAX_LINES) for n in self.names]
+        labels = [t + (f"\n({wrap_to_width(note, room - 8, metrics, 1)})" if note else "")
+                  for t, note in zip(labels, self.notes or ("",) * len(labels))]
+        if getattr(self, "_labels", None) == labels:
+            return
+        self._labels = labels
+        self.setTicks([list(enumerate(labels))])
+        lines = max((t.count("\n") + 1 for t in labels), default=1)
+        self.setHeight(int(metrics.lineSpacing() * lines + 14))
+
+
+def wrap_to_width(text: str, width: float, metrics: QtGui.QFontMetricsF, max_lines: int) -> str:
+    """``text`` in lines no wider than ``width`` pixels (words kept whole where they fit)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if metrics.horizontalAdvance(trial) <= width or not current:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1:])]
+    elide = QtCore.Qt.TextElideMode.ElideRight
+    return "\n".join(metrics.elidedText(line, elide, width) for line in lines)
+
+
+def _plot_item(title: str, left: str, bottom: str = "", axes: dict | None = None) -> pg.PlotItem:
+    item = pg.PlotItem(title=title, axisItems=axes or {"bottom": BarAxis()})
+    if isinstance(item.getAxis("bottom"), BarAxis):
+        item.getAxis("bottom").follow(item.vb)
     item.setLabel("left", left)
     if bottom:
         item.setLabel("bottom", bottom)
@@ -74,109 +194,195 @@ def _hover_points(item: pg.PlotItem) -> pg.ScatterPlotItem:
     return pts
 
 
-def two_lines(name: str, width: int = 16) -> str:
-    """A build name broken at the space nearest its middle, so bar labels stay narrow."""
-    if len(name) <= width or " " not in name:
-        return name if len(name) <= 2 * width else name[: 2 * width - 1] + "…"
-    spaces = [i for i, ch in enumerate(name) if ch == " "]
-    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
-    second = name[cut + 1:]
-    return name[:cut] + "\n" + (second if len(second) <= width + 4 else second[: width + 3] + "…")
+def _bar_ticks(item: pg.PlotItem, names: list[str], notes: dict[int, str] | None = None) -> None:
+    item.getAxis("bottom").set_names(names, notes)
+    item.setXRange(-0.5, max(len(names), 1) - 0.5, padding=0)
 
 
-def _bar_ticks(item: pg.PlotItem, names: list[str]) -> None:
-    labels = [two_lines(n) for n in names]
-    axis = item.getAxis("bottom")
-    if getattr(axis, "_advisor_labels", None) == labels:
-        return
-    axis._advisor_labels = labels
-    axis.setTicks([list(enumerate(labels))])
-    # pyqtgraph sizes the axis for one line of text: make room for the second.
-    axis.setHeight(int(FONT_PT * 4.4) if any("\n" in t for t in labels) else None)
-    item.setXRange(-0.6, max(len(names), 1) - 0.4, padding=0)
+class ColumnLegend(pg.LegendItem):
+    """A legend filled column by column: the techniques stay together, the builds together."""
+
+    def arrange(self, columns: int) -> None:
+        self.columnCount = columns
+        rows = max(math.ceil(len(self.items) / columns), 1)
+        for i in range(self.layout.count() - 1, -1, -1):
+            self.layout.removeAt(i)
+        for k, (sample, label) in enumerate(self.items):
+            row, col = k % rows, (k // rows) * 2
+            self.layout.addItem(sample, row, col, alignment=QtCore.Qt.AlignmentFlag.AlignVCenter)
+            self.layout.addItem(label, row, col + 1)
+        self.rowCount = rows
+        self.layout.activate()
+        self.updateSize()
+
+    def updateSize(self) -> None:  # noqa: N802 (pyqtgraph API)
+        # pyqtgraph's own sum leaves out the spacing between columns: the labels then ran
+        # past the plot's right edge. The layout's preferred size counts everything.
+        hint = self.layout.effectiveSizeHint(QtCore.Qt.SizeHint.PreferredSize)
+        self.setGeometry(0, 0, hint.width(), hint.height())
+
+
+class SideLegend(pg.GraphicsWidget):
+    """A legend in its own column right of the plot, so it never covers data (issue 17).
+
+    Its column count follows the height the plot gets: a short plot (1024×700 window)
+    spreads the entries over two or three columns instead of running past the x axis.
+    """
+
+    MIN_DATA_PX = 320  # the axis and the data keep at least this much of the plot's width
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        super().__init__()
+        self.plot = plot
+        self._name_chars = LEGEND_NAME_CHARS
+        self._terse = False
+        self.legend = ColumnLegend(offset=None, labelTextSize=f"{FONT_PT}pt", verSpacing=0, horSpacing=8, frame=False)
+        self.legend.layout.setContentsMargins(2, 2, 2, 2)
+        self.legend.setParentItem(self)
+        self.legend.setPos(6, 0)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Fixed, QtWidgets.QSizePolicy.Policy.Ignored)
+        plot.layout.addItem(self, 2, 3)
+        self._entries: list[tuple[object, str]] = []
+        self._stale = False
+        self.view = plot.vb
+        plot.vb.sigResized.connect(lambda _v: self._fit_columns())  # same row: the view's height is ours
+
+    def set_entries(self, entries: list[tuple[object, tuple[str, str]]]) -> None:
+        """(plot item, (name, suffix)) in order; rebuilt only when something changed.
+
+        Names are cut (never the suffix) when the legend would take more than its share of
+        the width: the table under the plot names every build in full.
+        """
+        if [(id(i), t) for i, t in entries] == [(id(i), t) for i, t in self._entries]:
+            return
+        self._entries = list(entries)
+        self._name_chars = LEGEND_NAME_CHARS
+        self._terse = False
+        self._fill()
+
+    def _fill(self) -> None:
+        self.legend.clear()
+        for item, (name, suffix) in self._entries:
+            if self._terse:
+                suffix = suffix.removesuffix(" usable")
+            text = (_cut(name, self._name_chars) if suffix else name) + suffix  # techniques stay whole
+            self.legend.addItem(item, text)
+            label = self.legend.items[-1][1]
+            label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
+            label.setText(text)  # re-measure with the new margin
+            label.setMaximumHeight(label.preferredHeight())
+        self._stale = True
+        self._fit_columns()
+
+    def labels(self) -> list[str]:
+        return [label.text for _, label in self.legend.items]
+
+    def _fit_columns(self) -> None:
+        n = len(self.legend.items)
+        if n == 0:
+            self._set_width(0)
+            return
+        height = self.view.height()
+        row_h = max(max(s.boundingRect().height(), label.preferredHeight()) for s, label in self.legend.items)
+        rows_fit = max(int((height - 4) // row_h), 1) if height > 0 else n
+        columns = min(max(1, math.ceil(n / rows_fit)), n)
+        if columns != self.legend.columnCount or self._stale:
+            self.legend.arrange(columns)
+            self._stale = False
+        outer = self.plot.parentWidget()
+        room = outer.width() - self.MIN_DATA_PX if outer is not None and outer.width() > 0 else None
+        if room is not None and self.legend.width() > room and (not self._terse or self._name_chars > MIN_NAME_CHARS):
+            if self._terse:
+                self._name_chars = max(MIN_NAME_CHARS, self._name_chars - 4)
+            self._terse = True  # first drop the word "usable", then cut names
+            self._fill()  # measure again
+            return
+        self._set_width(self.legend.width() + 8)
+
+    def _set_width(self, w: float) -> None:
+        if abs(self.minimumWidth() - w) > 0.5:
+            self.setMinimumWidth(w)
+            self.setMaximumWidth(w)
 
 
 class FitPlot:
-    """Model size (log, 0.5 B–1 T) vs per-GPU memory: one curve per technique, one line per build."""
+    """Model size (log, 0.5 B–1 T) vs per-GPU memory: one curve per technique, one line per build.
+
+    Every label sits in the side legend: technique curves, the chosen model's star and each
+    build's usable memory (a dashed line in its colour). Nothing is written on the data, so
+    labels cannot overlap the curves, each other or the plot's edge (issue 17).
+    """
 
     def __init__(self) -> None:
-        self.item = _plot_item("How big a model fits", "memory per GPU", "model parameters")
+        axes = {"left": ThinLogAxis("left", (*MEMORY_TICKS, *WIDE_MEMORY_TICKS[7:]), lambda v: f"{v:g}"),
+                "bottom": ThinLogAxis("bottom", PARAM_TICKS, fmt_params)}
+        self.item = _plot_item("How big a model fits", "memory per GPU", "model parameters", axes=axes)
         self.item.setLogMode(x=True, y=True)
-        self.item.getAxis("bottom").setTicks([_log_ticks(PARAM_TICKS, fmt_params)])
-        self.item.getAxis("left").enableAutoSIPrefix(False)
-        self.item.getAxis("bottom").enableAutoSIPrefix(False)
-        self.item.addLegend(offset=(8, 8), labelTextSize=f"{FONT_PT}pt")
+        for side in ("left", "bottom"):
+            self.item.getAxis(side).enableAutoSIPrefix(False)
+        self.side = SideLegend(self.item)
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.lines = []
         for i in range(MAX_BUILDS):
-            # Builds often share a usable size (two 24 GB pairs): alternate labels above and below
-            # the line, right-aligned at its end (where the curves have long left that height,
-            # away from the chosen model's marker), then step left for the next pair.
-            anchor = (1, 1) if i % 2 == 0 else (1, 0)
-            line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(BUILD_COLORS[i], width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label="", labelOpts={"position": 0.98 - 0.3 * (i // 2), "color": BUILD_COLORS[i],
-                                                        "anchors": [anchor, anchor]})
-            line.setVisible(False)
+            pen = pg.mkPen(BUILD_COLORS[i], width=2, style=QtCore.Qt.PenStyle.DashLine)
+            line = pg.PlotDataItem([], [], pen=pen)  # a data item (not InfiniteLine): the legend can draw it
             self.item.addItem(line)
             self.lines.append(line)
         self.marker = pg.ScatterPlotItem(size=16, symbol="star", brush=pg.mkBrush("#D00000"), pen=pg.mkPen("w"),
                                          hoverable=True, tip=lambda x, y, data: data)
         self.item.addItem(self.marker)
-        self.marker_label = pg.TextItem("", color="#D00000", anchor=(1.05, 1.05))  # upper left: the curves rise to the right
-        self.item.addItem(self.marker_label)
         self.hover = _hover_points(self.item)
         self.items = [self.item]
+
+    @property
+    def legend(self) -> pg.LegendItem:
+        return self.side.legend
+
+    def technique_labels(self) -> list[str]:
+        return [t for t in self.side.labels() if t in self.curves]
 
     def _curve(self, label: str) -> pg.PlotDataItem:
         if label not in self.curves:  # a new technique set (mode switch) adds items once
             color = TECHNIQUE_COLORS[len(self.curves) % len(TECHNIQUE_COLORS)]
-            self.curves[label] = self.item.plot([], [], pen=pg.mkPen(color, width=2), name=label)
+            self.curves[label] = self.item.plot([], [], pen=pg.mkPen(color, width=2))
         return self.curves[label]
 
     def update(self, results, unit: str, model_name: str = "") -> None:
         ub = unit_bytes(unit)
         hx, hy, tips = [], [], []
-        legend = self.item.legend
+        entries: list[tuple[object, str]] = []
         for label, curve in self.curves.items():
-            shown = label in results.curves
-            if not shown:
+            if label not in results.curves:
                 curve.setData([], [])
-            # The legend lists only the techniques of the current mode (inference or training).
-            listed = any(sample.item is curve for sample, _ in legend.items)
-            if listed and not shown:
-                legend.removeItem(curve)
-            elif shown and not listed:
-                legend.addItem(curve, label)
         for label, y in results.curves.items():
             ok = np.isfinite(y)
             c = self._curve(label)
             c.setData(CURVE_PARAMS[ok], y[ok] / ub)
             c.setPen(pg.mkPen(c.opts["pen"].color(), width=4 if label == results.current_technique else 1.5))
+            entries.append((c, (label, "")))  # the legend lists only the current mode's techniques
             pos = ok & (y > 0)
             hx.append(np.log10(CURVE_PARAMS[pos]))
             hy.append(np.log10(y[pos] / ub))
             tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
+        if results.chosen_params and results.chosen_need_bytes is not None:
+            y = results.chosen_need_bytes / ub
+            name = model_name or "chosen model"
+            self.marker.setData([math.log10(results.chosen_params)], [math.log10(max(y, 1e-3))],
+                                data=[f"{name}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
+            entries.append((self.marker, (name, f": {y:.1f} {unit}")))
+        else:
+            self.marker.setData([], [])
         for i, line in enumerate(self.lines):
             r = results.builds[i] if i < len(results.builds) else None
             # A build the workload cannot run on (see its messages) gets no line.
             fit = r.estimate.fit if r is not None and r.estimate is not None and not r.problems else None
-            line.setVisible(fit is not None)
-            if fit is not None:
-                line.setValue(math.log10(max(fit.usable_per_gpu_bytes / ub, 1e-3)))
-                text = f"{r.name}: {fit.usable_per_gpu_bytes / ub:.1f} {unit} usable"
-                if line.label.format != text:  # setFormat re-lays out HTML: only on change
-                    line.label.setFormat(text)
-        if results.chosen_params and results.chosen_need_bytes is not None:
-            y = results.chosen_need_bytes / ub
-            pos = (math.log10(results.chosen_params), math.log10(max(y, 1e-3)))
-            self.marker.setData([pos[0]], [pos[1]],
-                                data=[f"{model_name or 'chosen model'}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
-            if self.marker_label.toPlainText() != model_name:
-                self.marker_label.setText(model_name)
-            self.marker_label.setPos(*pos)
-        else:
-            self.marker.setData([], [])
-            self.marker_label.setText("")
+            if fit is None:
+                line.setData([], [])
+                continue
+            usable = max(fit.usable_per_gpu_bytes / ub, 1e-3)
+            line.setData([0.5e9, 1e12], [usable, usable])
+            entries.append((line, (r.name, f": {usable:.1f} {unit} usable")))
+        self.side.set_entries(entries)
         if hx:
             self.hover.setData(x=np.concatenate(hx), y=np.concatenate(hy), data=tips)
         else:
@@ -184,12 +390,11 @@ class FitPlot:
         self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
         self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
-        # Many decades (training curves reach PB): powers of 4 only, so tick labels never collide.
-        ticks = MEMORY_TICKS if top / ub < 2048 else tuple(4.0 ** k for k in range(-1, 12))
-        if getattr(self, "_y_ticks", None) != ticks:
-            self.item.getAxis("left").setTicks([_log_ticks(ticks, lambda v: f"{v:g}")])
-            self._y_ticks = ticks
-        _set_text(self.item, "left", f"memory per GPU ({unit}, log)")
+        _set_text(self.item, "left", f"{unit} per GPU (log)")
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 class MemoryPlot:
@@ -233,8 +438,29 @@ class MemoryPlot:
         _set_text(self.item, "left", f"per GPU ({unit})")
 
 
+def runs(r) -> bool:
+    """The build can run the job as set: it fits (or has no capacity to check) and nothing contradicts."""
+    e = r.estimate
+    return e is not None and not r.problems and (e.fit is None or e.fit.fits)
+
+
+def why_no_bar(r) -> str:
+    """The words under an empty bar slot (issue 17: empty Value bars said nothing)."""
+    if r.estimate is None:
+        return "no estimate"
+    if r.problems:
+        return "cannot run as set"
+    if r.estimate.fit is not None and not r.estimate.fit.fits:
+        return "does not fit"
+    return ""
+
+
 class _BarPair:
-    """One bar per build split in two stacked parts (kept and lost), with hover numbers."""
+    """One bar per build split in two stacked parts (kept and lost), with hover numbers.
+
+    A slot without a bar says why under the build's name ("does not fit", "no price").
+    What the grey top means is said in the title, never in a legend on the bars.
+    """
 
     def __init__(self, item: pg.PlotItem, color: str, lost_label: str) -> None:
         self.kept = pg.BarGraphItem(x=[], height=[], width=0.6, brush=color, pen=pg.mkPen(None))
@@ -242,27 +468,42 @@ class _BarPair:
         item.addItem(self.kept)
         item.addItem(self.lost)
         self.item = item
-        if lost_label:
-            legend = item.addLegend(offset=(-8, 4), labelTextSize=f"{FONT_PT}pt")
-            legend.addItem(self.lost, lost_label)
         self.lost_label = lost_label
+        self.title = ""
+        self.notes: dict[int, str] = {}
         self.hover = _hover_points(item)
 
-    def set(self, xs: list[int], values: list[float], lost: list[float], tips: list[str]) -> None:
+    def set_title(self, title: str) -> None:
+        self.title = title
+
+    def _show_title(self, any_lost: bool) -> None:
+        swatch = (f"  <span style='color:{INTERCONNECT_COLOR}'>■</span> "
+                  f"<span style='font-size:{FONT_PT}pt'>{self.lost_label}</span>") if self.lost_label and any_lost else ""
+        _set_text(self.item, "title", self.title + swatch)
+
+    def set(self, xs: list[int], values: list[float], lost: list[float], tips: list[str],
+            notes: dict[int, str] | None = None) -> None:
         x = np.array(xs, dtype=float)
         v = np.array(values)
         self.kept.setOpts(x=x, y0=np.zeros(len(v)), height=v)
         self.lost.setOpts(x=x, y0=v, height=np.array(lost))
         self.hover.setData([{"pos": (a, b + c), "data": t} for a, b, c, t in zip(xs, values, lost, tips)])
         top = max([b + c for b, c in zip(values, lost)] or [1.0])
-        self.item.setYRange(0, top * 1.4, padding=0)  # head-room for the legend
+        self.item.setYRange(0, top * 1.15, padding=0)
+        self._show_title(any(c > 0 for c in lost))
+        self.notes = dict(notes or {})
+
+    def note_texts(self) -> dict[int, str]:
+        """Slot → why it has no bar (shown under the build's name)."""
+        return dict(self.notes)
 
 
 class SpeedPlot:
     """Per build: decode and prefill tok/s (inference) or training tok/s and time for N tokens.
 
     The grey top of a bar is what the interconnect costs: the rate without GPU-to-GPU time
-    (rate / (1 − share)) minus the rate with it.
+    (rate / (1 − share)) minus the rate with it. A build that cannot run the job (does not
+    fit, contradicts the settings) gets no bar and a word why (issue 17).
     """
 
     def __init__(self, train_tokens: float = 1e9) -> None:
@@ -274,11 +515,12 @@ class SpeedPlot:
         self.items = [self.top, self.bottom]
 
     def _series(self, results, attr: str, unit: str, scale=None):
-        xs, vals, lost, tips = [], [], [], []
+        xs, vals, lost, tips, notes = [], [], [], [], {}
         for i, r in enumerate(results.builds):
             s = r.estimate.speed if r.estimate is not None else None
             v = getattr(s, attr, None) if s is not None else None
-            if v is None:
+            if not runs(r) or v is None:
+                notes[i] = why_no_bar(r) or "unknown"
                 continue
             share = s.interconnect_share
             ideal = v / (1 - share) if share < 1 else v
@@ -288,59 +530,67 @@ class SpeedPlot:
             lost.append(lost_v)
             tips.append(f"{r.name}: {shown:,.1f} {unit}; interconnect {share:.0%} of the time"
                         + (f" (≈{ideal - v:,.0f} tok/s lost)" if not scale and share > 0 else ""))
-        return xs, vals, lost, tips
+        return xs, vals, lost, tips, notes
 
     def update(self, results, training: bool) -> None:
         names = [r.name for r in results.builds]
         if training:
-            _set_text(self.top, "title", "Training throughput")
+            self.top_bars.set_title("Training throughput")
             _set_text(self.top, "left", "tokens/s")
-            _set_text(self.bottom, "title", f"Time for {self.train_tokens / 1e9:g} B training tokens")
+            self.bottom_bars.set_title(f"Time for {self.train_tokens / 1e9:g} B training tokens")
             _set_text(self.bottom, "left", "hours")
             self.top_bars.set(*self._series(results, "train_tokens_per_s", "tok/s"))
             self.bottom_bars.set(*self._series(results, "train_tokens_per_s", "h",
                                                scale=lambda v: self.train_tokens / v / 3600))
         else:
-            _set_text(self.top, "title", "Decode (all sequences)")
+            self.top_bars.set_title("Decode (all sequences)")
             _set_text(self.top, "left", "tokens/s")
-            _set_text(self.bottom, "title", "Prefill")
+            self.bottom_bars.set_title("Prefill")
             _set_text(self.bottom, "left", "tokens/s")
             self.top_bars.set(*self._series(results, "decode_tokens_per_s", "tok/s"))
             self.bottom_bars.set(*self._series(results, "prefill_tokens_per_s", "tok/s"))
-        for item in self.items:
-            _bar_ticks(item, names)
+        _bar_ticks(self.top, names, self.top_bars.notes)
+        _bar_ticks(self.bottom, names, self.bottom_bars.notes)
 
 
 class ValuePlot:
-    """Price against capability: $ per GB of GPU memory and $ per token/s (bought builds)."""
+    """Price against capability: $ per GB of GPU memory and $ per token/s (bought builds).
+
+    Empty slots say why: "no price", "rented" (see rent vs buy below) or "does not fit".
+    """
 
     def __init__(self) -> None:
         self.per_gb = _plot_item("Price per GB of GPU memory", "USD / GB")
         self.per_tps = _plot_item("Price per token/s", "USD / (tok/s)")
         self.gb_bars = _BarPair(self.per_gb, BUILD_COLORS[4], "")
         self.tps_bars = _BarPair(self.per_tps, BUILD_COLORS[3], "")
+        self.gb_bars.set_title("Price per GB of GPU memory")
+        self.tps_bars.set_title("Price per token/s")
         self.items = [self.per_gb, self.per_tps]
 
     def update(self, results, training: bool) -> None:
-        gb_rows, tps_rows = ([], [], [], []), ([], [], [], [])
+        gb_rows, tps_rows = ([], [], [], [], {}), ([], [], [], [], {})
         for i, r in enumerate(results.builds):
             price = r.price_new_usd or r.price_used_usd
             if price is None or r.resolved is None:
+                note = "rented" if r.usd_per_hour is not None else ("no price" if r.resolved is not None else "no estimate")
+                gb_rows[4][i] = tps_rows[4][i] = note
                 continue
             gb = sum(g.memory_gb_marketing for g in r.resolved.gpus)
-            for rows, v, tip in ((gb_rows, price / gb, f"{r.name}: ${price:,.0f} / {gb:g} GB = ${price / gb:,.0f}/GB"),):
-                for lst, val in zip(rows, (i, v, 0.0, tip)):
-                    lst.append(val)
+            for lst, val in zip(gb_rows, (i, price / gb, 0.0, f"{r.name}: ${price:,.0f} / {gb:g} GB = ${price / gb:,.0f}/GB")):
+                lst.append(val)
             s = r.estimate.speed if r.estimate is not None else None
             rate = (s.train_tokens_per_s if training else s.decode_tokens_per_s) if s is not None else None
-            if rate:
+            if runs(r) and rate:
                 for lst, val in zip(tps_rows, (i, price / rate, 0.0, f"{r.name}: ${price:,.0f} / {rate:,.1f} tok/s = ${price / rate:,.1f} per tok/s")):
                     lst.append(val)
+            else:
+                tps_rows[4][i] = why_no_bar(r) or "unknown speed"
         self.gb_bars.set(*gb_rows)
         self.tps_bars.set(*tps_rows)
         names = [r.name for r in results.builds]
-        for item in self.items:
-            _bar_ticks(item, names)
+        _bar_ticks(self.per_gb, names, self.gb_bars.notes)
+        _bar_ticks(self.per_tps, names, self.tps_bars.notes)
 
 
 def break_even_hours(buy_usd: float | None, rent_usd_per_hour: float | None) -> float | None:

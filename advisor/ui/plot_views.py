@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
 from advisor.core.job.workload import Mode
@@ -25,16 +25,23 @@ class _PlotTab(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         for i, item in enumerate(builder.items):  # stacked: bar labels get the full width
             self.canvas.addItem(item, row=i, col=0)
-        lay.addWidget(self.canvas, 1)
+        # The plot and the text under it share a splitter: the plot gets the room (its labels
+        # need height with six builds, issue 17) and the user can give the text more.
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.canvas)
+        lay.addWidget(self.splitter, 1)
         # A text browser, not a QLabel: new text in a label re-lays out (and repaints) the
-        # whole window on every change; a browser of fixed height repaints only itself.
+        # whole window on every change; a browser repaints only itself.
         self.label_below = QTextBrowser()
         self.label_below.setFrameShape(QTextBrowser.Shape.NoFrame)
-        self.label_below.setFixedHeight(self.fontMetrics().lineSpacing() * 8 + 12)
+        self.label_below.setMinimumHeight(self.fontMetrics().lineSpacing() * 4 + 8)
         self.label_below.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.label_below.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.label_below.setVisible(below)
-        lay.addWidget(self.label_below)
+        self.splitter.addWidget(self.label_below)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 1)
         self._below_html = ""
 
     def update_from(self, results) -> None:
@@ -57,10 +64,16 @@ class _PlotTab(QWidget):
 
 
 def _rent_vs_buy_html(results, prefs) -> str:
-    rented = [r for r in results.builds if r.usd_per_hour is not None]
+    clouds = [r for r in results.builds if r.entry.cloud_id is not None or r.usd_per_hour is not None]
+    rented = [r for r in clouds if r.usd_per_hour is not None]
     bought = [r for r in results.builds if r.price_new_usd is not None]
-    if not rented:
-        return "Add a cloud instance to see rent-vs-buy break-even hours."
+    unpriced = [r.name for r in results.builds if r not in clouds and r.price_new_usd is None and r.price_used_usd is None]
+    tail = f"<br>No price in the catalog for {', '.join(unpriced)}: no Value bars." if unpriced else ""
+    if not clouds:
+        return "Add a cloud instance to see rent-vs-buy break-even hours." + tail
+    if not rented:  # a cloud build is there: never ask to add one (issue 17)
+        return (f"No hourly price in the catalog for {', '.join(c.name for c in clouds)}: "
+                "no rent-vs-buy break-even." + tail)
     rows = []
     for c in rented:
         for b in bought:
@@ -68,7 +81,8 @@ def _rent_vs_buy_html(results, prefs) -> str:
             rows.append(f"{b.name} ({fmt.usd(b.price_new_usd, prefs)}) = {h:,.0f} h of {c.name} "
                         f"({fmt.usd(c.usd_per_hour, prefs, '/h')}), ≈ {h / 24:,.0f} days around the clock")
     note = "Break-even ignores electricity, resale value and the speed difference."
-    return "<b>Rent vs buy</b><br>" + "<br>".join(rows or ["no bought build with a known price"]) + f"<br><i>{note}</i>"
+    return ("<b>Rent vs buy</b><br>" + "<br>".join(rows or ["no bought build with a known price"]) + f"<br><i>{note}</i>"
+            + tail)
 
 
 class DetailsTab(QTextBrowser):

@@ -2,14 +2,16 @@
 
 import pytest
 
-from advisor.plots import two_lines
+from PySide6.QtGui import QFont, QFontMetricsF
+
+from advisor.plots import wrap_to_width
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
 
 
 def _legend_labels(fit):
-    return [label.text for _, label in fit.item.legend.items]
+    return fit.technique_labels()
 
 
 def test_fit_legend_lists_only_the_current_modes_techniques(app_window):
@@ -35,9 +37,13 @@ def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window):
     assert "QLoRA" in window.builds_panel.label_messages.text()
 
 
-@pytest.mark.parametrize(("name", "expect"), [
-    ("2× RTX 4090 PCIe", "2× RTX 4090 PCIe"),
-    ("2× RTX 3090 + NVLink bridge", "2× RTX 3090 +\nNVLink bridge"),
+@pytest.mark.parametrize(("name", "width", "expect"), [
+    ("2× RTX 4090 PCIe", 400, "2× RTX 4090 PCIe"),
+    ("2× RTX 3090 + NVLink bridge", 110, "2× RTX 3090 +\nNVLink bridge"),
 ])
-def test_bar_labels_break_in_two_lines(name, expect):
-    assert two_lines(name) == expect
+def test_bar_labels_wrap_to_their_slot(qapp, name, width, expect):
+    metrics = QFontMetricsF(QFont("DejaVu Sans", 9))
+    text = wrap_to_width(name, width, metrics, 2)
+    assert all(metrics.horizontalAdvance(line) <= width for line in text.split("\n"))
+    if metrics.horizontalAdvance("NVLink bridge") <= width:
+        assert text == expect
