@@ -26,7 +26,7 @@ from advisor.core.estimate.estimator import estimate  # noqa: E402
 from advisor.core.job.workload import Workload  # noqa: E402
 from advisor.core.model.generic import generic_decoder  # noqa: E402
 from advisor.core.model.params import count_params  # noqa: E402
-from tests.core.speed_fixtures import (  # noqa: E402
+from tests.core.speed.speed_fixtures import (  # noqa: E402
     hgx_h100,
     llama2_7b,
     llama2_70b,

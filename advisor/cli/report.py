@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 
@@ -67,26 +68,27 @@ def _entries(catalog, ids: list[str]):
 def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
     from advisor.core.advice.comparison import Comparison, ModelRef
-    from advisor.core.advice.evaluate import resolve_entry
+    from advisor.core.job.plan import job_of, pins_from_workload
     from advisor.core.units import parse_count
 
     if not args.model and not args.params:
         raise UsageError("COMPARISON.json: give a comparison file, or --model (or --params) with --build ids")
     entries = _entries(catalog, args.build)
-    smallest = min(resolve_entry(catalog, e).gpu_count for e in entries)
     args.gpu = None  # build_request's hardware comes from the --build entries, not --gpu
-    if args.gpus is None:
-        args.gpus = smallest  # every build must be able to run the job as set
     args.build = None
     request = build_request(args)
-    _check(request)
+    # Each build plans itself; --gpus / --parallel / --offload, when given, pin that part on every build.
+    pins = pins_from_workload(request.workload)
+    entries = tuple(e.model_copy(update={"plan": pins}) for e in entries)
+    workload = job_of(request.workload)
+    _check(dataclasses.replace(request, workload=workload))  # the job; pins are checked per build
     if args.params:
         ref = ModelRef(generic_params=parse_count(args.params))  # build_request has validated it
     elif request.imported is not None and request.imported.origin != "preset":
         ref = ModelRef(imported_path=args.model, arch=request.arch)
     else:
         ref = ModelRef(preset_id=request.arch.id)
-    return Comparison(title=args.title, workload=request.workload, model=ref, builds=entries)
+    return Comparison(title=args.title, workload=workload, model=ref, builds=entries)
 
 
 def run(args: argparse.Namespace) -> int:

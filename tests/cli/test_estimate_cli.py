@@ -77,7 +77,7 @@ def test_architecture_overrides(capsys):
 
 
 def test_context_and_batch_scale_the_kv_cache(capsys):
-    one = run_json(capsys, "llama-3.1-8b", "--context", "8192")
+    one = run_json(capsys, "llama-3.1-8b", "--context", "8192", "--batch", "1")
     four = run_json(capsys, "llama-3.1-8b", "--context", "8192", "--batch", "4")
     assert four["memory"]["per_gpu_gib"]["kv_cache"] == pytest.approx(4 * one["memory"]["per_gpu_gib"]["kv_cache"])
 
@@ -104,8 +104,8 @@ def test_gpu_with_gpus_is_n_cards_on_pcie(capsys):
     data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--gpu", "rtx-4090",
                     "--gpus", "2")
     assert data["hardware"]["gpu_count"] == 2 and data["workload"]["n_gpus"] == 2
-    assert data["workload"]["parallel"] == "layer-split"
-    assert any("--parallel not given" in a for a in data["assumptions"])
+    assert data["workload"]["parallel"] == "layer-split"  # the plan chosen for llama.cpp on 2 cards
+    assert data["plan"]["text"] == "2 GPUs, split by layers over PCIe (through host memory), no offload (pinned)"
 
 
 def test_build_uses_all_its_gpus(capsys):
@@ -247,3 +247,32 @@ def test_exact_file_bytes_replace_the_format_estimate(tmp_path, capsys):
     data = run_json(capsys, str(tmp_path), "--weights", "fp16")
     assert data["memory"]["per_gpu_gib"]["weights"] == pytest.approx(3 / 1024, abs=1e-3)
     assert any("replace the format estimate" in a for a in data["assumptions"])
+
+
+def test_default_job_is_the_windows(capsys):
+    # Defaults that agree (issue 13): the CLI's job is the window's first-launch job.
+    from advisor.core.job.defaults import default_job
+
+    data = run_json(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink")
+    job = default_job()
+    for field in ("engine", "context_len", "batch", "weights", "kv_dtype"):
+        value = getattr(job, field)
+        assert data["workload"][field] == getattr(value, "value", value)
+    assert data["plan"] == {"n_gpus": 2, "parallel": "tp", "offload": [], "checkpointing": "none", "pinned": False,
+                            "considered": data["plan"]["considered"], "notes": [],
+                            "text": "2 GPUs, tensor parallel over NVLink, no offload"}
+    assert data["fit"]["status"] == "fits" and data["fit"]["suggestions"] == []
+
+
+def test_a_job_that_does_not_fit_lists_what_would(capsys):
+    data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--build", "1x-rtx-5090")
+    fit = data["fit"]
+    assert fit["status"] == "does not fit" and not fit["fits"]
+    kinds = {s["kind"]: s for s in fit["suggestions"]}
+    assert {"weights", "gpus"} <= set(kinds)
+    for s in fit["suggestions"]:
+        assert set(s) >= {"change", "per_gpu_gib", "decode_tokens_per_s"} and s["per_gpu_gib"] < fit["usable_per_gpu_gib"]
+    assert kinds["gpus"]["extra_cost_usd"] > 0
+    text = main(["estimate", "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--build", "1x-rtx-5090"])
+    out = capsys.readouterr().out
+    assert text == 0 and "What would make it fit:" in out and "more GeForce RTX 5090" in out

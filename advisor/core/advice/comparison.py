@@ -13,8 +13,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
-from advisor.core.job.workload import Engine, Mode, Workload
+from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import Frozen, RecordId
 
@@ -151,7 +152,7 @@ def migrate_v1(data: dict) -> dict:
 
 
 def canonical_workload() -> Workload:
-    """Llama 3.1 8B served by vLLM to 16 users at 8k context, split over both GPUs (TP=2).
+    """The default job (``advisor.core.job.defaults``): Llama 3.1 8B served by vLLM to 16 users at 8k.
 
     The job only: each build plans itself (both pairs split every layer over their two cards,
     tensor parallel, vLLM's usual multi-GPU layout).
@@ -163,14 +164,7 @@ def canonical_workload() -> Workload:
     through host memory on the 4090 pair (no peer-to-peer on stock drivers). That is
     exactly where the two builds differ.
     """
-    return Workload(
-        mode=Mode.INFERENCE,
-        weights="bf16",
-        kv_dtype="bf16",
-        engine=Engine.VLLM,
-        context_len=8192,
-        batch=16,
-    )
+    return default_job()
 
 
 def canonical_comparison() -> Comparison:

@@ -22,7 +22,7 @@ from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
-from advisor.core.units import GB
+from advisor.core.units import GIB
 
 FULL_FT_BYTES_PER_PARAM = 16.0
 LORA_SHARE_OF_FULL = 0.25
@@ -58,10 +58,10 @@ def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
 
 def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: MemoryBreakdown) -> str:
     per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
-    parts = [f"detailed estimate {detailed.total / GB:.1f} GB{per_gpu} vs rule {rule_bytes / GB:.1f} GB"]
+    parts = [f"detailed estimate {detailed.total / GIB:.1f} GiB{per_gpu} vs rule {rule_bytes / GIB:.1f} GiB"]
     terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
-    listed = ", ".join(f"{t.replace('_', ' ')} {v / GB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
-    parts.append(f"detailed terms (GB): {listed}")
+    listed = ", ".join(f"{t.replace('_', ' ')} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
+    parts.append(f"detailed terms (GiB): {listed}")
     if w.mode is Mode.INFERENCE:
         parts.append("the rule counts weights only: no KV cache (grows with context × batch), activations, "
                      "runtime; and nominal bits, without quantization scales or 16-bit embeddings/lm_head")

@@ -6,7 +6,7 @@ from advisor.core.estimate.rule_of_thumb import nominal_bits, rule_of_thumb
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
-from advisor.core.units import GB
+from advisor.core.units import GB, GIB
 
 LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
                       n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
@@ -40,8 +40,8 @@ def test_why_different_reports_both_totals_and_main_terms():
     w = Workload(mode="train", method="qlora", weights="nf4", seq_len=4096)
     r = rule_of_thumb(LLAMA2_7B, w)
     detailed = estimate_memory(LLAMA2_7B, w).breakdown.total
-    assert f"{detailed / GB:.1f} GB" in r.why_different
-    assert f"{r.total_bytes / GB:.1f} GB" in r.why_different
+    assert f"{detailed / GIB:.1f} GiB" in r.why_different  # one unit per sentence (issue 17)
+    assert f"{r.total_bytes / GIB:.1f} GiB" in r.why_different and " GB" not in r.why_different
     assert "activations" in r.why_different  # the biggest term the rule leaves out here
 
 
@@ -57,7 +57,7 @@ def test_given_breakdown_is_used_and_matches_the_computed_one(monkeypatch):
     monkeypatch.setattr(rot, "estimate_memory", _fail)
     doubled = breakdown.model_copy(update={"activations": 2 * breakdown.activations})
     r = rule_of_thumb(LLAMA2_7B, w, doubled)
-    assert f"{doubled.total / GB:.1f} GB" in r.why_different
+    assert f"{doubled.total / GIB:.1f} GiB" in r.why_different
 
 
 def test_inference_why_mentions_kv_cache():

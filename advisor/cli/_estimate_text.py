@@ -1,0 +1,145 @@
+"""What ``llm-advisor estimate`` prints: the JSON object and its text rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime")
+
+
+def _gib(n: float | None) -> float | None:
+    return None if n is None else round(n / 2**30, 3)
+
+
+def plan_json(planned, build) -> dict[str, Any] | None:
+    if planned is None:
+        return None
+    from advisor.core.plan.words import plan_words
+
+    p = planned.plan
+    return {"n_gpus": p.n_gpus, "parallel": p.parallel.value, "offload": [o.value for o in p.offload],
+            "checkpointing": p.checkpointing.value, "pinned": planned.pinned, "considered": planned.considered,
+            "text": plan_words(p, build, planned.workload.mode, planned.pinned), "notes": list(planned.notes)}
+
+
+def suggestion_json(s) -> dict[str, Any]:
+    speed = s.planned.estimate.speed
+    training = s.planned.workload.mode.value == "train"
+    out: dict[str, Any] = {"change": s.change, "kind": s.kind, "per_gpu_gib": _gib(s.per_gpu_bytes)}
+    if training:
+        out["train_tokens_per_s"] = speed.train_tokens_per_s
+    else:
+        out["decode_tokens_per_s"] = speed.decode_tokens_per_s
+    if s.host_ram_bytes:
+        out["host_ram_gib"] = _gib(s.host_ram_bytes)
+    if s.extra_cost_usd is not None:
+        out["extra_cost_usd"] = s.extra_cost_usd
+    return out
+
+
+def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
+    from advisor.core.model.params import count_params
+
+    arch, mem, speed = request.arch, est.memory, est.speed
+    counts = count_params(arch)
+    imported = request.imported
+    model = {
+        "id": arch.id, "name": arch.name, "family": arch.family,
+        "origin": imported.origin if imported else "generic", "path": imported.path if imported else None,
+        "n_layers": arch.n_layers, "hidden_size": arch.hidden_size, "n_heads": arch.n_heads,
+        "n_kv_heads": arch.n_kv_heads, "head_dim": arch.head_dim, "ffn_size": arch.ffn_size,
+        "vocab_size": arch.vocab_size, "attention": arch.attention.kind.value,
+        "moe": arch.moe.model_dump() if arch.moe else None,
+        "params_total": counts.total, "params_active": counts.active,
+        "params_exact": imported.params_exact if imported else None,
+        "params_trainable": est.params_trainable, "weights_bytes_exact": request.weights_bytes_override,
+    }
+    per_gpu = {term: _gib(getattr(mem, term)) for term in MEMORY_ROWS}
+    per_gpu["total"] = _gib(mem.total)
+    fit = None
+    if est.fit is not None:
+        f = est.fit
+        fit = {"fits": f.fits, "need_per_gpu_gib": _gib(f.need_per_gpu_bytes),
+               "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
+               "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
+               "reason": f.reason, "status": planned.status.value if planned is not None else None,
+               "suggestions": [suggestion_json(x) for x in suggestions]}
+    hardware = None
+    if request.build is not None:
+        b = request.build
+        hardware = {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
+                    "host_ram_gib": b.host_ram_gib}
+    rot = est.rule_of_thumb
+    return {
+        "model": model,
+        "workload": (planned.workload if planned is not None else request.workload).model_dump(mode="json"),
+        "plan": plan_json(planned, request.build),
+        "hardware": hardware,
+        "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host)},
+        "speed": {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
+                  "time_to_first_token_s": speed.time_to_first_token_s,
+                  "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
+                  "interconnect_share": speed.interconnect_share,
+                  "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes)},
+        "fit": fit,
+        "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
+                                                   "why_different": rot.why_different},
+        "assumptions": list(request.notes) + list(est.assumptions),
+    }
+
+
+def _fmt(value: float | None, unit: str, digits: int = 1) -> str:
+    return "n/a" if value is None else f"{value:,.{digits}f} {unit}"
+
+
+def result_text(data: dict[str, Any]) -> str:
+    m, w = data["model"], data["workload"]
+    lines = [f"{m['name']} ({m['id']}): {m['params_total'] / 1e9:.2f}B parameters"
+             + (f", {m['params_active'] / 1e9:.2f}B active" if m["moe"] else "")
+             + f"; {m['n_layers']} layers, hidden {m['hidden_size']}, {m['n_heads']} heads / {m['n_kv_heads']} KV",
+             f"Workload: {w['mode']}" + (f" {w['method']}" if w["mode"] == "train" else f", {w['weights']} weights")
+             + f", batch {w['batch']}, {w['n_gpus']} GPU(s)"
+             + (f", {data['hardware']['name']}" if data["hardware"] else "")]
+    if data.get("plan"):
+        lines.append(f"Plan: {data['plan']['text']}")
+    lines += ["", "Memory per GPU"]
+    per_gpu = data["memory"]["per_gpu_gib"]
+    for term in (*MEMORY_ROWS, "total"):
+        if term == "total" or per_gpu[term]:
+            lines.append(f"  {term.replace('_', ' '):<14}{per_gpu[term]:>10.2f} GiB")
+    lines.append(f"  {'host RAM':<14}{data['memory']['host_gib']:>10.2f} GiB")
+    if data["fit"] is not None:
+        f = data["fit"]
+        verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",
+                   "cannot run as set": "NO"}.get(f.get("status") or "", "yes" if f["fits"] else "NO")
+        lines += ["", f"Fit: {verdict} ({f['reason']})"]
+        if f.get("suggestions"):
+            lines.append("What would make it fit:")
+            for x in f["suggestions"]:
+                rate = x.get("decode_tokens_per_s") or x.get("train_tokens_per_s")
+                extra = [f"{x['per_gpu_gib']:.1f} GiB per GPU"]
+                if rate:
+                    extra.append(f"{rate:,.1f} tokens/s")
+                if x.get("extra_cost_usd") is not None:
+                    extra.append(f"+${x['extra_cost_usd']:,.0f}")
+                lines.append(f"  - {x['change']} ({', '.join(extra)})")
+    s = data["speed"]
+    speed_rows = [("decode", s["decode_tokens_per_s"], "tokens/s"), ("prefill", s["prefill_tokens_per_s"], "tokens/s"),
+                  ("first token", s["time_to_first_token_s"], "s"), ("training", s["train_tokens_per_s"], "tokens/s"),
+                  ("step time", s["step_time_s"], "s")]
+    shown = [(k, v, u) for k, v, u in speed_rows if v is not None]
+    if shown:
+        lines += ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")]
+        lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
+    elif not data["hardware"]:
+        lines += ["", "Speed: give --gpu or --build"]
+    rot = data["rule_of_thumb"]
+    if rot:
+        lines += ["", f"Rule of thumb: {rot['total_gib']:.1f} GiB ({rot['rule']})"]
+        if rot["why_different"]:
+            lines.append(f"  {rot['why_different']}")
+    if data["assumptions"]:
+        lines += ["", "Assumptions"] + [f"  - {a}" for a in data["assumptions"]]
+    return "\n".join(lines)
+
+

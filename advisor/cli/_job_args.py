@@ -1,0 +1,192 @@
+"""The job flags every command shares (``estimate``, ``advise``, ``report``): parsing, the model
+they name, and the ``Workload`` they describe. Every bad value is a ``UsageError`` naming its flag."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from advisor.cli import UsageError
+
+MODES = ("inference", "train")
+METHODS = ("full", "lora", "qlora")
+PRECISIONS = ("amp", "bf16", "fp32")
+OPTIMIZERS = ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "adafactor")
+CHECKPOINTING = ("none", "selective", "full")
+ATTENTION = ("eager", "sdpa", "flash")
+ENGINES = ("transformers", "vllm", "llama.cpp")
+PARALLEL = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard", "tp", "pp", "layer-split")
+OFFLOAD = ("optimizer", "params")
+
+# Architecture override flag → ModelArch field.
+ARCH_FLAGS = {"layers": "n_layers", "hidden": "hidden_size", "heads": "n_heads", "kv_heads": "n_kv_heads",
+              "head_dim": "head_dim", "ffn": "ffn_size", "vocab": "vocab_size"}
+# Workload field → the flag that sets it (for error messages).
+FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--double-quant",
+               "kv_dtype": "--kv-dtype", "context_len": "--context", "batch": "--batch", "engine": "--engine",
+               "method": "--method", "precision": "--precision", "optimizer": "--optimizer",
+               "lora_rank": "--lora-rank", "lora_targets": "--lora-targets", "seq_len": "--seq-len",
+               "checkpointing": "--checkpointing", "attention": "--attention", "n_gpus": "--gpus",
+               "parallel": "--parallel", "offload": "--offload", "grad_accum_steps": "--grad-accum"}
+MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def add_workload_arguments(p: argparse.ArgumentParser) -> None:
+    """Architecture overrides, workload and GPU-use flags (shared with ``llm-advisor report``)."""
+    arch = p.add_argument_group("architecture overrides")
+    for flag in ARCH_FLAGS:
+        arch.add_argument(f"--{flag.replace('_', '-')}", type=positive_int, metavar="N")
+    w = p.add_argument_group("workload")
+    w.add_argument("--mode", choices=MODES, default="inference")
+    w.add_argument("--method", choices=METHODS, help="training method (default full)")
+    w.add_argument("--weights", metavar="FORMAT", help="weight format: bf16 fp16 fp32 fp8 int8 nf4 fp4 gptq awq q4_k_m …")
+    w.add_argument("--double-quant", action="store_true", help="bitsandbytes double quantization (NF4/FP4)")
+    w.add_argument("--precision", choices=PRECISIONS, help="training precision (default amp)")
+    w.add_argument("--optimizer", choices=OPTIMIZERS, help="optimizer (default adamw)")
+    w.add_argument("--lora-rank", type=positive_int, metavar="R", help="LoRA rank (default 16)")
+    w.add_argument("--lora-targets", metavar="LIST", help="q,k,v,o,gate,up,down or all-linear")
+    w.add_argument("--seq-len", type=positive_int, metavar="S", help="training sequence length (default 2048)")
+    w.add_argument("--context", type=positive_int, metavar="TOKENS", help="inference context length (default 4096)")
+    w.add_argument("--batch", type=positive_int, metavar="B", help="sequences at once / micro-batch (default 1)")
+    w.add_argument("--grad-accum", type=positive_int, metavar="N", help="gradient accumulation steps (default 1)")
+    w.add_argument("--checkpointing", choices=CHECKPOINTING, help="activation checkpointing (default none)")
+    w.add_argument("--attention", choices=ATTENTION, help="attention kernel (default flash)")
+    w.add_argument("--kv-dtype", metavar="DTYPE", help="KV cache type: bf16 fp16 fp32 fp8 q8_0 q4_0")
+    w.add_argument("--engine", choices=ENGINES, help="inference engine (default transformers; llama.cpp for .gguf)")
+    h = p.add_argument_group("GPU use")
+    h.add_argument("--gpus", type=positive_int, metavar="N", help="GPUs the job uses")
+    h.add_argument("--parallel", choices=PARALLEL, help="how the GPUs share the work (default none)")
+    h.add_argument("--offload", choices=OFFLOAD, action="append", help="offload to host RAM (repeatable)")
+
+
+
+def load_model_arg(args: argparse.Namespace):
+    from advisor.core.model.generic import generic_decoder
+    from advisor.core.units import parse_count
+    from advisor.storage.model_import import ModelImportError, load_model
+
+    if args.model and args.params:
+        raise UsageError("--params: give either MODEL or --params, not both")
+    if args.params:
+        try:
+            n = parse_count(args.params)
+            return None, generic_decoder(n)
+        except ValueError as exc:
+            raise UsageError(f"--params: {exc}") from None
+    if not args.model:
+        raise UsageError("MODEL: give a preset id, config.json, model folder or .gguf file, or --params N")
+    try:
+        imported = load_model(args.model)
+    except ModelImportError as exc:
+        raise UsageError(f"MODEL: {exc}") from None
+    return imported, imported.arch
+
+
+def override_arch(arch, args: argparse.Namespace):
+    from pydantic import ValidationError
+
+    from advisor.core.model.arch import ModelArch
+
+    changes = {field: getattr(args, flag) for flag, field in ARCH_FLAGS.items() if getattr(args, flag) is not None}
+    if not changes:
+        return arch
+    if ("hidden_size" in changes or "n_heads" in changes) and "head_dim" not in changes:
+        hidden, heads = changes.get("hidden_size", arch.hidden_size), changes.get("n_heads", arch.n_heads)
+        if hidden % heads:
+            flag = "--heads" if "n_heads" in changes else "--hidden"
+            raise UsageError(f"{flag}: {heads} heads do not divide hidden size {hidden} (give --head-dim)")
+        changes["head_dim"] = hidden // heads
+    if "n_heads" in changes and "n_kv_heads" not in changes and arch.n_kv_heads == arch.n_heads:
+        changes["n_kv_heads"] = changes["n_heads"]  # multi-head attention stays multi-head
+    if "n_heads" in changes and "n_kv_heads" not in changes and changes["n_heads"] % arch.n_kv_heads:
+        raise UsageError(f"--kv-heads: {arch.n_kv_heads} KV heads do not divide {changes['n_heads']} heads; give --kv-heads")
+    data = {**arch.model_dump(), **changes, "params_published": None}
+    try:
+        return ModelArch.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        msg = err["msg"].removeprefix("Value error, ")
+        field = str(err["loc"][0]) if err["loc"] else ""
+        flag = next((f"--{k.replace('_', '-')}" for k, v in ARCH_FLAGS.items() if v == field), None)
+        if flag is None:  # a model-level check: blame the flag it names
+            flag = "--kv-heads" if "n_kv_heads" in msg else "--heads"
+        raise UsageError(f"{flag}: {msg}") from None
+
+
+def lora_targets_arg(text: str) -> tuple[str, ...]:
+    from advisor.core.job.workload import LORA_TARGETS
+
+    names = tuple(t.strip().lower() for t in text.split(",") if t.strip())
+    if names == ("all-linear",):
+        return names
+    bad = [t for t in names if t not in LORA_TARGETS]
+    if not names or bad:
+        raise UsageError(f"--lora-targets: unknown {', '.join(bad) or 'empty list'}; use {','.join(LORA_TARGETS)} or all-linear")
+    return names
+
+
+def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
+    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+
+    train = args.mode == "train"
+    method = args.method or "full"
+    if args.lora_rank is not None and (not train or method == "full"):
+        raise UsageError("--lora-rank: only applies to training with --method lora or qlora")
+    if args.lora_targets is not None and (not train or method == "full"):
+        raise UsageError("--lora-targets: only applies to training with --method lora or qlora")
+    fields: dict[str, Any] = {"mode": args.mode, "method": method}
+    if args.weights is not None:
+        try:
+            weight_format(args.weights, double_quant=args.double_quant)
+        except ValueError as exc:
+            raise UsageError(f"--weights: {exc}") from None
+        fields["weights"] = args.weights.strip().lower()
+    elif imported is not None and imported.weight_format and not train:
+        fields["weights"] = imported.weight_format
+    elif train and method == "qlora":
+        fields["weights"] = "nf4"  # QLoRA's base (Dettmers et al. 2023); said, not implied
+    if args.kv_dtype is not None:
+        try:
+            kv_bytes_per_element(args.kv_dtype)
+        except ValueError as exc:
+            raise UsageError(f"--kv-dtype: {exc}") from None
+        fields["kv_dtype"] = args.kv_dtype.strip().lower()
+    if args.engine is not None:
+        fields["engine"] = args.engine
+    elif imported is not None and imported.origin == "gguf" and not train:
+        fields["engine"] = "llama.cpp"
+    simple = {"double_quant": args.double_quant or None, "precision": args.precision, "optimizer": args.optimizer,
+              "lora_rank": args.lora_rank, "seq_len": args.seq_len, "context_len": args.context,
+              "batch": args.batch, "grad_accum_steps": args.grad_accum, "checkpointing": args.checkpointing,
+              "attention": args.attention, "n_gpus": args.gpus, "parallel": args.parallel}
+    fields.update({k: v for k, v in simple.items() if v is not None})
+    if args.lora_targets is not None:
+        fields["lora_targets"] = lora_targets_arg(args.lora_targets)
+    if args.offload:
+        fields["offload"] = tuple(dict.fromkeys(args.offload))
+    return fields
+
+
+def make_workload(fields: dict[str, Any]):
+    from pydantic import ValidationError
+
+    from advisor.core.job.workload import Workload
+
+    try:
+        return Workload(**fields)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = str(err["loc"][0]) if err["loc"] else ""
+        raise UsageError(f"{FIELD_FLAGS.get(field, field)}: {err['msg']}") from None
+
+

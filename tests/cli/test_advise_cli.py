@@ -1,0 +1,57 @@
+"""``llm-advisor advise``: catalog builds that run a job within a budget, best first."""
+
+import json
+
+import pytest
+
+from advisor.cli import main
+
+
+def _json(capsys, *argv):
+    assert main(["advise", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_70b_q4_within_4000_used_lists_the_3090_pair(capsys):
+    data = _json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--budget", "4000", "--used")
+    cands = data["candidates"]
+    assert cands and all(c["fits"] and c["price_usd"] is not None and c["price_usd"] <= 4000 for c in cands)
+    pair = next(c for c in cands if c["gpus"] == ["rtx-3090", "rtx-3090"])
+    assert pair["price_kind"] == "used" and pair["plan"].startswith("2 GPUs, split by layers")
+    assert set(pair) >= {"id", "name", "gpus", "plan", "fits", "per_gpu_gib", "decode_tokens_per_s",
+                         "prefill_tokens_per_s", "train_tokens_per_s", "price_usd", "price_kind", "power_w", "reasons"}
+    prices = [c["price_usd"] for c in cands]
+    assert prices == sorted(prices)  # --sort price is the default
+    assert any("left out: over budget" in a for a in data["assumptions"])
+
+
+def test_sort_by_speed_and_top(capsys):
+    data = _json(capsys, "llama-3.1-8b", "--engine", "llama.cpp", "--weights", "q4_k_m", "--sort", "speed",
+                 "--top", "5", "--budget", "3000")
+    speeds = [c["decode_tokens_per_s"] for c in data["candidates"]]
+    assert len(speeds) == 5 and speeds == sorted(speeds, reverse=True)
+
+
+def test_cloud_budget_is_per_hour(capsys):
+    data = _json(capsys, "llama-3.1-70b", "--engine", "vllm", "--cloud", "--budget", "20")
+    assert data["candidates"] and all(c["price_kind"] == "per_hour" and c["price_usd"] <= 20
+                                      for c in data["candidates"])
+
+
+def test_training_job_and_limits(capsys):
+    data = _json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "qlora", "--max-gpus", "2",
+                 "--max-power", "900", "--budget", "5000")
+    for c in data["candidates"]:
+        assert len(c["gpus"]) <= 2
+        assert (c["train_tokens_per_s"] or 0) > 0 or "speed unknown" in " ".join(c["reasons"])
+        assert c["power_w"] is None or c["power_w"] <= 900
+
+
+@pytest.mark.parametrize(("argv", "flag"), [(["--budget", "-5"], "--budget"), (["--budget", "lots"], "--budget"),
+                                             (["--sort", "fast"], "--sort"), (["--max-gpus", "0"], "--max-gpus")])
+def test_bad_flags_are_one_line(capsys, argv, flag):
+    with pytest.raises(SystemExit) as exc:
+        main(["advise", "llama-3.1-8b", *argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and flag in err
