@@ -17,6 +17,7 @@ from advisor.core.hardware.catalog import Catalog
 from advisor.report.charts import chart_painter
 from advisor.report.content import build_document
 from advisor.report.pdf import write_pdf
+from advisor.storage.error_bands import median_pct
 
 
 def export_pdf(comparison: Comparison, catalog: Catalog | None, out: Path | str, *, catalog_date: str,
@@ -28,7 +29,8 @@ def export_pdf(comparison: Comparison, catalog: Catalog | None, out: Path | str,
     file cannot be written (nothing is replaced then).
     """
     arch = resolve_model(catalog, comparison.model)
-    results = evaluate(catalog, arch, comparison.workload, comparison.builds)
+    band = median_pct(comparison.workload)  # "tight" within the measured median error, as in the window
+    results = evaluate(catalog, arch, comparison.workload, comparison.builds, margin=band / 100 if band else 0.0)
     document = build_document(comparison, arch, results, catalog_date=catalog_date, error_band=error_band,
                               made_on=made_on, unit=unit)
     draw = chart_painter(results, comparison.workload, unit, arch.name)

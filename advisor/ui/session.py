@@ -193,6 +193,7 @@ class Session(QObject):
         if criterion is self.criterion:
             return
         self.criterion = criterion
+        self._touched()
         self._rank()
         self.results_computed.emit(self.results)
 
@@ -224,10 +225,12 @@ class Session(QObject):
 
     # --- documents -------------------------------------------------------------------
     def comparison(self) -> Comparison:
-        return Comparison(title=self.title, workload=self.workload, model=self.model, builds=self.builds)
+        return Comparison(title=self.title, rank_by=self.criterion, workload=self.workload, model=self.model,
+                          builds=self.builds)
 
     def apply(self, comparison: Comparison, path: Path | None) -> None:
         self.title, self.workload, self.builds = comparison.title, comparison.workload, comparison.builds
+        self.criterion = comparison.rank_by
         self.model = comparison.model
         self.arch = self._resolve_model(self.model)
         self.path, self.dirty = path, False

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from advisor.core.advice.ranking import Criterion
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
@@ -108,6 +109,7 @@ class Comparison(Frozen):
 
     schema_version: Literal[2] = COMPARISON_VERSION
     title: str = Field("", max_length=200, description="Optional title for the window and the PDF")
+    rank_by: Criterion = Field(Criterion.SPEED, description="What the winner is chosen on (window and PDF alike)")
     workload: Workload = Workload()
     model: ModelRef
     builds: tuple[BuildEntry, ...] = Field(
