@@ -21,7 +21,17 @@ from advisor.core.memory.results import MEMORY_TERMS
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
-from advisor.report.document import Bullets, Chart, Heading, PageBreak, Paragraph, ReportDocument, Table
+from advisor.report.document import (
+    Bullets,
+    Chart,
+    Heading,
+    PageBreak,
+    Paragraph,
+    ReportDocument,
+    Table,
+    builds_title,
+    report_title,
+)
 from advisor.core.advice.recommend import recommendation
 
 CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
@@ -200,7 +210,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     """The whole report for one comparison."""
     w = comparison.workload
     made_on = made_on or dt.date.today()
-    title = comparison.title or " vs ".join(r.name for r in results.builds)
+    title = report_title(comparison.title, [r.name for r in results.builds])  # all builds, never a stale two
     params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
     blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w)),
                     Heading(text="Verdict per build"), verdict_table(results, w, unit),
@@ -221,6 +231,6 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
         subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — "
                         f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + ')'}",
                         f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
-        footer_left=f"{APP_NAME} {__version__} · {title}",
+        footer_left=f"{APP_NAME} {__version__} · {builds_title([r.name for r in results.builds])}",
         blocks=tuple(blocks),
     )

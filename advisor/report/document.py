@@ -12,6 +12,29 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
+def builds_title(names: list[str] | tuple[str, ...]) -> str:
+    """Every build named: "A vs B" for two, "6 builds: A, B, C, D, E, F" for more (issue 17)."""
+    if not names:
+        return "Comparison"
+    if len(names) <= 2:
+        return " vs ".join(names)
+    return f"{len(names)} builds: " + ", ".join(names)
+
+
+def report_title(custom: str, names: list[str] | tuple[str, ...]) -> str:
+    """The user's own title, or the builds' names.
+
+    A saved title that only lists some of the builds ("2× RTX 3090 (NVLink) vs 2× RTX 4090
+    (PCIe)" kept from the starting comparison after four builds were added) is stale, not
+    the user's choice: the builds' names replace it.
+    """
+    custom = custom.strip()
+    parts = [part.strip() for part in custom.split(" vs ")]
+    if not custom or (set(parts) <= set(names) and parts != list(names)) or parts == list(names):
+        return builds_title(names)
+    return custom
+
+
 class _Block(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -22,6 +22,7 @@ DPI = 96
 MM = DPI / 25.4  # pixels per millimetre
 MARGIN_MM = 16.0
 FONT_FAMILY = "DejaVu Sans"
+SOFT_BREAK_SHARE = 0.35  # a page break is kept only below this much of a page already used
 ChartPainter = Callable[[str, QPainter, QRectF], None]
 
 
@@ -211,17 +212,47 @@ def layout(document: ReportDocument, width: float, height: float, device, draw_c
             lay.place(h, _chart_op(block, draw_chart))
             lay.y += h + 10
         elif isinstance(block, PageBreak):
-            lay.new_page()
+            # A break right after a page that holds only a spill-over of a few lines would
+            # leave that page almost blank (issue 17): then the next part follows on it.
+            if lay.y > lay.height * SOFT_BREAK_SHARE:
+                lay.new_page()
     return lay
 
 
+FOOTER_LINES = 2
+
+
+def footer_lines(left: str, width: float, device) -> list[str]:
+    """The footer's left text in at most two lines of ``width``, the rest cut with "…"."""
+    metrics = QFontMetricsF(FONTS["footer"], device)
+    lines: list[str] = []
+    current = ""
+    for word in left.split():
+        trial = f"{current} {word}".strip()
+        if metrics.horizontalAdvance(trial) <= width or not current:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    if len(lines) > FOOTER_LINES:
+        lines = [*lines[: FOOTER_LINES - 1], " ".join(lines[FOOTER_LINES - 1:])]
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+
+
 def _footer(p: QPainter, page_rect: QRectF, left: str, page: int, pages: int) -> None:
+    """Footer text left, "Page n of m" right; the text wraps before it reaches the number (issue 17)."""
     p.setFont(FONTS["footer"])
     p.setPen(MUTED)
-    y = page_rect.bottom() + 6 * MM
-    box = QRectF(page_rect.left(), y, page_rect.width(), 12)
-    p.drawText(box, int(Qt.AlignmentFlag.AlignLeft), left)
-    p.drawText(box, int(Qt.AlignmentFlag.AlignRight), f"Page {page} of {pages}")
+    metrics = QFontMetricsF(FONTS["footer"], p.device())
+    number = f"Page {page} of {pages}"
+    y = page_rect.bottom() + 4 * MM
+    line_h = metrics.lineSpacing()
+    p.drawText(QRectF(page_rect.left(), y, page_rect.width(), line_h), int(Qt.AlignmentFlag.AlignRight), number)
+    room = page_rect.width() - metrics.horizontalAdvance(number) - 6 * MM
+    for i, line in enumerate(footer_lines(left, room, p.device())):
+        p.drawText(QRectF(page_rect.left(), y + i * line_h, room, line_h), int(Qt.AlignmentFlag.AlignLeft), line)
 
 
 def page_size_for(name: str) -> QPageSize:

@@ -93,12 +93,23 @@ class PdfExport(QObject):
 FILTERS = {"a4": "PDF report, A4 paper (*.pdf)", "letter": "PDF report, US Letter paper (*.pdf)"}
 
 
+def file_stem(title: str, limit: int = 80) -> str:
+    """A file name from a title that stays readable: "2× RTX 3090" → "2x RTX 3090" (issue 17),
+    characters file systems refuse become "-", and a long name is cut at a word."""
+    text = title.replace("×", "x").replace(":", " -")
+    safe = "".join(c if c.isalnum() or c in " -_()+.," else "-" for c in text).strip(" .-")
+    if len(safe) > limit:
+        safe = safe[:limit].rsplit(" ", 1)[0].rstrip(" ,.-") + "…"
+    return safe or "comparison"
+
+
 def _default_name(window) -> str:
+    from advisor.report.document import report_title
+
     session = window.session
-    stem = (session.title or " vs ".join(b.name for b in session.builds) or "comparison").strip()
-    safe = "".join(c if c.isalnum() or c in " -_()." else "-" for c in stem)[:80].strip() or "comparison"
+    stem = file_stem(report_title(session.title, [b.name for b in session.builds]))
     folder = session.path.parent if session.path is not None else Path.home()
-    return str(folder / f"{safe}.pdf")
+    return str(folder / f"{stem}.pdf")
 
 
 def export_pdf_dialog(window) -> PdfExport | None:

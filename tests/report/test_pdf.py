@@ -138,3 +138,55 @@ def test_truncated_output_is_detected(qapp, tmp_path, monkeypatch):
     with pytest.raises(PdfWriteError, match="disk full"):
         write_pdf(_doc(), tmp_path / "t.pdf")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_footer_text_stays_clear_of_the_page_number(qapp, tmp_path):
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF
+
+    from advisor.report.pdf import FONTS, footer_lines
+
+    long = "LLM Hardware Advisor 0.1.0 · 6 builds: " + ", ".join(f"Build number {i} with a long name" for i in range(6))
+    out = tmp_path / "footer.pdf"
+    write_pdf(ReportDocument(title="t", footer_left=long, blocks=(Paragraph(text="x"),)), out)
+    text = _norm(PdfReader(out).pages[0].extract_text())
+    assert "Page 1 of 1" in text and "6 builds: Build number 0" in text
+    lines = footer_lines(long, 400, None)
+    metrics = QFontMetricsF(FONTS["footer"])
+    assert len(lines) == 2 and lines[-1].endswith("…")
+    assert all(metrics.boundingRect(QRectF(0, 0, 1e4, 100), 0, line).width() <= 400 + 1 for line in lines)
+
+
+def test_a_page_break_after_a_short_spill_over_keeps_the_page(qapp, tmp_path):
+    from advisor.report.document import PageBreak
+
+    # Enough rows to spill a few onto page 2, then a break: the chart follows on page 2.
+    blocks = (Table(columns=("Build", "Memory"), rows=tuple((f"Build {i}", "1 GiB") for i in range(60))),
+              PageBreak(), Chart(kind="box", title="After the break"))
+    out = tmp_path / "soft.pdf"
+    write_pdf(ReportDocument(title="t", blocks=blocks), out, draw_chart=_draw_box)
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    assert "After the break" in _norm(reader.pages[1].extract_text())
+    assert "Build 59" in _norm(reader.pages[1].extract_text())
+
+
+def test_a_split_table_repeats_its_header(qapp, tmp_path):
+    out = tmp_path / "split.pdf"
+    table = Table(columns=("Term", "First build", "Second build"), rows=tuple((f"term {i}", "1 GiB", "2 GiB") for i in range(70)))
+    write_pdf(ReportDocument(title="t", blocks=(table,)), out)
+    pages = [_norm(p.extract_text()) for p in PdfReader(out).pages]
+    assert len(pages) >= 2
+    assert all("Term First build Second build" in p for p in pages)
+
+
+@pytest.mark.parametrize(("custom", "names", "expect"), [
+    ("", ["A", "B"], "A vs B"),
+    ("A vs B", ["A", "B", "C"], "3 builds: A, B, C"),  # kept from the start: stale
+    ("Lab purchase 2027", ["A", "B", "C"], "Lab purchase 2027"),
+    ("", ["A", "B", "C", "D", "E", "F"], "6 builds: A, B, C, D, E, F"),
+])
+def test_the_title_names_every_build(custom, names, expect):
+    from advisor.report.document import report_title
+
+    assert report_title(custom, names) == expect
