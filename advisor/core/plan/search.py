@@ -25,13 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimate.estimator import estimate, fit_of, usable_memory_bytes
 from advisor.core.estimate.job_checks import Problem, check_workload
-from advisor.core.estimate.results import Estimate
+from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import Checkpointing, Engine, Mode, Offload, Parallel, Workload
+from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
+from advisor.core.speed.inference import estimate_speed
+from advisor.core.speed.results import SpeedEstimate
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
 #: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
@@ -110,20 +113,45 @@ def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Ch
     return [(o, c) for o in offloads for c in ckpts]
 
 
-def _speed(p: Planned) -> float:
-    return p.headline_tokens_per_s or 0.0
+@dataclass(frozen=True)
+class _Probe:
+    """A plan judged on memory alone (cheap), before any speed or full estimate is made."""
+
+    plan: Plan
+    workload: Workload
+    problems: tuple[Problem, ...]
+    fit: Fit
+    status: FitStatus
 
 
-def _fastest(options: list[Planned], order: tuple[Parallel, ...]) -> Planned:
-    """The fastest; among those within SPEED_TIE of it, the earliest in ``order``."""
-    top = max(_speed(p) for p in options)
-    close = [p for p in options if _speed(p) >= top * (1 - SPEED_TIE)]
-    return min(close, key=lambda p: order.index(p.plan.parallel) if p.plan.parallel in order else len(order))
+def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
+           weights_bytes_override: float | None) -> _Probe:
+    workload = apply_plan(job, plan)
+    problems = tuple(check_workload(arch, workload, build))
+    usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
+    mem = estimate_memory(arch, workload, usable, weights_bytes_override)
+    fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
+    est = Estimate(memory=mem.breakdown, speed=SpeedEstimate(), fit=fit, params_total=0.0, params_trainable=0.0)
+    return _Probe(plan, workload, problems, fit, fit_status(est, problems, margin))
+
+
+def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
+    usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.workload.n_gpus])
+    mem = estimate_memory(arch, probe.workload, usable, weights_bytes_override)
+    s = estimate_speed(arch, probe.workload, build, mem.breakdown)
+    return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
 def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
               margin: float = 0.0, weights_bytes_override: float | None = None) -> Planned:
-    """The plan ``build`` runs ``job`` with (see the module docstring for the order of search)."""
+    """The plan ``build`` runs ``job`` with (see the module docstring for the order of search).
+
+    Plans are first judged on memory alone; speed is estimated only for those that run, and the
+    full estimate only for the one chosen. For training, schemes are tried in ``TRAIN_SCHEMES``
+    order, which never lowers the traffic per step (DDP and ZeRO-1/2 move the same bytes, FSDP
+    and ZeRO-3 half as much again; Rajbhandari et al. 2020 §7), so the first that runs is also
+    the fastest and the search stops there.
+    """
     pins = pins or PlanPins()
     notes: list[str] = []
     n = pins.n_gpus or build.gpu_count
@@ -133,37 +161,44 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     order = (pins.parallel,) if pins.parallel is not None else schemes_for(job, n)
     if pins.parallel is not None and n > 1 and pins.parallel is Parallel.NONE and job.mode is Mode.TRAIN:
         order = (Parallel.DDP,)
-    tried: list[Planned] = []
+    training = job.mode is Mode.TRAIN
+    tried: list[_Probe] = []
+    chosen: _Probe | None = None
     for offload, ckpt in _levels(job, pins):
-        level: list[Planned] = []
-        for scheme in order:
+        running: list[_Probe] = []
+        for scheme in (order if n > 1 else (Parallel.NONE,)):
             plan = Plan(n_gpus=n, parallel=scheme if n > 1 else Parallel.NONE, offload=offload, checkpointing=ckpt)
-            level.append(_planned(arch, job, build, plan, pins.any, margin, weights_bytes_override, notes))
-            if n == 1:
-                break
-        tried += level
-        running = [p for p in level if p.status.runs]
+            probe = _probe(arch, job, build, plan, margin, weights_bytes_override)
+            tried.append(probe)
+            if probe.status.runs:
+                running.append(probe)
+                if training and probe.status is FitStatus.FITS:
+                    break  # the first that fits comfortably is the fastest of the rest (docstring)
         if running:
             comfortable = [p for p in running if p.status is FitStatus.FITS] or running
-            return _with_count(_fastest(comfortable, order), len(tried))
-    unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
-    closest = max(unblocked, key=lambda p: (p.estimate.fit.headroom_bytes if p.estimate.fit else float("-inf"),
-                                            _speed(p)))
-    return _with_count(closest, len(tried))
+            chosen = comfortable[0] if len(comfortable) == 1 else _fastest_probe(
+                arch, build, comfortable, order, weights_bytes_override)
+            break
+    if chosen is None:
+        unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
+        chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
+    est = estimate(arch, chosen.workload, build, weights_bytes_override)
+    return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
+                   chosen.problems, tuple(notes), len(tried))
 
 
-def _with_count(p: Planned, considered: int) -> Planned:
-    return Planned(p.plan, p.workload, p.estimate, p.status, p.pinned, p.problems, p.notes, considered)
-
-
-def _planned(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, pinned: bool, margin: float,
-             weights_bytes_override: float | None, notes: list[str]) -> Planned:
-    workload = apply_plan(job, plan)
-    problems = tuple(check_workload(arch, workload, build))
-    est = estimate(arch, workload, build, weights_bytes_override)
-    return Planned(plan, workload, est, fit_status(est, problems, margin), pinned, problems, tuple(notes))
+def _fastest_probe(arch: ModelArch, build: ResolvedBuild, options: list[_Probe], order: tuple[Parallel, ...],
+                   weights_bytes_override: float | None) -> _Probe:
+    """The fastest; among those within SPEED_TIE of it, the earliest in ``order``."""
+    speeds = [(p, _speed_of(arch, build, p, weights_bytes_override)) for p in options]
+    top = max(v for _, v in speeds)
+    close = [p for p, v in speeds if v >= top * (1 - SPEED_TIE)]
+    return min(close, key=lambda p: order.index(p.plan.parallel) if p.plan.parallel in order else len(order))
 
 
 def plan_for(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> Planned:
     """The estimate under one given plan (no search): for suggestions and tests."""
-    return _planned(arch, job, build, plan, True, margin, None, [])
+    workload = apply_plan(job, plan)
+    problems = tuple(check_workload(arch, workload, build))
+    est = estimate(arch, workload, build)
+    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems)

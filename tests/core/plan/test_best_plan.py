@@ -109,3 +109,22 @@ def test_schemes_follow_the_engine():
     assert schemes_for(Workload(engine=Engine.VLLM), 2)[0] is Parallel.TP
     assert schemes_for(Workload(mode=Mode.TRAIN), 2)[0] is Parallel.DDP
     assert schemes_for(Workload(), 1) == (Parallel.NONE,)
+
+
+@pytest.mark.parametrize("method", [Method.FULL, Method.LORA, Method.QLORA])
+@pytest.mark.parametrize("build_id", ["2x-rtx-3090-nvlink", "2x-rtx-4090-pcie-x16", "4x-rtx-3090", "8x-h100-sxm"])
+def test_training_stops_at_the_first_fitting_scheme_without_losing_speed(catalog, method, build_id):
+    # The search stops at the first scheme that fits (TRAIN_SCHEMES never lowers traffic); an
+    # exhaustive search over the same level must find nothing faster beyond the tie band.
+    from advisor.core.plan.search import TRAIN_SCHEMES, plan_for
+
+    arch = catalog.models["llama-3.1-8b"]
+    build = resolve_build(catalog, build_id)
+    job = Workload(mode=Mode.TRAIN, method=method, seq_len=2048)
+    chosen = best_plan(arch, job, build)
+    if not chosen.status.runs:
+        return
+    level = chosen.plan
+    rivals = [plan_for(arch, job, build, level.model_copy(update={"parallel": p})) for p in TRAIN_SCHEMES]
+    fastest = max((r.estimate.speed.train_tokens_per_s or 0) for r in rivals if r.status is FitStatus.FITS)
+    assert (chosen.estimate.speed.train_tokens_per_s or 0) >= fastest * (1 - SPEED_TIE)
