@@ -13,6 +13,7 @@ from advisor import APP_NAME, __version__
 from advisor.core.advice.comparison import Comparison
 from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.advice.formulas import formulas
+from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Workload
@@ -32,7 +33,6 @@ from advisor.report.document import (
     builds_title,
     report_title,
 )
-from advisor.core.advice.recommend import recommendation
 
 CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
           ("memory", "Memory per GPU by term, against capacity"),
@@ -72,8 +72,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                  ("Checkpointing / attention", f"{w.checkpointing.value} / {w.attention.value}")]
         if w.method.value == "qlora":
             rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
-    rows.append(("GPUs used", f"{w.n_gpus}, parallel scheme {w.parallel.value}"
-                 + (f", offload {'+'.join(o.value for o in w.offload)}" if w.offload else "")))
+    rows.append(("GPUs and parallelism", "chosen for each build (see the plan in Verdict per build)"))
     return tuple(rows)
 
 
@@ -142,19 +141,44 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
     for r in results.builds:
         e = r.estimate
         if e is None or e.fit is None:
-            rows.append((r.name, "no estimate", r.error or "", "", "", ""))
+            rows.append((r.name, "", "no estimate", r.error or "", "", "", ""))
             continue
-        fits = "fits" if e.fit.fits and not r.problems else ("cannot run as set" if r.problems else "does not fit")
+        verdict = r.status.value if r.status is not None else ("fits" if e.fit.fits else "does not fit")
         need = f"{_gib(e.fit.need_per_gpu_bytes, unit)} of {_gib(e.fit.usable_per_gpu_bytes, unit)}"
+        if not r.runs:  # a build that does not run the job has no speed to sell: say why instead
+            why = r.problems[0] if r.problems else e.fit.reason
+            rows.append((r.name, r.plan_text, verdict, need, why, "—", "—"))
+            continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
         link = f"{e.speed.interconnect_share:.0%}"
         headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
         price = r.usd_per_hour if r.usd_per_hour is not None else r.price_new_usd
         per = _usd(price / headline, "/h per tok/s" if r.usd_per_hour is not None else " per tok/s") \
-            if price is not None and headline else "unknown"
-        rows.append((r.name, fits, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
-    return Table(columns=("Build", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed", "Cost per unit"),
-                 rows=tuple(rows), column_weights=(1.3, 0.9, 1.3, 1.3, 1.8, 1.1), small=True)
+            if price is not None and headline else "no price"
+        rows.append((r.name, r.plan_text, verdict, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
+    return Table(columns=("Build", "Plan", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed",
+                          "Cost per unit"),
+                 rows=tuple(rows), column_weights=(1.2, 1.5, 0.8, 1.1, 1.2, 1.5, 1.0), small=True)
+
+
+def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
+    """For each build that does not fit (or is tight): the smallest changes that make it fit."""
+    blocks = []
+    for r in results.builds:
+        if not r.suggestions:
+            continue
+        items = []
+        for s in r.suggestions:
+            rate = s.planned.headline_tokens_per_s
+            parts = [f"{_gib(s.per_gpu_bytes, unit)} per GPU"]
+            if rate:
+                parts.append(f"{rate:,.1f} {'training ' if w.mode is Mode.TRAIN else ''}tokens/s")
+            if s.extra_cost_usd is not None:
+                parts.append(f"{_usd(s.extra_cost_usd)} more")
+            items.append(f"{s.change}: {', '.join(parts)}")
+        label = "is tight; more room with" if r.status is not None and r.status.value == "tight" else "would fit with"
+        blocks += [Paragraph(text=f"{r.name} {label}:", small=True), Bullets(items=tuple(items), small=True)]
+    return ([Heading(text="What would make it fit")] + blocks) if blocks else []
 
 
 def memory_table(results: Results, unit: str) -> Table:
@@ -212,8 +236,8 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     made_on = made_on or dt.date.today()
     title = report_title(comparison.title, [r.name for r in results.builds])  # all builds, never a stale two
     params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
-    blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w)),
-                    Heading(text="Verdict per build"), verdict_table(results, w, unit),
+    blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w, comparison.rank_by)),
+                    Heading(text="Verdict per build"), verdict_table(results, w, unit), *fixes_blocks(results, w, unit),
                     Heading(text="Builds"), builds_table(results, unit)]
     if arch is not None:
         blocks += [Heading(text="Workload"),

@@ -13,7 +13,7 @@ from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
 from advisor.report.content import build_document
-from advisor.report.document import Chart, Table
+from advisor.report.document import Chart, Paragraph, Table
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -39,9 +39,25 @@ def test_verdict_rows_carry_the_core_numbers(catalog):
     rows = {row[0]: row for row in _table(doc, "Build").rows}
     for r in results.builds:
         row = rows[r.name]
-        assert row[1] == ("fits" if r.estimate.fit.fits else "does not fit")
-        assert f"{r.estimate.fit.need_per_gpu_bytes / GIB:,.1f} GiB" in row[2]
-        assert f"{r.estimate.speed.decode_tokens_per_s:,.0f} tok/s" in row[4]
+        assert row[1] == r.plan_text == "2 GPUs, tensor parallel over " + ("NVLink" if "3090" in r.name else
+                                                                             "PCIe (through host memory)") + ", no offload"
+        assert row[2] == r.status.value == "fits"
+        assert f"{r.estimate.fit.need_per_gpu_bytes / GIB:,.1f} GiB" in row[3]
+        assert f"{r.estimate.speed.decode_tokens_per_s:,.0f} tok/s" in row[5]
+
+
+def test_a_build_that_does_not_fit_shows_why_and_what_would_fit(catalog):
+    c = canonical_comparison().model_copy(update={"model": ModelRef(preset_id="llama-3.1-70b"), "builds": (
+        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="one 5090", build_id="1x-rtx-5090"))})
+    c = c.model_copy(update={"workload": Workload(weights="q4_k_m", engine="llama.cpp")})
+    doc, results = _doc(catalog, c)
+    rows = {row[0]: row for row in _table(doc, "Build").rows}
+    assert rows["one 5090"][2] == "does not fit" and rows["one 5090"][5] == "—" and rows["one 5090"][6] == "—"
+    text = doc.text()
+    assert "What would make it fit" in text and "one 5090 would fit with" in text
+    assert "1 more GeForce RTX 5090 (2 in all)" in text
+    first = next(b for b in doc.blocks if isinstance(b, Paragraph))
+    assert first.text.startswith("pair wins: it is the only build that runs this job")
 
 
 def test_document_has_workload_charts_formulas_and_dates(catalog):
