@@ -2,9 +2,9 @@
 
 Each editor gives back raw input (``get`` → (value, parse error or None)) and leaves the
 rules to the core: numbers go to ``model_validate`` as typed text, so 'abc', '-24' and
-'nan' are refused with pydantic's own messages. Nested records (NVLink, topology, a
-build's GPUs, MoE …) are edited as JSON text: one generic editor instead of a sub-form
-per type, and the JSON is the same as in the record's file.
+'nan' are refused by the core (the form words its messages). A card's NVLink has its own
+widgets (buyers edit it; issue 17); other nested records (topology, a build's GPUs, MoE …)
+are edited as JSON text, the same JSON as in the record's file.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget
+
+from advisor.core.hardware.records import NvLink
 
 UNKNOWN = "unknown"
 
@@ -189,6 +191,63 @@ class JsonEditor(LinesEditor):
         self.widget.setPlainText("" if value is None else json.dumps(value, indent=1, ensure_ascii=False))
 
 
+class NvLinkEditor(FieldEditor):
+    """A card's NVLink as widgets (issue 17: it was raw JSON): on/off, version, bandwidth, group size, bridges."""
+
+    def _make(self) -> QWidget:
+        box = QWidget()
+        outer = QVBoxLayout(box)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.check_has = QCheckBox("This card has NVLink (or another GPU-to-GPU link)")
+        outer.addWidget(self.check_has)
+        self.details = QWidget()
+        form = QFormLayout(self.details)
+        form.setContentsMargins(16, 0, 0, 0)
+        self.edit_version = QLineEdit()
+        self.edit_version.setPlaceholderText("NVLink 3")
+        self.edit_bandwidth = QLineEdit()
+        self.edit_bandwidth.setPlaceholderText("112.5")
+        self.spin_max_gpus = QSpinBox()
+        self.spin_max_gpus.setRange(2, 576)
+        self.edit_spacings = QLineEdit()
+        self.edit_spacings.setPlaceholderText("3, 4 (empty: no bridge)")
+        form.addRow("Version", self.edit_version)
+        form.addRow("Bandwidth per GPU, both directions (GB/s)", self.edit_bandwidth)
+        form.addRow("Most GPUs joined", self.spin_max_gpus)
+        form.addRow("Bridge slot spacings", self.edit_spacings)
+        outer.addWidget(self.details)
+        self.check_has.toggled.connect(self.details.setEnabled)
+        self.details.setEnabled(False)
+        return box
+
+    def get(self) -> tuple[object, str | None]:
+        if not self.check_has.isChecked():
+            return None, None
+        try:
+            spacings = [int(t) for t in self.edit_spacings.text().replace(",", " ").split()]
+        except ValueError:
+            return None, "Bridge slot spacings: whole numbers separated by commas."
+        return {"version": self.edit_version.text().strip(), "total_gb_per_s_per_gpu": self.edit_bandwidth.text().strip(),
+                "max_gpus": self.spin_max_gpus.value(), "bridge_slot_spacings": spacings}, None
+
+    def set(self, value: object) -> None:
+        value = value or {}
+        self.check_has.setChecked(bool(value))
+        self.details.setEnabled(bool(value))
+        self.edit_version.setText(str(value.get("version", "")))
+        bw = value.get("total_gb_per_s_per_gpu")
+        self.edit_bandwidth.setText("" if bw is None else f"{bw:g}")
+        self.spin_max_gpus.setValue(int(value.get("max_gpus", 2)))
+        self.edit_spacings.setText(", ".join(str(v) for v in value.get("bridge_slot_spacings", ())))
+
+    def on_change(self, fn) -> None:
+        self.check_has.toggled.connect(fn)
+        self.edit_version.textChanged.connect(fn)
+        self.edit_bandwidth.textChanged.connect(fn)
+        self.spin_max_gpus.valueChanged.connect(fn)
+        self.edit_spacings.textChanged.connect(fn)
+
+
 def is_model_sequence(annotation) -> type[BaseModel] | None:
     """The item model of ``tuple[Model, ...]`` (price histories), else None."""
     if get_origin(annotation) is tuple:
@@ -203,6 +262,8 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
     inner, optional = strip_optional(info.annotation)
     if get_origin(inner) is Literal:
         return None
+    if inner is NvLink:
+        return NvLinkEditor(name, info, optional)
     if inner is bool:
         if optional:
             return ChoiceEditor(name, info, True, [("yes", True), ("no", False)])

@@ -11,6 +11,7 @@ Signals:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, ValidationError
@@ -22,8 +23,33 @@ from advisor.ui.catalog_editor.fields import FieldEditor, editor_for
 ERROR_STYLE = "color: #c62828;"
 
 
+#: Labels people use, with units (issue 17: "Pcie gen", "Tdp (W)", "P2p supported").
+LABELS = {
+    "id": "Id (file name)", "vendor": "Vendor", "name": "Name", "segment": "Market segment",
+    "memory_gib": "Memory reported (GiB)", "memory_gb_marketing": "Memory advertised (GB)",
+    "memory_type": "Memory type", "mem_bandwidth_gb_per_s": "Memory bandwidth (GB/s)",
+    "fp32_tflops": "FP32 (TFLOP/s)", "bf16_tflops_dense": "BF16 tensor, dense (TFLOP/s)",
+    "fp16_acc16_tflops_dense": "FP16 tensor, FP16 accumulate, dense (TFLOP/s)",
+    "fp8_tflops_dense": "FP8 tensor, dense (TFLOP/s)", "int8_tops_dense": "INT8 tensor, dense (TOP/s)",
+    "fp4_tflops_dense": "FP4 tensor, dense (TFLOP/s)", "bf16_supported": "Runs BF16",
+    "tdp_w": "Board power (W)", "form_factor": "Form factor", "slot_width": "Slot width (slots)",
+    "length_mm": "Card length (mm)", "power_connectors": "Power connectors", "pcie_gen": "PCIe generation",
+    "pcie_lanes": "PCIe lanes", "p2p_supported": "PCIe peer-to-peer", "nvlink": "NVLink",
+    "pci_device_ids": "PCI device ids", "launch_date": "Launch date", "prices": "Prices",
+    "sources": "Sources (web addresses)", "notes": "Notes", "host_ram_gib": "Host memory (GiB)",
+    "cpu": "CPU", "cpu_pcie_lanes": "CPU PCIe lanes", "platform_cost_usd": "Platform cost (USD)",
+    "platform_power_w": "Platform power (W)", "psu_w": "Power supply (W)", "unified_memory": "Unified memory",
+    "gpu_id": "GPU", "gpu_count": "GPUs", "provider": "Provider", "instance_type": "Instance type",
+    "total_gpu_memory_gb": "GPU memory in total (GB)", "url": "Web page", "kind": "Kind",
+    "version": "Version", "total_gb_per_s_per_gpu": "Bandwidth per GPU (GB/s)", "max_gpus": "Most GPUs joined",
+    "bridge_slot_spacings": "Bridge slot spacings",
+}
+
+
 def field_label(name: str) -> str:
-    """'mem_bandwidth_gb_per_s' → 'Mem bandwidth (GB/s)': the unit suffix said as a unit."""
+    """The label a buyer reads; else 'mem_bandwidth_gb_per_s' → 'Mem bandwidth (GB/s)'."""
+    if name in LABELS:
+        return LABELS[name]
     units = {"_gb_per_s": "GB/s", "_gib": "GiB", "_gb": "GB", "_w": "W", "_usd": "USD", "_mm": "mm",
              "_tflops_dense": "TFLOP/s dense", "_tops_dense": "TOP/s dense", "_tflops": "TFLOP/s",
              "_gb_marketing": "GB, printed"}
@@ -39,11 +65,49 @@ def field_label(name: str) -> str:
 
 
 def error_label() -> QLabel:
+    """A message line whose space is always kept, so the form never jumps when it fills (issue 17)."""
     label = QLabel()
     label.setStyleSheet(ERROR_STYLE)
     label.setWordWrap(True)
-    label.setVisible(False)
+    label.setMinimumHeight(label.fontMetrics().lineSpacing())
     return label
+
+
+_PYDANTIC_WORDS = {
+    "missing": "Needed.", "string_too_short": "Needed.",
+    "greater_than": "Must be more than {gt:g}.", "greater_than_equal": "Must be at least {ge:g}.",
+    "less_than_equal": "Must be at most {le:g}.", "less_than": "Must be less than {lt:g}.",
+    "float_parsing": "Enter a number.", "float_type": "Enter a number.", "int_parsing": "Enter a whole number.",
+    "int_type": "Enter a whole number.", "int_from_float": "Enter a whole number.",
+    "date_from_datetime_parsing": "Enter a date as YYYY-MM-DD.", "date_parsing": "Enter a date as YYYY-MM-DD.",
+    "url_parsing": "Enter a web address (https://…).", "url_scheme": "Enter a web address (https://…).",
+    "enum": "Choose one of the listed values.", "finite_number": "Enter a number.",
+    "string_pattern_mismatch": "Use lower-case letters, digits, dots and dashes (like rtx-4090-oc).",
+}
+
+
+def words_for(err: dict) -> str:
+    """A pydantic error as a sentence about the field the user sees (no types, no field names)."""
+    template = _PYDANTIC_WORDS.get(err.get("type", ""))
+    if template is not None:
+        try:
+            return template.format(**(err.get("ctx") or {}))
+        except (KeyError, IndexError, ValueError, TypeError):
+            return template.split("{")[0].strip() + "."
+    return record_words(err.get("msg", "").removeprefix("Value error, "))
+
+
+def record_words(msg: str) -> str:
+    """A core validator's message in the form's own words (field names become labels)."""
+    m = re.match(r"memory_gib ([\d.]+) is not close to memory_gb_marketing ([\d.]+)", msg)
+    if m:
+        return (f"Memory reported ({float(m[1]):g} GiB) does not match the advertised {float(m[2]):g} GB: "
+                "a card reports roughly the size on its box.")
+    if msg == "usd_low is above usd_high":
+        return "The low price is above the high price."
+    for name in sorted(LABELS, key=len, reverse=True):
+        msg = re.sub(rf"\b{re.escape(name)}\b", LABELS[name], msg)
+    return msg[:1].upper() + msg[1:]
 
 
 class ModelForm(QWidget):
@@ -60,6 +124,7 @@ class ModelForm(QWidget):
         self.form_error = error_label()
         self.valid: bool | None = None
         self.field_messages: dict[str, str] = {}
+        self.touched: set[str] = set()  # messages show only for fields the user has edited
         self._loading = False
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -80,6 +145,8 @@ class ModelForm(QWidget):
         lay.setSpacing(1)
         lay.addWidget(editor.widget)
         err = error_label()
+        err.setWordWrap(False)  # one line, always there: a wrapped label re-lays out the form
+        err.setFixedHeight(err.fontMetrics().lineSpacing() + 2)
         err.setObjectName(f"error_{name}")
         lay.addWidget(err)
         label = QLabel(field_label(name))
@@ -87,7 +154,7 @@ class ModelForm(QWidget):
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.addRow(label, box)
         self.editors[name], self.errors[name] = editor, err
-        editor.on_change(self._on_edited)
+        editor.on_change(lambda *_a, n=name: self._on_edited(n))
 
     # --- values -------------------------------------------------------------------------
     def set_values(self, values: dict) -> None:
@@ -98,6 +165,7 @@ class ModelForm(QWidget):
                 editor.set(values.get(name))
         finally:
             self._loading = False
+        self.touched = set()  # a fresh record: nothing is said before the user types
         self.revalidate()
 
     def defaults(self) -> dict:
@@ -114,8 +182,9 @@ class ModelForm(QWidget):
                 errors[name] = err
         return data, errors
 
-    def _on_edited(self, *_args) -> None:
+    def _on_edited(self, name: str = "") -> None:
         if not self._loading:
+            self.touched.add(name)
             self.revalidate()
             self.changed.emit()
 
@@ -131,13 +200,13 @@ class ModelForm(QWidget):
             for err in exc.errors(include_url=False, include_input=False):
                 loc = [str(p) for p in err["loc"]]
                 if loc and loc[0] in self.editors:
-                    rest = ".".join(loc[1:])
-                    msg = f"{rest}: {err['msg']}" if rest else err["msg"]
-                    field_msgs.setdefault(loc[0], msg)
+                    rest = " ".join(field_label(p) for p in loc[1:] if not p.isdigit())
+                    msg = words_for(err)
+                    field_msgs.setdefault(loc[0], f"{rest}: {msg}" if rest else msg)
                 elif loc and loc[0] in field_msgs:
                     continue  # missing because it did not parse: its parse message says why
                 else:
-                    form_msgs.append(err["msg"].removeprefix("Value error, "))
+                    form_msgs.append(words_for(err))
         if self.extra_check:
             for name, msg in self.extra_check(data).items():
                 field_msgs.setdefault(name, msg)
@@ -149,11 +218,10 @@ class ModelForm(QWidget):
         record, field_msgs, form_msgs = self.validate()
         self.field_messages = field_msgs
         for name, label in self.errors.items():
-            msg = field_msgs.get(name, "")
-            label.setText(msg.removeprefix("Value error, "))
-            label.setVisible(bool(msg))
-        self.form_error.setText("\n".join(form_msgs))
-        self.form_error.setVisible(bool(form_msgs))
+            msg = field_msgs.get(name, "") if name in self.touched else ""
+            label.setText(msg)
+            label.setToolTip(msg)  # a message wider than the form is read here
+        self.form_error.setText("\n".join(form_msgs) if self.touched else "")
         valid = record is not None
         if valid != self.valid:
             self.valid = valid

@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -82,7 +83,35 @@ class CatalogEditor(QMainWindow):
         self._watch_timer = QTimer(self, singleShot=True, interval=WATCH_DEBOUNCE_MS)
         self._watch_timer.timeout.connect(self.check_disk)
         self._refresh_views()
-        self.resize(1640, 900)
+        self.restore_size()
+
+    # --- size: remembered, never larger than the screen (issue 17) --------------------------
+    DEFAULT_SIZE = (1640, 900)
+
+    @staticmethod
+    def _size_store():
+        from PySide6.QtCore import QSettings
+
+        from advisor.storage import paths
+
+        return QSettings(str(paths.user_config_dir() / "catalog-editor.ini"), QSettings.Format.IniFormat)
+
+    def restore_size(self) -> None:
+        """The size the user left it at (or the default), cut to the screen's free area."""
+        store = self._size_store()
+        w = int(store.value("width", self.DEFAULT_SIZE[0]))
+        h = int(store.value("height", self.DEFAULT_SIZE[1]))
+        screen = self.screen() if self.screen() is not None else QApplication.primaryScreen()
+        if screen is not None:
+            free = screen.availableGeometry()
+            w, h = min(w, free.width()), min(h, free.height() - 40)  # room for the title bar
+        self.resize(max(w, 480), max(h, 360))
+
+    def save_size(self) -> None:
+        store = self._size_store()
+        store.setValue("width", self.width())
+        store.setValue("height", self.height())
+        store.sync()
 
     # --- building -------------------------------------------------------------------------
     def _add_kind(self, kind: RecordKind) -> None:
@@ -380,6 +409,7 @@ class CatalogEditor(QMainWindow):
                 and not self.ask("Unsaved changes", "Close the editor and discard the unsaved changes in the form?"):
             event.ignore()
             return
+        self.save_size()
         self.undo_stack.clear()  # undo lasts until the editor is closed
         if self.watcher.directories():  # a closed editor must not keep reloading the app
             self.watcher.removePaths(self.watcher.directories())
