@@ -156,6 +156,9 @@ class BuildsPanel(QWidget):
             b.setToolTip(tip)
             bar.addWidget(b)
             self.buttons[key] = b
+        self.button_find = QPushButton("Find builds…")
+        self.button_find.setToolTip("Search the catalog for builds that run this job within a budget")
+        bar.addWidget(self.button_find)
         bar.addStretch(1)
         self.label_busy = QLabel()
         bar.addWidget(self.label_busy)

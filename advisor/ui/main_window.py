@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.busy)
         self._make_menus()
         self.builds_panel.buttons["duplicate"].clicked.connect(self.duplicate_selected)
+        self.builds_panel.button_find.clicked.connect(self.find_builds)
         session.problem_reported.connect(self._on_problem_reported)
         session.document_changed.connect(self._on_document_changed)
         session.catalog_loaded.connect(self._on_catalog_loaded)
@@ -137,6 +138,10 @@ class MainWindow(QMainWindow):
         b = self.menuBar().addMenu("&Builds")
         for a in self._add_actions:
             b.addAction(a)
+        b.addSeparator()
+        self.action_find_builds = self._act("&Find builds…", self.find_builds, "Ctrl+F",
+                                            tip="Search the catalog for builds that run this job within a budget")
+        b.addAction(self.action_find_builds)
         h = self.menuBar().addMenu("&Help")
         h.addAction(self._act("&Formulas && sources", lambda: text_dialog(self, "Formulas and sources", formulas_html()).exec(), QKeySequence.StandardKey.HelpContents))
         h.addAction(self._act("&About", self.about))
@@ -151,6 +156,18 @@ class MainWindow(QMainWindow):
         self.action_catalog.setToolTip("Edit GPUs, builds, systems and cloud instances")
 
     # --- builds ---------------------------------------------------------------------
+    def find_builds(self) -> None:
+        """Builds ▸ Find builds…: the catalog search; chosen candidates join the comparison."""
+        if self.session.catalog is None:
+            self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))
+            return
+        from advisor.ui.find_builds import FindBuildsDialog  # noqa: PLC0415 - only when asked for
+
+        d = FindBuildsDialog(self.session, self)
+        if d.exec():
+            for entry in d.chosen_entries():
+                self.session.add_build(entry)
+
     def add_build(self, kind: str) -> None:
         if self.session.catalog is None:
             self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))

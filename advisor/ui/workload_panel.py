@@ -7,30 +7,22 @@ hands it to the session; a rejected value is explained under the controls.
 
 from __future__ import annotations
 
-import math
-
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QCompleter,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QPushButton,
     QScrollArea,
-    QSlider,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from advisor.core.advice.comparison import ModelRef
 from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
@@ -42,24 +34,11 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
-from advisor.core.units import format_params as fmt_params
+from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "iq4_xs")
 KV_DTYPES = ("bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0")
-GENERIC_MIN, GENERIC_MAX = 0.5e9, 1e12
-SLIDER_STEPS = 400
-
-
-def slider_to_params(pos: int) -> float:
-    return GENERIC_MIN * (GENERIC_MAX / GENERIC_MIN) ** (pos / SLIDER_STEPS)
-
-
-def params_to_slider(n: float) -> int:
-    n = min(max(n, GENERIC_MIN), GENERIC_MAX)
-    return round(SLIDER_STEPS * math.log(n / GENERIC_MIN) / math.log(GENERIC_MAX / GENERIC_MIN))
-
-
 def _combo(values, tip: str, editable: bool = False) -> QComboBox:
     c = QComboBox()
     c.addItems([str(v) for v in values])
@@ -98,7 +77,9 @@ class WorkloadPanel(QScrollArea):
         body = QWidget()
         self.setWidget(body)
         lay = QVBoxLayout(body)
-        lay.addWidget(self._model_box())
+        self.box_model = ModelBox(session)
+        lay.addWidget(self.box_model)
+        self.combo_model = self.box_model.combo_model  # the tests and the binding table read it here
         lay.addWidget(self._common_box())
         self.box_inference = self._inference_box()
         self.box_training = self._training_box()
@@ -113,8 +94,6 @@ class WorkloadPanel(QScrollArea):
         lay.addStretch(1)
         self._connect()
         session.workload_changed.connect(self._on_workload_changed)
-        session.model_changed.connect(self._on_model_changed)
-        session.catalog_loaded.connect(self._on_catalog_loaded)
         session.results_computed.connect(self._on_results_computed)
         self._on_workload_changed(session.workload)
 
@@ -132,35 +111,6 @@ class WorkloadPanel(QScrollArea):
             self.setMinimumWidth(need)
 
     # --- building -------------------------------------------------------------------
-    def _model_box(self) -> QGroupBox:
-        box = QGroupBox("Model")
-        form = QFormLayout(box)
-        self.combo_model = QComboBox()
-        self.combo_model.setEditable(True)
-        self.combo_model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.combo_model.setToolTip(TIPS["model"])
-        self.combo_model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo_model.setMinimumContentsLength(10)
-        self.combo_model.completer().setFilterMode(Qt.MatchFlag.MatchContains)
-        self.combo_model.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-        form.addRow("Preset", self.combo_model)
-        self.slider_generic = QSlider(Qt.Orientation.Horizontal)
-        self.slider_generic.setRange(0, SLIDER_STEPS)
-        self.slider_generic.setToolTip(TIPS["generic"])
-        self.label_generic = QLabel("—")
-        self.label_generic.setMinimumWidth(56)
-        row = QHBoxLayout()
-        row.addWidget(self.slider_generic, 1)
-        row.addWidget(self.label_generic)
-        form.addRow("Any size", row)
-        self.button_open_model = QPushButton("Open a model file…")
-        self.button_open_model.setToolTip(TIPS["import"])
-        form.addRow(self.button_open_model)
-        self.label_model = QLabel()
-        self.label_model.setWordWrap(True)
-        form.addRow(self.label_model)
-        return box
-
     def _common_box(self) -> QGroupBox:
         box = QGroupBox("Task")
         form = QFormLayout(box)
@@ -256,10 +206,6 @@ class WorkloadPanel(QScrollArea):
                 w.valueChanged.connect(self._on_control_edited)
         for cb in self.check_lora_targets.values():
             cb.toggled.connect(self._on_control_edited)
-        self.combo_model.activated.connect(self._on_preset_chosen)
-        self.combo_model.lineEdit().returnPressed.connect(self._on_preset_typed)
-        self.slider_generic.valueChanged.connect(self._on_generic_moved)
-        self.button_open_model.clicked.connect(self.choose_model_file)
 
     @staticmethod
     def _value(w: QWidget):
@@ -322,61 +268,6 @@ class WorkloadPanel(QScrollArea):
         lora = workload.method in (Method.LORA, Method.QLORA)
         for w in (self.spin_lora_rank, *self.check_lora_targets.values()):
             w.setEnabled(lora)
-
-    # --- model ----------------------------------------------------------------------
-    def _on_catalog_loaded(self) -> None:
-        self.combo_model.blockSignals(True)
-        self.combo_model.clear()
-        models = self.session.catalog.models if self.session.catalog is not None else {}
-        for mid, arch in models.items():
-            self.combo_model.addItem(f"{arch.name}", mid)
-        self.combo_model.blockSignals(False)
-        self._on_model_changed(self.session.model)
-
-    def _on_preset_chosen(self, index: int) -> None:
-        mid = self.combo_model.itemData(index)
-        if mid:
-            self.session.set_model(ModelRef(preset_id=mid))
-
-    def _on_preset_typed(self) -> None:
-        i = self.combo_model.findText(self.combo_model.currentText(), Qt.MatchFlag.MatchContains)
-        if i >= 0:
-            self.combo_model.setCurrentIndex(i)
-            self._on_preset_chosen(i)
-
-    def _on_generic_moved(self, pos: int) -> None:
-        n = float(f"{slider_to_params(pos):.3g}")
-        self.label_generic.setText(fmt_params(n))
-        self.session.set_model(ModelRef(generic_params=n))
-
-    def _on_model_changed(self, ref: ModelRef) -> None:
-        arch = self.session.arch
-        self.combo_model.blockSignals(True)
-        self.slider_generic.blockSignals(True)
-        if ref.kind == "preset":
-            i = self.combo_model.findData(ref.preset_id)
-            self.combo_model.setCurrentIndex(i)
-            if i < 0:
-                self.combo_model.setEditText(ref.preset_id)
-        else:
-            self.combo_model.setCurrentIndex(-1)
-            self.combo_model.setEditText("")
-        if ref.kind == "generic":
-            self.slider_generic.setValue(params_to_slider(ref.generic_params))
-            self.label_generic.setText(fmt_params(ref.generic_params))
-        self.combo_model.blockSignals(False)
-        self.slider_generic.blockSignals(False)
-        where = {"preset": "preset", "generic": "generic dense decoder", "imported": f"imported from {ref.imported_path}"}[ref.kind]
-        if arch is None:
-            self.label_model.setText(f"<i>{where}: architecture unknown — no estimate</i>")
-        else:
-            self.label_model.setText(f"{arch.name} · {arch.n_layers} layers · hidden {arch.hidden_size} · "
-                                     f"{arch.n_heads}/{arch.n_kv_heads} heads · {where}")
-
-    def choose_model_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a model", "", "Model config (config.json *.json);;GGUF (*.gguf);;All files (*)")
-        if path:
-            self.session.import_model(path)
 
     # --- problems -------------------------------------------------------------------
     def _on_results_computed(self, results) -> None:
