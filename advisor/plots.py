@@ -520,7 +520,7 @@ class SpeedPlot:
             s = r.estimate.speed if r.estimate is not None else None
             v = getattr(s, attr, None) if s is not None else None
             if not runs(r) or v is None:
-                notes[i] = why_no_bar(r) or "unknown"
+                notes[i] = why_no_bar(r) or "not estimated"
                 continue
             share = s.interconnect_share
             ideal = v / (1 - share) if share < 1 else v
@@ -585,7 +585,7 @@ class ValuePlot:
                 for lst, val in zip(tps_rows, (i, price / rate, 0.0, f"{r.name}: ${price:,.0f} / {rate:,.1f} tok/s = ${price / rate:,.1f} per tok/s")):
                     lst.append(val)
             else:
-                tps_rows[4][i] = why_no_bar(r) or "unknown speed"
+                tps_rows[4][i] = why_no_bar(r) or "speed not estimated"
         self.gb_bars.set(*gb_rows)
         self.tps_bars.set(*tps_rows)
         names = [r.name for r in results.builds]

@@ -29,7 +29,7 @@ LABELS = {
     "memory_gib": "Memory reported (GiB)", "memory_gb_marketing": "Memory advertised (GB)",
     "memory_type": "Memory type", "mem_bandwidth_gb_per_s": "Memory bandwidth (GB/s)",
     "fp32_tflops": "FP32 (TFLOP/s)", "bf16_tflops_dense": "BF16 tensor, dense (TFLOP/s)",
-    "fp16_acc16_tflops_dense": "FP16 tensor, FP16 accumulate, dense (TFLOP/s)",
+    "fp16_acc16_tflops_dense": "FP16 tensor, FP16 acc., dense (TFLOP/s)",
     "fp8_tflops_dense": "FP8 tensor, dense (TFLOP/s)", "int8_tops_dense": "INT8 tensor, dense (TOP/s)",
     "fp4_tflops_dense": "FP4 tensor, dense (TFLOP/s)", "bf16_supported": "Runs BF16",
     "tdp_w": "Board power (W)", "form_factor": "Form factor", "slot_width": "Slot width (slots)",
@@ -150,6 +150,8 @@ class ModelForm(QWidget):
         err.setObjectName(f"error_{name}")
         lay.addWidget(err)
         label = QLabel(field_label(name))
+        label.setWordWrap(True)  # a long label takes two lines, not the form's width
+        label.setFixedWidth(label.fontMetrics().horizontalAdvance("Memory bandwidth (GB/s)") + 8)
         label.setToolTip(info.description or "")
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         form.addRow(label, box)
