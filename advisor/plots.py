@@ -306,7 +306,8 @@ class SideLegend(pg.GraphicsWidget):
 
 
 class FitPlot:
-    """Model size (log, 0.5 B–1 T) vs per-GPU memory: one curve per technique, one line per build.
+    """Model size (log, 0.5 B–1 T) vs the memory a whole copy needs: one curve per technique, one
+    line per build at what its plan offers one copy (usable memory of the GPUs it splits over).
 
     Every label sits in the side legend: technique curves, the chosen model's star and each
     build's usable memory (a dashed line in its colour). Nothing is written on the data, so
@@ -316,7 +317,7 @@ class FitPlot:
     def __init__(self) -> None:
         axes = {"left": ThinLogAxis("left", (*MEMORY_TICKS, *WIDE_MEMORY_TICKS[7:]), lambda v: f"{v:g}"),
                 "bottom": ThinLogAxis("bottom", PARAM_TICKS, fmt_params)}
-        self.item = _plot_item("How big a model fits", "memory per GPU", "model parameters", axes=axes)
+        self.item = _plot_item("How big a model fits", "memory of the whole model", "model parameters", axes=axes)
         self.item.setLogMode(x=True, y=True)
         for side in ("left", "bottom"):
             self.item.getAxis(side).enableAutoSIPrefix(False)
@@ -363,12 +364,12 @@ class FitPlot:
             pos = ok & (y > 0)
             hx.append(np.log10(CURVE_PARAMS[pos]))
             hy.append(np.log10(y[pos] / ub))
-            tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}/GPU" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
+            tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
         if results.chosen_params and results.chosen_need_bytes is not None:
             y = results.chosen_need_bytes / ub
             name = model_name or "chosen model"
             self.marker.setData([math.log10(results.chosen_params)], [math.log10(max(y, 1e-3))],
-                                data=[f"{name}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}/GPU"])
+                                data=[f"{name}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}"])
             entries.append((self.marker, (name, f": {y:.1f} {unit}")))
         else:
             self.marker.setData([], [])
@@ -379,9 +380,14 @@ class FitPlot:
             if fit is None:
                 line.setData([], [])
                 continue
-            usable = max(fit.usable_per_gpu_bytes / ub, 1e-3)
+            # What the build's plan offers one copy of the model: usable memory of each GPU the
+            # model is split over (tensor, pipeline, layers, FSDP/ZeRO-3), or of one GPU (replicas).
+            capacity = r.model_capacity_bytes if r.model_capacity_bytes is not None else fit.usable_per_gpu_bytes
+            usable = max(capacity / ub, 1e-3)
             line.setData([0.5e9, 1e12], [usable, usable])
-            entries.append((line, (r.name, f": {usable:.1f} {unit} usable")))
+            gpus = r.planned.plan.n_gpus if r.planned is not None and capacity > fit.usable_per_gpu_bytes else 1
+            over = f" on {gpus} GPUs" if gpus > 1 else ""
+            entries.append((line, (r.name, f": {usable:.1f} {unit} usable{over}")))
         self.side.set_entries(entries)
         if hx:
             self.hover.setData(x=np.concatenate(hx), y=np.concatenate(hy), data=tips)
@@ -390,7 +396,7 @@ class FitPlot:
         self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
         self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
-        _set_text(self.item, "left", f"{unit} per GPU (log)")
+        _set_text(self.item, "left", f"{unit}, whole model (log)")
 
 
 def _cut(text: str, n: int) -> str:

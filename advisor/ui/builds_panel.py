@@ -22,9 +22,8 @@ from advisor.core.advice.ranking import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Bottleneck", "Speed", "Price new · used (or /h)", "Power",
-           "Checks")
-SPEED_COLUMN, FIT_COLUMN, CHECKS_COLUMN = 4, 2, 7
+COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used (or /h)", "Power", "Checks")
+FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN = 2, 3, 6
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
@@ -213,12 +212,13 @@ class BuildsPanel(QWidget):
         """As tall as its rows (≤ 6): the table never hides a build behind a scroll bar."""
         t = self.table_builds
         rows = sum(t.rowHeight(r) for r in range(self.model.rowCount()))
-        too_wide = t.horizontalHeader().length() > t.viewport().width()
-        bar = t.horizontalScrollBar().sizeHint().height() if too_wide else 0
+        # Room for the horizontal scroll bar is always kept: it comes and goes with the column
+        # widths, and nothing below may ever be drawn over it (issue 17).
+        bar = t.horizontalScrollBar().sizeHint().height()
         h = t.horizontalHeader().height() + rows + 2 * t.frameWidth() + bar
         if t.minimumHeight() != h:  # a new limit re-lays out the whole window: only on change
             t.setMinimumHeight(h)
-            t.setMaximumHeight(h + t.horizontalScrollBar().sizeHint().height())
+            t.setMaximumHeight(h)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override: the scroll bar may come or go
         super().resizeEvent(event)

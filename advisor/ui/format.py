@@ -45,20 +45,17 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 2:
         return verdict_text(r, prefs, workload)
     if col == 3:
-        b = e.speed.bottleneck
-        return b.value if b is not None and r.runs else "—"
-    if col == 4:
         return speed_text(r, workload) if r.runs else "—"
-    if col == 5:
+    if col == 4:
         if r.usd_per_hour is not None:
             return usd(r.usd_per_hour, prefs, "/h")
         if r.price_new_usd is None and r.price_used_usd is None:
             return "no price"  # not "? · ?" (issue 17); the tooltip and Details say where to look
         return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
                f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
-    if col == 6:
+    if col == 5:
         return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
-    if col == 7:
+    if col == 6:
         n = len(r.problems) + len(r.warnings)
         return "ok" if n == 0 else f"{n} to read"
     return ""
@@ -118,13 +115,15 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
                  if r.status is not None and r.status.value == "tight" else "")
         return "\n".join(t for t in (r.estimate.fit.reason, "Expected error: " + error_band_text(workload)) if t) \
             + tight + fixes
-    if col == 4 and r.estimate is not None and r.estimate.speed.notes:
-        return "\n".join(r.estimate.speed.notes)
-    if col == 5:
+    if col == 3 and r.estimate is not None and r.runs:
+        b = r.estimate.speed.bottleneck
+        limit = f"Limited by {b.value}." if b is not None else ""
+        return "\n".join((limit, *r.estimate.speed.notes)).strip() or None
+    if col == 4:
         sources = price_sources(r)
         tail = ("\nSources: " + " · ".join(sources)) if sources else ""
         return ((r.price_note or "") + tail).strip() or None
-    if col == 7:
+    if col == 6:
         return "\n".join((*r.problems, *r.warnings)) or None
     if col == 0 and r.resolved is not None:
         return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"

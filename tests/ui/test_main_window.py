@@ -163,7 +163,7 @@ def test_a_build_that_does_not_fit_says_what_would(app_window):
     row = [b.name for b in session.builds].index("one 5090")
     r = session.results.builds[row]
     assert not r.runs and r.suggestions
-    assert _cell(window, row, 4) == "—"  # no speed for a build that does not run the job
+    assert _cell(window, row, 3) == "—"  # no speed for a build that does not run the job
     assert "one 5090 would fit with" in window.builds_panel.label_messages.text()
 
 

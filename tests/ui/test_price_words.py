@@ -17,12 +17,12 @@ def _result(**money):
 
 def test_a_build_without_a_price_says_no_price():
     r = _result()
-    assert fmt.cell(r, 5, Settings(), Workload()) == "no price"
-    assert "?" not in fmt.cell(r, 5, Settings(), Workload())
+    assert fmt.cell(r, 4, Settings(), Workload()) == "no price"
+    assert "?" not in fmt.cell(r, 4, Settings(), Workload())
 
 
 def test_one_known_price_leaves_the_other_a_dash():
-    assert fmt.cell(_result(price_new_usd=1500.0), 5, Settings(), Workload()) == "$1,500 · —"
+    assert fmt.cell(_result(price_new_usd=1500.0), 4, Settings(), Workload()) == "$1,500 · —"
 
 
 def test_details_link_the_price_sources():

@@ -172,7 +172,7 @@ def canonical_workload() -> Workload:
 def canonical_comparison() -> Comparison:
     """The first-launch comparison: 2× RTX 3090 with NVLink vs 2× RTX 4090 over PCIe."""
     return Comparison(
-        title="2× RTX 3090 (NVLink) vs 2× RTX 4090 (PCIe)",
+        title="",  # derived from the build names (report_title), so it never goes stale as builds change
         workload=canonical_workload(),
         model=ModelRef(preset_id=CANONICAL_MODEL_ID),
         builds=(

@@ -7,7 +7,8 @@ criterion; then builds that do not fit, closest first; then builds that cannot r
 set. Criteria: speed (generated tokens/s for inference, training tokens/s for training), price
 (what the build costs to buy; rented builds are priced by the hour and rank after bought ones)
 and value (price per token/s). When the runner-up is within ``CLOSE`` of the winner on the
-criterion, the next criterion decides and the sentence says so.
+criterion (15 % on speed: the speed estimate's error), the next criterion decides and the sentence
+says so.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from advisor.core.job.workload import Mode, Workload
-from advisor.core.plan.search import FitStatus
+from advisor.core.plan.search import SPEED_TIE, FitStatus
 from advisor.core.units import GIB
 
-#: Two builds within 5 % on a criterion are "about the same" there.
+#: Two builds within 5 % on price or value are "about the same" there; on speed, within the speed
+#: estimate's own error (``SPEED_TIE``, 15 %): a smaller lead is not evidence.
 CLOSE = 0.05
+SPEED_CLOSE = SPEED_TIE
 
 
 class Criterion(StrEnum):
@@ -97,12 +100,11 @@ def _versus(win, other, criterion: Criterion, unit: str) -> str:
     ws, os_ = speed_of(win), speed_of(other)
     wp, op = purchase_price(win), purchase_price(other)
     if criterion is Criterion.SPEED and ws and os_:
-        if ws <= os_ * (1 + CLOSE):
-            tail = ""
+        if abs(ws - os_) <= max(ws, os_) * SPEED_CLOSE:
             if wp is not None and op is not None and wp < op:
-                tail = f"; it costs {_money(op - wp)} less ({_money(wp)} vs {_money(op)})"
-            return (f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
-                    + (tail and f", and {win.name} wins on price{tail}"))
+                return (f"{win.name} wins: it runs it at about the speed of {other.name} ({ws:,.0f} vs {os_:,.0f} "
+                        f"{unit}) for {_money(op - wp)} less ({_money(wp)} vs {_money(op)})")
+            return f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
         return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
     if criterion is Criterion.PRICE and wp is not None:
         if op is None:
@@ -115,6 +117,26 @@ def _versus(win, other, criterion: Criterion, unit: str) -> str:
         return (f"{win.name} wins on value: {_money(wv)} per {unit.split()[0]} token/s, "
                 f"{ov / wv:.1f}× less than {other.name} ({_money(ov)})")
     return f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
+
+
+def _close_calls(running: list, criterion: Criterion) -> list:
+    """Among the builds within ``CLOSE`` of the best on the criterion, the next criterion decides
+    (speed ties: the cheaper; price or value ties: the faster), so a 0.1 % lead never wins alone."""
+    if len(running) < 2 or running[0].status is not running[1].status:
+        return running
+    lead = running[0]
+    if criterion is Criterion.SPEED:
+        top = speed_of(lead) or 0.0
+        close = [r for r in running if r.status is lead.status and (speed_of(r) or 0.0) >= top * (1 - SPEED_CLOSE)]
+        best = min(close, key=lambda r: purchase_price(r) if purchase_price(r) is not None else float("inf"))
+    else:
+        metric = purchase_price if criterion is Criterion.PRICE else value_of
+        low = metric(lead)
+        if low is None:
+            return running
+        close = [r for r in running if r.status is lead.status and metric(r) is not None and metric(r) <= low * (1 + CLOSE)]
+        best = max(close, key=lambda r: speed_of(r) or 0.0)
+    return [best, *(r for r in running if r is not best)]
 
 
 def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Ranking:
@@ -133,6 +155,8 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
             sentence = (f"No build runs this job as set; the closest is {closest.name} ({_shortfall(closest)}). "
                         "See what would make it fit.")
         return Ranking(order, criterion, sentence)
+    running = _close_calls(running, criterion)
+    order = (*running, *(r for r in order if not r.runs))
     win = running[0]
     tight = " (tight: within the estimate's error of its memory)" if win.status is FitStatus.TIGHT else ""
     if len(running) == 1:

@@ -1,0 +1,59 @@
+"""The winner: fits first, then the criterion; a close call goes to the next criterion."""
+
+import pytest
+
+from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
+from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.advice.ranking import Criterion, rank, speed_of
+from advisor.core.advice.recommend import recommendation
+from advisor.core.job.workload import Engine, Workload
+from advisor.storage.catalog_store import load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog().catalog
+
+
+def _results(catalog, comparison):
+    arch = resolve_model(catalog, comparison.model)
+    return evaluate(catalog, arch, comparison.workload, comparison.builds)
+
+
+def test_canonical_pair_same_decode_speed_so_the_cheaper_wins(catalog):
+    c = canonical_comparison()
+    results = _results(catalog, c)
+    ranking = rank(results, c.workload)
+    a, b = results.builds
+    assert speed_of(a) == pytest.approx(speed_of(b), rel=0.05)
+    assert ranking.winner.name == "2× RTX 3090 + NVLink"  # same decode rate, $2,002 less
+    assert ranking.sentence.startswith("2× RTX 3090 + NVLink wins: it runs it at about the speed of 2× RTX 4090 PCIe")
+    assert "less ($2,998 vs $5,000)" in ranking.sentence
+    assert recommendation(results, c.workload).startswith(ranking.sentence)
+
+
+def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
+    c = canonical_comparison().model_copy(update={
+        "model": ModelRef(preset_id="llama-3.1-70b"),
+        "workload": Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP),
+        "builds": (BuildEntry(name="5090", build_id="1x-rtx-5090"), BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"))})
+    ranking = rank(_results(catalog, c), c.workload)
+    assert ranking.winner.name == "pair" and ranking.runner_up is None
+    assert ranking.sentence.startswith("pair wins: it is the only build that runs this job at ")
+    assert "5090 needs 41.5 GiB per GPU, 31.6 GiB usable" in ranking.sentence
+
+
+@pytest.mark.parametrize("criterion", list(Criterion))
+def test_each_criterion_names_itself(catalog, criterion):
+    c = canonical_comparison().model_copy(update={"builds": (
+        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="one", build_id="1x-rtx-pro-6000"))})
+    ranking = rank(_results(catalog, c), c.workload, criterion)
+    assert ranking.winner is not None and ranking.criterion is criterion
+    words = {Criterion.SPEED: "speed", Criterion.PRICE: "price", Criterion.VALUE: "value"}[criterion]
+    assert words in ranking.sentence
+
+
+def test_nothing_runs_says_the_closest(catalog):
+    c = canonical_comparison().model_copy(update={"model": ModelRef(preset_id="llama-3.1-405b")})
+    ranking = rank(_results(catalog, c), c.workload)
+    assert ranking.winner is None and ranking.sentence.startswith("No build runs this job as set; the closest is")
