@@ -224,7 +224,7 @@ def _read_one(path: Path, kind: str | None, *, check_name: bool):
 
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
-    data, problem = store._read_json(path)
+    data, problem = store.read_json(path)
     if problem:
         return None, [problem]
     read = store.parse_record(data, _kind_for(path, data, kind), path, path.stem if check_name else None)
@@ -243,7 +243,7 @@ def _validate_path(path: Path, kind: str | None) -> tuple[int, list]:
             return sum(r.record is not None for r in reads), [p for r in reads for p in r.problems]
         result = store.load_catalog(path, path / ".no-user-layer", migrate_user_files=False)
         return len(result.catalog), result.problems
-    data, problem = store._read_json(path) if path.is_file() else (None, None)
+    data, problem = store.read_json(path) if path.is_file() else (None, None)
     if isinstance(data, dict) and data.get("format") == bundle.BUNDLE_FORMAT:
         read = bundle.read_bundle(path)
         return len(read.records), read.problems

@@ -4,16 +4,28 @@ A crash (or SIGKILL) at any instant leaves either the old file or the new one, n
 half-written file: the bytes go to a temp file in the same folder, are flushed and
 fsynced, then ``os.replace`` swaps it in (atomic on POSIX and Windows, same filesystem).
 The previous version is kept as ``<name>.bak`` (itself written the same way).
+Temp files a killed save left behind (``.<name>.<random>.tmp``) are removed by the next
+save into the same folder once they are a minute old (issue 19: 53 were never cleaned).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
+
+from advisor.storage.safe_read import read_bytes_limited
 
 BACKUP_SUFFIX = ".bak"
 TEMP_SUFFIX = ".tmp"
+#: A save takes milliseconds; an older temp file is a killed save's leftover.
+STALE_TEMP_S = 60.0
+#: Files this program replaces are small (records, settings, comparisons, bundles).
+MAX_BACKUP_BYTES = 200_000_000
+# tempfile.mkstemp(prefix=".<name>.", suffix=".tmp"): 8 characters from its alphabet between.
+_TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
 def backup_path(path: Path) -> Path:
@@ -44,14 +56,40 @@ def _replace_with(path: Path, data: bytes) -> None:
         raise
 
 
+def remove_stale_temps(folder: Path, older_than_s: float = STALE_TEMP_S) -> list[Path]:
+    """Remove this program's temp files in ``folder`` older than ``older_than_s``; returns them."""
+    removed = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not _TEMP_NAME.match(entry.name):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > older_than_s:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove: harmless
+    return removed
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
     """Replace ``path`` by ``data`` atomically; the old bytes go to ``<name>.bak`` first."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if backup and path.exists():
-        _replace_with(backup_path(path), path.read_bytes())
+        _replace_with(backup_path(path), _current_bytes(path))
     _replace_with(path, data)
     _fsync_dir(path.parent)
+    remove_stale_temps(path.parent)
+
+
+def _current_bytes(path: Path) -> bytes:
+    # Only a regular file is backed up by copying: a FIFO or device would block or never end.
+    return read_bytes_limited(path, MAX_BACKUP_BYTES)
 
 
 def atomic_write_text(path: Path, text: str, *, backup: bool = True) -> None:
@@ -70,5 +108,5 @@ def remove_with_backup(path: Path) -> Path:
 def copy_aside(path: Path, suffix: str) -> Path:
     """Copy ``path`` byte for byte to ``<name><suffix>`` atomically (before a migration)."""
     target = path.with_name(path.name + suffix)
-    _replace_with(target, Path(path).read_bytes())
+    _replace_with(target, _current_bytes(Path(path)))
     return target

@@ -80,7 +80,7 @@ def read_bundle(path: Path) -> Bundle:
     """Parse and validate a bundle file; every fault is a problem, nothing raises."""
     path = Path(path)
     out = Bundle()
-    data, problem = store._read_json(path)
+    data, problem = store.read_json(path)
     if problem:
         out.problems.append(LoadProblem(problem.path, None, None, problem.message))
         return out

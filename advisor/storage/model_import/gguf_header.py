@@ -1,0 +1,218 @@
+"""A bounded reader of the GGUF header: the key/value metadata and the tensor table.
+
+Why not ``gguf.GGUFReader``: it loops over every element a header *declares*, so a 57-byte
+file declaring an array of 2^62 elements grows without limit, and a genuine 5 MB tokenizer
+array takes a minute (issue 19). Here every declared count and length is checked against
+the bytes left before anything is read, fixed-size arrays are skipped in one seek, only
+small values are kept, and the header may not exceed ``MAX_HEADER_BYTES``.
+
+Layout (ggml ``docs/gguf.md``, versions 2 and 3): ``"GGUF"``, uint32 version, uint64 tensor
+count, uint64 key/value count; each key/value is a string key, a uint32 type and the value
+(an array: uint32 element type, uint64 count, elements); each tensor is a string name, a
+uint32 dimension count, uint64 dimensions, a uint32 ggml type and a uint64 data offset;
+tensor data starts at the next multiple of ``general.alignment`` (default 32).
+Strings are a uint64 byte length and UTF-8 bytes. Byte order: little-endian, or big-endian
+files whose version reads byte-swapped (as ``GGUFReader`` tells them apart).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+
+from advisor.storage.safe_read import open_regular
+
+MAX_HEADER_BYTES = 100_000_000
+MAX_KEYS = 65_536  # real files hold ~30-60 keys
+MAX_TENSORS = 100_000  # llama.cpp stores experts merged: real files hold a few thousand
+MAX_WALKED_ITEMS = 2_000_000  # strings or nested arrays walked one by one (a 262k-token vocabulary: 0.3 M)
+MAX_KEPT_ARRAY = 4_096  # numeric arrays up to this length are kept (per-layer values)
+MAX_KEPT_STRING = 4_096  # longer strings (chat templates) are skipped
+MAX_NESTING = 4
+MAX_DIMS = 4  # GGML_MAX_DIMS
+
+# GGUFValueType → struct format of a fixed-size scalar
+_SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
+_STRING, _ARRAY = 8, 9
+
+
+class GgufHeaderError(ValueError):
+    """The header is not a GGUF header this app can read; the message says where it breaks."""
+
+
+@dataclass(frozen=True)
+class GgufTensor:
+    name: str
+    type_name: str
+    shape: tuple[int, ...]
+    n_elements: int
+    n_bytes: int
+
+
+@dataclass
+class GgufHeader:
+    """What the header says: small metadata values (``<key>.count`` for every array) and the tensors."""
+
+    version: int
+    metadata: dict[str, Any] = field(default_factory=dict)
+    tensors: list[GgufTensor] = field(default_factory=list)
+
+
+class _Cursor:
+    """Reads forward through at most ``limit`` bytes of a file, refusing to pass it."""
+
+    def __init__(self, fh: BinaryIO, limit: int, order: str = "<") -> None:
+        self.fh, self.limit, self.pos, self.order, self.walked = fh, limit, 0, order, 0
+
+    def left(self) -> int:
+        return self.limit - self.pos
+
+    def _check(self, n: int, what: str) -> None:
+        if n < 0 or n > self.left():
+            raise GgufHeaderError(f"{what} needs {n:,} bytes at offset {self.pos:,}; only {self.left():,} remain")
+
+    def take(self, n: int, what: str) -> bytes:
+        self._check(n, what)
+        data = self.fh.read(n)
+        if len(data) != n:
+            raise GgufHeaderError(f"file ends inside {what} at offset {self.pos:,}")
+        self.pos += n
+        return data
+
+    def skip(self, n: int, what: str) -> None:
+        self._check(n, what)
+        self.fh.seek(n, 1)
+        self.pos += n
+
+    def unpack(self, fmt: str, what: str) -> Any:
+        return struct.unpack(self.order + fmt, self.take(struct.calcsize(fmt), what))[0]
+
+    def count(self, fmt: str, min_item_bytes: int, cap: int, what: str) -> int:
+        """A declared count, refused when its items cannot fit in the bytes left (or exceed ``cap``)."""
+        n = self.unpack(fmt, what)
+        if n > cap or n * min_item_bytes > self.left():
+            raise GgufHeaderError(f"{what} declares {n:,} items at offset {self.pos:,}; "
+                                  f"only {self.left():,} bytes remain (at most {cap:,} items allowed)")
+        return n
+
+    def walk(self, what: str) -> None:
+        self.walked += 1
+        if self.walked > MAX_WALKED_ITEMS:
+            raise GgufHeaderError(f"{what}: more than {MAX_WALKED_ITEMS:,} strings or arrays in the header")
+
+    def string(self, what: str, keep: bool = True) -> str | None:
+        n = self.unpack("Q", f"length of {what}")
+        if not keep or n > MAX_KEPT_STRING:
+            self.skip(n, what)
+            return None
+        try:
+            return self.take(n, what).decode("utf-8")
+        except UnicodeDecodeError:
+            raise GgufHeaderError(f"{what} at offset {self.pos:,} is not UTF-8") from None
+
+
+def _value(cur: _Cursor, vtype: int, what: str, depth: int = 0) -> Any:
+    """One value; arrays give ``(count, items or None)`` (items kept only when small and numeric)."""
+    if vtype in _SCALARS:
+        return cur.unpack(_SCALARS[vtype], what)
+    if vtype == _STRING:
+        return cur.string(what)
+    if vtype != _ARRAY:
+        raise GgufHeaderError(f"{what}: unknown value type {vtype}")
+    if depth >= MAX_NESTING:
+        raise GgufHeaderError(f"{what}: arrays nested more than {MAX_NESTING} deep")
+    etype = cur.unpack("I", f"element type of {what}")
+    if etype in _SCALARS:
+        size = struct.calcsize(_SCALARS[etype])
+        n = cur.count("Q", size, cur.left(), f"array {what}")
+        if n <= MAX_KEPT_ARRAY:
+            items = struct.unpack(f"{cur.order}{n}{_SCALARS[etype]}", cur.take(n * size, what))
+            return n, list(items)
+        cur.skip(n * size, what)
+        return n, None
+    if etype not in (_STRING, _ARRAY):
+        raise GgufHeaderError(f"{what}: unknown array element type {etype}")
+    n = cur.count("Q", 8 if etype == _STRING else 12, cur.left(), f"array {what}")
+    for i in range(n):
+        cur.walk(what)
+        if etype == _STRING:
+            cur.string(f"{what}[{i}]", keep=False)
+        else:
+            _value(cur, _ARRAY, f"{what}[{i}]", depth + 1)
+    return n, None
+
+
+def _read_metadata(cur: _Cursor, n_keys: int) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for i in range(n_keys):
+        key = cur.string(f"key {i}") or f"<long key {i}>"
+        vtype = cur.unpack("I", f"type of {key}")
+        value = _value(cur, vtype, key)
+        if vtype == _ARRAY:
+            meta[f"{key}.count"], value = value
+            if value is None:
+                continue
+        if value is not None:
+            meta[key] = value
+    return meta
+
+
+def _tensor(cur: _Cursor, i: int) -> tuple[GgufTensor, int]:
+    name = cur.string(f"tensor {i} name") or f"<tensor {i}>"
+    n_dims = cur.unpack("I", f"dimensions of {name}")
+    if not 1 <= n_dims <= MAX_DIMS:
+        raise GgufHeaderError(f"tensor {name!r} has {n_dims} dimensions (1 to {MAX_DIMS} allowed)")
+    shape = struct.unpack(f"{cur.order}{n_dims}Q", cur.take(8 * n_dims, f"shape of {name}"))
+    type_id = cur.unpack("I", f"type of {name}")
+    offset = cur.unpack("Q", f"offset of {name}")
+    try:
+        qtype = GGMLQuantizationType(type_id)
+        block, type_size = GGML_QUANT_SIZES[qtype]
+    except (ValueError, KeyError):
+        raise GgufHeaderError(f"tensor {name!r} has unknown ggml type {type_id}") from None
+    n_elements = 1
+    for dim in shape:
+        n_elements *= dim
+    if n_elements % block:
+        raise GgufHeaderError(f"tensor {name!r}: {n_elements:,} elements is not a multiple of the {block}-element block")
+    return GgufTensor(name, qtype.name, shape, n_elements, n_elements // block * type_size), offset
+
+
+def _byte_order(raw_version: bytes) -> tuple[str, int]:
+    little = struct.unpack("<I", raw_version)[0]
+    if little & 0xFFFF == 0:  # a big-endian file read little-endian (GGUFReader's test)
+        return ">", struct.unpack(">I", raw_version)[0]
+    return "<", little
+
+
+def read_gguf_header(path: Path) -> GgufHeader:
+    """Parse the header of ``path``; ``GgufHeaderError`` (or ``OSError``) when it cannot be read."""
+    with open_regular(path) as (fh, size):
+        cur = _Cursor(fh, min(size, MAX_HEADER_BYTES))
+        if cur.take(4, "magic") != b"GGUF":
+            raise GgufHeaderError("does not start with 'GGUF'")
+        cur.order, version = _byte_order(cur.take(4, "version"))
+        if version not in (2, 3):
+            raise GgufHeaderError(f"GGUF version {version} (this app reads versions 2 and 3)")
+        n_tensors = cur.unpack("Q", "tensor count")
+        n_keys = cur.count("Q", 13, MAX_KEYS, "key/value count")  # key length, type, 1-byte value
+        if n_tensors > MAX_TENSORS:
+            raise GgufHeaderError(f"declares {n_tensors:,} tensors (at most {MAX_TENSORS:,} allowed)")
+        header = GgufHeader(version, _read_metadata(cur, n_keys))
+        if n_tensors * 24 > cur.left():  # name length, 1 dimension, type, offset
+            raise GgufHeaderError(f"declares {n_tensors:,} tensors; only {cur.left():,} header bytes remain")
+        placed = [_tensor(cur, i) for i in range(n_tensors)]
+    alignment = header.metadata.get("general.alignment", 32)
+    if not isinstance(alignment, int) or alignment <= 0 or alignment & (alignment - 1):
+        raise GgufHeaderError(f"general.alignment {alignment!r} is not a power of two")
+    data_start = -(-cur.pos // alignment) * alignment
+    for tensor, offset in placed:
+        if data_start + offset + tensor.n_bytes > size:
+            raise GgufHeaderError(f"tensor {tensor.name!r} ({tensor.n_bytes:,} bytes at offset {offset:,}) "
+                                  f"lies beyond the end of the {size:,}-byte file")
+        header.tensors.append(tensor)
+    return header

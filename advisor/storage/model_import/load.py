@@ -1,0 +1,79 @@
+"""The entry point: a preset id, a ``config.json``, a model folder or a ``.gguf`` → ``ImportedModel``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from advisor.core.model.arch import ModelArch
+from advisor.storage.model_import.common import ImportedModel, ModelImportError, read_json, validate_arch
+from advisor.storage.model_import.import_config import arch_from_hf_config
+from advisor.storage.model_import.import_gguf import load_gguf
+from advisor.storage.model_import.import_safetensors import INDEX_NAME, load_folder
+
+MAX_NAME_CHARS = 4096  # PATH_MAX; a single name part is checked by the OS (255 bytes)
+
+
+def load_model(path_or_id: str | Path, catalog_dir: Path | None = None) -> ImportedModel:
+    """Resolve a preset id, a ``config.json``, a model folder or a ``.gguf`` file.
+
+    Every failure is a ``ModelImportError``; a file whose content breaks the mapping in a
+    way not foreseen is reported as such rather than as a traceback (issue 19).
+    """
+    text = str(path_or_id).strip()
+    if not text:
+        raise ModelImportError("empty model name")
+    if len(text) > MAX_NAME_CHARS or "\0" in text:
+        raise ModelImportError(f"{text[:60]}…: not a model name or path (too long or not text)")
+    path = Path(text).expanduser()
+    try:
+        exists = path.exists()
+    except OSError as exc:  # a name longer than the OS allows (ENAMETOOLONG) …
+        raise ModelImportError(f"{text[:60]}…: not a usable file name ({exc.strerror or exc})") from None
+    try:
+        if exists:
+            return _load_path(path)
+    except ModelImportError:
+        raise
+    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
+        raise ModelImportError(f"{path}: cannot be imported ({type(exc).__name__}: {str(exc)[:200]})") from None
+    if isinstance(path_or_id, Path) or "/" in text or "\\" in text or path.suffix in (".json", ".gguf"):
+        raise ModelImportError(f"{text}: no such file or folder")
+    return ImportedModel(arch=_preset(text, catalog_dir), origin="preset")
+
+
+def _load_path(path: Path) -> ImportedModel:
+    if path.is_dir():
+        return _load_folder(path)
+    name = path.name.lower()
+    if name.endswith(".gguf"):
+        return load_gguf(path)
+    if name == INDEX_NAME or name.endswith(".safetensors"):
+        return _load_folder(path.parent)
+    if name.endswith(".json"):
+        data = read_json(path)
+        if "n_layers" in data:  # a ModelArch record (a preset file kept elsewhere)
+            return ImportedModel(arch=validate_arch(data, path), origin="preset", path=str(path))
+        return ImportedModel(arch=arch_from_hf_config(data, path), origin="config", path=str(path))
+    raise ModelImportError(f"{path}: not a config.json, .safetensors, .gguf or model folder")
+
+
+def _load_folder(folder: Path) -> ImportedModel:
+    if not (folder / "config.json").exists():
+        ggufs = sorted(p for p in folder.glob("*.gguf") if not p.name.startswith("."))
+        if len(ggufs) == 1:
+            return load_gguf(ggufs[0])
+        raise ModelImportError(f"{folder}: no config.json (needed for the architecture)")
+    return load_folder(folder)
+
+
+def _preset(model_id: str, catalog_dir: Path | None) -> ModelArch:
+    """A model record by id: the catalog store (user overrides included)."""
+    from advisor.core.hardware.catalog import RecordKind
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog(catalog_dir, migrate_user_files=False).catalog  # read-only lookup
+    models = dict(catalog.of(RecordKind.MODEL))
+    if model_id not in models:
+        known = ", ".join(sorted(models)) or "none found"
+        raise ModelImportError(f"unknown model {model_id!r}: not a preset id and not a file (presets: {known})")
+    return models[model_id]
