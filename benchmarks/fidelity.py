@@ -25,20 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from advisor.core.job.workload import Parallel, Precision, Workload  # noqa: E402
-from advisor.core.memory.activations import (
-    chunked_loss_logits_bytes,
-    full_prompt_logits_bytes,
-    layers_per_stage,
-    lora_saved_inputs,
-    op_sac_activation_bytes,
-    train_activation_bytes,
-    train_logits_bytes,
-)
-from advisor.core.memory.inference import _split, weights_bytes
+from advisor.core.job.workload import Parallel, Workload  # noqa: E402
+from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.peak import estimate_memory  # noqa: E402
 from advisor.core.memory.results import MemoryBreakdown  # noqa: E402
-from advisor.core.memory.training import optimizer_in_backward_grad_bytes  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
@@ -53,25 +43,16 @@ INT_COLUMNS = ("context_len", "batch", "lora_rank", "seq_len", "n_gpus")
 
 
 # Trusted rows the app's own estimate cannot represent, and why. They stay in the headline
-# ("trusted") figures; the second table leaves them out. Rows marked "mapped" are scored with
-# the framework mechanism their ``mechanisms`` column names (``apply_mechanisms``): the
-# mechanism is modelled for the benchmark only, because no Workload option expresses it.
+# ("trusted") figures; the second table leaves them out. A row's ``mechanisms`` column maps to
+# job options only (``mechanism_options``): the same flags a user would type.
 _LITGPT_FSDP = ("LitGPT FSDP + LoRA (PyTorch 2.1): each Block is one FSDP unit mixing frozen weights and "
                 "trainable adapters, so gradient memory is as if nothing were frozen (PyTorch FSDP docs, "
                 "'use_orig_params'; litgpt issue #1417, PR #1538); the readings (~ full unsharded weights + "
                 "sharded full-size gradients) also imply frozen weights not resharded - cause not confirmed")
-_OLD_BNB = ("mapped: bitsandbytes < 0.43.2 kept every 4-bit Linear's input (PR #1270); LoRA on q,v only, "
-            "so the app's current-bitsandbytes estimate saves less")
-_PROMPT_LOGITS = "mapped: transformers 4.38 generate computes bf16 + fp32 logits for every prompt position"
 KNOWN_GAPS = {
-    "tt-l31-8b-full-4090": "mapped: torchtune optimizer_in_bwd (one gradient alive) and compiled chunked CE",
-    "tt-l31-8b-qlora-4090": "mapped: compiled chunked CE; torch.compile and torchao's linear_nf4 (saves no "
-                            "input) not modelled: 18 % over",
-    "titan-l31-8b-fsdp8-sac": "mapped: torchtitan op-level selective AC (not Korthikanti's selective); "
-                              "max_reserved vs allocated and FSDP2 buffers not modelled: 15 % under",
-    "titan-l31-8b-fsdp128-sac": "mapped: torchtitan op-level selective AC (not Korthikanti's selective); "
-                                "max_reserved vs allocated and FSDP2 buffers not modelled: 17 % under",
-    "tt-l31-70b-full-8xa100-offload": "mapped: torchtune compiled chunked CE (config loss CEWithChunkedOutputLoss)",
+    "tt-l31-8b-qlora-4090": "torch.compile and torchao's linear_nf4 (saves no input) not modelled",
+    "titan-l31-8b-fsdp8-sac": "FSDP2 buffers not modelled",
+    "titan-l31-8b-fsdp128-sac": "FSDP2 buffers not modelled",
     "peft-l2-70b-qlora-fsdp-offload-2x24gb": "FSDP CPU offload: what stays on the GPU is not modelled",
     "optimum-l2-13b-gen-b16-fp16": "nvidia-smi includes the caching allocator's blocks from the growing KV cache",
     "optimum-l2-13b-gen-b16-gptq": "nvidia-smi includes the caching allocator's blocks from the growing KV cache",
@@ -80,18 +61,6 @@ KNOWN_GAPS = {
     "litgpt-l2-7b-lora-2xa100-mb1": _LITGPT_FSDP,
     "litgpt-l2-7b-lora-2xa100-mb4": _LITGPT_FSDP,
     "litgpt-l2-13b-lora-4xa100-mb1": _LITGPT_FSDP,
-    "litgpt-l2-7b-qlora-mb1": _OLD_BNB,
-    "litgpt-l2-7b-qlora-dq-mb1": _OLD_BNB,
-    "litgpt-l2-13b-qlora-mb1": _OLD_BNB,
-    "litgpt-l2-13b-qlora-dq-mb1": _OLD_BNB,
-    "litgpthub-l2-7b-qlora-a10g": _OLD_BNB,
-    "qwen-qwen2-0.5b-in30720-bf16": _PROMPT_LOGITS,
-    "qwen-qwen2-1.5b-in14336-bf16": _PROMPT_LOGITS,
-    "qwen-qwen2-7b-in6144-bf16": _PROMPT_LOGITS,
-    "qwen-qwen2-7b-in14336-bf16": _PROMPT_LOGITS,
-    "qwen-qwen2-7b-in30720-bf16": _PROMPT_LOGITS,
-    "qwen-qwen2-7b-in30720-awq": _PROMPT_LOGITS,
-    "qwen-qwen2-72b-in30720-bf16": _PROMPT_LOGITS + "; the 3-GPU sum is still 12 % under",
 }
 
 
@@ -140,7 +109,49 @@ def build_workload(row: dict[str, str]) -> Workload:
         value = (row.get(col) or "").strip()
         if value:
             fields[col] = tuple(v.strip() for v in value.replace("+", ",").split(",") if v.strip())
+    fields.update(mechanism_options(row))
     return Workload.model_validate(fields)
+
+
+def mechanism_options(row: dict[str, str]) -> dict[str, object]:
+    """The job options (the same a user sets with flags) that the row's ``mechanisms`` name.
+
+    * ``full-prompt-logits:P`` → ``--full-prompt-logits --prompt-tokens P`` (transformers < 4.45)
+    * ``optimizer-in-backward`` → ``--optimizer-in-backward`` (torchtune ``optimizer_in_bwd``)
+    * ``chunked-ce:N`` → ``--loss chunked --loss-chunks N`` (torchtune ``CEWithChunkedOutputLoss``)
+    * ``op-sac`` → ``--checkpointing op-sac`` (torchtitan op-level selective AC)
+    * ``bnb-saves-input`` → ``--bnb-legacy`` (bitsandbytes < 0.43.2)
+    * ``framework:NAME`` → ``--framework NAME``; ``loss:KIND`` → ``--loss KIND``;
+      ``activation-offload`` → ``--activation-offload``; ``compile`` → ``--compile``;
+      ``tp:N`` / ``cp:N`` → ``--tp N`` / ``--cp N``; ``checkpoint-every:K`` → ``--checkpoint-every K``;
+      ``expandable-segments`` → ``--expandable-segments``
+    """
+    tags = mechanisms(row)
+    unknown = set(tags) - MECHANISMS
+    if unknown:
+        raise ValueError(f"{row['id']}: unknown mechanisms {sorted(unknown)}")
+    out: dict[str, object] = {}
+    if "full-prompt-logits" in tags:
+        out.update(full_prompt_logits=True, prompt_tokens=int(tags["full-prompt-logits"]))
+    if "optimizer-in-backward" in tags:
+        out["optimizer_in_backward"] = True
+    if "chunked-ce" in tags:
+        out.update(loss="chunked", loss_chunks=int(tags["chunked-ce"] or 8))
+    if "op-sac" in tags:
+        out["checkpointing"] = "op-sac"
+    if "bnb-saves-input" in tags:
+        out["bnb_legacy"] = True
+    for tag, field in (("framework", "framework"), ("loss", "loss")):
+        if tag in tags:
+            out[field] = tags[tag]
+    for tag, field in (("tp", "tp"), ("cp", "cp"), ("checkpoint-every", "checkpoint_every")):
+        if tag in tags:
+            out[field] = int(tags[tag])
+    for tag, field in (("activation-offload", "activation_offload"), ("compile", "compile"),
+                       ("expandable-segments", "expandable_segments")):
+        if tag in tags:
+            out[field] = True
+    return out
 
 
 def measured_bytes(row: dict[str, str]) -> float:
@@ -184,6 +195,7 @@ def evaluate(row: dict[str, str]) -> Outcome:
         return Outcome(**base, estimate_bytes=None, skipped=f"no model preset for {row.get('model_id') or row.get('hf_repo')}")
     if why := missing_inputs(row):
         return Outcome(**base, estimate_bytes=None, skipped=why)
+    mechanism_options(row)  # an unknown mechanism is an error in the table, not a skipped row
     try:
         workload = build_workload(row)
     except ValueError as exc:  # pydantic ValidationError is a ValueError
@@ -201,12 +213,19 @@ def evaluate(row: dict[str, str]) -> Outcome:
     if weights_only(row):
         whole = row.get("memory_scope") == "total"
         return Outcome(**base, estimate_bytes=weights_bytes(arch, workload) if whole else b.weights + b.adapters)
-    est = b.total if sees_runtime(row) else b.total - b.runtime
+    est = estimate_of_kind(row, b)
     if workload.optimizer.value.startswith("paged") and not sees_runtime(row):
         est -= b.optimizer  # paged states live in CUDA unified memory, unseen by torch stats
-    est, applied = apply_mechanisms(row, arch, workload, b, est)
     est += (n_summed - 1) * b.activations
-    return Outcome(**base, estimate_bytes=est, mapped=",".join(applied))
+    return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
+
+
+def estimate_of_kind(row: dict[str, str], b: MemoryBreakdown) -> float:
+    """The figure of the same kind as the measurement: device need for device-level readings
+    (nvidia-smi), ``peak_reserved`` for max_memory_reserved, ``peak_allocated`` otherwise."""
+    if sees_runtime(row):
+        return b.total
+    return b.peak_reserved if "reserved" in row.get("measured_kind", "").lower() else b.peak_allocated
 
 
 def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
@@ -215,7 +234,8 @@ def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
             and workload.parallel in (Parallel.LAYER_SPLIT, Parallel.PP))
 
 
-MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input"}
+MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input", "framework",
+              "loss", "tp", "cp", "checkpoint-every", "activation-offload", "compile", "expandable-segments"}
 
 
 def mechanisms(row: dict[str, str]) -> dict[str, str]:
@@ -226,62 +246,6 @@ def mechanisms(row: dict[str, str]) -> dict[str, str]:
         if name:
             out[name] = value
     return out
-
-
-def apply_mechanisms(row: dict[str, str], arch: ModelArch, w: Workload, b: MemoryBreakdown,
-                     est: float) -> tuple[float, list[str]]:
-    """Framework behaviour the Workload cannot express, applied per row from its ``mechanisms``
-    column with the core formula for each (sources in their docstrings). Rows mapped this way
-    stay in KNOWN_GAPS: the app's own estimate does not model them.
-
-    * ``full-prompt-logits:P`` — transformers < 4.45 ``generate``: logits of all P prompt
-      positions (bf16 + fp32 copy); the peak is then weights + KV of the prompt + those logits.
-    * ``optimizer-in-backward`` — torchtune ``optimizer_in_bwd``: ~one tensor's gradient alive.
-    * ``chunked-ce:N`` — torchtune ``CEWithChunkedOutputLoss`` (compiled): fp32 for 1/N of the logits.
-    * ``op-sac`` — torchtitan op-level selective checkpointing replaces the activation term.
-    * ``bnb-saves-input`` — bitsandbytes < 0.43.2: every 4-bit Linear keeps its input (QLoRA).
-    """
-    tags = mechanisms(row)
-    unknown = set(tags) - MECHANISMS
-    if unknown:
-        raise ValueError(f"{row['id']}: unknown mechanisms {sorted(unknown)}")
-    tp, stages = _split(w)
-    applied: list[str] = []
-
-    def _apply(name: str, new: float) -> float:
-        if abs(new - est) > 1e-6 * est:
-            applied.append(name)
-        return new
-
-    if "optimizer-in-backward" in tags:
-        kept = min(b.gradients, optimizer_in_backward_grad_bytes(arch, w.precision))
-        est = _apply("optimizer-in-backward", est - b.gradients + kept)
-    if "chunked-ce" in tags:
-        chunks = int(tags["chunked-ce"] or 8)
-        saved = (train_logits_bytes(arch, w.seq_len, w.batch, tp)
-                 - chunked_loss_logits_bytes(arch, w.seq_len, w.batch, chunks, tp))
-        est = _apply("chunked-ce", est - saved)
-    if "op-sac" in tags:
-        layers = layers_per_stage(arch.n_layers, stages)
-        op_sac = op_sac_activation_bytes(arch, w.seq_len, w.batch, w.attention, layers, tp)
-        est = _apply("op-sac", est - b.activations + op_sac)
-    if "bnb-saves-input" in tags:
-        layers = layers_per_stage(arch.n_layers, stages)
-        act_bytes = 4 if w.precision is Precision.FP32 else 2
-        in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
-
-        def _acts(legacy: bool) -> float:
-            saved = lora_saved_inputs(w.lora_targets, True, legacy_bnb=legacy)
-            return train_activation_bytes(arch, w.seq_len, w.batch, w.attention, w.checkpointing,
-                                          layers, tp, in_flight, act_bytes, saved)
-
-        est = _apply("bnb-saves-input", est + _acts(True) - _acts(False))
-    if "full-prompt-logits" in tags:
-        prompt = int(tags["full-prompt-logits"])
-        at_logits = (b.weights + b.kv_cache * prompt / max(1, w.context_len)
-                     + full_prompt_logits_bytes(arch, prompt, w.batch) + (b.runtime if sees_runtime(row) else 0.0))
-        est = _apply("full-prompt-logits", max(est, at_logits))
-    return est, applied
 
 
 def p90(values: list[float]) -> float:

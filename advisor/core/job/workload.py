@@ -42,8 +42,37 @@ class Optimizer(StrEnum):
 
 class Checkpointing(StrEnum):
     NONE = "none"
-    SELECTIVE = "selective"
+    SELECTIVE = "selective"  # Korthikanti et al. 2022: attention core recomputed
+    OP_SAC = "op-sac"  # torchtitan's op-level selective policy (saves matmul outputs)
     FULL = "full"
+
+
+class Framework(StrEnum):
+    """Training frameworks whose memory-relevant defaults differ (``advisor.core.job.frameworks``)."""
+
+    HF = "hf"  # transformers Trainer + PEFT / TRL
+    TORCHTUNE = "torchtune"
+    TORCHTITAN = "torchtitan"
+    LITGPT = "litgpt"
+    AXOLOTL = "axolotl"
+    UNSLOTH = "unsloth"
+    DEEPSPEED = "deepspeed"
+    HOROVOD = "horovod"
+
+
+class Loss(StrEnum):
+    """How the cross-entropy loss is computed over the vocabulary."""
+
+    FP32_LOGITS = "fp32-logits"  # bf16 logits + fp32 upcast + shifted copy (transformers < 4.46)
+    UPCAST = "upcast"  # logits upcast inside the loss, no shifted copy (transformers ≥ 4.46)
+    CHUNKED = "chunked"  # chunked cross-entropy (torchtune CEWithChunkedOutputLoss, LitGPT chunked_cross_entropy)
+    FUSED = "fused"  # fused linear cross-entropy (Liger, Cut Cross-Entropy): no full logits
+
+
+class ActivationQuant(StrEnum):
+    NONE = "none"
+    FP8 = "fp8"
+    INT8 = "int8"
 
 
 class AttentionImpl(StrEnum):
@@ -75,6 +104,7 @@ class Parallel(StrEnum):
 class Offload(StrEnum):
     OPTIMIZER = "optimizer"
     PARAMS = "params"
+    NVME = "nvme"  # with optimizer/params: to NVMe instead of host RAM (DeepSpeed ZeRO-Infinity)
 
 
 LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
@@ -93,6 +123,8 @@ class Workload(Frozen):
     batch: int = Field(1, ge=1, le=100_000, description="Concurrent sequences (inference) or micro-batch (training)")
     engine: Engine = Engine.TRANSFORMERS
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="vLLM's share of the card it pre-allocates")
+    full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
+    prompt_tokens: int | None = Field(None, ge=1, le=10_000_000, description="Prompt part of the context")
     # --- training
     method: Method = Method.FULL
     precision: Precision = Precision.AMP
@@ -102,7 +134,19 @@ class Workload(Frozen):
     seq_len: int = Field(2048, ge=1, le=10_000_000, description="Training sequence length, tokens")
     grad_accum_steps: int = Field(1, ge=1)
     checkpointing: Checkpointing = Checkpointing.NONE
+    checkpoint_every: int = Field(1, ge=1, le=1000, description="Checkpoint every K-th layer (1: all layers)")
     attention: AttentionImpl = AttentionImpl.FLASH
+    framework: Framework = Field(Framework.HF, description="Training framework whose defaults apply")
+    loss: Loss | None = Field(None, description="Cross-entropy implementation (None: the framework's default)")
+    loss_chunks: int = Field(8, ge=1, le=1024, description="Chunks of the chunked cross-entropy")
+    activation_offload: bool | None = Field(None, description="Saved activations to host RAM (torchtune, Unsloth)")
+    optimizer_in_backward: bool | None = Field(None, description="Optimizer step fused into backward (torchtune)")
+    compile: bool | None = Field(None, description="torch.compile (None: the framework's default)")
+    bnb_legacy: bool = Field(False, description="bitsandbytes < 0.43.2: every 4-bit Linear keeps its input")
+    activation_quant: ActivationQuant = Field(ActivationQuant.NONE, description="Saved activations in 8 bits")
+    tp: int = Field(1, ge=1, le=1024, description="Tensor-parallel degree inside FSDP (2-D FSDP × TP)")
+    cp: int = Field(1, ge=1, le=1024, description="Context-parallel degree (sequence split) inside FSDP")
+    expandable_segments: bool = Field(False, description="PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
     # --- hardware use
     n_gpus: int = Field(1, ge=1, le=100_000, description="GPUs the job uses")
     parallel: Parallel = Parallel.NONE

@@ -11,6 +11,7 @@ from advisor.core.job.workload import AttentionImpl, Engine, Method, Mode, Paral
 from advisor.core.memory.activations import (
     VLLM_MAX_BATCHED_TOKENS,
     VLLM_MAX_NUM_SEQS,
+    full_prompt_logits_bytes,
     inference_forward_bytes,
     inference_logits_bytes,
     layers_per_stage,
@@ -186,6 +187,14 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
         notes.append("transformers: prefill of the whole context in one forward (worst case); "
                      "generate keeps fp32 logits of the last position only (logits_to_keep)")
+        if w.full_prompt_logits:
+            # transformers < 4.45: generate computed the logits of every prompt position; the peak
+            # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.
+            prompt = w.prompt_tokens or w.context_len
+            at_logits = (weights + kv * min(1.0, prompt / max(1, w.context_len))
+                         + full_prompt_logits_bytes(arch, prompt, w.batch))
+            buffers += max(0.0, at_logits - (weights + kv + acts + buffers))
+            notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
     breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime)
     counts = count_params(arch)
     return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,

@@ -6,7 +6,8 @@ from pydantic import Field, computed_field
 
 from advisor.core.schema import Frozen
 
-MEMORY_TERMS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime")
+MEMORY_TERMS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
+                "runtime")
 
 
 class MemoryBreakdown(Frozen):
@@ -19,17 +20,33 @@ class MemoryBreakdown(Frozen):
     optimizer: float = Field(0.0, ge=0)
     adapters: float = Field(0.0, ge=0, description="LoRA adapter weights (their grads/optimizer are in those terms)")
     buffers: float = Field(0.0, ge=0, description="Transient buffers: logits, dequantized layers, comm buckets")
-    runtime: float = Field(0.0, ge=0, description="Outside the framework allocator: CUDA context, workspaces")
+    allocator: float = Field(0.0, ge=0, description="Reserved by PyTorch's caching allocator beyond what is allocated")
+    runtime: float = Field(0.0, ge=0, description="Outside the framework allocator: CUDA context, NCCL, workspaces")
     host: float = Field(0.0, ge=0, description="Host RAM the job needs (offload, pinned buffers, loading)")
+    disk: float = Field(0.0, ge=0, description="NVMe space the job needs (ZeRO-Infinity offload)")
+    phases: tuple[tuple[str, float], ...] = Field((), description="Training: (phase, allocated bytes), peak first")
 
     @computed_field
     @property
     def total(self) -> float:
+        """What the device needs: every term, the allocator's cache and the runtime included."""
         return sum(getattr(self, t) for t in MEMORY_TERMS)
+
+    @property
+    def peak_allocated(self) -> float:
+        """What ``torch.cuda.max_memory_allocated`` would report: the terms inside the allocator."""
+        return self.total - self.allocator - self.runtime
+
+    @property
+    def peak_reserved(self) -> float:
+        """What ``torch.cuda.max_memory_reserved`` would report: allocated plus the allocator's cache."""
+        return self.total - self.runtime
 
 
 class MemoryResult(Frozen):
     breakdown: MemoryBreakdown = Field(description="Busiest GPU's peak by term, plus host RAM")
+    sizes: MemoryBreakdown | None = Field(
+        None, description="Training: each term at its full size, whether or not alive at the peak")
     assumptions: tuple[str, ...] = ()
     kv_capacity_tokens: float | None = Field(
         None, description="vLLM: tokens the pre-allocated KV cache holds (None when the card size is unknown)")

@@ -14,16 +14,32 @@ parameter offload (ZeRO-Infinity / FSDP CPUOffload) keeps only the gathered laye
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Method, Offload, Optimizer, Parallel, Precision, Workload
+from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, apply_framework, describe
+from advisor.core.job.workload import (
+    ActivationQuant,
+    Checkpointing,
+    Framework,
+    Loss,
+    Method,
+    Offload,
+    Optimizer,
+    Parallel,
+    Precision,
+    Workload,
+)
 from advisor.core.memory.activations import (
     FULL_TRAINING,
+    LOGITS_TRAIN_BYTES_PER_ELEMENT,
+    chunked_loss_logits_bytes,
     layers_per_stage,
     lora_saved_inputs,
+    op_sac_activation_bytes,
     train_activation_bytes,
     train_logits_bytes,
 )
 from advisor.core.memory.inference import (
     CUDA_CONTEXT_BYTES,
+    TP_SPLITS,
     _split,
     base_format_name,
     largest_linear_params,
@@ -45,6 +61,25 @@ _SHARDED = {
     Parallel.FSDP: (True, True, True),
 }
 GATHERED_LAYERS = 2  # ZeRO-3/FSDP: the layer being computed + the one prefetched (FSDP backward_prefetch)
+#: Saved activations in 8 bits instead of 16: half the bytes (COAT arXiv:2410.19313 and Jetfire
+#: arXiv:2403.12422 store them in FP8 / INT8).
+ACTIVATION_QUANT_SHARE = 0.5
+#: Activation offloading keeps about two layers' activations on the GPU: the one in use and the
+#: one being copied (torchtune ``OffloadActivations`` uses a second stream to overlap copies).
+ACT_OFFLOAD_LAYERS_ON_GPU = 2
+#: PyTorch's caching allocator reserves more than it allocates (blocks rounded to 512 B / 2 MiB
+#: segments, freed blocks kept for reuse, per-stream pools; PyTorch "CUDA semantics: memory
+#: management"). Reserved/allocated at the peak in published runs that log both (torchtune's
+#: ``log_memory_stats``: peak_memory_reserved vs peak_memory_alloc; see tests/data) is about
+#: 1.05 on one stream and more with FSDP/DeepSpeed communication streams; expandable segments
+#: (PYTORCH_CUDA_ALLOC_CONF) leave little slack.
+RESERVE_SINGLE_STREAM = 1.05
+RESERVE_MULTI_STREAM = 1.12
+RESERVE_EXPANDABLE = 1.02
+#: NCCL communicator buffers per GPU: NCCL_BUFFSIZE 4 MiB per channel and peer (NCCL docs,
+#: "Environment Variables"), a few channels each way for a ring: ~ 100-200 MiB seen in
+#: nvidia-smi; 128 MiB counted.
+NCCL_BYTES_PER_GPU = 128 * MIB
 
 
 def zero_states_per_gpu_bytes(n_params: float, k_bytes: float, n_gpus: int, parallel: Parallel) -> float:
@@ -64,19 +99,95 @@ def _layer_params(arch: ModelArch) -> float:
     return (c.total - c.embedding - c.lm_head) / arch.n_layers
 
 
-def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
-    notes: list[str] = []
-    counts = count_params(arch)
+def _degrees(w: Workload) -> tuple[int, int, int, int]:
+    """(tensor-parallel, pipeline stages, context-parallel, data-parallel) degrees of the job."""
     tp, stages = _split(w)
+    if w.parallel in _SHARDED or w.parallel in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
+        tp, cp = w.tp, w.cp  # 2-D / 3-D FSDP × TP × CP (torchtitan): the rest of the GPUs is data parallel
+        return tp, 1, cp, max(1, w.n_gpus // (tp * cp))
+    return tp, stages, 1, w.n_gpus
+
+
+def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in_flight: int, saved,
+                 notes: list[str]) -> float:
+    """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
+    seq = max(1, w.seq_len // cp)
+    act_bytes = 4 if w.precision is Precision.FP32 else 2
+    if w.checkpointing is Checkpointing.OP_SAC:
+        acts = op_sac_activation_bytes(arch, seq, w.batch, w.attention, layers, tp) * in_flight
+    elif w.checkpointing is not Checkpointing.NONE and w.checkpoint_every > 1:
+        # Every K-th layer checkpointed (torchtune/torchtitan "ac_freq"): those keep their input
+        # only, the others keep everything.
+        ckpt = -(-layers // w.checkpoint_every)
+        kept = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, ckpt, tp, in_flight,
+                                      act_bytes, saved)
+        full = train_activation_bytes(arch, seq, w.batch, w.attention, Checkpointing.NONE, layers - ckpt, tp,
+                                      in_flight, act_bytes, saved)
+        acts = kept + full
+    else:
+        acts = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, layers, tp, in_flight,
+                                      act_bytes, saved)
+    if w.activation_quant is not ActivationQuant.NONE:
+        acts *= ACTIVATION_QUANT_SHARE
+        notes.append(f"saved activations stored in {w.activation_quant.value} (1 byte instead of 2: "
+                     "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
+    notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
+                 f"{w.checkpointing.value} checkpointing"
+                 + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
+                 + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
+                 + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
+    return acts
+
+
+def loss_buffer_bytes(arch: ModelArch, w: Workload, tp: int, cp: int = 1) -> float:
+    """Logits and cross-entropy temporaries at the loss, by ``Workload.loss``.
+
+    upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
+    token × vocab); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
+    (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); chunked: the fp32 part for one
+    chunk at a time (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
+    never holds the full logits: chunks of about vocab / hidden (``chunk_size =
+    next_power_of_2(ceil(BT / ceil(V / H)))`` in liger_kernel/ops/fused_linear_cross_entropy.py).
+    """
+    seq = max(1, w.seq_len // cp)
+    loss = w.loss or Loss.UPCAST
+    if loss is Loss.CHUNKED:
+        return chunked_loss_logits_bytes(arch, seq, w.batch, w.loss_chunks, tp)
+    if loss is Loss.FUSED:
+        chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
+        return seq * w.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
+    base = train_logits_bytes(arch, seq, w.batch, tp)
+    return base * (LOGITS_TRAIN_BYTES_PER_ELEMENT + 4) / LOGITS_TRAIN_BYTES_PER_ELEMENT \
+        if loss is Loss.FP32_LOGITS else base
+
+
+def reserve_factor(w: Workload) -> tuple[float, str]:
+    """The caching allocator's reserve over its allocated peak, and its source (see constants)."""
+    if w.expandable_segments:
+        return RESERVE_EXPANDABLE, "expandable segments"
+    if w.parallel in (*_SHARDED, Parallel.DDP) and w.n_gpus > 1:
+        return RESERVE_MULTI_STREAM, "sharded/communicating job (several CUDA streams)"
+    return RESERVE_SINGLE_STREAM, "one stream"
+
+
+def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
+    """The busiest GPU's peak over the phases of a training step (module docstring)."""
+    w = apply_framework(w)
+    notes: list[str] = [f"framework {describe(w.framework)}"]
+    counts = count_params(arch)
+    tp, stages, cp, dp = _degrees(w)
     model_share = per_gpu_weights(arch, counts.total, tp, stages) / counts.total
-    wdiv, gdiv, odiv = _dp_factors(w)
+    w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
+    wdiv, gdiv, odiv = (dp if w_s else 1), (dp if g_s else 1), (dp if o_s else 1)
     lora = w.method is not Method.FULL
     if lora:
         trainable = float(lora_params(arch, w.lora_rank_effective, w.lora_targets))
         adapters, grads, optim = adapter_states_bytes(trainable, w.optimizer, w.precision)
         weights = weights_bytes(arch, w)
         notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
-                     f"{trainable:,.0f} trainable params, fp32 adapters (PEFT autocast_adapter_dtype)")
+                     f"{trainable:,.0f} trainable params, "
+                     + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
+                        else "bf16 adapters"))
         notes.append(f"frozen base weights {base_format_name(w)}")
     else:
         trainable = counts.total
@@ -87,62 +198,107 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                      else f"full fine-tuning, {w.precision.value} weights, grads and states")
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
     grads, optim = grads * model_share / gdiv, optim * model_share / odiv
+    if w.optimizer_in_backward and not lora:
+        grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
+        notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
+                     "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
     if w.parallel in _SHARDED:
-        notes.append(f"{w.parallel.value} over {w.n_gpus} GPUs (ZeRO arXiv:1910.02054 §5)")
+        notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
+                     + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
     elif w.n_gpus > 1 and w.parallel is Parallel.NONE:
         notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
 
-    act_bytes = 4 if w.precision is Precision.FP32 else 2
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
-    saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA) if lora else FULL_TRAINING
-    acts = train_activation_bytes(arch, w.seq_len, w.batch, w.attention, w.checkpointing,
-                                  layers, tp, in_flight, act_bytes, saved)
-    notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
-                 f"{w.checkpointing.value} checkpointing, micro-batch {w.batch} × {w.seq_len}"
-                 + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
+    saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy) \
+        if lora else FULL_TRAINING
+    acts = _activations(arch, w, layers, tp, cp, in_flight, saved, notes)
     if lora:
         notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
-                     "(bitsandbytes ≥ 0.43.2 for QLoRA; older releases kept every 4-bit Linear's input); "
-                     "LoRA dropout masks not counted")
-    logits = train_logits_bytes(arch, w.seq_len, w.batch, tp)
-    notes.append("logits: bf16 + fp32 upcast + fp32 log-softmax/grad, 10 B per token × vocab")
+                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
+                        "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
+    host = 0.0
+    if w.activation_offload:
+        # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
+        # for backward; the GPU holds the layer at work and the one being copied.
+        on_gpu = acts * min(1.0, ACT_OFFLOAD_LAYERS_ON_GPU / max(1, layers))
+        host += (acts - on_gpu) * w.n_gpus
+        acts = on_gpu
+        notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
+                     "worth stay on the GPU (torchtune training/_activation_offloading.py)")
+    logits = loss_buffer_bytes(arch, w, tp, cp)
+    notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+                 + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
     if stages > 1:
         notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
-    buffers = logits + _extra_buffers(arch, w, grads, notes)
-    if w.optimizer is Optimizer.ADAMW and Offload.OPTIMIZER not in w.offload:
+    during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
+    comm = _comm_buffers(w, grads, notes)  # alive when gradients are reduced
+    step_temp = 0.0
+    if w.optimizer is Optimizer.ADAMW and Offload.OPTIMIZER not in w.offload and not w.optimizer_in_backward:
         step_temp = optim_states_only(trainable, w) * model_share / odiv
-        excess = max(0.0, step_temp - acts - logits)
-        if excess > 0:
-            buffers += excess
-            notes.append("optimizer step peak: torch AdamW (foreach) allocates a state-sized sqrt(v) "
-                         "temporary after activations are freed; its excess is counted in buffers")
+        notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
 
-    host = 0.0
+    disk = 0.0
+    nvme = Offload.NVME in w.offload
     if Offload.OPTIMIZER in w.offload:
         # ZeRO-Offload (Ren et al. 2021 §4.1) keeps fp16 params on the GPU and moves the reduced
         # gradients and the optimizer step (states + fp32 master) to the CPU; the GPU holds one
         # layer's gradients in flight (FSDP reduces per wrapped block, DeepSpeed per bucket).
-        host += (optim + grads) * w.n_gpus
+        moved = (optim + grads) * w.n_gpus
+        disk, host = (disk + optim * w.n_gpus, host + grads * w.n_gpus) if nvme else (disk, host + moved)
         bucket = _layer_params(arch) * param_bytes(w.precision) * model_share / tp if not lora else grads
-        buffers += min(grads, bucket)
-        notes.append("optimizer states, fp32 master and gradients offloaded to host RAM (ZeRO-Offload); "
-                     "one layer's gradients in flight on the GPU")
-        optim, grads = 0.0, 0.0
+        comm += min(grads, bucket)
+        notes.append("optimizer states, fp32 master and gradients offloaded to "
+                     + ("NVMe (ZeRO-Infinity, arXiv:2104.07857; gradients staged in host RAM)" if nvme
+                        else "host RAM (ZeRO-Offload)") + "; one layer's gradients in flight on the GPU")
+        optim, grads, step_temp = 0.0, 0.0, 0.0
     if Offload.PARAMS in w.offload:
-        host += (weights + adapters) * w.n_gpus
+        if nvme:
+            disk += (weights + adapters) * w.n_gpus
+        else:
+            host += (weights + adapters) * w.n_gpus
         gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
         weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
-        notes.append("parameters offloaded to host; GPU keeps the gathered layers only")
+        notes.append("parameters offloaded to " + ("NVMe" if nvme else "host") + "; GPU keeps the gathered layers only")
         if w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
     if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) and Offload.OPTIMIZER not in w.offload:
         notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
                      "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
-    notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB; NCCL buffers not modeled")
-    breakdown = MemoryBreakdown(weights=weights, activations=acts, gradients=grads, optimizer=optim,
-                                adapters=adapters, buffers=buffers, runtime=CUDA_CONTEXT_BYTES, host=host)
-    return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), params_total=counts.total,
+
+    # --- phases: what is alive at once (static states + the largest phase) -----------------
+    accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
+    held_grads = grads if accumulating else 0.0
+    phases = {
+        "forward end": acts + logits + during + held_grads,
+        "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient
+        "backward end": grads + comm + during,
+        "optimizer step": grads + step_temp,
+    }
+    peak_name = max(phases, key=phases.get)
+    static = weights + adapters + optim
+    allocated = static + phases[peak_name]
+    factor, why = reserve_factor(w)
+    allocator = allocated * (factor - 1)
+    notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
+                 "advisor.core.memory.training constants)")
+    nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
+    notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
+                 + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
+    at_peak = {
+        "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
+        "backward": dict(activations=acts, gradients=held_grads, buffers=logits + during),
+        "backward end": dict(activations=0.0, gradients=grads, buffers=comm + during),
+        "optimizer step": dict(activations=0.0, gradients=grads, buffers=step_temp),
+    }[peak_name]
+    breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
+                                runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
+                                phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
+                                                    key=lambda kv: -kv[1])), **at_peak)
+    sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, activations=acts, gradients=grads,
+                            buffers=logits + during + comm + step_temp, runtime=CUDA_CONTEXT_BYTES + nccl,
+                            host=host, disk=disk)
+    return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=counts.total,
                         params_trainable=trainable)
 
 
@@ -172,17 +328,25 @@ def _base_bytes(arch: ModelArch, w: Workload) -> float:
     return weights_bytes(arch, w) / count_params(arch).total
 
 
-def _extra_buffers(arch: ModelArch, w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
-    """Transient buffers beyond logits, by scheme and method."""
+def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str]) -> float:
+    """Buffers alive through forward and backward: gathered FSDP/ZeRO-3 layers, a dequantized 4-bit layer."""
     extra = 0.0
-    if w.parallel is Parallel.DDP:
-        extra += grads_per_gpu
-        notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
-                     "PyTorch DistributedDataParallel docs)")
     if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
-        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w)
+        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
     if w.method is Method.QLORA:
         extra += largest_linear_params(arch) * 2
         notes.append("QLoRA: one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
     return extra
+
+
+def _comm_buffers(w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
+    """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
+    if w.parallel is not Parallel.DDP or w.n_gpus <= 1:
+        return 0.0
+    if w.framework is Framework.HOROVOD:
+        notes.append("Horovod: gradients all-reduced through a 64 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
+        return float(min(grads_per_gpu, HOROVOD_FUSION_BYTES))
+    notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
+                 "PyTorch DistributedDataParallel docs)")
+    return grads_per_gpu

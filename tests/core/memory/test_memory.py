@@ -50,6 +50,12 @@ def test_kv_cache(arch, ctx, batch, dtype, expected):
     assert kv_cache_bytes(arch, ctx, batch, dtype) == pytest.approx(expected)
 
 
+def _sizes(*args, **kwargs):
+    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
+    r = estimate_memory(*args, **kwargs)
+    return r.sizes or r.breakdown
+
+
 def test_mla_in_transformers_caches_decompressed_heads():
     latent = kv_cache_bytes(DEEPSEEK_V3, 1000, 1, "bf16", engine="vllm")
     full = kv_cache_bytes(DEEPSEEK_V3, 1000, 1, "bf16", engine="transformers")
@@ -144,7 +150,7 @@ def test_zero_paper_example(parallel, gb):
 @pytest.mark.parametrize("parallel", ["none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard"])
 def test_estimator_states_follow_zero(parallel):
     n = 1 if parallel == "none" else 8
-    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=n, parallel=parallel)).breakdown
+    b = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=n, parallel=parallel))
     psi = count_params(LLAMA2_7B).total
     scheme = {"fsdp": "zero3", "fsdp-grad-op": "zero2", "fsdp-no-shard": "ddp"}.get(parallel, parallel)
     assert b.weights + b.gradients + b.optimizer == pytest.approx(zero_states_per_gpu_bytes(psi, 12, n, Parallel(scheme)))
@@ -162,12 +168,12 @@ def test_estimator_states_follow_zero(parallel):
     ],
 )
 def test_full_finetune_bytes_per_param(precision, optimizer, bytes_per_param):
-    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, precision=precision, optimizer=optimizer)).breakdown
+    b = _sizes(LLAMA2_7B, Workload(**TRAIN, precision=precision, optimizer=optimizer))
     assert b.weights + b.gradients + b.optimizer == pytest.approx(bytes_per_param * count_params(LLAMA2_7B).total)
 
 
 def test_adafactor_states_are_factored():
-    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, optimizer="adafactor")).breakdown
+    b = _sizes(LLAMA2_7B, Workload(**TRAIN, optimizer="adafactor"))
     psi = count_params(LLAMA2_7B).total
     assert 4 * psi < b.optimizer < 4.01 * psi  # master copy + row/column vectors only
 
@@ -177,7 +183,7 @@ def test_lora_trains_exact_adapter_count_in_fp32():
     r = estimate_memory(LLAMA2_7B, w)
     n = lora_params(LLAMA2_7B, 16, w.lora_targets)
     assert r.params_trainable == n
-    b = r.breakdown
+    b = r.sizes
     assert (b.adapters, b.gradients, b.optimizer) == (4 * n, 4 * n, 8 * n)
     assert b.weights == weights_bytes(LLAMA2_7B, w)
 
@@ -203,7 +209,7 @@ def test_llama_layer_activation_bytes_per_token():
 def test_checkpointing_and_attention_ordering():
     def acts(ckpt, impl):
         w = Workload(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
-        return estimate_memory(LLAMA2_7B, w).breakdown.activations
+        return _sizes(LLAMA2_7B, w).activations
     assert acts("full", "eager") < acts("selective", "eager") < acts("none", "eager")
     assert acts("selective", "flash") == acts("none", "flash")  # flash has no s² term to drop
     assert acts("none", "flash") < acts("none", "sdpa") < acts("none", "eager")
@@ -212,28 +218,28 @@ def test_checkpointing_and_attention_ordering():
 
 
 def test_tensor_parallel_splits_inner_activations_only():
-    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown.activations
-    tp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=4, parallel="tp")).breakdown.activations
+    one = _sizes(LLAMA2_7B, Workload(**TRAIN)).activations
+    tp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=4, parallel="tp")).activations
     assert one / 4 < tp < one
 
 
 def test_pipeline_first_stage_holds_in_flight_microbatches():
     w = Workload(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
-    b = estimate_memory(LLAMA2_7B, w).breakdown
-    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    b = _sizes(LLAMA2_7B, w)
+    one = _sizes(LLAMA2_7B, Workload(**TRAIN))
     assert b.activations == pytest.approx(one.activations)  # L/p layers × p micro-batches (Korthikanti §4.2.3)
     assert b.optimizer < one.optimizer / 3
 
 
 def test_logits_are_a_big_term_for_large_vocab():
-    b = estimate_memory(LLAMA3_8B, Workload(**TRAIN, seq_len=4096)).breakdown
+    b = _sizes(LLAMA3_8B, Workload(**TRAIN, seq_len=4096))
     assert b.buffers >= 4096 * 128256 * 10
 
 
 def test_offload_moves_optimizer_to_host():
     w = Workload(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
-    on_gpu = estimate_memory(LLAMA2_7B, w).breakdown
-    off = estimate_memory(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)})).breakdown
+    on_gpu = _sizes(LLAMA2_7B, w)
+    off = _sizes(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)}))
     # ZeRO-Offload: states, master and gradients live in host RAM; one layer's grads in flight.
     assert off.optimizer == 0 and off.gradients == 0
     assert off.host == pytest.approx((on_gpu.optimizer + on_gpu.gradients) * 2)
@@ -242,13 +248,13 @@ def test_offload_moves_optimizer_to_host():
 
 def test_param_offload_keeps_only_gathered_layers():
     w = Workload(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
-    b = estimate_memory(LLAMA2_7B, w).breakdown
+    b = _sizes(LLAMA2_7B, w)
     assert b.weights == 0 and b.host > 12 * count_params(LLAMA2_7B).total
 
 
 def test_ddp_buckets_double_gradients():
-    b = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
-    single = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    b = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp"))
+    single = _sizes(LLAMA2_7B, Workload(**TRAIN))
     assert b.buffers - single.buffers == pytest.approx(b.gradients)
 
 
@@ -258,19 +264,86 @@ def test_unknown_weight_format_is_a_value_error():
 
 
 def test_exact_weight_bytes_override_inference():
-    b = estimate_memory(LLAMA2_7B, Workload(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB).breakdown
+    b = _sizes(LLAMA2_7B, Workload(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
     assert b.weights == 5 * GIB
 
 
 def test_adamw_foreach_step_peak_when_activations_are_small():
     # torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all parameters at once during
     # step(), after activations are freed: peak ≈ 2 + 2 + 12 + 4 bytes per parameter.
+    # The phases: the optimizer step (states + grads + the temporary) is the peak of a short
+    # sequence; a long one peaks in backward, with every activation and the logits alive.
     w = Workload(**TRAIN, checkpointing="full", seq_len=512)
-    b = estimate_memory(LLAMA2_7B, w).breakdown
+    r = estimate_memory(LLAMA2_7B, w)
     psi = count_params(LLAMA2_7B).total
-    assert b.total - b.runtime == pytest.approx(20 * psi)
-    long = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192)).breakdown
-    assert long.buffers == pytest.approx(8192 * 32000 * 10)  # activations exceed the temporary
+    assert r.breakdown.phases[0][0] == "optimizer step"
+    assert r.breakdown.peak_allocated == pytest.approx(20 * psi)
+    long = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192))
+    assert long.breakdown.phases[0][0] in ("forward end", "backward")
+    assert long.breakdown.gradients == 0  # no accumulation: gradients come after the activations are freed
+    assert long.breakdown.buffers == pytest.approx(8192 * 32000 * 10)
+    accumulating = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192, grad_accum_steps=4)).breakdown
+    assert accumulating.gradients > 0 and accumulating.total > long.breakdown.total
+
+
+def test_allocator_and_device_need():
+    # Device need = what PyTorch allocates × the caching allocator's reserve + CUDA context (+ NCCL).
+    from advisor.core.memory.training import NCCL_BYTES_PER_GPU, RESERVE_EXPANDABLE, RESERVE_SINGLE_STREAM
+
+    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    assert one.peak_reserved == pytest.approx(one.peak_allocated * RESERVE_SINGLE_STREAM)
+    assert one.total == pytest.approx(one.peak_reserved + one.runtime)
+    exp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, expandable_segments=True)).breakdown
+    assert exp.peak_reserved == pytest.approx(exp.peak_allocated * RESERVE_EXPANDABLE)
+    ddp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
+    assert ddp.runtime == pytest.approx(one.runtime + NCCL_BYTES_PER_GPU)
+
+
+def test_framework_profiles_fill_only_what_is_unset():
+    from advisor.core.job.frameworks import apply_framework
+
+    tt = apply_framework(Workload(**TRAIN, framework="torchtune"))
+    assert tt.precision.value == "bf16" and tt.loss.value == "chunked" and tt.loss_chunks == 8
+    assert tt.optimizer_in_backward  # single-GPU full fine-tune
+    kept = apply_framework(Workload(**TRAIN, framework="torchtune", precision="amp", loss="upcast"))
+    assert kept.precision.value == "amp" and kept.loss.value == "upcast"
+    titan = apply_framework(Workload(**TRAIN, framework="torchtitan"))
+    assert titan.checkpointing.value == "op-sac" and titan.precision.value == "amp"
+    hf = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown.total
+    torchtune = estimate_memory(LLAMA2_7B, Workload(**TRAIN, framework="torchtune")).breakdown.total
+    assert torchtune < hf * 0.7  # pure bf16, one gradient alive, chunked loss, checkpointing
+
+
+@pytest.mark.parametrize(("loss", "cheaper_than_upcast"), [("fp32-logits", False), ("chunked", True), ("fused", True)])
+def test_loss_implementations(loss, cheaper_than_upcast):
+    from advisor.core.memory.training import loss_buffer_bytes
+
+    w = Workload(**TRAIN, seq_len=4096)
+    upcast = loss_buffer_bytes(LLAMA3_8B, w.model_copy(update={"loss": "upcast"}), 1)
+    other = loss_buffer_bytes(LLAMA3_8B, Workload(**TRAIN, seq_len=4096, loss=loss), 1)
+    assert (other < upcast) is cheaper_than_upcast
+    assert upcast == pytest.approx(4096 * LLAMA3_8B.vocab_size * 10)
+
+
+def test_new_memory_options_each_save_what_they_say():
+    def base(**kw):
+        return Workload(**TRAIN, seq_len=4096, **kw)
+
+    acts = _sizes(LLAMA2_7B, base()).activations
+    assert _sizes(LLAMA2_7B, base(activation_quant="fp8")).activations == pytest.approx(acts / 2)
+    off = estimate_memory(LLAMA2_7B, base(activation_offload=True))
+    assert off.sizes.activations < acts / 10 and off.breakdown.host > 0
+    every2 = _sizes(LLAMA2_7B, base(checkpointing="full", checkpoint_every=2)).activations
+    full = _sizes(LLAMA2_7B, base(checkpointing="full")).activations
+    assert full < every2 < acts
+    nvme = estimate_memory(LLAMA2_7B, base(n_gpus=2, parallel="zero3", offload=("optimizer", "params", "nvme"))).breakdown
+    assert nvme.disk > 0 and nvme.optimizer == 0
+    fsdp_tp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=8, parallel="fsdp", tp=2))
+    fsdp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=8, parallel="fsdp"))
+    assert fsdp_tp.activations < fsdp.activations  # TP splits the inner activations
+    hvd = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp", framework="horovod")).sizes
+    ddp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp"))
+    assert hvd.buffers < ddp.buffers  # a 64 MiB fusion buffer instead of full-size buckets
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -290,7 +363,7 @@ def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
 def test_sharding_never_costs_more_per_gpu(n, parallel):
-    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit")).breakdown
+    one = _sizes(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
     many = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
                                                n_gpus=n, parallel=parallel)).breakdown
     states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731

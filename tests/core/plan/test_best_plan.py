@@ -81,7 +81,7 @@ def test_training_escalates_only_as_far_as_needed(catalog):
     assert planned.status.runs
     assert Offload.OPTIMIZER in planned.plan.offload or planned.plan.checkpointing is not Checkpointing.NONE
     lora = best_plan(arch, job.model_copy(update={"method": Method.LORA}), resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
-    assert lora.plan.offload == () and lora.plan.checkpointing is Checkpointing.NONE  # no escalation needed
+    assert lora.plan.offload == ()  # recompute is cheaper than moving states to host RAM: no offload
 
 
 def test_tight_is_a_fit_within_the_error_margin(catalog):
