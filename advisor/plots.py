@@ -23,7 +23,8 @@ MAX_BUILDS = 6
 #: Okabe & Ito (2008) colour-blind-safe palette: one colour per build, in order.
 BUILD_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 TECHNIQUE_COLORS = ("#332288", "#117733", "#AA4499", "#882255", "#44AA99", "#999933")
-TERM_COLORS = dict(zip(MEMORY_TERMS, ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB", "#777777")))
+TERM_COLORS = dict(zip(MEMORY_TERMS, ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB",
+                                      "#DDDDDD", "#777777"), strict=True))
 INTERCONNECT_COLOR = "#BBBBBB"
 FONT_PT = 9
 PARAM_TICKS = (0.5e9, 1e9, 3e9, 8e9, 14e9, 32e9, 70e9, 180e9, 405e9, 1e12)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime")
+MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
+               "runtime")
 
 
 def _gib(n: float | None) -> float | None:
@@ -38,6 +39,7 @@ def suggestion_json(s) -> dict[str, Any]:
 
 
 def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
+    from advisor.core.job.frameworks import apply_framework
     from advisor.core.model.params import count_params
 
     arch, mem, speed = request.arch, est.memory, est.speed
@@ -72,10 +74,13 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
     rot = est.rule_of_thumb
     return {
         "model": model,
-        "workload": (planned.workload if planned is not None else request.workload).model_dump(mode="json"),
+        "workload": apply_framework(planned.workload if planned is not None else request.workload
+                                    ).model_dump(mode="json"),  # the framework's defaults filled in
         "plan": plan_json(planned, request.build),
         "hardware": hardware,
-        "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host)},
+        "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host), "disk_gib": _gib(mem.disk),
+                   "peak_allocated_gib": _gib(mem.peak_allocated), "peak_reserved_gib": _gib(mem.peak_reserved),
+                   "phases": {name: _gib(v) for name, v in mem.phases}},
         "speed": {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
                   "time_to_first_token_s": speed.time_to_first_token_s,
                   "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
@@ -108,6 +113,12 @@ def result_text(data: dict[str, Any]) -> str:
         if term == "total" or per_gpu[term]:
             lines.append(f"  {term.replace('_', ' '):<14}{per_gpu[term]:>10.2f} GiB")
     lines.append(f"  {'host RAM':<14}{data['memory']['host_gib']:>10.2f} GiB")
+    if data["memory"].get("disk_gib"):
+        lines.append(f"  {'NVMe':<14}{data['memory']['disk_gib']:>10.2f} GiB")
+    if data["memory"].get("phases"):
+        m = data["memory"]
+        lines.append(f"  PyTorch allocates {m['peak_allocated_gib']:.2f} GiB, reserves {m['peak_reserved_gib']:.2f} GiB; "
+                     "peak by phase: " + ", ".join(f"{k} {v:.1f}" for k, v in m["phases"].items()))
     if data["fit"] is not None:
         f = data["fit"]
         verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",

@@ -12,11 +12,14 @@ MODES = ("inference", "train")
 METHODS = ("full", "lora", "qlora")
 PRECISIONS = ("amp", "bf16", "fp32")
 OPTIMIZERS = ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "adafactor")
-CHECKPOINTING = ("none", "selective", "full")
+CHECKPOINTING = ("none", "selective", "op-sac", "full")
+FRAMEWORKS = ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "deepspeed", "horovod")
+LOSSES = ("fp32-logits", "upcast", "chunked", "fused")
+ACTIVATION_QUANT = ("none", "fp8", "int8")
 ATTENTION = ("eager", "sdpa", "flash")
 ENGINES = ("transformers", "vllm", "llama.cpp")
 PARALLEL = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard", "tp", "pp", "layer-split")
-OFFLOAD = ("optimizer", "params")
+OFFLOAD = ("optimizer", "params", "nvme")
 
 # Architecture override flag → ModelArch field.
 ARCH_FLAGS = {"layers": "n_layers", "hidden": "hidden_size", "heads": "n_heads", "kv_heads": "n_kv_heads",
@@ -27,8 +30,15 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "method": "--method", "precision": "--precision", "optimizer": "--optimizer",
                "lora_rank": "--lora-rank", "lora_targets": "--lora-targets", "seq_len": "--seq-len",
                "checkpointing": "--checkpointing", "attention": "--attention", "n_gpus": "--gpus",
-               "parallel": "--parallel", "offload": "--offload", "grad_accum_steps": "--grad-accum"}
-MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime")
+               "parallel": "--parallel", "offload": "--offload", "grad_accum_steps": "--grad-accum",
+               "framework": "--framework", "loss": "--loss", "loss_chunks": "--loss-chunks",
+               "checkpoint_every": "--checkpoint-every", "activation_offload": "--activation-offload",
+               "optimizer_in_backward": "--optimizer-in-backward", "compile": "--compile", "tp": "--tp", "cp": "--cp",
+               "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
+               "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
+               "prompt_tokens": "--prompt-tokens"}
+MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
+               "runtime")
 
 
 def positive_int(text: str) -> int:
@@ -62,11 +72,31 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--checkpointing", choices=CHECKPOINTING, help="activation checkpointing (default none)")
     w.add_argument("--attention", choices=ATTENTION, help="attention kernel (default flash)")
     w.add_argument("--kv-dtype", metavar="DTYPE", help="KV cache type: bf16 fp16 fp32 fp8 q8_0 q4_0")
-    w.add_argument("--engine", choices=ENGINES, help="inference engine (default transformers; llama.cpp for .gguf)")
+    w.add_argument("--engine", choices=ENGINES, help="inference engine (default vllm; llama.cpp for .gguf)")
+    w.add_argument("--full-prompt-logits", action="store_true",
+                   help="transformers before 4.45: generate computes logits for every prompt position")
+    w.add_argument("--prompt-tokens", type=positive_int, metavar="P", help="prompt part of the context")
+    t = p.add_argument_group("training framework and memory options")
+    t.add_argument("--framework", choices=FRAMEWORKS,
+                   help="training framework whose defaults apply (default hf: Trainer + PEFT/TRL)")
+    t.add_argument("--loss", choices=LOSSES, help="cross-entropy implementation (default: the framework's)")
+    t.add_argument("--loss-chunks", type=positive_int, metavar="N", help="chunks of the chunked loss (default 8)")
+    t.add_argument("--checkpoint-every", type=positive_int, metavar="K", help="checkpoint every K-th layer")
+    t.add_argument("--activation-offload", action="store_true", help="saved activations to host RAM")
+    t.add_argument("--optimizer-in-backward", action="store_true", help="step and free each gradient in backward")
+    t.add_argument("--compile", action="store_true", help="torch.compile")
+    t.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel degree inside --parallel fsdp")
+    t.add_argument("--cp", type=positive_int, metavar="N", help="context-parallel degree inside --parallel fsdp")
+    t.add_argument("--bnb-legacy", action="store_true",
+                   help="bitsandbytes before 0.43.2 (every 4-bit layer keeps its input)")
+    t.add_argument("--activation-quant", choices=ACTIVATION_QUANT, help="store saved activations in 8 bits")
+    t.add_argument("--expandable-segments", action="store_true",
+                   help="PyTorch allocator with expandable segments (less reserved beyond allocated)")
     h = p.add_argument_group("GPU use")
     h.add_argument("--gpus", type=positive_int, metavar="N", help="GPUs the job uses")
     h.add_argument("--parallel", choices=PARALLEL, help="how the GPUs share the work (default none)")
-    h.add_argument("--offload", choices=OFFLOAD, action="append", help="offload to host RAM (repeatable)")
+    h.add_argument("--offload", choices=OFFLOAD, action="append",
+                   help="offload to host RAM (repeatable; add nvme to put it on NVMe, as ZeRO-Infinity)")
 
 
 
@@ -168,7 +198,14 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
     simple = {"double_quant": args.double_quant or None, "precision": args.precision, "optimizer": args.optimizer,
               "lora_rank": args.lora_rank, "seq_len": args.seq_len, "context_len": args.context,
               "batch": args.batch, "grad_accum_steps": args.grad_accum, "checkpointing": args.checkpointing,
-              "attention": args.attention, "n_gpus": args.gpus, "parallel": args.parallel}
+              "attention": args.attention, "n_gpus": args.gpus, "parallel": args.parallel,
+              "framework": args.framework, "loss": args.loss, "loss_chunks": args.loss_chunks,
+              "checkpoint_every": args.checkpoint_every, "tp": args.tp, "cp": args.cp,
+              "activation_quant": args.activation_quant, "prompt_tokens": args.prompt_tokens,
+              "activation_offload": args.activation_offload or None,
+              "optimizer_in_backward": args.optimizer_in_backward or None, "compile": args.compile or None,
+              "bnb_legacy": args.bnb_legacy or None, "expandable_segments": args.expandable_segments or None,
+              "full_prompt_logits": args.full_prompt_logits or None}
     fields.update({k: v for k, v in simple.items() if v is not None})
     if args.lora_targets is not None:
         fields["lora_targets"] = lora_targets_arg(args.lora_targets)

@@ -13,7 +13,8 @@ def _json(capsys, *argv):
 
 
 def test_70b_q4_within_4000_used_lists_the_3090_pair(capsys):
-    data = _json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--budget", "4000", "--used")
+    data = _json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--budget", "4000", "--used",
+                 "--top", "100")
     cands = data["candidates"]
     assert cands and all(c["fits"] and c["price_usd"] is not None and c["price_usd"] <= 4000 for c in cands)
     pair = next(c for c in cands if c["gpus"] == ["rtx-3090", "rtx-3090"])

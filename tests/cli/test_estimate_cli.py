@@ -276,3 +276,30 @@ def test_a_job_that_does_not_fit_lists_what_would(capsys):
     text = main(["estimate", "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--build", "1x-rtx-5090"])
     out = capsys.readouterr().out
     assert text == 0 and "What would make it fit:" in out and "more GeForce RTX 5090" in out
+
+
+def test_training_options_and_phases_in_json(capsys):
+    # issue 14: the framework and memory options are flags; the JSON carries the phases and the
+    # allocator's figures, and per_gpu_gib.total stays the device need.
+    data = run_json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "full", "--framework", "torchtune",
+                    "--optimizer", "paged-adamw-8bit", "--seq-len", "2048", "--batch", "2")
+    mem = data["memory"]
+    assert set(mem["phases"]) == {"forward end", "backward", "backward end", "optimizer step"}
+    assert mem["peak_allocated_gib"] < mem["peak_reserved_gib"] < mem["per_gpu_gib"]["total"]
+    assert data["workload"]["framework"] == "torchtune" and data["workload"]["precision"] == "bf16"
+    long = ("--mode", "train", "--method", "lora", "--seq-len", "8192")  # the loss phase sets the peak
+    chunked = run_json(capsys, "llama-3.1-8b", *long, "--loss", "chunked", "--loss-chunks", "16")
+    upcast = run_json(capsys, "llama-3.1-8b", *long, "--loss", "upcast")
+    assert chunked["memory"]["per_gpu_gib"]["total"] < upcast["memory"]["per_gpu_gib"]["total"]
+    nvme = run_json(capsys, "llama-3.1-8b", "--mode", "train", "--gpus", "2", "--parallel", "zero3",
+                    "--offload", "optimizer", "--offload", "params", "--offload", "nvme")
+    assert nvme["memory"]["disk_gib"] > 0
+
+
+def test_help_lists_the_training_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["estimate", "--help"])
+    out = capsys.readouterr().out
+    for flag in ("--framework", "--loss", "--checkpoint-every", "--activation-offload", "--optimizer-in-backward",
+                 "--compile", "--tp", "--cp", "--bnb-legacy", "--activation-quant", "nvme"):
+        assert flag in out
