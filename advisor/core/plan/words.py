@@ -49,8 +49,10 @@ def plan_words(plan: Plan, build: ResolvedBuild, mode: Mode, pinned: bool = Fals
         parts[0] += f", {scheme}" + ("" if plan.parallel is Parallel.NONE else f" over {_link(build, plan.n_gpus)}")
     if plan.n_gpus < build.gpu_count:
         parts.append(f"{build.gpu_count - plan.n_gpus} idle")
-    offload = tuple(sorted(plan.offload, key=lambda o: list(Offload).index(o)))
-    parts.append(OFFLOAD_WORDS.get(offload, ", ".join(o.value for o in offload) + " in host RAM"))
+    nvme = Offload.NVME in plan.offload
+    offload = tuple(sorted((o for o in plan.offload if o is not Offload.NVME), key=lambda o: list(Offload).index(o)))
+    words = OFFLOAD_WORDS.get(offload, ", ".join(o.value for o in offload) + " in host RAM")
+    parts.append(words.replace("in host RAM", "on NVMe") if nvme and offload else words)
     if mode is Mode.TRAIN and CHECKPOINT_WORDS[plan.checkpointing]:
         parts.append(CHECKPOINT_WORDS[plan.checkpointing])
     return ", ".join(parts) + (" (pinned)" if pinned else "")

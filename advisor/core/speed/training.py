@@ -112,6 +112,12 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
                          interconnect_share=min(1.0, comm / step), bottleneck=bottleneck, notes=tuple(notes))
 
 
+#: One PCIe 4.0 x4 NVMe drive's sequential throughput, about 7 GB/s read and 5-6 GB/s write
+#: (vendor datasheets, e.g. Samsung 990 PRO: 7,450 / 6,900 MB/s); ZeRO-Infinity reaches tens of
+#: GB/s only with several drives per node (arXiv:2104.07857 §6.1). 5 GB/s each way is taken.
+NVME_GB_PER_S = 5.0
+
+
 def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> float:
     """PCIe seconds per step for ZeRO-Offload / FSDP CPU offload (Ren et al. 2021,
     arXiv:2101.06840 §4: fp16 gradients to the host, updated fp16 parameters back; parameter
@@ -127,4 +133,14 @@ def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: 
         notes.append("optimizer offload: CPU optimizer step time not included (CPU speed unknown)")
     if Offload.PARAMS in w.offload:
         seconds += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard / link
+    if Offload.NVME in w.offload:
+        # ZeRO-Infinity (Rajbhandari et al. 2021, arXiv:2104.07857 §5): optimizer states (and
+        # parameters) are read from and written back to NVMe every step. States of AdamW with an
+        # fp32 master: 12 bytes per trainable parameter, each way.
+        states = trainable_params(arch, w) / shard * 12
+        if Offload.PARAMS in w.offload:
+            states += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard
+        seconds += 2 * states / (NVME_GB_PER_S * 1e9)
+        notes.append(f"NVMe offload: {NVME_GB_PER_S:g} GB/s per GPU assumed (a PCIe 4.0 x4 NVMe drive's "
+                     "sequential read/write), states read and written every step")
     return seconds
