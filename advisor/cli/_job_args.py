@@ -17,7 +17,7 @@ FRAMEWORKS = ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "
 LOSSES = ("fp32-logits", "upcast", "chunked", "fused")
 ACTIVATION_QUANT = ("none", "fp8", "int8")
 ATTENTION = ("eager", "sdpa", "flash")
-ENGINES = ("transformers", "vllm", "llama.cpp")
+ENGINES = ("transformers", "vllm", "sglang", "llama.cpp", "ollama", "exllamav2", "tensorrt-llm", "deepspeed")
 PARALLEL = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard", "tp", "pp", "layer-split")
 OFFLOAD = ("optimizer", "params", "nvme")
 
@@ -59,7 +59,8 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w = p.add_argument_group("workload")
     w.add_argument("--mode", choices=MODES, default="inference")
     w.add_argument("--method", choices=METHODS, help="training method (default full)")
-    w.add_argument("--weights", metavar="FORMAT", help="weight format: bf16 fp16 fp32 fp8 int8 nf4 fp4 gptq awq q4_k_m …")
+    w.add_argument("--weights", metavar="FORMAT",
+                   help="weight format: bf16 fp16 (f16) fp32 fp8 int8 nf4 fp4 gptq awq q4_k_m … or Nbpw (EXL2, e.g. 4.65bpw)")
     w.add_argument("--double-quant", action="store_true", help="bitsandbytes double quantization (NF4/FP4)")
     w.add_argument("--precision", choices=PRECISIONS, help="training precision (default amp)")
     w.add_argument("--optimizer", choices=OPTIMIZERS, help="optimizer (default adamw)")

@@ -17,7 +17,7 @@ from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.estimate.estimator import estimate, fit_of, usable_memory_bytes
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryResult
 from advisor.core.model.arch import ModelArch
@@ -115,7 +115,7 @@ def _memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None)
 
 
 def _fits(n_params: float, workload: Workload, build: ResolvedBuild, usable: float) -> bool:
-    mem = _memory(generic_decoder(n_params), workload, usable if workload.engine is Engine.VLLM else None)
+    mem = _memory(generic_decoder(n_params), workload, usable if workload.engine.pooled else None)
     return fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens).fits
 
 
@@ -157,7 +157,7 @@ def fit_sweep(workload: Workload, builds: Sequence[ResolvedBuild], sizes: Sequen
     out: dict[tuple[str, str], list[bool]] = {}
     for t in techniques:
         w = with_technique(workload, t)
-        curve = None if w.engine is Engine.VLLM else fit_curve(w, sizes)
+        curve = None if w.engine.pooled else fit_curve(w, sizes)
         for b in builds:
             if w.n_gpus > b.gpu_count:
                 out[(t, b.name)] = [False] * len(sizes)

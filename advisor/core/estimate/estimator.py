@@ -28,6 +28,7 @@ __all__ = ["Problem", "check_workload", "estimate", "usable_memory_bytes", "fit_
 # 25,386,352,640 bytes to deviceQuery (thamada/nvidia-smi gls/RTX4090_deviceQuery.py):
 # 383,451,136 bytes (366 MiB) less. The CUDA context itself is the memory estimate's
 # "runtime" term, so it is not subtracted here.
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "deepspeed": "DeepSpeed-FastGen"}
 DRIVER_RESERVED_BYTES = 24 * GIB - 25_386_352_640
 # macOS lets Metal use only recommendedMaxWorkingSetSize of unified memory: 11,453.25 MB on
 # a 16 GB Mac (llama.cpp ggml_metal_init logs, ggml-org/llama.cpp CI output), 30,150.67 MB
@@ -71,7 +72,8 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
     host_ok = host_avail is None or memory.host <= host_avail
     if short_kv and gpu_ok:
         gpu_ok = False
-        reason = (f"vLLM's KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
+        engine = ENGINE_NAMES.get(workload.engine.value, workload.engine.value)
+        reason = (f"{engine}'s KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
                   f"less than one {workload.context_len}-token sequence")
     elif gpu_ok and host_ok:
         reason = f"needs {format_bytes(need)} of {format_bytes(usable)} usable per GPU"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import LORA_TARGETS, Engine, Method, Mode, Optimizer, Parallel, Precision, Workload
+from advisor.core.job.workload import LORA_TARGETS, Method, Mode, Optimizer, Parallel, Precision, Workload
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.schema import Frozen
@@ -36,13 +36,13 @@ def _format_problems(w: Workload) -> list[Problem]:
         kv_bytes_per_element(w.kv_dtype)
     except ValueError as exc:
         out.append(Problem(field="kv_dtype", message=str(exc)))
-    if w.mode is Mode.INFERENCE and w.engine is Engine.LLAMA_CPP and w.weights.lower() in NOT_GGUF_QUANTS:
+    if w.mode is Mode.INFERENCE and w.engine.gguf and w.weights.lower() in NOT_GGUF_QUANTS:
         out.append(Problem(field="weights", message=f"llama.cpp cannot load {w.weights} weights; pick a GGUF type "
                                                      "such as q4_k_m, or another engine"))
-    if w.mode is Mode.INFERENCE and w.kv_dtype.lower() in LLAMA_CPP_KV and w.engine is not Engine.LLAMA_CPP:
+    if w.mode is Mode.INFERENCE and w.kv_dtype.lower() in LLAMA_CPP_KV and not w.engine.gguf:
         out.append(Problem(field="kv_dtype", message=f"{w.kv_dtype} KV cache is a llama.cpp type; "
                                                       f"{w.engine.value} uses fp16/bf16/fp8"))
-    if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine is Engine.VLLM:
+    if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine.pooled:
         out.append(Problem(field="weights", message=f"{w.weights} is a GGUF type: run it with llama.cpp"))
     return out
 

@@ -31,11 +31,14 @@ QLORA4_SHARE_OF_QLORA8 = 0.5
 _NOMINAL_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nf4": 4, "fp4": 4, "gptq": 4, "awq": 4}
 
 
-def nominal_bits(weights: str) -> int:
-    """The width a format's name suggests (q4_k_m → 4, iq2_xxs → 2), as the rule uses it."""
+def nominal_bits(weights: str) -> float:
+    """The width a format's name suggests (q4_k_m → 4, iq2_xxs → 2, 4.65bpw → 4.65), as the rule uses it."""
     key = weights.strip().lower()
+    key = {"f16": "fp16", "f32": "fp32"}.get(key, key)
     if key in _NOMINAL_BITS:
         return _NOMINAL_BITS[key]
+    if key.endswith("bpw"):
+        return float(key.removesuffix("bpw"))
     match = re.match(r"i?q(\d)", key)
     if match is None:
         raise ValueError(f"no nominal width for weight format {weights!r}")

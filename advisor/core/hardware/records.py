@@ -10,10 +10,39 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import Field, HttpUrl, field_validator, model_validator
+from pydantic import AfterValidator, Field, HttpUrl, field_validator, model_validator
 
 from advisor.core.schema import Frozen, NonNegativeFloat, PositiveFloat, Record, RecordId
+
+
+def _number(x: float) -> str:
+    return f"{x:,.0f}" if x >= 1 and float(x).is_integer() else f"{x:g}"
+
+
+def _within(lo: float, hi: float, unit: str) -> AfterValidator:
+    """A physical range, named in the error: a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
+    passed the schema and overflowed power and cost sums downstream (issue 19)."""
+
+    def check(value: float) -> float:
+        if not lo <= value <= hi:
+            raise ValueError(f"must be between {_number(lo)} and {_number(hi)} {unit}")
+        return value
+
+    return AfterValidator(check)
+
+
+# Physical ranges: well beyond any product (B200: 8 TB/s, 1,400 W; a 72-GPU rack: $3.9 M), far from overflow.
+Gib = Annotated[PositiveFloat, _within(0.25, 1_048_576, "GiB")]
+GbMemory = Annotated[PositiveFloat, _within(0.25, 10_000_000, "GB")]
+GbPerS = Annotated[PositiveFloat, _within(1, 100_000, "GB/s")]
+Tflops = Annotated[PositiveFloat, _within(0.01, 1_000_000, "TFLOP/s")]
+Watts = Annotated[PositiveFloat, _within(1, 1_000_000, "W")]
+PlatformWatts = Annotated[NonNegativeFloat, _within(0, 1_000_000, "W")]
+Usd = Annotated[PositiveFloat, _within(0.01, 100_000_000, "USD")]
+PlatformUsd = Annotated[NonNegativeFloat, _within(0, 100_000_000, "USD")]
+UsdPerHour = Annotated[PositiveFloat, _within(0.0001, 100_000, "USD/h")]
 
 
 class Segment(StrEnum):
@@ -34,9 +63,9 @@ class PricePoint(Frozen):
     """One dated price seen at one source. A band (used market) has a low and a high."""
 
     kind: PriceKind
-    usd: PositiveFloat = Field(description="Price in USD (the middle of a band)")
-    usd_low: PositiveFloat | None = Field(None, description="Low end of a price band, USD")
-    usd_high: PositiveFloat | None = Field(None, description="High end of a price band, USD")
+    usd: Usd = Field(description="Price in USD (the middle of a band)")
+    usd_low: Usd | None = Field(None, description="Low end of a price band, USD")
+    usd_high: Usd | None = Field(None, description="High end of a price band, USD")
     date_seen: dt.date = Field(description="Day the price was seen at the source")
     source: HttpUrl
     note: str = ""
@@ -52,11 +81,11 @@ class NvLink(Frozen):
     """GPU-to-GPU link of a card or module (NVLink, or AMD Infinity Fabric for Instinct)."""
 
     version: str = Field(min_length=1, description="e.g. 'NVLink 3', 'NVLink 4', 'Infinity Fabric'")
-    total_gb_per_s_per_gpu: PositiveFloat = Field(
+    total_gb_per_s_per_gpu: GbPerS = Field(
         description="Total bidirectional GPU-to-GPU bandwidth per GPU, GB/s (a 3090 pair: 112.5)"
     )
     max_gpus: int = Field(ge=2, le=576, description="Largest all-to-all domain (2 = pair bridge)")
-    bridge_slot_spacings: tuple[int, ...] = Field(
+    bridge_slot_spacings: tuple[Annotated[int, Field(ge=1, le=8)], ...] = Field(
         (), description="Slot spacings the available bridges span (e.g. 3 and 4 for the RTX 3090)"
     )
 
@@ -68,25 +97,28 @@ class Gpu(Record):
     name: str = Field(min_length=1)
     architecture: str = ""
     segment: Segment
-    memory_gib: PositiveFloat = Field(description="Memory the card reports, GiB (24 GB card: 24)")
-    memory_gb_marketing: PositiveFloat = Field(description="Capacity printed on the box, 'GB'")
+    memory_gib: Annotated[PositiveFloat, _within(0.25, 16_384, "GiB")] = Field(
+        description="Memory the card reports, GiB (24 GB card: 24)")
+    memory_gb_marketing: Annotated[PositiveFloat, _within(0.25, 16_384, "GB")] = Field(
+        description="Capacity printed on the box, 'GB'")
     memory_type: str = ""
-    mem_bandwidth_gb_per_s: PositiveFloat | None = Field(None, description="Peak DRAM bandwidth, GB/s")
-    fp32_tflops: PositiveFloat | None = Field(None, description="Non-tensor FP32 peak, TFLOP/s")
-    bf16_tflops_dense: PositiveFloat | None = Field(
+    mem_bandwidth_gb_per_s: GbPerS | None = Field(None, description="Peak DRAM bandwidth, GB/s")
+    fp32_tflops: Tflops | None = Field(None, description="Non-tensor FP32 peak, TFLOP/s")
+    bf16_tflops_dense: Tflops | None = Field(
         None, description="Dense FP16/BF16 tensor peak with FP32 accumulate, TFLOP/s"
     )
-    fp16_acc16_tflops_dense: PositiveFloat | None = Field(
+    fp16_acc16_tflops_dense: Tflops | None = Field(
         None, description="Dense FP16 tensor peak with FP16 accumulate (GeForce: 2x the above)"
     )
-    fp8_tflops_dense: PositiveFloat | None = None
-    int8_tops_dense: PositiveFloat | None = None
-    fp4_tflops_dense: PositiveFloat | None = None
+    fp8_tflops_dense: Tflops | None = None
+    int8_tops_dense: Tflops | None = None
+    fp4_tflops_dense: Tflops | None = None
     bf16_supported: bool | None = None
-    tdp_w: PositiveFloat | None = Field(None, description="Max board/module power, W")
+    tdp_w: Annotated[PositiveFloat, _within(1, 10_000, "W")] | None = Field(None, description="Max board/module power, W")
     form_factor: str = ""
-    slot_width: PositiveFloat | None = Field(None, description="PCIe slots the card occupies")
-    length_mm: PositiveFloat | None = None
+    slot_width: Annotated[PositiveFloat, _within(0.5, 8, "slots")] | None = Field(
+        None, description="PCIe slots the card occupies")
+    length_mm: Annotated[PositiveFloat, _within(10, 1_000, "mm")] | None = None
     power_connectors: str = ""
     pcie_gen: int | None = Field(None, ge=1, le=7)
     pcie_lanes: int | None = Field(None, ge=1, le=32)
@@ -122,7 +154,7 @@ class Topology(Frozen):
     )
     nvswitch: bool = Field(False, description="All GPUs on one NVSwitch/NVLink domain")
     pcie_gen: int = Field(4, ge=1, le=7, description="PCIe generation the platform runs")
-    pcie_lanes_per_gpu: tuple[int, ...] = Field(
+    pcie_lanes_per_gpu: tuple[Annotated[int, Field(ge=1, le=32)], ...] = Field(
         (), description="Electrical lanes each GPU gets; empty = the card's own width"
     )
     lane_sources: tuple[LaneSource, ...] = Field((), description="Where each GPU's lanes come from")
@@ -154,14 +186,14 @@ class Build(Record):
     name: str = Field(min_length=1)
     gpus: tuple[BuildGpu, ...] = Field(min_length=1)
     topology: Topology = Topology()
-    host_ram_gib: PositiveFloat | None = None
+    host_ram_gib: Gib | None = None
     cpu: str = ""
     cpu_pcie_lanes: int | None = Field(None, ge=1, le=256, description="Lanes the CPU provides")
-    platform_cost_usd: NonNegativeFloat | None = Field(
+    platform_cost_usd: PlatformUsd | None = Field(
         None, description="Board, CPU, RAM, PSU, case: everything but the GPUs, USD"
     )
-    platform_power_w: NonNegativeFloat | None = Field(None, description="Everything but GPUs, W")
-    psu_w: PositiveFloat | None = None
+    platform_power_w: PlatformWatts | None = Field(None, description="Everything but GPUs, W")
+    psu_w: Watts | None = None
     unified_memory: bool = Field(False, description="GPU and host share one memory pool (Apple, DGX Spark)")
 
     @property
@@ -195,13 +227,13 @@ class PrebuiltSystem(Record):
     vendor: str = Field(min_length=1)
     name: str = Field(min_length=1)
     build: Build | None = Field(None, description="None where the configuration is unverified")
-    total_gpu_memory_gb: PositiveFloat | None = None
+    total_gpu_memory_gb: GbMemory | None = None
     prices: tuple[PricePoint, ...] = ()
     url: HttpUrl | None = None
 
 
 class CloudPrice(Frozen):
-    usd_per_hour: PositiveFloat = Field(description="On-demand price of the whole instance, USD/h")
+    usd_per_hour: UsdPerHour = Field(description="On-demand price of the whole instance, USD/h")
     region: str = Field(min_length=1)
     date_seen: dt.date
     source: HttpUrl
@@ -215,8 +247,8 @@ class CloudInstance(Record):
     gpu_count: int = Field(ge=1, le=72)
     interconnect: str = ""
     topology: Topology = Topology()
-    vcpus: int | None = Field(None, ge=1)
-    host_ram_gib: PositiveFloat | None = None
+    vcpus: int | None = Field(None, ge=1, le=100_000)
+    host_ram_gib: Gib | None = None
     prices: tuple[CloudPrice, ...] = ()
 
 
@@ -229,7 +261,7 @@ class ResolvedBuild(Frozen):
     name: str
     gpus: tuple[Gpu, ...] = Field(min_length=1)
     topology: Topology = Topology()
-    host_ram_gib: PositiveFloat | None = None
+    host_ram_gib: Gib | None = None
     unified_memory: bool = False
     build: Build | None = Field(None, description="The catalog build it came from, if any")
 

@@ -22,5 +22,5 @@ def default_job(mode: Mode = Mode.INFERENCE, engine: Engine | None = None) -> Wo
     if mode is Mode.TRAIN:
         return Workload(mode=Mode.TRAIN)
     engine = engine or DEFAULT_ENGINE
-    shape = SERVING if engine is Engine.VLLM else ONE_CHAT
+    shape = SERVING if engine.pooled else ONE_CHAT
     return Workload(mode=Mode.INFERENCE, weights="bf16", kv_dtype="bf16", engine=engine, **shape)

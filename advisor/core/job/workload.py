@@ -84,7 +84,24 @@ class AttentionImpl(StrEnum):
 class Engine(StrEnum):
     TRANSFORMERS = "transformers"
     VLLM = "vllm"
+    SGLANG = "sglang"
     LLAMA_CPP = "llama.cpp"
+    OLLAMA = "ollama"  # llama.cpp underneath, with Ollama's defaults
+    EXLLAMAV2 = "exllamav2"
+    TENSORRT_LLM = "tensorrt-llm"
+    DEEPSPEED = "deepspeed"  # DeepSpeed-FastGen / MII
+
+    @property
+    def pooled(self) -> bool:
+        """Pre-allocates a share of the card and fills the rest with a paged KV cache (vLLM
+        ``gpu_memory_utilization``, SGLang ``mem_fraction_static``, TensorRT-LLM
+        ``kv_cache_free_gpu_mem_fraction``, DeepSpeed-FastGen's KV block pool)."""
+        return self in (Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM, Engine.DEEPSPEED)
+
+    @property
+    def gguf(self) -> bool:
+        """Runs GGUF files with llama.cpp's CUDA/Metal backends (llama.cpp, Ollama)."""
+        return self in (Engine.LLAMA_CPP, Engine.OLLAMA)
 
 
 class Parallel(StrEnum):

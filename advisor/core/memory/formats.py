@@ -128,9 +128,33 @@ WEIGHT_FORMATS: tuple[str, ...] = tuple(
 )
 
 
+#: GGUF's type names for the float formats (``GGML_TYPE_F16`` / ``F32`` / ``BF16``: ``--outtype f16``).
+_WEIGHT_ALIASES = {"f16": "fp16", "f32": "fp32"}
+#: EXL2 (ExLlamaV2): any average bits per weight, e.g. "4.65bpw" (exllamav2 convert.py ``-b``);
+#: the figure already includes the quantization scales; the output layer is stored at 6 bits
+#: (convert.py ``-hb 6`` default). The embedding table is counted at the same bits (ExLlamaV2
+#: keeps it in system RAM, so this errs high by its size).
+EXL2_HEAD_BITS = 6.0
+_BPW_RANGE = (1.0, 16.0)
+
+
+def _exl2(key: str) -> WeightFormat:
+    try:
+        bits = float(key.removesuffix("bpw"))
+    except ValueError:
+        raise ValueError(f"{key!r}: bits per weight must be a number followed by bpw, e.g. 4.65bpw") from None
+    if not _BPW_RANGE[0] <= bits <= _BPW_RANGE[1]:
+        raise ValueError(f"{key!r}: bits per weight must be between {_BPW_RANGE[0]:g} and {_BPW_RANGE[1]:g}")
+    return WeightFormat(name=key, bits_per_weight=bits, keeps_embeddings_16bit=False, output_bits_per_weight=EXL2_HEAD_BITS,
+                        source=f"EXL2 at {bits:g} bits per weight, head at {EXL2_HEAD_BITS:g} (ExLlamaV2 convert.py)")
+
+
 def weight_format(name: str, group_size: int = 128, double_quant: bool = False) -> WeightFormat:
     """The format called ``name`` (case-insensitive); ValueError listing valid names if unknown."""
     key = name.strip().lower()
+    key = _WEIGHT_ALIASES.get(key, key)
+    if key.endswith("bpw"):
+        return _exl2(key)
     if key in _SIMPLE:
         return _fixed(key, *_SIMPLE[key])
     if key in ("nf4", "fp4"):
@@ -142,7 +166,8 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
         return _fixed(key, bits, True, f"{key.upper()} 4-bit, group {group_size}: fp16 scale + 4-bit zero per group")
     if key in WEIGHT_FORMATS:
         return _gguf(key)
-    raise ValueError(f"unknown weight format {name!r}; valid: {', '.join(WEIGHT_FORMATS)}")
+    raise ValueError(f"unknown weight format {name!r}; valid: {', '.join(WEIGHT_FORMATS)}, f16, f32 or "
+                     "Nbpw (EXL2, e.g. 4.65bpw)")
 
 
 def is_gguf(name: str) -> bool:

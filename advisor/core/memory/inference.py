@@ -33,6 +33,8 @@ CUDA_CONTEXT_BYTES = 500 * MIB
 # runtime outside the gpu_memory_utilization budget. Not fitted.
 VLLM_CUDA_GRAPH_BYTES = 512 * MIB
 
+#: ExLlamaV2's default max_input_len (exllamav2/config.py): prompt chunk per forward.
+EXLLAMA_CHUNK_TOKENS = 2048
 TP_SPLITS = (Parallel.TP,)
 STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
 
@@ -148,14 +150,14 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
-    if w.engine is Engine.LLAMA_CPP and not is_gguf(w.weights):
+    if w.engine.gguf and not is_gguf(w.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name} taken as its GGUF equivalent")
     weights = per_gpu_weights(arch, whole, tp, stages)
     kv = per_gpu_kv(arch, kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine), tp, stages)
     runtime = CUDA_CONTEXT_BYTES
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")
     capacity = None
-    if w.engine is Engine.VLLM:
+    if w.engine.pooled:
         tokens = min(VLLM_MAX_BATCHED_TOKENS, w.context_len * w.batch)
         acts = inference_forward_bytes(arch, tokens, w.context_len, AttentionImpl.FLASH, tp)
         buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
@@ -166,18 +168,27 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
             per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, w.kv_dtype, w.engine), tp, stages)
             capacity = kv / per_token
-            notes.append(f"vLLM pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache fills "
-                         f"the rest: {capacity:,.0f} tokens")
+            notes.append(f"{w.engine.value} pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache "
+                         f"fills the rest: {capacity:,.0f} tokens")
         else:
             notes.append("vLLM: card size unknown, KV cache shown for context × batch only")
         runtime += VLLM_CUDA_GRAPH_BYTES
         notes.append(f"vLLM CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
-    elif w.engine is Engine.LLAMA_CPP:
-        flash = w.attention is AttentionImpl.FLASH
+    elif w.engine.gguf:
+        # Ollama leaves flash attention off unless OLLAMA_FLASH_ATTENTION=1 (Ollama docs, FAQ).
+        flash = w.attention is AttentionImpl.FLASH and w.engine is not Engine.OLLAMA
         acts = 0.0
         buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash)
         notes.append("llama.cpp: full n_ctx KV cache allocated at start; compute buffer for n_ubatch=512 "
                      f"({'with' if flash else 'without'} flash attention), approximated")
+    elif w.engine is Engine.EXLLAMAV2:
+        # ExLlamaV2 allocates its cache for max_seq_len × batch at load (ExLlamaV2Cache) and
+        # prefills in chunks of max_input_len (2048 by default) tokens.
+        chunk = min(EXLLAMA_CHUNK_TOKENS, w.context_len) * w.batch
+        acts = inference_forward_bytes(arch, chunk, w.context_len, AttentionImpl.FLASH, tp)
+        buffers = inference_logits_bytes(arch, chunk)
+        notes.append(f"ExLlamaV2: cache for the full context allocated at load; prefill in {EXLLAMA_CHUNK_TOKENS}-token "
+                     "chunks")
     else:
         prefill = w.context_len * w.batch
         acts = inference_forward_bytes(arch, prefill, w.context_len, w.attention, tp)

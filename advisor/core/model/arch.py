@@ -14,6 +14,16 @@ from pydantic import Field, HttpUrl, model_validator
 
 from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId
 
+# Physical ranges, far beyond any published model (Llama 3.1 405B: hidden 16,384, 126 layers;
+# Gemma 3: vocabulary 262,208) and far from overflowing the memory and FLOP sums (issue 19:
+# a vocab_size of 10^400 was accepted). Each bound is named in pydantic's error.
+MAX_LAYERS = 1_000
+MAX_HIDDEN = 1_048_576
+MAX_WIDTH = 65_536  # heads, head widths, MLA ranks, experts
+MAX_FFN = 16_777_216
+MAX_VOCAB = 16_777_216
+MAX_TOKENS = 1_073_741_824
+
 
 class AttentionKind(StrEnum):
     FULL = "full"
@@ -23,15 +33,15 @@ class AttentionKind(StrEnum):
 
 class AttentionLayout(Frozen):
     kind: AttentionKind = AttentionKind.FULL
-    sliding_window: int | None = Field(None, ge=1, description="Window size in tokens")
+    sliding_window: int | None = Field(None, ge=1, le=MAX_TOKENS, description="Window size in tokens")
     sliding_layers: int | None = Field(
-        None, ge=0, description="How many layers use the window (None = all, for kind=sliding)"
+        None, ge=0, le=MAX_LAYERS, description="How many layers use the window (None = all, for kind=sliding)"
     )
-    kv_lora_rank: int | None = Field(None, ge=1, description="MLA compressed KV latent width")
-    q_lora_rank: int | None = Field(None, ge=1, description="MLA compressed query width")
-    qk_rope_head_dim: int | None = Field(None, ge=1, description="MLA decoupled RoPE key width")
-    qk_nope_head_dim: int | None = Field(None, ge=1)
-    v_head_dim: int | None = Field(None, ge=1)
+    kv_lora_rank: int | None = Field(None, ge=1, le=MAX_WIDTH, description="MLA compressed KV latent width")
+    q_lora_rank: int | None = Field(None, ge=1, le=MAX_WIDTH, description="MLA compressed query width")
+    qk_rope_head_dim: int | None = Field(None, ge=1, le=MAX_WIDTH, description="MLA decoupled RoPE key width")
+    qk_nope_head_dim: int | None = Field(None, ge=1, le=MAX_WIDTH)
+    v_head_dim: int | None = Field(None, ge=1, le=MAX_WIDTH)
 
     @model_validator(mode="after")
     def _complete(self) -> AttentionLayout:
@@ -43,11 +53,11 @@ class AttentionLayout(Frozen):
 
 
 class Moe(Frozen):
-    n_experts: int = Field(ge=2, description="Routed experts per MoE layer")
-    n_active: int = Field(ge=1, description="Routed experts each token uses")
-    n_shared: int = Field(0, ge=0, description="Always-on shared experts")
-    expert_ffn_size: int = Field(ge=1, description="Intermediate size of one expert")
-    n_dense_layers: int = Field(0, ge=0, description="Leading layers with a dense MLP instead")
+    n_experts: int = Field(ge=2, le=MAX_WIDTH, description="Routed experts per MoE layer")
+    n_active: int = Field(ge=1, le=MAX_WIDTH, description="Routed experts each token uses")
+    n_shared: int = Field(0, ge=0, le=MAX_WIDTH, description="Always-on shared experts")
+    expert_ffn_size: int = Field(ge=1, le=MAX_FFN, description="Intermediate size of one expert")
+    n_dense_layers: int = Field(0, ge=0, le=MAX_LAYERS, description="Leading layers with a dense MLP instead")
 
     @model_validator(mode="after")
     def _active_le_total(self) -> Moe:
@@ -63,20 +73,20 @@ class ModelArch(Frozen):
     id: RecordId
     name: str = Field(min_length=1)
     family: str = ""
-    n_layers: int = Field(ge=1, le=1000)
-    hidden_size: int = Field(ge=1)
-    n_heads: int = Field(ge=1)
-    n_kv_heads: int = Field(ge=1)
-    head_dim: int = Field(ge=1)
-    ffn_size: int = Field(ge=1, description="Dense MLP intermediate size")
-    vocab_size: int = Field(ge=1)
+    n_layers: int = Field(ge=1, le=MAX_LAYERS)
+    hidden_size: int = Field(ge=1, le=MAX_HIDDEN)
+    n_heads: int = Field(ge=1, le=MAX_WIDTH)
+    n_kv_heads: int = Field(ge=1, le=MAX_WIDTH)
+    head_dim: int = Field(ge=1, le=MAX_WIDTH)
+    ffn_size: int = Field(ge=1, le=MAX_FFN, description="Dense MLP intermediate size")
+    vocab_size: int = Field(ge=1, le=MAX_VOCAB)
     tied_embeddings: bool = False
     gated_mlp: bool = Field(True, description="SwiGLU/GeGLU (3 matrices) vs plain MLP (2)")
     attention: AttentionLayout = AttentionLayout()
     moe: Moe | None = None
-    max_context: int = Field(4096, ge=1)
+    max_context: int = Field(4096, ge=1, le=MAX_TOKENS)
     params_published: float | None = Field(
-        None, gt=0, description="Total parameters as the authors state (None: derive from shapes)"
+        None, gt=0, le=1e15, description="Total parameters as the authors state (None: derive from shapes)"
     )
     source: HttpUrl | None = Field(None, description="Where the config comes from")
     notes: str = ""

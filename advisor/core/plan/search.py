@@ -30,7 +30,7 @@ from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
-from advisor.core.job.workload import Checkpointing, Engine, Mode, Offload, Parallel, Workload
+from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.inference import estimate_speed
@@ -85,7 +85,7 @@ def schemes_for(job: Workload, n_gpus: int) -> tuple[Parallel, ...]:
     # llama.cpp splits by layers unless told otherwise (``--split-mode layer`` is its default;
     # ``row`` is opt-in) and transformers by ``device_map="auto"``; the speed model does not
     # know their row/tensor-split overheads, so those are left to a pinned plan.
-    splits = (Parallel.TP, Parallel.PP) if job.engine is Engine.VLLM else (Parallel.LAYER_SPLIT,)
+    splits = (Parallel.TP, Parallel.PP) if job.engine.pooled else (Parallel.LAYER_SPLIT,)
     # Independent replicas (one copy per GPU) serve several sequences at once.
     return (*splits, Parallel.NONE) if job.batch >= n_gpus else splits
 

@@ -27,7 +27,9 @@ from advisor.core.units import GIB
 GGUF_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k")
 #: Formats vLLM and transformers load, mildest first: FP8 (W8A8), LLM.int8, 4-bit AWQ.
 GPU_LADDER = ("fp8", "int8", "awq")
-KV_LADDER = {Engine.LLAMA_CPP: ("q8_0", "q4_0")}
+#: ExLlamaV2's usual EXL2 sizes (bits per weight), mildest first (turboderp's model cards list 8.0 to 2.5).
+EXL2_LADDER = ("8.0bpw", "6.0bpw", "5.0bpw", "4.65bpw", "4.0bpw", "3.5bpw", "3.0bpw", "2.5bpw")
+KV_LADDER = {Engine.LLAMA_CPP: ("q8_0", "q4_0"), Engine.OLLAMA: ("q8_0", "q4_0")}
 KV_DEFAULT_LADDER = ("fp8",)
 MAX_SUGGESTED_GPUS = 8  # the largest single-node count the catalog search builds, too
 MIN_CONTEXT = 256
@@ -93,7 +95,7 @@ def _weights(job: Workload, plan: _Planner) -> list[Suggestion]:
         method, planned = found
         words = "LoRA on a 16-bit base" if method is Method.LORA else "QLoRA (4-bit base)"
         return [Suggestion("method", f"train with {words} instead", planned)]
-    ladder = GGUF_LADDER if job.engine is Engine.LLAMA_CPP else GPU_LADDER
+    ladder = GGUF_LADDER if job.engine.gguf else EXL2_LADDER if job.engine is Engine.EXLLAMAV2 else GPU_LADDER
     now = _bits(job.weights)
     found = _first_running([w for w in ladder if _bits(w) < now], lambda w: plan(_job(job, weights=w)))
     if found is None:

@@ -12,7 +12,7 @@ Chinchilla; full activation recomputation runs the forward twice: 8N (Korthikant
 from __future__ import annotations
 
 from advisor.core.hardware.records import Gpu
-from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Precision, Workload
+from advisor.core.job.workload import Checkpointing, Method, Mode, Precision, Workload
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params, lora_params
 from advisor.core.units import TERA
@@ -111,7 +111,7 @@ def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
         workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp32")
     if fp32:
         tflops = gpu.fp32_tflops
-    elif workload.mode is Mode.INFERENCE and workload.engine is Engine.LLAMA_CPP:
+    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:
         tflops = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
     else:
         tflops = gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense

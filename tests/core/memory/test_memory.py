@@ -424,3 +424,31 @@ def test_qlora_4bit_linears_keep_no_input_since_bitsandbytes_0_43_2():
     # and the down input (2f).
     assert extra == 1304 * 32 * (2 * 4096 + 2 * 4096 + 2 * 11008)
     assert lora_saved_inputs(("all-linear",), True) == lora_saved_inputs(("all-linear",), True, legacy_bnb=True)
+
+
+@pytest.mark.parametrize("engine", ["sglang", "tensorrt-llm", "deepspeed"])
+def test_pooled_engines_preallocate_like_vllm(engine):
+    card = 24 * GIB
+    vllm = estimate_memory(LLAMA3_8B, Workload(engine="vllm"), gpu_memory_bytes=card)
+    other = estimate_memory(LLAMA3_8B, Workload(engine=engine), gpu_memory_bytes=card)
+    assert other.kv_capacity_tokens == pytest.approx(vllm.kv_capacity_tokens)
+
+
+def test_ollama_is_llama_cpp_without_flash_attention():
+    from advisor.core.memory.activations import llama_cpp_compute_buffer_bytes
+
+    w = Workload(engine="ollama", weights="q4_k_m", context_len=8192)
+    b = estimate_memory(LLAMA2_7B, w).breakdown
+    assert b.buffers == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 8192, flash=False))
+
+
+def test_exl2_any_bits_per_weight_and_gguf_float_names():
+    from advisor.core.memory.formats import weight_format
+
+    assert weight_format("4.65bpw").bits_per_weight == pytest.approx(4.65)
+    assert weight_format("F16").name == "fp16"
+    for bad in ("0.5bpw", "17bpw", "xbpw"):
+        with pytest.raises(ValueError, match="bits per weight"):
+            weight_format(bad)
+    exl2 = estimate_memory(LLAMA3_8B, Workload(engine="exllamav2", weights="4.65bpw")).breakdown.weights
+    assert 4.2 * GIB < exl2 < 4.8 * GIB  # 8.03B × 4.65 / 8 ≈ 4.35 GiB, head at 6 bits
