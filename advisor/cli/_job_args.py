@@ -36,7 +36,7 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "optimizer_in_backward": "--optimizer-in-backward", "compile": "--compile", "tp": "--tp", "cp": "--cp",
                "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
                "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
-               "prompt_tokens": "--prompt-tokens"}
+               "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers"}
 MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
                "runtime")
 
@@ -96,6 +96,8 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     h = p.add_argument_group("GPU use")
     h.add_argument("--gpus", type=positive_int, metavar="N", help="GPUs the job uses")
     h.add_argument("--parallel", choices=PARALLEL, help="how the GPUs share the work (default none)")
+    h.add_argument("--moe-offload-layers", type=int, metavar="N",
+                   help="llama.cpp --n-cpu-moe: layers whose MoE experts stay in host RAM (default: the fewest that fit)")
     h.add_argument("--offload", choices=OFFLOAD, action="append",
                    help="offload to host RAM (repeatable; add nvme to put it on NVMe, as ZeRO-Infinity)")
 
@@ -206,7 +208,7 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
               "activation_offload": args.activation_offload or None,
               "optimizer_in_backward": args.optimizer_in_backward or None, "compile": args.compile or None,
               "bnb_legacy": args.bnb_legacy or None, "expandable_segments": args.expandable_segments or None,
-              "full_prompt_logits": args.full_prompt_logits or None}
+              "full_prompt_logits": args.full_prompt_logits or None, "moe_offload_layers": args.moe_offload_layers}
     fields.update({k: v for k, v in simple.items() if v is not None})
     if args.lora_targets is not None:
         fields["lora_targets"] = lora_targets_arg(args.lora_targets)

@@ -13,10 +13,10 @@ from advisor.core.job.workload import Checkpointing, Offload, Parallel, Workload
 from advisor.core.schema import Frozen
 
 #: The fields of ``Workload`` a plan sets.
-PLAN_FIELDS = ("n_gpus", "parallel", "offload", "checkpointing")
+PLAN_FIELDS = ("n_gpus", "parallel", "offload", "checkpointing", "moe_offload_layers")
 #: Of those, the ones that belong to the build alone. The job's activation checkpointing is the
 #: user's baseline: a plan may add more of it (to fit), never less, unless pinned.
-BUILD_ONLY_FIELDS = ("n_gpus", "parallel", "offload")
+BUILD_ONLY_FIELDS = ("n_gpus", "parallel", "offload", "moe_offload_layers")
 
 
 class PlanPins(Frozen):
@@ -26,6 +26,8 @@ class PlanPins(Frozen):
     parallel: Parallel | None = Field(None, description="How the GPUs share the work")
     offload: tuple[Offload, ...] | None = Field(None, description="What is kept in host RAM (empty: nothing)")
     checkpointing: Checkpointing | None = Field(None, description="Activation checkpointing (training)")
+    moe_offload_layers: int | None = Field(None, ge=0, le=100_000,
+                                           description="llama.cpp: layers whose MoE experts stay in host RAM")
 
     @property
     def any(self) -> bool:
@@ -39,6 +41,7 @@ class Plan(Frozen):
     parallel: Parallel = Parallel.NONE
     offload: tuple[Offload, ...] = ()
     checkpointing: Checkpointing = Checkpointing.NONE
+    moe_offload_layers: int = Field(0, ge=0, le=100_000)
 
     @classmethod
     def of(cls, workload: Workload) -> Plan:

@@ -141,6 +141,8 @@ class Workload(Frozen):
     engine: Engine = Engine.TRANSFORMERS
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="vLLM's share of the card it pre-allocates")
     full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
+    moe_offload_layers: int = Field(0, ge=0, le=100_000,
+                                    description="llama.cpp --n-cpu-moe: layers whose routed experts stay in host RAM")
     prompt_tokens: int | None = Field(None, ge=1, le=10_000_000, description="Prompt part of the context")
     # --- training
     method: Method = Method.FULL

@@ -99,6 +99,19 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     return per_token * tokens * batch
 
 
+def routed_expert_bytes_per_layer(arch: ModelArch, w: Workload) -> float:
+    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models)."""
+    if arch.moe is None:
+        return 0.0
+    m = 3 if arch.gated_mlp else 2
+    params = arch.moe.n_experts * m * arch.hidden_size * arch.moe.expert_ffn_size
+    return params * weight_format(w.weights, w.quant_group_size, w.double_quant).bits_per_weight / 8
+
+
+def moe_layers(arch: ModelArch) -> int:
+    return 0 if arch.moe is None else arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
+
+
 def largest_linear_params(arch: ModelArch) -> float:
     """Elements of the largest block weight matrix (what a 4-bit layer dequantizes at once)."""
     return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
@@ -152,6 +165,15 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         whole = weights_override
     if w.engine.gguf and not is_gguf(w.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name} taken as its GGUF equivalent")
+    host = 0.0
+    if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
+        # llama.cpp --n-cpu-moe N (alias of --override-tensor "blk.(0..N-1).ffn_.*_exps=CPU"):
+        # the routed experts of the first N MoE layers stay in host RAM and run on the CPU.
+        n = min(w.moe_offload_layers, moe_layers(arch))
+        moved = n * routed_expert_bytes_per_layer(arch, w)
+        whole, host = max(0.0, whole - moved), moved
+        notes.append(f"MoE: the routed experts of {n} layers ({moved / 2**30:.1f} GiB) in host RAM, run by the CPU "
+                     "(llama.cpp --n-cpu-moe)")
     weights = per_gpu_weights(arch, whole, tp, stages)
     kv = per_gpu_kv(arch, kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine), tp, stages)
     runtime = CUDA_CONTEXT_BYTES
@@ -206,7 +228,8 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
                          + full_prompt_logits_bytes(arch, prompt, w.batch))
             buffers += max(0.0, at_logits - (weights + kv + acts + buffers))
             notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
-    breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime)
+    breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,
+                                host=host)
     counts = count_params(arch)
     return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
                         params_total=counts.total, params_trainable=0.0)

@@ -167,7 +167,8 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     for offload, ckpt in _levels(job, pins):
         running: list[_Probe] = []
         for scheme in (order if n > 1 else (Parallel.NONE,)):
-            plan = Plan(n_gpus=n, parallel=scheme if n > 1 else Parallel.NONE, offload=offload, checkpointing=ckpt)
+            plan = Plan(n_gpus=n, parallel=scheme if n > 1 else Parallel.NONE, offload=offload, checkpointing=ckpt,
+                        moe_offload_layers=pins.moe_offload_layers or 0)
             probe = _probe(arch, job, build, plan, margin, weights_bytes_override)
             tried.append(probe)
             if probe.status.runs:
@@ -179,12 +180,42 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             chosen = comfortable[0] if len(comfortable) == 1 else _fastest_probe(
                 arch, build, comfortable, order, weights_bytes_override)
             break
+    if chosen is None and pins.moe_offload_layers is None:
+        chosen = _moe_offload(arch, job, build, tried[0].plan if tried else Plan(n_gpus=n), margin,
+                              weights_bytes_override, tried)
     if chosen is None:
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
     est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
                    chosen.problems, tuple(notes), len(tried))
+
+
+def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Plan, margin: float,
+                 weights_bytes_override: float | None, tried: list[_Probe]) -> _Probe | None:
+    """llama.cpp MoE models that fit no GPU plan: the fewest layers whose experts stay in host
+    RAM (``--n-cpu-moe``) that make the rest fit; every layer moved costs decode speed."""
+    if job.mode is not Mode.INFERENCE or not job.engine.gguf or arch.moe is None:
+        return None
+    top = arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
+
+    def probe(k: int) -> _Probe:
+        p = _probe(arch, job, build, base.model_copy(update={"moe_offload_layers": k}), margin, weights_bytes_override)
+        tried.append(p)
+        return p
+
+    last = probe(top)
+    if not last.status.runs:
+        return None
+    good = (FitStatus.FITS,) if last.status is FitStatus.FITS else (FitStatus.FITS, FitStatus.TIGHT)
+    lo, hi = 1, top
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if probe(mid).status in good:
+            hi = mid
+        else:
+            lo = mid + 1
+    return probe(lo)
 
 
 def _fastest_probe(arch: ModelArch, build: ResolvedBuild, options: list[_Probe], order: tuple[Parallel, ...],

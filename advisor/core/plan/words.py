@@ -53,6 +53,8 @@ def plan_words(plan: Plan, build: ResolvedBuild, mode: Mode, pinned: bool = Fals
     offload = tuple(sorted((o for o in plan.offload if o is not Offload.NVME), key=lambda o: list(Offload).index(o)))
     words = OFFLOAD_WORDS.get(offload, ", ".join(o.value for o in offload) + " in host RAM")
     parts.append(words.replace("in host RAM", "on NVMe") if nvme and offload else words)
+    if plan.moe_offload_layers:
+        parts.append(f"experts of {plan.moe_offload_layers} layers in host RAM")
     if mode is Mode.TRAIN and CHECKPOINT_WORDS[plan.checkpointing]:
         parts.append(CHECKPOINT_WORDS[plan.checkpointing])
     return ", ".join(parts) + (" (pinned)" if pinned else "")

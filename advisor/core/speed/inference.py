@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
-from advisor.core.memory.inference import kv_cache_bytes, per_gpu_kv, weights_bytes
+from advisor.core.memory.activations import LLAMA_CPP_UBATCH
+from advisor.core.memory.inference import (
+    kv_cache_bytes,
+    moe_layers,
+    per_gpu_kv,
+    routed_expert_bytes_per_layer,
+    weights_bytes,
+)
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
@@ -34,7 +41,7 @@ from advisor.core.speed.flops import (
 )
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
-from advisor.core.speed.training import training_speed
+from advisor.core.speed.training import host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
 
@@ -98,10 +105,42 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     return comp_t + comm_t, comm_t
 
 
+#: Host RAM bandwidth the CPU achieves when it runs offloaded MoE experts: dual-channel DDR5-5600
+#: peaks at 89.6 GB/s (5,600 MT/s × 8 B × 2 channels, JEDEC JESD79-5); streaming reads reach about
+#: two thirds of that on desktop platforms. A default: the catalog does not hold host bandwidth.
+HOST_MEMORY_GB_PER_S = 60.0
+
+
+def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:
+    """(extra seconds per decode step, extra seconds of prefill) for experts kept in host RAM."""
+    if not w.moe_offload_layers or arch.moe is None or not w.engine.gguf:
+        return 0.0, 0.0
+    n = min(w.moe_offload_layers, moe_layers(arch))
+    per_layer = routed_expert_bytes_per_layer(arch, w)
+    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** w.batch  # experts some token of the step picks
+    decode = n * per_layer * used / (HOST_MEMORY_GB_PER_S * 1e9)
+    # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
+    # (ggml-cuda offload_op): their bytes over the host link, per 512-token ubatch.
+    ubatches = -(-w.context_len * w.batch // LLAMA_CPP_UBATCH)
+    link = host_link_bytes_per_s(build)
+    prefill = ubatches * n * per_layer / link
+    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {HOST_MEMORY_GB_PER_S:g} GB/s "
+                 "(assumed: dual-channel DDR5) and copied to the GPU for each prompt batch")
+    return decode, prefill
+
+
 def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
     r = run_of(arch, w, build)
     whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
+    if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
+        whole_w = max(0.0, whole_w - min(w.moe_offload_layers, moe_layers(arch)) * routed_expert_bytes_per_layer(arch, w))
     dec, pre = _decode(arch, w, r, mem, sp, whole_w, notes), _prefill(arch, w, r, mem, sp, whole_w, notes)
+    cpu_dec, cpu_pre = _moe_offload_seconds(arch, w, build, notes)
+    if dec is not None and cpu_dec:
+        step, mem_t, comp_t, comm_t = dec
+        dec = (step + cpu_dec, mem_t + cpu_dec, comp_t, comm_t)
+    if pre is not None and cpu_pre:
+        pre = (pre[0] + cpu_pre, pre[1])
     if sp.replicas > 1:
         notes.append(f"{sp.replicas} independent replicas: throughput × {sp.replicas}, latency unchanged")
     decode_tps = bottleneck = None

@@ -61,7 +61,7 @@ def train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: Split, r: R
     return m * 2 * (sp.stages - 1) * r.coll("send", act, 2)  # activation fwd, gradient bwd
 
 
-def _host_link_bytes_per_s(build: ResolvedBuild) -> float:
+def host_link_bytes_per_s(build: ResolvedBuild) -> float:
     """One GPU's PCIe link to host RAM, as a staged copy achieves it (interconnect constants)."""
     g = build.gpus[0]
     gen = min(build.topology.pcie_gen, g.pcie_gen or build.topology.pcie_gen)
@@ -125,7 +125,7 @@ def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: 
     optimizer step is not timed: the catalog has no CPU speeds."""
     if not w.offload:
         return 0.0
-    link = _host_link_bytes_per_s(build)
+    link = host_link_bytes_per_s(build)
     shard = max(1, w.n_gpus if w.parallel in DATA_PARALLEL else 1)
     seconds = 0.0
     if Offload.OPTIMIZER in w.offload:

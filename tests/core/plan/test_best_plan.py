@@ -128,3 +128,24 @@ def test_training_stops_at_the_first_fitting_scheme_without_losing_speed(catalog
     rivals = [plan_for(arch, job, build, level.model_copy(update={"parallel": p})) for p in TRAIN_SCHEMES]
     fastest = max((r.estimate.speed.train_tokens_per_s or 0) for r in rivals if r.status is FitStatus.FITS)
     assert (chosen.estimate.speed.train_tokens_per_s or 0) >= fastest * (1 - SPEED_TIE)
+
+
+def test_moe_experts_go_to_host_ram_only_as_far_as_needed(catalog):
+    # llama.cpp --n-cpu-moe: Qwen3-235B-A22B Q4_K_M does not fit 2x 24 GB; the planner keeps the
+    # routed experts of the fewest layers in host RAM that make the rest fit.
+    arch = catalog.models["qwen3-235b-a22b"]
+    build = resolve_build(catalog, "2x-rtx-3090-nvlink")
+    job = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP)
+    planned = best_plan(arch, job, build)
+    k = planned.plan.moe_offload_layers
+    assert planned.status is FitStatus.FITS and 0 < k < arch.n_layers
+    assert planned.estimate.memory.host > 0 and f"experts of {k} layers in host RAM" in planned.plan_text \
+        if hasattr(planned, "plan_text") else True
+    from advisor.core.plan.search import plan_for
+
+    fewer = plan_for(arch, job, build, planned.plan.model_copy(update={"moe_offload_layers": k - 1}))
+    assert fewer.status is not FitStatus.FITS
+    more = plan_for(arch, job, build, planned.plan.model_copy(update={"moe_offload_layers": k + 10}))
+    assert more.estimate.speed.decode_tokens_per_s < planned.estimate.speed.decode_tokens_per_s
+    dense = best_plan(catalog.models["llama-3.1-70b"], job, resolve_build(catalog, "1x-rtx-5090"))
+    assert dense.plan.moe_offload_layers == 0  # dense models have no experts to move
