@@ -9,6 +9,7 @@ from advisor.core.job.workload import Mode, Workload
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
+from advisor.ui import words
 
 UNKNOWN = "?"  # the cell's tooltip says what is unknown
 
@@ -87,7 +88,7 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
     e = r.estimate
     if r.problems:
-        return "cannot run as set: " + r.problems[0].split(": ", 1)[-1]
+        return "cannot run as set: " + words.problem_message(r.problems[0])
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
     band = median_pct(workload)
@@ -124,7 +125,7 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
         tail = ("\nSources: " + " · ".join(sources)) if sources else ""
         return ((r.price_note or "") + tail).strip() or None
     if col == 6:
-        return "\n".join((*r.problems, *r.warnings)) or None
+        return "\n".join((*map(words.problem, r.problems), *r.warnings)) or None
     if col == 0 and r.resolved is not None:
         return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
     return None
@@ -177,7 +178,7 @@ def messages_html(results: Results, prefs=None) -> str:
         if r.error and r.error != results.notice:
             lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(r.error)}</span>")
         elif r.problems:
-            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(r.problems[0])}</span>")
+            lines.append(f"<span style='color:#C00000'>✖ {html.escape(r.name)}: {html.escape(words.problem(r.problems[0]))}</span>")
         elif r.suggestions and prefs is not None:
             training = workload_mode(r) == "train"
             fixes = "; ".join(html.escape(suggestion_text(s, prefs, training)) for s in r.suggestions[:3])

@@ -34,11 +34,21 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
+from advisor.ui import words
 from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
+from advisor.ui.workload_rules import (
+    DEFAULT_WEIGHTS,
+    KV_DTYPES,
+    WEIGHT_FORMATS,
+    allowed_kv,
+    allowed_weights,
+    base_choices,
+    fix_for_engine,
+    weights_key,
+)
 
-WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "iq4_xs")
-KV_DTYPES = ("bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0")
+
 def _combo(values, tip: str, editable: bool = False) -> QComboBox:
     c = QComboBox()
     c.addItems([str(v) for v in values])
@@ -86,12 +96,21 @@ class WorkloadPanel(QScrollArea):
         lay.addWidget(self.box_inference)
         lay.addWidget(self.box_training)
         lay.addWidget(self._plan_box())
+        self.label_note = QLabel()  # what the panel changed by itself, and why (grey, not an error)
+        self.label_note.setWordWrap(True)
+        self.label_note.setObjectName("label_note")
+        self.label_note.setStyleSheet("color: palette(mid)")
+        lay.addWidget(self.label_note)
         self.label_problems = QLabel()
         self.label_problems.setWordWrap(True)
         self.label_problems.setStyleSheet("color: #C00000")
         self.label_problems.setObjectName("label_problems")
         lay.addWidget(self.label_problems)
         lay.addStretch(1)
+        # Weights kept per kind (inference's, LoRA's base, QLoRA's base): switching mode or
+        # method shows that kind's last choice, never another kind's (issue 17).
+        self._weights_kept: dict = dict(DEFAULT_WEIGHTS)
+        self._weights_key = None
         self._connect()
         session.workload_changed.connect(self._on_workload_changed)
         session.results_computed.connect(self._on_results_computed)
@@ -117,6 +136,9 @@ class WorkloadPanel(QScrollArea):
         self.combo_mode = _combo([m.value for m in Mode], TIPS["mode"])
         self.combo_mode.setItemText(1, "train")
         form.addRow("Mode", self.combo_mode)
+        self.combo_weights = _combo(WEIGHT_FORMATS, TIPS["weights"], editable=True)
+        self.label_weights = QLabel("Weights")
+        form.addRow(self.label_weights, self.combo_weights)
         self.spin_batch = _spin(1, 100_000, TIPS["batch"])
         self.label_batch = QLabel("Concurrent sequences")
         form.addRow(self.label_batch, self.spin_batch)
@@ -125,8 +147,7 @@ class WorkloadPanel(QScrollArea):
     def _inference_box(self) -> QGroupBox:
         box = QGroupBox("Inference")
         form = QFormLayout(box)
-        self.combo_weights = _combo(WEIGHT_FORMATS, TIPS["weights"], editable=True)
-        form.addRow("Weights", self.combo_weights)
+        self.form_inference = form
         self.combo_engine = _combo([e.value for e in Engine], TIPS["engine"])
         form.addRow("Engine", self.combo_engine)
         self.spin_context_len = _spin(1, 10_000_000, TIPS["context_len"], 1024)
@@ -234,33 +255,84 @@ class WorkloadPanel(QScrollArea):
         w.blockSignals(False)
 
     def _read(self) -> dict:
+        """The workload the controls describe: only what applies to the chosen mode and method.
+
+        A control that does not apply is not sent, so its greyed-out value can never be
+        blamed on the user (issue 17: "a LoRA rank needs …" for full fine-tuning)."""
         data = self.session.workload.model_dump()
         data.update({f: self._value(w) for f, w in self._fields().items()})
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
+        mode, method = Mode(data["mode"]), Method(data["method"])
+        if mode is Mode.TRAIN and method is Method.FULL:
+            data.pop("weights")  # full fine-tuning trains in its precision's format
+        if mode is Mode.TRAIN and method is not Method.FULL:
+            return data
+        data.pop("lora_rank")  # the rank applies to LoRA and QLoRA only
         return data
 
     def _on_control_edited(self, *_args) -> None:
+        mode, method = Mode(self._value(self.combo_mode)), Method(self._value(self.combo_method))
+        self._show_weights_of(weights_key(mode, method))
+        note = self._fit_engine(mode)
         try:
             workload = Workload.model_validate(self._read())
         except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"])
-            self.label_problems.setText(f"{field}: {err['msg']} (not applied)")
+            self.label_problems.setText(words.validation_sentence(exc.errors()[0]))
             return
+        self.label_note.setText(note)
         self._update_visibility(workload)
         self.session.set_workload(workload)
 
+    def _fit_engine(self, mode: Mode) -> str:
+        """Weights and KV type the chosen engine runs, and a sentence if one had to change."""
+        if mode is not Mode.INFERENCE:
+            return ""
+        engine = Engine(self._value(self.combo_engine))
+        weights, kv, note = fix_for_engine(engine, self._value(self.combo_weights), self._value(self.combo_kv_dtype))
+        self._show(self.combo_weights, weights)
+        self._show(self.combo_kv_dtype, kv)
+        return note
+
+    def _show_weights_of(self, key, value: str | None = None) -> None:
+        """Fill the Weights box with the choices of ``key`` (inference, or a method's base) and
+        its kept choice; a training base's label says it is the base."""
+        precision = Precision(self._value(self.combo_precision))
+        changed = key != self._weights_key or key is Method.FULL
+        if changed:
+            self._weights_key = key
+            c = self.combo_weights
+            c.blockSignals(True)
+            c.clear()
+            c.addItems(base_choices(key, precision))
+            c.blockSignals(False)
+        if value is None and changed:
+            value = base_choices(key, precision)[0] if key is Method.FULL else self._weights_kept[key]
+        if value is not None:
+            self._show(self.combo_weights, value)
+        self.label_weights.setText("Weights" if key is Mode.INFERENCE else "Base weights")
+        self.combo_weights.setEnabled(key is not Method.FULL)
+        self.combo_weights.setToolTip(TIPS["weights"] if key is not Method.FULL else
+                                      "Full fine-tuning trains every weight, stored in the precision's format. "
+                                      "Choose LoRA or QLoRA to train adapters on a frozen or 4-bit base.")
+
     def _on_workload_changed(self, workload: Workload) -> None:
+        key = weights_key(workload.mode, workload.method)
+        if key is not Method.FULL:
+            self._weights_kept[key] = workload.weights
         for f, w in self._fields().items():
+            if f == "weights":
+                continue
             value = getattr(workload, f)
             if f == "lora_rank":
                 value = workload.lora_rank_effective
             self._show(w, value)
+        self._show_weights_of(key, None if key is Method.FULL else workload.weights)
         for t, cb in self.check_lora_targets.items():
             self._show(cb, t in workload.lora_targets)
         self._update_visibility(workload)
 
     def _update_visibility(self, workload: Workload) -> None:
+        """Sections and options that apply to this mode, method and engine; the rest hidden or greyed."""
         training = workload.mode is Mode.TRAIN
         self.box_inference.setVisible(not training)
         self.box_training.setVisible(training)
@@ -268,12 +340,26 @@ class WorkloadPanel(QScrollArea):
         lora = workload.method in (Method.LORA, Method.QLORA)
         for w in (self.spin_lora_rank, *self.check_lora_targets.values()):
             w.setEnabled(lora)
+        self.check_double_quant.setEnabled(workload.method is Method.QLORA)
+        self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)
+        if not training:
+            _enable_items(self.combo_weights, lambda t: allowed_weights(workload.engine, t))
+        _enable_items(self.combo_kv_dtype, lambda t: allowed_kv(workload.engine, t))
 
     # --- problems -------------------------------------------------------------------
     def _on_results_computed(self, results) -> None:
         lines = []
         for r in results.builds:
-            lines += [f"{r.name} — {p}" for p in r.problems]
+            lines += [f"{r.name} — {words.problem(p)}" for p in r.problems]
         text = "\n".join(dict.fromkeys(lines))
         if text != self.label_problems.text():
             self.label_problems.setText(text)
+
+
+def _enable_items(combo: QComboBox, allowed) -> None:
+    """Grey out the items an engine cannot run (they stay listed, so the user sees they exist)."""
+    model = combo.model()
+    for i in range(combo.count()):
+        item = model.item(i)
+        if item is not None:
+            item.setEnabled(bool(allowed(combo.itemText(i))))

@@ -1,0 +1,103 @@
+"""The core's and the validators' words, said in the window's words (Qt-free).
+
+The core names workload fields and CLI flags (``n_gpus: … (--n-gpus)``, ``use --method qlora
+or lora``) because the CLI is where a user types them; the window has labelled controls
+instead. Here each field name becomes the label the user sees and each flag the control
+that sets it (issue 17). The CLI keeps its own wording: nothing here changes the core.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Workload field → the label of the control that edits it (workload panel, Plan… dialog).
+FIELD_LABELS: dict[str, str] = {
+    "mode": "Mode",
+    "batch": "Batch",
+    "weights": "Weights",
+    "engine": "Engine",
+    "context_len": "Context length",
+    "kv_dtype": "KV cache type",
+    "gpu_memory_utilization": "vLLM memory share",
+    "method": "Method",
+    "precision": "Precision",
+    "optimizer": "Optimizer",
+    "seq_len": "Sequence length",
+    "grad_accum_steps": "Grad. accumulation",
+    "checkpointing": "Checkpointing",
+    "attention": "Attention",
+    "lora_rank": "LoRA rank",
+    "lora_targets": "LoRA targets",
+    "double_quant": "Double quantization",
+    "n_gpus": "GPUs used (the build's plan)",
+    "parallel": "Parallel scheme (the build's plan)",
+    "offload": "Offload (the build's plan)",
+    "framework": "Framework",
+}
+
+#: Whole flag phrases of the core's messages, as a buyer would read them.
+_PHRASES: tuple[tuple[str, str], ...] = (
+    ("(use --method qlora or lora)", "(choose LoRA or QLoRA as the Method)"),
+    ("needs --method lora or qlora", "applies only to the LoRA and QLoRA methods"),
+    ("use --precision amp or bf16", "set Precision to amp or bf16"),
+    ("(--n-gpus)", "(right-click the build ▸ Plan… to set its GPUs)"),
+)
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def label(field: str) -> str:
+    """The control's label for a workload field (the field itself, in words, if unknown)."""
+    return FIELD_LABELS.get(field, field.replace("_", " ").capitalize())
+
+
+def _flag_label(match: re.Match) -> str:
+    return label(match.group(1).replace("-", "_"))
+
+
+def without_flags(message: str) -> str:
+    """A core message with every CLI flag named as the control that sets it."""
+    for flag_text, words in _PHRASES:
+        message = message.replace(flag_text, words)
+    return _FLAG.sub(_flag_label, message)
+
+
+def problem(line: str) -> str:
+    """One ``field: message`` line of ``check_workload`` as the window says it."""
+    field, sep, message = line.partition(": ")
+    if sep and field in FIELD_LABELS:
+        return f"{label(field)}: {without_flags(message)}"
+    return without_flags(line)
+
+
+def problem_message(line: str) -> str:
+    """The message alone, without the field it is about (for a cell that has little room)."""
+    field, sep, message = line.partition(": ")
+    return without_flags(message if sep and field in FIELD_LABELS else line)
+
+
+_PYDANTIC: dict[str, str] = {
+    "greater_than": "must be more than {gt}",
+    "greater_than_equal": "must be at least {ge}",
+    "less_than": "must be less than {lt}",
+    "less_than_equal": "must be at most {le}",
+    "int_parsing": "must be a whole number",
+    "float_parsing": "must be a number",
+    "enum": "must be one of the listed choices",
+    "literal_error": "must be one of the listed choices",
+    "string_too_short": "cannot be empty",
+    "missing": "is needed",
+}
+
+
+def validation_sentence(error: dict) -> str:
+    """One pydantic error (``ValidationError.errors()[i]``) as a sentence about the control."""
+    loc = [str(p) for p in error.get("loc", ()) if not isinstance(p, int)]
+    what = label(loc[0]) if loc else "This value"
+    ctx = {k: f"{v:,g}" if isinstance(v, (int, float)) else v for k, v in (error.get("ctx") or {}).items()}
+    template = _PYDANTIC.get(error.get("type", ""))
+    if template is not None:
+        try:
+            return f"{what} {template.format(**ctx)}; the previous value is kept."
+        except (KeyError, IndexError):
+            pass
+    return f"{what} cannot take that value; the previous value is kept."

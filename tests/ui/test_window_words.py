@@ -1,0 +1,58 @@
+"""The window names controls, never CLI flags or field names; the CLI keeps its flags (issue 17)."""
+
+import re
+
+import pytest
+
+from advisor.core.estimate.job_checks import check_workload
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.model.generic import generic_decoder
+from advisor.ui import format as fmt
+from advisor.ui import words
+
+OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
+
+RAW = re.compile(r"--[a-z]|\b(n_gpus|lora_rank|kv_dtype|context_len|seq_len|gpu_memory_utilization)\b")
+
+
+@pytest.mark.parametrize(("line", "expect"), [
+    ("weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained (use --method qlora or lora)",
+     ("Weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained "
+      "(choose LoRA or QLoRA as the Method)")),
+    ("lora_rank: a LoRA rank needs --method lora or qlora",
+     "LoRA rank: a LoRA rank applies only to the LoRA and QLoRA methods"),
+    ("parallel: tp needs 2 or more GPUs (--n-gpus)",
+     "Parallel scheme (the build's plan): tp needs 2 or more GPUs (right-click the build ▸ Plan… to set its GPUs)"),
+    ("n_gpus: tensor parallel 3 does not divide 32 heads",
+     "GPUs used (the build's plan): tensor parallel 3 does not divide 32 heads"),
+    ("optimizer: 8-bit optimizer states with pure fp32 weights: use --precision amp or bf16, or a 32-bit optimizer",
+     "Optimizer: 8-bit optimizer states with pure fp32 weights: set Precision to amp or bf16, or a 32-bit optimizer"),
+    ("kv_dtype: q4_0 KV cache is a llama.cpp type; vllm uses fp16/bf16/fp8",
+     "KV cache type: q4_0 KV cache is a llama.cpp type; vllm uses fp16/bf16/fp8"),
+    ("something: a --future-flag here", "something: a Future flag here"),
+])
+def test_core_lines_in_the_windows_words(line, expect):
+    assert words.problem(line) == expect
+    assert not RAW.search(words.problem(line))
+
+
+def test_the_cli_keeps_naming_its_flags():
+    arch = generic_decoder(8e9)
+    w = Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)
+    messages = " ".join(p.message for p in check_workload(arch, w))
+    assert "--method qlora or lora" in messages and "--method lora or qlora" in messages
+
+
+def test_a_contradiction_is_said_in_words_everywhere(app_window):
+    session, window = app_window
+    session.set_workload(Workload(mode=Mode.TRAIN, precision="fp32", optimizer="adamw-8bit"))
+    r = session.results.builds[0]
+    assert r.problems and "--precision" in " ".join(r.problems)  # the core's words …
+    texts = [fmt.cell(r, 2, session.prefs, session.workload),
+             fmt.cell_tip(r, 6, session.prefs, session.workload),
+             window.builds_panel.label_messages.text(),
+             window.workload_panel.label_problems.text()]
+    for text in texts:  # … said as the window says them
+        assert text and not RAW.search(text), text
+    assert "set Precision to amp or bf16" in window.workload_panel.label_problems.text()

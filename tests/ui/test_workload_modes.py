@@ -1,0 +1,122 @@
+"""Switching mode, method or engine keeps each one's valid settings and never blames the user (issue 17)."""
+
+import pytest
+
+from advisor.core.job.workload import Engine, Method, Mode
+from advisor.ui.workload_rules import allowed_kv, allowed_weights, fix_for_engine
+
+OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
+
+
+def _pick(combo, text):
+    i = combo.findText(text)
+    assert i >= 0, text
+    combo.setCurrentIndex(i)
+
+
+def _all_problems(session):
+    return [p for r in session.results.builds for p in r.problems]
+
+
+def _llama_cpp_q4(panel):
+    _pick(panel.combo_engine, "llama.cpp")
+    _pick(panel.combo_weights, "q4_k_m")
+
+
+def test_training_starts_from_a_trainable_base_and_inference_keeps_its_weights(app_window):
+    session, window = app_window
+    panel = window.workload_panel
+    _llama_cpp_q4(panel)
+    assert session.workload.weights == "q4_k_m"
+    _pick(panel.combo_mode, "train")
+    w = session.workload
+    assert w.mode is Mode.TRAIN and w.method is Method.FULL
+    assert "weights" not in w.model_fields_set and w.weights == "bf16"  # full: the precision's format
+    assert "lora_rank" not in w.model_fields_set and w.lora_rank is None  # the greyed rank is not sent
+    assert _all_problems(session) == []
+    assert panel.combo_weights.currentText() == "bf16" and not panel.combo_weights.isEnabled()
+    assert panel.label_weights.text() == "Base weights"
+    assert not panel.spin_lora_rank.isEnabled()
+    assert "--" not in panel.label_problems.text() and panel.label_problems.text() == ""
+    _pick(panel.combo_mode, "inference")
+    assert session.workload.weights == "q4_k_m"  # inference's own choice came back
+    assert panel.combo_weights.currentText() == "q4_k_m" and panel.label_weights.text() == "Weights"
+
+
+def test_each_method_keeps_its_own_base(app_window):
+    session, window = app_window
+    panel = window.workload_panel
+    _pick(panel.combo_mode, "train")
+    _pick(panel.combo_method, "qlora")
+    assert session.workload.weights == "nf4"
+    assert panel.check_double_quant.isEnabled() and panel.spin_lora_rank.isEnabled()
+    _pick(panel.combo_weights, "fp4")
+    _pick(panel.combo_method, "lora")
+    assert session.workload.weights == "bf16"
+    assert not panel.check_double_quant.isEnabled()
+    assert [panel.combo_weights.itemText(i) for i in range(panel.combo_weights.count())] == \
+        ["bf16", "fp16", "fp32", "int8"]
+    _pick(panel.combo_weights, "int8")
+    _pick(panel.combo_method, "qlora")
+    assert session.workload.weights == "fp4"
+    _pick(panel.combo_method, "lora")
+    assert session.workload.weights == "int8"
+    assert session.workload.lora_rank == 16
+    _pick(panel.combo_method, "full")
+    assert session.workload.lora_rank is None
+    assert _all_problems(session) == []
+
+
+def test_vllm_memory_share_only_with_vllm(app_window):
+    _session, window = app_window
+    panel = window.workload_panel
+    form = panel.form_inference
+    _pick(panel.combo_engine, "vllm")
+    assert form.isRowVisible(panel.spin_gpu_memory_utilization)
+    _pick(panel.combo_engine, "transformers")
+    assert not form.isRowVisible(panel.spin_gpu_memory_utilization)
+    _pick(panel.combo_engine, "llama.cpp")
+    assert not form.isRowVisible(panel.spin_gpu_memory_utilization)
+
+
+def test_an_engine_switch_never_leaves_a_choice_it_cannot_run(app_window):
+    session, window = app_window
+    panel = window.workload_panel
+    _llama_cpp_q4(panel)
+    _pick(panel.combo_kv_dtype, "q8_0")
+    _pick(panel.combo_engine, "vllm")
+    w = session.workload
+    assert w.engine is Engine.VLLM and w.weights == "awq" and w.kv_dtype == "fp8"
+    assert _all_problems(session) == []
+    assert "Weights set to awq" in panel.label_note.text()
+    # what the engine cannot run is greyed out in the list
+    item = panel.combo_weights.model().item(panel.combo_weights.findText("q4_k_m"))
+    assert not item.isEnabled()
+    item = panel.combo_kv_dtype.model().item(panel.combo_kv_dtype.findText("q4_0"))
+    assert not item.isEnabled()
+
+
+def test_the_rules_agree_with_the_core():
+    assert not allowed_weights(Engine.LLAMA_CPP, "nf4") and allowed_weights(Engine.LLAMA_CPP, "q4_k_m")
+    assert not allowed_weights(Engine.VLLM, "q4_k_m") and allowed_weights(Engine.TRANSFORMERS, "q4_k_m")
+    assert not allowed_kv(Engine.VLLM, "q4_0") and allowed_kv(Engine.LLAMA_CPP, "q4_0")
+    note = "Weights set to q4_k_m: llama.cpp does not load gptq."
+    assert fix_for_engine(Engine.LLAMA_CPP, "gptq", "bf16") == ("q4_k_m", "bf16", note)
+    assert fix_for_engine(Engine.TRANSFORMERS, "bf16", "bf16")[2] == ""
+
+
+def test_a_rejected_value_is_a_sentence(app_window):
+    _session, window = app_window
+    panel = window.workload_panel
+    from pydantic import ValidationError
+
+    from advisor.core.job.workload import Workload
+    from advisor.ui.words import validation_sentence
+
+    with pytest.raises(ValidationError) as info:
+        Workload(gpu_memory_utilization=0)
+    text = validation_sentence(info.value.errors()[0])
+    assert text == "vLLM memory share must be more than 0; the previous value is kept."
+    assert "gpu_memory_utilization" not in text
+    assert panel.label_problems.text() == ""
