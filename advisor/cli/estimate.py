@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workload_arguments(p)
     h = p.add_argument_group("hardware")
     where = h.add_mutually_exclusive_group()
-    where.add_argument("--gpu", metavar="ID", help="catalog GPU id (one card; N on PCIe with --gpus N)")
+    where.add_argument("--gpu", metavar="ID", action="append",
+                       help="catalog GPU id (one card; N on PCIe with --gpus N; repeat for different cards in one machine)")
     where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
@@ -77,10 +78,18 @@ def _resolve_hardware(args: argparse.Namespace):
 
     catalog = load_catalog(migrate_user_files=False).catalog
     if args.gpu:
-        if args.gpu not in catalog.gpus:
-            raise UsageError(f"--gpu: unknown GPU {args.gpu!r} (see 'llm-advisor catalog list --kind gpu')")
+        ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
+        for gid in ids:
+            if gid not in catalog.gpus:
+                raise UsageError(f"--gpu: unknown GPU {gid!r} (see 'llm-advisor catalog list --kind gpu')")
+        if len(ids) > 1:
+            from advisor.core.hardware.catalog import mixed_build
+
+            if args.gpus is not None and args.gpus > len(ids):
+                raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.gpus}")
+            return mixed_build(catalog, ids)
         try:
-            return gpu_build(catalog, args.gpu, args.gpus or 1)
+            return gpu_build(catalog, ids[0], args.gpus or 1)
         except ValueError as exc:
             raise UsageError(f"--gpus: {exc}") from None
     resolvers = ((RecordKind.BUILD, resolve_build), (RecordKind.SYSTEM, resolve_system),

@@ -303,3 +303,10 @@ def test_help_lists_the_training_options(capsys):
     for flag in ("--framework", "--loss", "--checkpoint-every", "--activation-offload", "--optimizer-in-backward",
                  "--compile", "--tp", "--cp", "--bnb-legacy", "--activation-quant", "nvme"):
         assert flag in out
+
+
+def test_repeated_gpu_makes_a_mixed_build(capsys):
+    data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp",
+                    "--gpu", "rtx-3090", "--gpu", "rtx-5090")
+    assert data["hardware"]["gpus"] == ["rtx-3090", "rtx-5090"]
+    assert data["fit"]["fits"] and data["plan"]["parallel"] == "layer-split"

@@ -14,8 +14,9 @@ from functools import lru_cache
 from pydantic import Field
 
 from advisor.core.cost.prices import Condition, build_cost
-from advisor.core.estimate.estimator import estimate, fit_of, usable_memory_bytes
+from advisor.core.estimate.estimator import estimate, fit_of
 from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from advisor.core.estimate import estimator
 from advisor.core.hardware import interconnect
+from advisor.core.hardware import memory as usable
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
 from advisor.core.speed import flops
@@ -49,8 +49,8 @@ def formulas() -> tuple[Formula, ...]:
         Formula(term="Runtime", formula=f"CUDA context and library workspaces outside the allocator: "
                 f"{memory_inference.CUDA_CONTEXT_BYTES / MIB:.0f} MiB; vLLM CUDA graphs {memory_inference.VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB.",
                 sources=("pytorch/pytorch#107667", "pytorch/pytorch#28113", "vLLM docs: Conserving memory")),
-        Formula(term="Usable memory", formula=f"card memory minus {estimator.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
-                f"keeps (RTX 4090 deviceQuery); Apple: {estimator.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
+        Formula(term="Usable memory", formula=f"card memory minus {usable.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
+                f"keeps (RTX 4090 deviceQuery); Apple: {usable.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
         Formula(term="Decode speed", formula=f"bytes read per token (weights + KV cache) / (bandwidth × "
                 f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}), or FLOPs / (peak × {flops.INFERENCE_COMPUTE_EFFICIENCY:.2f}) "

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from advisor.core.advice.candidates import MAX_GPUS, Candidate, PriceChoice, Where, catalog_candidates
 from advisor.core.advice.ranking import Criterion
-from advisor.core.estimate.estimator import usable_memory_bytes
 from advisor.core.hardware.catalog import Catalog
+from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Workload

@@ -11,8 +11,9 @@ from __future__ import annotations
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
-from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
+from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.workload import Mode, Parallel, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -22,29 +23,9 @@ from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
 from advisor.core.units import GIB, format_bytes
 
-__all__ = ["Problem", "check_workload", "estimate", "usable_memory_bytes", "fit_of"]
+__all__ = ["Problem", "check_workload", "estimate", "fit_of"]
 
-# Memory the NVIDIA driver keeps out of CUDA's reach: an RTX 4090 (24 GiB) reports
-# 25,386,352,640 bytes to deviceQuery (thamada/nvidia-smi gls/RTX4090_deviceQuery.py):
-# 383,451,136 bytes (366 MiB) less. The CUDA context itself is the memory estimate's
-# "runtime" term, so it is not subtracted here.
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "deepspeed": "DeepSpeed-FastGen"}
-DRIVER_RESERVED_BYTES = 24 * GIB - 25_386_352_640
-# macOS lets Metal use only recommendedMaxWorkingSetSize of unified memory: 11,453.25 MB on
-# a 16 GB Mac (llama.cpp ggml_metal_init logs, ggml-org/llama.cpp CI output), 30,150.67 MB
-# of 36 GB, 26,800.60 MB of 32 GB. The lowest share seen (16 GB) is used: about 70 %.
-APPLE_GPU_WORKING_SET_SHARE = 11_453.25 / 16_384
-
-
-def usable_memory_bytes(gpu: Gpu) -> float:
-    """Bytes a framework can allocate on ``gpu``: the card's memory minus the driver's
-    reserve (discrete GPUs) or Metal's working-set cap (Apple unified memory). Other
-    unified-memory machines (DGX Spark, Strix Halo) keep the driver reserve only; what the
-    OS needs there is unknown and not subtracted."""
-    total = gpu.memory_gib * GIB
-    if gpu.segment is Segment.UNIFIED_MEMORY and gpu.vendor.lower() == "apple":
-        return total * APPLE_GPU_WORKING_SET_SHARE
-    return max(0.0, total - DRIVER_RESERVED_BYTES)
 
 
 def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
@@ -62,6 +43,14 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                    reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
     used = build.gpus[: workload.n_gpus]
     usable = min(usable_memory_bytes(g) for g in used)
+    each = [usable_memory_bytes(g) for g in used]
+    if workload.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and len(set(each)) > 1 and need > 0:
+        # Unequal cards: layers go in proportion to each card's memory (llama.cpp --tensor-split,
+        # advisor.core.speed.inference.stage_shares); the per-GPU overhead (runtime, buffers) is
+        # on every card. The usable figure is the one the equal-split need is judged against.
+        overhead = memory.runtime + memory.buffers
+        ratio = (need - overhead) * len(used) / sum(each) + overhead / min(each)
+        usable = need / ratio
     host_avail = None
     if build.host_ram_gib is not None:
         host_avail = build.host_ram_gib * GIB

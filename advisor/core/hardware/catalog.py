@@ -375,3 +375,22 @@ def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
         topology=topology,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
     )
+
+
+def mixed_build(catalog: Catalog, gpu_ids: list[str] | tuple[str, ...]) -> ResolvedBuild:
+    """Different cards in one machine, in slot order, on plain PCIe (e.g. an RTX 3090 beside an
+    RTX 4090). PCIe runs at the lowest generation; P2P only where every card supports it."""
+    if not 1 <= len(gpu_ids) <= 72:
+        raise ValueError(f"a build holds 1 to 72 GPUs, not {len(gpu_ids)}")
+    gpus = tuple(_gpu(catalog, gid, "a mixed build") for gid in gpu_ids)
+    lanes = tuple(g.pcie_lanes for g in gpus)
+    topology = Topology(
+        pcie_gen=min((g.pcie_gen for g in gpus if g.pcie_gen), default=Topology().pcie_gen),
+        pcie_lanes_per_gpu=lanes if all(lanes) else (),
+        p2p=all(g.p2p_supported for g in gpus),
+    )
+    counts: dict[str, int] = {}
+    for g in gpus:
+        counts[g.name] = counts.get(g.name, 0) + 1
+    return ResolvedBuild(name=" + ".join(f"{n}x {name}" for name, n in counts.items()), gpus=gpus, topology=topology,
+                         unified_memory=any(g.segment is Segment.UNIFIED_MEMORY for g in gpus))

@@ -25,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from advisor.core.estimate.estimator import estimate, fit_of, usable_memory_bytes
+from advisor.core.estimate.estimator import estimate, fit_of
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
+from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload

@@ -21,6 +21,7 @@ Splits of one model over GPUs:
 
 from __future__ import annotations
 
+from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
@@ -44,6 +45,15 @@ from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
+
+
+def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
+    """Share of the layers each GPU of a layer split holds: in proportion to its usable memory,
+    as llama.cpp's default ``--tensor-split`` (each device's free memory) places them; equal
+    shares on identical cards."""
+    usable = [usable_memory_bytes(g) for g in build.gpus[:stages]]
+    total = sum(usable)
+    return tuple(u / total for u in usable) if total > 0 else (1 / stages,) * stages
 
 
 def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
@@ -70,8 +80,10 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     act = w.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
     if sp.stages > 1:
-        mem_t = sum((whole_w * frac + kv_whole) / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY) for b in r.bws)
-        comp_t = sum(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY) for p in r.peaks) if known_peaks else 0.0
+        shares = stage_shares(r.build, sp.stages)
+        mem_t = sum((whole_w * frac + kv_whole) * f / (b * DECODE_BANDWIDTH_EFFICIENCY) for f, b in zip(shares, r.bws))
+        comp_t = sum(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY) for f, p in zip(shares, r.peaks)) \
+            if known_peaks else 0.0
         comm_t = (sp.stages - 1) * r.coll("send", act, 2)
         step = max(mem_t, comp_t)
         if w.parallel is Parallel.PP and w.batch > 1:
@@ -95,8 +107,9 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     flops = tokens * (r.two_n + attention_flops_per_token(arch, w.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
     if sp.stages > 1:
-        t = sum(max(flops / sp.stages / (p * INFERENCE_COMPUTE_EFFICIENCY),
-                    whole_w / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)) for p, b in zip(r.peaks, r.bws, strict=True))
+        shares = stage_shares(r.build, sp.stages)
+        t = sum(max(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY), whole_w * f / (b * DECODE_BANDWIDTH_EFFICIENCY))
+                for f, p, b in zip(shares, r.peaks, r.bws, strict=True))
         comm_t = (sp.stages - 1) * r.coll("send", act, 2)
         return t + comm_t, comm_t
     comp_t = max(flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY),

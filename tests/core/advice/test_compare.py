@@ -12,7 +12,7 @@ from advisor.core.advice.compare import (
     verdict,
     with_technique,
 )
-from advisor.core.estimate.estimator import usable_memory_bytes
+from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.generic import generic_decoder

@@ -2,8 +2,9 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import DRIVER_RESERVED_BYTES, estimate, usable_memory_bytes
+from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_workload
+from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.workload import Workload
 from advisor.core.model.params import count_params, lora_params
