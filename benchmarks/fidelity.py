@@ -36,7 +36,7 @@ MODELS_DIR = ROOT / "catalog/models"
 GROUPS = ("inference", "full", "lora", "qlora")
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).
-ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "reported", "torch")
+ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "max_memory_active", "reported", "torch")
 WORKLOAD_COLUMNS = ("weights", "kv_dtype", "engine", "context_len", "batch", "method", "precision",
                     "optimizer", "lora_rank", "seq_len", "checkpointing", "attention", "n_gpus", "parallel")
 INT_COLUMNS = ("context_len", "batch", "lora_rank", "seq_len", "n_gpus")

@@ -28,8 +28,8 @@ every default stays overridable. What the profiles change, and why:
 * **deepspeed**: ZeRO keeps fp32 master weights and optimizer states with 16-bit parameters
   (AMP); the model's own loss (hf's).
 * **horovod**: data parallel with ring all-reduce: DDP memory, but gradients are all-reduced
-  through a fusion buffer of ``HOROVOD_FUSION_THRESHOLD`` (64 MiB by default, Horovod docs
-  "Tensor Fusion") instead of DDP's full-size buckets.
+  through a fusion buffer of ``HOROVOD_FUSION_THRESHOLD`` (128 MiB by default since horovod
+  PR #2468) instead of DDP's full-size buckets.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ from dataclasses import dataclass
 
 from advisor.core.job.workload import Checkpointing, Framework, Loss, Method, Mode, Precision, Workload
 
-#: Horovod's default tensor-fusion buffer (HOROVOD_FUSION_THRESHOLD = 64 MiB, Horovod docs "Tensor Fusion").
-HOROVOD_FUSION_BYTES = 64 * 2**20
+#: Horovod's default tensor-fusion buffer: HOROVOD_FUSION_THRESHOLD = 128 MiB since horovod PR #2468
+#: (commit 3ffe479, 2020-11; horovod/common/operations.cc; the docs' older "64 MB" predates it).
+HOROVOD_FUSION_BYTES = 128 * 2**20
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ PROFILES: dict[Framework, Profile] = {
                                summary="16-bit weights, fused cross-entropy, checkpointed activations offloaded "
                                        "to host RAM"),
     Framework.DEEPSPEED: Profile(summary="ZeRO with fp32 master weights and optimizer states, the model's own loss"),
-    Framework.HOROVOD: Profile(summary="data parallel with ring all-reduce through a 64 MiB fusion buffer"),
+    Framework.HOROVOD: Profile(summary="data parallel with ring all-reduce through a 128 MiB fusion buffer"),
 }
 
 

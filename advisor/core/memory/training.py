@@ -345,7 +345,7 @@ def _comm_buffers(w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
     if w.parallel is not Parallel.DDP or w.n_gpus <= 1:
         return 0.0
     if w.framework is Framework.HOROVOD:
-        notes.append("Horovod: gradients all-reduced through a 64 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
+        notes.append("Horovod: gradients all-reduced through a 128 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
         return float(min(grads_per_gpu, HOROVOD_FUSION_BYTES))
     notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
                  "PyTorch DistributedDataParallel docs)")

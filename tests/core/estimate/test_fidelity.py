@@ -50,10 +50,10 @@ PINNED = {
     "qwen-qwen3-32b-in30720-bf16": 10, "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4,
     "qwen-qwen3-30b-a3b-in30720-bf16": 5, "litgpthub-l2-7b-lora-a10g": 9, "litgpthub-l2-7b-qlora-a10g": 26,
     "litgpthub-mistral-7b-lora-a10g": 7, "llamacpp-qwen15-72b-q3km-2x3090-gpu0-weights": 3,
-    "tt-l32-3b-full-flags-packed": 3, "tt-l32-3b-full-flags-packed-compile-cce-ac": 3,
-    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 10,
-    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 6, "tt-l32-3b-lora-flags-all": 27,
-    "tt-l32-3b-qlora-flags-all": 44, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 17,
+    "tt-l32-3b-full-flags-packed": 7, "tt-l32-3b-full-flags-packed-compile-cce-ac": 9,
+    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 3,
+    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 6, "tt-l32-3b-lora-flags-all": 15,
+    "tt-l32-3b-qlora-flags-all": 27, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 17,
     "litgpt-phi15-qlora-dq-mb1": 17, "litgpt-phi15-lora-mb2": 16, "litgpthub-llama-3-8b-lora-a10g": 7,
     "litgpthub-llama-3-8b-qlora-a10g": 29, "litgpthub-llama-31-8b-lora-a10g": 7,
     "litgpthub-llama-31-8b-qlora-a10g": 29, "litgpthub-l32-1b-lora-a10g": 28, "litgpthub-l32-1b-qlora-a10g": 44,
@@ -65,8 +65,8 @@ GAP_PINNED = {
     "tt-l31-8b-qlora-4090": 20, "litgpt-l2-7b-lora-2xa100-mb1": 64, "litgpt-l2-7b-lora-2xa100-mb4": 54,
     "litgpt-l2-13b-lora-4xa100-mb1": 77, "peft-l2-70b-qlora-fsdp-offload-2x24gb": 44, "titan-l31-8b-fsdp8-sac": 10,
     "titan-l31-8b-fsdp128-sac": 10, "optimum-l2-13b-gen-b16-fp16": 25, "optimum-l2-13b-gen-b16-gptq": 37,
-    "qwen-qwen3-8b-in30720-bf16": 16, "qwen-qwen3-8b-in30720-awq": 23, "tt-l32-3b-full-flags-packed-compile": 21,
-    "tt-l32-3b-full-flags-packed-compile-cce": 27, "litgpt-phi15-lora-2xa100-mb1": 63,
+    "qwen-qwen3-8b-in30720-bf16": 16, "qwen-qwen3-8b-in30720-awq": 23, "tt-l32-3b-full-flags-packed-compile": 14,
+    "tt-l32-3b-full-flags-packed-compile-cce": 20, "litgpt-phi15-lora-2xa100-mb1": 63,
     "litgpt-phi15-lora-2xa100-mb2": 58, "litgpt-phi15-lora-2xa100-mb4": 53, "litgpt-l2-7b-lora-2xa100-mb2": 63,
 }
 
@@ -111,7 +111,7 @@ def test_headline_figures_include_every_scored_trusted_row():
     n, median, high = fidelity.summarize(outcomes)["overall"]
     assert n == len(BOUNDS)
     assert median <= 8  # target met (6.5 % with the training tables of issue 14)
-    assert high <= 41  # 40.2 when pinned: the 20 % target is not met (LitGPT LoRA/QLoRA rows; see README)
+    assert high <= 39  # 37.7 when pinned: the 20 % target is not met (LitGPT LoRA/QLoRA rows; see README)
 
 
 def test_every_mechanism_is_a_job_option_and_nothing_else_is_applied():

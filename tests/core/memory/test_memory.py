@@ -343,7 +343,7 @@ def test_new_memory_options_each_save_what_they_say():
     assert fsdp_tp.activations < fsdp.activations  # TP splits the inner activations
     hvd = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp", framework="horovod")).sizes
     ddp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp"))
-    assert hvd.buffers < ddp.buffers  # a 64 MiB fusion buffer instead of full-size buckets
+    assert hvd.buffers < ddp.buffers  # a 128 MiB fusion buffer instead of full-size buckets
 
 
 # --- properties -------------------------------------------------------------------------------
