@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,6 +28,15 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]):  # type: ignore[override]
+        # `--hidden=--`: argparse drops the '--' and hands the flag an empty list, which no
+        # handler expects (issue 19: tracebacks). Keep it as the value: type checks then say why.
+        if arg_strings == ["--"] and action.nargs in (None, argparse.OPTIONAL):
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
 
 
 def _version_text() -> str:
@@ -74,5 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
+    except BrokenPipeError:  # `llm-advisor catalog list | head`: the reader left; exit quietly (issue 19)
+        _silence_stdout()
         return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush does not fail again (Python docs, SIGPIPE note)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (tests capture it)
+        pass

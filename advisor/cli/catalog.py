@@ -43,13 +43,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     a = sub.add_parser("remove", help="remove a user record; hide a shipped one")
     a.add_argument("id")
     a.add_argument("--kind", choices=KINDS)
-    a.add_argument("--force", action="store_true", help="also when the user file fails validation")
+    a.add_argument("--force", action="store_true",
+                   help="also when the user file fails validation (it is removed by its file name, kept as .bak)")
     a = sub.add_parser("reset", help="bring a shipped record back as shipped (drop override, unhide)")
     a.add_argument("id")
     a.add_argument("--kind", choices=KINDS)
     a.add_argument("--force", action="store_true", help="also when the user file fails validation")
     a = sub.add_parser("export", help="write the user's records and hidden ids to one JSON bundle")
     a.add_argument("out", type=Path)
+    a.add_argument("--overwrite", action="store_true", help="replace OUT if it exists (the old file is kept as .bak)")
     a = sub.add_parser("import", help="validate a bundle, then save its records into the user catalog")
     a.add_argument("bundle", type=Path)
     a.add_argument("--replace", action="store_true", help="overwrite user records that differ")
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return _ACTIONS[args.action](args)
     except (UnknownRecord, IncompleteRecord) as exc:
         raise UsageError(str(exc)) from exc
-    except UsageError:
+    except (UsageError, BrokenPipeError):
         raise
     except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
         print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
@@ -285,11 +287,33 @@ def do_add(args: argparse.Namespace) -> int:
 # --- remove / export / import / path -----------------------------------------------------
 
 
+def _remove_invalid_file(record_id: str, kind: str | None) -> int:
+    """``remove --force`` of an id no record has: the user file of that name that fails validation."""
+    from advisor.core.hardware.catalog import RecordKind
+    from advisor.storage.catalog_store import remove_record, user_record_path
+
+    kinds = [RecordKind(kind)] if kind else list(RecordKind)
+    found = [k for k in kinds if (p := user_record_path(k, record_id)).exists() or p.is_symlink()]
+    if not found:
+        raise UsageError(f"no record and no user file with id {record_id!r}")
+    if len(found) > 1:
+        raise UsageError(f"{record_id!r} names files of several kinds ({', '.join(k.value for k in found)}): add --kind")
+    path = user_record_path(found[0], record_id)
+    backup = remove_record(found[0], record_id, force=True)
+    print(f"removed the user file {path}, which fails validation (kept as {backup})")
+    return 0
+
+
 def do_remove(args: argparse.Namespace) -> int:
     from advisor.storage.catalog_store import hide_record, remove_record
 
     catalog = _load()
-    kind, record = _pick(catalog, args.id, args.kind)
+    try:
+        kind, record = _pick(catalog, args.id, args.kind)
+    except (UsageError, LookupError):
+        if args.force:  # issue 19: an invalid user file could not be removed at all
+            return _remove_invalid_file(args.id, args.kind)
+        raise
     if record.id in catalog.user.of(kind):
         backup = remove_record(kind, record.id, force=args.force)
         print(f"removed user {kind.value} {record.id!r} (previous file kept as {backup})")
@@ -314,9 +338,12 @@ def do_reset(args: argparse.Namespace) -> int:
 
 
 def do_export(args: argparse.Namespace) -> int:
-    from advisor.storage.bundle import export_bundle
+    from advisor.storage.bundle import ExportRefused, export_bundle
 
-    count = export_bundle(args.out, _load())
+    try:
+        count = export_bundle(args.out, _load(), overwrite=args.overwrite)
+    except ExportRefused as exc:
+        raise UsageError(str(exc)) from None
     print(f"exported {count} user record(s) to {args.out}")
     return 0
 

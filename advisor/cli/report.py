@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import stat
 import sys
+from pathlib import Path
 
 from advisor.cli import UsageError
 from advisor.cli.estimate import add_workload_arguments
@@ -97,9 +99,54 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # headless: no window is ever shown
     from advisor.storage.catalog_store import load_catalog, shipped_catalog_date
 
+    _check_title(args.title)
+    _check_out(Path(args.out), args.overwrite)
     catalog = load_catalog(migrate_user_files=False).catalog
     comparison = _comparison_from_file(args.comparison) if args.comparison else _comparison_from_flags(args, catalog)
+    _check_resolvable(comparison, catalog)
     return _write(comparison, catalog, args, shipped_catalog_date())
+
+
+# Checked before anything is computed, so that a bad flag is one line and exit 2 (issue 19).
+MAX_TITLE_CHARS = 200  # Comparison.title
+MAX_OUT_NAME_BYTES = 255 - 24  # a file name part (255 bytes on common file systems) less the temp file's additions
+
+
+def _check_title(title: str) -> None:
+    if len(title) > MAX_TITLE_CHARS:
+        raise UsageError(f"--title: at most {MAX_TITLE_CHARS} characters (got {len(title):,})")
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    """The PDF's name fits the file system, and an existing target is a plain file (never a link, FIFO or device)."""
+    name = os.fsencode(out.name)
+    if len(name) > MAX_OUT_NAME_BYTES:
+        raise UsageError(f"--out: the file name is {len(name):,} bytes long; at most {MAX_OUT_NAME_BYTES} are allowed")
+    try:
+        info = out.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"--out: {out}: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise UsageError(f"--out: {out} is a symbolic link: not replaced (give the path of the file itself)")
+    if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"--out: {out} is not a regular file: not replaced")
+
+
+def _check_resolvable(comparison, catalog) -> None:
+    """The model and every build resolve (a hidden shipped GPU, a removed build): one line naming which."""
+    from advisor.core.advice.evaluate import resolve_entry, resolve_model
+
+    try:
+        resolve_model(catalog, comparison.model)
+    except (LookupError, ValueError) as exc:
+        raise UsageError(f"model: {str(exc).strip(chr(34))}") from None
+    for entry in comparison.builds:
+        try:
+            resolve_entry(catalog, entry)
+        except (LookupError, ValueError) as exc:  # UnknownRecord, IncompleteRecord
+            raise UsageError(f"build {entry.name!r}: {str(exc).strip(chr(34))}") from None
 
 
 def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:

@@ -7,8 +7,10 @@ Format::
      "hidden": {"gpu": ["<shipped id>", …], …}}
 
 Import validates every record first and saves nothing if any fails; then it saves the
-records one by one (atomic, with backups). A record whose id the user catalog already
-holds with different content is a *conflict*: reported and left alone unless ``replace``.
+records one by one (atomic, with backups) under the catalog lock. A record whose id the
+user catalog already holds with different content is a *conflict*: reported and left
+alone unless ``replace``. Export refuses to replace an existing file unless ``overwrite``
+(then the old one is kept as ``.bak``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.catalog_store import LoadProblem
+from advisor.storage.locking import locked
 
 BUNDLE_FORMAT = "llm-advisor-catalog-bundle"
+#: Every user record of a large catalog, with prices: well under this.
+MAX_BUNDLE_BYTES = 50_000_000
 
 
 def bundle_json(catalog: Catalog) -> str:
@@ -40,9 +45,23 @@ def bundle_json(catalog: Catalog) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def export_bundle(path: Path, catalog: Catalog) -> int:
-    """Write the bundle atomically; returns how many records it holds."""
-    atomic_write_text(Path(path), bundle_json(catalog), backup=False)
+class ExportRefused(store.CatalogStoreError):
+    """The export target exists (and ``overwrite`` was not given) or is not a regular file."""
+
+
+def export_bundle(path: Path, catalog: Catalog, *, overwrite: bool = False) -> int:
+    """Write the bundle atomically; returns how many records it holds.
+
+    An existing file is replaced only with ``overwrite`` (its old bytes kept as ``.bak``),
+    and only when it is a regular file (issue 19: the export overwrote silently).
+    """
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        if not overwrite:
+            raise ExportRefused(f"{path} exists: not overwritten (give --overwrite; the old file is then kept as .bak)")
+        if path.is_symlink() or not path.is_file():
+            raise ExportRefused(f"{path} is not a regular file: not overwritten")
+    atomic_write_text(path, bundle_json(catalog), backup=True)
     return len(catalog.user)
 
 
@@ -80,14 +99,14 @@ def read_bundle(path: Path) -> Bundle:
     """Parse and validate a bundle file; every fault is a problem, nothing raises."""
     path = Path(path)
     out = Bundle()
-    data, problem = store.read_json(path)
+    data, problem = store.read_json(path, MAX_BUNDLE_BYTES)
     if problem:
         out.problems.append(LoadProblem(problem.path, None, None, problem.message))
         return out
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         out.problems.append(LoadProblem(path, None, "format", f"not a catalog bundle (expected format {BUNDLE_FORMAT!r})"))
         return out
-    if data.get("schema_version") != SCHEMA_VERSION:
+    if type(data.get("schema_version")) is not int or data.get("schema_version") != SCHEMA_VERSION:  # not True, not 1.0
         msg = f"bundle schema_version {data.get('schema_version')!r}; this app reads {SCHEMA_VERSION}"
         out.problems.append(LoadProblem(path, None, "schema_version", msg))
         return out
@@ -113,9 +132,10 @@ def import_bundle(path: Path, *, user_dir: Path | None = None, replace: bool = F
     if bundle.problems:
         return report  # nothing saved: the bundle is all or nothing on validity
     root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    for record in bundle.records:
-        _import_one(record, root, replace, report)
-    _import_hidden(bundle.hidden, root, report)
+    with locked(root):  # one import at a time; the window's editor and other commands wait
+        for record in bundle.records:
+            _import_one(record, root, replace, report)
+        _import_hidden(bundle.hidden, root, report)
     return report
 
 

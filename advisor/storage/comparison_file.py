@@ -1,4 +1,9 @@
-"""Save and open comparison files (``*.json``): atomic writes, one clear error on bad input."""
+"""Save and open comparison files (``*.json``): atomic writes, one clear error on bad input.
+
+Opening reads a regular file of at most ``MAX_BYTES`` and checks what the schema alone
+cannot (issue 19): JSON nested too deeply, and a generic model size outside what the
+generic decoder is defined for. A file that fails is one ``ComparisonFileError``.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,13 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from advisor.core.advice.comparison import COMPARISON_VERSION, READABLE_VERSIONS, Comparison
+from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS
 from advisor.storage.atomic import atomic_write_text
+from advisor.storage.safe_read import read_text_limited
 
 SUFFIX = ".json"
+#: A comparison of six builds with inline GPUs is ~30 KB.
+MAX_BYTES = 5_000_000
 
 
 class ComparisonFileError(Exception):
@@ -45,6 +54,8 @@ def parse_comparison(text: str, origin: str = "<text>") -> Comparison:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ComparisonFileError(f"{origin}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    except RecursionError:
+        raise ComparisonFileError(f"{origin}: not a valid comparison: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise ComparisonFileError(f"{origin}: expected a JSON object, found {type(data).__name__}")
     version = data.get("schema_version")
@@ -53,18 +64,27 @@ def parse_comparison(text: str, origin: str = "<text>") -> Comparison:
             f"{origin}: schema_version {version!r} is not supported by this version (expected {COMPARISON_VERSION})"
         )
     try:
-        return Comparison.model_validate(data)
+        comparison = Comparison.model_validate(data)
     except ValidationError as exc:
         raise ComparisonFileError(f"{origin}: not a valid comparison: {_first_error(exc)}") from exc
+    except (RecursionError, ValueError, TypeError, ArithmeticError) as exc:  # what pydantic did not wrap
+        raise ComparisonFileError(f"{origin}: not a valid comparison: {str(exc)[:200]}") from None
+    generic = comparison.model.generic_params
+    if generic is not None and not MIN_PARAMS <= generic <= MAX_PARAMS:
+        raise ComparisonFileError(f"{origin}: not a valid comparison: model.generic_params: {generic:.3g} is outside "
+                                  f"{MIN_PARAMS:.0e} to {MAX_PARAMS:.0e} parameters")
+    return comparison
 
 
 def load_comparison(path: str | os.PathLike[str]) -> Comparison:
     """Read and validate a comparison file; every failure is one ComparisonFileError."""
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_text_limited(source, MAX_BYTES)
     except FileNotFoundError as exc:
         raise ComparisonFileError(f"{source}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ComparisonFileError(f"{source}: could not read: {exc}") from exc
+    except OSError as exc:
+        raise ComparisonFileError(f"{source}: could not read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ComparisonFileError(f"{source}: could not read: not UTF-8 text ({exc.reason})") from exc
     return parse_comparison(text, str(source))

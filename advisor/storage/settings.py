@@ -1,7 +1,9 @@
 """User preferences, window geometry and the last comparison: ``paths.settings_file()``.
 
-A missing file gives the defaults; a corrupt one is kept as ``settings.json.bad``, the
-defaults are used and a warning says so (the user loses preferences, never the app).
+A missing file gives the defaults; a corrupt one (not JSON, nested too deeply, not a
+regular file, too large) is kept as ``settings.json.bad``, the defaults are used and a
+warning says so (the user loses preferences, never the app — issue 19: a deeply nested
+file stopped it on every launch).
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from advisor.core.job.workload import Engine
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
+from advisor.storage.locking import locked
+from advisor.storage.safe_read import FileRefused, read_text_limited
+
+MAX_BYTES = 1_000_000  # window geometry and state included, settings are ~2 KB
 
 
 class Settings(BaseModel):
@@ -29,6 +35,7 @@ class Settings(BaseModel):
     window_geometry: str | None = Field(None, description="QWidget.saveGeometry(), base64")
     window_state: str | None = Field(None, description="QMainWindow.saveState(), base64")
     last_comparison: str | None = Field(None, description="Path of the comparison open at exit")
+    recent_comparisons: tuple[str, ...] = Field((), description="File ▸ Open Recent: paths, newest first")
 
 
 class LoadedSettings(BaseModel):
@@ -42,24 +49,26 @@ def load_settings(path: Path | None = None) -> LoadedSettings:
     """Read the settings; never raises for a bad file (it is moved aside to ``.bad``)."""
     source = path or paths.settings_file()
     try:
-        text = source.read_text(encoding="utf-8")
+        return LoadedSettings(settings=Settings.model_validate(json.loads(read_text_limited(source, MAX_BYTES))))
     except FileNotFoundError:
         return LoadedSettings(settings=Settings())
-    except (OSError, UnicodeDecodeError) as exc:
-        return LoadedSettings(settings=Settings(), warning=f"{source}: could not read settings ({exc}); using defaults")
-    try:
-        return LoadedSettings(settings=Settings.model_validate(json.loads(text)))
-    except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+    except (FileRefused, UnicodeDecodeError, json.JSONDecodeError, ValidationError, TypeError, ValueError,
+            RecursionError) as exc:
         bad = source.with_name(source.name + ".bad")
         try:
             source.replace(bad)
             kept = f"kept as {bad.name}"
         except OSError:
             kept = "could not be moved aside"
-        why = str(exc).splitlines()[0]
+        why = "JSON nested too deeply" if isinstance(exc, RecursionError) else (str(exc).splitlines() or ["?"])[0]
         return LoadedSettings(settings=Settings(), warning=f"{source}: settings were unreadable ({why}); {kept}, defaults used")
+    except OSError as exc:  # unreadable (permissions): left alone, defaults used
+        return LoadedSettings(settings=Settings(), warning=f"{source}: could not read settings ({exc.strerror or exc}); "
+                              "using defaults")
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
-    """Write the settings atomically."""
-    atomic_write_text(path or paths.settings_file(), settings.model_dump_json(indent=2) + "\n", backup=False)
+    """Write the settings atomically (under a lock: two windows closing at once write one after the other)."""
+    target = path or paths.settings_file()
+    with locked(target.parent, name=".settings.lock"):
+        atomic_write_text(target, settings.model_dump_json(indent=2) + "\n", backup=False)

@@ -137,3 +137,92 @@ def test_real_process_never_prints_a_traceback(tmp_path):
     for argv, expected in ((["show", "no-such-id"], 2), (["add", str(bad), "--kind", "gpu"], 1), ([], 2)):
         proc = subprocess.run([sys.executable, "-m", "advisor", "catalog", *argv], cwd=REPO, capture_output=True, text=True)
         assert proc.returncode == expected and "Traceback" not in proc.stderr
+
+
+# --- issue 19 ---------------------------------------------------------------------------------------
+
+
+def test_export_refuses_to_overwrite_without_the_flag_and_keeps_a_backup(capsys, tmp_path):
+    out = tmp_path / "b.json"
+    out.write_text("precious")
+    code, _, err = run(capsys, "export", str(out))
+    assert code == 2 and "--overwrite" in err and out.read_text() == "precious"
+    code, _, _ = run(capsys, "export", str(out), "--overwrite")
+    assert code == 0 and json.loads(out.read_text())["format"] and (tmp_path / "b.json.bak").read_text() == "precious"
+
+
+def test_remove_force_removes_an_invalid_user_file_naming_it(capsys):
+    path = paths.user_catalog_dir() / "gpus" / "broken.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    code, _, err = run(capsys, "remove", "broken")
+    assert code == 2 and "no record with id 'broken'" in err and path.exists()
+    code, out, _ = run(capsys, "remove", "broken", "--force")
+    assert code == 0 and str(path) in out and not path.exists()
+    assert path.with_name("broken.json.bak").read_text() == "{not json"
+
+
+def test_list_json_warns_on_stderr_about_corrupt_user_files(capsys):
+    path = paths.user_catalog_dir() / "gpus" / "broken.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    code, out, err = run(capsys, "list", "--json")
+    assert code == 0 and json.loads(out) and "1 catalog problem" in err
+
+
+def test_list_into_a_closed_pipe_exits_quietly(tmp_path):
+    script = "import sys; from advisor.cli import main; sys.exit(main(['catalog', 'list']))"
+    env = {**__import__("os").environ, "LLM_ADVISOR_HOME": str(tmp_path / "home")}
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env)
+    proc.stdout.readline()  # `| head -1`
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0 and err == ""
+
+
+@pytest.mark.parametrize(("over", "field"), [
+    ({"tdp_w": 1e308}, "tdp_w"), ({"mem_bandwidth_gb_per_s": 1e-308}, "mem_bandwidth_gb_per_s"),
+    ({"bf16_tflops_dense": 1e-308}, "bf16_tflops_dense"),
+])
+def test_add_refuses_values_that_would_crash_estimate_and_report(capsys, tmp_path, over, field):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(gpu_data("absurd", **over)))
+    code, _, err = run(capsys, "add", str(path))
+    assert code == 1 and field in err and "between" in err and len(err.strip().splitlines()) == 1
+    assert not (paths.user_catalog_dir() / "gpus" / "absurd.json").exists()
+
+
+def test_add_refuses_a_vocabulary_of_10_to_the_400(capsys, tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model_data("huge-vocab", vocab_size=10**400)))
+    code, _, err = run(capsys, "add", str(path))
+    assert code == 1 and "vocab_size" in err
+
+
+def test_a_file_named_gpus_where_the_folder_belongs_is_reported(capsys):
+    paths.user_catalog_dir().mkdir(parents=True)
+    (paths.user_catalog_dir() / "gpus").write_text("")
+    code, out, _ = run(capsys, "validate")
+    assert code == 1 and "gpus: should be the folder of gpu records but is a file" in out
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.sampled_from(["list", "show", "validate", "remove", "reset", "export", "import", "path"]),
+       extra=st.lists(st.sampled_from(["--kind", "--json", "--force", "--overwrite", "--", "gpu", "card-a",
+                                       "../x", "x" * 300, "/dev/zero", "--kind=--", "٣"]), max_size=3))
+def test_fuzzed_catalog_flags_fail_cleanly(capsys, tmp_path, monkeypatch, action, extra):
+    work = tmp_path / "cwd"  # an export named by the fuzzer lands here, never in the checkout
+    work.mkdir(exist_ok=True)
+    monkeypatch.chdir(work)
+    try:
+        code = main(["catalog", action, *extra])
+    except SystemExit as exc:  # argparse: one line, exit 2
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2) and "Traceback" not in err

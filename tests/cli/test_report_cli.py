@@ -99,3 +99,84 @@ def test_headless_subprocess_exits_cleanly(tmp_path):
                                "PYTHONPATH": str(__import__("pathlib").Path(__file__).resolve().parents[2])})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert out.read_bytes().startswith(b"%PDF-")
+
+
+# --- issue 19: one clear line, exit 2, nothing written ------------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _usage(capsys, *argv) -> str:
+    code = main(["report", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_a_title_over_200_characters(tmp_path, capsys):
+    err = _usage(capsys, "--model", "llama-3.1-8b", *BUILDS, "--title", "t" * 201, "--out", str(tmp_path / "r.pdf"))
+    assert "--title: at most 200 characters" in err and not (tmp_path / "r.pdf").exists()
+
+
+def test_an_out_name_over_255_characters(tmp_path, capsys):
+    err = _usage(capsys, "--model", "llama-3.1-8b", *BUILDS, "--out", str(tmp_path / ("n" * 300 + ".pdf")))
+    assert "--out: the file name is 304 bytes long" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="links and FIFOs")
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+def test_a_link_or_fifo_out_is_not_replaced_even_with_overwrite(tmp_path, capsys, kind):
+    out, target = tmp_path / "r.pdf", tmp_path / "target.pdf"
+    target.write_bytes(b"keep")
+    out.symlink_to(target) if kind == "link" else os.mkfifo(out)
+    err = _usage(capsys, "--model", "llama-3.1-8b", *BUILDS, "--out", str(out), "--overwrite")
+    assert ("symbolic link" if kind == "link" else "not a regular file") in err
+    assert (out.is_symlink() if kind == "link" else not out.is_file()) and target.read_bytes() == b"keep"
+
+
+def test_a_build_using_a_hidden_shipped_gpu(tmp_path, capsys):
+    assert main(["catalog", "remove", "rtx-3090"]) == 0
+    capsys.readouterr()
+    err = _usage(capsys, "--model", "llama-3.1-8b", *BUILDS, "--out", str(tmp_path / "r.pdf"))
+    assert "build '2× RTX 3090 + NVLink bridge': no gpu with id 'rtx-3090'" in err
+    assert not (tmp_path / "r.pdf").exists()
+
+
+@pytest.mark.parametrize("change", ["tdp", "generic", "nested"])
+def test_a_comparison_file_the_estimate_cannot_use(tmp_path, capsys, change):
+    path = tmp_path / "c.json"
+    save_comparison(path, canonical_comparison())
+    doc = json.loads(path.read_text())
+    if change == "tdp":
+        gpu = load_catalog().catalog.gpus["rtx-3090"].model_dump(mode="json", exclude={"schema_version"})
+        doc["builds"][0] = {"name": "inline", "inline": {"name": "inline", "gpus": [{**gpu, "tdp_w": 1e308}]}}
+        text = json.dumps(doc)
+    elif change == "generic":
+        text = json.dumps({**doc, "model": {"generic_params": 5}})
+    else:
+        text = '{"title": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    path.write_text(text)
+    err = _usage(capsys, str(path), "--out", str(tmp_path / "r.pdf"))
+    assert "COMPARISON.json" in err and path.read_text() == text and not (tmp_path / "r.pdf").exists()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(flag=st.sampled_from(["--title", "--out", "--unit", "--page-size", "--model", "--params", "--build", "--gpus",
+                             "--weights", "--context"]),
+       value=st.text(min_size=0, max_size=300) | st.sampled_from(["--", "1e400", "-1", "٣", "../x", "/dev/zero"]))
+def test_fuzzed_report_flags_fail_cleanly_before_any_pdf(tmp_path, capsys, monkeypatch, flag, value):
+    import advisor.cli.report as report_cli
+
+    monkeypatch.setattr(report_cli, "_write", lambda *a: 0)  # flags only: no PDF is drawn
+    argv = ["--model", "llama-3.1-8b", *BUILDS, "--out", str(tmp_path / "r.pdf"), f"{flag}={value}"]
+    try:
+        code = main(["report", *argv])
+    except SystemExit as exc:  # argparse's own errors: one line, exit 2
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2) and "Traceback" not in err
+    assert not (tmp_path / "r.pdf").exists()

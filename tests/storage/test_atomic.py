@@ -62,3 +62,33 @@ def test_copy_aside_is_byte_for_byte(tmp_path):
     path.write_bytes(b"\xff\x00 raw")
     assert copy_aside(path, ".v0.bak").read_bytes() == b"\xff\x00 raw"
     assert path.read_bytes() == b"\xff\x00 raw"
+
+
+def _stale_temp(folder, name="a.json", age_s=3600):
+    tmp = folder / f".{name}.abcd1234.tmp"
+    tmp.write_bytes(b"half")
+    old = tmp.stat().st_mtime - age_s
+    os.utime(tmp, (old, old))
+    return tmp
+
+
+def test_the_next_save_removes_stale_temp_files_of_killed_saves(tmp_path):
+    stale = [_stale_temp(tmp_path), _stale_temp(tmp_path, "b.json")]
+    fresh = tmp_path / ".c.json.efgh5678.tmp"  # a save in progress elsewhere: left alone
+    fresh.write_bytes(b"writing")
+    others = [tmp_path / "notes.tmp", tmp_path / ".hidden.tmp"]  # not this program's temp names
+    for p in others:
+        p.write_bytes(b"x")
+        os.utime(p, (0, 0))
+    atomic_write_bytes(tmp_path / "a.json", b"new")
+    assert not any(p.exists() for p in stale)
+    assert fresh.exists() and all(p.exists() for p in others)
+
+
+def test_a_backup_of_a_non_regular_file_is_refused(tmp_path):
+    if os.name != "posix":
+        pytest.skip("FIFOs")
+    fifo = tmp_path / "a.json"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        atomic_write_bytes(fifo, b"x")  # copying it aside would block forever

@@ -81,3 +81,52 @@ def test_duplicate_ids_and_unreadable_file(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_bytes(b"\x00\xff{")
     assert read_bundle(junk).problems
+
+
+# --- issue 19 ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", None])
+def test_bundle_schema_version_must_be_the_integer_1(tmp_path, version):
+    path = bundle_file(tmp_path, {"gpu": [gpu_data("mine")]}, schema_version=version)
+    read = read_bundle(path)
+    assert not read.records and read.problems[0].field == "schema_version"
+
+
+def test_export_refuses_to_overwrite_unless_asked_and_then_keeps_a_backup(shipped, tmp_path):
+    from advisor.storage.bundle import ExportRefused
+
+    out = tmp_path / "bundle.json"
+    out.write_text("precious")
+    catalog = load_catalog(shipped, tmp_path / "user").catalog
+    with pytest.raises(ExportRefused, match="exists"):
+        export_bundle(out, catalog)
+    assert out.read_text() == "precious"
+    export_bundle(out, catalog, overwrite=True)
+    assert json.loads(out.read_text())["format"] == BUNDLE_FORMAT
+    assert (tmp_path / "bundle.json.bak").read_text() == "precious"
+
+
+def test_hidden_ids_of_a_bundle_are_validated(tmp_path):
+    read = read_bundle(bundle_file(tmp_path, {}, hidden={"gpu": ["../../etc/passwd"]}))
+    assert read.problems and read.problems[0].field == "hidden.gpu" and not read.hidden
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=10))
+_value = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["gpu", "model", "id", "name", "records", "hidden"]) | st.text(max_size=4), inner, max_size=3),
+    max_leaves=15)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=_value, hidden=_value)
+def test_fuzzed_bundle_reads_or_lists_problems_and_is_untouched(tmp_path, records, hidden):
+    path = tmp_path / "b.json"
+    raw = json.dumps({"format": BUNDLE_FORMAT, "schema_version": 1, "records": records, "hidden": hidden}).encode()
+    path.write_bytes(raw)
+    read = read_bundle(path)
+    assert all("\n" not in str(p) for p in read.problems)
+    assert path.read_bytes() == raw

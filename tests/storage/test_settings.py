@@ -37,3 +37,47 @@ def test_unknown_keys_from_a_newer_version_are_ignored():
     f.parent.mkdir(parents=True)
     f.write_text('{"memory_unit": "GB", "future_thing": 3}')
     assert load_settings().settings.memory_unit == "GB"
+
+
+# --- issue 19 ---------------------------------------------------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+from hypothesis import HealthCheck, given  # noqa: E402
+from hypothesis import settings as hyp_settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def test_deeply_nested_settings_are_moved_aside_and_defaults_used():
+    f = paths.settings_file()
+    f.parent.mkdir(parents=True)
+    text = "[" * 100_000 + "]" * 100_000
+    f.write_text(text)
+    loaded = load_settings()
+    assert loaded.settings == Settings() and "nested too deeply" in loaded.warning and "kept as" in loaded.warning
+    assert f.with_name("settings.json.bad").read_text() == text
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="FIFOs and /dev/zero")
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_odd_settings_files_are_moved_aside_not_read(kind):
+    f = paths.settings_file()
+    f.parent.mkdir(parents=True)
+    os.mkfifo(f) if kind == "fifo" else f.symlink_to("/dev/zero")
+    loaded = load_settings()
+    assert loaded.settings == Settings() and "not a regular file" in loaded.warning
+    assert not os.path.lexists(f) and os.path.lexists(f.with_name("settings.json.bad"))
+
+
+@hyp_settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                            st.sampled_from(["memory_unit", "schema_version", "default_engine", "x"]), inner,
+                            max_size=3), max_leaves=10))
+def test_fuzzed_settings_load_or_fall_back_to_defaults(tmp_path, doc):
+    f = tmp_path / "settings.json"
+    f.write_text(json.dumps(doc))
+    loaded = load_settings(f)
+    assert isinstance(loaded.settings, Settings)
+    assert loaded.warning is None or "\n" not in loaded.warning

@@ -43,6 +43,7 @@ PlatformWatts = Annotated[NonNegativeFloat, _within(0, 1_000_000, "W")]
 Usd = Annotated[PositiveFloat, _within(0.01, 100_000_000, "USD")]
 PlatformUsd = Annotated[NonNegativeFloat, _within(0, 100_000_000, "USD")]
 UsdPerHour = Annotated[PositiveFloat, _within(0.0001, 100_000, "USD/h")]
+GpuIndex = Annotated[int, Field(ge=0, le=575)]  # a position in a build of at most 576 GPUs
 
 
 class Segment(StrEnum):
@@ -149,7 +150,7 @@ class LaneSource(StrEnum):
 class Topology(Frozen):
     """How the GPUs of a build are linked: to each other and to the host."""
 
-    nvlink_pairs: tuple[tuple[int, int], ...] = Field(
+    nvlink_pairs: tuple[tuple[GpuIndex, GpuIndex], ...] = Field(
         (), description="Pairs of GPU indexes joined by an NVLink bridge"
     )
     nvswitch: bool = Field(False, description="All GPUs on one NVSwitch/NVLink domain")

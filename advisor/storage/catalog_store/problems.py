@@ -45,9 +45,15 @@ class RefusedOverwrite(CatalogStoreError):
     """The file to replace currently fails validation: not overwritten without force."""
 
 
+def _loc_part(part: object) -> str:
+    # A key from the file is shown as typed, unless it would break the one-line message.
+    text = str(part)
+    return (text if text.isprintable() else repr(text))[:80]
+
+
 def validation_problems(path: Path, rid: str | None, exc: ValidationError) -> list[LoadProblem]:
     out = []
     for err in exc.errors(include_url=False, include_input=False):
-        field = ".".join(str(p) for p in err["loc"]) or None
-        out.append(LoadProblem(path, rid, field, err["msg"]))
+        field = ".".join(_loc_part(p) for p in err["loc"]) or None
+        out.append(LoadProblem(path, rid, field, err["msg"].replace("\n", " ")))
     return out

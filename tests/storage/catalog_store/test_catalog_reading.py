@@ -202,3 +202,60 @@ def test_bad_numbers_name_the_field(shipped, user, value):
     result = load_catalog(shipped, user)
     # A field check names the field; the cross-field check (memory_gib vs marketing) says it in words.
     assert any(p.path == path and "memory_gib" in f"{p.field} {p.message}" for p in result.problems)
+
+
+# --- files that are not what they seem (issue 19) --------------------------------------------
+
+posix_only = pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo") or not Path("/dev/zero").exists(),
+                                reason="FIFOs and /dev/zero")
+
+
+@posix_only
+def test_a_fifo_in_the_user_catalog_is_a_problem_not_a_hang(shipped, user):
+    import os
+
+    (user / "gpus").mkdir(parents=True)
+    os.mkfifo(user / "gpus" / "x.json")
+    result = load_catalog(shipped, user)
+    [problem] = result.problems
+    assert problem.path == user / "gpus" / "x.json" and "FIFO" in problem.message
+    assert "card-a" in result.catalog.gpus
+
+
+@posix_only
+@pytest.mark.parametrize("name", ["hidden.json", "gpus/x.json"])
+def test_a_link_to_dev_zero_is_a_problem_not_a_memory_error(shipped, user, name):
+    link = user / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to("/dev/zero")
+    result = load_catalog(shipped, user)
+    [problem] = result.problems
+    assert problem.path == link and "character device" in problem.message
+    assert link.is_symlink()  # left as it was
+
+
+def test_a_file_where_a_kind_folder_belongs_is_reported(shipped, user):
+    user.mkdir(parents=True)
+    (user / "gpus").write_text("{}")
+    [problem] = load_catalog(shipped, user).problems
+    assert problem.path == user / "gpus" and "is a file" in problem.message
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_a_record_schema_version_must_be_the_integer_1(shipped, user, version):
+    path = write(user, "gpu", gpu_data("mine", schema_version=version))
+    [problem] = load_catalog(shipped, user).problems
+    assert problem.path == path and problem.field == "schema_version"
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("tdp_w", 1e308, "between 1 and 10,000 W"),
+    ("mem_bandwidth_gb_per_s", 1e-308, "between 1 and 100,000 GB/s"),
+    ("bf16_tflops_dense", 1e-308, "between 0.01 and 1,000,000 TFLOP/s"),
+    ("prices", [{"kind": "used", "usd": 1e308, "date_seen": "2026-01-01", "source": "https://example.org"}],
+     "between 0.01 and 100,000,000 USD"),
+])
+def test_numbers_outside_physical_ranges_name_the_range(shipped, user, field, value, message):
+    path = write(user, "gpu", gpu_data("mine", **{field: value}))
+    [problem] = load_catalog(shipped, user).problems
+    assert problem.path == path and field in problem.field and message in problem.message

@@ -104,3 +104,82 @@ def test_heads_not_dividing_hidden_without_head_dim(tmp_path):
     cfg = {**LLAMA2_7B_CONFIG, "num_attention_heads": 30, "num_key_value_heads": 30}
     with pytest.raises(ModelImportError, match="not a multiple of 30 heads"):
         arch_from_hf_config(cfg, tmp_path / "config.json")
+
+
+# --- wrong types are one clear error, never a traceback or a silent guess (issue 19) ----------------
+
+MOE = {**LLAMA2_7B_CONFIG, "num_local_experts": 8, "num_experts_per_tok": 2}
+
+
+@pytest.mark.parametrize(("over", "key"), [
+    ({**MOE, "num_local_experts": "8"}, "num_local_experts"),
+    ({**MOE, "first_k_dense_replace": "3"}, "first_k_dense_replace"),
+    ({**MOE, "mlp_only_layers": 3}, "mlp_only_layers"),
+    ({**MOE, "num_experts_per_tok": [2]}, "num_experts_per_tok"),
+    ({**MOE, "n_shared_experts": 1.5}, "n_shared_experts"),
+    ({**MOE, "moe_intermediate_size": None, "intermediate_size": "big"}, "intermediate_size"),
+    ({**LLAMA2_7B_CONFIG, "model_type": "gemma3", "sliding_window": 1024, "sliding_window_pattern": "6"},
+     "sliding_window_pattern"),
+    ({**LLAMA2_7B_CONFIG, "sliding_window": "4096"}, "sliding_window"),
+    ({**LLAMA2_7B_CONFIG, "sliding_window": 1024, "layer_types": "sliding_attention"}, "layer_types"),
+    ({**LLAMA2_7B_CONFIG, "kv_lora_rank": "512"}, "kv_lora_rank"),
+    ({**LLAMA2_7B_CONFIG, "kv_lora_rank": 512, "qk_rope_head_dim": {"a": 1}}, "qk_rope_head_dim"),
+    ({**LLAMA2_7B_CONFIG, "head_dim": 128.0}, "head_dim"),
+    ({**LLAMA2_7B_CONFIG, "max_position_embeddings": True}, "max_position_embeddings"),
+    ({**LLAMA2_7B_CONFIG, "tie_word_embeddings": "false"}, "tie_word_embeddings"),
+    ({**LLAMA2_7B_CONFIG, "num_key_value_heads": -8}, "num_key_value_heads"),
+    ({**LLAMA2_7B_CONFIG, "vocab_size": 10**400}, "vocab_size"),
+    ({**LLAMA2_7B_CONFIG, "hidden_size": 2**70}, "hidden_size"),
+    ({**LLAMA2_7B_CONFIG, "model_type": "falcon", "multi_query": "yes"}, "multi_query"),
+])
+def test_a_wrong_type_names_the_key(tmp_path, over, key):
+    path = write_json(tmp_path / "config.json", over)
+    before = path.read_bytes()
+    with pytest.raises(ModelImportError, match=key) as info:
+        load_model(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+    assert path.read_bytes() == before
+
+
+def test_deeply_nested_config_is_one_error(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(ModelImportError, match="nested too deeply"):
+        load_model(path)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs")
+def test_a_fifo_named_config_json_is_refused(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "config.json")
+    with pytest.raises(ModelImportError, match="FIFO"):
+        load_model(tmp_path / "config.json")
+    with pytest.raises(ModelImportError, match="FIFO"):
+        load_model(tmp_path)  # the folder
+
+
+# --- fuzz: any value in any key the import reads ----------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
+                      st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=10))
+json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.text(max_size=8), inner, max_size=3), max_leaves=10)
+KEYS = sorted({*LLAMA2_7B_CONFIG, "num_local_experts", "n_routed_experts", "first_k_dense_replace",
+               "mlp_only_layers", "sliding_window", "sliding_window_pattern", "layer_types", "kv_lora_rank",
+               "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "head_dim", "text_config",
+               "n_shared_experts", "shared_expert_intermediate_size", "moe_intermediate_size", "use_sliding_window",
+               "num_experts_per_tok", "_name_or_path", "new_decoder_architecture", "multi_query"})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.dictionaries(st.sampled_from(KEYS), json_value, min_size=1, max_size=4),
+       base=st.sampled_from([LLAMA2_7B_CONFIG, MOE, {**LLAMA2_7B_CONFIG, "model_type": "gemma3", "sliding_window": 512}]))
+def test_fuzzed_config_imports_or_is_one_clear_error(tmp_path, changes, base):
+    try:
+        arch_from_hf_config({**base, **changes}, tmp_path / "config.json")
+    except ModelImportError as exc:
+        assert "\n" not in str(exc)

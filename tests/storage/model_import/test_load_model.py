@@ -32,3 +32,9 @@ def test_unknown_preset_names_the_id_and_lists_presets():
 def test_missing_path_is_named(text):
     with pytest.raises(ModelImportError, match="no such file"):
         load_model(text)
+
+
+@pytest.mark.parametrize("name", ["m" * 300, "dir/" + "m" * 300 + ".gguf", "x" * 5000, "a\0b"])
+def test_a_name_the_os_cannot_use_is_one_clear_error(name):
+    with pytest.raises(ModelImportError):
+        load_model(name)
