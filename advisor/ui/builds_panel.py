@@ -251,6 +251,11 @@ class BuildsPanel(QWidget):
         if text != self.label_winner.text():
             self.label_winner.setText(text)
         self.label_winner.setToolTip(self.session.recommendation)
+        i = self.combo_criterion.findData(self.session.criterion)  # follows undo, redo and opened files
+        if i >= 0 and i != self.combo_criterion.currentIndex():
+            self.combo_criterion.blockSignals(True)
+            self.combo_criterion.setCurrentIndex(i)
+            self.combo_criterion.blockSignals(False)
         self._fit_height()
         text = fmt.messages_html(results, self.session.prefs)
         if text != self.label_messages.text():

@@ -14,8 +14,9 @@ from advisor.storage.catalog_store import shipped_catalog_date
 from advisor.storage.settings import Settings, save_settings
 from advisor.ui.builds_panel import BuildsPanel
 from advisor.ui.dialogs import AddBuildDialog, PreferencesDialog, TweakDialog, text_dialog
-from advisor.ui.machine import this_machine_entry
+from advisor.ui.machine import cpu_only_entry, this_machine_entry
 from advisor.ui.plot_views import PlotTabs
+from advisor.ui.recent import RecentMenu, with_recent, without
 from advisor.ui.workload_panel import WorkloadPanel
 
 DETECT_TIMEOUT_S = 8.0
@@ -119,6 +120,10 @@ class MainWindow(QMainWindow):
         m = self.menuBar().addMenu("&File")
         m.addAction(self._act("&New", self.new, QKeySequence.StandardKey.New))
         m.addAction(self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open))
+        self.menu_recent = RecentMenu(lambda: self.settings.recent_comparisons, self)
+        self.menu_recent.file_chosen.connect(self.open_recent)
+        self.menu_recent.clear_requested.connect(lambda: self._set_recent(()))
+        m.addMenu(self.menu_recent)
         m.addAction(self._act("&Save", self.save, QKeySequence.StandardKey.Save))
         m.addAction(self._act("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs))
         m.addSeparator()
@@ -130,6 +135,14 @@ class MainWindow(QMainWindow):
         m.addAction(self._act("&Quit", self.close, QKeySequence.StandardKey.Quit))
         m.setToolTipsVisible(True)
         e = self.menuBar().addMenu("&Edit")
+        stack = self.session.undo_stack
+        self.action_undo = stack.createUndoAction(self, "&Undo")
+        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_redo = stack.createRedoAction(self, "&Redo")
+        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), *QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)])
+        e.addAction(self.action_undo)
+        e.addAction(self.action_redo)
+        e.addSeparator()
         self.action_catalog = self._act("&Catalog…", self.catalog_editor_requested.emit, tip="coming with the catalog editor")
         self.action_catalog.setEnabled(False)
         e.addAction(self.action_catalog)
@@ -204,12 +217,40 @@ class MainWindow(QMainWindow):
     def _on_detection_finished(self, detection) -> None:
         self.busy.setVisible(False)
         self.action_this_machine.setEnabled(True)
+        self.statusBar().clearMessage()  # "Detecting…" is over
         entry, why = this_machine_entry(self.session.catalog, detection)
         if entry is None:
-            self._on_problem_reported(f"This machine: {why}")
+            self._no_gpu_dialog(detection, why)
             return
         self.statusBar().showMessage(why, 6000)
         self.session.add_build(entry)
+
+    def _no_gpu_dialog(self, detection, why: str) -> None:
+        """No usable GPU: said in a dialog (a status line was gone in 10 s, issue 17), with a
+        CPU-only build of this machine (its RAM as the memory) or the catalog search instead."""
+        cpu, cpu_text = cpu_only_entry(detection)
+        box = QMessageBox(QMessageBox.Icon.Information, "This machine", "No GPU was found on this computer.", parent=self)
+        box.setInformativeText(
+            ("You can still compare it as a CPU-only build: its RAM holds the model and the estimate "
+             "assumes the speed of common desktop memory (dual-channel DDR4-3200). "
+             if cpu is not None else f"It cannot be added as a CPU-only build: {cpu_text}. ")
+            + "Or let Find builds suggest hardware for this job.")
+        box.setDetailedText("What detection saw:\n" + "\n".join(detection.status_lines or (why,)))
+        self.button_cpu_only = box.addButton("Add CPU-only build", QMessageBox.ButtonRole.AcceptRole)
+        self.button_cpu_only.setEnabled(cpu is not None and self.session.can_add())
+        button_find = box.addButton("Find builds…", QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Close)
+
+        def _on_clicked(button) -> None:
+            if button is self.button_cpu_only and cpu is not None:
+                self.session.add_build(cpu)
+                self.statusBar().showMessage(cpu_text, 8000)
+            elif button is button_find:
+                self.find_builds()
+
+        box.buttonClicked.connect(_on_clicked)
+        self.dialog_no_gpu = box
+        box.open()
 
     def _on_detection_failed(self, message: str) -> None:
         self.busy.setVisible(False)
@@ -226,6 +267,28 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open comparison", "", FILTER)
         if path:
             self.session.open(path)
+
+    def open_recent(self, path: str) -> None:
+        """File ▸ Open Recent: a file that is gone leaves the list, and a dialog says so."""
+        if not Path(path).is_file():
+            self._set_recent(without(self.settings.recent_comparisons, path))
+            box = QMessageBox(QMessageBox.Icon.Warning, "Open Recent",
+                              f"“{Path(path).name}” is no longer there; it was removed from the list.",
+                              QMessageBox.StandardButton.Ok, self)
+            box.setInformativeText(f"It was at {path}. It may have been moved, renamed or deleted.")
+            self.dialog_missing_recent = box
+            box.open()
+            return
+        self.session.open(path)
+
+    def _set_recent(self, recent: tuple[str, ...]) -> None:
+        if recent == self.settings.recent_comparisons:
+            return
+        self.settings = self.settings.model_copy(update={"recent_comparisons": recent})
+        try:  # saved now: a second window or a crash must not lose it
+            save_settings(self.settings)
+        except OSError as exc:
+            self.statusBar().showMessage(f"settings not saved: {exc}", 8000)
 
     def save(self) -> bool:
         return self.session.save(self.session.path) if self.session.path else self.save_as()
@@ -260,6 +323,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"catalog: {n} problem(s); first: {self.session.catalog_problems[0]}", 10000)
 
     def _on_document_changed(self) -> None:
+        if self.session.path is not None:  # opened or saved: first in Open Recent
+            self._set_recent(with_recent(self.settings.recent_comparisons, self.session.path))
         name = self.session.path.name if self.session.path else "Untitled comparison"
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.session.dirty)

@@ -1,7 +1,8 @@
 """The session: the one holder of the app's mutable state, and the one place that recomputes.
 
 Views never keep their own copy of the workload or the builds: they call the setters
-here and redraw from the signals.
+here and redraw from the signals. Every setter is an undoable edit on ``undo_stack``
+(``advisor.ui.history``); opening or starting a comparison clears it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
 
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import (
@@ -30,6 +32,7 @@ from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import median_pct
 from advisor.storage.model_import import ModelImportError, load_model
 from advisor.storage.settings import Settings
+from advisor.ui.history import Snapshot, SnapshotCommand, workload_edit_text
 
 
 class Session(QObject):
@@ -73,6 +76,8 @@ class Session(QObject):
         self.dirty = False
         self._curve_cache: dict[Workload, tuple] = {}
         self.prefs = Settings()
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
     def set_prefs(self, prefs: Settings) -> None:
         self.prefs = prefs
@@ -98,27 +103,50 @@ class Session(QObject):
                 self.problem_reported.emit(f"model: {exc}")
             return None
 
-    # --- edits -----------------------------------------------------------------------
-    def _touched(self) -> None:
-        self.dirty = True
+    # --- edits (each one undoable) ---------------------------------------------------
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(workload=self.workload, model=self.model, arch=self.arch, builds=self.builds,
+                        criterion=self.criterion)
+
+    def _edit(self, text: str, **changes) -> None:
+        """Push one edit on the undo stack; pushing applies it (``SnapshotCommand.redo``)."""
+        before = self._snapshot()
+        after = Snapshot(**{**before.__dict__, **changes})
+        if before.changed(after):
+            self.undo_stack.push(SnapshotCommand(self._restore, text, before, after))
+
+    def _restore(self, state: Snapshot) -> None:
+        """Put a snapshot in place and say what changed (an edit, its undo or its redo)."""
+        changed = self._snapshot().changed(state)
+        self.workload, self.model, self.arch = state.workload, state.model, state.arch
+        self.builds, self.criterion = state.builds, state.criterion
+        if "workload" in changed:
+            self.workload_changed.emit(self.workload)
+        if changed & {"model", "arch"}:
+            self.model_changed.emit(self.model)
+        if "builds" in changed:
+            self.builds_changed.emit()
+        if changed - {"criterion"}:
+            self.recompute()
+        else:  # rank-by alone: the estimates stand, only the winner is chosen again
+            self._rank()
+            self.results_computed.emit(self.results)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.dirty = not clean
         self.document_changed.emit()
 
     def set_workload(self, workload: Workload) -> None:
         if workload == self.workload:
             return
-        self.workload = workload
-        self.workload_changed.emit(workload)
-        self._touched()
-        self.recompute()
+        self._edit(workload_edit_text(self.workload, workload), workload=workload)
 
     def set_model(self, ref: ModelRef) -> None:
         arch = self._resolve_model(ref)
         if ref.kind == "preset":  # the file stands alone: keep the preset's arch inline
             ref = ref.model_copy(update={"arch": arch})
-        self.model, self.arch = ref, arch
-        self.model_changed.emit(ref)
-        self._touched()
-        self.recompute()
+        name = arch.name if arch is not None else "model"
+        self._edit(f"Choose {name}", model=ref, arch=arch)
 
     def import_model(self, path: str) -> bool:
         try:
@@ -129,11 +157,8 @@ class Session(QObject):
         self.set_model(ModelRef(imported_path=str(path), arch=arch))
         return True
 
-    def _set_builds(self, builds: tuple[BuildEntry, ...]) -> None:
-        self.builds = builds
-        self.builds_changed.emit()
-        self._touched()
-        self.recompute()
+    def _set_builds(self, builds: tuple[BuildEntry, ...], text: str) -> None:
+        self._edit(text, builds=builds)
 
     def can_add(self) -> bool:
         return len(self.builds) < MAX_BUILDS
@@ -146,13 +171,13 @@ class Session(QObject):
             self.problem_reported.emit(f"a comparison holds at most {MAX_BUILDS} builds")
             return
         name = unique_name(entry.name, {b.name for b in self.builds})
-        self._set_builds((*self.builds, entry.model_copy(update={"name": name})))
+        self._set_builds((*self.builds, entry.model_copy(update={"name": name})), f"Add “{name}”")
 
     def remove_build(self, index: int) -> None:
         if not self.can_remove():
             self.problem_reported.emit(f"a comparison needs at least {MIN_BUILDS} builds")
             return
-        self._set_builds(self.builds[:index] + self.builds[index + 1:])
+        self._set_builds(self.builds[:index] + self.builds[index + 1:], f"Remove “{self.builds[index].name}”")
 
     def move_build(self, index: int, delta: int) -> None:
         j = index + delta
@@ -160,7 +185,7 @@ class Session(QObject):
             return
         b = list(self.builds)
         b[index], b[j] = b[j], b[index]
-        self._set_builds(tuple(b))
+        self._set_builds(tuple(b), f"Move “{b[j].name}” {'up' if delta < 0 else 'down'}")
 
     def rename_build(self, index: int, name: str) -> bool:
         name = name.strip()
@@ -169,15 +194,16 @@ class Session(QObject):
             self.problem_reported.emit(f"build name {name!r}: must be 1–120 characters and unique")
             return False
         b = list(self.builds)
+        old = b[index].name
         b[index] = b[index].model_copy(update={"name": name})
-        self._set_builds(tuple(b))
+        self._set_builds(tuple(b), f"Rename “{old}” to “{name}”")
         return True
 
     def replace_build(self, index: int, entry: BuildEntry) -> None:
         b = list(self.builds)
         others = {x.name for i, x in enumerate(self.builds) if i != index}
         b[index] = entry.model_copy(update={"name": unique_name(entry.name, others)})
-        self._set_builds(tuple(b))
+        self._set_builds(tuple(b), f"Replace “{self.builds[index].name}”")
 
     def set_build_plan(self, index: int, pins: PlanPins) -> None:
         """Pin (or, with empty pins, unpin) parts of one build's plan."""
@@ -185,17 +211,14 @@ class Session(QObject):
             return
         b = list(self.builds)
         b[index] = b[index].model_copy(update={"plan": pins})
-        self._set_builds(tuple(b))
+        self._set_builds(tuple(b), f"{'Pin' if pins.any else 'Unpin'} the plan of “{b[index].name}”")
 
     def set_criterion(self, criterion: Criterion) -> None:
         """What the winner is chosen on: speed, price or value (price per token/s)."""
         criterion = Criterion(criterion)  # a combo box hands back the plain string
         if criterion is self.criterion:
             return
-        self.criterion = criterion
-        self._touched()
-        self._rank()
-        self.results_computed.emit(self.results)
+        self._edit(f"Rank by {criterion.value}", criterion=criterion)
 
     def resolved(self, index: int):
         """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
@@ -234,6 +257,7 @@ class Session(QObject):
         self.model = comparison.model
         self.arch = self._resolve_model(self.model)
         self.path, self.dirty = path, False
+        self.undo_stack.clear()  # another document: the edits of the last one are not undone into it
         self.workload_changed.emit(self.workload)
         self.model_changed.emit(self.model)
         self.builds_changed.emit()
@@ -262,5 +286,6 @@ class Session(QObject):
             self.problem_reported.emit(str(exc))
             return False
         self.path, self.dirty = written, False
+        self.undo_stack.setClean()  # undoing back to here is "saved" again
         self.document_changed.emit()
         return True
