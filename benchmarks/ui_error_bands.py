@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import fidelity  # noqa: E402  (benchmarks/fidelity.py)
+import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
 
 TARGET = ROOT / "resources" / "fidelity.json"
 
@@ -39,9 +40,17 @@ def measure() -> dict:
                                 capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
-    return {"schema_version": 1, "what": "absolute % error of the per-GPU peak memory estimate vs published "
-            "measurements, trusted rows of benchmarks/fidelity.py", "measured_on": dt.date.today().isoformat(),
-            "commit": commit, "memory": groups}
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    speed = [speed_fidelity.evaluate(r, catalog) for r in speed_fidelity.load_rows()]
+    speeds = {key.removeprefix("engine "): {"rows": n, "median_pct": round(med, 1), "p90_pct": round(p90, 1)}
+              for key, (n, med, p90) in speed_fidelity.summarize(speed).items()
+              if key.startswith("engine ") or key == "overall"}
+    return {"schema_version": 1, "what": "absolute % error of the per-GPU peak memory estimate (memory) and of "
+            "tokens/s by engine (speed) vs published measurements, trusted rows of benchmarks/fidelity.py and "
+            "benchmarks/speed_fidelity.py", "measured_on": dt.date.today().isoformat(),
+            "commit": commit, "memory": groups, "speed": speeds}
 
 
 def main() -> int:
@@ -51,7 +60,7 @@ def main() -> int:
     fresh = measure()
     if args.check:
         shipped = json.loads(TARGET.read_text(encoding="utf-8"))
-        same = shipped.get("memory") == fresh["memory"]
+        same = shipped.get("memory") == fresh["memory"] and shipped.get("speed") == fresh["speed"]
         print("shipped error bands match a fresh run" if same else
               f"shipped {shipped.get('memory')}\nfresh   {fresh['memory']}")
         return 0 if same else 1

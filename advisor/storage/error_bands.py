@@ -38,13 +38,26 @@ def median_pct(workload: Workload) -> float | None:
     return entry.get("median_pct") if isinstance(entry, dict) else None
 
 
+def speed_band_text(workload: Workload) -> str:
+    """'speed ±15 % median, ±50 % p90 (67 published measurements, vllm)' — the engine's band, else
+    the overall one (training uses the overall band too), or NOT_MEASURED."""
+    bands = _bands().get("speed", {})
+    key = workload.engine.value if workload.mode is Mode.INFERENCE else "overall"
+    entry = bands.get(key) if isinstance(bands.get(key), dict) else bands.get("overall")
+    if not isinstance(entry, dict) or entry.get("median_pct") is None:
+        return f"speed: {NOT_MEASURED}"
+    label = key if bands.get(key) is entry else "all engines"
+    return (f"speed ±{entry['median_pct']:.0f} % median, ±{entry['p90_pct']:.0f} % p90 "
+            f"({entry.get('rows', '?')} published measurements, {label})")
+
+
 def error_band_text(workload: Workload) -> str:
-    """'memory ±6 % median, ±14 % p90 (12 measurements, lora)' or NOT_MEASURED."""
+    """'memory ±6 % median, ±14 % p90 (12 measurements, lora); speed ±…' or NOT_MEASURED."""
     group = group_of(workload)
     entry = _bands().get("memory", {}).get(group)
     if not isinstance(entry, dict) or entry.get("median_pct") is None:
-        return f"memory: {NOT_MEASURED} ({group}); speed: {NOT_MEASURED}"
+        return f"memory: {NOT_MEASURED} ({group}); {speed_band_text(workload)}"
     p90 = entry.get("p90_pct")
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
     return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} published measurements, "
-            f"{group}); speed: {NOT_MEASURED}")
+            f"{group}); {speed_band_text(workload)}")

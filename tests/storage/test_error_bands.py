@@ -13,7 +13,10 @@ def test_shipped_bands_are_read_per_group():
     text = fidelity.error_band_text(Workload(mode=Mode.TRAIN, method=Method.LORA))
     shipped = json.loads((fidelity_path()).read_text())["memory"]["lora"]
     assert f"±{shipped['median_pct']:.0f} % median" in text and "lora" in text
-    assert "speed: error band not yet measured" in text
+    speed = json.loads((fidelity_path()).read_text())["speed"]["overall"]
+    assert f"speed ±{speed['median_pct']:.0f} % median" in text  # issue 15: measured, shown
+    vllm = fidelity.error_band_text(Workload(engine="vllm"))
+    assert "vllm)" in vllm and "not yet measured" not in vllm
 
 
 def fidelity_path():
@@ -27,3 +30,8 @@ def test_missing_group_is_not_measured(monkeypatch):
     assert fidelity.median_pct(Workload()) == pytest.approx(4.0)
     assert fidelity.median_pct(Workload(mode=Mode.TRAIN)) is None
     assert fidelity.error_band_text(Workload(mode=Mode.TRAIN)).startswith("memory: error band not yet measured")
+
+
+def test_speed_band_not_measured_without_figures(monkeypatch):
+    monkeypatch.setattr(fidelity, "_bands", lambda: {"memory": {}})
+    assert fidelity.speed_band_text(Workload()) == "speed: error band not yet measured"

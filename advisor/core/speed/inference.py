@@ -37,6 +37,7 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
+    DECODE_FLOOR_S_PER_LAYER,
     INFERENCE_COMPUTE_EFFICIENCY,
     attention_flops_per_token,
 )
@@ -85,7 +86,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
         comp_t = sum(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY) for f, p in zip(shares, r.peaks)) \
             if known_peaks else 0.0
         comm_t = (sp.stages - 1) * r.coll("send", act, 2)
-        step = max(mem_t, comp_t)
+        step = max(mem_t, comp_t, DECODE_FLOOR_S_PER_LAYER.get(w.engine, 0.0) * arch.n_layers)
         if w.parallel is Parallel.PP and w.batch > 1:
             step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
         else:
@@ -95,7 +96,11 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     mem_t = (mem.weights * frac + kv_gpu) / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY)
     comp_t = flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY) if known_peaks else 0.0
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
-    return max(mem_t, comp_t) + comm_t, mem_t, comp_t, comm_t
+    floor = DECODE_FLOOR_S_PER_LAYER.get(w.engine, 0.0) * arch.n_layers
+    if floor > max(mem_t, comp_t):
+        notes.append(f"decode limited by the {w.engine.value} per-token overhead (~{floor * 1e3:.0f} ms a step), "
+                     "not by the GPU")
+    return max(mem_t, comp_t, floor) + comm_t, mem_t, comp_t, comm_t
 
 
 def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):

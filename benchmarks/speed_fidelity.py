@@ -1,0 +1,176 @@
+"""Fidelity of the speed estimator against published tokens/s (``tests/data/speeds.csv``).
+
+Each published row becomes the job a user would set (model, engine, weights, batch, prompt and
+generated lengths, GPUs and their layout) and is compared with the same quantity:
+
+* ``per-sequence`` decode rows that time a whole ``generate`` call (the Qwen speed benchmarks):
+  generated tokens / (time to first token for the prompt + generated tokens at the decode
+  rate of the mid-generation context);
+* ``per-gpu`` decode rows (TensorRT-LLM's throughput tables): output tokens of the batch / the
+  same total time / GPUs;
+* ``per-gpu`` training rows: training tokens/s / GPUs.
+
+Rows whose GPU, model, weight format or layout the app cannot express are reported as skipped,
+with the reason. Run: ``.venv/bin/python benchmarks/speed_fidelity.py [--rows]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from advisor.core.estimate.estimator import estimate  # noqa: E402
+from advisor.core.hardware.catalog import gpu_build  # noqa: E402
+from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.model.arch import ModelArch  # noqa: E402
+from advisor.storage.catalog_store import load_catalog  # noqa: E402
+
+CSV = ROOT / "tests/data/speeds.csv"
+GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h20", "h200 sxm 141gb": "h200-sxm",
+           "h200": "h200-sxm", "h100 sxm 80gb": "h100-sxm", "h100": "h100-sxm", "l40s 48gb": "l40s", "l40s": "l40s",
+           "rtx 4090": "rtx-4090", "rtx a6000": "rtx-a6000", "rtx 3090": "rtx-3090", "rtx 5090": "rtx-5090"}
+WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
+           "nf4": "nf4", "int8": "int8"}
+TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth"}
+SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    row_id: str
+    group: str
+    engine: str
+    n_gpus: int
+    trusted: bool
+    measured: float
+    estimate: float | None = None
+    skipped: str = ""
+
+    @property
+    def error_pct(self) -> float:
+        return abs(self.estimate - self.measured) / self.measured * 100
+
+
+def _int(row, col, default=0) -> int:
+    value = (row.get(col) or "").strip()
+    return int(float(value)) if value else default
+
+
+def job_of(row: dict[str, str]) -> Workload | str:
+    """The job the row describes, or why it cannot be expressed."""
+    engine, layout = row["engine"], (row.get("parallel") or "none").strip()
+    n = _int(row, "n_gpus", 1)
+    if layout not in SIMPLE_LAYOUTS:
+        return f"layout {layout} not expressed by one scheme"
+    parallel = "none" if n == 1 else layout
+    if row["group"] == "train":
+        if engine not in TRAIN_ENGINES:
+            return f"training engine {engine}"
+        return Workload(mode="train", method="full", framework=TRAIN_ENGINES[engine], n_gpus=n, parallel=parallel,
+                        batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048))
+    weights = WEIGHTS.get(row["weights"].strip().lower())
+    if weights is None:
+        return f"weight format {row['weights']}"
+    prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
+    return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
+                    parallel=parallel, context_len=prompt + gen)
+
+
+def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
+    """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each."""
+    at_prompt = estimate(arch, w.model_copy(update={"context_len": prompt}), build).speed
+    mid = estimate(arch, w.model_copy(update={"context_len": prompt + gen // 2}), build).speed
+    if not at_prompt.time_to_first_token_s or not mid.decode_tokens_per_s:
+        return None
+    return at_prompt.time_to_first_token_s + gen * w.batch / mid.decode_tokens_per_s
+
+
+def evaluate(row: dict[str, str], catalog) -> Outcome:
+    n = _int(row, "n_gpus", 1)
+    base = dict(row_id=row["id"], group=row["group"], engine=row["engine"], n_gpus=n,
+                trusted=row.get("trusted") == "yes", measured=float(row["tokens_per_s"]))
+    gpu = GPU_IDS.get(row["gpu"].strip().lower())
+    if gpu is None or gpu not in catalog.gpus:
+        return Outcome(**base, skipped=f"no catalog GPU for {row['gpu']}")
+    arch = catalog.models.get(row.get("model_id") or "")
+    if arch is None:
+        return Outcome(**base, skipped=f"no model preset for {row['model']}")
+    job = job_of(row)
+    if isinstance(job, str):
+        return Outcome(**base, skipped=job)
+    build = gpu_build(catalog, gpu, n)
+    try:
+        if row["group"] == "train":
+            tps = estimate(arch, job, build).speed.train_tokens_per_s
+            value = None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
+        else:
+            prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
+            t = _decode_time(arch, job, build, prompt, gen)
+            if t is None:
+                value = None
+            elif row["tokens_per_s_kind"] == "per-sequence":
+                value = gen / t
+            else:
+                value = gen * job.batch / t / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
+    except ValueError as exc:
+        return Outcome(**base, skipped=f"not estimable: {exc}".splitlines()[0])
+    if value is None:
+        return Outcome(**base, skipped="the catalog lacks a figure the speed needs")
+    return Outcome(**base, estimate=value)
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.9 * (len(ordered) - 1))))]
+
+
+def group_of(o: Outcome) -> str:
+    if o.group == "train":
+        return "training"
+    return "decode 1 GPU" if o.n_gpus == 1 else "decode multi-GPU"
+
+
+def summarize(outcomes: list[Outcome]) -> dict[str, tuple[int, float, float]]:
+    scored = [o for o in outcomes if o.estimate is not None and o.trusted]
+    out = {}
+    keys = sorted({group_of(o) for o in scored}) + sorted({f"engine {o.engine}" for o in scored}) + ["overall"]
+    for key in keys:
+        errs = [o.error_pct for o in scored if key == "overall" or key == group_of(o) or key == f"engine {o.engine}"]
+        if errs:
+            out[key] = (len(errs), statistics.median(errs), p90(errs))
+    return out
+
+
+def load_rows(path: Path = CSV) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", action="store_true", help="print every row")
+    args = ap.parse_args(argv)
+    catalog = load_catalog().catalog
+    outcomes = [evaluate(r, catalog) for r in load_rows()]
+    if args.rows:
+        for o in outcomes:
+            tail = o.skipped or f"est {o.estimate:10.1f} err {o.error_pct:6.1f} %"
+            print(f"{o.row_id:<58} {o.engine:<13} meas {o.measured:10.1f}  {tail}")
+    skipped = [o for o in outcomes if o.estimate is None]
+    print(f"rows: {len(outcomes)}, scored: {len(outcomes) - len(skipped)}, skipped: {len(skipped)}")
+    print(f"{'trusted rows':<24} {'rows':>5} {'median %':>9} {'p90 %':>7}")
+    for key, (n, med, high) in summarize(outcomes).items():
+        print(f"{key:<24} {n:5d} {med:9.1f} {high:7.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

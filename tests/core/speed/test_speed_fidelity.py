@@ -1,0 +1,165 @@
+"""Pins the speed estimator's error on trusted published tokens/s (benchmarks/speed_fidelity.py).
+
+Every trusted row that can be scored is pinned at its error when pinned, rounded up, plus two
+points: a change that makes a published comparison worse fails here. The headline figures are
+in benchmarks/README.md and the README's "How good are the numbers?".
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.storage.catalog_store import load_catalog
+
+ROOT = Path(__file__).resolve().parents[3]
+_spec = importlib.util.spec_from_file_location("speed_fidelity", ROOT / "benchmarks" / "speed_fidelity.py")
+speed_fidelity = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("speed_fidelity", speed_fidelity)
+_spec.loader.exec_module(speed_fidelity)
+
+ROWS = {row["id"]: row for row in speed_fidelity.load_rows()}
+
+# row id → largest allowed absolute error in % (error when pinned, rounded up, plus 2 points).
+PINNED = {
+    "qwen25-0.5b-transformers-awq-in1-1gpu": 35, "qwen25-0.5b-transformers-bf16-in1-1gpu": 6,
+    "qwen25-0.5b-transformers-bf16-in14336-1gpu": 6, "qwen25-0.5b-transformers-bf16-in30720-1gpu": 5,
+    "qwen25-0.5b-transformers-bf16-in6144-1gpu": 6, "qwen25-0.5b-transformers-gptq-int4-in1-1gpu": 6,
+    "qwen25-0.5b-transformers-gptq-int8-in1-1gpu": 42, "qwen25-0.5b-vllm-awq-in1-1gpu": 25,
+    "qwen25-0.5b-vllm-bf16-in1-1gpu": 5, "qwen25-0.5b-vllm-bf16-in14336-1gpu": 10,
+    "qwen25-0.5b-vllm-bf16-in30720-1gpu": 14, "qwen25-0.5b-vllm-bf16-in6144-1gpu": 7,
+    "qwen25-0.5b-vllm-gptq-int4-in1-1gpu": 25, "qwen25-0.5b-vllm-gptq-int8-in1-1gpu": 27,
+    "qwen25-1.5b-transformers-awq-in1-1gpu": 35, "qwen25-1.5b-transformers-bf16-in1-1gpu": 8,
+    "qwen25-1.5b-transformers-bf16-in14336-1gpu": 5, "qwen25-1.5b-transformers-bf16-in30720-1gpu": 8,
+    "qwen25-1.5b-transformers-bf16-in6144-1gpu": 5, "qwen25-1.5b-transformers-gptq-int4-in1-1gpu": 6,
+    "qwen25-1.5b-transformers-gptq-int8-in1-1gpu": 31, "qwen25-1.5b-vllm-awq-in1-1gpu": 31,
+    "qwen25-1.5b-vllm-bf16-in1-1gpu": 52, "qwen25-1.5b-vllm-bf16-in14336-1gpu": 56,
+    "qwen25-1.5b-vllm-bf16-in30720-1gpu": 56, "qwen25-1.5b-vllm-bf16-in6144-1gpu": 55,
+    "qwen25-1.5b-vllm-gptq-int4-in1-1gpu": 29, "qwen25-1.5b-vllm-gptq-int8-in1-1gpu": 39,
+    "qwen25-14b-transformers-awq-in1-1gpu": 30, "qwen25-14b-transformers-bf16-in1-1gpu": 3,
+    "qwen25-14b-transformers-bf16-in14336-1gpu": 71, "qwen25-14b-transformers-bf16-in30720-1gpu": 169,
+    "qwen25-14b-transformers-bf16-in6144-1gpu": 20, "qwen25-14b-transformers-gptq-int4-in1-1gpu": 8,
+    "qwen25-14b-transformers-gptq-int8-in1-1gpu": 33, "qwen25-14b-vllm-awq-in1-1gpu": 53,
+    "qwen25-14b-vllm-bf16-in1-1gpu": 6, "qwen25-14b-vllm-bf16-in129024-1gpu": 19,
+    "qwen25-14b-vllm-bf16-in14336-1gpu": 6, "qwen25-14b-vllm-bf16-in30720-1gpu": 13,
+    "qwen25-14b-vllm-bf16-in6144-1gpu": 4, "qwen25-14b-vllm-bf16-in63488-1gpu": 17,
+    "qwen25-14b-vllm-gptq-int4-in1-1gpu": 45, "qwen25-14b-vllm-gptq-int8-in1-1gpu": 25,
+    "qwen25-32b-transformers-awq-in1-1gpu": 28, "qwen25-32b-transformers-bf16-in1-1gpu": 7,
+    "qwen25-32b-transformers-bf16-in14336-1gpu": 94, "qwen25-32b-transformers-bf16-in30720-1gpu": 182,
+    "qwen25-32b-transformers-bf16-in6144-1gpu": 46, "qwen25-32b-transformers-gptq-int4-in1-1gpu": 7,
+    "qwen25-32b-transformers-gptq-int8-in1-1gpu": 29, "qwen25-32b-vllm-awq-in1-1gpu": 42,
+    "qwen25-32b-vllm-bf16-in1-1gpu": 5, "qwen25-32b-vllm-bf16-in129024-2gpu": 17,
+    "qwen25-32b-vllm-bf16-in14336-1gpu": 7, "qwen25-32b-vllm-bf16-in30720-2gpu": 19,
+    "qwen25-32b-vllm-bf16-in6144-1gpu": 5, "qwen25-32b-vllm-bf16-in63488-2gpu": 20,
+    "qwen25-32b-vllm-gptq-int4-in1-1gpu": 33, "qwen25-32b-vllm-gptq-int8-in1-1gpu": 12,
+    "qwen25-72b-transformers-awq-in1-1gpu": 30, "qwen25-72b-transformers-awq-in30720-2gpu": 250,
+    "qwen25-72b-transformers-bf16-in1-2gpu": 14, "qwen25-72b-transformers-bf16-in14336-3gpu": 108,
+    "qwen25-72b-transformers-bf16-in30720-3gpu": 163, "qwen25-72b-transformers-bf16-in6144-2gpu": 48,
+    "qwen25-72b-transformers-gptq-int4-in1-1gpu": 35, "qwen25-72b-transformers-gptq-int4-in30720-2gpu": 260,
+    "qwen25-72b-transformers-gptq-int8-in1-2gpu": 72, "qwen25-72b-transformers-gptq-int8-in14336-2gpu": 182,
+    "qwen25-72b-transformers-gptq-int8-in30720-2gpu": 284, "qwen25-72b-transformers-gptq-int8-in6144-2gpu": 121,
+    "qwen25-72b-vllm-awq-in1-2gpu": 7, "qwen25-72b-vllm-awq-in129024-2gpu": 20,
+    "qwen25-72b-vllm-awq-in14336-2gpu": 8, "qwen25-72b-vllm-awq-in30720-2gpu": 15,
+    "qwen25-72b-vllm-awq-in6144-2gpu": 3, "qwen25-72b-vllm-awq-in63488-2gpu": 18,
+    "qwen25-72b-vllm-bf16-in1-2gpu": 8, "qwen25-72b-vllm-bf16-in1-4gpu": 23,
+    "qwen25-72b-vllm-bf16-in129024-4gpu": 24, "qwen25-72b-vllm-bf16-in14336-4gpu": 28,
+    "qwen25-72b-vllm-bf16-in30720-4gpu": 31, "qwen25-72b-vllm-bf16-in6144-4gpu": 23,
+    "qwen25-72b-vllm-bf16-in63488-4gpu": 28, "qwen25-72b-vllm-gptq-int4-in1-1gpu": 109,
+    "qwen25-72b-vllm-gptq-int4-in1-2gpu": 3, "qwen25-72b-vllm-gptq-int4-in129024-2gpu": 22,
+    "qwen25-72b-vllm-gptq-int4-in14336-2gpu": 11, "qwen25-72b-vllm-gptq-int4-in30720-2gpu": 18,
+    "qwen25-72b-vllm-gptq-int4-in6144-2gpu": 7, "qwen25-72b-vllm-gptq-int4-in63488-2gpu": 20,
+    "qwen25-72b-vllm-gptq-int8-in1-2gpu": 7, "qwen25-72b-vllm-gptq-int8-in129024-4gpu": 23,
+    "qwen25-72b-vllm-gptq-int8-in14336-2gpu": 12, "qwen25-72b-vllm-gptq-int8-in30720-2gpu": 17,
+    "qwen25-72b-vllm-gptq-int8-in6144-2gpu": 9, "qwen25-72b-vllm-gptq-int8-in63488-2gpu": 18,
+    "qwen25-7b-transformers-awq-in1-1gpu": 34, "qwen25-7b-transformers-bf16-in1-1gpu": 7,
+    "qwen25-7b-transformers-bf16-in14336-1gpu": 38, "qwen25-7b-transformers-bf16-in30720-1gpu": 106,
+    "qwen25-7b-transformers-bf16-in6144-1gpu": 9, "qwen25-7b-transformers-gptq-int4-in1-1gpu": 5,
+    "qwen25-7b-transformers-gptq-int8-in1-1gpu": 36, "qwen25-7b-vllm-awq-in1-1gpu": 73,
+    "qwen25-7b-vllm-bf16-in1-1gpu": 13, "qwen25-7b-vllm-bf16-in129024-1gpu": 4,
+    "qwen25-7b-vllm-bf16-in14336-1gpu": 8, "qwen25-7b-vllm-bf16-in30720-1gpu": 3,
+    "qwen25-7b-vllm-bf16-in6144-1gpu": 12, "qwen25-7b-vllm-bf16-in63488-1gpu": 3,
+    "qwen25-7b-vllm-gptq-int4-in1-1gpu": 67, "qwen25-7b-vllm-gptq-int8-in1-1gpu": 36,
+    "qwen3-235b-a22b-sglang-bf16-in1-8gpu": 74, "qwen3-235b-a22b-sglang-fp8-in1-4gpu": 54,
+    "qwen3-30b-a3b-sglang-bf16-in1-1gpu": 19, "qwen3-30b-a3b-sglang-fp8-in1-1gpu": 5,
+    "qwen3-32b-sglang-awq-in1-1gpu": 155, "qwen3-32b-sglang-bf16-in1-1gpu": 107,
+    "qwen3-32b-sglang-fp8-in1-1gpu": 77, "qwen3-32b-transformers-awq-in1-1gpu": 59,
+    "qwen3-32b-transformers-bf16-in1-1gpu": 32, "qwen3-8b-sglang-awq-in1-1gpu": 51,
+    "qwen3-8b-sglang-bf16-in1-1gpu": 109, "qwen3-8b-sglang-fp8-in1-1gpu": 45,
+    "qwen3-8b-transformers-awq-in1-1gpu": 39, "qwen3-8b-transformers-bf16-in1-1gpu": 30,
+    "trtllm090-falcon180b-a100-tp8-bs1024-128-128": 75, "trtllm090-falcon180b-a100-tp8-bs512-128-2048": 55,
+    "trtllm090-falcon180b-a100-tp8-bs64-2048-128": 75, "trtllm090-falcon180b-a100-tp8-bs64-2048-2048": 47,
+    "trtllm090-falcon180b-h100-tp4-bs1024-128-128": 70, "trtllm090-falcon180b-h100-tp4-bs64-2048-128": 67,
+    "trtllm090-falcon180b-h100-tp4-bs64-2048-2048": 14, "trtllm090-falcon180b-h100-tp8-bs1024-128-2048": 62,
+    "trtllm090-falcon180b-h200-tp4-bs1024-128-128": 70, "trtllm090-falcon180b-h200-tp4-bs1024-128-2048": 35,
+    "trtllm090-falcon180b-h200-tp4-bs64-2048-128": 68, "trtllm090-falcon180b-h200-tp4-bs64-2048-2048": 12,
+    "trtllm090-falcon180b-l40s-tp8-bs256-128-2048": 31, "trtllm090-falcon180b-l40s-tp8-bs32-2048-128": 41,
+    "trtllm090-falcon180b-l40s-tp8-bs32-2048-2048": 32, "trtllm090-falcon180b-l40s-tp8-bs512-128-128": 45,
+    "trtllm090-llama70b-a100-tp4-bs1024-128-128": 68, "trtllm090-llama70b-a100-tp4-bs64-2048-2048": 47,
+    "trtllm090-llama70b-a100-tp4-bs96-2048-128": 68, "trtllm090-llama70b-a100-tp8-bs512-128-2048": 67,
+    "trtllm090-llama70b-h100-tp2-bs1024-128-128": 57, "trtllm090-llama70b-h100-tp2-bs64-2048-2048": 41,
+    "trtllm090-llama70b-h100-tp2-bs96-2048-128": 57, "trtllm090-llama70b-h100-tp4-bs512-128-2048": 61,
+    "trtllm090-llama70b-h200-tp1-bs1024-128-128": 27, "trtllm090-llama70b-h200-tp1-bs64-2048-128": 29,
+    "trtllm090-llama70b-h200-tp1-bs64-2048-2048": 16, "trtllm090-llama70b-h200-tp2-bs512-128-2048": 37,
+    "trtllm090-llama70b-l40s-tp2-bs16-2048-128": 11, "trtllm090-llama70b-l40s-tp2-bs256-128-128": 5,
+    "trtllm090-llama70b-l40s-tp4-bs256-128-2048": 15, "trtllm090-llama70b-l40s-tp4-bs64-2048-2048": 23,
+    "trtllm090-llama7b-a100-tp1-bs16-2048-2048": 12, "trtllm090-llama7b-a100-tp1-bs256-128-128": 14,
+    "trtllm090-llama7b-a100-tp1-bs32-128-2048": 10, "trtllm090-llama7b-a100-tp1-bs32-2048-128": 34,
+    "trtllm090-llama7b-h100-tp1-bs120-128-2048": 52, "trtllm090-llama7b-h100-tp1-bs56-2048-2048": 56,
+    "trtllm090-llama7b-h100-tp1-bs84-2048-128": 43, "trtllm090-llama7b-h100-tp1-bs896-128-128": 22,
+    "trtllm090-llama7b-h200-tp1-bs120-128-2048": 42, "trtllm090-llama7b-h200-tp1-bs56-2048-2048": 49,
+    "trtllm090-llama7b-h200-tp1-bs64-2048-128": 36, "trtllm090-llama7b-h200-tp1-bs896-128-128": 3,
+    "trtllm090-llama7b-l40s-tp1-bs16-2048-2048": 48, "trtllm090-llama7b-l40s-tp1-bs256-128-128": 36,
+    "trtllm090-llama7b-l40s-tp1-bs32-2048-128": 43, "trtllm090-llama7b-l40s-tp1-bs64-128-2048": 51,
+    "trtllm090-mistral7b-a100-tp1-bs120-128-2048": 37, "trtllm090-mistral7b-a100-tp1-bs56-2048-2048": 12,
+    "trtllm090-mistral7b-a100-tp1-bs64-2048-128": 36, "trtllm090-mistral7b-a100-tp1-bs896-128-128": 29,
+    "trtllm090-mistral7b-h100-tp1-bs120-128-2048": 28, "trtllm090-mistral7b-h100-tp1-bs56-2048-2048": 11,
+    "trtllm090-mistral7b-h100-tp1-bs84-2048-128": 8, "trtllm090-mistral7b-h100-tp1-bs896-128-128": 44,
+    "trtllm090-mistral7b-h200-tp1-bs120-128-2048": 75, "trtllm090-mistral7b-h200-tp1-bs56-2048-2048": 48,
+    "trtllm090-mistral7b-h200-tp1-bs64-2048-128": 5, "trtllm090-mistral7b-h200-tp1-bs896-128-128": 44,
+    "trtllm090-mistral7b-l40s-tp1-bs120-128-2048": 39, "trtllm090-mistral7b-l40s-tp1-bs56-2048-2048": 41,
+    "trtllm090-mistral7b-l40s-tp1-bs84-2048-128": 28, "trtllm090-mistral7b-l40s-tp1-bs896-128-128": 5,
+    "trtllm090-mixtral8x7b-a100-tp2-bs128-128-2048": 25, "trtllm090-mixtral8x7b-a100-tp2-bs32-2048-2048": 58,
+    "trtllm090-mixtral8x7b-a100-tp2-bs512-128-128": 37, "trtllm090-mixtral8x7b-a100-tp2-bs64-2048-128": 47,
+    "trtllm090-mixtral8x7b-h100-tp2-bs128-128-2048": 5, "trtllm090-mixtral8x7b-h100-tp2-bs32-2048-2048": 31,
+    "trtllm090-mixtral8x7b-h100-tp2-bs512-128-128": 22, "trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128": 9,
+    "trtllm090-mixtral8x7b-h200-tp2-bs1024-128-128": 39, "trtllm090-mixtral8x7b-h200-tp2-bs256-128-2048": 29,
+    "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128": 15, "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-2048": 8,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-128": 17, "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-2048": 25,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs32-2048-2048": 46, "trtllm090-mixtral8x7b-l40s-tp4-bs64-2048-128": 8,
+    "tt-8b-full-1x4090": 21, "tt-8b-full-1xa6000": 54, "tt-8b-lora-1x4090": 59, "tt-8b-lora-1xa6000": 76,
+    "tt-8b-qlora-1x4090": 47, "tt-l32-3b-flags-ac": 26, "tt-l32-3b-flags-actoffload": 27,
+    "tt-l32-3b-flags-adamw8bit": 23, "tt-l32-3b-flags-chunkedce": 42, "tt-l32-3b-flags-compile": 41,
+    "tt-l32-3b-flags-lora": 35, "tt-l32-3b-flags-optinbwd": 27, "tt-l32-3b-flags-packed": 24,
+    "tt-l32-3b-flags-qlora": 34,
+}
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog().catalog
+
+
+def test_every_pinned_row_within_its_bound(catalog):
+    worse = []
+    for row_id, bound in PINNED.items():
+        if row_id not in ROWS:
+            continue
+        o = speed_fidelity.evaluate(ROWS[row_id], catalog)
+        assert o.estimate is not None, (row_id, o.skipped)
+        if o.error_pct > bound:
+            worse.append(f"{row_id}: {o.error_pct:.1f} % > {bound} %")
+    assert not worse, worse
+
+
+def test_every_trusted_scored_row_is_pinned(catalog):
+    scored = {o.row_id for o in (speed_fidelity.evaluate(r, catalog) for r in ROWS.values())
+              if o.trusted and o.estimate is not None}
+    assert scored <= set(PINNED)
+
+
+def test_engines_differ_where_published_rates_do(catalog):
+    # issue 15: the engine changes the estimate (transformers' eager generate is slower).
+    rows = [r for r in ROWS.values() if r["id"].startswith("qwen25-7b-") and r["id"].endswith("-bf16-in1-1gpu")]
+    rates = {r["engine"]: speed_fidelity.evaluate(r, catalog).estimate for r in rows}
+    assert rates["transformers"] < rates["vllm"] * 0.7
