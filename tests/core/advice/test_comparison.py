@@ -5,7 +5,6 @@ from pydantic import ValidationError
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison, unique_name
 from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment, Topology
-from advisor.core.job.workload import Parallel
 from advisor.core.model.arch import ModelArch
 
 ARCH = ModelArch(id="tiny", name="Tiny", n_layers=2, hidden_size=64, n_heads=4, n_kv_heads=2,

@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.advice import evaluate as compute
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
