@@ -159,3 +159,19 @@ def test_mutated_real_header(tmp_path, real_header, data):
         read_gguf_header(path)
     except GgufHeaderError:
         pass
+
+
+@pytest.mark.parametrize("n", [1, 7, 5_000])
+def test_string_arrays_of_any_length_are_walked_exactly(tmp_path, n):
+    path = write_gguf(tmp_path / "v.gguf", extra=lambda w: (w.add_token_list([f"t{i}" * (i % 5) for i in range(n)]),
+                                                             w.add_string("after.the.vocab", "still read")))
+    meta = read_gguf_header(path).metadata
+    assert meta["tokenizer.ggml.tokens.count"] == n and meta["after.the.vocab"] == "still read"
+
+
+def test_a_string_array_cut_short_fails(tmp_path):
+    path = tmp_path / "cut.gguf"
+    path.write_bytes(_gguf_bytes(0, [_array_kv("tokens", GGUFValueType.STRING, 3, struct.pack("<Q", 1) + b"a"
+                                               + struct.pack("<Q", 500) + b"b" * 10)]))
+    with pytest.raises(GgufHeaderError):
+        read_gguf_header(path)
