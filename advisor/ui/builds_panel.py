@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -22,9 +23,96 @@ from advisor.core.advice.ranking import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used (or /h)", "Power", "Checks")
+COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used", "Power", "Checks")
 FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN = 2, 3, 6
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
+
+
+PRICE_COLUMN = 4
+HEADER_TIPS = {
+    FIT_COLUMN: ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
+                 "measurements for this kind of workload, and the memory a framework can use on that GPU"),
+    PRICE_COLUMN: "New and used price of the build; a cloud instance shows its price per hour",
+}
+
+
+class FrozenColumnTable(QTableView):
+    """A table whose first column (the build's name) stays put while the others scroll sideways.
+
+    A second view over the same model and selection shows column 0 on top of this one (Qt's
+    "Frozen Column" example), so at 1280 px a build's name is never scrolled away with its
+    numbers (issue 17: Price and Checks were cut).
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.frozen = QTableView(self)
+        self.frozen.setObjectName("table_frozen")
+        self.frozen.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.frozen.verticalHeader().setVisible(False)
+        self.frozen.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.frozen.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.frozen.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.frozen.setFrameShape(QFrame.Shape.NoFrame)  # the main view's frame is around both
+        self.viewport().stackUnder(self.frozen)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.horizontalHeader().sectionResized.connect(self._on_section_resized)
+        self.verticalHeader().sectionResized.connect(self._on_row_resized)
+        self.verticalScrollBar().valueChanged.connect(self.frozen.verticalScrollBar().setValue)
+
+    def setModel(self, model) -> None:  # noqa: N802 - Qt override
+        super().setModel(model)
+        self.frozen.setModel(model)
+        self.frozen.setSelectionModel(self.selectionModel())
+        model.modelReset.connect(self._hide_other_columns)  # a reset forgets hidden sections
+        self._hide_other_columns()
+
+    def _hide_other_columns(self) -> None:
+        for col in range(1, self.model().columnCount()):
+            self.frozen.setColumnHidden(col, True)
+        self._place_frozen()
+
+    def set_frozen_look(self) -> None:
+        """The frozen view copies the main view's look (called once the main one is set up)."""
+        f = self.frozen
+        f.setSelectionBehavior(self.selectionBehavior())
+        f.setSelectionMode(self.selectionMode())
+        f.setEditTriggers(self.editTriggers())
+        f.setWordWrap(self.wordWrap())
+        f.setAlternatingRowColors(self.alternatingRowColors())
+        f.setContextMenuPolicy(self.contextMenuPolicy())
+        f.show()
+
+    def _on_section_resized(self, index: int, _old: int, new: int) -> None:
+        if index == 0:
+            self.frozen.setColumnWidth(0, new)
+            self._place_frozen()
+
+    def _on_row_resized(self, index: int, _old: int, new: int) -> None:
+        self.frozen.setRowHeight(index, new)
+
+    def _place_frozen(self) -> None:
+        fw = self.frameWidth()
+        self.frozen.setColumnWidth(0, self.columnWidth(0))
+        self.frozen.setGeometry(self.verticalHeader().width() + fw, fw, self.columnWidth(0),
+                                self.viewport().height() + self.horizontalHeader().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._place_frozen()
+
+    def moveCursor(self, action, modifiers):  # noqa: N802 - Qt override: the cursor never hides under column 0
+        current = super().moveCursor(action, modifiers)
+        if action == QAbstractItemView.CursorAction.MoveLeft and current.column() > 0:
+            x = self.visualRect(current).topLeft().x()
+            if x < self.frozen.columnWidth(0):
+                bar = self.horizontalScrollBar()
+                bar.setValue(bar.value() + x - self.frozen.columnWidth(0))
+        return current
+
+    def scrollTo(self, index, hint=QAbstractItemView.ScrollHint.EnsureVisible) -> None:  # noqa: N802
+        if index.column() > 0:  # column 0 is always in view
+            super().scrollTo(index, hint)
 
 
 class BuildsTableModel(QAbstractTableModel):
@@ -69,9 +157,8 @@ class BuildsTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == FIT_COLUMN:
-            return ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
-                    "measurements for this kind of workload, and the memory a framework can use on that GPU")
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return HEADER_TIPS.get(section)
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             if section == SPEED_COLUMN:
                 return SPEED_HEADERS[self.session.workload.mode.value == "train"]
@@ -162,7 +249,7 @@ class BuildsPanel(QWidget):
         self.label_busy = QLabel()
         bar.addWidget(self.label_busy)
         lay.addLayout(bar)
-        self.table_builds = QTableView()
+        self.table_builds = FrozenColumnTable()
         self.model = BuildsTableModel(session, self.table_builds)
         self.table_builds.setModel(self.model)
         self.table_builds.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -173,6 +260,9 @@ class BuildsPanel(QWidget):
         self.table_builds.setAlternatingRowColors(True)
         self.table_builds.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table_builds.customContextMenuRequested.connect(self._on_context_menu)
+        self.table_builds.set_frozen_look()
+        frozen = self.table_builds.frozen
+        frozen.customContextMenuRequested.connect(lambda pos: self._on_context_menu(pos, frozen))
         header = self.table_builds.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
@@ -224,8 +314,9 @@ class BuildsPanel(QWidget):
         super().resizeEvent(event)
         self._fit_height()
 
-    def _on_context_menu(self, pos) -> None:
-        row = self.table_builds.indexAt(pos).row()
+    def _on_context_menu(self, pos, view=None) -> None:
+        view = view or self.table_builds
+        row = view.indexAt(pos).row()
         if row < 0:
             return
         self.table_builds.selectRow(row)
@@ -233,7 +324,7 @@ class BuildsPanel(QWidget):
         menu.addAction("Plan…", lambda: self.edit_plan(row))
         unpin = menu.addAction("Choose the plan automatically", lambda: self.session.set_build_plan(row, PlanPins()))
         unpin.setEnabled(self.session.builds[row].plan.any)
-        menu.exec(self.table_builds.viewport().mapToGlobal(pos))
+        menu.exec(view.viewport().mapToGlobal(pos))
 
     def edit_plan(self, row: int) -> None:
         """Pin parts of one build's plan (GPUs, scheme, offload, checkpointing)."""

@@ -1,0 +1,67 @@
+"""The builds table fits at 1280 px, or scrolls with the build's name frozen in place (issue 17)."""
+
+import pytest
+
+from advisor.core.advice.comparison import BuildEntry
+from advisor.ui.builds_panel import COLUMNS
+
+OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
+
+SIX = (BuildEntry(name="One 5090", build_id="1x-rtx-5090"), BuildEntry(name="Pro 6000", build_id="1x-rtx-pro-6000"),
+       BuildEntry(name="Four 3090", gpu_id="rtx-3090", gpu_count=4), BuildEntry(name="One 4090", gpu_id="rtx-4090"))
+
+
+def _six(session):
+    for entry in SIX:
+        session.add_build(entry)
+    assert len(session.builds) == 6
+
+
+def _settle(qtbot, window, width, height):
+    window.resize(width, height)
+    qtbot.wait(50)
+
+
+def test_every_column_is_in_view_at_1280(app_window, qtbot):
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1280, 800)
+    table = window.builds_panel.table_builds
+    right = table.columnViewportPosition(len(COLUMNS) - 1) + table.columnWidth(len(COLUMNS) - 1)
+    assert table.columnViewportPosition(0) == 0
+    # the last column ends inside the view, or the name column stays frozen while the rest scrolls
+    assert right <= table.viewport().width() or table.frozen.isVisible()
+
+
+def test_a_narrow_window_scrolls_with_the_name_column_frozen(app_window, qtbot):
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1024, 700)
+    table = window.builds_panel.table_builds
+    frozen = table.frozen
+    bar = table.horizontalScrollBar()
+    assert bar.maximum() > 0  # at 1024 px the columns do not all fit: it scrolls
+    bar.setValue(bar.maximum())
+    qtbot.wait(20)
+    assert table.columnViewportPosition(0) < 0  # the main view's name column scrolled away …
+    assert frozen.isVisible() and frozen.x() == table.frameWidth()  # … the frozen one stayed
+    assert frozen.columnWidth(0) == table.columnWidth(0) == frozen.width()
+    assert all(frozen.isColumnHidden(c) for c in range(1, len(COLUMNS)))
+    model = frozen.model()
+    assert model is table.model() and model.data(model.index(5, 0)) == session.builds[5].name
+    assert frozen.selectionModel() is table.selectionModel()
+    table.selectRow(3)
+    assert frozen.selectionModel().isRowSelected(3)
+    for r in range(model.rowCount()):
+        assert frozen.rowHeight(r) == table.rowHeight(r)
+    session.remove_build(5)  # a reset model keeps only the name in the frozen view
+    assert all(frozen.isColumnHidden(c) for c in range(1, len(COLUMNS)))
+
+
+def test_price_header_says_what_a_cloud_price_is(app_window):
+    _session, window = app_window
+    from PySide6.QtCore import Qt
+
+    model = window.builds_panel.model
+    assert "per hour" in model.headerData(4, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
