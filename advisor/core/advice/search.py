@@ -121,7 +121,7 @@ def evaluate_candidate(candidate: Candidate, jobs: tuple[Job, ...], margin: floa
     """A candidate's plan for every job; None when some job does not run on it."""
     planned = []
     for job in jobs:
-        p = best_plan(job.arch, job.workload, candidate.build, margin=margin)
+        p = best_plan(job.arch, job.workload, candidate.build, margin=margin, quick=True)
         if not p.status.runs:
             return None
         planned.append(p)

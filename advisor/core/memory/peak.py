@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
@@ -14,10 +16,15 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     """Peak memory of the busiest GPU (and host RAM) for ``workload`` on ``arch``.
 
     ``weights_bytes_override``: the exact whole-model weight bytes of the files (inference
-    only), replacing the format estimate before any split across GPUs.
+    only), replacing the format estimate before any split across GPUs. A training job's memory
+    does not depend on the card (only on the plan), so it is remembered: the catalog search
+    plans the same job on hundreds of builds.
     """
     if workload.mode is Mode.TRAIN:
-        return estimate_training(arch, workload)
+        return _training(arch, workload)
     return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
+@lru_cache(maxsize=4096)
+def _training(arch: ModelArch, workload: Workload) -> MemoryResult:
+    return estimate_training(arch, workload)

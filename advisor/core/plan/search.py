@@ -33,6 +33,7 @@ from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
 from advisor.core.memory.peak import estimate_memory
+from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
@@ -123,6 +124,7 @@ class _Probe:
     problems: tuple[Problem, ...]
     fit: Fit
     status: FitStatus
+    memory: MemoryBreakdown
 
 
 def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
@@ -133,18 +135,16 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
     mem = estimate_memory(arch, workload, usable, weights_bytes_override)
     fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     est = Estimate(memory=mem.breakdown, speed=SpeedEstimate(), fit=fit, params_total=0.0, params_trainable=0.0)
-    return _Probe(plan, workload, problems, fit, fit_status(est, problems, margin))
+    return _Probe(plan, workload, problems, fit, fit_status(est, problems, margin), mem.breakdown)
 
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
-    usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.workload.n_gpus])
-    mem = estimate_memory(arch, probe.workload, usable, weights_bytes_override)
-    s = estimate_speed(arch, probe.workload, build, mem.breakdown)
+    s = estimate_speed(arch, probe.workload, build, probe.memory)
     return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
 def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
-              margin: float = 0.0, weights_bytes_override: float | None = None) -> Planned:
+              margin: float = 0.0, weights_bytes_override: float | None = None, quick: bool = False) -> Planned:
     """The plan ``build`` runs ``job`` with (see the module docstring for the order of search).
 
     Plans are first judged on memory alone; speed is estimated only for those that run, and the
@@ -152,6 +152,9 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     order, which never lowers the traffic per step (DDP and ZeRO-1/2 move the same bytes, FSDP
     and ZeRO-3 half as much again; Rajbhandari et al. 2020 §7), so the first that runs is also
     the fastest and the search stops there.
+
+    ``quick``: the chosen plan's estimate without the rule of thumb and the assumptions (the
+    catalog search ranks hundreds of candidates and shows neither).
     """
     pins = pins or PlanPins()
     notes: list[str] = []
@@ -187,7 +190,11 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if chosen is None:
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
-    est = estimate(arch, chosen.workload, build, weights_bytes_override)
+    if quick:
+        est = Estimate(memory=chosen.memory, speed=estimate_speed(arch, chosen.workload, build, chosen.memory),
+                       fit=chosen.fit, params_total=0.0, params_trainable=0.0)
+    else:
+        est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
                    chosen.problems, tuple(notes), len(tried))
 
