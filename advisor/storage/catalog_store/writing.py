@@ -86,9 +86,7 @@ def write_hidden(root: Path, hidden: Hidden, force: bool = False) -> Path:
 def update_hidden(root: Path, change: Callable[[Hidden], Hidden], force: bool = False) -> Path:
     """Read ``hidden.json`` under the lock, apply ``change``, write it back: no concurrent edit is lost."""
     with locked(root):
-        current, problems = parse_hidden_file(root / HIDDEN_FILE)
-        if problems and not force:
-            _refuse_if_invalid(root / HIDDEN_FILE, None, force)
+        current, _ = parse_hidden_file(root / HIDDEN_FILE)  # a file that fails is refused by write_hidden
         return write_hidden(root, change(dict(current)), force)
 
 
