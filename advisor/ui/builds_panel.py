@@ -310,9 +310,18 @@ class BuildsPanel(QWidget):
             t.setMinimumHeight(h)
             t.setMaximumHeight(h)
 
+    def _fit_panel_height(self) -> None:
+        """Never shorter than its wrapped lines need at this width: a splitter gives a panel its
+        minimum size hint, which knows nothing of word wrap, and the lines under the table were
+        then drawn over its last row and scroll bar (seen at 1280×800 in training)."""
+        need = self.layout().totalHeightForWidth(self.width())
+        if need > 0 and self.minimumHeight() != need:
+            self.setMinimumHeight(need)
+
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override: the scroll bar may come or go
         super().resizeEvent(event)
         self._fit_height()
+        self._fit_panel_height()
 
     def _on_context_menu(self, pos, view=None) -> None:
         view = view or self.table_builds
@@ -351,4 +360,5 @@ class BuildsPanel(QWidget):
         text = fmt.messages_html(results, self.session.prefs)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
+        self._fit_panel_height()
         self._on_builds_changed()

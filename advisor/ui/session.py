@@ -191,7 +191,8 @@ class Session(QObject):
         name = name.strip()
         others = {b.name for i, b in enumerate(self.builds) if i != index}
         if not name or name in others or len(name) > 120:
-            self.problem_reported.emit(f"build name {name!r}: must be 1–120 characters and unique")
+            self.problem_reported.emit(f"“{name}” cannot be a build's name: a name has 1 to 120 characters "
+                                       "and differs from the other builds' names")
             return False
         b = list(self.builds)
         old = b[index].name

@@ -65,3 +65,15 @@ def test_price_header_says_what_a_cloud_price_is(app_window):
 
     model = window.builds_panel.model
     assert "per hour" in model.headerData(4, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 700)])
+def test_lines_under_the_table_never_cover_it(app_window, qtbot, size):
+    session, window = app_window
+    panel = window.workload_panel
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # long "would fit with" lines
+    _settle(qtbot, window, *size)
+    bp = window.builds_panel
+    assert bp.label_messages.text()
+    assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
+    assert bp.label_messages.geometry().bottom() <= bp.height()
