@@ -67,6 +67,8 @@ def plan_short(r: BuildResult) -> str:
     if r.planned is None:
         return "—"
     plan = r.planned.plan
+    if r.resolved is not None and all(g.vendor == "CPU" for g in r.resolved.gpus):
+        return "CPU and RAM" + (" 📌" if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
     words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
              "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
              "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}

@@ -151,6 +151,8 @@ def test_no_gpu_is_a_dialog_that_offers_a_cpu_only_build(app_window):
     assert gpu.memory_gib == 64 and gpu.mem_bandwidth_gb_per_s == 51.2
     r = session.results.builds[-1]
     assert r.estimate is not None and r.error is None  # estimated like any build
+    model = window.builds_panel.model
+    assert model.data(model.index(2, 1)) == "CPU and RAM"  # not "1 GPU"
     window.action_undo.trigger()
     assert len(session.builds) == 2
 
