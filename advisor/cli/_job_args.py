@@ -42,8 +42,12 @@ MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "
 
 
 def positive_int(text: str) -> int:
+    """A whole number written in ASCII digits ('٣' and '1e400' are refused, not read as numbers)."""
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.lstrip("+").isdigit()) or len(stripped) > 12:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}")
     try:
-        value = int(text)
+        value = int(stripped)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, HttpUrl
 
 SCHEMA_VERSION = 1
 
@@ -32,10 +32,22 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
+#: The schema version of a record: the integer 1 itself (``true`` and ``1.0`` equal 1 in Python but
+#: are not a version number a file may carry; issue 19).
+def exact_int(value: object) -> object:
+    """Refuse a bool or a float where a version number (an int) is expected."""
+    if type(value) is not int:  # noqa: E721 (bool is an int subclass; 1.0 == 1)
+        raise ValueError(f"schema_version must be a whole number, not {value!r}")
+    return value
+
+
+SchemaVersion = Annotated[Literal[1], BeforeValidator(exact_int)]
+
+
 class Record(Frozen):
     """A catalog record: has an id, its sources and the schema version of its file."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: SchemaVersion = SCHEMA_VERSION
     id: RecordId
     sources: Sources
     notes: str = ""

@@ -310,3 +310,10 @@ def test_repeated_gpu_makes_a_mixed_build(capsys):
                     "--gpu", "rtx-3090", "--gpu", "rtx-5090")
     assert data["hardware"]["gpus"] == ["rtx-3090", "rtx-5090"]
     assert data["fit"]["fits"] and data["plan"]["parallel"] == "layer-split"
+
+
+@pytest.mark.parametrize("value", ["٣", "1e400", "3.0", "99999999999999999999"])
+def test_numbers_are_ascii_whole_numbers(capsys, value):
+    with pytest.raises(SystemExit) as exc:
+        main(["estimate", "llama-3.1-8b", f"--layers={value}"])
+    assert exc.value.code == 2 and "expected a whole number" in capsys.readouterr().err

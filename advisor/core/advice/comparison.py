@@ -8,9 +8,9 @@ records inline, so the file still means the same thing on another computer.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.advice.ranking import Criterion
 from advisor.core.hardware.records import ResolvedBuild, Topology
@@ -18,7 +18,7 @@ from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
-from advisor.core.schema import Frozen, RecordId
+from advisor.core.schema import Frozen, RecordId, exact_int
 
 #: Version 2 (this one) plans each build on its own (``BuildEntry.plan``); version 1 had one
 #: GPU count, scheme and offload for every build in its workload (``migrate_v1``).
@@ -107,7 +107,7 @@ class BuildEntry(Frozen):
 class Comparison(Frozen):
     """A saved side-by-side comparison (``*.json``)."""
 
-    schema_version: Literal[2] = COMPARISON_VERSION
+    schema_version: Annotated[Literal[2], BeforeValidator(exact_int)] = COMPARISON_VERSION
     title: str = Field("", max_length=200, description="Optional title for the window and the PDF")
     rank_by: Criterion = Field(Criterion.SPEED, description="What the winner is chosen on (window and PDF alike)")
     workload: Workload = Workload()

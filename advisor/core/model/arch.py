@@ -8,11 +8,10 @@ Field names follow Hugging Face ``config.json`` meanings (``num_hidden_layers`` 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 from pydantic import Field, HttpUrl, model_validator
 
-from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId
+from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId, SchemaVersion
 
 # Physical ranges, far beyond any published model (Llama 3.1 405B: hidden 16,384, 126 layers;
 # Gemma 3: vocabulary 262,208) and far from overflowing the memory and FLOP sums (issue 19:
@@ -69,7 +68,7 @@ class Moe(Frozen):
 class ModelArch(Frozen):
     """A decoder-only transformer, as its published config describes it."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: SchemaVersion = SCHEMA_VERSION
     id: RecordId
     name: str = Field(min_length=1)
     family: str = ""

@@ -31,15 +31,16 @@ def parse_hidden(path: Path, data: Any) -> tuple[Hidden, list[LoadProblem]]:
         return {}, [LoadProblem(path, None, "hidden", "expected an object of kind → list of ids")]
     out, problems = {}, []
     for key, ids in data.get("hidden", {}).items():
+        where = f"hidden.{key}" if key.isprintable() and len(key) <= 40 else f"hidden.{key[:40]!r}"  # one line
         if key not in RecordKind.__members__.values():
-            problems.append(LoadProblem(path, None, f"hidden.{key}", f"unknown kind {key!r}"))
+            problems.append(LoadProblem(path, None, where, f"unknown kind {key[:40]!r}"))
         elif not isinstance(ids, list):
-            problems.append(LoadProblem(path, None, f"hidden.{key}", "expected a list of ids"))
+            problems.append(LoadProblem(path, None, where, "expected a list of ids"))
         elif len(ids) > MAX_HIDDEN_PER_KIND:
-            problems.append(LoadProblem(path, None, f"hidden.{key}",
+            problems.append(LoadProblem(path, None, where,
                                         f"{len(ids):,} ids; at most {MAX_HIDDEN_PER_KIND:,} can be hidden"))
         elif bad := _bad_ids(ids):
-            problems.append(LoadProblem(path, None, f"hidden.{key}",
+            problems.append(LoadProblem(path, None, where,
                                         f"{str(bad[0])[:40]!r} is not a record id (lower-case letters, digits, . _ -)"))
         elif ids:
             out[RecordKind(key)] = frozenset(ids)

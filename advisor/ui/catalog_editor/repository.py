@@ -16,6 +16,8 @@ from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_bytes, backup_path, copy_aside
+from advisor.storage.catalog_store.files import MAX_FILE_BYTES
+from advisor.storage.safe_read import read_bytes_limited
 
 
 class ChangedOnDisk(store.CatalogStoreError):
@@ -35,9 +37,10 @@ class UserState:
 
 
 def _read_bytes(path: Path) -> bytes | None:
+    """A user file's bytes, bounded: a FIFO or a link to /dev/zero is refused, never read (issue 19)."""
     try:
-        return path.read_bytes()
-    except OSError:  # absent (or unreadable: treated as absent, the store reports it)
+        return read_bytes_limited(path, MAX_FILE_BYTES)
+    except OSError:  # absent, refused or unreadable: treated as absent, the store reports it
         return None
 
 
@@ -115,11 +118,12 @@ class CatalogRepository:
             if not overwrite_changed:
                 self._check_unchanged(self.hidden_path)
             # Start from the file as it is now: an accepted overwrite still keeps others' ids.
-            on_disk, problems = store.parse_hidden_file(self.hidden_path)
-            hidden = dict(self.catalog.hidden if problems else on_disk)
-            ids = hidden.get(kind, frozenset())
-            hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
-            store.write_hidden(self.user_dir, hidden, force)
+            def change(hidden):  # applied to hidden.json as re-read under the catalog lock (issue 19)
+                ids = hidden.get(kind, frozenset())
+                hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
+                return hidden
+
+            store.update_hidden(self.user_dir, change, force)
             self._remember(self.hidden_path)
         # The reload also shows what others saved meanwhile: the view is the disk again.
         self.load()

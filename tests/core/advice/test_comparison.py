@@ -75,3 +75,11 @@ def test_roundtrip_json_is_identical():
 def test_unique_name():
     assert unique_name("a", set()) == "a"
     assert unique_name("a", {"a", "a (2)"}) == "a (3)"
+
+
+@pytest.mark.parametrize("version", [True, 1.0, 2.0])
+def test_schema_version_is_a_whole_number(version):
+    data = {"schema_version": version, "model": {"preset_id": "x"},
+            "builds": [{"name": "a", "gpu_id": "x"}, {"name": "b", "gpu_id": "y"}]}
+    with pytest.raises(ValidationError, match="schema_version"):
+        Comparison.model_validate(data)
