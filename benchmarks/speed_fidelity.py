@@ -30,13 +30,18 @@ if str(ROOT) not in sys.path:
 from advisor.core.estimate.estimator import estimate  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build  # noqa: E402
 from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 CSV = ROOT / "tests/data/speeds.csv"
 GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h20", "h200 sxm 141gb": "h200-sxm",
            "h200": "h200-sxm", "h100 sxm 80gb": "h100-sxm", "h100": "h100-sxm", "l40s 48gb": "l40s", "l40s": "l40s",
-           "rtx 4090": "rtx-4090", "rtx a6000": "rtx-a6000", "rtx 3090": "rtx-3090", "rtx 5090": "rtx-5090"}
+           "rtx 4090": "rtx-4090", "rtx a6000": "rtx-a6000", "rtx 3090": "rtx-3090", "rtx 5090": "rtx-5090",
+           "rtx 3090 ti": "rtx-3090-ti", "rtx 2080 ti": "rtx-2080-ti", "rtx 3060 12gb": "rtx-3060-12gb",
+           "tesla v100-pcie-16gb": "v100-pcie-16gb", "amd radeon ai pro r9700 32gb": "radeon-ai-pro-r9700",
+           "apple m2 ultra": "apple-m2-ultra-192gb", "apple m1 ultra (64-core gpu)": "apple-m1-ultra-128gb",
+           "apple m2 max (30-core gpu)": "apple-m2-max-32gb"}
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth"}
@@ -78,7 +83,10 @@ def job_of(row: dict[str, str]) -> Workload | str:
                         batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048))
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
-        return f"weight format {row['weights']}"
+        try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are
+            weights = weight_format(row["weights"]).name
+        except ValueError:
+            return f"weight format {row['weights']}"
     prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
     return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
                     parallel=parallel, context_len=prompt + gen)
@@ -111,6 +119,10 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
         if row["group"] == "train":
             tps = estimate(arch, job, build).speed.train_tokens_per_s
             value = None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
+        elif row["group"] == "prefill":
+            # llama-bench ppN: one batch of N prompt tokens, tokens/s of that prefill.
+            prompt = max(1, _int(row, "prompt_tokens", 512))
+            value = estimate(arch, job.model_copy(update={"context_len": prompt}), build).speed.prefill_tokens_per_s
         else:
             prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
             t = _decode_time(arch, job, build, prompt, gen)
@@ -135,6 +147,8 @@ def p90(values: list[float]) -> float:
 def group_of(o: Outcome) -> str:
     if o.group == "train":
         return "training"
+    if o.group == "prefill":
+        return "prefill"
     return "decode 1 GPU" if o.n_gpus == 1 else "decode multi-GPU"
 
 
