@@ -245,6 +245,7 @@ class SideLegend(pg.GraphicsWidget):
         plot.layout.addItem(self, 2, 3)
         self._entries: list[tuple[object, str]] = []
         self._stale = False
+        self._shrunk_at: float | None = None  # the room the legend had when its names were last cut
         self.view = plot.vb
         plot.vb.sigResized.connect(lambda _v: self._fit_columns())  # same row: the view's height is ours
 
@@ -259,6 +260,7 @@ class SideLegend(pg.GraphicsWidget):
         self._entries = list(entries)
         self._name_chars = LEGEND_NAME_CHARS
         self._terse = False
+        self._shrunk_at = None
         self._fill()
 
     def _fill(self) -> None:
@@ -292,7 +294,13 @@ class SideLegend(pg.GraphicsWidget):
             self._stale = False
         outer = self.plot.parentWidget()
         room = outer.width() - self.MIN_DATA_PX if outer is not None and outer.width() > 0 else None
+        if room is not None and self._shrunk_at is not None and room > self._shrunk_at + 40:
+            # The plot grew (the window was enlarged or first shown at full size): names whole again.
+            self._name_chars, self._terse, self._shrunk_at = LEGEND_NAME_CHARS, False, None
+            self._fill()
+            return
         if room is not None and self.legend.width() > room and (not self._terse or self._name_chars > MIN_NAME_CHARS):
+            self._shrunk_at = room
             if self._terse:
                 self._name_chars = max(MIN_NAME_CHARS, self._name_chars - 4)
             self._terse = True  # first drop the word "usable", then cut names

@@ -131,9 +131,9 @@ def _speed_cell(r: BuildResult, w: Workload) -> str:
         if s.train_tokens_per_s is None:
             return "unknown"
         return f"{s.train_tokens_per_s:,.0f} tok/s train; 1 B tokens in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
-    dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s else "?"
-    pre = f"{s.prefill_tokens_per_s:,.0f}" if s.prefill_tokens_per_s else "?"
-    return f"decode {dec} tok/s, prefill {pre} tok/s"
+    dec = f"decode {s.decode_tokens_per_s:,.0f} tok/s" if s.decode_tokens_per_s else "decode speed not known"
+    pre = f"prefill {s.prefill_tokens_per_s:,.0f} tok/s" if s.prefill_tokens_per_s else "no prefill figure"
+    return f"{dec}, {pre}"
 
 
 def verdict_table(results: Results, w: Workload, unit: str) -> Table:

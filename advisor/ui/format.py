@@ -11,7 +11,7 @@ from advisor.core.units import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
-UNKNOWN = "?"  # the cell's tooltip says what is unknown
+UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
 
 
 def mem(n_bytes: float, prefs) -> str:
@@ -32,9 +32,10 @@ def speed_text(r: BuildResult, workload: Workload) -> str:
         if s.train_tokens_per_s is None:
             return UNKNOWN
         return f"{s.train_tokens_per_s:,.0f} tok/s · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
-    dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else "?"
-    pre = f"{s.prefill_tokens_per_s:,.0f}" if s.prefill_tokens_per_s is not None else "?"
-    return f"{dec} / {pre} tok/s"
+    dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else UNKNOWN
+    if s.prefill_tokens_per_s is None:
+        return f"{dec} / — tok/s"  # no prefill figure for this build and plan (the tooltip says why)
+    return f"{dec} / {s.prefill_tokens_per_s:,.0f} tok/s"
 
 
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
@@ -55,7 +56,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
         return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
                f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
     if col == 5:
-        return f"{r.power_w:,.0f} W" if r.power_w is not None else UNKNOWN
+        return f"{r.power_w:,.0f} W" if r.power_w is not None else "not stated"
     if col == 6:
         n = len(r.problems) + len(r.warnings)
         return "ok" if n == 0 else f"{n} to read"

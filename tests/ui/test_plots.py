@@ -47,3 +47,18 @@ def test_bar_labels_wrap_to_their_slot(qapp, name, width, expect):
     assert all(metrics.horizontalAdvance(line) <= width for line in text.split("\n"))
     if metrics.horizontalAdvance("NVLink bridge") <= width:
         assert text == expect
+
+
+def test_fit_legend_names_come_back_whole_when_the_window_grows(app_window, qapp):
+    """Names cut while the window was small are whole again once it is large (seen at 1920×1080)."""
+    session, window = app_window
+    fit = window.tabs.view(0).builder
+    window.resize(700, 500)
+    for _ in range(5):
+        qapp.processEvents()
+    window.resize(1900, 1050)
+    for _ in range(5):
+        qapp.processEvents()
+    names = [b.name for b in session.comparison().builds]
+    labels = fit.side.labels()
+    assert all(any(label.startswith(name) for label in labels) for name in names), labels
