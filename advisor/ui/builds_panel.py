@@ -36,6 +36,8 @@ HEADER_TIPS = {
 }
 
 
+ADD_TIP = "Add a candidate: a GPU × count, a catalog build, a prebuilt system, a cloud instance or this machine"
+
 class FrozenColumnTable(QTableView):
     """A table whose first column (the build's name) stays put while the others scroll sideways.
 
@@ -227,7 +229,7 @@ class BuildsPanel(QWidget):
         bar = QHBoxLayout()
         self.button_add = QToolButton()
         self.button_add.setText("Add build")
-        self.button_add.setToolTip("Add a candidate: a GPU × count, a catalog build, a prebuilt system, a cloud instance or this machine")
+        self.button_add.setToolTip(ADD_TIP)
         self.button_add.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.button_add)
         for act in actions:
@@ -295,7 +297,10 @@ class BuildsPanel(QWidget):
             self.table_builds.selectRow(row + delta)
 
     def _on_builds_changed(self) -> None:
-        self.button_add.setEnabled(self.session.can_add())
+        can_add = self.session.can_add()
+        self.button_add.setEnabled(can_add)
+        # A greyed button says why (issue 17): six builds is what the table, the plots and the PDF show side by side.
+        self.button_add.setToolTip(ADD_TIP if can_add else "A comparison holds six builds; remove one to add another.")
         self.buttons["remove"].setEnabled(self.session.can_remove())
 
     def _fit_height(self) -> None:

@@ -56,3 +56,15 @@ def test_a_contradiction_is_said_in_words_everywhere(app_window):
     for text in texts:  # … said as the window says them
         assert text and not RAW.search(text), text
     assert "set Precision to amp or bf16" in window.workload_panel.label_problems.text()
+
+
+def test_a_greyed_add_build_button_says_why(app_window):
+    from advisor.core.advice.comparison import BuildEntry
+
+    session, window = app_window
+    button = window.builds_panel.button_add
+    while session.can_add():
+        session.add_build(BuildEntry(name=f"extra {len(session.builds)}", build_id="1x-rtx-5090"))
+    assert not button.isEnabled() and "six builds" in button.toolTip()
+    session.remove_build(len(session.builds) - 1)
+    assert button.isEnabled() and "Add a candidate" in button.toolTip()
