@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from advisor.core.advice.evaluate import CURVE_PARAMS
-from advisor.core.memory.results import MEMORY_TERMS
+from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
 
@@ -23,8 +23,8 @@ MAX_BUILDS = 6
 #: Okabe & Ito (2008) colour-blind-safe palette: one colour per build, in order.
 BUILD_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 TECHNIQUE_COLORS = ("#332288", "#117733", "#AA4499", "#882255", "#44AA99", "#999933")
-TERM_COLORS = dict(zip(MEMORY_TERMS, ("#4477AA", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377", "#BBBBBB",
-                                      "#DDDDDD", "#777777"), strict=True))
+TERM_COLORS = dict(zip(MEMORY_TERMS, ("#4477AA", "#225599", "#66CCEE", "#228833", "#CCBB44", "#EE6677", "#AA3377",
+                                      "#BBBBBB", "#DDDDDD", "#777777"), strict=True))
 INTERCONNECT_COLOR = "#BBBBBB"
 FONT_PT = 9
 PARAM_TICKS = (0.5e9, 1e9, 3e9, 8e9, 14e9, 32e9, 70e9, 180e9, 405e9, 1e12)
@@ -419,7 +419,7 @@ class MemoryPlot:
         self.item = _plot_item("Memory per GPU", "memory")
         # The legend runs across the top in one or two rows; update() leaves head-room for it.
         self.item.addLegend(offset=(8, 4), labelTextSize=f"{FONT_PT}pt", colCount=5)
-        self.bars = {t: pg.BarGraphItem(x=[], height=[], width=0.6, brush=TERM_COLORS[t], pen=pg.mkPen(None), name=t.replace("_", " "))
+        self.bars = {t: pg.BarGraphItem(x=[], height=[], width=0.6, brush=TERM_COLORS[t], pen=pg.mkPen(None), name=term_label(t))
                      for t in MEMORY_TERMS}
         for bar in self.bars.values():
             self.item.addItem(bar)  # named items join the legend by themselves
@@ -445,7 +445,7 @@ class MemoryPlot:
         self.item.setYRange(0, top * 1.3, padding=0)
         spots = []
         for (i, r), total, c in zip(ests, bottom, cap):
-            parts = ", ".join(f"{t.replace('_', ' ')} {getattr(r.estimate.memory, t) / ub:.2f}" for t in MEMORY_TERMS
+            parts = ", ".join(f"{term_label(t)} {getattr(r.estimate.memory, t) / ub:.2f}" for t in MEMORY_TERMS
                               if getattr(r.estimate.memory, t) > 0)
             spots.append({"pos": (i, total), "data": f"{r.name}: {total:.1f} of {c:.1f} {unit} usable\n{parts}"})
         self.hover.setData(spots)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
-               "runtime")
+MEMORY_ROWS = ("weights", "reference_weights", "kv_cache", "activations", "gradients", "optimizer", "adapters",
+               "buffers", "allocator", "runtime")
 
 
 def _gib(n: float | None) -> float | None:
@@ -109,12 +109,15 @@ def result_text(data: dict[str, Any]) -> str:
         lines.append(f"Plan: {data['plan']['text']}")
     lines += ["", "Memory per GPU"]
     per_gpu = data["memory"]["per_gpu_gib"]
+    from advisor.core.memory.results import term_label
+
     for term in (*MEMORY_ROWS, "total"):
-        if term == "total" or per_gpu[term]:
-            lines.append(f"  {term.replace('_', ' '):<14}{per_gpu[term]:>10.2f} GiB")
-    lines.append(f"  {'host RAM':<14}{data['memory']['host_gib']:>10.2f} GiB")
+        if term == "total" or per_gpu.get(term):
+            lines.append(f"  {term_label(term).capitalize() if term == 'reference_weights' else term_label(term):<16}"
+                         f"{per_gpu[term]:>10.2f} GiB")
+    lines.append(f"  {'host RAM':<16}{data['memory']['host_gib']:>10.2f} GiB")
     if data["memory"].get("disk_gib"):
-        lines.append(f"  {'NVMe':<14}{data['memory']['disk_gib']:>10.2f} GiB")
+        lines.append(f"  {'NVMe':<16}{data['memory']['disk_gib']:>10.2f} GiB")
     if data["memory"].get("phases"):
         m = data["memory"]
         lines.append(f"  PyTorch allocates {m['peak_allocated_gib']:.2f} GiB, reserves {m['peak_reserved_gib']:.2f} GiB; "

@@ -9,7 +9,8 @@ from typing import Any
 from advisor.cli import UsageError
 
 MODES = ("inference", "train")
-METHODS = ("full", "lora", "qlora")
+METHODS = ("full", "lora", "qlora", "adapter", "adapter-v2")
+OBJECTIVES = ("sft", "dpo", "orpo", "reward")
 PRECISIONS = ("amp", "bf16", "fp32")
 OPTIMIZERS = ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "adafactor")
 CHECKPOINTING = ("none", "selective", "op-sac", "full")
@@ -27,7 +28,8 @@ ARCH_FLAGS = {"layers": "n_layers", "hidden": "hidden_size", "heads": "n_heads",
 # Workload field → the flag that sets it (for error messages).
 FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--double-quant",
                "kv_dtype": "--kv-dtype", "context_len": "--context", "batch": "--batch", "engine": "--engine",
-               "method": "--method", "precision": "--precision", "optimizer": "--optimizer",
+               "method": "--method", "objective": "--objective", "precompute_ref": "--precompute-ref",
+               "precision": "--precision", "optimizer": "--optimizer",
                "lora_rank": "--lora-rank", "lora_targets": "--lora-targets", "seq_len": "--seq-len",
                "checkpointing": "--checkpointing", "attention": "--attention", "n_gpus": "--gpus",
                "parallel": "--parallel", "offload": "--offload", "grad_accum_steps": "--grad-accum",
@@ -62,7 +64,12 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
         arch.add_argument(f"--{flag.replace('_', '-')}", type=positive_int, metavar="N")
     w = p.add_argument_group("workload")
     w.add_argument("--mode", choices=MODES, default="inference")
-    w.add_argument("--method", choices=METHODS, help="training method (default full)")
+    w.add_argument("--method", choices=METHODS,
+                   help="training method (default full; adapter, adapter-v2: LitGPT's LLaMA-Adapter and v2)")
+    w.add_argument("--objective", choices=OBJECTIVES,
+                   help="training objective (default sft; dpo, orpo and reward train on chosen/rejected pairs)")
+    w.add_argument("--precompute-ref", action="store_true",
+                   help="DPO: reference log-probabilities computed before training (no reference model in memory)")
     w.add_argument("--weights", metavar="FORMAT",
                    help="weight format: bf16 fp16 (f16) fp32 fp8 int8 nf4 fp4 gptq awq q4_k_m … or Nbpw (EXL2, e.g. 4.65bpw)")
     w.add_argument("--double-quant", action="store_true", help="bitsandbytes double quantization (NF4/FP4)")
@@ -181,7 +188,19 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
         raise UsageError("--lora-rank: only applies to training with --method lora or qlora")
     if args.lora_targets is not None and (not train or method == "full"):
         raise UsageError("--lora-targets: only applies to training with --method lora or qlora")
+    for flag, value in (("--lora-rank", args.lora_rank), ("--lora-targets", args.lora_targets)):
+        if value is not None and method.startswith("adapter"):
+            raise UsageError(f"{flag}: only applies to --method lora or qlora (adapters train a prompt, not LoRA)")
+    objective = getattr(args, "objective", None)
+    if objective is not None and not train:
+        raise UsageError("--objective: only applies to training (--mode train)")
+    if getattr(args, "precompute_ref", False) and (objective or "sft") != "dpo":
+        raise UsageError("--precompute-ref: only applies to --objective dpo")
     fields: dict[str, Any] = {"mode": args.mode, "method": method}
+    if objective is not None:
+        fields["objective"] = objective
+    if getattr(args, "precompute_ref", False):
+        fields["precompute_ref"] = True
     if args.weights is not None:
         try:
             weight_format(args.weights, double_quant=args.double_quant)

@@ -18,7 +18,7 @@ from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import base_format_name
-from advisor.core.memory.results import MEMORY_TERMS
+from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
@@ -183,7 +183,8 @@ def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
 
 def memory_table(results: Results, unit: str) -> Table:
     builds = [r for r in results.builds if r.estimate is not None]
-    rows = [(term.replace("_", " "), *(_gib(getattr(r.estimate.memory, term), unit) for r in builds)) for term in MEMORY_TERMS]
+    rows = [(term_label(term), *(_gib(getattr(r.estimate.memory, term), unit) for r in builds)) for term in MEMORY_TERMS
+            if term != "reference_weights" or any(r.estimate.memory.reference_weights for r in builds)]
     rows.append(("total per GPU", *(_gib(r.estimate.memory.total, unit) for r in builds)))
     rows.append(("host RAM", *(_gib(r.estimate.memory.host, unit) for r in builds)))
     return Table(columns=("Term", *(r.name for r in builds)), rows=tuple(rows))

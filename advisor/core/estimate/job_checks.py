@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import LORA_TARGETS, Method, Mode, Optimizer, Parallel, Precision, Workload
+from advisor.core.job.workload import LORA_TARGETS, Method, Mode, Objective, Optimizer, Parallel, Precision, Workload
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.schema import Frozen
@@ -57,6 +57,12 @@ def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
                                                      "base cannot be trained (use --method qlora or lora)"))
     if w.method is Method.FULL and w.lora_rank is not None:
         out.append(Problem(field="lora_rank", message="a LoRA rank needs --method lora or qlora"))
+    if w.method.litgpt_adapter and "weights" in explicit and w.weights.lower() not in ("bf16", "fp16", *FOUR_BIT_BASES):
+        out.append(Problem(field="weights", message=f"LitGPT's adapters train on a 16-bit base or a bitsandbytes "
+                                                     f"nf4/fp4 one (--quantize bnb.nf4), not {w.weights}"))
+    if w.precompute_ref and w.objective is not Objective.DPO:
+        out.append(Problem(field="precompute_ref", message="precomputed reference log-probabilities need "
+                                                           "--objective dpo"))
     unknown = sorted(set(w.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
     if w.method is not Method.FULL and unknown:
         out.append(Problem(field="lora_targets", message=f"unknown LoRA targets {', '.join(unknown)}; "

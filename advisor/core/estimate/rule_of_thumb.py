@@ -19,7 +19,7 @@ import re
 from advisor.core.estimate.results import RuleOfThumb
 from advisor.core.job.workload import Method, Mode, Workload
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown
+from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown, term_label
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.units import GIB
@@ -54,8 +54,9 @@ def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
     if w.method is Method.FULL:
         return full, f"full fine-tuning: ~16 bytes per parameter ({n / 1e9:.1f}B params)"
     lora = full * LORA_SHARE_OF_FULL
-    if w.method is Method.LORA:
-        return lora, "LoRA ≈ 1/4 of full fine-tuning (16 bytes/param)"
+    if w.method is Method.LORA or (w.method.litgpt_adapter and w.weights.lower() not in ("nf4", "fp4")):
+        return lora, ("LoRA" if w.method is Method.LORA else "adapter (as LoRA)") + \
+            " ≈ 1/4 of full fine-tuning (16 bytes/param)"
     return lora * QLORA8_SHARE_OF_LORA * QLORA4_SHARE_OF_QLORA8, "4-bit QLoRA ≈ LoRA × 0.6 × 0.5"
 
 
@@ -63,7 +64,7 @@ def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: Memo
     per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
     parts = [f"detailed estimate {detailed.total / GIB:.1f} GiB{per_gpu} vs rule {rule_bytes / GIB:.1f} GiB"]
     terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
-    listed = ", ".join(f"{t.replace('_', ' ')} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
+    listed = ", ".join(f"{term_label(t)} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
     parts.append(f"detailed terms (GiB): {listed}")
     if w.mode is Mode.INFERENCE:
         parts.append("the rule counts weights only: no KV cache (grows with context × batch), activations, "
@@ -73,7 +74,7 @@ def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: Memo
                      "checkpointing shrinks them), the optimizer and precision chosen, sharding across GPUs, "
                      "offload, and the CUDA context")
         if w.method is not Method.FULL:
-            parts.append("LoRA/QLoRA memory is mostly the frozen base weights plus activations, "
+            parts.append("LoRA/QLoRA/adapter memory is mostly the frozen base weights plus activations, "
                          "not a fixed share of full fine-tuning")
     return "; ".join(parts)
 

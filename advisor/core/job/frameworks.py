@@ -80,9 +80,12 @@ def apply_framework(w: Workload) -> Workload:
     """``w`` with its framework's defaults in every training field the user left unset."""
     if w.mode is not Mode.TRAIN:
         return w
-    p = PROFILES[w.framework]
     given = w.model_fields_set
     update: dict[str, object] = {}
+    if w.method.litgpt_adapter and "framework" not in given:
+        # LitGPT's adapter methods exist only in LitGPT (finetune_adapter / finetune_adapter_v2).
+        update["framework"] = Framework.LITGPT
+    p = PROFILES[update.get("framework", w.framework)]
     if "precision" not in given:
         update["precision"] = p.precision
     if w.loss is None:

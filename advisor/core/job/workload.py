@@ -23,6 +23,37 @@ class Method(StrEnum):
     FULL = "full"
     LORA = "lora"
     QLORA = "qlora"
+    ADAPTER = "adapter"  # LitGPT finetune_adapter: LLaMA-Adapter (Zhang et al. 2023, arXiv:2303.16199)
+    ADAPTER_V2 = "adapter-v2"  # LitGPT finetune_adapter_v2: LLaMA-Adapter V2 (Gao et al. 2023, arXiv:2304.15010)
+
+    @property
+    def litgpt_adapter(self) -> bool:
+        """LitGPT's adapter methods: a learnable prompt (and v2's biases, scales, norms) on a frozen base."""
+        return self in (Method.ADAPTER, Method.ADAPTER_V2)
+
+
+class Objective(StrEnum):
+    """What the training step optimizes (beside the method, which says which weights train).
+
+    * sft: next-token cross-entropy on one sequence per example;
+    * dpo: Direct Preference Optimization (Rafailov et al. 2023, arXiv:2305.18290): chosen and
+      rejected sequences of each pair through the policy, and through a frozen reference model
+      unless its log-probabilities are precomputed (TRL ``DPOTrainer``);
+    * orpo: Odds Ratio Preference Optimization (Hong et al. 2024, arXiv:2403.07691): chosen and
+      rejected sequences, no reference model;
+    * reward: a reward model (scalar head instead of the vocabulary) trained on chosen/rejected
+      pairs (TRL ``RewardTrainer``).
+    """
+
+    SFT = "sft"
+    DPO = "dpo"
+    ORPO = "orpo"
+    REWARD = "reward"
+
+    @property
+    def paired(self) -> bool:
+        """Each example is a (chosen, rejected) pair: two sequences through the model per example."""
+        return self is not Objective.SFT
 
 
 class Precision(StrEnum):
@@ -146,6 +177,9 @@ class Workload(Frozen):
     prompt_tokens: int | None = Field(None, ge=1, le=10_000_000, description="Prompt part of the context")
     # --- training
     method: Method = Method.FULL
+    objective: Objective = Field(Objective.SFT, description="Training objective: sft, dpo, orpo or reward")
+    precompute_ref: bool = Field(False, description="DPO: reference log-probabilities computed before training "
+                                                    "(TRL precompute_ref_log_probs): no reference model in the step")
     precision: Precision = Precision.AMP
     optimizer: Optimizer = Optimizer.ADAMW
     lora_rank: int | None = Field(None, ge=1, le=65536)

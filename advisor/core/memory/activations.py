@@ -70,9 +70,24 @@ class SavedInputs(NamedTuple):
     gate_up_input: bool = True
     down_input: bool = True
     norms_trainable: bool = True
+    prefix_attention: bool = False  # LLaMA-Adapter: attention over the learnable prompt, gated
+    linear_outputs: bool = False  # LLaMA-Adapter V2: every Linear's output kept for its scale's gradient
 
 
 FULL_TRAINING = SavedInputs()
+
+
+def adapter_saved_inputs(v2: bool, quantized: bool = False, legacy_bnb: bool = False) -> SavedInputs:
+    """Saved tensors of LitGPT's adapter methods (litgpt/adapter.py, adapter_v2.py at the commit
+    ``advisor.core.model.params`` cites). The base Linears are frozen, so none keeps its input
+    (4-bit ones with ``legacy_bnb`` do). LLaMA-Adapter adds ``y + gating_factor * ay``, a second
+    attention of the queries over the prompt's keys and values: its output ``ay`` is kept (for
+    the gate's gradient and the kernel's backward) with its log-sum-exp. V2's
+    ``adapter_scale * (linear(x) + adapter_bias)`` keeps each Linear's biased output for the
+    scale's gradient, and its norms train."""
+    every = quantized and legacy_bnb
+    return SavedInputs(qkv_input=every, o_input=every, gate_up_input=every, down_input=every,
+                       norms_trainable=v2, prefix_attention=True, linear_outputs=v2)
 
 
 def lora_saved_inputs(targets: tuple[str, ...], quantized: bool, legacy_bnb: bool = False) -> SavedInputs:
@@ -112,6 +127,11 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
         if impl is AttentionImpl.SDPA and saved.o_input:
             attn += 2 * q
         scores = 0
+    if saved.prefix_attention:
+        attn += 2 * q + 4 * arch.n_heads
+    if saved.linear_outputs:
+        attn += 2 * (q + 2 * kv + h)  # qkv and proj outputs
+        mlp += 2 * ((2 * f if arch.gated_mlp else f) + h)  # fc_1, fc_2 (fc) and proj outputs
     return replicated, attn + mlp, scores
 
 

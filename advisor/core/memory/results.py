@@ -6,14 +6,22 @@ from pydantic import Field, computed_field
 
 from advisor.core.schema import Frozen
 
-MEMORY_TERMS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
-                "runtime")
+MEMORY_TERMS = ("weights", "reference_weights", "kv_cache", "activations", "gradients", "optimizer", "adapters",
+                "buffers", "allocator", "runtime")
+#: A term in a buyer's words where its field name is not (CLI text, window, PDF).
+TERM_LABELS = {"reference_weights": "reference model"}
+
+
+def term_label(term: str) -> str:
+    """'reference model' for reference_weights, 'kv cache' for kv_cache…"""
+    return TERM_LABELS.get(term, term.replace("_", " "))
 
 
 class MemoryBreakdown(Frozen):
     """Peak memory of one GPU (the busiest one), by term, in bytes; plus host RAM."""
 
     weights: float = Field(0.0, ge=0)
+    reference_weights: float = Field(0.0, ge=0, description="DPO: the frozen reference model's weights")
     kv_cache: float = Field(0.0, ge=0)
     activations: float = Field(0.0, ge=0)
     gradients: float = Field(0.0, ge=0)

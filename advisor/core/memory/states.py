@@ -17,9 +17,9 @@ GPU while it has room and page to host RAM under pressure (QLoRA §3 "Paged Opti
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Optimizer, Precision
+from advisor.core.job.workload import Method, Objective, Optimizer, Precision, Workload
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import count_params, linear_shapes
+from advisor.core.model.params import adapter_params, count_params, linear_shapes, lora_params
 
 MASTER_BYTES = 4  # fp32 master copy under mixed precision
 
@@ -87,3 +87,25 @@ def adapter_states_bytes(n_adapter: float, optimizer: Optimizer, precision: Prec
     if optimizer is Optimizer.ADAFACTOR:
         per = state_bytes(precision)  # upper bound: rank-r matrices factor poorly
     return n_adapter * pb, n_adapter * pb, n_adapter * per
+
+
+def reward_head_params(arch: ModelArch) -> int:
+    """A reward model's scalar head instead of ``lm_head``: ``score = nn.Linear(hidden, 1,
+    bias=False)`` (transformers ``LlamaForSequenceClassification`` with ``num_labels=1``, as
+    TRL's ``RewardTrainer`` uses it)."""
+    return arch.hidden_size
+
+
+def trainable_params_of(arch: ModelArch, w: Workload) -> float:
+    """Parameters the job trains: every one (full), the LoRA matrices (Hu et al. 2021), or
+    LitGPT's adapter prompt (and v2's biases, scales and norms: ``adapter_params``). A reward
+    model trades ``lm_head`` for a scalar head (trained with PEFT too: the classification
+    head is one of PEFT's ``modules_to_save`` for ``task_type=SEQ_CLS``)."""
+    reward = w.objective is Objective.REWARD
+    head = reward_head_params(arch) if reward else 0
+    if w.method is Method.FULL:
+        counts = count_params(arch)
+        return counts.total - (counts.lm_head if reward else 0) + head
+    if w.method.litgpt_adapter:
+        return float(adapter_params(arch, v2=w.method is Method.ADAPTER_V2) + head)
+    return float(lora_params(arch, w.lora_rank_effective, w.lora_targets) + head)

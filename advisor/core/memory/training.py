@@ -21,6 +21,7 @@ from advisor.core.job.workload import (
     Framework,
     Loss,
     Method,
+    Objective,
     Offload,
     Optimizer,
     Parallel,
@@ -29,6 +30,7 @@ from advisor.core.job.workload import (
 )
 from advisor.core.memory.activations import (
     FULL_TRAINING,
+    adapter_saved_inputs,
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
     chunked_loss_logits_bytes,
     layers_per_stage,
@@ -47,9 +49,15 @@ from advisor.core.memory.inference import (
     weights_bytes,
 )
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
-from advisor.core.memory.states import adapter_states_bytes, full_states_bytes, param_bytes, state_bytes
+from advisor.core.memory.states import (
+    adapter_states_bytes,
+    full_states_bytes,
+    param_bytes,
+    state_bytes,
+    trainable_params_of,
+)
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import count_params, lora_params
+from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, count_params
 from advisor.core.units import MIB
 
 # (weights, gradients, optimizer) divided by the data-parallel degree, per scheme.
@@ -173,30 +181,38 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
 def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     """The busiest GPU's peak over the phases of a training step (module docstring)."""
     w = apply_framework(w)
-    notes: list[str] = [f"framework {describe(w.framework)}"]
+    notes: list[str] = [f"framework {describe(w.framework)}", objective_note(w)]
     counts = count_params(arch)
     tp, stages, cp, dp = _degrees(w)
     model_share = per_gpu_weights(arch, counts.total, tp, stages) / counts.total
     w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
     wdiv, gdiv, odiv = (dp if w_s else 1), (dp if g_s else 1), (dp if o_s else 1)
-    lora = w.method is not Method.FULL
+    lora = w.method is not Method.FULL  # a frozen base with small trained parts (LoRA, QLoRA, adapters)
+    reward = w.objective is Objective.REWARD
+    trainable = trainable_params_of(arch, w)
     if lora:
-        trainable = float(lora_params(arch, w.lora_rank_effective, w.lora_targets))
         adapters, grads, optim = adapter_states_bytes(trainable, w.optimizer, w.precision)
-        weights = weights_bytes(arch, w)
-        notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
-                     f"{trainable:,.0f} trainable params, "
-                     + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
-                        else "bf16 adapters"))
+        weights = weights_bytes(arch, w) - (counts.lm_head * 2 if reward else 0.0)  # lm_head is 16-bit
+        if w.method.litgpt_adapter:
+            notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
+                         f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
+                         + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
+                         + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
+        else:
+            notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
+                         f"{trainable:,.0f} trainable params, "
+                         + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
+                            else "bf16 adapters"))
         notes.append(f"frozen base weights {base_format_name(w)}")
     else:
-        trainable = counts.total
         adapters = 0.0
         weights, grads, optim = full_states_bytes(arch, trainable, w.optimizer, w.precision)
         notes.append(f"full fine-tuning, {w.precision.value}: ZeRO's 2+2+K bytes/param split "
                      "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
                      else f"full fine-tuning, {w.precision.value} weights, grads and states")
+    reference = reference_weights_bytes(arch, w, notes)
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
+    reference *= model_share / wdiv  # sharded like the policy under ZeRO-3 / FSDP, replicated otherwise
     grads, optim = grads * model_share / gdiv, optim * model_share / odiv
     if w.optimizer_in_backward and not lora:
         grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
@@ -210,10 +226,21 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
 
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
-    saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy) \
-        if lora else FULL_TRAINING
-    acts = _activations(arch, w, layers, tp, cp, in_flight, saved, notes)
-    if lora:
+    if w.method.litgpt_adapter:
+        saved = adapter_saved_inputs(w.method is Method.ADAPTER_V2, _four_bit_base(w), legacy_bnb=w.bnb_legacy)
+        if w.method is Method.ADAPTER and stages == 1:
+            # Nothing before adapter_start_layer needs a gradient: those layers save nothing.
+            layers = max(1, layers - ADAPTER_START_LAYER)
+    else:
+        saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy) \
+            if lora else FULL_TRAINING
+    wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
+    acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
+    if w.method.litgpt_adapter:
+        notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
+                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
+                     + " kept (litgpt/adapter.py, adapter_v2.py)")
+    elif lora:
         notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
                      + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
                         "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
@@ -226,9 +253,17 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         acts = on_gpu
         notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
                      "worth stay on the GPU (torchtune training/_activation_offloading.py)")
-    logits = loss_buffer_bytes(arch, w, tp, cp)
-    notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
-                 + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+    logits = loss_buffer_bytes(arch, wa, tp, cp)
+    if w.method is Method.ADAPTER_V2:
+        # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
+        logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
+    if reward:
+        logits = 0.0
+        notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
+                     "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
+    else:
+        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
     if stages > 1:
         notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
@@ -254,9 +289,10 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         optim, grads, step_temp = 0.0, 0.0, 0.0
     if Offload.PARAMS in w.offload:
         if nvme:
-            disk += (weights + adapters) * w.n_gpus
+            disk += (weights + adapters + reference) * w.n_gpus
         else:
-            host += (weights + adapters) * w.n_gpus
+            host += (weights + adapters + reference) * w.n_gpus
+        reference = 0.0
         gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
         weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         notes.append("parameters offloaded to " + ("NVMe" if nvme else "host") + "; GPU keeps the gathered layers only")
@@ -276,7 +312,7 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         "optimizer step": grads + step_temp,
     }
     peak_name = max(phases, key=phases.get)
-    static = weights + adapters + optim
+    static = weights + adapters + reference + optim
     allocated = static + phases[peak_name]
     factor, why = reserve_factor(w)
     allocator = allocated * (factor - 1)
@@ -292,10 +328,12 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         "optimizer step": dict(activations=0.0, gradients=grads, buffers=step_temp),
     }[peak_name]
     breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
+                                reference_weights=reference,
                                 runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
                                 phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
                                                     key=lambda kv: -kv[1])), **at_peak)
-    sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, activations=acts, gradients=grads,
+    sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, reference_weights=reference,
+                            activations=acts, gradients=grads,
                             buffers=logits + during + comm + step_temp, runtime=CUDA_CONTEXT_BYTES + nccl,
                             host=host, disk=disk)
     return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=counts.total,
@@ -321,6 +359,79 @@ def optimizer_in_backward_grad_bytes(arch: ModelArch, precision: Precision) -> f
     return largest * param_bytes(precision)
 
 
+#: TRL at this commit is what the DPO and reward-model rules below follow.
+TRL_COMMIT = "f2cd57710ae345ea6428ae95363267fcf38a3dc8"
+#: Sequences through the model per example: chosen and rejected of each preference pair.
+#: TRL's DPO collator concatenates them into one batch of 2× the pairs
+#: (``torch.cat(tuple(pad([chosen_ids, rejected_ids])))`` in
+#: https://github.com/huggingface/trl/blob/f2cd57710ae345ea6428ae95363267fcf38a3dc8/trl/trainer/dpo_trainer.py);
+#: ORPO (Hong et al. 2024, arXiv:2403.07691 §4: NLL of the chosen plus the odds ratio of chosen
+#: over rejected, no reference model) and the reward model's pairwise loss
+#: (trl/trainer/reward_trainer.py at the same commit: rewards of chosen and rejected, ``num_labels = 1``)
+#: need both sequences likewise.
+PAIR_SEQUENCES = 2
+
+
+#: The objective in the estimate's assumptions, with its source.
+OBJECTIVE_WORDS = {
+    Objective.SFT: "supervised fine-tuning (next-token cross-entropy on one sequence per example)",
+    Objective.DPO: "DPO (Rafailov et al. 2023, arXiv:2305.18290; TRL DPOTrainer): chosen and rejected sequences, "
+                   "policy against a frozen reference",
+    Objective.ORPO: "ORPO (Hong et al. 2024, arXiv:2403.07691): chosen and rejected sequences, no reference model",
+    Objective.REWARD: "reward model (TRL RewardTrainer): chosen and rejected sequences through a scalar head",
+}
+
+
+def objective_note(w: Workload) -> str:
+    """'objective: DPO (…); method lora' — what the step optimizes and which weights train."""
+    return f"objective: {OBJECTIVE_WORDS[w.objective]}; method {w.method.value}"
+
+
+def _sequences_per_step(w: Workload, notes: list[str]) -> Workload:
+    """The job as the model sees it: the micro-batch doubled when each example is a pair."""
+    if not w.objective.paired:
+        return w
+    notes.append(f"{w.objective.value}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
+                 "(chosen and rejected): activations and logits of all of them")
+    return w.model_copy(update={"batch": w.batch * PAIR_SEQUENCES})
+
+
+def reference_weights_bytes(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> float:
+    """Whole-model bytes of DPO's frozen reference model (before sharding), by TRL's rules.
+
+    TRL ``DPOTrainer.__init__`` (trl/trainer/dpo_trainer.py at ``TRL_COMMIT``, "Reference model"):
+    "If PEFT is used, the reference model is not needed since the adapter can be disabled to
+    revert to the initial model. If precompute_ref_log_probs is True, the reference model does not
+    need to be kept in memory during training" (``ref_model = None``; ``compute_ref_log_probs``
+    runs the policy under ``use_adapter``/no_grad instead); otherwise ``create_model_from_path``
+    loads a second copy of the policy's checkpoint with the same init kwargs (dtype), prepared
+    like the policy (``prepare_deepspeed`` / ``prepare_fsdp``: sharded under ZeRO-3 / FSDP).
+    Counted in the 16-bit compute dtype (4 B under fp32 training). DPO paper: Rafailov et al.
+    2023, arXiv:2305.18290 (the loss needs π_ref's log-probabilities of both sequences).
+    """
+    if w.objective is not Objective.DPO:
+        return 0.0
+    if w.precompute_ref:
+        if notes is not None:
+            notes.append("dpo: reference log-probabilities precomputed before training (TRL "
+                         "precompute_ref_log_probs): no reference model in memory")
+        return 0.0
+    if w.method is not Method.FULL:
+        if notes is not None:
+            notes.append(f"dpo: the reference is the base with its {w.method.value} adapters disabled "
+                         "(TRL DPOTrainer with a PEFT model): no second copy of the weights")
+        return 0.0
+    if notes is not None:
+        notes.append("dpo: a frozen reference copy of the weights (TRL DPOTrainer loads the checkpoint "
+                     "twice), sharded like the policy")
+    return count_params(arch).total * param_bytes(w.precision)
+
+
+def _four_bit_base(w: Workload) -> bool:
+    """The frozen base is stored in 4 bits (QLoRA, or LitGPT adapters with --quantize bnb.nf4)."""
+    return w.method is Method.QLORA or (w.method.litgpt_adapter and w.weights.lower() in ("nf4", "fp4"))
+
+
 def _base_bytes(arch: ModelArch, w: Workload) -> float:
     """Bytes per stored base parameter (4-bit formats under QLoRA, 16-bit otherwise)."""
     if w.method is Method.FULL:
@@ -334,9 +445,10 @@ def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str]) ->
     if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
         extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
-    if w.method is Method.QLORA:
+    if _four_bit_base(w):
         extra += largest_linear_params(arch) * 2
-        notes.append("QLoRA: one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
+        notes.append(("QLoRA" if w.method is Method.QLORA else "4-bit base")
+                     + ": one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
     return extra
 
 

@@ -136,3 +136,37 @@ def lora_params(arch: ModelArch, rank: int, targets: tuple[str, ...]) -> int:
         if name.removesuffix("_expert") in wanted:
             total += rank * (d_in + d_out) * count
     return total
+
+
+# LitGPT's adapter methods, as their code defines them at commit 26857050 (2026-06-29):
+# https://github.com/Lightning-AI/litgpt/blob/26857050fe3ff627cd714fe92f5838f51a3d5efa/litgpt/adapter.py
+# ``Config.adapter_prompt_length = 10`` and ``adapter_start_layer = 2``; every block from
+# ``adapter_start_layer`` on gets ``adapter_wte = nn.Embedding(adapter_prompt_length, n_embd)``
+# (the learnable prompt) and ``gating_factor`` of shape (1, 1, n_head, 1) (``adapter_filter``:
+# "adapter_wte" or "gating_factor" train, nothing else).
+# https://github.com/Lightning-AI/litgpt/blob/26857050fe3ff627cd714fe92f5838f51a3d5efa/litgpt/adapter_v2.py
+# adds ``AdapterV2Linear``: every Linear (qkv, proj, the MLP's fc_1/fc_2/proj, the MoE router
+# and experts, and ``lm_head``) gets ``adapter_bias`` and ``adapter_scale`` of out_features
+# each, and the norms (``norm_1``, ``norm_2``, ``ln_f``) train.
+ADAPTER_PROMPT_LENGTH = 10
+ADAPTER_START_LAYER = 2
+
+
+def adapter_params(arch: ModelArch, v2: bool = False, prompt_length: int = ADAPTER_PROMPT_LENGTH,
+                   start_layer: int = ADAPTER_START_LAYER) -> int:
+    """Trainable parameters of LitGPT's LLaMA-Adapter (``v2``: LLaMA-Adapter V2), per its code
+    (constants above): (n_layers − start_layer) × (prompt_length × hidden + n_heads), and for v2
+    2 × out_features of every Linear (lm_head's is the vocabulary) plus the norm weights.
+
+    Checked against LitGPT's resource tables (tutorials/resource-tables.md): Llama 2 7B
+    1,229,760 (adapter) and 4,279,744 (adapter v2) trainable parameters.
+    """
+    adapted_layers = max(0, arch.n_layers - start_layer)
+    total = adapted_layers * (prompt_length * arch.hidden_size + arch.n_heads)
+    if v2:
+        outs = sum(d_out * n for _, d_out, n in linear_shapes(arch).values())
+        if arch.moe is not None:  # LLaMAMoE's router is an AdapterV2Linear(n_embd, n_expert)
+            outs += (arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)) * arch.moe.n_experts
+        outs += arch.vocab_size  # lm_head
+        total += 2 * outs + int(count_params(arch).norms)
+    return total

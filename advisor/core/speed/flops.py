@@ -12,9 +12,10 @@ Chinchilla; full activation recomputation runs the forward twice: 8N (Korthikant
 from __future__ import annotations
 
 from advisor.core.hardware.records import Gpu
-from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Precision, Workload
+from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Objective, Precision, Workload
+from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.model.params import count_params, lora_params
+from advisor.core.model.params import count_params
 from advisor.core.units import TERA
 
 # --- Efficiencies (achieved / peak), each from one published measurement ------------------
@@ -87,9 +88,7 @@ def forward_flops_per_token(arch: ModelArch, attended: float) -> float:
 def trainable_params(arch: ModelArch, workload: Workload) -> float:
     if workload.mode is Mode.INFERENCE:
         return 0.0
-    if workload.method is Method.FULL:
-        return count_params(arch).total
-    return float(lora_params(arch, workload.lora_rank_effective, workload.lora_targets))
+    return trainable_params_of(arch, workload)
 
 
 def train_flops_per_token(arch: ModelArch, workload: Workload) -> float:
@@ -100,9 +99,13 @@ def train_flops_per_token(arch: ModelArch, workload: Workload) -> float:
     adapters' 6 FLOPs per adapter weight (Hu et al. 2021, arXiv:2106.09685; an adapter of r
     columns costs 2r(d_in+d_out) per token forward): 4N + 3·attn + 6·N_lora. Full
     checkpointing adds one more forward; selective recomputes only the attention core
-    (Korthikanti §4.2).
+    (Korthikanti §4.2). LitGPT's adapters are counted like LoRA (a frozen base, 6 FLOPs per
+    trained weight; the prompt's attention over 10 keys and v2's elementwise scales are
+    negligible). A reward model has no vocabulary projection (a scalar head instead).
     """
     n = matmul_params(arch)
+    if workload.objective is Objective.REWARD:
+        n -= arch.vocab_size * arch.hidden_size
     attn = attention_flops_per_token(arch, workload.seq_len / 2)
     if workload.method is Method.FULL:
         fwd, total = 2 * n + attn, 6 * n + 3 * attn

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from advisor.core.hardware.interconnect import PCIE_GB_PER_S_PER_LANE, PCIE_HOST_EFFICIENCY
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Checkpointing, Method, Offload, Parallel, Workload
+from advisor.core.job.workload import Checkpointing, Method, Objective, Offload, Parallel, Workload
 from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.states import param_bytes
 from advisor.core.model.params import count_params
@@ -29,6 +29,8 @@ from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
     QLORA_DEQUANT_BYTES_PER_WEIGHT,
     TRAIN_MFU,
+    attention_flops_per_token,
+    matmul_params,
     train_flops_per_token,
     trainable_params,
 )
@@ -75,9 +77,17 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     if None in peaks or None in bws:
         notes.append("training speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
         return SpeedEstimate(notes=tuple(notes))
-    micro_tokens = w.batch * w.seq_len
+    # Preference objectives put chosen and rejected sequences through the model: tokens counted
+    # are those of both (a pair of seq_len-token sequences is 2 × seq_len tokens).
+    micro_tokens = w.batch * w.seq_len * sequences_per_example(w)
     m = w.grad_accum_steps
-    flops = micro_tokens * train_flops_per_token(arch, w)
+    ref_fwd = reference_forward_flops_per_token(arch, w)
+    flops = micro_tokens * (train_flops_per_token(arch, w) + ref_fwd)
+    if w.objective.paired:
+        notes.append(f"{w.objective.value}: tokens/s counts chosen and rejected tokens ({w.batch} pairs = "
+                     f"{w.batch * sequences_per_example(w)} sequences per micro-batch)"
+                     + ("; plus a forward of the reference model (≈ +1/3 of full fine-tuning's 6N FLOPs: "
+                        "2N per token, TRL DPOTrainer compute_ref_log_probs)" if ref_fwd else ""))
     dequant = 0.0
     if w.method is Method.QLORA:
         passes = 3 if w.checkpointing is Checkpointing.FULL else 2
@@ -110,6 +120,23 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
     return SpeedEstimate(train_tokens_per_s=tokens / step, step_time_s=step,
                          interconnect_share=min(1.0, comm / step), bottleneck=bottleneck, notes=tuple(notes))
+
+
+def sequences_per_example(w: Workload) -> int:
+    """2 for DPO, ORPO and reward modelling (a chosen and a rejected sequence: TRL's
+    ``concatenated_forward`` runs both in one batch; see ``advisor.core.memory.training``), 1 for SFT."""
+    return 2 if w.objective.paired else 1
+
+
+def reference_forward_flops_per_token(arch, w: Workload) -> float:
+    """DPO's reference forward: the frozen reference (a copy, or the base with adapters
+    disabled) scores chosen and rejected sequences under ``torch.no_grad`` every step unless its
+    log-probabilities were precomputed — one forward, 2N + attention per token (Kaplan et al.
+    2020 Table 1), i.e. ≈ 1/3 more than full fine-tuning's 6N (TRL ``DPOTrainer.compute_ref_log_probs``;
+    DPO: Rafailov et al. 2023, arXiv:2305.18290 §4: π_ref's log-probabilities of both)."""
+    if w.objective is not Objective.DPO or w.precompute_ref:
+        return 0.0
+    return 2 * matmul_params(arch) + attention_flops_per_token(arch, w.seq_len / 2)
 
 
 #: One PCIe 4.0 x4 NVMe drive's sequential throughput, about 7 GB/s read and 5-6 GB/s write
