@@ -18,10 +18,6 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from advisor.qt_guard import protect_singletons  # noqa: E402
-
-protect_singletons()
-
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402

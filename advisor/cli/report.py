@@ -150,9 +150,6 @@ def _check_resolvable(comparison, catalog) -> None:
 
 
 def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:
-    from advisor.qt_guard import protect_singletons
-
-    protect_singletons()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(["llm-advisor"])  # noqa: F841 - pyqtgraph draws the charts

@@ -30,9 +30,6 @@ def build_window(comparison_path: str | None = None):
     from PySide6.QtWidgets import QApplication
 
     from advisor import plots
-    from advisor.qt_guard import protect_singletons
-
-    protect_singletons()  # before the first Qt call that could leak a None (see the module)
     from advisor.storage.settings import load_settings
     from advisor.ui.main_window import MainWindow
     from advisor.ui.session import Session

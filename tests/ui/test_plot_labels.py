@@ -14,10 +14,7 @@ from PySide6.QtGui import QImage, QPainter
 from advisor import plots
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
 from advisor.core.advice.evaluate import evaluate, resolve_model
-from advisor.qt_guard import protect_singletons
 from advisor.storage.catalog_store import load_catalog
-
-protect_singletons()  # pyqtgraph on PySide6 6.12 / CPython 3.11 (see the module)
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
