@@ -25,7 +25,16 @@ TIPS: dict[str, str] = {
                               "rest of its share with KV-cache blocks (vLLM docs, --gpu-memory-utilization).",
     "method": "Full: every weight is trained. LoRA: the base is frozen and small low-rank adapters are "
               "trained (Hu et al. 2021, arXiv:2106.09685). QLoRA: LoRA on a 4-bit NF4 base "
-              "(Dettmers et al. 2023, arXiv:2305.14314).",
+              "(Dettmers et al. 2023, arXiv:2305.14314). adapter / adapter-v2: LitGPT's LLaMA-Adapter, a "
+              "learned 10-token prompt in each layer from the third (arXiv:2303.16199), and v2, which also "
+              "trains every layer's biases, scales and norms (arXiv:2304.15010).",
+    "objective": "What the training teaches. Instruction tuning (SFT): example answers. Preference tuning "
+                 "(DPO, arXiv:2305.18290; ORPO, arXiv:2403.07691): a preferred and a rejected answer per "
+                 "example, so twice the sequences per step; DPO with full fine-tuning also keeps a frozen "
+                 "reference copy of the model. Reward model: scores answer pairs (a scalar head, no "
+                 "vocabulary). Rejection sampling is two jobs: generate answers (inference), then SFT.",
+    "precompute_ref": "DPO: compute the reference model's scores once before training (TRL "
+                      "precompute_ref_log_probs), so no reference copy is held during training.",
     "precision": "amp: bf16 compute with fp32 master weights (Micikevicius et al. 2018, arXiv:1710.03740). "
                  "bf16: everything in bf16. fp32: everything in 4-byte floats.",
     "optimizer": "AdamW keeps two fp32 states per trained weight (8 bytes). 8-bit AdamW keeps them in 8 bits "

@@ -20,6 +20,8 @@ FIELD_LABELS: dict[str, str] = {
     "kv_dtype": "KV cache type",
     "gpu_memory_utilization": "vLLM memory share",
     "method": "Method",
+    "objective": "Objective",
+    "precompute_ref": "Reference scores computed beforehand",
     "precision": "Precision",
     "optimizer": "Optimizer",
     "seq_len": "Sequence length",

@@ -30,6 +30,7 @@ from advisor.core.job.workload import (
     Engine,
     Method,
     Mode,
+    Objective,
     Optimizer,
     Precision,
     Workload,
@@ -40,6 +41,7 @@ from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     DEFAULT_WEIGHTS,
     KV_DTYPES,
+    OBJECTIVE_WORDS,
     WEIGHT_FORMATS,
     allowed_kv,
     allowed_weights,
@@ -167,6 +169,14 @@ class WorkloadPanel(QScrollArea):
         form = QFormLayout(box)
         self.combo_method = _combo([m.value for m in Method], TIPS["method"])
         form.addRow("Method", self.combo_method)
+        # The objective in words; its item data is the Objective (not bound by text like the rest).
+        self.combo_objective = _combo([], TIPS["objective"])
+        for objective, text in OBJECTIVE_WORDS.items():
+            self.combo_objective.addItem(text, objective.value)
+        form.addRow("Objective", self.combo_objective)
+        self.check_precompute_ref = QCheckBox("reference scores computed beforehand")
+        self.check_precompute_ref.setToolTip(TIPS["precompute_ref"])
+        form.addRow(self.check_precompute_ref)
         self.combo_precision = _combo([p.value for p in Precision], TIPS["precision"])
         form.addRow("Precision", self.combo_precision)
         self.combo_optimizer = _combo([o.value for o in Optimizer], TIPS["optimizer"])
@@ -227,6 +237,8 @@ class WorkloadPanel(QScrollArea):
                 w.valueChanged.connect(self._on_control_edited)
         for cb in self.check_lora_targets.values():
             cb.toggled.connect(self._on_control_edited)
+        self.combo_objective.currentIndexChanged.connect(self._on_control_edited)
+        self.check_precompute_ref.toggled.connect(self._on_control_edited)
 
     @staticmethod
     def _value(w: QWidget):
@@ -263,9 +275,13 @@ class WorkloadPanel(QScrollArea):
         data.update({f: self._value(w) for f, w in self._fields().items()})
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
         mode, method = Mode(data["mode"]), Method(data["method"])
+        if mode is Mode.TRAIN:
+            data["objective"] = Objective(self.combo_objective.currentData())
+            data["precompute_ref"] = (self.check_precompute_ref.isChecked()
+                                      and data["objective"] is Objective.DPO)
         if mode is Mode.TRAIN and method is Method.FULL:
             data.pop("weights")  # full fine-tuning trains in its precision's format
-        if mode is Mode.TRAIN and method is not Method.FULL:
+        if mode is Mode.TRAIN and method in (Method.LORA, Method.QLORA):
             return data
         data.pop("lora_rank")  # the rank applies to LoRA and QLoRA only
         return data
@@ -329,6 +345,12 @@ class WorkloadPanel(QScrollArea):
         self._show_weights_of(key, None if key is Method.FULL else workload.weights)
         for t, cb in self.check_lora_targets.items():
             self._show(cb, t in workload.lora_targets)
+        i = self.combo_objective.findData(workload.objective.value)
+        if i >= 0 and i != self.combo_objective.currentIndex():
+            self.combo_objective.blockSignals(True)
+            self.combo_objective.setCurrentIndex(i)
+            self.combo_objective.blockSignals(False)
+        self._show(self.check_precompute_ref, workload.precompute_ref)
         self._update_visibility(workload)
 
     def _update_visibility(self, workload: Workload) -> None:
@@ -341,6 +363,8 @@ class WorkloadPanel(QScrollArea):
         for w in (self.spin_lora_rank, *self.check_lora_targets.values()):
             w.setEnabled(lora)
         self.check_double_quant.setEnabled(workload.method is Method.QLORA)
+        self.combo_objective.setEnabled(training)  # an objective is what a training step optimizes
+        self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)
         if not training:
             _enable_items(self.combo_weights, lambda t: allowed_weights(workload.engine, t))

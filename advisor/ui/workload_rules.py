@@ -13,7 +13,7 @@ from advisor.core.estimate.job_checks import (
     LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
 )
-from advisor.core.job.workload import Engine, Method, Mode, Precision
+from advisor.core.job.workload import Engine, Method, Mode, Objective, Precision
 from advisor.core.memory.formats import is_gguf
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
@@ -24,9 +24,20 @@ KV_DTYPES = ("bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0")
 #: is 4-bit bitsandbytes (Dettmers et al. 2023, arXiv:2305.14314).
 LORA_BASES = ("bf16", "fp16", "fp32", "int8")
 QLORA_BASES = FOUR_BIT_BASES
+#: LitGPT's adapters train on its 16-bit model or a bitsandbytes 4-bit one (``--quantize bnb.nf4``).
+ADAPTER_BASES = ("bf16", "fp16", *FOUR_BIT_BASES)
 
 #: What each kind of weights starts as when first chosen: a trainable 16-bit base, or NF4.
-DEFAULT_WEIGHTS = {Mode.INFERENCE: "bf16", Method.LORA: "bf16", Method.QLORA: "nf4"}
+DEFAULT_WEIGHTS = {Mode.INFERENCE: "bf16", Method.LORA: "bf16", Method.QLORA: "nf4", Method.ADAPTER: "bf16",
+                   Method.ADAPTER_V2: "bf16"}
+
+#: The training objective in a buyer's words (the Objective box), in the core's order.
+OBJECTIVE_WORDS = {
+    Objective.SFT: "Instruction tuning (SFT)",
+    Objective.DPO: "Preference tuning (DPO)",
+    Objective.ORPO: "Preference tuning (ORPO)",
+    Objective.REWARD: "Reward model",
+}
 
 
 def weights_key(mode: Mode, method: Method) -> Mode | Method:
@@ -40,6 +51,8 @@ def base_choices(key: Mode | Method, precision: Precision = Precision.AMP) -> tu
         return WEIGHT_FORMATS
     if key is Method.FULL:
         return ("fp32",) if precision is Precision.FP32 else ("bf16",)
+    if key in (Method.ADAPTER, Method.ADAPTER_V2):
+        return ADAPTER_BASES
     return LORA_BASES if key is Method.LORA else QLORA_BASES
 
 

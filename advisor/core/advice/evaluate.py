@@ -142,7 +142,10 @@ def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
         base = {Method.FULL: "bf16", Method.LORA: "bf16", Method.QLORA: "nf4"}
         variants = {k: workload.model_copy(update={"method": m, "weights": base[m] if m is not workload.method
                                                    else workload.weights}) for k, m in TRAINING_TECHNIQUES.items()}
-        current = next(k for k, m in TRAINING_TECHNIQUES.items() if m is workload.method)
+        current = next((k for k, m in TRAINING_TECHNIQUES.items() if m is workload.method), None)
+        if current is None:  # LitGPT's adapters: drawn as the current technique beside the three
+            current = f"{workload.method.value} (current)"
+            variants[current] = workload
         return variants, current
     variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()}
     current = next((k for k, w in INFERENCE_TECHNIQUES.items() if w == workload.weights.lower()), None)
