@@ -83,3 +83,20 @@ def test_schema_version_is_a_whole_number(version):
             "builds": [{"name": "a", "gpu_id": "x"}, {"name": "b", "gpu_id": "y"}]}
     with pytest.raises(ValidationError, match="schema_version"):
         Comparison.model_validate(data)
+
+
+def test_objective_and_adapter_method_round_trip_and_old_files_default_to_sft():
+    # issue 21: new workload fields have defaults, so a file written before them still loads.
+    from advisor.core.job.workload import Method, Objective, Workload
+
+    w = Workload(mode="train", method="adapter-v2", objective="dpo", precompute_ref=True)
+    c = Comparison(model=ModelRef(imported_path="/m", arch=ARCH), builds=two(), workload=w)
+    back = Comparison.model_validate_json(c.model_dump_json())
+    assert back == c
+    assert (back.workload.method, back.workload.objective, back.workload.precompute_ref) == \
+        (Method.ADAPTER_V2, Objective.DPO, True)
+    old = c.model_dump(mode="json")
+    for field in ("objective", "precompute_ref"):
+        old["workload"].pop(field)
+    legacy = Comparison.model_validate(old)
+    assert legacy.workload.objective is Objective.SFT and legacy.workload.precompute_ref is False
