@@ -20,7 +20,7 @@ from pathlib import Path
 
 from advisor.cli import Parser, UsageError
 
-KINDS = ("gpu", "build", "system", "cloud", "model")
+KINDS = ("gpu", "build", "system", "cloud", "model", "part")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -124,6 +124,8 @@ def _summary(kind, record) -> str:
         return f"{record.provider}: {record.gpu_count}x {record.gpu_id}"
     if kind is RecordKind.SYSTEM:
         return f"{record.vendor} ({record.kind.value})"
+    if kind is RecordKind.PART:
+        return f"{record.part.value}, {record.vendor}"
     return record.family
 
 

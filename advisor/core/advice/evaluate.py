@@ -121,7 +121,8 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
         "usd_per_hour": None, "power_w": None, "price_note": "",
     }
     if new.total_usd is None and new.gpus_usd is not None:
-        out["price_note"] = "GPUs only; platform cost unknown"
+        generic = any(m.startswith("platform cost") for m in new.missing)
+        out["price_note"] = "GPUs only; platform cost unknown" if generic else "GPUs only; unknown: " + "; ".join(new.missing)
     elif new.missing:
         out["price_note"] = "unknown: " + "; ".join(new.missing)
     power = build_power(resolved)

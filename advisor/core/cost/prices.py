@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from advisor.core.hardware.records import Gpu, PriceKind, PricePoint, ResolvedBuild
+from advisor.core.hardware.records import Gpu, PlatformPart, PriceKind, PricePoint, ResolvedBuild, ResolvedPlatform
 from advisor.core.schema import Frozen
 
 #: Kinds of price that stand for "buy it new", best first. ``street_new`` is what a shop
@@ -36,6 +36,40 @@ def gpu_price(gpu: Gpu, condition: Condition = Condition.NEW) -> PricePoint | No
         if (point := newest_price(gpu.prices, kind)) is not None:
             return point
     return None
+
+
+#: The parts a whole machine needs; a build that names parts but lacks one of these has no total.
+WHOLE_MACHINE_PARTS = ("cpu", "board", "psu", "ram")
+
+
+def part_price(part: PlatformPart, condition: Condition = Condition.NEW) -> PricePoint | None:
+    """New: newest street, list, then launch price. Used: the newest used price, else the new one
+    (platform parts of a used GPU build are usually bought new)."""
+    kinds = NEW_PRICE_ORDER if condition is Condition.NEW else (PriceKind.USED, *NEW_PRICE_ORDER)
+    for kind in kinds:
+        if (point := newest_price(part.prices, kind)) is not None:
+            return point
+    return None
+
+
+def platform_cost(platform: ResolvedPlatform, condition: Condition = Condition.NEW) -> tuple[float | None, list[str]]:
+    """Sum of the parts' prices (RAM kits counted), and what is unknown, in words.
+
+    A case, cooler and drives are not platform parts yet, so the sum is CPU + board + PSU + RAM
+    + bridges; a missing CPU, board, PSU or RAM leaves the total unknown.
+    """
+    words = {"cpu": "CPU", "board": "motherboard", "psu": "PSU", "ram": "RAM kit"}
+    gaps = [f"no {words[name]} in the build's parts" for name in WHOLE_MACHINE_PARTS if getattr(platform, name) is None]
+    total = 0.0
+    for part in platform.priced_parts():
+        point = part_price(part, condition)
+        if point is None:
+            gap = f"{condition.value} price of {part.name}"
+            if gap not in gaps:
+                gaps.append(gap)
+        else:
+            total += point.usd
+    return (None if gaps else total), gaps
 
 
 class BuildCost(Frozen):
@@ -63,7 +97,10 @@ def build_cost(build: ResolvedBuild, condition: Condition = Condition.NEW) -> Bu
     known = [p for p in prices if p is not None]
     gpus_usd = sum(p.usd for p in known) if len(known) == len(prices) else None
     platform = build.build.platform_cost_usd if build.build else None
-    if platform is None:
+    if platform is None and build.platform is not None:
+        platform, gaps = platform_cost(build.platform, condition)
+        missing += gaps
+    elif platform is None:
         missing.append("platform cost (board, CPU, RAM, PSU, case)")
     banded = condition is Condition.USED and gpus_usd is not None
     return BuildCost(

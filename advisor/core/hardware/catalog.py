@@ -17,7 +17,18 @@ from typing import Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
-from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem, ResolvedBuild, Segment, Topology
+from advisor.core.hardware.records import (
+    Build,
+    CloudInstance,
+    Gpu,
+    PartKind,
+    PlatformPart,
+    PrebuiltSystem,
+    ResolvedBuild,
+    ResolvedPlatform,
+    Segment,
+    Topology,
+)
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import SCHEMA_VERSION, Frozen
 
@@ -30,6 +41,7 @@ class RecordKind(StrEnum):
     SYSTEM = "system"
     CLOUD = "cloud"
     MODEL = "model"
+    PART = "part"  # platform parts: CPU, motherboard, PSU, RAM kit, NVLink bridge (issue 18)
 
     @property
     def folder(self) -> str:
@@ -41,7 +53,7 @@ class RecordKind(StrEnum):
         return _TYPES[self]
 
 
-CatalogRecord = Gpu | Build | PrebuiltSystem | CloudInstance | ModelArch
+CatalogRecord = Gpu | Build | PrebuiltSystem | CloudInstance | ModelArch | PlatformPart
 
 _FOLDERS = {
     RecordKind.GPU: "gpus",
@@ -49,6 +61,7 @@ _FOLDERS = {
     RecordKind.SYSTEM: "systems",
     RecordKind.CLOUD: "cloud",
     RecordKind.MODEL: "models",
+    RecordKind.PART: "parts",
 }
 _TYPES: dict[RecordKind, type] = {
     RecordKind.GPU: Gpu,
@@ -56,6 +69,7 @@ _TYPES: dict[RecordKind, type] = {
     RecordKind.SYSTEM: PrebuiltSystem,
     RecordKind.CLOUD: CloudInstance,
     RecordKind.MODEL: ModelArch,
+    RecordKind.PART: PlatformPart,
 }
 
 
@@ -98,6 +112,7 @@ class CatalogLayer(Frozen):
     systems: dict[str, PrebuiltSystem] = Field(default_factory=dict)
     cloud: dict[str, CloudInstance] = Field(default_factory=dict)
     models: dict[str, ModelArch] = Field(default_factory=dict)
+    parts: dict[str, PlatformPart] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _keys_are_ids(self) -> CatalogLayer:
@@ -161,6 +176,7 @@ class Catalog(Frozen):
     systems = property(lambda self: self.of(RecordKind.SYSTEM))
     cloud = property(lambda self: self.of(RecordKind.CLOUD))
     models = property(lambda self: self.of(RecordKind.MODEL))
+    parts = property(lambda self: self.of(RecordKind.PART))
 
     def get(self, kind: RecordKind, record_id: str) -> CatalogRecord:
         try:
@@ -251,6 +267,7 @@ _SIGNATURES: tuple[tuple[RecordKind, frozenset[str]], ...] = (
     (RecordKind.CLOUD, frozenset({"provider", "instance_type"})),
     (RecordKind.SYSTEM, frozenset({"kind", "vendor"})),
     (RecordKind.BUILD, frozenset({"gpus", "name"})),
+    (RecordKind.PART, frozenset({"part", "vendor", "name"})),
 )
 
 
@@ -264,13 +281,36 @@ def detect_kind(data: Mapping[str, object]) -> RecordKind | None:
 
 
 def dangling_references(catalog: Catalog) -> list[tuple[RecordKind, str, str, str]]:
-    """(kind, id, field, message) for each GPU id a build/system/cloud names but the catalog lacks."""
+    """(kind, id, field, message) for each GPU or part id a record names but the catalog lacks."""
     out = []
     gpus = catalog.gpus
     for kind, rid, field, gpu_id in _gpu_refs(catalog):
         if gpu_id not in gpus:
             out.append((kind, rid, field, f"names GPU {gpu_id!r}, which is not in the catalog"))
+    for kind, rid, field, part_id, want in _part_refs(catalog):
+        part = catalog.parts.get(part_id)
+        if part is None:
+            out.append((kind, rid, field, f"names part {part_id!r}, which is not in the catalog"))
+        elif part.part is not want:
+            out.append((kind, rid, field, f"names part {part_id!r}, a {part.part.value}, where a {want.value} belongs"))
     return out
+
+
+_PART_FIELDS = (("cpu", PartKind.CPU), ("board", PartKind.MOTHERBOARD), ("psu", PartKind.PSU), ("ram", PartKind.RAM))
+
+
+def _part_refs(catalog: Catalog):
+    """(kind, id, field, part id, part kind it must be) for every part a build names."""
+    builds = [(RecordKind.BUILD, rid, "parts", b) for rid, b in catalog.builds.items()]
+    builds += [(RecordKind.SYSTEM, rid, "build.parts", s.build) for rid, s in catalog.systems.items() if s.build]
+    for kind, rid, prefix, build in builds:
+        if build.parts is None:
+            continue
+        for name, want in _PART_FIELDS:
+            if (part_id := getattr(build.parts, name)) is not None:
+                yield kind, rid, f"{prefix}.{name}", part_id, want
+        for i, part_id in enumerate(build.parts.nvlink_bridges):
+            yield kind, rid, f"{prefix}.nvlink_bridges.{i}", part_id, PartKind.NVLINK_BRIDGE
 
 
 def _gpu_refs(catalog: Catalog):
@@ -294,6 +334,38 @@ def _gpu(catalog: Catalog, gpu_id: str, used_by: str) -> Gpu:
         raise UnknownRecord(RecordKind.GPU, gpu_id, f"named by {used_by}") from None
 
 
+def _part(catalog: Catalog, part_id: str | None, want: PartKind, used_by: str) -> PlatformPart | None:
+    if part_id is None:
+        return None
+    part = catalog.parts.get(part_id)
+    if part is None:
+        raise UnknownRecord(RecordKind.PART, part_id, f"named by {used_by}")
+    if part.part is not want:
+        raise IncompleteRecord(f"{used_by} names part {part_id!r}, a {part.part.value}, as its {want.value}")
+    return part
+
+
+def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPlatform | None:
+    """The parts a build names, looked up; each GPU's board slot (named, else the board's first ones)."""
+    refs = build.parts
+    if refs is None:
+        return None
+    cpu, board, psu, ram = (_part(catalog, getattr(refs, name), want, used_by) for name, want in _PART_FIELDS)
+    bridges = tuple(_part(catalog, pid, PartKind.NVLINK_BRIDGE, used_by) for pid in refs.nvlink_bridges)
+    slots: tuple = ()
+    if board is not None:
+        by_position = {s.position: s for s in board.slots}
+        if refs.gpu_slots:
+            missing = [p for p in refs.gpu_slots if p not in by_position]
+            if missing:
+                raise IncompleteRecord(f"{used_by} puts a GPU in slot {missing[0]}, which board {board.id!r} lacks")
+            slots = tuple(by_position[p] for p in refs.gpu_slots)
+        else:
+            slots = tuple(sorted(board.slots, key=lambda s: s.position))[: build.gpu_count]
+    return ResolvedPlatform(cpu=cpu, board=board, psu=psu, ram=ram, ram_kits=refs.ram_kits,
+                            nvlink_bridges=bridges, gpu_slots=slots)
+
+
 def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> ResolvedBuild:
     gpus = tuple(_gpu(catalog, g.gpu_id, used_by) for g in build.gpus for _ in range(g.count))
     return ResolvedBuild(
@@ -303,6 +375,7 @@ def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> Resolve
         host_ram_gib=build.host_ram_gib,
         unified_memory=build.unified_memory,
         build=build,
+        platform=resolve_platform(catalog, build, used_by),
     )
 
 

@@ -39,6 +39,24 @@ def gpu_kinds(build: ResolvedBuild) -> Counter[str]:
     return Counter(g.id for g in build.gpus)
 
 
+def slot_spacings(build: ResolvedBuild) -> tuple[int | None, ...]:
+    """Slots from each GPU's slot to the next GPU's (one per adjacent pair): from the board's
+    slot positions when the build names a board, else the topology's one spacing."""
+    pairs = max(build.gpu_count - 1, 0)
+    slots = build.platform.gpu_slots if build.platform is not None and build.platform.board is not None else None
+    if slots is not None and len(slots) == build.gpu_count:
+        return tuple(abs(b.position - a.position) for a, b in zip(slots, slots[1:]))
+    return (build.topology.slot_spacing,) * pairs
+
+
+def cpu_lanes(build: ResolvedBuild) -> int | None:
+    """Lanes the CPU provides: the build's figure, else its CPU part's."""
+    if build.build is not None and build.build.cpu_pcie_lanes is not None:
+        return build.build.cpu_pcie_lanes
+    cpu = build.platform.cpu if build.platform is not None else None
+    return cpu.pcie_lanes if cpu is not None else None
+
+
 # --- checks ------------------------------------------------------------------------------
 
 
@@ -96,17 +114,19 @@ def check_psu(build: ResolvedBuild) -> list[BuildWarning]:
 
 
 def check_slot_spacing(build: ResolvedBuild) -> list[BuildWarning]:
-    """Each card (but the last) must fit in the spacing to the next slot; equal = no air gap."""
+    """Each card (but the last) must fit in the spacing to the next slot; equal = no air gap.
+
+    The spacing is per pair, from the board's slot positions where the build names a board."""
     if build.gpu_count < 2:
         return []
-    spacing = build.topology.slot_spacing
-    if spacing is None:
+    spacings = slot_spacings(build)
+    if any(s is None for s in spacings):
         return [_w(
             WarningKind.SLOT_SPACING, Severity.INFO,
             "slot spacing unknown: whether the cards fit side by side was not checked"
         )]
     out = []
-    for i, gpu in enumerate(build.gpus[:-1]):
+    for i, (gpu, spacing) in enumerate(zip(build.gpus[:-1], spacings)):
         width = gpu.slot_width
         if width is None:
             out.append(_w(
@@ -148,7 +168,10 @@ def check_nvlink(build: ResolvedBuild) -> list[BuildWarning]:
                 f"{pair}: bridges join two cards of the same model, not {ga.name} and {gb.name}"
             ))
             continue
-        out += _bridge_span(pair, abs(b - a), build.topology.slot_spacing, ga.nvlink.bridge_slot_spacings)
+        spacings = slot_spacings(build)[min(a, b):max(a, b)]
+        span = None if any(s is None for s in spacings) else sum(spacings)
+        out += _bridge_span(pair, span, ga.nvlink.bridge_slot_spacings)
+    out += _bridge_parts(build)
     for index, n in sorted(seen.items()):
         link = build.gpus[index].nvlink
         if n > 1 and link is not None and link.max_gpus == 2:
@@ -159,8 +182,8 @@ def check_nvlink(build: ResolvedBuild) -> list[BuildWarning]:
     return out
 
 
-def _bridge_span(pair: str, apart: int, spacing: int | None, bridges: tuple[int, ...]) -> list[BuildWarning]:
-    if spacing is None:
+def _bridge_span(pair: str, span: int | None, bridges: tuple[int, ...]) -> list[BuildWarning]:
+    if span is None:
         return [_w(
             WarningKind.NVLINK_BRIDGE, Severity.WARNING,
             f"{pair}: slot spacing unknown, so whether a bridge fits was not checked"
@@ -168,10 +191,9 @@ def _bridge_span(pair: str, apart: int, spacing: int | None, bridges: tuple[int,
     if not bridges:
         return [_w(
             WarningKind.NVLINK_BRIDGE, Severity.INFO,
-            f"{pair}: the bridge sizes sold for this card are not in the catalog; check the {apart * spacing}-slot "
+            f"{pair}: the bridge sizes sold for this card are not in the catalog; check the {span}-slot "
             "span"
         )]
-    span = apart * spacing
     if span not in bridges:
         sizes = ", ".join(f"{s}-slot" for s in bridges)
         return [_w(
@@ -179,6 +201,60 @@ def _bridge_span(pair: str, apart: int, spacing: int | None, bridges: tuple[int,
             f"{pair}: the cards are {span} slots apart but bridges come in {sizes} only"
         )]
     return []
+
+
+def _bridge_parts(build: ResolvedBuild) -> list[BuildWarning]:
+    """The bridges the build's parts list: one per NVLink pair, each spanning its pair's slots."""
+    platform = build.platform
+    pairs = build.topology.nvlink_pairs
+    if platform is None or (not platform.nvlink_bridges and platform.board is None):
+        return []
+    bridges = platform.nvlink_bridges
+    if len(bridges) != len(pairs):
+        return [_w(
+            WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+            f"the parts list {len(bridges)} NVLink bridge(s) for {len(pairs)} NVLink pair(s)"
+        )]
+    out = []
+    spacings = slot_spacings(build)
+    for (a, b), bridge in zip(pairs, bridges):
+        between = spacings[min(a, b):max(a, b)]
+        span = None if any(s is None for s in between) else sum(between)
+        if span is not None and bridge.bridge_slot_spacing != span:
+            out.append(_w(
+                WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+                f"NVLink pair ({a}, {b}) is {span} slots apart but {bridge.name} spans {bridge.bridge_slot_spacing}"
+            ))
+        gpu_id = build.gpus[a].id
+        if bridge.bridge_gpu_ids and gpu_id not in bridge.bridge_gpu_ids:
+            out.append(_w(
+                WarningKind.NVLINK_BRIDGE, Severity.ERROR,
+                f"{bridge.name} is sold for {', '.join(bridge.bridge_gpu_ids)}, not {build.gpus[a].name}"
+            ))
+    return out
+
+
+def check_board(build: ResolvedBuild) -> list[BuildWarning]:
+    """The board named by the build: a slot for every GPU, and the lanes the topology claims."""
+    platform = build.platform
+    if platform is None or platform.board is None:
+        return []
+    board, slots = platform.board, platform.gpu_slots
+    if len(slots) < build.gpu_count:
+        return [_w(
+            WarningKind.PCIE_LANES, Severity.ERROR,
+            f"{board.name} has {len(board.slots)} x16-size slot(s) for {build.gpu_count} GPUs"
+        )]
+    out = []
+    stated = build.topology.pcie_lanes_per_gpu
+    for i, (gpu, lanes, slot) in enumerate(zip(build.gpus, platform.lanes_for_gpus(), slots)):
+        if stated and stated[i] > lanes:
+            out.append(_w(
+                WarningKind.PCIE_LANES, Severity.ERROR,
+                f"GPU {i} ({gpu.name}) is said to get x{stated[i]} but slot {slot.position} of {board.name} gives "
+                f"x{lanes} with these slots in use"
+            ))
+    return out
 
 
 def check_pcie_lanes(build: ResolvedBuild) -> list[BuildWarning]:
@@ -198,13 +274,81 @@ def check_pcie_lanes(build: ResolvedBuild) -> list[BuildWarning]:
                 f"GPU {i} ({gpu.name}) runs at x{n} of its x{gpu.pcie_lanes}: loading weights and any GPU-to-GPU "
                 "traffic over PCIe are slower"
             ))
-    cpu_lanes = build.build.cpu_pcie_lanes if build.build else None
+    have = cpu_lanes(build)
     wanted = [n for n, s in zip(lanes, sources) if s is LaneSource.CPU]
-    if cpu_lanes is not None and wanted and all(n is not None for n in wanted) and sum(wanted) > cpu_lanes:
+    if have is not None and wanted and all(n is not None for n in wanted) and sum(wanted) > have:
         out.append(_w(
             WarningKind.PCIE_LANES, Severity.WARNING,
-            f"the GPUs ask for {sum(wanted)} CPU lanes but the CPU has {cpu_lanes} (NVMe and others "
+            f"the GPUs ask for {sum(wanted)} CPU lanes but the CPU has {have} (NVMe and others "
             "take some too): slots will be split (x8/x8) or share a PCIe switch"
+        ))
+    return out
+
+
+#: 8-pin PCIe cables an adapter needs per GPU connector: NVIDIA's 12V-2x6/12VHPWR adapters take
+#: 3 cables up to 450 W and 4 for 600 W; the RTX 30 Founders 12-pin adapter takes 2.
+_ADAPTER_8PIN = {"16-pin": (3, 4), "12-pin": (2, 2)}
+
+
+def gpu_power_connectors(gpu) -> dict[str, int] | None:
+    """{'16-pin': n, '12-pin': n, '8-pin': n} a card needs, from its ``power_connectors`` text
+    ('1x 16-pin', '2x 8-pin', '1x 6-pin + 1x 8-pin'); None when unknown or not a PCIe plug (EPS)."""
+    text = gpu.power_connectors.strip().lower()
+    if not text or "eps" in text:
+        return None
+    need = {"16-pin": 0, "12-pin": 0, "8-pin": 0}
+    for chunk in text.split("+"):
+        words = chunk.strip().split()
+        if len(words) != 2 or not words[0].endswith("x") or not words[0][:-1].isdigit():
+            return None
+        count, plug = int(words[0][:-1]), words[1]
+        if plug == "6-pin":
+            plug = "8-pin"  # a 6+2-pin cable fits a 6-pin socket
+        if plug not in need:
+            return None
+        need[plug] += count
+    return need
+
+
+def check_psu_connectors(build: ResolvedBuild) -> list[BuildWarning]:
+    """The PSU part's 12V-2x6 and PCIe 8-pin cables against the cards' sockets; adapters from
+    8-pin cables where the native ones run out (a warning), too few cables altogether an error."""
+    psu = build.platform.psu if build.platform is not None else None
+    if psu is None:
+        return []
+    if psu.connectors_12v_2x6 is None or psu.connectors_pcie_8pin is None:
+        return [_w(WarningKind.PSU, Severity.INFO, f"{psu.name}: its GPU power cables are not stated; not checked")]
+    needs = [gpu_power_connectors(g) for g in build.gpus]
+    unknown = sorted({g.name for g, n in zip(build.gpus, needs) if n is None})
+    out = []
+    if unknown:
+        out.append(_w(WarningKind.PSU, Severity.INFO,
+                      f"power sockets of {', '.join(unknown)} not known: PSU cables not checked for them"))
+    native, eight = psu.connectors_12v_2x6, psu.connectors_pcie_8pin
+    adapters = 0
+    for gpu, need in zip(build.gpus, needs):
+        if need is None:
+            continue
+        eight -= need["8-pin"]
+        for plug in ("16-pin", "12-pin"):
+            for _ in range(need[plug]):
+                if native > 0:
+                    native -= 1
+                else:
+                    low, high = _ADAPTER_8PIN[plug]
+                    eight -= high if (gpu.tdp_w or 600) > 450 else low
+                    adapters += 1
+    if eight < 0:
+        out.append(_w(
+            WarningKind.PSU, Severity.ERROR,
+            f"{psu.name} has {psu.connectors_12v_2x6} 12V-2x6 and {psu.connectors_pcie_8pin} PCIe 8-pin cables: "
+            f"{-eight} too few for the GPUs' power sockets"
+        ))
+    elif adapters:
+        out.append(_w(
+            WarningKind.PSU, Severity.WARNING,
+            f"{psu.name} has {psu.connectors_12v_2x6} native 12V-2x6 cable(s): {adapters} GPU socket(s) need "
+            "an adapter from 8-pin PCIe cables"
         ))
     return out
 
@@ -243,7 +387,8 @@ def check_p2p(build: ResolvedBuild) -> list[BuildWarning]:
     return []
 
 
-CHECKS = (check_psu, check_slot_spacing, check_nvlink, check_pcie_lanes, check_mixed, check_p2p)
+CHECKS = (check_psu, check_psu_connectors, check_slot_spacing, check_nvlink, check_board, check_pcie_lanes,
+          check_mixed, check_p2p)
 
 
 def check_build(build: ResolvedBuild) -> tuple[BuildWarning, ...]:

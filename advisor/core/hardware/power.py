@@ -15,12 +15,30 @@ class BuildPower(Frozen):
     psu_w: float | None = None
 
 
+def platform_power(build: ResolvedBuild) -> float | None:
+    """The build's stated platform power, else from its parts: the CPU's rated power (TDP) plus
+    every other part with a stated draw. Unknown without a CPU figure. Board, RAM and drives
+    have no vendor figure here, so a parts-derived platform power is a floor (issue 18)."""
+    if build.build is not None and build.build.platform_power_w is not None:
+        return build.build.platform_power_w
+    platform = build.platform
+    if platform is None or platform.cpu is None or platform.cpu.power_w is None:
+        return None
+    return sum(p.power_w for p in platform.priced_parts() if p.power_w is not None)
+
+
+def psu_rating(build: ResolvedBuild) -> float | None:
+    """The build's stated PSU rating, else its PSU part's."""
+    if build.build is not None and build.build.psu_w is not None:
+        return build.build.psu_w
+    psu = build.platform.psu if build.platform is not None else None
+    return psu.psu_w if psu is not None else None
+
+
 def build_power(build: ResolvedBuild) -> BuildPower:
-    """Sum of board powers (datasheet TDP/TBP) plus the platform's figure from the build."""
+    """Sum of board powers (datasheet TDP/TBP) plus the platform's figure (stated, or from its parts)."""
     tdps = [g.tdp_w for g in build.gpus]
     gpus_w = sum(tdps) if all(t is not None for t in tdps) else None
-    platform_w = build.build.platform_power_w if build.build else None
+    platform_w = platform_power(build)
     total = gpus_w + platform_w if gpus_w is not None and platform_w is not None else None
-    return BuildPower(
-        gpus_w=gpus_w, platform_w=platform_w, total_w=total, psu_w=build.build.psu_w if build.build else None
-    )
+    return BuildPower(gpus_w=gpus_w, platform_w=platform_w, total_w=total, psu_w=psu_rating(build))

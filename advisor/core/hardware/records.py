@@ -196,6 +196,7 @@ class Build(Record):
     platform_power_w: PlatformWatts | None = Field(None, description="Everything but GPUs, W")
     psu_w: Watts | None = None
     unified_memory: bool = Field(False, description="GPU and host share one memory pool (Apple, DGX Spark)")
+    parts: BuildParts | None = Field(None, description="Platform parts by id (issue 18); None = not listed")
 
     @property
     def gpu_count(self) -> int:
@@ -253,6 +254,110 @@ class CloudInstance(Record):
     prices: tuple[CloudPrice, ...] = ()
 
 
+class PartKind(StrEnum):
+    """Kinds of platform part (the ``part`` field of a part record)."""
+
+    CPU = "cpu"
+    MOTHERBOARD = "motherboard"
+    PSU = "psu"
+    RAM = "ram"
+    NVLINK_BRIDGE = "nvlink_bridge"
+
+
+class BoardSlot(Frozen):
+    """One PCIe x16-size slot of a motherboard: where it sits and the lanes it gets."""
+
+    position: int = Field(ge=1, le=16, description="Expansion slot position from the top (slot 1 = nearest the CPU); "
+                                                   "the spacing of two slots is the difference of positions")
+    lanes: int = Field(ge=1, le=32, description="Electrical lanes the slot gets when it is alone in its group")
+    pcie_gen: int = Field(ge=1, le=7)
+    source: LaneSource = LaneSource.CPU
+    shared_with: int | None = Field(None, ge=1, le=16, description="Position of the slot it splits its lanes with")
+    lanes_when_shared: int | None = Field(None, ge=1, le=32, description="Lanes when that slot is used too")
+
+
+_PART_NEEDS = {
+    PartKind.CPU: ("pcie_lanes",), PartKind.MOTHERBOARD: ("slots",), PartKind.PSU: ("psu_w",),
+    PartKind.RAM: ("capacity_gib",), PartKind.NVLINK_BRIDGE: ("bridge_slot_spacing",),
+}
+
+
+class PlatformPart(Record):
+    """A CPU, motherboard, PSU, RAM kit or NVLink bridge with dated prices (issue 18).
+
+    Only the fields of its ``part`` kind are filled; ``power_w`` is the part's rated draw
+    where the vendor states one (a CPU's TDP/PPT), None where it states none.
+    """
+
+    part: PartKind
+    vendor: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    power_w: Watts | None = Field(None, description="Rated draw, W (CPU: TDP; None where no figure is stated)")
+    prices: tuple[PricePoint, ...] = ()
+    url: HttpUrl | None = Field(None, description="The manufacturer's spec page")
+    socket: str = Field("", description="CPU socket (CPU and motherboard)")
+    pcie_lanes: int | None = Field(None, ge=1, le=256, description="CPU: PCIe lanes usable by slots and devices")
+    pcie_gen: int | None = Field(None, ge=1, le=7)
+    slots: tuple[BoardSlot, ...] = Field((), description="Motherboard: its x16-size slots, top to bottom")
+    psu_w: Watts | None = Field(None, description="PSU: continuous rating, W")
+    connectors_12v_2x6: int | None = Field(None, ge=0, le=8, description="PSU: native 12V-2x6/12VHPWR cables")
+    connectors_pcie_8pin: int | None = Field(None, ge=0, le=24, description="PSU: 6+2-pin PCIe cables")
+    atx_version: str = Field("", description="PSU: ATX standard it meets, e.g. '3.1'")
+    capacity_gib: Gib | None = Field(None, description="RAM kit: total capacity, GiB (GB as printed)")
+    modules: int | None = Field(None, ge=1, le=32, description="RAM kit: modules in the kit")
+    speed_mt_s: int | None = Field(None, ge=100, le=20_000, description="RAM kit: rated speed, MT/s")
+    memory_type: str = Field("", description="RAM kit: DDR4, DDR5 RDIMM …")
+    bridge_slot_spacing: int | None = Field(None, ge=1, le=8, description="NVLink bridge: slots it spans")
+    bridge_gpu_ids: tuple[RecordId, ...] = Field((), description="NVLink bridge: GPU ids it joins")
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> PlatformPart:
+        for name in _PART_NEEDS[self.part]:
+            if not getattr(self, name):
+                raise ValueError(f"a {self.part.value} part needs {name}")
+        positions = [s.position for s in self.slots]
+        if len(set(positions)) != len(positions):
+            raise ValueError("two slots share one position")
+        return self
+
+
+class BuildParts(Frozen):
+    """The platform parts a build names by id: its total, power and checks become whole-machine."""
+
+    cpu: RecordId | None = None
+    board: RecordId | None = None
+    psu: RecordId | None = None
+    ram: RecordId | None = None
+    ram_kits: int = Field(1, ge=1, le=16, description="How many of the RAM kit")
+    nvlink_bridges: tuple[RecordId, ...] = Field((), description="One bridge per NVLink pair, in pair order")
+    gpu_slots: tuple[Annotated[int, Field(ge=1, le=16)], ...] = Field(
+        (), description="Board slot position of each GPU in slot order; empty = the board's first slots")
+
+
+class ResolvedPlatform(Frozen):
+    """A build's parts looked up; ``gpu_slots`` is the board slot of each GPU (may be short)."""
+
+    cpu: PlatformPart | None = None
+    board: PlatformPart | None = None
+    psu: PlatformPart | None = None
+    ram: PlatformPart | None = None
+    ram_kits: int = 1
+    nvlink_bridges: tuple[PlatformPart, ...] = ()
+    gpu_slots: tuple[BoardSlot, ...] = ()
+
+    def priced_parts(self) -> tuple[PlatformPart, ...]:
+        """Every part bought, RAM kits repeated: what the platform price sums."""
+        main = tuple(p for p in (self.cpu, self.board, self.psu) if p is not None)
+        ram = (self.ram,) * self.ram_kits if self.ram is not None else ()
+        return main + ram + self.nvlink_bridges
+
+    def lanes_for_gpus(self) -> tuple[int, ...]:
+        """Electrical lanes each GPU's slot gives, with the slots that share lanes split."""
+        used = {s.position for s in self.gpu_slots}
+        return tuple(s.lanes_when_shared if s.shared_with in used and s.lanes_when_shared else s.lanes
+                     for s in self.gpu_slots)
+
+
 class ResolvedBuild(Frozen):
     """A build with its GPU records looked up: what the estimator and checks take.
 
@@ -265,6 +370,7 @@ class ResolvedBuild(Frozen):
     host_ram_gib: Gib | None = None
     unified_memory: bool = False
     build: Build | None = Field(None, description="The catalog build it came from, if any")
+    platform: ResolvedPlatform | None = Field(None, description="The build's platform parts, looked up")
 
     @property
     def gpu_count(self) -> int:

@@ -84,11 +84,19 @@ COLUMNS: dict[RecordKind, tuple[Column, ...]] = {
         Column("Hidden", _attr("hidden_size"), "hidden_size"),
         Column("Published params", _attr("params_published"), "params_published"),
     ),
+    RecordKind.PART: (
+        Column("Id", _attr("id")),
+        Column("Part", lambda r: r.part.value),
+        Column("Vendor", _attr("vendor"), "vendor"),
+        Column("Name", _attr("name"), "name"),
+        Column("Power", _attr("power_w"), "power_w", "W"),
+        Column("Latest price", latest_price_usd, None, "USD"),
+    ),
 }
 
 TAB_TITLES = {
     RecordKind.GPU: "GPUs", RecordKind.BUILD: "Builds", RecordKind.SYSTEM: "Systems",
-    RecordKind.CLOUD: "Cloud", RecordKind.MODEL: "Models",
+    RecordKind.CLOUD: "Cloud", RecordKind.MODEL: "Models", RecordKind.PART: "Parts",
 }
 
 
