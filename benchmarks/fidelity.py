@@ -33,7 +33,7 @@ from advisor.core.model.arch import ModelArch  # noqa: E402
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
-GROUPS = ("inference", "full", "lora", "qlora")
+GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2 (issue 21)
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).
 ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "max_memory_active", "reported", "torch")

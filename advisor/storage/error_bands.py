@@ -29,7 +29,9 @@ def _bands() -> dict:
 
 
 def group_of(workload: Workload) -> str:
-    return "inference" if workload.mode is Mode.INFERENCE else workload.method.value
+    if workload.mode is Mode.INFERENCE:
+        return "inference"
+    return "adapter" if workload.method.litgpt_adapter else workload.method.value  # v1 and v2 measured together
 
 
 def median_pct(workload: Workload) -> float | None:

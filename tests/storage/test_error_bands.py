@@ -35,3 +35,12 @@ def test_missing_group_is_not_measured(monkeypatch):
 def test_speed_band_not_measured_without_figures(monkeypatch):
     monkeypatch.setattr(fidelity, "_bands", lambda: {"memory": {}})
     assert fidelity.speed_band_text(Workload()) == "speed: error band not yet measured"
+
+
+@pytest.mark.parametrize("method", [Method.ADAPTER, Method.ADAPTER_V2])
+def test_litgpt_adapters_share_the_adapter_band(method):
+    # issue 21: LitGPT's adapter and adapter v2 rows are measured as one group.
+    fidelity._bands.cache_clear()
+    text = fidelity.error_band_text(Workload(mode=Mode.TRAIN, method=method))
+    shipped = json.loads((fidelity_path()).read_text())["memory"]["adapter"]
+    assert f"±{shipped['median_pct']:.0f} % median" in text and "measurements, adapter)" in text
