@@ -19,6 +19,7 @@ from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
+from advisor.core.memory.training import OBJECTIVE_WORDS
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
@@ -65,8 +66,12 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
     else:
-        rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" if w.method.value != "full" else ""
-        rows += [("Task", f"fine-tuning: {w.method.value}{rank}"), ("Precision", w.precision.value),
+        rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
+            if w.method.value in ("lora", "qlora") else ""
+        rows += [("Task", f"fine-tuning: {w.method.value}{rank}"),
+                 ("Objective", OBJECTIVE_WORDS[w.objective]
+                  + ("; reference log-probabilities precomputed" if w.precompute_ref else "")),
+                 ("Precision", w.precision.value),
                  ("Optimizer", w.optimizer.value), ("Sequence length", f"{w.seq_len:,}"),
                  ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
                  ("Checkpointing / attention", f"{w.checkpointing.value} / {w.attention.value}")]
@@ -74,6 +79,12 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
             rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
     rows.append(("GPUs and parallelism", "chosen for each build (see the plan in Verdict per build)"))
     return tuple(rows)
+
+
+def _objective(w: Workload) -> str:
+    """', DPO' beside the method in the subtitle; nothing for plain SFT."""
+    words = {"sft": "", "dpo": ", DPO", "orpo": ", ORPO", "reward": ", reward model"}
+    return words[w.objective.value]
 
 
 def _links(b: ResolvedBuild) -> str:
@@ -254,7 +265,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     return ReportDocument(
         title=title,
         subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — "
-                        f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + ')'}",
+                        f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + _objective(w) + ')'}",
                         f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
         footer_left=f"{APP_NAME} {__version__} · {builds_title([r.name for r in results.builds])}",
         blocks=tuple(blocks),

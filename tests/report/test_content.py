@@ -102,3 +102,17 @@ def test_qlora_base_is_what_the_estimate_stores(catalog):
     doc, _ = _doc(catalog, c)
     rows = dict(_table(doc, "Setting").rows)
     assert rows["Base weights"] == "nf4"
+
+
+def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
+    # issue 21: the PDF says what the training optimizes (with its source) beside the method.
+    from advisor.report.content import workload_rows
+    from tests.core.speed.speed_fixtures import llama2_7b
+
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", objective="dpo"), None))
+    assert rows["Objective"].startswith("DPO (Rafailov et al. 2023, arXiv:2305.18290")
+    assert "rank 16" in rows["Task"]
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="adapter-v2"), None))
+    assert rows["Task"] == "fine-tuning: adapter-v2" and rows["Objective"].startswith("supervised fine-tuning")
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", objective="dpo", precompute_ref=True), None))
+    assert rows["Objective"].endswith("reference log-probabilities precomputed")
