@@ -102,7 +102,9 @@ def result_text(data: dict[str, Any]) -> str:
     lines = [f"{m['name']} ({m['id']}): {m['params_total'] / 1e9:.2f}B parameters"
              + (f", {m['params_active'] / 1e9:.2f}B active" if m["moe"] else "")
              + f"; {m['n_layers']} layers, hidden {m['hidden_size']}, {m['n_heads']} heads / {m['n_kv_heads']} KV",
-             f"Workload: {w['mode']}" + (f" {w['method']}" if w["mode"] == "train" else f", {w['weights']} weights")
+             f"Workload: {w['mode']}" + (f" {w['method']}" + (f", {w['objective']}" if w.get("objective", "sft") != "sft"
+                                                              else "")
+                                         if w["mode"] == "train" else f", {w['weights']} weights")
              + f", batch {w['batch']}, {w['n_gpus']} GPU(s)"
              + (f", {data['hardware']['name']}" if data["hardware"] else "")]
     if data.get("plan"):

@@ -46,6 +46,20 @@ def formulas() -> tuple[Formula, ...]:
         Formula(term="LoRA / QLoRA", formula="r × (d_in + d_out) trainable parameters per adapted matrix (fp32 with "
                 "gradients and AdamW states); QLoRA: NF4 base with optional double quantization plus a transient "
                 "dequantized layer.", sources=("LoRA arXiv:2106.09685", "QLoRA arXiv:2305.14314")),
+        Formula(term="LitGPT adapters", formula="adapter: (layers − 2) × (10 × hidden + heads) trainable parameters "
+                "(a learned 10-token prompt and a gate per layer from the third); adapter v2 adds 2 × out_features "
+                "per Linear (bias and scale, lm_head included) and the norms; frozen 16-bit (or bnb 4-bit) base.",
+                sources=("LLaMA-Adapter arXiv:2303.16199", "LLaMA-Adapter V2 arXiv:2304.15010",
+                         "https://github.com/Lightning-AI/litgpt/blob/26857050fe3ff627cd714fe92f5838f51a3d5efa/"
+                         "litgpt/adapter.py and adapter_v2.py")),
+        Formula(term="Objectives", formula="DPO, ORPO and reward modelling put a chosen and a rejected sequence "
+                "through the model per example: activations, logits and step FLOPs of 2 × the micro-batch. DPO adds "
+                "a frozen reference copy of the weights for full fine-tuning (sharded like the policy), none with "
+                "PEFT adapters or precomputed reference log-probabilities, and a reference forward of 2N FLOPs per "
+                "token unless precomputed. Reward model: a scalar head, no vocabulary logits.",
+                sources=("DPO arXiv:2305.18290", "ORPO arXiv:2403.07691",
+                         "https://github.com/huggingface/trl/blob/f2cd57710ae345ea6428ae95363267fcf38a3dc8/"
+                         "trl/trainer/dpo_trainer.py and reward_trainer.py")),
         Formula(term="Runtime", formula=f"CUDA context and library workspaces outside the allocator: "
                 f"{memory_inference.CUDA_CONTEXT_BYTES / MIB:.0f} MiB; vLLM CUDA graphs {memory_inference.VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB.",
                 sources=("pytorch/pytorch#107667", "pytorch/pytorch#28113", "vLLM docs: Conserving memory")),
