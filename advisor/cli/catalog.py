@@ -55,6 +55,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     a = sub.add_parser("import", help="validate a bundle, then save its records into the user catalog")
     a.add_argument("bundle", type=Path)
     a.add_argument("--replace", action="store_true", help="overwrite user records that differ")
+    a = sub.add_parser("prices", help="add dated prices from a CSV file (id,kind,usd,date,source_url)")
+    psub = a.add_subparsers(dest="prices_action", parser_class=Parser, metavar="ACTION", required=True)
+    b = psub.add_parser("import", help="add every row's price to the user catalog, or none if a row is bad")
+    b.add_argument("file", type=Path, help="CSV: id,kind (new|used|hourly),usd,date (YYYY-MM-DD),source_url"
+                                           "[,region][,note]")
+    b.add_argument("--dry-run", action="store_true", help="check every row, write nothing")
     a = sub.add_parser("path", help="print the user catalog folder")
     a.add_argument("--shipped", action="store_true", help="print the shipped catalog folder instead")
     p.set_defaults(handler=run)
@@ -369,6 +375,23 @@ def do_import(args: argparse.Namespace) -> int:
     return 1 if report.conflicts else 0
 
 
+def do_prices(args: argparse.Namespace) -> int:
+    """``catalog prices import FILE.csv``: all rows or none; each bad row one line with its line number."""
+    from advisor.storage.catalog_store.prices_csv import PriceImportError, import_prices
+
+    try:
+        report = import_prices(args.file, dry_run=args.dry_run)
+    except PriceImportError as exc:
+        for line in exc.problems:
+            _err(line)
+        _err(f"nothing imported: {len(exc.problems)} bad row(s)" if exc.problems else "nothing imported")
+        return 1
+    names = ", ".join(f"{k.value} {rid}" for k, rid in report.records)
+    verb = "would add" if args.dry_run else "added"
+    print(f"{verb} {report.added} price(s), {report.unchanged} already there" + (f" ({names})" if names else ""))
+    return 0
+
+
 def do_path(args: argparse.Namespace) -> int:
     from advisor.storage import paths, shipped
 
@@ -378,5 +401,5 @@ def do_path(args: argparse.Namespace) -> int:
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": do_list, "show": do_show, "validate": do_validate, "add": do_add, "remove": do_remove, "reset": do_reset,
-    "export": do_export, "import": do_import, "path": do_path,
+    "export": do_export, "import": do_import, "path": do_path, "prices": do_prices,
 }
