@@ -93,6 +93,48 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
     }
 
 
+def cost_text(c: dict[str, Any] | None, training: bool = False) -> list[str]:
+    """The running cost in words (issue 18); 'no price' / 'not known' where a figure is missing."""
+    if not c:
+        return []
+    st = c["settings"]
+    per = "/h" if c["price_kind"] == "per_hour" else ""
+    if c["price_usd"] is None:
+        price = "no price"
+    else:
+        when = f"seen {c['price_date']}" + (", stale: older than a year" if c["price_stale"] else "")
+        price = f"${c['price_usd']:,.2f}{per} ({when})" if per else f"${c['price_usd']:,.0f} {c['price_kind']} ({when})"
+    out = ["", f"Running cost (${st['electricity_usd_per_kwh']:.4g}/kWh, {st['hours_per_day']:g} h a day, "
+               f"{st['years']:g} years)", f"  {'price':<22}{price}"]
+    if c.get("price_note") and c["price_kind"] != "per_hour":
+        out.append(f"  {'':<22}{c['price_note']}")
+
+    def row(label: str, value: float | None, fmt: str) -> None:
+        out.append(f"  {label:<22}{'not known' if value is None else fmt.format(value)}")
+
+    if c["price_kind"] != "per_hour":
+        row("power at load", c["power_load_w"], "{:,.0f} W")
+        row("power at idle", c["power_idle_w"], "{:,.0f} W (GPUs)")
+        row("energy per year", c["energy_usd_per_year"], "${:,.0f}")
+        row("cost of ownership", c["tco_usd"], "${:,.0f} over the years (price + energy)")
+    row("cost per hour of use", c["usd_per_hour"], "${:,.3f}")
+    if not training:
+        row("per million tokens", c["usd_per_million_tokens"], "${:,.3f} generated")
+    elif c["train_hours"] is None:
+        out.append(f"  {'training run':<22}give --dataset-tokens N (or 'chinchilla') for its time and cost")
+    else:
+        row("training run", c["train_hours"], "{:,.1f} h")
+        row("GPU-days", c["gpu_days"], "{:,.1f}")
+        row("training run cost", c["train_usd"], "${:,.0f}")
+    ch = c.get("chinchilla")
+    if ch:
+        days = "not known" if ch["gpu_days"] is None else f"{ch['gpu_days']:,.1f} GPU-days"
+        usd = "" if ch["train_usd"] is None else f", ${ch['train_usd']:,.0f}"
+        out.append(f"  {'pre-training':<22}compute-optimal {ch['dataset_tokens'] / 1e9:,.1f}B tokens, "
+                   f"{ch['flops']:.2e} FLOPs: {days}{usd} ({ch['source']})")
+    return out
+
+
 def _fmt(value: float | None, unit: str, digits: int = 1) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f} {unit}"
 
@@ -149,6 +191,7 @@ def result_text(data: dict[str, Any]) -> str:
         lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
     elif not data["hardware"]:
         lines += ["", "Speed: give --gpu or --build"]
+    lines += cost_text(data.get("cost"), w["mode"] == "train")
     rot = data["rule_of_thumb"]
     if rot:
         lines += ["", f"Rule of thumb: {rot['total_gib']:.1f} GiB ({rot['rule']})"]

@@ -38,7 +38,8 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "optimizer_in_backward": "--optimizer-in-backward", "compile": "--compile", "tp": "--tp", "cp": "--cp",
                "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
                "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
-               "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers"}
+               "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers",
+               "dataset_tokens": "--dataset-tokens", "epochs": "--epochs"}
 MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
                "runtime")
 
@@ -55,6 +56,70 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def positive_number(text: str) -> float:
+    """A positive finite number in ASCII ('1.5', '2e-1'); NaN, inf and 0 are refused."""
+    stripped = text.strip()
+    try:
+        value = float(stripped) if stripped.isascii() and len(stripped) <= 32 else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text!r}")
+    return value
+
+
+def add_cost_arguments(p: argparse.ArgumentParser) -> None:
+    """The running-cost settings (defaults and sources: ``advisor.core.cost.running``)."""
+    from advisor.core.cost.running import DEFAULT_HOURS_PER_DAY, DEFAULT_USD_PER_KWH, DEFAULT_YEARS
+
+    c = p.add_argument_group("running cost")
+    c.add_argument("--electricity-usd-per-kwh", type=positive_number, metavar="USD",
+                   help=f"electricity price per kWh (default: the saved setting, else {DEFAULT_USD_PER_KWH}, "
+                        "US average residential, EIA January 2024)")
+    c.add_argument("--hours-per-day", type=positive_number, metavar="H",
+                   help=f"hours of use per day (default: the saved setting, else {DEFAULT_HOURS_PER_DAY:g})")
+    c.add_argument("--years", type=positive_number, metavar="Y",
+                   help=f"years of ownership the price is spread over (default: the saved setting, else {DEFAULT_YEARS:g})")
+
+
+def cost_settings(args: argparse.Namespace):
+    """The saved running-cost settings with the flags given on top; UsageError naming the flag."""
+    from pydantic import ValidationError
+
+    from advisor.core.cost.running import CostSettings
+    from advisor.storage.settings import load_settings
+
+    base = load_settings().settings.cost
+    given = {k: getattr(args, k, None) for k in ("electricity_usd_per_kwh", "hours_per_day", "years")}
+    try:
+        return CostSettings(**{**base.model_dump(), **{k: v for k, v in given.items() if v is not None}})
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        raise UsageError(f"--{str(err['loc'][0]).replace('_', '-')}: {err['msg']}") from None
+
+
+def dataset_tokens_arg(text: str | None, arch) -> tuple[int | None, str | None]:
+    """(tokens, note): a count ('160B', '2.5e9') or 'chinchilla' (20 tokens per parameter of ``arch``)."""
+    if text is None:
+        return None, None
+    from advisor.core.units import parse_count
+
+    if text.strip().lower() == "chinchilla":
+        from advisor.core.cost.running import CHINCHILLA_SOURCE, chinchilla_tokens
+        from advisor.core.model.params import count_params
+
+        n = count_params(arch).total
+        tokens = round(chinchilla_tokens(n))
+        return tokens, f"dataset: {tokens / 1e9:,.1f}B tokens, compute-optimal for {n / 1e9:.2f}B parameters ({CHINCHILLA_SOURCE})"
+    try:
+        value = parse_count(text) if text.strip().isascii() else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not (1 <= value <= 1e15):
+        raise UsageError(f"--dataset-tokens: expected a token count (160B, 2.5e9) or 'chinchilla', not {text!r}")
+    return round(value), None
 
 
 def add_workload_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,6 +153,11 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--full-prompt-logits", action="store_true",
                    help="transformers before 4.45: generate computes logits for every prompt position")
     w.add_argument("--prompt-tokens", type=positive_int, metavar="P", help="prompt part of the context")
+    r = p.add_argument_group("training run (time and cost; issue 18)")
+    r.add_argument("--dataset-tokens", metavar="N|chinchilla",
+                   help="tokens in the training set (160B, 2.5e9); 'chinchilla': 20 per parameter "
+                        "(Hoffmann et al. 2022, compute-optimal pre-training)")
+    r.add_argument("--epochs", type=positive_number, metavar="E", help="passes over the dataset (default 1)")
     t = p.add_argument_group("training framework and memory options")
     t.add_argument("--framework", choices=FRAMEWORKS,
                    help="training framework whose defaults apply (default hf: Trainer + PEFT/TRL)")

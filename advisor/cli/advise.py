@@ -58,8 +58,18 @@ def candidate_json(found) -> dict[str, Any]:
         "train_tokens_per_s": speed.train_tokens_per_s, "price_usd": c.price_usd,
         "price_kind": c.price_kind if c.price_kind != "owned" else None,
         "price_date": c.price_date.isoformat() if c.price_date else None, "power_w": c.power_w,
+        "price_stale": _stale(c),
         "reasons": list(found.reasons) + ([] if c.price_usd is not None else ["no price"]),
     }
+
+
+def _stale(c) -> bool:
+    """A price older than a year (issue 18): shown with its date and 'stale'."""
+    import datetime as dt
+
+    from advisor.core.cost.running import is_stale
+
+    return c.price_usd is not None and is_stale(c.price_date, dt.date.today())
 
 
 def _text(result, request) -> str:
@@ -71,7 +81,8 @@ def _text(result, request) -> str:
         c, d = f.candidate, candidate_json(f)
         rate = d["train_tokens_per_s"] or d["decode_tokens_per_s"]
         per = "/h" if c.price_kind == "per_hour" else ""
-        price = f"${c.price_usd:,.0f}{per} {c.price_kind} ({c.price_date})" if c.price_usd is not None else "no price"
+        when = f"{c.price_date}, stale" if _stale(c) else f"{c.price_date}"
+        price = f"${c.price_usd:,.0f}{per} {c.price_kind} ({when})" if c.price_usd is not None else "no price"
         lines.append(f"{i:>2}. {c.name}: {price}; {rate:,.1f} tokens/s; {d['per_gpu_gib']:.1f} of "
                      f"{d['usable_per_gpu_gib']:.1f} GiB per GPU")
         lines.append(f"    plan: {f.plans_text[0]}" + (f"; {'; '.join(f.reasons)}" if f.reasons else ""))

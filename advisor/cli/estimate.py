@@ -23,9 +23,12 @@ from advisor.cli._estimate_text import result_json, result_text
 from advisor.cli._job_args import (
     ARCH_FLAGS,
     FIELD_FLAGS,
+    add_cost_arguments,
     add_workload_arguments,
+    dataset_tokens_arg,
     load_model_arg,
     make_workload,
+    cost_settings,
     override_arch,
     workload_fields,
 )
@@ -43,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--gpu", metavar="ID", action="append",
                        help="catalog GPU id (one card; N on PCIe with --gpus N; repeat for different cards in one machine)")
     where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
+    add_cost_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
 
@@ -59,6 +63,7 @@ class Request:
     weights_bytes_override: float | None
     notes: tuple[str, ...]
     pins: Any = None  # PlanPins from --gpus / --parallel / --offload
+    entry: Any = None  # BuildEntry of --gpu/--build (its price, as the window's): None without hardware
 
 
 def _resolve_hardware(args: argparse.Namespace):
@@ -137,6 +142,16 @@ def build_request(args: argparse.Namespace) -> Request:
     arch = override_arch(arch, args)
     notes: list[str] = []
     fields = _with_defaults(workload_fields(args, imported), notes)
+    for flag, value in (("--dataset-tokens", getattr(args, "dataset_tokens", None)), ("--epochs", getattr(args, "epochs", None))):
+        if value is not None and args.mode != "train":
+            raise UsageError(f"{flag}: only applies to training (--mode train)")
+    tokens, tokens_note = dataset_tokens_arg(getattr(args, "dataset_tokens", None), arch)
+    if tokens is not None:
+        fields["dataset_tokens"] = tokens
+    if tokens_note:
+        notes.append(tokens_note)
+    if getattr(args, "epochs", None) is not None:
+        fields["epochs"] = args.epochs
     build = _resolve_hardware(args)
     if build is not None and args.gpus is not None and args.gpus > build.gpu_count:
         raise UsageError(f"--gpus: {build.name} has {build.gpu_count} GPU(s), not {args.gpus}")
@@ -156,7 +171,23 @@ def build_request(args: argparse.Namespace) -> Request:
     arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
     exact = None if arch_changed else _weights_override(imported, workload)  # files no longer match the shapes
     job = workload if build is None else job_of(workload)  # without hardware, the flags are the plan
-    return Request(arch, job, build, imported, exact, tuple(notes), pins)
+    return Request(arch, job, build, imported, exact, tuple(notes), pins, _entry(args, build))
+
+
+def _entry(args: argparse.Namespace, build):
+    """The comparison entry --gpu/--build stand for (so the price is found as the window finds it)."""
+    if build is None:
+        return None
+    from advisor.core.advice.comparison import BuildEntry
+
+    if args.build:
+        from advisor.storage.catalog_store import load_catalog
+
+        catalog = load_catalog(migrate_user_files=False).catalog
+        kind = ("cloud_id" if args.build in catalog.cloud else "system_id" if args.build in catalog.systems
+                else "build_id")
+        return BuildEntry(name=build.name, **{kind: args.build})
+    return BuildEntry(name=build.name, inline=build)
 
 
 def _check(request: Request) -> None:
@@ -204,6 +235,50 @@ def run(args: argparse.Namespace) -> int:
     band = median_pct(request.workload)
     est, planned, found = estimate_request(request, band / 100 if band is not None else 0.0)
     data = result_json(request, est, planned, found)
+    data["cost"] = cost_json(request, est, planned, cost_settings(args)) if request.build is not None else None
     data["assumptions"][len(request.notes):len(request.notes)] = notes
     print(json.dumps(data, indent=2) if args.json else result_text(data))
     return 0
+
+
+def cost_json(request: Request, est, planned, settings) -> dict[str, Any]:
+    """``cost``: price, energy, $/M tokens and the training run's hours and cost (null where unknown)."""
+    import datetime as dt
+
+    from advisor.core.advice.evaluate import BuildResult, money
+    from advisor.core.advice.running import build_running_cost
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog(migrate_user_files=False).catalog
+    entry = request.entry
+    result = BuildResult(entry=entry, resolved=request.build, estimate=est, planned=planned,
+                         status=planned.status if planned is not None else None,
+                         **money(catalog, entry, request.build))
+    workload = planned.workload if planned is not None else request.workload
+    c = build_running_cost(result, workload, settings, dt.date.today())
+    return {
+        "price_usd": c.price_usd, "price_kind": c.price_kind,
+        "price_date": c.price_date.isoformat() if c.price_date else None, "price_stale": c.price_stale,
+        "price_note": result.price_note or None,
+        "power_load_w": c.load_w, "power_idle_w": c.idle_w,
+        "energy_usd_per_year": c.energy_usd_per_year, "usd_per_hour": c.usd_per_hour,
+        "usd_per_million_tokens": c.usd_per_million_tokens, "tco_usd": c.tco_usd,
+        "train_hours": c.train_hours, "train_usd": c.train_usd, "gpu_days": c.gpu_days,
+        "settings": settings.model_dump(), "notes": list(c.notes),
+        "chinchilla": _chinchilla_json(request, result, workload, settings),
+    }
+
+
+def _chinchilla_json(request: Request, result, workload, settings) -> dict[str, Any] | None:
+    """Pre-training (full training): the compute-optimal dataset for this model and what it takes here."""
+    import datetime as dt
+
+    from advisor.core.advice.evaluate import Results
+    from advisor.core.advice.running import chinchilla_plan
+
+    plan = chinchilla_plan(request.arch, Results((result,), {}, "", None, None), workload, settings, dt.date.today())
+    if plan is None:
+        return None
+    row = plan.rows[0]
+    return {"dataset_tokens": plan.tokens, "flops": plan.flops, "train_hours": row.hours, "gpu_days": row.gpu_days,
+            "train_usd": row.usd, "source": plan.source}

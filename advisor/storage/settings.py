@@ -14,13 +14,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from advisor.core.cost.running import DEFAULT_HOURS_PER_DAY, DEFAULT_USD_PER_KWH, DEFAULT_YEARS, CostSettings
 from advisor.core.job.workload import Engine
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.locking import locked
 from advisor.storage.safe_read import FileRefused, read_text_limited
 
-MAX_BYTES = 1_000_000  # window geometry and state included, settings are ~2 KB
+MAX_BYTES = 1_000_000
+COST_FIELDS = ("electricity_usd_per_kwh", "hours_per_day", "years")  # window geometry and state included, settings are ~2 KB
 
 
 class Settings(BaseModel):
@@ -36,6 +38,18 @@ class Settings(BaseModel):
     window_state: str | None = Field(None, description="QMainWindow.saveState(), base64")
     last_comparison: str | None = Field(None, description="Path of the comparison open at exit")
     recent_comparisons: tuple[str, ...] = Field((), description="File ▸ Open Recent: paths, newest first")
+    # Running cost (issue 18): defaults and their sources in advisor.core.cost.running.
+    electricity_usd_per_kwh: float = Field(DEFAULT_USD_PER_KWH, gt=0, le=5, allow_inf_nan=False,
+                                           description="Electricity price, USD per kWh")
+    hours_per_day: float = Field(DEFAULT_HOURS_PER_DAY, gt=0, le=24, allow_inf_nan=False,
+                                 description="Hours of use per day")
+    years: float = Field(DEFAULT_YEARS, gt=0, le=20, allow_inf_nan=False, description="Years of ownership")
+
+    @property
+    def cost(self) -> CostSettings:
+        """The running-cost settings the core takes."""
+        return CostSettings(electricity_usd_per_kwh=self.electricity_usd_per_kwh, hours_per_day=self.hours_per_day,
+                            years=self.years)
 
 
 class LoadedSettings(BaseModel):
@@ -49,7 +63,17 @@ def load_settings(path: Path | None = None) -> LoadedSettings:
     """Read the settings; never raises for a bad file (it is moved aside to ``.bad``)."""
     source = path or paths.settings_file()
     try:
-        return LoadedSettings(settings=Settings.model_validate(json.loads(read_text_limited(source, MAX_BYTES))))
+        data = json.loads(read_text_limited(source, MAX_BYTES))
+        try:
+            return LoadedSettings(settings=Settings.model_validate(data))
+        except ValidationError as exc:
+            # A bad running-cost value is dropped (its default used, said), not the whole file.
+            bad = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
+            if not isinstance(data, dict) or not bad or not bad <= set(COST_FIELDS):
+                raise
+            kept = Settings.model_validate({k: v for k, v in data.items() if k not in bad})
+            return LoadedSettings(settings=kept, warning=f"{source}: {', '.join(sorted(bad))} out of range; "
+                                                         "the default is used")
     except FileNotFoundError:
         return LoadedSettings(settings=Settings())
     except (FileRefused, UnicodeDecodeError, json.JSONDecodeError, ValidationError, TypeError, ValueError,

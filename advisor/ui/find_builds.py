@@ -62,9 +62,9 @@ def _speed_words(found) -> str:
 def _price_words(c) -> str:
     if c.price_usd is None:
         return "no price"
-    if c.price_kind == "per_hour":
-        return f"${c.price_usd:,.2f}/h ({c.price_date})"
     stale = c.price_date is not None and (dt.date.today() - c.price_date).days > 365
+    if c.price_kind == "per_hour":
+        return f"${c.price_usd:,.2f}/h ({c.price_date}{', stale' if stale else ''})"
     return f"${c.price_usd:,.0f} {c.price_kind} ({c.price_date}{', stale' if stale else ''})"
 
 

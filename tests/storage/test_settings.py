@@ -81,3 +81,38 @@ def test_fuzzed_settings_load_or_fall_back_to_defaults(tmp_path, doc):
     loaded = load_settings(f)
     assert isinstance(loaded.settings, Settings)
     assert loaded.warning is None or "\n" not in loaded.warning
+
+
+# --- running cost (issue 18) ------------------------------------------------------------------
+
+
+def test_running_cost_settings_round_trip_and_default_sources():
+    from advisor.core.cost.running import DEFAULT_USD_PER_KWH, ELECTRICITY_SOURCE
+
+    assert Settings().electricity_usd_per_kwh == DEFAULT_USD_PER_KWH and "EIA" in ELECTRICITY_SOURCE
+    s = Settings(electricity_usd_per_kwh=0.31, hours_per_day=24, years=5)
+    save_settings(s)
+    back = load_settings().settings
+    assert back == s and back.cost.electricity_usd_per_kwh == 0.31 and back.cost.hours_owned == 5 * 365 * 24
+
+
+@pytest.mark.parametrize("bad", [{"electricity_usd_per_kwh": 0}, {"electricity_usd_per_kwh": -1},
+                                 {"electricity_usd_per_kwh": "cheap"}, {"hours_per_day": 25},
+                                 {"hours_per_day": 0}, {"years": 0}, {"years": 100}])
+def test_bad_running_cost_values_are_refused(bad):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        Settings(**bad)
+
+
+def test_a_bad_running_cost_value_in_the_file_falls_back_to_its_default_only():
+    import json
+
+    f = paths.settings_file()
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"memory_unit": "GB", "electricity_usd_per_kwh": -3, "years": 4}))
+    loaded = load_settings()
+    assert loaded.settings.memory_unit == "GB" and loaded.settings.years == 4  # the rest is kept
+    assert loaded.settings.electricity_usd_per_kwh == Settings().electricity_usd_per_kwh
+    assert "electricity_usd_per_kwh" in loaded.warning and f.exists()

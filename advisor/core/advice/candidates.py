@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.cost.prices import Condition, build_cost, gpu_price, newest_price
+from advisor.core.cost.running import price_date
 from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import PriceKind, ResolvedBuild, Segment, Topology
@@ -114,12 +115,12 @@ def _build_candidates(catalog: Catalog, choice: PriceChoice) -> list[Candidate]:
         priced = [(c, cost, cost.total_usd if cost.total_usd is not None else cost.gpus_usd) for c, cost in costs]
         priced = [t for t in priced if t[2] is not None]
         cond, cost, usd = min(priced, key=lambda t: t[2]) if priced else (None, None, None)
-        dates = [p.date_seen for p in cost.prices if p is not None] if cost is not None else []
+        oldest = price_date(resolved, cond) if cond is not None else None  # GPUs and platform parts (issue 18)
         notes = () if cost is None or cost.total_usd is not None else ("price of the GPUs only: platform cost unknown",)
         out.append(Candidate(id=build_id, name=resolved.name, kind="build", build=resolved,
                              entry=BuildEntry(name=resolved.name, build_id=build_id), price_usd=usd,
                              price_kind=cond.value if cond is not None else None,
-                             price_date=min(dates) if dates else None, power_w=_power(resolved), notes=notes))
+                             price_date=oldest, power_w=_power(resolved), notes=notes))
     return out
 
 

@@ -7,6 +7,7 @@ becomes a message on that build, never a crash and never a made-up number.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.cost.running import price_date
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
 from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
@@ -58,6 +60,7 @@ class BuildResult:
     usd_per_hour: float | None = None
     power_w: float | None = None
     price_note: str = ""
+    price_date: dt.date | None = None  # oldest date among the prices shown (new, else used; cloud: its rate's)
     largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
     model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
 
@@ -119,6 +122,7 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
         "price_new_usd": new.total_usd if new.total_usd is not None else new.gpus_usd,
         "price_used_usd": used.total_usd if used.total_usd is not None else used.gpus_usd,
         "usd_per_hour": None, "power_w": None, "price_note": "",
+        "price_date": price_date(resolved, Condition.NEW if new.gpus_usd is not None else Condition.USED),
     }
     if new.total_usd is None and new.gpus_usd is not None:
         generic = any(m.startswith("platform cost") for m in new.missing)
@@ -129,8 +133,11 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
     out["power_w"] = power.total_w if power.total_w is not None else power.gpus_w
     if entry.cloud_id is not None and catalog is not None:
         inst = catalog.cloud.get(entry.cloud_id)
+        out["price_date"] = None
         if inst is not None and inst.prices:
-            out["usd_per_hour"] = min(p.usd_per_hour for p in inst.prices)
+            cheapest = min(inst.prices, key=lambda p: p.usd_per_hour)
+            out["usd_per_hour"] = cheapest.usd_per_hour
+            out["price_date"] = cheapest.date_seen
         out["price_new_usd"] = out["price_used_usd"] = None  # rented, not bought
         out["price_note"] = "rented by the hour"
     return out

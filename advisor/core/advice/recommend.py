@@ -10,6 +10,8 @@ repeat the estimator's note when a second GPU adds capacity but not speed.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from advisor.core.advice.ranking import Criterion, rank
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
@@ -59,8 +61,21 @@ def _prefill_sentence(ok) -> list[str]:
             f"{rates[fast] / rates[slow]:.1f}× {slow} ({rates[slow]:,.0f}), so its first token comes sooner."]
 
 
-def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED) -> str:
-    """The winner sentence, then what else the numbers say (same text in the window and the PDF)."""
+def _stale_sentence(ok, today: dt.date) -> list[str]:
+    """Say when a price the comparison leans on is older than a year (issue 18)."""
+    from advisor.core.cost.running import is_stale
+
+    old = [r for r in ok if is_stale(getattr(r, "price_date", None), today) and _price(r)[0] is not None]
+    if not old:
+        return []
+    parts = ", ".join(f"{r.name} (seen {r.price_date.isoformat()})" for r in old)
+    return [f"Prices older than a year (stale): {parts}; a current price may change the ranking."]
+
+
+def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED, today: dt.date | None = None) -> str:
+    """The winner sentence, then what else the numbers say (same text in the window and the PDF).
+    ``today`` (default: the date now) decides which prices are stale."""
+    today = today or dt.date.today()
     ranking = rank(results, w, criterion)
     with_estimate = [r for r in results.builds if r.estimate is not None and r.estimate.fit is not None]
     ok = [r for r in with_estimate if _runs(r)]
@@ -88,6 +103,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED)
         if len(value) > 1:
             best, cost = min(value, key=lambda t: t[1])
             out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least (${cost:,.2f}).")
+        out += _stale_sentence(ok, today)
     else:
         out.append("No price is known for the builds that run it, so cost is not compared.")
     shares = {r.name: r.estimate.speed.interconnect_share for r in ok}

@@ -200,6 +200,9 @@ class Workload(Frozen):
     tp: int = Field(1, ge=1, le=1024, description="Tensor-parallel degree inside FSDP (2-D FSDP × TP)")
     cp: int = Field(1, ge=1, le=1024, description="Context-parallel degree (sequence split) inside FSDP")
     expandable_segments: bool = Field(False, description="PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+    dataset_tokens: int | None = Field(None, ge=1, le=10**15, description="Training run: tokens in the dataset "
+                                                                        "(time and cost of the run; issue 18)")
+    epochs: float = Field(1, gt=0, le=10_000, description="Training run: passes over the dataset")
     # --- hardware use
     n_gpus: int = Field(1, ge=1, le=100_000, description="GPUs the job uses")
     parallel: Parallel = Parallel.NONE

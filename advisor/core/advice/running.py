@@ -1,0 +1,142 @@
+"""Running cost of the builds of a comparison: per build (``advisor.core.cost.running``), owning
+against renting with the break-even in hours, and Chinchilla's compute-optimal pre-training run.
+
+The window's Value tab, the PDF and ``llm-advisor estimate`` call these, so they say the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from advisor.core.advice.evaluate import BuildResult, Results
+from advisor.core.cost.running import (
+    CHINCHILLA_SOURCE,
+    CostSettings,
+    RunningCost,
+    break_even_hours,
+    chinchilla_tokens,
+    energy_usd_per_hour,
+    gpu_days,
+    is_stale,
+    power_draw,
+    running_cost,
+    train_hours,
+    train_usd,
+    training_flops,
+)
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+
+
+def headline_rate(r: BuildResult, workload: Workload) -> float | None:
+    """Generated tokens/s (inference) or training tokens/s of a build that runs the job."""
+    if r.estimate is None or not r.runs:
+        return None
+    s = r.estimate.speed
+    return s.train_tokens_per_s if workload.mode is Mode.TRAIN else s.decode_tokens_per_s
+
+
+def build_running_cost(r: BuildResult, workload: Workload, settings: CostSettings, today: dt.date) -> RunningCost:
+    """One build's running cost: rented at its hourly rate, else bought new (else used)."""
+    if r.usd_per_hour is not None:
+        price, kind = r.usd_per_hour, "per_hour"
+    elif r.price_new_usd is not None:
+        price, kind = r.price_new_usd, "new"
+    elif r.price_used_usd is not None:
+        price, kind = r.price_used_usd, "used"
+    else:
+        price, kind = None, None
+    rented = r.entry.cloud_id is not None
+    if rented and price is None:
+        kind = "per_hour"
+    training = workload.mode is Mode.TRAIN
+    rate = headline_rate(r, workload)
+    n_gpus = r.planned.plan.n_gpus if r.planned is not None else (r.resolved.gpu_count if r.resolved else 1)
+    return running_cost(
+        price_usd=price, price_kind=kind, price_date_=r.price_date,
+        power=power_draw(r.resolved) if r.resolved is not None and not rented else None,
+        tokens_per_s=None if training else rate, settings=settings, today=today, n_gpus=n_gpus,
+        dataset_tokens=workload.dataset_tokens if training else None, epochs=workload.epochs,
+        train_tokens_per_s=rate if training else None)
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    owned: str
+    price_usd: float
+    energy_usd_per_hour: float | None
+    hours: float | None  # None: renting costs no more per hour than the owned build's power, or power unknown
+
+
+@dataclass(frozen=True)
+class RentVsBuy:
+    cloud: str | None  # the cheapest rented build in the comparison that runs the job
+    cloud_usd_per_hour: float | None
+    rows: tuple[BreakEven, ...]
+    why_none: str = ""  # when there is no comparison: why, in words
+
+
+def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) -> RentVsBuy:
+    """Each bought build against the cheapest cloud instance of the comparison that runs the job."""
+    rented = [r for r in results.builds if r.usd_per_hour is not None and r.runs]
+    if not rented:
+        clouds = [r for r in results.builds if r.entry.cloud_id is not None]
+        why = ("add a cloud instance to compare owning with renting" if not clouds else
+               "no cloud instance of the comparison has an hourly price and runs the job")
+        return RentVsBuy(None, None, (), why)
+    cloud = min(rented, key=lambda r: r.usd_per_hour)
+    rows = []
+    for r in results.builds:
+        if r.usd_per_hour is not None or r.entry.cloud_id is not None:
+            continue
+        price = r.price_new_usd if r.price_new_usd is not None else r.price_used_usd
+        if price is None:
+            continue
+        energy = energy_usd_per_hour(power_draw(r.resolved).load_w, settings) if r.resolved is not None else None
+        rows.append(BreakEven(r.name, price, energy, break_even_hours(price, cloud.usd_per_hour, energy)))
+    return RentVsBuy(cloud.name, cloud.usd_per_hour, tuple(rows),
+                     "" if rows else "no bought build with a known price")
+
+
+@dataclass(frozen=True)
+class ChinchillaRow:
+    name: str
+    hours: float | None
+    gpu_days: float | None
+    usd: float | None
+
+
+@dataclass(frozen=True)
+class ChinchillaPlan:
+    params: float
+    tokens: float
+    flops: float
+    rows: tuple[ChinchillaRow, ...]
+    source: str = CHINCHILLA_SOURCE
+
+
+def chinchilla_plan(arch: ModelArch, results: Results, workload: Workload, settings: CostSettings,
+                    today: dt.date) -> ChinchillaPlan | None:
+    """Pre-training the model compute-optimally (full training only): dataset, FLOPs, and per build
+    the hours, GPU-days and cost at the build's estimated training tokens/s."""
+    if workload.mode is not Mode.TRAIN or workload.method is not Method.FULL:
+        return None
+    counts = count_params(arch)
+    tokens = chinchilla_tokens(counts.total)
+    rows = []
+    for r in results.builds:
+        hours = train_hours(tokens, 1, headline_rate(r, workload))
+        cost = build_running_cost(r, workload, settings, today)
+        usd = (train_usd(hours, cloud_usd_per_hour=cost.price_usd) if cost.rented
+               else train_usd(hours, price_usd=cost.price_usd, load_w=cost.load_w, settings=settings))
+        n = r.planned.plan.n_gpus if r.planned is not None else 1
+        rows.append(ChinchillaRow(r.name, hours, gpu_days(hours, n), usd))
+    return ChinchillaPlan(counts.total, tokens, training_flops(counts.active, tokens), tuple(rows))
+
+
+def stale_prices(results: Results, today: dt.date) -> list[BuildResult]:
+    """Builds that run the job and are priced on a price older than a year."""
+    return [r for r in results.builds if r.runs and is_stale(r.price_date, today)
+            and (r.usd_per_hour is not None or r.price_new_usd is not None or r.price_used_usd is not None)]
