@@ -569,7 +569,8 @@ class SpeedPlot:
 
 
 class ValuePlot:
-    """Price against capability: $ per GB of GPU memory and $ per token/s (bought builds).
+    """Price against capability: $ per GB of GPU memory and $ per token/s (bought builds), and what a
+    million tokens cost to run under the running-cost settings (bought and rented builds, issue 18).
 
     Empty slots say why: "no price", "rented" (see rent vs buy below) or "does not fit".
     """
@@ -577,13 +578,17 @@ class ValuePlot:
     def __init__(self) -> None:
         self.per_gb = _plot_item("Price per GB of GPU memory", "USD / GB")
         self.per_tps = _plot_item("Price per token/s", "USD / (tok/s)")
+        self.per_million = _plot_item("Running cost per million tokens", "USD / M tokens")
         self.gb_bars = _BarPair(self.per_gb, BUILD_COLORS[4], "")
         self.tps_bars = _BarPair(self.per_tps, BUILD_COLORS[3], "")
+        self.million_bars = _BarPair(self.per_million, BUILD_COLORS[2], "")
         self.gb_bars.set_title("Price per GB of GPU memory")
         self.tps_bars.set_title("Price per token/s")
-        self.items = [self.per_gb, self.per_tps]
+        self.million_bars.set_title("Running cost per million tokens")
+        self.items = [self.per_gb, self.per_tps, self.per_million]
+        self.million_values: dict[int, float] = {}  # slot → USD per million tokens (what the bars show)
 
-    def update(self, results, training: bool) -> None:
+    def update(self, results, training: bool, cost=None, workload=None) -> None:
         gb_rows, tps_rows = ([], [], [], [], {}), ([], [], [], [], {})
         for i, r in enumerate(results.builds):
             price = r.price_new_usd or r.price_used_usd
@@ -603,9 +608,41 @@ class ValuePlot:
                 tps_rows[4][i] = why_no_bar(r) or "speed not estimated"
         self.gb_bars.set(*gb_rows)
         self.tps_bars.set(*tps_rows)
+        self._update_million(results, training, cost, workload)
         names = [r.name for r in results.builds]
         _bar_ticks(self.per_gb, names, self.gb_bars.notes)
         _bar_ticks(self.per_tps, names, self.tps_bars.notes)
+        _bar_ticks(self.per_million, names, self.million_bars.notes)
+
+    def _update_million(self, results, training: bool, cost, workload) -> None:
+        """USD per million generated (or trained) tokens: owned, energy plus the price spread over the
+        hours of use while owned; rented, the hourly rate (``advisor.core.cost.running``)."""
+        import datetime as dt
+
+        from advisor.core.advice.running import build_running_cost, headline_rate
+        from advisor.core.cost.running import CostSettings, usd_per_million_tokens
+        from advisor.core.job.workload import Mode, Workload
+
+        cost = cost or CostSettings()
+        workload = workload or Workload(mode=Mode.TRAIN if training else Mode.INFERENCE)
+        kind = "trained" if training else "generated"
+        rows: tuple = ([], [], [], [], {})
+        self.million_values = {}
+        for i, r in enumerate(results.builds):
+            rc = build_running_cost(r, workload, cost, dt.date.today())
+            per_m = usd_per_million_tokens(rc.usd_per_hour, headline_rate(r, workload))
+            if per_m is None:
+                why = ("no price" if rc.price_usd is None else "power not stated" if rc.usd_per_hour is None
+                       else why_no_bar(r) or "speed not estimated")
+                rows[4][i] = why
+                continue
+            self.million_values[i] = per_m
+            how = (f"${rc.usd_per_hour:,.2f}/h rented" if rc.rented else
+                   f"${rc.usd_per_hour:,.3f}/h (energy + price over {cost.years:g} years of {cost.hours_per_day:g} h a day)")
+            for lst, val in zip(rows, (i, per_m, 0.0, f"{r.name}: ${per_m:,.3f} per million {kind} tokens; {how}")):
+                lst.append(val)
+        self.million_bars.set_title(f"Running cost per million {kind} tokens")
+        self.million_bars.set(*rows)
 
 
 def break_even_hours(buy_usd: float | None, rent_usd_per_hour: float | None) -> float | None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from advisor.cli import UsageError
+from advisor.cli._job_args import add_cost_arguments, cost_settings
 from advisor.cli.estimate import add_workload_arguments
 
 
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="catalog build, system or cloud id (repeat: 2 to 6)")
     p.add_argument("--title", default="", help="title of the report")
     add_workload_arguments(p)
+    add_cost_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -160,7 +162,7 @@ def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> 
     try:
         pages = export_pdf(comparison, catalog, args.out, catalog_date=catalog_date,
                            error_band=error_band_text(comparison.workload), page_size=args.page_size or default_page_size(),
-                           unit=args.unit, overwrite=args.overwrite)
+                           unit=args.unit, overwrite=args.overwrite, cost=cost_settings(args))
     except LookupError as exc:
         raise UsageError(f"model: {exc}") from None
     except PdfWriteError as exc:

@@ -15,6 +15,7 @@ from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.advice.formulas import formulas
 from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.cost.running import ELECTRICITY_SOURCE, IDLE_SOURCE, CostSettings, is_stale, price_date
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import base_format_name
@@ -38,7 +39,7 @@ from advisor.report.document import (
 CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
           ("memory", "Memory per GPU by term, against capacity"),
           ("speed", "Speed, with the share lost to GPU-to-GPU traffic"),
-          ("value", "Value: price against capability"))
+          ("value", "Value: price against capability, and running cost per million tokens"))
 
 
 def _gib(n_bytes: float | None, unit: str = "GiB") -> str:
@@ -113,9 +114,11 @@ def _price_cell(r: BuildResult) -> str:
         amount = cost.total_usd if cost.total_usd is not None else cost.gpus_usd
         if amount is None:
             continue
-        when = max(p.date_seen for p in dated).isoformat() if dated else "?"
+        oldest = price_date(r.resolved, cond)
+        when = oldest.isoformat() if oldest else "?"
+        stale = " (stale: older than a year)" if is_stale(oldest, dt.date.today()) else ""
         scope = "" if cost.total_usd is not None else " (GPUs only)"
-        lines.append(f"{label} {_usd(amount)}{scope}, seen {when}")
+        lines.append(f"{label} {_usd(amount)}{scope}, seen {when}{stale}")
     return "; ".join(lines) or "unknown"
 
 
@@ -241,8 +244,92 @@ def _sources(results: Results) -> list:
     return [Bullets(items=tuple(items), small=True)]
 
 
+def _hours(h: float | None) -> str:
+    if h is None:
+        return "—"
+    return f"{h:,.0f} h" if h >= 10 else f"{h:,.1f} h"
+
+
+def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, cost: CostSettings,
+                        today: dt.date) -> list:
+    """Running cost per build and owning against renting (issue 18), under the user's settings."""
+    from advisor.core.advice.running import build_running_cost, chinchilla_plan, headline_rate, rent_vs_buy
+    from advisor.core.cost.running import usd_per_million_tokens
+
+    training = w.mode is Mode.TRAIN
+    kind = "trained" if training else "generated"
+    blocks: list = [Heading(text="Running cost"), Paragraph(text=(
+        f"Electricity {_usd(cost.electricity_usd_per_kwh)}/kWh, {cost.hours_per_day:g} hours of use a day, "
+        f"{cost.years:g} years of ownership. Energy per year = power at load × hours a day × 365 × price per kWh "
+        "(the machine off outside the hours of use); an owned build's hour of use costs its energy plus its "
+        "price spread over the hours of use while owned; a rented one its hourly rate. Default electricity "
+        f"price: {ELECTRICITY_SOURCE}. Idle: {IDLE_SOURCE}."), small=True)]
+    rows = []
+    with_run = training and w.dataset_tokens is not None
+    for r in results.builds:
+        c = build_running_cost(r, w, cost, today)
+        per_m = usd_per_million_tokens(c.usd_per_hour, headline_rate(r, w))
+        if c.price_usd is None:
+            price = "no price"
+        elif c.rented:
+            price = _usd(c.price_usd, "/h")
+        else:
+            price = f"{_usd(c.price_usd)} {c.price_kind}"
+        if c.price_usd is not None and c.price_date is not None:
+            price += f", seen {c.price_date.isoformat()}" + (" (stale)" if c.price_stale else "")
+        power = "rented" if c.rented else (
+            f"{c.load_w:,.0f} W / {c.idle_w:,.0f} W" if c.load_w is not None and c.idle_w is not None
+            else f"{c.load_w:,.0f} W / —" if c.load_w is not None else "not stated")
+        row = [r.name, price, power, "—" if c.rented else _usd(c.energy_usd_per_year),
+               _usd(c.usd_per_hour, "/h") if c.usd_per_hour is not None else ("no price" if c.price_usd is None else "—"),
+               _usd(per_m) if per_m is not None else "—",
+               "—" if c.rented else _usd(c.tco_usd)]
+        if with_run:
+            row.append(f"{_hours(c.train_hours)}, {_usd(c.train_usd)}" if c.train_hours is not None else "—")
+        rows.append(tuple(row))
+    columns = ["Build", "Price", "Power load / idle", "Energy per year", "Per hour of use",
+               f"Per million {kind} tokens", f"Ownership, {cost.years:g} years"]
+    if with_run:
+        columns.append(f"Training run ({w.dataset_tokens / 1e9:,.3g}B tokens × {w.epochs:g})")
+    blocks.append(Table(columns=tuple(columns), rows=tuple(rows)))
+    rvb = rent_vs_buy(results, w, cost)
+    blocks.append(Heading(text="Owning vs renting", level=2))
+    if rvb.cloud is None or not rvb.rows:
+        blocks.append(Paragraph(text=f"No break-even: {rvb.why_none}."))
+    else:
+        items = []
+        for b in rvb.rows:
+            if b.hours is None:
+                why = "its power is not stated" if b.energy_usd_per_hour is None else \
+                    "renting costs less per hour than its electricity"
+                items.append(f"{b.owned} ({_usd(b.price_usd)}): never breaks even with {rvb.cloud} ({why}).")
+            else:
+                days = b.hours / cost.hours_per_day
+                items.append(f"{b.owned} ({_usd(b.price_usd)}) costs as much as {_hours(b.hours)} of {rvb.cloud} "
+                             f"({_usd(rvb.cloud_usd_per_hour, '/h')}, the cheapest cloud instance here that runs the job): "
+                             f"about {days:,.0f} days at {cost.hours_per_day:g} h a day"
+                             + (f", within the {cost.years:g} years owned." if days <= cost.years * 365 else
+                                f", beyond the {cost.years:g} years owned."))
+        blocks.append(Bullets(items=tuple(items)))
+        blocks.append(Paragraph(text="Break-even hours = price / (cloud rate − the owned build's electricity per "
+                                     "hour); speed differences and resale value are not counted.", small=True))
+    plan = chinchilla_plan(arch, results, w, cost, today) if arch is not None else None
+    if plan is not None:
+        blocks.append(Heading(text="Pre-training compute-optimally", level=2))
+        blocks.append(Paragraph(text=(
+            f"{plan.params / 1e9:,.2f}B parameters: {plan.tokens / 1e9:,.0f}B tokens, {plan.flops:.2e} FLOPs "
+            f"({plan.source}). At each build's estimated training speed:")))
+        blocks.append(Bullets(items=tuple(
+            f"{row.name}: " + ("speed not estimated" if row.hours is None else
+                               f"{_hours(row.hours)}, {row.gpu_days:,.0f} GPU-days, {_usd(row.usd)}"
+                               if row.usd is not None else f"{_hours(row.hours)}, {row.gpu_days:,.0f} GPU-days, no price")
+            for row in plan.rows)))
+    return blocks
+
+
 def build_document(comparison: Comparison, arch: ModelArch | None, results: Results, *, catalog_date: str,
-                   error_band: str, made_on: dt.date | None = None, unit: str = "GiB") -> ReportDocument:
+                   error_band: str, made_on: dt.date | None = None, unit: str = "GiB",
+                   cost: CostSettings | None = None) -> ReportDocument:
     """The whole report for one comparison."""
     w = comparison.workload
     made_on = made_on or dt.date.today()
@@ -250,12 +337,13 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
     blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w, comparison.rank_by)),
                     Heading(text="Verdict per build"), verdict_table(results, w, unit), *fixes_blocks(results, w, unit),
-                    Heading(text="Builds"), builds_table(results, unit)]
+                    Heading(text="Builds"), builds_table(results, unit),
+                    *running_cost_blocks(results, arch, w, cost or CostSettings(), made_on)]
     if arch is not None:
         blocks += [Heading(text="Workload"),
                    Table(columns=("Setting", "Value"), rows=workload_rows(arch, w, params), column_weights=(1, 3))]
     blocks += [PageBreak(), Heading(text="Charts")]
-    blocks += [Chart(kind=kind, title=caption, height_mm=95) for kind, caption in CHARTS]
+    blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95) for kind, caption in CHARTS]
     blocks += [Heading(text="Memory per GPU by term"), memory_table(results, unit)]
     blocks += [Heading(text="Notes per build"), *_per_build_notes(results)]
     blocks += [Heading(text="Assumptions"), *_assumptions(results, error_band, unit)]

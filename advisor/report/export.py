@@ -22,8 +22,9 @@ from advisor.storage.error_bands import median_pct
 
 def export_pdf(comparison: Comparison, catalog: Catalog | None, out: Path | str, *, catalog_date: str,
                error_band: str, page_size: str = "a4", unit: str = "GiB", overwrite: bool = False,
-               made_on: dt.date | None = None) -> int:
-    """Write the comparison's report to ``out``; returns the page count.
+               made_on: dt.date | None = None, cost=None) -> int:
+    """Write the comparison's report to ``out``; returns the page count. ``cost``: the running-cost
+    settings (``CostSettings``; default: the defaults).
 
     Raises ``LookupError`` when the model cannot be resolved and ``PdfWriteError`` when the
     file cannot be written (nothing is replaced then).
@@ -32,8 +33,8 @@ def export_pdf(comparison: Comparison, catalog: Catalog | None, out: Path | str,
     band = median_pct(comparison.workload)  # "tight" within the measured median error, as in the window
     results = evaluate(catalog, arch, comparison.workload, comparison.builds, margin=band / 100 if band else 0.0)
     document = build_document(comparison, arch, results, catalog_date=catalog_date, error_band=error_band,
-                              made_on=made_on, unit=unit)
-    draw = chart_painter(results, comparison.workload, unit, arch.name)
+                              made_on=made_on, unit=unit, cost=cost)
+    draw = chart_painter(results, comparison.workload, unit, arch.name, cost=cost)
     return write_pdf(document, out, page_size=page_size, draw_chart=draw, overwrite=overwrite,
                      creator=f"{APP_NAME} {__version__}")
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QLineEdit,
     QListWidget,
@@ -258,17 +259,42 @@ class PreferencesDialog(QDialog):
         self.combo_default_engine.addItems([e.value for e in Engine])
         self.combo_default_engine.setCurrentText(prefs.default_engine.value)
         form.addRow("Engine of a new comparison", self.combo_default_engine)
+        # Running cost (issue 18): defaults and sources in advisor.core.cost.running.
+        from advisor.core.cost.running import ELECTRICITY_SOURCE
+
+        self.spin_electricity = self._spin(prefs.electricity_usd_per_kwh, 0.001, 5.0, 4, 0.01)
+        self.spin_electricity.setToolTip(f"What a kWh costs you. Default: {ELECTRICITY_SOURCE}")
+        form.addRow("Electricity price ($/kWh)", self.spin_electricity)
+        self.spin_hours = self._spin(prefs.hours_per_day, 0.5, 24.0, 1, 1.0)
+        self.spin_hours.setToolTip("Hours a day the machine works (8: a working day; 24: a server around the clock)")
+        form.addRow("Hours of use per day", self.spin_hours)
+        self.spin_years = self._spin(prefs.years, 0.5, 20.0, 1, 0.5)
+        self.spin_years.setToolTip("Years you keep the hardware: its price is spread over the hours of use in them")
+        form.addRow("Years of ownership", self.spin_years)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    @staticmethod
+    def _spin(value: float, low: float, high: float, decimals: int, step: float) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()
+        spin.setRange(low, high)
+        spin.setDecimals(decimals)
+        spin.setSingleStep(step)
+        spin.setValue(value)
+        return spin
+
     def result_prefs(self) -> Settings:
-        return self.prefs.model_copy(update={
+        # Validated again (the spin boxes' ranges sit inside the settings' bounds).
+        return Settings.model_validate({**self.prefs.model_dump(), **{
             "memory_unit": self.combo_memory_unit.currentText(),
             "currency_style": self.combo_currency_style.currentData(),
             "default_engine": Engine(self.combo_default_engine.currentText()),
-        })
+            "electricity_usd_per_kwh": self.spin_electricity.value(),
+            "hours_per_day": self.spin_hours.value(),
+            "years": self.spin_years.value(),
+        }})
 
 
 def text_dialog(parent, title: str, html: str) -> QDialog:

@@ -25,9 +25,13 @@ from advisor.storage.comparison_file import save_comparison
 TIMEOUT_MS = 120_000
 
 
-def report_command(comparison_file: Path, out: Path, page_size: str, unit: str) -> tuple[str, list[str]]:
-    """(program, arguments) of the child: this interpreter (or the bundled executable)."""
+def report_command(comparison_file: Path, out: Path, page_size: str, unit: str, cost=None) -> tuple[str, list[str]]:
+    """(program, arguments) of the child: this interpreter (or the bundled executable). ``cost``: the
+    window's running-cost settings, passed as flags so the PDF uses them (issue 18)."""
     args = ["report", str(comparison_file), "--out", str(out), "--overwrite", "--page-size", page_size, "--unit", unit]
+    if cost is not None:
+        args += ["--electricity-usd-per-kwh", repr(cost.electricity_usd_per_kwh), "--hours-per-day",
+                 repr(cost.hours_per_day), "--years", repr(cost.years)]
     if getattr(sys, "frozen", False):  # PyInstaller bundle: the executable is the CLI itself
         return sys.executable, args
     return sys.executable, ["-m", "advisor", *args]
@@ -47,7 +51,7 @@ class PdfExport(QObject):
     def running(self) -> bool:
         return self.process is not None
 
-    def start(self, comparison: Comparison, out: Path, page_size: str, unit: str) -> None:
+    def start(self, comparison: Comparison, out: Path, page_size: str, unit: str, cost=None) -> None:
         """Start writing ``out`` (the caller has already confirmed replacing an existing file)."""
         if self.running:
             self.failed.emit("a PDF export is already running")
@@ -55,7 +59,7 @@ class PdfExport(QObject):
         self._tmp = tempfile.TemporaryDirectory(prefix="llm-advisor-export-")
         snapshot = save_comparison(Path(self._tmp.name) / "comparison.json", comparison)
         self._out = out
-        program, args = report_command(snapshot, out, page_size, unit)
+        program, args = report_command(snapshot, out, page_size, unit, cost)
         self.process = QProcess(self)
         env = QProcessEnvironment.systemEnvironment()
         env.insert("QT_QPA_PLATFORM", "offscreen")  # the child never opens a window
@@ -167,5 +171,5 @@ def start_export(window, out: Path, page_size: str) -> PdfExport:
 
     job.finished.connect(on_finished)
     job.failed.connect(on_failed)
-    job.start(window.session.comparison(), out, page_size, window.session.prefs.memory_unit)
+    job.start(window.session.comparison(), out, page_size, window.session.prefs.memory_unit, window.session.prefs.cost)
     return job

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
-from advisor.core.job.workload import Mode
+from advisor.core.job.workload import Mode, Workload
 from advisor.ui import format as fmt
 
 
@@ -51,38 +51,90 @@ class _PlotTab(QWidget):
             b.update(results, self.session.prefs.memory_unit, self.session.arch.name if self.session.arch else "")
         elif isinstance(b, plots.MemoryPlot):
             b.update(results, self.session.prefs.memory_unit)
+        elif isinstance(b, plots.ValuePlot):
+            b.update(results, training, cost=self.session.prefs.cost, workload=self.session.workload)
         else:
             b.update(results, training)
         text = None
         if isinstance(b, plots.FitPlot):
             text = fmt.largest_fit_html(results)
         elif isinstance(b, plots.ValuePlot):
-            text = _rent_vs_buy_html(results, self.session.prefs)
+            text = _running_cost_html(results, self.session.workload, self.session.prefs) + "<br>" + \
+                _rent_vs_buy_html(results, self.session.prefs, self.session.workload)
         if text is not None and text != self._below_html:
             self._below_html = text
             self.label_below.setHtml(text)
 
 
-def _rent_vs_buy_html(results, prefs) -> str:
-    clouds = [r for r in results.builds if r.entry.cloud_id is not None or r.usd_per_hour is not None]
-    rented = [r for r in clouds if r.usd_per_hour is not None]
-    bought = [r for r in results.builds if r.price_new_usd is not None]
-    unpriced = [r.name for r in results.builds if r not in clouds and r.price_new_usd is None and r.price_used_usd is None]
-    tail = f"<br>No price in the catalog for {', '.join(unpriced)}: no Value bars." if unpriced else ""
-    if not clouds:
-        return "Add a cloud instance to see rent-vs-buy break-even hours." + tail
-    if not rented:  # a cloud build is there: never ask to add one (issue 17)
-        return (f"No hourly price in the catalog for {', '.join(c.name for c in clouds)}: "
-                "no rent-vs-buy break-even." + tail)
+def _running_cost_html(results, workload, prefs) -> str:
+    """Per build: power, energy per year, cost per hour of use and per million tokens, ownership (issue 18)."""
+    import datetime as dt
+    import html
+
+    from advisor.core.advice.running import build_running_cost, headline_rate
+    from advisor.core.cost.running import usd_per_million_tokens
+
+    cost = prefs.cost
+    training = workload.mode is Mode.TRAIN
+    kind = "trained" if training else "generated"
     rows = []
-    for c in rented:
-        for b in bought:
-            h = plots.break_even_hours(b.price_new_usd, c.usd_per_hour)
-            rows.append(f"{b.name} ({fmt.usd(b.price_new_usd, prefs)}) = {h:,.0f} h of {c.name} "
-                        f"({fmt.usd(c.usd_per_hour, prefs, '/h')}), ≈ {h / 24:,.0f} days around the clock")
-    note = "Break-even ignores electricity, resale value and the speed difference."
-    return ("<b>Rent vs buy</b><br>" + "<br>".join(rows or ["no bought build with a known price"]) + f"<br><i>{note}</i>"
-            + tail)
+    for r in results.builds:
+        c = build_running_cost(r, workload, cost, dt.date.today())
+        name = html.escape(r.name)
+        if c.price_usd is None:
+            rows.append(f"{name}: no price" + ("" if c.rented or c.energy_usd_per_year is None else
+                                               f"; electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}"))
+            continue
+        seen = f" (seen {c.price_date.isoformat()}{', stale' if c.price_stale else ''})" if c.price_date else ""
+        per_m = usd_per_million_tokens(c.usd_per_hour, headline_rate(r, workload))
+        m = f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None else "no speed estimate"
+        if c.rented:
+            parts = [f"rented {fmt.usd(c.price_usd, prefs, '/h')}{seen}", m]
+        else:
+            power = f"{c.load_w:,.0f} W at load" if c.load_w is not None else "power not stated"
+            if c.idle_w is not None:
+                power += f", {c.idle_w:,.0f} W idle"
+            parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}", power,
+                     f"electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}", m,
+                     f"{fmt.usd(c.tco_usd, prefs)} over {cost.years:g} years"]
+        if c.train_hours is not None:
+            parts.append(f"training run {c.train_hours:,.1f} h, {fmt.usd(c.train_usd, prefs)}")
+        rows.append(f"{name}: " + "; ".join(parts))
+    head = (f"<b>Running cost</b> at {fmt.usd(cost.electricity_usd_per_kwh, prefs, '/kWh')}, "
+            f"{cost.hours_per_day:g} h a day, {cost.years:g} years (Edit ▸ Preferences)")
+    return head + "<br>" + "<br>".join(rows)
+
+
+def _rent_vs_buy_html(results, prefs, workload=None) -> str:
+    """Owning vs renting: each bought build against the cheapest cloud instance here that runs the job,
+    with the owned build's electricity counted (``advisor.core.advice.running.rent_vs_buy``)."""
+    import html
+
+    from advisor.core.advice.running import rent_vs_buy
+
+    clouds = [r for r in results.builds if r.entry.cloud_id is not None or r.usd_per_hour is not None]
+    unpriced = [r.name for r in results.builds if r not in clouds and r.price_new_usd is None and r.price_used_usd is None]
+    tail = f"<br>No price in the catalog for {html.escape(', '.join(unpriced))}: no Value bars." if unpriced else ""
+    if not clouds:
+        return "Add a cloud instance to see owning vs renting and the break-even hours." + tail
+    rvb = rent_vs_buy(results, workload or Workload(), prefs.cost)
+    if rvb.cloud is None:  # a cloud build is there: never ask to add one (issue 17)
+        return (f"No hourly price in the catalog (or no fit) for {html.escape(', '.join(c.name for c in clouds))}: "
+                "no owning vs renting break-even." + tail)
+    rows = []
+    for b in rvb.rows:
+        if b.hours is None:
+            why = "power not stated" if b.energy_usd_per_hour is None else "renting costs less than its electricity"
+            rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}): never breaks even ({why})")
+            continue
+        days = b.hours / prefs.cost.hours_per_day
+        rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}) = {b.hours:,.0f} h of {html.escape(rvb.cloud)} "
+                    f"({fmt.usd(rvb.cloud_usd_per_hour, prefs, '/h')}), ≈ {days:,.0f} days at "
+                    f"{prefs.cost.hours_per_day:g} h a day")
+    note = ("Break-even = price / (cloud rate − the owned build's electricity per hour), against the cheapest cloud "
+            "instance here that runs the job; speed difference and resale value not counted.")
+    return ("<b>Owning vs renting</b><br>" + "<br>".join(rows or ["no bought build with a known price"])
+            + f"<br><i>{note}</i>" + tail)
 
 
 class DetailsTab(QTextBrowser):
