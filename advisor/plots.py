@@ -578,7 +578,8 @@ class ValuePlot:
     def __init__(self) -> None:
         self.per_gb = _plot_item("Price per GB of GPU memory", "USD / GB")
         self.per_tps = _plot_item("Price per token/s", "USD / (tok/s)")
-        self.per_million = _plot_item("Running cost per million tokens", "USD / M tokens")
+        self.per_million = _plot_item("Running cost per million tokens", "USD / M tok")
+        self.per_million.getAxis("left").enableAutoSIPrefix(False)  # cents per million, not "(x0.001)"
         self.gb_bars = _BarPair(self.per_gb, BUILD_COLORS[4], "")
         self.tps_bars = _BarPair(self.per_tps, BUILD_COLORS[3], "")
         self.million_bars = _BarPair(self.per_million, BUILD_COLORS[2], "")

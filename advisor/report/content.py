@@ -259,7 +259,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
     training = w.mode is Mode.TRAIN
     kind = "trained" if training else "generated"
     blocks: list = [Heading(text="Running cost"), Paragraph(text=(
-        f"Electricity {_usd(cost.electricity_usd_per_kwh)}/kWh, {cost.hours_per_day:g} hours of use a day, "
+        f"Electricity ${cost.electricity_usd_per_kwh:.4g}/kWh, {cost.hours_per_day:g} hours of use a day, "
         f"{cost.years:g} years of ownership. Energy per year = power at load × hours a day × 365 × price per kWh "
         "(the machine off outside the hours of use); an owned build's hour of use costs its energy plus its "
         "price spread over the hours of use while owned; a rented one its hourly rate. Default electricity "

@@ -150,7 +150,9 @@ def _add_table(lay: _Layout, table: Table, device) -> None:
 
     def row_height(cells: tuple[str, ...], header: bool) -> float:
         key = "cell_bold" if header else ("small" if table.small else "cell")
-        return max(_text_height(key, c, w - 6, device) for c, w in zip(cells, widths, strict=False)) + 5
+        # measured in the font it is painted in: a bold first column wraps sooner (its last line was cut)
+        return max(_text_height("cell_bold" if i == 0 and table.first_column_bold and not header else key,
+                                c, w - 6, device) for i, (c, w) in enumerate(zip(cells, widths, strict=False))) + 5
 
     header_h = row_height(table.columns, True)
     lay.need(header_h * 3)

@@ -100,7 +100,7 @@ def _running_cost_html(results, workload, prefs) -> str:
         if c.train_hours is not None:
             parts.append(f"training run {c.train_hours:,.1f} h, {fmt.usd(c.train_usd, prefs)}")
         rows.append(f"{name}: " + "; ".join(parts))
-    head = (f"<b>Running cost</b> at {fmt.usd(cost.electricity_usd_per_kwh, prefs, '/kWh')}, "
+    head = (f"<b>Running cost</b> at ${cost.electricity_usd_per_kwh:.4g}/kWh, "
             f"{cost.hours_per_day:g} h a day, {cost.years:g} years (Edit ▸ Preferences)")
     return head + "<br>" + "<br>".join(rows)
 
