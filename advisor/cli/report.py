@@ -130,6 +130,8 @@ def _check_out(out: Path, overwrite: bool) -> None:
         return
     except OSError as exc:
         raise UsageError(f"--out: {out}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL character: no file system takes it (found by the fuzzed flags test)
+        raise UsageError(f"--out: {out!r} is not a usable file name") from None
     if stat.S_ISLNK(info.st_mode):
         raise UsageError(f"--out: {out} is a symbolic link: not replaced (give the path of the file itself)")
     if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
