@@ -83,7 +83,8 @@ def _text(result, request) -> str:
         per = "/h" if c.price_kind == "per_hour" else ""
         when = f"{c.price_date}, stale" if _stale(c) else f"{c.price_date}"
         price = f"${c.price_usd:,.0f}{per} {c.price_kind} ({when})" if c.price_usd is not None else "no price"
-        lines.append(f"{i:>2}. {c.name}: {price}; {rate:,.1f} tokens/s; {d['per_gpu_gib']:.1f} of "
+        speed = f"{rate:,.1f} tokens/s" if rate is not None else "speed not estimated"  # reasons say why
+        lines.append(f"{i:>2}. {c.name}: {price}; {speed}; {d['per_gpu_gib']:.1f} of "
                      f"{d['usable_per_gpu_gib']:.1f} GiB per GPU")
         lines.append(f"    plan: {f.plans_text[0]}" + (f"; {'; '.join(f.reasons)}" if f.reasons else ""))
     lines += ["", "Assumptions"] + [f"  - {a}" for a in result.assumptions]

@@ -48,6 +48,16 @@ def test_training_job_and_limits(capsys):
         assert c["power_w"] is None or c["power_w"] <= 900
 
 
+def test_training_text_names_a_candidate_without_a_speed(capsys):
+    """A candidate whose speed the catalog cannot give (host-RAM offload) is listed in words, not a crash."""
+    assert main(["advise", "llama-3.1-8b", "--mode", "train", "--method", "lora", "--budget", "5000"]) == 0
+    out = capsys.readouterr().out
+    assert " 1. " in out and "tokens/s" in out
+    data = _json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "lora", "--budget", "5000")
+    if any(c["train_tokens_per_s"] is None for c in data["candidates"][:10]):
+        assert "speed not estimated" in out
+
+
 @pytest.mark.parametrize(("argv", "flag"), [(["--budget", "-5"], "--budget"), (["--budget", "lots"], "--budget"),
                                              (["--sort", "fast"], "--sort"), (["--max-gpus", "0"], "--max-gpus")])
 def test_bad_flags_are_one_line(capsys, argv, flag):
