@@ -7,7 +7,8 @@ Run under a virtual screen, e.g.::
 Scenes: ``first-launch`` (the canonical comparison, the winner named), ``does-not-fit`` (a build on
 which the job does not fit, with what would make it fit), ``find-builds`` (the catalog search with
 its plot) and ``six-builds`` (a GPU pair, a prebuilt, a Mac, a cloud instance, a single card and a
-user-priced card side by side). Each is saved as ``SCENE-WxH.png``.
+user-priced card side by side), ``catalog-editor`` (the editor on the RTX 3090's record). Each is
+saved as ``SCENE-WxH.png``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds")
+SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "catalog-editor")
 
 
 def _settle(app, rounds: int = 6) -> None:
@@ -48,6 +49,14 @@ def _scene(name: str, session, window):
                       BuildEntry(name="Workstation", system_id=system),
                       BuildEntry(name="1× RTX PRO 6000", build_id="1x-rtx-pro-6000")):
             session.add_build(entry)
+    if name == "catalog-editor":
+        from advisor.core.hardware.catalog import RecordKind
+        from advisor.ui.catalog_editor.window import CatalogEditor
+
+        editor = CatalogEditor(session, parent=window)
+        editor.tabs.setCurrentIndex(list(RecordKind).index(RecordKind.GPU))
+        editor.kind_tabs[RecordKind.GPU].select("rtx-3090")
+        return editor
     if name == "find-builds":
         from advisor.core.advice.candidates import PriceChoice
         from advisor.ui.find_builds import FindBuildsDialog
@@ -85,7 +94,7 @@ def main() -> int:
         for size in args.size or ["1280x800", "1920x1080"]:
             w, h = (int(x) for x in size.split("x"))
             target = _scene(scene, session, window)
-            target.resize(w, h) if target is window else target.resize(min(w, 1100), min(h, 760))
+            target.resize(w, h) if target is window or scene == "catalog-editor" else target.resize(min(w, 1100), min(h, 760))
             target.show()
             _settle(app)
             path = args.out / f"{scene}-{size}.png"
