@@ -33,6 +33,14 @@ TIPS: dict[str, str] = {
                  "example, so twice the sequences per step; DPO with full fine-tuning also keeps a frozen "
                  "reference copy of the model. Reward model: scores answer pairs (a scalar head, no "
                  "vocabulary). Rejection sampling is two jobs: generate answers (inference), then SFT.",
+    "framework": "The training framework (Hugging Face: Trainer with PEFT or TRL): its defaults for the loss, checkpointing, torch.compile, activation "
+                 "offload and the allocator differ and change peak memory (tests/data/FRAMEWORK_PROFILES.md "
+                 "names each default with its source).",
+    "loss": "How the cross-entropy over the vocabulary is computed: full logits (upcast to fp32), chunked "
+            "(torchtune, LitGPT) or fused with the output layer (Liger), which never holds all logits.",
+    "activation_offload": "Keep the saved activations in host RAM during the step (torchtune, Unsloth): "
+                          "less GPU memory, more PCIe traffic.",
+    "compile": "torch.compile: fuses operations, which changes activation memory and speed.",
     "precompute_ref": "DPO: compute the reference model's scores once before training (TRL "
                       "precompute_ref_log_probs), so no reference copy is held during training.",
     "precision": "amp: bf16 compute with fp32 master weights (Micikevicius et al. 2018, arXiv:1710.03740). "

@@ -41,7 +41,10 @@ from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     DEFAULT_WEIGHTS,
     KV_DTYPES,
+    FRAMEWORK_WORDS,
+    LOSS_WORDS,
     OBJECTIVE_WORDS,
+    SWITCH_WORDS,
     WEIGHT_FORMATS,
     allowed_kv,
     allowed_weights,
@@ -202,6 +205,17 @@ class WorkloadPanel(QScrollArea):
         self.check_double_quant = QCheckBox("double quantization")
         self.check_double_quant.setToolTip(TIPS["double_quant"])
         form.addRow(self.check_double_quant)
+        # The framework and the choices it makes unless told otherwise (issue 14); item data is the value.
+        self.data_combos: dict[str, QComboBox] = {}
+        for field, label, choices in (("framework", "Framework", FRAMEWORK_WORDS), ("loss", "Loss", LOSS_WORDS),
+                                      ("activation_offload", "Activations to RAM", SWITCH_WORDS),
+                                      ("compile", "torch.compile", SWITCH_WORDS)):
+            combo = _combo([], TIPS[field])
+            for value, text in choices.items():
+                combo.addItem(text, getattr(value, "value", value))
+            combo.currentIndexChanged.connect(self._on_control_edited)
+            self.data_combos[field] = combo
+            form.addRow(label, combo)
         return box
 
     def _plan_box(self) -> QGroupBox:
@@ -276,6 +290,7 @@ class WorkloadPanel(QScrollArea):
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
         mode, method = Mode(data["mode"]), Method(data["method"])
         if mode is Mode.TRAIN:
+            data.update({f: c.currentData() for f, c in self.data_combos.items()})
             data["objective"] = Objective(self.combo_objective.currentData())
             data["precompute_ref"] = (self.check_precompute_ref.isChecked()
                                       and data["objective"] is Objective.DPO)
@@ -351,6 +366,13 @@ class WorkloadPanel(QScrollArea):
             self.combo_objective.setCurrentIndex(i)
             self.combo_objective.blockSignals(False)
         self._show(self.check_precompute_ref, workload.precompute_ref)
+        for f, combo in self.data_combos.items():
+            value = getattr(workload, f)
+            i = combo.findData(getattr(value, "value", value))
+            if i >= 0 and i != combo.currentIndex():
+                combo.blockSignals(True)
+                combo.setCurrentIndex(i)
+                combo.blockSignals(False)
         self._update_visibility(workload)
 
     def _update_visibility(self, workload: Workload) -> None:

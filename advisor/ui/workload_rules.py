@@ -13,7 +13,7 @@ from advisor.core.estimate.job_checks import (
     LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
 )
-from advisor.core.job.workload import Engine, Method, Mode, Objective, Precision
+from advisor.core.job.workload import Engine, Framework, Loss, Method, Mode, Objective, Precision
 from advisor.core.memory.formats import is_gguf
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
@@ -38,6 +38,32 @@ OBJECTIVE_WORDS = {
     Objective.ORPO: "Preference tuning (ORPO)",
     Objective.REWARD: "Reward model",
 }
+
+
+#: The training framework in a buyer's words (issue 14: its defaults for the loss, checkpointing, compile,
+#: activation offload and allocator come from ``advisor.core.job.frameworks``).
+FRAMEWORK_WORDS = {
+    Framework.HF: "Hugging Face",
+    Framework.TORCHTUNE: "torchtune",
+    Framework.TORCHTITAN: "torchtitan",
+    Framework.LITGPT: "LitGPT",
+    Framework.AXOLOTL: "Axolotl",
+    Framework.UNSLOTH: "Unsloth",
+    Framework.DEEPSPEED: "DeepSpeed",
+    Framework.HOROVOD: "Horovod",
+}
+
+#: The loss implementation in words; None is the framework's own choice.
+LOSS_WORDS = {
+    None: "framework default",
+    Loss.FP32_LOGITS: "full logits + fp32 copy",
+    Loss.UPCAST: "full logits",
+    Loss.CHUNKED: "chunked",
+    Loss.FUSED: "fused (Liger)",
+}
+
+#: A switch the framework may set: its default, on or off.
+SWITCH_WORDS = {None: "framework default", True: "on", False: "off"}
 
 
 def weights_key(mode: Mode, method: Method) -> Mode | Method:
