@@ -267,7 +267,7 @@ class SideLegend(pg.GraphicsWidget):
         self.legend.clear()
         for item, (name, suffix) in self._entries:
             if self._terse:
-                suffix = suffix.removesuffix(" usable")
+                suffix = suffix.replace(" usable", "")  # ": 47.3 GiB on 2 GPUs" when narrow (the dashed lines are usable memory; hover and Details say so)
             text = (_cut(name, self._name_chars) if suffix else name) + suffix  # techniques stay whole
             self.legend.addItem(item, text)
             label = self.legend.items[-1][1]
