@@ -79,7 +79,8 @@ def _records(path: Path, records: Any, out: Bundle) -> None:
     seen: set[tuple[RecordKind, str]] = set()
     for key, items in records.items():
         if key not in RecordKind.__members__.values() or not isinstance(items, list):
-            out.problems.append(LoadProblem(path, None, f"records.{key}", "expected a known kind and a list"))
+            where = f"records.{key}" if key.isprintable() and len(key) <= 40 else f"records.{key[:40]!r}"  # one line
+            out.problems.append(LoadProblem(path, None, where, "expected a known kind and a list"))
             continue
         for i, data in enumerate(items):
             read = store.parse_record(data, RecordKind(key), path, None)

@@ -130,3 +130,11 @@ def test_fuzzed_bundle_reads_or_lists_problems_and_is_untouched(tmp_path, record
     read = read_bundle(path)
     assert all("\n" not in str(p) for p in read.problems)
     assert path.read_bytes() == raw
+
+
+def test_an_odd_kind_key_is_reported_on_one_line(tmp_path):
+    """Found by the fuzz test under CI's derandomized seed: a kind named '\\n' broke the one-line problem."""
+    path = tmp_path / "b.json"
+    path.write_bytes(json.dumps({"format": BUNDLE_FORMAT, "schema_version": 1, "records": {"\n": None}}).encode())
+    problems = read_bundle(path).problems
+    assert problems and all("\n" not in str(p) for p in problems)
