@@ -11,24 +11,14 @@ from gguf import GGUFWriter
 from safetensors.numpy import save_file
 
 from advisor.cli import main
+from tests.cli_runner import run_cli, run_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TERMS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "runtime", "total")
 
 
-def run_cli(capsys, *argv):
-    try:
-        rc = main(["estimate", *argv])
-    except SystemExit as exc:  # argparse type/choice errors exit from inside parse_args
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
-def run_json(capsys, *argv):
-    rc, out, err = run_cli(capsys, *argv, "--json")
-    assert rc == 0, err
-    return json.loads(out)
 
 
 # --- output shape ---------------------------------------------------------------------------

@@ -1,29 +1,17 @@
 """``llm-advisor estimate --build … --json``: the ``cost`` object (issue 18)."""
 
-import json
 
 import pytest
 
-from advisor.cli import main
 from advisor.core.cost.running import DEFAULT_USD_PER_KWH
+from tests.cli_runner import run_cli, run_json
 
 COST_KEYS = {"price_usd", "price_kind", "price_date", "energy_usd_per_year", "usd_per_million_tokens",
              "train_hours", "train_usd"}
 
 
-def run(capsys, *argv):
-    try:
-        rc = main(["estimate", *argv])
-    except SystemExit as exc:
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
-def run_json(capsys, *argv):
-    rc, out, err = run(capsys, *argv, "--json")
-    assert rc == 0, err
-    return json.loads(out)
 
 
 def test_cost_keys_of_an_owned_build(capsys):
@@ -81,7 +69,7 @@ def test_chinchilla_dataset_for_pre_training(capsys):
 
 
 def test_text_says_running_cost(capsys):
-    rc, out, _ = run(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink")
+    rc, out, _ = run_cli(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink")
     assert rc == 0 and "Running cost" in out and "per million tokens" in out and "energy per year" in out
 
 
@@ -95,5 +83,5 @@ def test_text_says_running_cost(capsys):
     (("--mode", "train", "--epochs", "0"), "--epochs"),
 ])
 def test_bad_cost_flags_exit_2_naming_the_flag(capsys, argv, flag):
-    rc, _, err = run(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink", *argv)
+    rc, _, err = run_cli(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink", *argv)
     assert rc == 2 and flag in err

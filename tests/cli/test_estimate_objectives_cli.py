@@ -1,25 +1,9 @@
 """``llm-advisor estimate --objective / --precompute-ref / --method adapter`` (issue 21's acceptance commands)."""
 
-import json
 
 import pytest
 
-from advisor.cli import main
-
-
-def run_cli(capsys, *argv):
-    try:
-        rc = main(["estimate", *argv])
-    except SystemExit as exc:
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def run_json(capsys, *argv):
-    rc, out, err = run_cli(capsys, *argv, "--json")
-    assert rc == 0, err
-    return json.loads(out)
+from tests.cli_runner import run_cli, run_json
 
 
 def test_lora_dpo_has_more_activation_memory_than_sft_and_no_reference_copy(capsys):
