@@ -28,7 +28,6 @@ Sources, per format (each ``WeightFormat.source`` repeats its own):
 
 from __future__ import annotations
 
-from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
 from pydantic import Field
 
 from advisor.core.schema import Frozen
@@ -65,9 +64,21 @@ class WeightFormat(Frozen):
         None, description="GGUF: bits of output.weight (or the tied embedding); None = same as the rest")
 
 
+#: (weights per block, bytes per block) of the GGUF block types, copied from gguf-py 0.19.0
+#: ``gguf.constants.GGML_QUANT_SIZES`` (which mirrors the ``block_*`` structs of ggml-common.h);
+#: a table here so that an estimate does not import gguf (74 ms, issue 20). A test compares it
+#: with gguf's own table whenever gguf is installed.
+GGML_BLOCK_SIZES: dict[str, tuple[int, int]] = {
+    "q4_0": (32, 18), "q4_1": (32, 20), "q5_0": (32, 22), "q5_1": (32, 24), "q8_0": (32, 34),
+    "q2_k": (256, 84), "q3_k": (256, 110), "q4_k": (256, 144), "q5_k": (256, 176), "q6_k": (256, 210),
+    "iq2_xxs": (256, 66), "iq2_xs": (256, 74), "iq2_s": (256, 82), "iq3_xxs": (256, 98), "iq3_s": (256, 110),
+    "iq4_nl": (32, 18), "iq4_xs": (256, 136), "iq1_s": (256, 50), "iq1_m": (256, 56),
+}
+
+
 def gguf_block_bits(type_name: str) -> float:
-    """Bits per weight of one GGUF block type, from ``gguf.GGML_QUANT_SIZES`` (ggml-common.h)."""
-    block_weights, block_bytes = GGML_QUANT_SIZES[GGMLQuantizationType[type_name.upper()]]
+    """Bits per weight of one GGUF block type (``GGML_BLOCK_SIZES``, ggml-common.h)."""
+    block_weights, block_bytes = GGML_BLOCK_SIZES[type_name.lower()]
     return 8 * block_bytes / block_weights
 
 
@@ -109,7 +120,7 @@ def _gguf(name: str) -> WeightFormat:
         body = _body_bits(GGUF_MIX_BPW_LLAMA2[name], _LLAMA2_7B, out)
         source = "llama.cpp tools/quantize/README.md (bits/weight, Llama-2-7B table)"
     else:
-        body, source = gguf_block_bits(name), "gguf.GGML_QUANT_SIZES block layout (ggml-common.h)"
+        body, source = gguf_block_bits(name), "GGUF block layout (ggml-common.h, as gguf-py 0.19.0 GGML_QUANT_SIZES)"
     fmt = _fixed(name, body, False, source + "; output.weight per llama_tensor_get_type")
     return fmt.model_copy(update={"output_bits_per_weight": out})
 

@@ -9,9 +9,17 @@ Every failure is a ``ModelImportError`` whose message names the path and what is
 
 from advisor.storage.model_import.common import ImportedModel, ModelImportError
 from advisor.storage.model_import.import_config import arch_from_hf_config
-from advisor.storage.model_import.import_gguf import load_gguf
 from advisor.storage.model_import.import_safetensors import read_safetensors_headers
 from advisor.storage.model_import.load import load_model
 
 __all__ = ["ImportedModel", "ModelImportError", "arch_from_hf_config", "load_gguf", "load_model",
            "read_safetensors_headers"]
+
+
+def __getattr__(name: str):
+    """``load_gguf`` is imported when first asked for: gguf costs ~0.1 s, only .gguf files need it (issue 20)."""
+    if name == "load_gguf":
+        from advisor.storage.model_import.import_gguf import load_gguf  # noqa: PLC0415
+
+        return load_gguf
+    raise AttributeError(name)

@@ -131,3 +131,26 @@ def test_kv_bytes(dtype, nbytes):
 def test_unknown_kv_dtype():
     with pytest.raises(ValueError, match="valid: fp32"):
         kv_bytes_per_element("int3")
+
+
+def test_block_sizes_match_gguf_py():
+    """The copied GGUF block table equals gguf-py's GGML_QUANT_SIZES (issue 20: estimate does not import gguf)."""
+    gguf = pytest.importorskip("gguf")
+    from advisor.core.memory.formats import GGML_BLOCK_SIZES
+
+    for name, size in GGML_BLOCK_SIZES.items():
+        assert gguf.GGML_QUANT_SIZES[gguf.GGMLQuantizationType[name.upper()]] == size, name
+
+
+def test_estimate_imports_no_qt_no_gguf_no_pdf():
+    """``llm-advisor estimate`` on a preset loads neither Qt, pyqtgraph, gguf nor the report code (issue 20)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from advisor.cli import main; "
+            "main(['estimate', 'llama-3.1-8b', '--build', '2x-rtx-3090-nvlink', '--json']); "
+            "print(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'gguf')}"
+            " | {m for m in sys.modules if m.startswith(('advisor.report', 'advisor.ui', 'advisor.plots'))}), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines()[-1] == "[]", proc.stderr[-500:]
