@@ -45,7 +45,7 @@ def _load_path(path: Path) -> ImportedModel:
         return _load_folder(path)
     name = path.name.lower()
     if name.endswith(".gguf"):
-        from advisor.storage.model_import.import_gguf import load_gguf  # noqa: PLC0415 - gguf only for .gguf files (issue 20)
+        from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (issue 20)
         return load_gguf(path)
     if name == INDEX_NAME or name.endswith(".safetensors"):
         return _load_folder(path.parent)
@@ -61,7 +61,7 @@ def _load_folder(folder: Path) -> ImportedModel:
     if not (folder / "config.json").exists():
         ggufs = sorted(p for p in folder.glob("*.gguf") if not p.name.startswith("."))
         if len(ggufs) == 1:
-            from advisor.storage.model_import.import_gguf import load_gguf  # noqa: PLC0415 - gguf only for .gguf files (issue 20)
+            from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (issue 20)
             return load_gguf(ggufs[0])
         raise ModelImportError(f"{folder}: no config.json (needed for the architecture)")
     return load_folder(folder)
