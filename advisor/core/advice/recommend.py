@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.core.advice.ranking import Criterion, rank
+from advisor.core.cost.running import is_stale
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
 from advisor.core.units import GIB
@@ -63,9 +64,7 @@ def _prefill_sentence(ok) -> list[str]:
 
 def _stale_sentence(ok, today: dt.date) -> list[str]:
     """Say when a price the comparison leans on is older than a year (issue 18)."""
-    from advisor.core.cost.running import is_stale
-
-    old = [r for r in ok if is_stale(getattr(r, "price_date", None), today) and _price(r)[0] is not None]
+    old = [r for r in ok if is_stale(r.price_date, today) and _price(r)[0] is not None]
     if not old:
         return []
     parts = ", ".join(f"{r.name} (seen {r.price_date.isoformat()})" for r in old)

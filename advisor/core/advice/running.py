@@ -17,12 +17,9 @@ from advisor.core.cost.running import (
     break_even_hours,
     chinchilla_tokens,
     energy_usd_per_hour,
-    gpu_days,
     is_stale,
     power_draw,
     running_cost,
-    train_hours,
-    train_usd,
     training_flops,
 )
 from advisor.core.job.workload import Method, Mode, Workload
@@ -125,14 +122,9 @@ def chinchilla_plan(arch: ModelArch, results: Results, workload: Workload, setti
         return None
     counts = count_params(arch)
     tokens = chinchilla_tokens(counts.total)
-    rows = []
-    for r in results.builds:
-        hours = train_hours(tokens, 1, headline_rate(r, workload))
-        cost = build_running_cost(r, workload, settings, today)
-        usd = (train_usd(hours, cloud_usd_per_hour=cost.price_usd) if cost.rented
-               else train_usd(hours, price_usd=cost.price_usd, load_w=cost.load_w, settings=settings))
-        n = r.planned.plan.n_gpus if r.planned is not None else 1
-        rows.append(ChinchillaRow(r.name, hours, gpu_days(hours, n), usd))
+    run = workload.model_copy(update={"dataset_tokens": tokens, "epochs": 1})  # one pass over that dataset
+    costs = [(r.name, build_running_cost(r, run, settings, today)) for r in results.builds]
+    rows = [ChinchillaRow(name, c.train_hours, c.gpu_days, c.train_usd) for name, c in costs]
     return ChinchillaPlan(counts.total, tokens, training_flops(counts.active, tokens), tuple(rows))
 
 

@@ -16,8 +16,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from advisor.core.advice.candidates import MAX_GPUS, Candidate, PriceChoice, Where, catalog_candidates
+from advisor.core.advice.candidates import (
+    MAX_GPUS,
+    Candidate,
+    PriceChoice,
+    Where,
+    catalog_candidates,
+)
 from advisor.core.advice.ranking import Criterion
+from advisor.core.cost.running import is_stale
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
@@ -28,8 +35,6 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.plan.search import Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
-
-STALE_DAYS = 365  # a price older than a year is flagged (issue 18)
 
 
 class Job(Frozen):
@@ -159,8 +164,7 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     notes.append("speed: geometric mean of each job's generated (inference) or training tokens/s under the "
                  "candidate's best plan")
     if today is not None:
-        stale = [f.candidate.name for f in ranked if f.candidate.price_date is not None
-                 and (today - f.candidate.price_date).days > STALE_DAYS]
+        stale = [f.candidate.name for f in ranked if is_stale(f.candidate.price_date, today)]
         if stale:
             notes.append(f"{len(stale)} ranked on a price older than a year (e.g. {stale[0]})")
     return SearchResult(ranked, tuple(pareto_front(found)), len(candidates), tuple(notes))

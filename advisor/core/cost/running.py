@@ -51,7 +51,7 @@ CHINCHILLA_TOKENS_PER_PARAM = 20.0
 CHINCHILLA_SOURCE = "Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556): ~20 tokens per parameter, 6·N·D FLOPs"
 #: A price older than this is stale (shown with its date; the advisor says when it ranked on one).
 STALE_DAYS = 365
-HOURS_PER_YEAR_DAYS = 365
+DAYS_PER_YEAR = 365
 
 
 class CostSettings(Frozen):
@@ -64,7 +64,7 @@ class CostSettings(Frozen):
     @property
     def hours_owned(self) -> float:
         """Hours of use over the years of ownership."""
-        return self.years * HOURS_PER_YEAR_DAYS * self.hours_per_day
+        return self.years * DAYS_PER_YEAR * self.hours_per_day
 
 
 class PowerDraw(Frozen):
@@ -104,7 +104,7 @@ def energy_usd_per_hour(load_w: float | None, settings: CostSettings) -> float |
 def energy_usd_per_year(load_w: float | None, settings: CostSettings) -> float | None:
     """Load power × hours of use per day × 365 × price per kWh (off outside the hours of use)."""
     per_hour = energy_usd_per_hour(load_w, settings)
-    return None if per_hour is None else per_hour * settings.hours_per_day * HOURS_PER_YEAR_DAYS
+    return None if per_hour is None else per_hour * settings.hours_per_day * DAYS_PER_YEAR
 
 
 def owned_usd_per_hour(price_usd: float | None, load_w: float | None, settings: CostSettings) -> float | None:
