@@ -184,7 +184,7 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
 
 
 
-def load_model_arg(args: argparse.Namespace):
+def load_model_arg(args: argparse.Namespace, catalog=None):
     from advisor.core.model.generic import generic_decoder
     from advisor.core.units import parse_count
     from advisor.storage.model_import import ModelImportError, load_model
@@ -200,7 +200,7 @@ def load_model_arg(args: argparse.Namespace):
     if not args.model:
         raise UsageError("MODEL: give a preset id, config.json, model folder or .gguf file, or --params N")
     try:
-        imported = load_model(args.model)
+        imported = load_model(args.model, catalog=catalog)
     except ModelImportError as exc:
         raise UsageError(f"MODEL: {exc}") from None
     return imported, imported.arch

@@ -64,11 +64,21 @@ class Request:
     notes: tuple[str, ...]
     pins: Any = None  # PlanPins from --gpus / --parallel / --offload
     entry: Any = None  # BuildEntry of --gpu/--build (its price, as the window's): None without hardware
+    catalog: Any = None  # the Catalog, read once per command (issue 20); None without --gpu/--build
 
 
-def _resolve_hardware(args: argparse.Namespace):
-    """The ResolvedBuild for --gpu/--build (None without either), from the catalog store."""
+def _catalog_for(args: argparse.Namespace):
+    """The catalog when --gpu/--build need it (read once for the whole command), else None."""
     if not args.gpu and not args.build:
+        return None
+    from advisor.storage.catalog_store import load_catalog
+
+    return load_catalog(migrate_user_files=False).catalog
+
+
+def _resolve_hardware(args: argparse.Namespace, catalog):
+    """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``."""
+    if catalog is None:
         return None
     from advisor.core.hardware.catalog import (
         IncompleteRecord,
@@ -79,9 +89,7 @@ def _resolve_hardware(args: argparse.Namespace):
         resolve_cloud,
         resolve_system,
     )
-    from advisor.storage.catalog_store import load_catalog
 
-    catalog = load_catalog(migrate_user_files=False).catalog
     if args.gpu:
         ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
         for gid in ids:
@@ -138,7 +146,8 @@ def build_request(args: argparse.Namespace) -> Request:
     """Everything the estimate needs, validated; UsageError (naming the flag) otherwise."""
     from advisor.core.job.plan import job_of, pins_from_workload
 
-    imported, arch = load_model_arg(args)
+    catalog = _catalog_for(args)
+    imported, arch = load_model_arg(args, catalog)
     arch = override_arch(arch, args)
     notes: list[str] = []
     fields = _with_defaults(workload_fields(args, imported), notes)
@@ -152,7 +161,7 @@ def build_request(args: argparse.Namespace) -> Request:
         notes.append(tokens_note)
     if getattr(args, "epochs", None) is not None:
         fields["epochs"] = args.epochs
-    build = _resolve_hardware(args)
+    build = _resolve_hardware(args, catalog)
     if build is not None and args.gpus is not None and args.gpus > build.gpu_count:
         raise UsageError(f"--gpus: {build.name} has {build.gpu_count} GPU(s), not {args.gpus}")
     clamp = ("seq_len", "seq_len") if args.mode == "train" else ("context", "context_len")
@@ -171,19 +180,16 @@ def build_request(args: argparse.Namespace) -> Request:
     arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
     exact = None if arch_changed else _weights_override(imported, workload)  # files no longer match the shapes
     job = workload if build is None else job_of(workload)  # without hardware, the flags are the plan
-    return Request(arch, job, build, imported, exact, tuple(notes), pins, _entry(args, build))
+    return Request(arch, job, build, imported, exact, tuple(notes), pins, _entry(args, build, catalog), catalog)
 
 
-def _entry(args: argparse.Namespace, build):
+def _entry(args: argparse.Namespace, build, catalog):
     """The comparison entry --gpu/--build stand for (so the price is found as the window finds it)."""
     if build is None:
         return None
     from advisor.core.advice.comparison import BuildEntry
 
     if args.build:
-        from advisor.storage.catalog_store import load_catalog
-
-        catalog = load_catalog(migrate_user_files=False).catalog
         kind = ("cloud_id" if args.build in catalog.cloud else "system_id" if args.build in catalog.systems
                 else "build_id")
         return BuildEntry(name=build.name, **{kind: args.build})
@@ -247,9 +253,8 @@ def cost_json(request: Request, est, planned, settings) -> dict[str, Any]:
 
     from advisor.core.advice.evaluate import BuildResult, money
     from advisor.core.advice.running import build_running_cost
-    from advisor.storage.catalog_store import load_catalog
 
-    catalog = load_catalog(migrate_user_files=False).catalog
+    catalog = request.catalog
     entry = request.entry
     result = BuildResult(entry=entry, resolved=request.build, estimate=est, planned=planned,
                          status=planned.status if planned is not None else None,

@@ -85,3 +85,15 @@ def test_text_says_running_cost(capsys):
 def test_bad_cost_flags_exit_2_naming_the_flag(capsys, argv, flag):
     rc, _, err = run_cli(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink", *argv)
     assert rc == 2 and flag in err
+
+
+def test_estimate_reads_the_catalog_once(capsys, monkeypatch):
+    """--build needs the catalog for the build, its entry and its cost: one read for all three (issue 20)."""
+    from advisor.storage import catalog_store
+
+    calls = []
+    real = catalog_store.load_catalog
+    monkeypatch.setattr(catalog_store, "load_catalog", lambda *a, **k: calls.append(1) or real(*a, **k))
+    d = run_json(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink")
+    assert d["cost"]["price_usd"] is not None
+    assert len(calls) == 1

@@ -12,8 +12,11 @@ from advisor.storage.model_import.import_safetensors import INDEX_NAME, load_fol
 MAX_NAME_CHARS = 4096  # PATH_MAX; a single name part is checked by the OS (255 bytes)
 
 
-def load_model(path_or_id: str | Path, catalog_dir: Path | None = None) -> ImportedModel:
+def load_model(path_or_id: str | Path, catalog_dir: Path | None = None, catalog=None) -> ImportedModel:
     """Resolve a preset id, a ``config.json``, a model folder or a ``.gguf`` file.
+
+    ``catalog``: an already loaded Catalog to find presets in (a command reads the catalog once);
+    without it the store is read.
 
     Every failure is a ``ModelImportError``; a file whose content breaks the mapping in a
     way not foreseen is reported as such rather than as a traceback (issue 19).
@@ -37,7 +40,7 @@ def load_model(path_or_id: str | Path, catalog_dir: Path | None = None) -> Impor
         raise ModelImportError(f"{path}: cannot be imported ({type(exc).__name__}: {str(exc)[:200]})") from None
     if isinstance(path_or_id, Path) or "/" in text or "\\" in text or path.suffix in (".json", ".gguf"):
         raise ModelImportError(f"{text}: no such file or folder")
-    return ImportedModel(arch=_preset(text, catalog_dir), origin="preset")
+    return ImportedModel(arch=_preset(text, catalog_dir, catalog), origin="preset")
 
 
 def _load_path(path: Path) -> ImportedModel:
@@ -67,12 +70,13 @@ def _load_folder(folder: Path) -> ImportedModel:
     return load_folder(folder)
 
 
-def _preset(model_id: str, catalog_dir: Path | None) -> ModelArch:
+def _preset(model_id: str, catalog_dir: Path | None, catalog=None) -> ModelArch:
     """A model record by id: the catalog store (user overrides included)."""
     from advisor.core.hardware.catalog import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
-    catalog = load_catalog(catalog_dir, migrate_user_files=False).catalog  # read-only lookup
+    if catalog is None:
+        catalog = load_catalog(catalog_dir, migrate_user_files=False).catalog  # read-only lookup
     models = dict(catalog.of(RecordKind.MODEL))
     if model_id not in models:
         known = ", ".join(sorted(models)) or "none found"
