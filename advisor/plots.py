@@ -620,8 +620,8 @@ class ValuePlot:
         hours of use while owned; rented, the hourly rate (``advisor.core.cost.running``)."""
         import datetime as dt
 
-        from advisor.core.advice.running import build_running_cost, headline_rate
-        from advisor.core.cost.running import CostSettings, usd_per_million_tokens
+        from advisor.core.advice.running import build_running_cost
+        from advisor.core.cost.running import CostSettings
         from advisor.core.job.workload import Mode, Workload
 
         cost = cost or CostSettings()
@@ -631,7 +631,7 @@ class ValuePlot:
         self.million_values = {}
         for i, r in enumerate(results.builds):
             rc = build_running_cost(r, workload, cost, dt.date.today())
-            per_m = usd_per_million_tokens(rc.usd_per_hour, headline_rate(r, workload))
+            per_m = rc.usd_per_million_tokens
             if per_m is None:
                 why = ("no price" if rc.price_usd is None else "power not stated" if rc.usd_per_hour is None
                        else why_no_bar(r) or "speed not estimated")

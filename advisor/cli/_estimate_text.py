@@ -118,11 +118,10 @@ def cost_text(c: dict[str, Any] | None, training: bool = False) -> list[str]:
         row("energy per year", c["energy_usd_per_year"], "${:,.0f}")
         row("cost of ownership", c["tco_usd"], "${:,.0f} over the years (price + energy)")
     row("cost per hour of use", c["usd_per_hour"], "${:,.3f}")
-    if not training:
-        row("per million tokens", c["usd_per_million_tokens"], "${:,.3f} generated")
-    elif c["train_hours"] is None:
+    row("per million tokens", c["usd_per_million_tokens"], "${:,.3f} " + ("trained" if training else "generated"))
+    if training and c["train_hours"] is None:
         out.append(f"  {'training run':<22}give --dataset-tokens N (or 'chinchilla') for its time and cost")
-    else:
+    elif training:
         row("training run", c["train_hours"], "{:,.1f} h")
         row("GPU-days", c["gpu_days"], "{:,.1f}")
         row("training run cost", c["train_usd"], "${:,.0f}")

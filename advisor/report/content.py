@@ -110,7 +110,6 @@ def _price_cell(r: BuildResult) -> str:
     lines = []
     for cond, label in ((Condition.NEW, "new"), (Condition.USED, "used")):
         cost = build_cost(r.resolved, cond)
-        dated = [p for p in cost.prices if p is not None]
         amount = cost.total_usd if cost.total_usd is not None else cost.gpus_usd
         if amount is None:
             continue
@@ -253,8 +252,7 @@ def _hours(h: float | None) -> str:
 def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, cost: CostSettings,
                         today: dt.date) -> list:
     """Running cost per build and owning against renting (issue 18), under the user's settings."""
-    from advisor.core.advice.running import build_running_cost, chinchilla_plan, headline_rate, rent_vs_buy
-    from advisor.core.cost.running import usd_per_million_tokens
+    from advisor.core.advice.running import build_running_cost, chinchilla_plan, rent_vs_buy
 
     training = w.mode is Mode.TRAIN
     kind = "trained" if training else "generated"
@@ -268,7 +266,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
     with_run = training and w.dataset_tokens is not None
     for r in results.builds:
         c = build_running_cost(r, w, cost, today)
-        per_m = usd_per_million_tokens(c.usd_per_hour, headline_rate(r, w))
+        per_m = c.usd_per_million_tokens
         if c.price_usd is None:
             price = "no price"
         elif c.rented:

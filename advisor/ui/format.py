@@ -41,7 +41,6 @@ def speed_text(r: BuildResult, workload: Workload) -> str:
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if r.error and col in (1, 2, 3, 4):
         return "—" if col != 2 else r.error
-    e = r.estimate
     if col == 1:
         return plan_short(r)
     if col == 2:

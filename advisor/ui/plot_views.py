@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.workload import Mode
 from advisor.ui import format as fmt
 
 
@@ -71,8 +71,7 @@ def _running_cost_html(results, workload, prefs) -> str:
     import datetime as dt
     import html
 
-    from advisor.core.advice.running import build_running_cost, headline_rate
-    from advisor.core.cost.running import usd_per_million_tokens
+    from advisor.core.advice.running import build_running_cost
 
     cost = prefs.cost
     training = workload.mode is Mode.TRAIN
@@ -86,7 +85,7 @@ def _running_cost_html(results, workload, prefs) -> str:
                                                f"; electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}"))
             continue
         seen = f" (seen {c.price_date.isoformat()}{', stale' if c.price_stale else ''})" if c.price_date else ""
-        per_m = usd_per_million_tokens(c.usd_per_hour, headline_rate(r, workload))
+        per_m = c.usd_per_million_tokens
         m = f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None else "no speed estimate"
         if c.rented:
             parts = [f"rented {fmt.usd(c.price_usd, prefs, '/h')}{seen}", m]
@@ -105,7 +104,7 @@ def _running_cost_html(results, workload, prefs) -> str:
     return head + "<br>" + "<br>".join(rows)
 
 
-def _rent_vs_buy_html(results, prefs, workload=None) -> str:
+def _rent_vs_buy_html(results, prefs, workload) -> str:
     """Owning vs renting: each bought build against the cheapest cloud instance here that runs the job,
     with the owned build's electricity counted (``advisor.core.advice.running.rent_vs_buy``)."""
     import html
@@ -117,7 +116,7 @@ def _rent_vs_buy_html(results, prefs, workload=None) -> str:
     tail = f"<br>No price in the catalog for {html.escape(', '.join(unpriced))}: no Value bars." if unpriced else ""
     if not clouds:
         return "Add a cloud instance to see owning vs renting and the break-even hours." + tail
-    rvb = rent_vs_buy(results, workload or Workload(), prefs.cost)
+    rvb = rent_vs_buy(results, workload, prefs.cost)
     if rvb.cloud is None:  # a cloud build is there: never ask to add one (issue 17)
         return (f"No hourly price in the catalog (or no fit) for {html.escape(', '.join(c.name for c in clouds))}: "
                 "no owning vs renting break-even." + tail)

@@ -152,14 +152,15 @@ def test_a_build_without_a_price_says_so_under_its_value_bars(qtbot, catalog):
 
 
 def test_the_value_text_never_asks_for_a_cloud_instance_that_is_there(catalog):
+    from advisor.core.job.workload import Workload
     from advisor.storage.settings import Settings
     from advisor.ui.plot_views import _rent_vs_buy_html
 
     results, _ = _results(catalog, 6)
-    text = _rent_vs_buy_html(results, Settings())
+    text = _rent_vs_buy_html(results, Settings(), Workload())
     assert "Add a cloud instance" not in text and "RunPod H200" in text
     unpriced = [r.name for r in results.builds if r.price_new_usd is None and r.price_used_usd is None
                 and r.entry.cloud_id is None]
     assert all(name in text for name in unpriced)
     two, _ = _results(catalog, 2)
-    assert "Add a cloud instance" in _rent_vs_buy_html(two, Settings())
+    assert "Add a cloud instance" in _rent_vs_buy_html(two, Settings(), Workload())

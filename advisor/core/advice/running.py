@@ -36,7 +36,8 @@ def headline_rate(r: BuildResult, workload: Workload) -> float | None:
 
 
 def build_running_cost(r: BuildResult, workload: Workload, settings: CostSettings, today: dt.date) -> RunningCost:
-    """One build's running cost: rented at its hourly rate, else bought new (else used)."""
+    """One build's running cost: rented at its hourly rate, else bought new (else used). Its cost per
+    million tokens is per generated token for inference and per trained token for training."""
     if r.usd_per_hour is not None:
         price, kind = r.usd_per_hour, "per_hour"
     elif r.price_new_usd is not None:
@@ -54,7 +55,7 @@ def build_running_cost(r: BuildResult, workload: Workload, settings: CostSetting
     return running_cost(
         price_usd=price, price_kind=kind, price_date_=r.price_date,
         power=power_draw(r.resolved) if r.resolved is not None and not rented else None,
-        tokens_per_s=None if training else rate, settings=settings, today=today, n_gpus=n_gpus,
+        tokens_per_s=rate, settings=settings, today=today, n_gpus=n_gpus,
         dataset_tokens=workload.dataset_tokens if training else None, epochs=workload.epochs,
         train_tokens_per_s=rate if training else None)
 

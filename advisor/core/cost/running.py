@@ -10,7 +10,8 @@ Formulas (the window, the PDF and the CLI state them):
   is taken as switched off outside the hours of use (idle draw is shown, not billed);
 * owned cost per hour of use = energy per hour + purchase price / (years × 365 × hours per day)
   (the price spread over the hours it is used while owned; no resale value, no interest);
-* cost per million generated tokens = cost per hour / (tokens/s × 3600) × 10⁶ (cloud: its rate);
+* cost per million tokens (generated, or trained for a training job) = cost per hour / (tokens/s × 3600)
+  × 10⁶ (cloud: its rate);
 * total cost of ownership = price + energy per year × years;
 * break-even hours of renting = price / (cloud rate − owned energy per hour): the hours of use
   after which buying has cost less than renting (speed differences not counted);
