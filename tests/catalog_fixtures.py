@@ -92,6 +92,13 @@ def small_shipped(root: Path) -> Path:
     return root
 
 
+def use_small_shipped(tmp_path: Path, monkeypatch) -> Path:
+    """Point the app's shipped catalog at a fresh ``small_shipped`` one under ``tmp_path``."""
+    root = small_shipped(tmp_path / "shipped")
+    monkeypatch.setattr("advisor.storage.shipped.catalog_dir", lambda: root)
+    return root
+
+
 def catalog_of(*records, user=()) -> Catalog:
     """A Catalog with ``records`` shipped and ``user`` in the user layer."""
     def layer(items):

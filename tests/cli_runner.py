@@ -18,3 +18,11 @@ def run_json(capsys, *argv):
     rc, out, err = run_cli(capsys, *argv, "--json")
     assert rc == 0, err
     return json.loads(out)
+
+
+def run_catalog(capsys, *argv):
+    """``llm-advisor catalog …`` in-process: (exit code, stdout, stderr); never a traceback."""
+    code = main(["catalog", *argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err

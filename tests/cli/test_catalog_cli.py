@@ -9,23 +9,18 @@ import pytest
 
 from advisor.cli import main
 from advisor.storage import paths
-from tests.catalog_fixtures import gpu_data, model_data, small_shipped, write
+from tests.catalog_fixtures import gpu_data, model_data, use_small_shipped, write
+from tests.cli_runner import run_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
 def shipped(tmp_path, monkeypatch):
-    root = small_shipped(tmp_path / "shipped")
-    monkeypatch.setattr("advisor.storage.shipped.catalog_dir", lambda: root)
-    return root
+    return use_small_shipped(tmp_path, monkeypatch)
 
 
-def run(capsys, *argv):
-    code = main(["catalog", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
+run = run_catalog
 
 
 def test_list_json_names_kind_origin_and_id(capsys):

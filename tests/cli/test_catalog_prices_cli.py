@@ -4,24 +4,18 @@ import json
 
 import pytest
 
-from advisor.cli import main
 from advisor.core.hardware.catalog import RecordKind
 from advisor.storage.catalog_store import load_catalog
-from tests.catalog_fixtures import small_shipped
+from tests.catalog_fixtures import use_small_shipped
+from tests.cli_runner import run_catalog
 
 
 @pytest.fixture(autouse=True)
 def shipped(tmp_path, monkeypatch):
-    root = small_shipped(tmp_path / "shipped")
-    monkeypatch.setattr("advisor.storage.shipped.catalog_dir", lambda: root)
-    return root
+    return use_small_shipped(tmp_path, monkeypatch)
 
 
-def run(capsys, *argv):
-    code = main(["catalog", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, out, err
+run = run_catalog
 
 
 def test_import_then_list_and_the_editor_show_the_price(capsys, tmp_path, shipped, qtbot):

@@ -4,15 +4,10 @@ import pytest
 
 from advisor.core.job.workload import Method, Mode, Objective
 from advisor.ui.workload_rules import ADAPTER_BASES, OBJECTIVE_WORDS
+from tests.qt_widgets import pick as _pick
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
-
-
-def _pick(combo, text):
-    i = combo.findText(text)
-    assert i >= 0, text
-    combo.setCurrentIndex(i)
 
 
 def _memory(session):

@@ -4,15 +4,10 @@ import pytest
 
 from advisor.core.job.workload import Engine, Method, Mode
 from advisor.ui.workload_rules import allowed_kv, allowed_weights, fix_for_engine
+from tests.qt_widgets import pick as _pick
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
-
-
-def _pick(combo, text):
-    i = combo.findText(text)
-    assert i >= 0, text
-    combo.setCurrentIndex(i)
 
 
 def _all_problems(session):
