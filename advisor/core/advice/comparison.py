@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.advice.ranking import Criterion
-from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology
 from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
 from advisor.core.job.workload import Workload
@@ -86,6 +86,11 @@ class BuildEntry(Frozen):
         None, description="A build with its GPU records inline: 'This machine' or a tweaked copy"
     )
     plan: PlanPins = Field(PlanPins(), description="The parts of this build's plan the user pinned")
+    # Issue 21: defaulted, so files written before them load unchanged (no version bump).
+    nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines of this build, joined by its network")
+    nic_id: RecordId | None = Field(None, description="A catalog network card ('nic' part) each machine gets, "
+                                                      "replacing the build's own")
+    nics: int = Field(1, ge=1, le=64, description="How many of nic_id each machine gets")
 
     @model_validator(mode="after")
     def _exactly_one_source(self) -> BuildEntry:

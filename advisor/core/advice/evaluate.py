@@ -18,7 +18,15 @@ from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.cost.running import price_date
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
-from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
+from advisor.core.hardware.catalog import (
+    Catalog,
+    gpu_build,
+    resolve_build,
+    resolve_cloud,
+    resolve_system,
+    with_network,
+    with_nodes,
+)
 from advisor.core.hardware.checks import check_build
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
@@ -84,7 +92,19 @@ class Results:
 
 
 def resolve_entry(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
-    """A comparison entry → the build the estimator takes (catalog lookups by id)."""
+    """A comparison entry → the build the estimator takes (catalog lookups by id), as
+    ``entry.nodes`` machines with the entry's network card where it names one (issue 21)."""
+    resolved = _resolve_one(catalog, entry)
+    if entry.nic_id is not None:
+        if catalog is None:
+            raise LookupError("the catalog is not loaded")
+        resolved = with_network(catalog, resolved, entry.nic_id, entry.nics)
+    if entry.nodes > 1 and entry.nodes != resolved.nodes:  # an inline build may carry its own machines
+        resolved = with_nodes(resolved, entry.nodes)
+    return resolved
+
+
+def _resolve_one(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
     if entry.inline is not None:
         return entry.inline
     if catalog is None:
@@ -136,10 +156,10 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
         out["price_date"] = None
         if inst is not None and inst.prices:
             cheapest = min(inst.prices, key=lambda p: p.usd_per_hour)
-            out["usd_per_hour"] = cheapest.usd_per_hour
+            out["usd_per_hour"] = cheapest.usd_per_hour * resolved.nodes  # priced per instance-hour
             out["price_date"] = cheapest.date_seen
         out["price_new_usd"] = out["price_used_usd"] = None  # rented, not bought
-        out["price_note"] = "rented by the hour"
+        out["price_note"] = "rented by the hour" + (f": {resolved.nodes} instances" if resolved.nodes > 1 else "")
     return out
 
 

@@ -91,7 +91,17 @@ def _band_sum(points: list[PricePoint], attr: str) -> float | None:
 
 
 def build_cost(build: ResolvedBuild, condition: Condition = Condition.NEW) -> BuildCost:
-    """GPU prices (by ``condition``) plus the platform cost of the catalog build, if known."""
+    """GPU prices (by ``condition``) plus the platform cost of the catalog build, if known.
+    Several identical machines (issue 21): one machine's cost × machines."""
+    if build.nodes > 1:
+        one, k = build_cost(build.node(), condition), build.nodes
+
+        def times(x: float | None) -> float | None:
+            return None if x is None else x * k
+
+        return one.model_copy(update={"gpus_usd": times(one.gpus_usd), "gpus_usd_low": times(one.gpus_usd_low),
+                                      "gpus_usd_high": times(one.gpus_usd_high), "platform_usd": times(one.platform_usd),
+                                      "total_usd": times(one.total_usd), "prices": one.prices * k})
     prices = tuple(gpu_price(g, condition) for g in build.gpus)
     missing = sorted({f"{condition.value} price of {g.name}" for g, p in zip(build.gpus, prices) if p is None})
     known = [p for p in prices if p is not None]

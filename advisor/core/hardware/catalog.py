@@ -18,9 +18,11 @@ from typing import Literal
 from pydantic import Field, PrivateAttr, model_validator
 
 from advisor.core.hardware.records import (
+    MAX_NODES,
     Build,
     CloudInstance,
     Gpu,
+    NodeNetwork,
     PartKind,
     PlatformPart,
     PrebuiltSystem,
@@ -311,6 +313,12 @@ def _part_refs(catalog: Catalog):
                 yield kind, rid, f"{prefix}.{name}", part_id, want
         for i, part_id in enumerate(build.parts.nvlink_bridges):
             yield kind, rid, f"{prefix}.nvlink_bridges.{i}", part_id, PartKind.NVLINK_BRIDGE
+        if build.parts.nic is not None:
+            yield kind, rid, f"{prefix}.nic", build.parts.nic, PartKind.NIC
+    for kind, records in ((RecordKind.CLOUD, catalog.cloud), (RecordKind.SYSTEM, catalog.systems)):
+        for rid, record in records.items():
+            if record.nic is not None:
+                yield kind, rid, "nic", record.nic, PartKind.NIC
 
 
 def _gpu_refs(catalog: Catalog):
@@ -362,12 +370,15 @@ def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPl
             slots = tuple(by_position[p] for p in refs.gpu_slots)
         else:
             slots = tuple(sorted(board.slots, key=lambda s: s.position))[: build.gpu_count]
+    nic = _part(catalog, refs.nic, PartKind.NIC, used_by)
     return ResolvedPlatform(cpu=cpu, board=board, psu=psu, ram=ram, ram_kits=refs.ram_kits,
-                            nvlink_bridges=bridges, gpu_slots=slots)
+                            nvlink_bridges=bridges, gpu_slots=slots, nic=nic, nics=refs.nics)
 
 
 def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> ResolvedBuild:
     gpus = tuple(_gpu(catalog, g.gpu_id, used_by) for g in build.gpus for _ in range(g.count))
+    platform = resolve_platform(catalog, build, used_by)
+    network = NodeNetwork(nic=platform.nic, count=platform.nics) if platform and platform.nic else None
     return ResolvedBuild(
         name=name,
         gpus=gpus,
@@ -375,8 +386,29 @@ def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> Resolve
         host_ram_gib=build.host_ram_gib,
         unified_memory=build.unified_memory,
         build=build,
-        platform=resolve_platform(catalog, build, used_by),
+        platform=platform,
+        network=network,
     )
+
+
+def with_nodes(build: ResolvedBuild, nodes: int) -> ResolvedBuild:
+    """``nodes`` identical copies of one machine of ``build``, joined by its network (issue 21).
+
+    The GPUs of every machine are listed in machine order; the topology, host RAM and parts
+    are those of one machine. The network may be missing: the checks then say so.
+    """
+    if not 1 <= nodes <= MAX_NODES:
+        raise ValueError(f"machines must be 1 to {MAX_NODES}, not {nodes}")
+    one = build.node()
+    if nodes == 1:
+        return one
+    return one.model_copy(update={"gpus": one.gpus * nodes, "nodes": nodes})
+
+
+def with_network(catalog: Catalog, build: ResolvedBuild, nic_id: str, count: int = 1) -> ResolvedBuild:
+    """``build`` with ``count`` of the catalog NIC ``nic_id`` in each machine (replacing its own)."""
+    nic = _part(catalog, nic_id, PartKind.NIC, "the build's network")
+    return build.model_copy(update={"network": NodeNetwork(nic=nic, count=count)})
 
 
 def display_name(vendor: str, name: str) -> str:
@@ -410,7 +442,11 @@ def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBu
         system = catalog.get(RecordKind.SYSTEM, system)
     if system.build is None:
         raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
-    return _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
+    resolved = _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
+    nic = _part(catalog, system.nic, PartKind.NIC, f"system {system.id!r}")
+    if nic is not None:  # the adapters the system ships with (not priced apart: the system's price has them)
+        resolved = resolved.model_copy(update={"network": NodeNetwork(nic=nic, count=system.nics)})
+    return resolved
 
 
 def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild:
@@ -418,12 +454,14 @@ def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild
     if isinstance(cloud, str):
         cloud = catalog.get(RecordKind.CLOUD, cloud)
     gpu = _gpu(catalog, cloud.gpu_id, f"cloud instance {cloud.id!r}")
+    nic = _part(catalog, cloud.nic, PartKind.NIC, f"cloud instance {cloud.id!r}")
     return ResolvedBuild(
         name=f"{cloud.provider} {cloud.instance_type}",
         gpus=(gpu,) * cloud.gpu_count,
         topology=cloud.topology,
         host_ram_gib=cloud.host_ram_gib,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
+        network=NodeNetwork(nic=nic, count=cloud.nics) if nic is not None else None,
     )
 
 

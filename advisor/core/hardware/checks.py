@@ -12,7 +12,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from advisor.core.hardware.power import build_power
-from advisor.core.hardware.records import LaneSource, ResolvedBuild
+from advisor.core.hardware.records import LaneSource, NicFabric, ResolvedBuild
 from advisor.core.schema import Frozen
 
 #: A PSU below this multiple of the sustained load relies on ATX 3.x excursion tolerance.
@@ -73,6 +73,7 @@ class WarningKind(StrEnum):
     PCIE_LANES = "pcie_lanes"
     MIXED_GPUS = "mixed_gpus"
     P2P = "p2p"
+    NETWORK = "network"  # the adapters joining several machines (issue 21)
 
 
 class BuildWarning(Frozen):
@@ -391,8 +392,37 @@ CHECKS = (check_psu, check_psu_connectors, check_slot_spacing, check_nvlink, che
           check_mixed, check_p2p)
 
 
+def check_network(build: ResolvedBuild) -> list[BuildWarning]:
+    """Several machines (issue 21): they need a network adapter the catalog names; plain
+    Ethernet has no RDMA (GPU memory is copied through the host on both sides); an adapter in a
+    desktop needs a PCIe slot the GPUs leave free."""
+    out: list[BuildWarning] = []
+    net = build.network
+    if build.nodes > 1 and net is None:
+        out.append(_w(WarningKind.NETWORK, Severity.ERROR,
+                      f"{build.nodes} machines need a network card to join them, and this build names none: "
+                      "add an InfiniBand, RoCE or Ethernet card from the catalog, or choose a server or cloud "
+                      "instance that has one"))
+    if net is None:
+        return out
+    if build.nodes > 1 and net.nic.nic_fabric is NicFabric.ETHERNET:
+        out.append(_w(WarningKind.NETWORK, Severity.WARNING,
+                      f"{net.nic.name} is plain Ethernet: no RDMA, so data between the machines goes through "
+                      "each machine's memory and CPU; training across them is slower than the estimate assumes"))
+    platform = build.platform
+    if platform is not None and platform.board is not None and platform.nic is not None:
+        free = len(platform.board.slots) - build.gpus_per_node
+        if free < platform.nics:
+            out.append(_w(WarningKind.NETWORK, Severity.ERROR,
+                          f"{platform.board.name} has {len(platform.board.slots)} x16-size slot(s): the "
+                          f"{build.gpus_per_node} GPUs leave {max(free, 0)} for {platform.nics} network card(s)"))
+    return out
+
+
 def check_build(build: ResolvedBuild) -> tuple[BuildWarning, ...]:
-    """Every check, errors first; an empty tuple means nothing found (not "verified")."""
-    found = [w for check in CHECKS for w in check(build)]
+    """Every check, errors first; an empty tuple means nothing found (not "verified"). Several
+    machines are checked as one machine (they are identical) plus their network."""
+    one = build.node()
+    found = [w for check in CHECKS for w in check(one)] + check_network(build)
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     return tuple(sorted(found, key=lambda w: order[w.severity]))

@@ -15,6 +15,10 @@ slowest hop limits it.
 
 Not modelled: lanes from the chipset share its uplink to the CPU (``Topology.lane_sources``;
 ``advisor.core.hardware.checks`` warns about it), NUMA hops between sockets, and PCIe switches.
+
+Several machines (issue 21): a collective over GPUs in more than one machine runs
+hierarchically (``hierarchical_time_over``): inside each machine over its own links, across
+machines over the network adapters, each GPU driving its share of the machine's adapters.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from advisor.core.hardware.records import Gpu, ResolvedBuild
+from advisor.core.hardware.records import Gpu, NicFabric, ResolvedBuild
 from advisor.core.schema import Frozen
 
 # PCIe payload rate per lane per direction, GB/s: 8b/10b encoding for gen 1-2, 128b/130b
@@ -64,11 +68,44 @@ P2P_LATENCY_S = 0.4e-6
 NCCL_CALL_LATENCY_S = 19e-6
 
 
+# --- Between machines (issue 21) ------------------------------------------------------------
+# Achieved share of the machines' adapters in a large all-reduce across machines: 4 machines of
+# 8x B200, 8x 400 Gb/s EFA each, all_reduce_bench.py at 16 GiB: busbw 381.80 GB/s, i.e.
+# busbw·(k-1)/(n-1) = 36.95 GB/s per GPU of its 50 GB/s, 73.9 % (stas00/ml-engineering
+# network/README.md "Inter-node speed depends on intra-node speed", commit 744d01e18b79512572f64a6bbd8b5f4a725203a7).
+# That source's per-GPU figure charges the whole time to the network (the in-machine phases
+# overlap it), which is how ``hierarchical_time_over`` uses it. ASSUMPTION: the one measured
+# fabric (EFA) stands for InfiniBand, RoCE and Ethernet too (no other multi-machine
+# measurement here); the estimate's assumptions say so.
+INTER_NODE_EFFICIENCY = 36.95 / 50.0
+INTER_NODE_SOURCE = ("stas00/ml-engineering network/README.md at 744d01e: 4 machines of 8x B200 on 8x 400 Gb/s EFA "
+                     "reach 73.9 % of the adapters' rate in a 16 GiB all-reduce")
+# Latency of one step across machines where the NIC record states none: nccl-tests
+# all_reduce_perf on 2 machines of 8x H100 (GCP A3 Mega, 8x 200 Gb/s GPUDirect-TCPXO): 123.2 us
+# for 8-128 B (lessizzmore/create-a3mega-ztan-fork ztan-NCCL-test-result, commit
+# 02dd8f455c43ced1cf442ef29334bda97149264b); minus the 19 us NCCL call and 14 in-machine
+# steps of 0.4 us leaves ~99 us over 2 steps across machines: 49 us each. A TCP-based fabric,
+# so an upper bound for RDMA ones; it matters only for small messages.
+INTER_NODE_LATENCY_S = (123.2e-6 - NCCL_CALL_LATENCY_S - 14 * P2P_LATENCY_S) / 2
+
+
 class LinkKind(StrEnum):
     NVLINK = "NVLink bridge"
     NVSWITCH = "NVSwitch"
     PCIE_P2P = "PCIe peer-to-peer"
     PCIE_HOST = "PCIe via host memory (no P2P)"
+    INFINIBAND = "InfiniBand"
+    EFA = "AWS EFA"
+    ROCE = "RoCE"
+    ETHERNET = "Ethernet"
+
+    @property
+    def between_machines(self) -> bool:
+        return self in (LinkKind.INFINIBAND, LinkKind.EFA, LinkKind.ROCE, LinkKind.ETHERNET)
+
+
+FABRIC_LINK = {NicFabric.INFINIBAND: LinkKind.INFINIBAND, NicFabric.EFA: LinkKind.EFA,
+               NicFabric.ROCE: LinkKind.ROCE, NicFabric.ETHERNET: LinkKind.ETHERNET}
 
 
 class Link(Frozen):
@@ -106,16 +143,50 @@ def _nvlinked(build: ResolvedBuild, i: int, j: int) -> bool:
     return (i, j) in build.topology.nvlink_pairs or (j, i) in build.topology.nvlink_pairs
 
 
+def node_link(build: ResolvedBuild) -> Link | None:
+    """What joins one machine of ``build`` to the others: all its adapters together (None: none named).
+
+    Peak = adapters × ports × line rate / 8 (Gb/s → GB/s), each way; achieved = peak ×
+    ``INTER_NODE_EFFICIENCY``; latency = the NIC record's figure, else ``INTER_NODE_LATENCY_S``.
+    """
+    net = build.network
+    if net is None or not net.gbit_per_s:
+        return None
+    peak = net.gbit_per_s / 8
+    eff = peak * INTER_NODE_EFFICIENCY
+    kind = FABRIC_LINK[net.nic.nic_fabric] if net.nic.nic_fabric else LinkKind.ETHERNET
+    latency = net.nic.nic_latency_us * 1e-6 if net.nic.nic_latency_us else INTER_NODE_LATENCY_S
+    desc = f"{net.count}× {net.nic.name}" if net.count > 1 else net.nic.name
+    return Link(kind=kind, gb_per_s=eff, duplex_gb_per_s=eff, latency_s=latency, peak_gb_per_s=peak, description=desc)
+
+
+def gpu_share(lk: Link, gpus: int) -> Link:
+    """One GPU's share of a machine's adapters when ``gpus`` GPUs use them at once (each GPU
+    drives its own rail where there is one adapter per GPU, as in DGX H100 and p5)."""
+    g = max(1, gpus)
+    return lk.model_copy(update={"gb_per_s": lk.gb_per_s / g, "duplex_gb_per_s": lk.duplex_gb_per_s / g,
+                                 "peak_gb_per_s": lk.peak_gb_per_s / g})
+
+
 def link(build: ResolvedBuild, i: int, j: int) -> Link:
     """The path between GPU ``i`` and GPU ``j`` of ``build`` (slot indexes).
 
     NVLink peak per direction = half the per-GPU bidirectional total (reference gpus.csv
     convention: a 3090 pair bridge is 112.5 GB/s total, 56.25 each way). PCIe peak = lanes ×
-    per-lane rate of the lower generation of platform and cards, narrower card wins.
+    per-lane rate of the lower generation of platform and cards, narrower card wins. GPUs in
+    different machines: one GPU's share of the machine's adapters (``node_link``, ``gpu_share``).
     """
     n = build.gpu_count
     if not (0 <= i < n and 0 <= j < n) or i == j:
         raise ValueError(f"link needs two different GPU indexes below {n}, got {i} and {j}")
+    if build.nodes > 1:
+        g = build.gpus_per_node
+        if i // g != j // g:
+            lk = node_link(build)
+            if lk is None:
+                raise ValueError(f"{build.name}: no network adapter joins its {build.nodes} machines")
+            return gpu_share(lk, g)
+        return link(build.node(), i % g, j % g)
     a, b = build.gpus[i], build.gpus[j]
     if _nvlinked(build, i, j):
         peak = min(a.nvlink.total_gb_per_s_per_gpu, b.nvlink.total_gb_per_s_per_gpu) / 2  # type: ignore[union-attr]
@@ -138,7 +209,9 @@ def link(build: ResolvedBuild, i: int, j: int) -> Link:
 
 
 def ring_links(build: ResolvedBuild, n_gpus: int) -> list[Link]:
-    """The hops of a ring over the first ``n_gpus`` GPUs in slot order (0→1→…→n-1→0)."""
+    """The hops of a ring over the first ``n_gpus`` GPUs in slot order (0→1→…→n-1→0), inside one machine."""
+    if build.nodes > 1:
+        build, n_gpus = build.node(), min(n_gpus, build.gpus_per_node)
     if not 2 <= n_gpus <= build.gpu_count:
         raise ValueError(f"a ring needs 2..{build.gpu_count} GPUs of this build, got {n_gpus}")
     hops = [(k, k + 1) for k in range(n_gpus - 1)]
@@ -164,6 +237,15 @@ def collective_time_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gp
         raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
     if n_gpus < 2 or n_bytes == 0:
         return 0.0
+    g = build.gpus_per_node
+    if n_gpus > g:  # across machines
+        across = node_link(build)
+        if across is None:
+            raise ValueError(f"{build.name}: no network adapter joins its {build.nodes} machines")
+        if op == "send":
+            return collective_time_over(gpu_share(across, g), op, n_bytes, 2)
+        inside = bottleneck_link(build, g) if g > 1 else None
+        return hierarchical_time_over(inside, across, op, n_bytes, n_gpus, g)
     lk = link(build, 0, 1) if op == "send" else bottleneck_link(build, n_gpus)
     return collective_time_over(lk, op, n_bytes, n_gpus)
 
@@ -187,6 +269,50 @@ def collective_time_over(lk: Link, op: Collective, n_bytes: float, n_gpus: int) 
     else:
         raise ValueError(f"unknown collective {op!r}")
     return NCCL_CALL_LATENCY_S + steps * lk.latency_s + moved / (lk.duplex_gb_per_s * 1e9)
+
+
+def hierarchical_parts(inside: Link | None, across: Link, op: Collective, n_bytes: float, n_gpus: int,
+                       per_node: int) -> tuple[float, float]:
+    """(seconds inside the machines, seconds across them) of one collective over ``n_gpus`` GPUs,
+    ``per_node`` to a machine (the last machine may hold fewer), each phase with its latency.
+
+    Hierarchical all-reduce (Jia et al. 2018, arXiv:1807.11205 §3.3 hierarchical all-reduce;
+    the byte accounting of stas00/ml-engineering network/README.md at 744d01e, model 3):
+    reduce-scatter of S inside each machine ((g-1)/g·S per GPU), all-reduce of the S/g shard
+    across the k machines (2(k-1)/k·S/g per GPU, every GPU on its share of the adapters at
+    once), all-gather inside. All-gather (output S): across first (S/g), then inside; a
+    reduce-scatter (input S): inside first, then across (the ZeRO++ hpZ/hierarchical layout,
+    Wang et al. 2023, arXiv:2306.10209 §3). With one machine the inside part is the flat ring.
+    """
+    if n_gpus < 2 or n_bytes <= 0:
+        return 0.0, 0.0
+    g = max(1, min(per_node, n_gpus))
+    k = -(-n_gpus // g)
+    if k == 1:
+        return (collective_time_over(inside, op, n_bytes, n_gpus) if inside is not None else 0.0), 0.0
+    share = gpu_share(across, g)
+    if op == "send":
+        return 0.0, collective_time_over(share, op, n_bytes, 2)
+    inner_op: dict[str, tuple[Collective, ...]] = {
+        "all_reduce": ("reduce_scatter", "all_gather"), "all_gather": ("all_gather",),
+        "reduce_scatter": ("reduce_scatter",)}
+    if op not in inner_op:
+        raise ValueError(f"unknown collective {op!r}")
+    t_in = sum(collective_time_over(inside, o, n_bytes, g) for o in inner_op[op]) if inside is not None and g > 1 else 0.0
+    t_across = collective_time_over(share, op, n_bytes / g, k)
+    return t_in, t_across
+
+
+def hierarchical_time_over(inside: Link | None, across: Link, op: Collective, n_bytes: float, n_gpus: int,
+                           per_node: int) -> float:
+    """One collective across machines (``hierarchical_parts``): NCCL pipelines chunks through the
+    phases, so the slower of the two sets the time (stas00 network/README.md at 744d01e: the
+    measured 4-machine time lies between the overlapped and the summed phases; the
+    ``INTER_NODE_EFFICIENCY`` figure charges the whole time to the adapters, i.e. overlapped)."""
+    t_in, t_across = hierarchical_parts(inside, across, op, n_bytes, n_gpus, per_node)
+    if t_across == 0.0:
+        return t_in
+    return max(t_in, t_across)
 
 
 def bus_bandwidth_gb_per_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gpus: int) -> float:

@@ -36,7 +36,13 @@ def psu_rating(build: ResolvedBuild) -> float | None:
 
 
 def build_power(build: ResolvedBuild) -> BuildPower:
-    """Sum of board powers (datasheet TDP/TBP) plus the platform's figure (stated, or from its parts)."""
+    """Sum of board powers (datasheet TDP/TBP) plus the platform's figure (stated, or from its parts).
+    Several machines: one machine's figures × machines; the PSU rating stays one machine's."""
+    if build.nodes > 1:
+        one, k = build_power(build.node()), build.nodes
+        return BuildPower(gpus_w=None if one.gpus_w is None else one.gpus_w * k,
+                          platform_w=None if one.platform_w is None else one.platform_w * k,
+                          total_w=None if one.total_w is None else one.total_w * k, psu_w=one.psu_w)
     tdps = [g.tdp_w for g in build.gpus]
     gpus_w = sum(tdps) if all(t is not None for t in tdps) else None
     platform_w = platform_power(build)

@@ -232,6 +232,8 @@ class PrebuiltSystem(Record):
     total_gpu_memory_gb: GbMemory | None = None
     prices: tuple[PricePoint, ...] = ()
     url: HttpUrl | None = None
+    nic: RecordId | None = Field(None, description="Network adapter it ships with to join others: a 'nic' part id (issue 21)")
+    nics: int = Field(1, ge=1, le=64, description="How many of that adapter it has")
 
 
 class CloudPrice(Frozen):
@@ -252,6 +254,8 @@ class CloudInstance(Record):
     vcpus: int | None = Field(None, ge=1, le=100_000)
     host_ram_gib: Gib | None = None
     prices: tuple[CloudPrice, ...] = ()
+    nic: RecordId | None = Field(None, description="Network adapter between instances: a 'nic' part id (issue 21)")
+    nics: int = Field(1, ge=1, le=64, description="How many of that adapter one instance has")
 
 
 class PartKind(StrEnum):
@@ -262,6 +266,16 @@ class PartKind(StrEnum):
     PSU = "psu"
     RAM = "ram"
     NVLINK_BRIDGE = "nvlink_bridge"
+    NIC = "nic"  # a network adapter joining machines: InfiniBand, EFA, RoCE, Ethernet (issue 21)
+
+
+class NicFabric(StrEnum):
+    """The network a NIC speaks between machines (``advisor.core.hardware.interconnect`` words and figures)."""
+
+    INFINIBAND = "infiniband"
+    EFA = "efa"  # AWS Elastic Fabric Adapter (SRD transport)
+    ROCE = "roce"  # RDMA over Converged Ethernet
+    ETHERNET = "ethernet"  # plain TCP/IP Ethernet, no RDMA
 
 
 class BoardSlot(Frozen):
@@ -279,11 +293,12 @@ class BoardSlot(Frozen):
 _PART_NEEDS = {
     PartKind.CPU: ("pcie_lanes",), PartKind.MOTHERBOARD: ("slots",), PartKind.PSU: ("psu_w",),
     PartKind.RAM: ("capacity_gib",), PartKind.NVLINK_BRIDGE: ("bridge_slot_spacing",),
+    PartKind.NIC: ("nic_fabric", "nic_gbit_per_s"),
 }
 
 
 class PlatformPart(Record):
-    """A CPU, motherboard, PSU, RAM kit or NVLink bridge with dated prices (issue 18).
+    """A CPU, motherboard, PSU, RAM kit, NVLink bridge or network adapter with dated prices (issues 18, 21).
 
     Only the fields of its ``part`` kind are filled; ``power_w`` is the part's rated draw
     where the vendor states one (a CPU's TDP/PPT), None where it states none.
@@ -309,6 +324,12 @@ class PlatformPart(Record):
     memory_type: str = Field("", description="RAM kit: DDR4, DDR5 RDIMM …")
     bridge_slot_spacing: int | None = Field(None, ge=1, le=8, description="NVLink bridge: slots it spans")
     bridge_gpu_ids: tuple[RecordId, ...] = Field((), description="NVLink bridge: GPU ids it joins")
+    nic_fabric: NicFabric | None = Field(None, description="NIC: the network it speaks (infiniband, efa, roce, ethernet)")
+    nic_gbit_per_s: Annotated[PositiveFloat, _within(1, 3_200, "Gb/s")] | None = Field(
+        None, description="NIC: line rate of one port, Gb/s each way (InfiniBand NDR: 400)")
+    nic_ports: int = Field(1, ge=1, le=8, description="NIC: ports used at once on one adapter")
+    nic_latency_us: Annotated[PositiveFloat, _within(0.05, 10_000, "µs")] | None = Field(
+        None, description="NIC: one small message machine to machine, µs (None: the fabric's measured default)")
 
     @model_validator(mode="after")
     def _kind_fields(self) -> PlatformPart:
@@ -330,6 +351,8 @@ class BuildParts(Frozen):
     ram: RecordId | None = None
     ram_kits: int = Field(1, ge=1, le=16, description="How many of the RAM kit")
     nvlink_bridges: tuple[RecordId, ...] = Field((), description="One bridge per NVLink pair, in pair order")
+    nic: RecordId | None = Field(None, description="Network adapter joining this machine to others (issue 21)")
+    nics: int = Field(1, ge=1, le=64, description="How many of that adapter the machine has")
     gpu_slots: tuple[Annotated[int, Field(ge=1, le=16)], ...] = Field(
         (), description="Board slot position of each GPU in slot order; empty = the board's first slots")
 
@@ -344,12 +367,15 @@ class ResolvedPlatform(Frozen):
     ram_kits: int = 1
     nvlink_bridges: tuple[PlatformPart, ...] = ()
     gpu_slots: tuple[BoardSlot, ...] = ()
+    nic: PlatformPart | None = None
+    nics: int = 1
 
     def priced_parts(self) -> tuple[PlatformPart, ...]:
-        """Every part bought, RAM kits repeated: what the platform price sums."""
+        """Every part bought, RAM kits and NICs repeated: what the platform price sums."""
         main = tuple(p for p in (self.cpu, self.board, self.psu) if p is not None)
         ram = (self.ram,) * self.ram_kits if self.ram is not None else ()
-        return main + ram + self.nvlink_bridges
+        nic = (self.nic,) * self.nics if self.nic is not None else ()
+        return main + ram + self.nvlink_bridges + nic
 
     def lanes_for_gpus(self) -> tuple[int, ...]:
         """Electrical lanes each GPU's slot gives, with the slots that share lanes split."""
@@ -358,10 +384,34 @@ class ResolvedPlatform(Frozen):
                      for s in self.gpu_slots)
 
 
+class NodeNetwork(Frozen):
+    """The network adapters of one machine that join it to the others: ``count`` of ``nic``."""
+
+    nic: PlatformPart
+    count: int = Field(1, ge=1, le=64)
+
+    @model_validator(mode="after")
+    def _is_nic(self) -> NodeNetwork:
+        if self.nic.part is not PartKind.NIC:
+            raise ValueError(f"part {self.nic.id!r} is a {self.nic.part.value}, not a network adapter")
+        return self
+
+    @property
+    def gbit_per_s(self) -> float:
+        """Line rate of the machine's adapters together, Gb/s each way."""
+        return self.count * self.nic.nic_ports * (self.nic.nic_gbit_per_s or 0.0)
+
+
+MAX_NODES = 64
+
+
 class ResolvedBuild(Frozen):
     """A build with its GPU records looked up: what the estimator and checks take.
 
-    ``gpus`` has one entry per physical GPU, in slot order (index = topology index).
+    ``gpus`` has one entry per physical GPU, in slot order (index = topology index), across
+    all ``nodes`` identical machines: GPU ``i`` sits in machine ``i // gpus_per_node`` at slot
+    ``i % gpus_per_node`` (topology indexes are those of one machine). ``network`` is what
+    joins the machines (issue 21); None where the build names no network adapter.
     """
 
     name: str
@@ -371,7 +421,25 @@ class ResolvedBuild(Frozen):
     unified_memory: bool = False
     build: Build | None = Field(None, description="The catalog build it came from, if any")
     platform: ResolvedPlatform | None = Field(None, description="The build's platform parts, looked up")
+    nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines joined by the network (issue 21)")
+    network: NodeNetwork | None = Field(None, description="Each machine's adapters to the others")
+
+    @model_validator(mode="after")
+    def _nodes_divide(self) -> ResolvedBuild:
+        if len(self.gpus) % self.nodes:
+            raise ValueError(f"{len(self.gpus)} GPUs do not split evenly over {self.nodes} machines")
+        return self
 
     @property
     def gpu_count(self) -> int:
         return len(self.gpus)
+
+    @property
+    def gpus_per_node(self) -> int:
+        return len(self.gpus) // self.nodes
+
+    def node(self) -> ResolvedBuild:
+        """One of the machines alone (what the physical checks, power and platform price are of)."""
+        if self.nodes == 1:
+            return self
+        return self.model_copy(update={"gpus": self.gpus[: self.gpus_per_node], "nodes": 1})

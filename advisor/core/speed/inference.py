@@ -21,6 +21,7 @@ Splits of one model over GPUs:
 
 from __future__ import annotations
 
+from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
@@ -85,7 +86,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
         mem_t = sum((whole_w * frac + kv_whole) * f / (b * DECODE_BANDWIDTH_EFFICIENCY) for f, b in zip(shares, r.bws))
         comp_t = sum(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY) for f, p in zip(shares, r.peaks)) \
             if known_peaks else 0.0
-        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
+        comm_t = sum(r.sends(act, sp.stages))
         step = max(mem_t, comp_t, DECODE_FLOOR_S_PER_LAYER.get(w.engine, 0.0) * arch.n_layers)
         if w.parallel is Parallel.PP and w.batch > 1:
             step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
@@ -115,7 +116,7 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
         shares = stage_shares(r.build, sp.stages)
         t = sum(max(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY), whole_w * f / (b * DECODE_BANDWIDTH_EFFICIENCY))
                 for f, p, b in zip(shares, r.peaks, r.bws, strict=True))
-        comm_t = (sp.stages - 1) * r.coll("send", act, 2)
+        comm_t = sum(r.sends(act, sp.stages))
         return t + comm_t, comm_t
     comp_t = max(flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY),
                  mem.weights / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY))
@@ -186,6 +187,9 @@ def estimate_speed(arch: ModelArch, workload: Workload, build: ResolvedBuild, me
     breakdown from ``estimate_memory`` (its weights term is what each decode step reads)."""
     if workload.n_gpus > build.gpu_count:
         return SpeedEstimate(notes=(f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}",))
+    if workload.n_gpus > build.gpus_per_node and node_link(build) is None:
+        return SpeedEstimate(notes=(f"speed unknown: the job spans {build.nodes} machines and no network adapter "
+                                    "between them is named",))
     sp = split_of(workload)
     notes: list[str] = []
     if workload.mode is Mode.INFERENCE:

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.hardware.interconnect import Link, bottleneck_link, collective_time_over, link
+from advisor.core.hardware.interconnect import (
+    Link,
+    bottleneck_link,
+    collective_time_over,
+    hierarchical_parts,
+    hierarchical_time_over,
+    link,
+    node_link,
+)
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Parallel, Workload
 from advisor.core.model.arch import ModelArch
@@ -34,6 +42,8 @@ class Split:
 
 
 def split_of(workload: Workload) -> Split:
+    """The layout of the job's GPUs. Data parallel with ``tp`` > 1 is 2-D FSDP × TP (torchtitan):
+    groups of ``tp`` GPUs split every layer, ``n / tp`` such groups are the data-parallel replicas."""
     n = workload.n_gpus
     if n <= 1:
         return Split()
@@ -41,6 +51,9 @@ def split_of(workload: Workload) -> Split:
         return Split(tp=n)
     if workload.parallel in STAGES:
         return Split(stages=n)
+    tp = workload.tp
+    if tp > 1 and n % tp == 0:
+        return Split(tp=tp, replicas=n // tp)
     return Split(replicas=n)
 
 
@@ -52,18 +65,57 @@ class Run:
     build: ResolvedBuild
     bws: tuple[float | None, ...]
     peaks: tuple[float | None, ...]
-    ring: Link | None  # slowest hop of the ring over the GPUs used
+    ring: Link | None  # slowest hop of the ring over the GPUs used (inside one machine)
     hop: Link | None  # GPU 0 → GPU 1, for pipeline hand-offs
     two_n: float  # 2 × matmul weights: forward FLOPs per token without attention
+    across: Link | None = None  # one machine's network adapters, when the GPUs used span machines
+    per_node: int = 1 << 30  # GPUs per machine
 
-    def coll(self, op: str, n_bytes: float, n: int) -> float:
+    @property
+    def machines(self) -> int:
+        """Machines the GPUs used span."""
+        return -(-len(self.peaks) // self.per_node)
+
+    @property
+    def unlinked(self) -> bool:
+        """The GPUs used span machines that no network adapter joins: speed unknown."""
+        return self.machines > 1 and self.across is None
+
+    def coll(self, op: str, n_bytes: float, n: int, per_node: int | None = None) -> float:
+        """One collective over ``n`` GPUs, ``per_node`` of them in each machine (default: the
+        machine's GPUs); hierarchical once they span machines."""
+        g = self.per_node if per_node is None else per_node
+        if n > g and self.across is not None:
+            return hierarchical_time_over(self.ring, self.across, op, n_bytes, n, g)  # type: ignore[arg-type]
         lk = self.hop if op == "send" else self.ring
         return 0.0 if lk is None else collective_time_over(lk, op, n_bytes, n)  # type: ignore[arg-type]
+
+    def coll_parts(self, op: str, n_bytes: float, n: int, per_node: int | None = None) -> tuple[float, float]:
+        """(seconds inside machines, seconds across them) of ``coll``: which link bounds it."""
+        g = self.per_node if per_node is None else per_node
+        if n > g and self.across is not None:
+            return hierarchical_parts(self.ring, self.across, op, n_bytes, n, g)  # type: ignore[arg-type]
+        return self.coll(op, n_bytes, n, per_node), 0.0
+
+    def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
+        """(inside, across) seconds of one hand-off at each of ``stages - 1`` stage boundaries:
+        stages fill machines in order, so ``machines - 1`` boundaries cross the network."""
+        if stages < 2:
+            return 0.0, 0.0
+        crossing = min(stages - 1, self.machines - 1) if self.across is not None else 0
+        inside = (stages - 1 - crossing) * self.coll("send", n_bytes, 2)
+        across = crossing * hierarchical_parts(None, self.across, "send", n_bytes, 2 * self.per_node,
+                                               self.per_node)[1] if crossing else 0.0
+        return inside, across
 
 
 def run_of(arch: ModelArch, w: Workload, build: ResolvedBuild) -> Run:
     gpus = build.gpus[: w.n_gpus]
-    hop = link(build, 0, 1) if len(gpus) > 1 else None
-    ring = bottleneck_link(build, len(gpus)) if len(gpus) > 2 else hop  # a 2-GPU ring is that one hop
+    g = build.gpus_per_node
+    local = min(len(gpus), g)
+    hop = link(build, 0, 1) if local > 1 else None
+    ring = bottleneck_link(build, local) if local > 2 else hop  # a 2-GPU ring is that one hop
+    across = node_link(build) if len(gpus) > g else None
     return Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
-                peaks=tuple(peak_flops(g, w) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch))
+               peaks=tuple(peak_flops(g, w) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
+               across=across, per_node=g)

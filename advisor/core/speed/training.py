@@ -12,14 +12,24 @@ Schemes (bytes per GPU per step; collectives timed by ``advisor.core.hardware.in
 * tensor parallel: 2 all-reduces of micro-batch × seq × hidden per layer forward, 2 backward
   (Shoeybi et al. 2019, arXiv:1909.08053 §3), 2 more with full recomputation;
 * pipeline / layer split: one activation forward and one gradient backward per stage boundary
-  per micro-batch; GPipe bubble (s-1)/(m+s-1) (Huang et al. 2019, arXiv:1811.06965).
+  per micro-batch; GPipe bubble (s-1)/(m+s-1) (Huang et al. 2019, arXiv:1811.06965);
+* FSDP × TP (``tp`` > 1 with a data-parallel scheme; torchtitan 2-D): the TP all-reduces inside
+  each group of ``tp`` GPUs, the data-parallel collectives of a 1/tp shard over ``n / tp`` replicas.
+Across machines (issue 21) every collective runs hierarchically, inside each machine and then
+over the network adapters (``advisor.core.hardware.interconnect.hierarchical_time_over``); a
+pipeline boundary between machines hands off over one GPU's share of the adapters.
 Data-parallel traffic overlaps the backward (Li et al. 2020 arXiv:2006.15704 §3.2.3; Zhao et
 al. 2023 arXiv:2304.11277 §3.3), taken as full overlap; TP and pipeline traffic does not.
 """
 
 from __future__ import annotations
 
-from advisor.core.hardware.interconnect import PCIE_GB_PER_S_PER_LANE, PCIE_HOST_EFFICIENCY
+from advisor.core.hardware.interconnect import (
+    INTER_NODE_EFFICIENCY,
+    INTER_NODE_SOURCE,
+    PCIE_GB_PER_S_PER_LANE,
+    PCIE_HOST_EFFICIENCY,
+)
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Checkpointing, Method, Objective, Offload, Parallel, Workload
 from advisor.core.memory.inference import weights_bytes
@@ -38,29 +48,92 @@ from advisor.core.speed.layout import ACT_BYTES, DATA_PARALLEL, LAYER_SPLIT_NOTE
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 
 
-def train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> float:
-    """GPU-to-GPU seconds per optimizer step (see module docstring for each scheme)."""
+class _Comm:
+    """Seconds of GPU-to-GPU traffic per step, kept apart: exposed (TP, pipeline: not overlapped)
+    and overlapped (data parallel), and for each the time inside machines and across them."""
+
+    def __init__(self, r: Run) -> None:
+        self.r = r
+        self.exposed = self.overlapped = 0.0
+        self.inside = self.across = 0.0
+
+    def add(self, times: float, op: str, n_bytes: float, n: int, per_node: int | None = None, *,
+            overlap: bool) -> None:
+        t = self.r.coll(op, n_bytes, n, per_node)
+        t_in, t_across = self.r.coll_parts(op, n_bytes, n, per_node)
+        if overlap:
+            self.overlapped += times * t
+        else:
+            self.exposed += times * t
+        self.inside += times * t_in
+        self.across += times * t_across
+
+    def add_sends(self, times: float, n_bytes: float, stages: int) -> None:
+        t_in, t_across = self.r.sends(n_bytes, stages)
+        self.exposed += times * (t_in + t_across)
+        self.inside += times * t_in
+        self.across += times * t_across
+
+    @property
+    def total(self) -> float:
+        return self.exposed + self.overlapped
+
+
+def train_comm(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> _Comm:
+    """GPU-to-GPU traffic of one optimizer step (see module docstring for each scheme). Across
+    machines every collective is hierarchical (``advisor.core.hardware.interconnect``). With
+    FSDP × TP the TP groups sit inside a machine and the data-parallel collectives of each
+    group's 1/tp shard run over the ``n / tp`` replicas, ``per-machine GPUs / tp`` in each."""
+    r = r or run_of(arch, w, build)
+    c = _Comm(r)
     n, m = w.n_gpus, w.grad_accum_steps
     if n <= 1:
-        return 0.0
-    r = r or run_of(arch, w, build)
+        return c
     grads = trainable_params(arch, w) * param_bytes(w.precision)
     params = weights_bytes(arch, w)  # gathered in the stored/compute format (4-bit for QLoRA)
     act = w.batch * w.seq_len * arch.hidden_size * ACT_BYTES
     p = w.parallel
-    if p in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
-        return r.coll("all_reduce", grads, n)  # once per step: no_sync while accumulating
-    if p in (Parallel.ZERO1, Parallel.ZERO2):  # Rajbhandari et al. 2020 §7.2.1: same volume as DDP
-        # reduce-scatter the gradients, all-gather the updated (trainable) parameters
-        return r.coll("reduce_scatter", grads, n) + r.coll("all_gather", grads, n)
-    if p in (Parallel.ZERO3, Parallel.FSDP):  # §7.2.2: gather fwd + gather bwd + reduce-scatter = 1.5× DDP
-        return m * (2 * r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
-    if p is Parallel.FSDP_GRAD_OP:  # parameters stay gathered from forward to backward
-        return m * (r.coll("all_gather", params, n) + r.coll("reduce_scatter", grads, n))
+    per_layer = 6 if w.checkpointing is Checkpointing.FULL else 4
     if p is Parallel.TP:  # 2 all-reduces forward + 2 backward per layer (+2 with full recompute)
-        per_layer = 6 if w.checkpointing is Checkpointing.FULL else 4
-        return m * per_layer * arch.n_layers * r.coll("all_reduce", act, n)
-    return m * 2 * (sp.stages - 1) * r.coll("send", act, 2)  # activation fwd, gradient bwd
+        c.add(m * per_layer * arch.n_layers, "all_reduce", act, n, overlap=False)
+        return c
+    if p not in DATA_PARALLEL:
+        c.add_sends(m * 2, act, sp.stages)  # activation fwd, gradient bwd
+        return c
+    tp, dp = sp.tp, sp.replicas
+    dp_per_node = max(1, r.per_node // tp)
+    if tp > 1:  # the TP group's all-reduces, inside one machine
+        c.add(m * per_layer * arch.n_layers, "all_reduce", act, tp, overlap=False)
+        grads, params = grads / tp, params / tp
+    if dp <= 1:
+        return c
+    if p in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
+        c.add(1, "all_reduce", grads, dp, dp_per_node, overlap=True)  # once per step: no_sync while accumulating
+    elif p in (Parallel.ZERO1, Parallel.ZERO2):  # Rajbhandari et al. 2020 §7.2.1: same volume as DDP
+        # reduce-scatter the gradients, all-gather the updated (trainable) parameters
+        c.add(1, "reduce_scatter", grads, dp, dp_per_node, overlap=True)
+        c.add(1, "all_gather", grads, dp, dp_per_node, overlap=True)
+    elif p in (Parallel.ZERO3, Parallel.FSDP):  # §7.2.2: gather fwd + gather bwd + reduce-scatter = 1.5× DDP
+        c.add(2 * m, "all_gather", params, dp, dp_per_node, overlap=True)
+        c.add(m, "reduce_scatter", grads, dp, dp_per_node, overlap=True)
+    else:  # FSDP SHARD_GRAD_OP: parameters stay gathered from forward to backward
+        c.add(m, "all_gather", params, dp, dp_per_node, overlap=True)
+        c.add(m, "reduce_scatter", grads, dp, dp_per_node, overlap=True)
+    return c
+
+
+def train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> float:
+    """GPU-to-GPU seconds per optimizer step (see module docstring for each scheme)."""
+    return train_comm(arch, w, build, sp, r).total
+
+
+def bound_link_words(r: Run, c: _Comm) -> str:
+    """The link that bounds the traffic, in words: "the InfiniBand link between the machines
+    (8× NVIDIA ConnectX-7 …)" or "NVSwitch inside the machine"."""
+    if c.across > c.inside and r.across is not None:
+        return f"the {r.across.kind.value} link between the {r.machines} machines ({r.across.description})"
+    lk = r.ring or r.hop
+    return f"{lk.kind.value} inside the machine" if lk is not None else "the GPU link"
 
 
 def host_link_bytes_per_s(build: ResolvedBuild) -> float:
@@ -102,15 +175,22 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     else:
         per_micro = flops / sp.tp / (min(peaks) * TRAIN_MFU) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
-    comm = train_comm_per_step(arch, w, build, sp, r)
+    c = train_comm(arch, w, build, sp, r)
+    comm = c.total
     host = _offload_seconds(arch, w, build, sp, notes)
     overlapped = w.parallel in DATA_PARALLEL
-    step = max(compute, comm, host) if overlapped else max(compute + comm, host)
+    if overlapped and sp.tp == 1:
+        step = max(compute, comm, host)
+    elif overlapped:  # FSDP × TP: the TP all-reduces add to compute, the FSDP traffic overlaps both
+        step = max(compute + c.exposed, c.overlapped, host)
+    else:
+        step = max(compute + comm, host)
     tokens = micro_tokens * m * sp.replicas
     if host >= max(compute, comm) and host > 0:
         bottleneck = Bottleneck.HOST_OFFLOAD
     elif comm > compute:
         bottleneck = Bottleneck.INTERCONNECT
+        notes.append(f"the step waits on GPU-to-GPU traffic: {bound_link_words(r, c)} bounds it")
     elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / (min(peaks) * TRAIN_MFU):
         bottleneck = Bottleneck.MEMORY_BANDWIDTH
     else:
@@ -118,8 +198,14 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     notes.append(f"training at {TRAIN_MFU:.0%} model-FLOPs utilisation (Llama 3, H100); consumer cards unmeasured")
     if overlapped and w.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
+    if r.machines > 1 and r.across is not None:
+        notes.append(f"{r.machines} machines joined by {r.across.kind.value} ({r.across.description}): collectives run "
+                     f"inside each machine, then across (hierarchical); the network taken at "
+                     f"{INTER_NODE_EFFICIENCY:.0%} of its rate, measured for EFA and assumed for other networks "
+                     f"({INTER_NODE_SOURCE})")
     return SpeedEstimate(train_tokens_per_s=tokens / step, step_time_s=step,
-                         interconnect_share=min(1.0, comm / step), bottleneck=bottleneck, notes=tuple(notes))
+                         interconnect_share=min(1.0, comm / step), bottleneck=bottleneck,
+                         comm_link=bound_link_words(r, c) if comm > 0 else "", notes=tuple(notes))
 
 
 def sequences_per_example(w: Workload) -> int:

@@ -1,0 +1,42 @@
+"""Comparison entries of several machines (issue 21): old files load, the count resolves, rent × machines."""
+
+import json
+
+import pytest
+
+from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
+from advisor.core.advice.evaluate import evaluate_build, money, resolve_entry
+from advisor.core.job.workload import Workload
+from advisor.storage.catalog_store import load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(migrate_user_files=False).catalog
+
+
+def test_a_file_written_before_machines_loads_as_one_machine():
+    data = json.loads(canonical_comparison().model_dump_json())
+    for b in data["builds"]:
+        for key in ("nodes", "nic_id", "nics"):
+            b.pop(key)
+    loaded = Comparison.model_validate(data)
+    assert [b.nodes for b in loaded.builds] == [1, 1] and loaded == canonical_comparison()
+
+
+def test_two_cloud_instances_rent_at_twice_the_rate(catalog):
+    one, two = BuildEntry(name="p5", cloud_id="aws-p5.48xlarge"), BuildEntry(name="2 p5", cloud_id="aws-p5.48xlarge", nodes=2)
+    r1, r2 = resolve_entry(catalog, one), resolve_entry(catalog, two)
+    assert (r2.nodes, r2.gpu_count) == (2, 16)
+    m1, m2 = money(catalog, one, r1), money(catalog, two, r2)
+    assert m2["usd_per_hour"] == pytest.approx(2 * m1["usd_per_hour"]) and "2 instances" in m2["price_note"]
+
+
+def test_a_desktop_pair_gets_a_named_card_and_says_when_it_has_none(catalog):
+    bare = BuildEntry(name="2 desks", build_id="2x-rtx-4090-pcie-x16", nodes=2)
+    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], Workload(mode="train", method="lora"), bare)
+    assert any("network card" in w for w in r.warnings)
+    linked = bare.model_copy(update={"nic_id": "nvidia-connectx-7-100gbe-roce"})
+    assert resolve_entry(catalog, linked).network.nic.id == "nvidia-connectx-7-100gbe-roce"
+    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], Workload(mode="train", method="lora"), linked)
+    assert not any("network card" in w for w in r.warnings) and r.planned.plan.n_gpus == 4
