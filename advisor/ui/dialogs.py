@@ -2,27 +2,42 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QSpinBox,
     QTextBrowser,
     QVBoxLayout,
+    QWidget,
 )
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.hardware.catalog import cloud_display_name, display_name
-from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.hardware.records import Build, ResolvedBuild, Topology
 from advisor.core.job.workload import Engine
 from advisor.storage.settings import Settings
+from advisor.ui.mixed_build import (
+    SaveRefused,
+    can_sit_beside_others,
+    merge_cards,
+    mixed_name,
+    save_mixed_build,
+    short_name,
+)
 
 KINDS = {"gpu": "GPU × count", "build": "Catalog build", "system": "Prebuilt system", "cloud": "Cloud instance"}
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1  # the record's display name, the build name's stem
@@ -73,13 +88,68 @@ class TopologyEditor(QFormLayout):
         })
 
 
-class AddBuildDialog(QDialog):
-    """Pick a catalog GPU (× count, with its links), build, prebuilt system or cloud instance."""
+MAX_OTHER_CARDS = 7  # eight kinds of card in one machine is already more than a board has slots
 
-    def __init__(self, catalog, kind: str = "build", parent=None) -> None:
+
+class CardRow(QWidget):
+    """One more kind of card in the machine: the card (type to search) × how many, and Remove."""
+
+    changed = Signal()
+    remove_requested = Signal(object)
+
+    def __init__(self, choices: list[tuple[str, str]], parent=None) -> None:
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.combo_card = QComboBox()
+        self.combo_card.setEditable(True)
+        self.combo_card.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for text, gpu_id in choices:
+            self.combo_card.addItem(text, gpu_id)
+        completer = QCompleter(self.combo_card.model(), self.combo_card)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.combo_card.setCompleter(completer)
+        self.combo_card.setCurrentIndex(-1)
+        self.combo_card.lineEdit().setPlaceholderText("Type or pick a card")
+        self.combo_card.setToolTip("A different card in the same machine")
+        self.spin_count = QSpinBox()
+        self.spin_count.setRange(1, 72)
+        self.spin_count.setPrefix("× ")
+        self.spin_count.setToolTip("How many of this card")
+        self.button_remove = QPushButton("Remove")
+        self.button_remove.setToolTip("Take this card out of the build")
+        lay.addWidget(self.combo_card, 1)
+        lay.addWidget(self.spin_count)
+        lay.addWidget(self.button_remove)
+        self.combo_card.currentTextChanged.connect(self.changed)
+        self.spin_count.valueChanged.connect(self.changed)
+        self.button_remove.clicked.connect(lambda: self.remove_requested.emit(self))
+
+    def gpu_id(self) -> str | None:
+        """The chosen card's id; None while the text names no card of the list."""
+        i = self.combo_card.findText(self.combo_card.currentText().strip(), Qt.MatchFlag.MatchFixedString)
+        return self.combo_card.itemData(i) if i >= 0 else None
+
+    def set_card(self, gpu_id: str) -> None:
+        self.combo_card.setCurrentIndex(self.combo_card.findData(gpu_id))
+
+
+class AddBuildDialog(QDialog):
+    """Pick a catalog GPU (× count, with its links), build, prebuilt system or cloud instance.
+
+    "Add another card" puts different cards in one machine (an RTX 3090 beside an RTX 4090):
+    on OK that build is saved in the user's catalog (``advisor.ui.mixed_build``) and
+    ``entry()`` names it by id; ``saved_build`` is the record (None for every other build).
+    """
+
+    def __init__(self, catalog, kind: str = "build", parent=None, user_dir: Path | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Add a build")
         self.catalog = catalog
+        self.user_dir = user_dir
+        self.saved_build: Build | None = None
+        self.card_rows: list[CardRow] = []
         lay = QVBoxLayout(self)
         self.combo_kind = QComboBox()
         for k, label in KINDS.items():
@@ -95,12 +165,34 @@ class AddBuildDialog(QDialog):
         self.spin_count = QSpinBox()
         self.spin_count.setRange(1, 72)
         self.spin_count.setValue(2)
-        form.addRow("How many", self.spin_count)
+        self.label_count = QLabel("How many")
+        form.addRow(self.label_count, self.spin_count)
+        self.box_other_cards = QWidget()  # the rows of other cards, then the button that adds one
+        other = QVBoxLayout(self.box_other_cards)
+        other.setContentsMargins(0, 0, 0, 0)
+        self.rows_layout = QVBoxLayout()
+        other.addLayout(self.rows_layout)
+        self.button_more = QPushButton("Add another card")
+        self.button_more.setToolTip("Put a different card in the same machine, e.g. an RTX 4090 beside an RTX 3090")
+        other.addWidget(self.button_more, 0, Qt.AlignmentFlag.AlignLeft)
+        self.label_other_cards = QLabel("With")
+        form.addRow(self.label_other_cards, self.box_other_cards)
         self.edit_name = QLineEdit()
+        self.edit_name.setMaxLength(120)
         form.addRow("Name", self.edit_name)
         lay.addLayout(form)
+        self.label_mixing = QLabel()
+        self.label_mixing.setObjectName("label_mixing")
+        self.label_mixing.setWordWrap(True)
+        lay.addWidget(self.label_mixing)
         self.topology_editor = TopologyEditor(Topology(p2p=False), 2)
         lay.addLayout(self.topology_editor)
+        self.label_error = QLabel()
+        self.label_error.setObjectName("label_error")
+        self.label_error.setWordWrap(True)
+        self.label_error.setStyleSheet("QLabel#label_error { color: #C00000; }")
+        self.label_error.setVisible(False)
+        lay.addWidget(self.label_error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -112,9 +204,11 @@ class AddBuildDialog(QDialog):
         self.list_records.currentItemChanged.connect(self._on_current_changed)
         self.list_records.itemSelectionChanged.connect(self._update_ok)
         self.spin_count.valueChanged.connect(self._on_count_changed)
+        self.button_more.clicked.connect(self.add_card_row)
+        self.edit_name.textChanged.connect(lambda _text: self.label_error.setVisible(False))
         self.combo_kind.setCurrentIndex(list(KINDS).index(kind))
         self._fill()
-        self.resize(460, 560)
+        self.resize(480, 600)
 
     def _records(self) -> dict:
         kind = self.combo_kind.currentData()
@@ -134,6 +228,9 @@ class AddBuildDialog(QDialog):
             return f"{name} · {rec.memory_gb_marketing:g} GB", name
         return rec.name, rec.name
 
+    def _is_gpu(self) -> bool:
+        return self.combo_kind.currentData() == "gpu"
+
     def _fill(self) -> None:
         self.list_records.clear()
         for rid, rec in self._records().items():
@@ -142,8 +239,10 @@ class AddBuildDialog(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, rid)
             item.setData(NAME_ROLE, name)
             self.list_records.addItem(item)
-        is_gpu = self.combo_kind.currentData() == "gpu"
+        is_gpu = self._is_gpu()
         self.spin_count.setEnabled(is_gpu)
+        self.label_other_cards.setVisible(is_gpu)
+        self.box_other_cards.setVisible(is_gpu)
         for i in range(self.topology_editor.rowCount()):
             for role in (QFormLayout.ItemRole.FieldRole, QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.SpanningRole):
                 it = self.topology_editor.itemAt(i, role)
@@ -169,15 +268,92 @@ class AddBuildDialog(QDialog):
         item = self.list_records.currentItem()
         return item if item is not None and not item.isHidden() and item.isSelected() else None
 
+    # --- other cards in the same machine ----------------------------------------------
+    def add_card_row(self) -> CardRow | None:
+        """One more row of "card × how many" (the first card is the one chosen in the list)."""
+        if len(self.card_rows) >= MAX_OTHER_CARDS:
+            return None
+        choices = [(self._label(g)[0], gid) for gid, g in self.catalog.gpus.items() if can_sit_beside_others(g)]
+        row = CardRow(choices, self.box_other_cards)
+        row.changed.connect(self._on_cards_changed)
+        row.remove_requested.connect(self.remove_card_row)
+        self.rows_layout.addWidget(row)
+        self.card_rows.append(row)
+        row.combo_card.setFocus()
+        self._on_cards_changed()
+        return row
+
+    def remove_card_row(self, row: CardRow) -> None:
+        if row in self.card_rows:
+            self.card_rows.remove(row)
+            self.rows_layout.removeWidget(row)
+            row.deleteLater()
+            self._on_cards_changed()
+
+    def _first_gpu(self):
+        item = self._chosen() if self._is_gpu() else None
+        return self.catalog.gpus.get(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+
+    def _cards(self):
+        """The machine's cards, merged by kind (the list's card first); rows with no card yet left out."""
+        item = self._chosen()
+        first = [(item.data(Qt.ItemDataRole.UserRole), self.spin_count.value())] if item is not None else []
+        return merge_cards(first + [(r.gpu_id(), r.spin_count.value()) for r in self.card_rows if r.gpu_id()])
+
+    def _mixing_problem(self) -> str:
+        """Why the cards cannot make a build (shown above the links), or ""."""
+        if not self._is_gpu() or not self.card_rows:
+            return ""
+        first = self._first_gpu()
+        if first is not None and not can_sit_beside_others(first):
+            return "A computer with unified memory takes no other cards: remove the other cards or choose a card."
+        if any(r.gpu_id() is None for r in self.card_rows):
+            return "Choose a card in each row (or remove the row)."
+        if any(c.count > 72 for c in self._cards()):
+            return "A build holds at most 72 of one card."
+        return ""
+
+    def is_mixed(self) -> bool:
+        return self._is_gpu() and len(self._cards()) > 1
+
+    def _on_cards_changed(self, *_args) -> None:
+        self._on_current_changed(self.list_records.currentItem())
+
+    def _update_mixing(self) -> None:
+        first = self._first_gpu()
+        self.button_more.setEnabled(len(self.card_rows) < MAX_OTHER_CARDS
+                                    and (first is None or can_sit_beside_others(first)))
+        self.label_other_cards.setText("With" if self.card_rows else "")
+        # With other cards below, "How many" says which card it counts (the one chosen above).
+        name = short_name(first) if first is not None and self.card_rows else ""
+        self.label_count.setText(f"How many {name if len(name) <= 24 else name[:23] + '…'}".strip())
+        problem = self._mixing_problem()
+        if problem:
+            text = f"<span style='color:#C00000'>{problem}</span>"
+        elif self.is_mixed():
+            text = ("<b>Different cards in one machine.</b> Split evenly (tensor parallel, as vLLM does), "
+                    "every card works at the slowest card's pace and holds only what the smallest can. "
+                    "A layer split (llama.cpp) gives each card layers in proportion to its memory. "
+                    "OK saves this build in your catalog, where you can edit it later.")
+        else:
+            text = ""
+        self.label_mixing.setText(text)
+        self.label_mixing.setVisible(bool(text))
+
+    # --- the rest ----------------------------------------------------------------------
     def _update_ok(self) -> None:
-        self.button_ok.setEnabled(self._chosen() is not None)
+        self.button_ok.setEnabled(self._chosen() is not None and not self._mixing_problem())
 
     def _on_current_changed(self, item, _prev=None) -> None:
-        is_gpu = self.combo_kind.currentData() == "gpu"
+        is_gpu = self._is_gpu()
         rec = self._records().get(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+        total = sum(c.count for c in self._cards()) if is_gpu and self._chosen() is not None else self.spin_count.value()
+        # A bridge joins two cards of one kind: never offered between different cards.
         self.topology_editor.set_nvlink_possible(is_gpu and getattr(rec, "nvlink", None) is not None
-                                                 and self.spin_count.value() > 1)
+                                                 and total > 1 and not self.is_mixed())
+        self._update_mixing()
         self._set_auto_name()
+        self.label_error.setVisible(False)  # a refused save is about the build as it was
         self._update_ok()
 
     def _on_count_changed(self, _count: int) -> None:
@@ -188,7 +364,10 @@ class AddBuildDialog(QDialog):
         item = self._chosen()
         if item is None:
             auto = ""
-        elif self.combo_kind.currentData() == "gpu":
+        elif self._is_gpu() and self.card_rows:
+            cards = self._cards()
+            auto = mixed_name(self.catalog, cards) if len(cards) > 1 else f"{cards[0].count}× {item.data(NAME_ROLE)}"
+        elif self._is_gpu():
             auto = f"{self.spin_count.value()}× {item.data(NAME_ROLE)}"
         else:
             auto = item.data(NAME_ROLE)
@@ -196,7 +375,28 @@ class AddBuildDialog(QDialog):
             self.edit_name.setText(auto)
         self._auto_name = auto
 
+    def _topology(self, n_gpus: int) -> Topology:
+        self.topology_editor.n_gpus = n_gpus
+        return self.topology_editor.topology()
+
+    def accept(self) -> None:
+        """OK: a build of different cards is saved in the user's catalog first; a refused save is
+        said in one line under the links and the dialog stays open, nothing written."""
+        if not self.button_ok.isEnabled():
+            return
+        if self.is_mixed():
+            cards = self._cards()
+            try:
+                self.saved_build = save_mixed_build(self.catalog, cards, self.edit_name.text(),
+                                                    self._topology(sum(c.count for c in cards)), self.user_dir)
+            except SaveRefused as exc:
+                self.label_error.setText(str(exc))
+                self.label_error.setVisible(True)
+                return
+        super().accept()
+
     def entry(self) -> BuildEntry | None:
+        """What joins the comparison; for a build of different cards, only once OK has saved it."""
         item = self._chosen()
         if item is None:
             return None
@@ -204,9 +404,13 @@ class AddBuildDialog(QDialog):
         name = self.edit_name.text().strip() or item.data(NAME_ROLE)
         kind = self.combo_kind.currentData()
         if kind == "gpu":
-            n = self.spin_count.value()
-            self.topology_editor.n_gpus = n
-            return BuildEntry(name=name, gpu_id=rid, gpu_count=n, topology=self.topology_editor.topology())
+            if self._mixing_problem():
+                return None
+            if self.is_mixed():
+                saved = self.saved_build
+                return BuildEntry(name=saved.name, build_id=saved.id) if saved is not None else None
+            n = sum(c.count for c in self._cards())
+            return BuildEntry(name=name, gpu_id=rid, gpu_count=n, topology=self._topology(n))
         return BuildEntry(name=name, **{f"{kind}_id": rid})
 
 

@@ -186,8 +186,18 @@ class MainWindow(QMainWindow):
             self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))
             return
         d = AddBuildDialog(self.session.catalog, kind, self)
-        if d.exec() and (entry := d.entry()) is not None:
-            self.session.add_build(entry)
+        if d.exec():
+            self.add_from_dialog(d)
+
+    def add_from_dialog(self, d: AddBuildDialog) -> None:
+        """What an accepted Add-build dialog adds; a build of different cards it saved in the
+        user's catalog is read in first, so the comparison finds it by its id."""
+        entry = d.entry()
+        if entry is None:
+            return
+        if d.saved_build is not None:
+            self.session.load_catalog()
+        self.session.add_build(entry)
 
     def duplicate_selected(self) -> None:
         row = self.builds_panel.selected_row()
