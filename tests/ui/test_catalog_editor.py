@@ -223,13 +223,31 @@ def test_a_price_point_is_added_and_the_history_kept(editor, qtbot):
     old = editor.repo.catalog.gpus["rtx-4090"].prices
     prices = _form(editor).form.editors["prices"]
     assert prices.table.rowCount() == len(old) >= 2
-    point = {"kind": "used", "usd": 1700, "date_seen": "2026-11-20", "source": "https://example.com/listing"}
+    point = {"kind": "used", "usd": 1700, "usd_low": 1500, "usd_high": 1900, "date_seen": "2026-11-20",
+             "source": "https://example.com/listing"}
     prices.add_point(point)
     qtbot.mouseClick(_form(editor).button_save, Qt.MouseButton.LeftButton)
     saved = store.load_catalog().catalog.gpus["rtx-4090"].prices
     n = len(old)
     assert saved[:n] == old and saved[n].usd == 1700 and len(saved) == n + 1
     assert prices.table.item(0, prices.columns.index("date_seen")).text() == "2026-11-20"  # newest first
+    used = prices.chart.series["used"]  # the chart shows the new point last on its kind's line, in date order
+    assert used[-1][1] == 1700 and [r[0] for r in used] == sorted(r[0] for r in used)
+    assert sum(len(v) for v in prices.chart.series.values()) == n + 1
+    prices.chart.widget.grab()  # paints it: a bad chart item raises here (pytest-qt fails on it)
+
+
+def test_the_price_chart_groups_points_by_kind_in_date_order_and_draws_bands():
+    from advisor.ui.catalog_editor.price_history import KIND_STYLE, chart_series
+
+    pts = [{"kind": "used", "usd": 800, "usd_low": 700, "usd_high": 900, "date_seen": "2025-06-01"},
+           {"kind": "used", "usd": 650, "date_seen": "2024-01-15"},
+           {"kind": "launch_msrp", "usd": 1499, "date_seen": "2020-09-24"},
+           {"kind": "used", "usd": 1.0, "date_seen": "not a day"}]  # unreadable date: table only
+    series = chart_series(pts)
+    assert sorted(series) == ["launch_msrp", "used"] and set(series) <= set(KIND_STYLE)
+    assert [r[1] for r in series["used"]] == [650, 800] and series["used"][1][2:] == (700, 900)
+    assert series["launch_msrp"][0][0] == 1600905600.0  # 2020-09-24 00:00 UTC
 
 
 def test_the_price_dialog_refuses_a_bad_url(qtbot):

@@ -1,4 +1,6 @@
-"""A record's price history: a small table of dated price points and an 'Add' form.
+"""A record's price history: a small table of dated price points, a small chart of the same
+points over time (one line per kind of price; a used-market band as a vertical bar), and an
+'Add' form.
 
 Adding a point never drops the old ones (a card's launch MSRP stays beside today's street
 price); a point is removed only by selecting it and pressing Remove, and that edit is
@@ -56,6 +58,81 @@ class PriceDialog(QDialog):
         return None if record is None else record.model_dump(mode="json")
 
 
+#: Words and colours of each kind of price in the chart's legend (buyer words, not field values).
+KIND_STYLE = {
+    "launch_msrp": ("launch price", "#7F7F7F"),
+    "list": ("list price", "#9467BD"),
+    "street_new": ("new", "#1F77B4"),
+    "used": ("used", "#FF7F0E"),
+}
+
+
+def _timestamp(day: object) -> float | None:
+    """Seconds since the epoch at UTC midnight of an ISO day (the chart's date axis), or None."""
+    try:
+        d = day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day))
+    except ValueError:
+        return None
+    return dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC).timestamp()
+
+
+def chart_series(points: list[dict]) -> dict[str, list[tuple[float, float, float | None, float | None]]]:
+    """Points grouped by kind and sorted by date: (timestamp, usd, band low, band high) each;
+    points without a readable date or price are left out of the chart (the table still shows them)."""
+    out: dict[str, list] = {}
+    for p in points:
+        t, usd = _timestamp(p.get("date_seen")), p.get("usd")
+        if t is None or not isinstance(usd, int | float):
+            continue
+        out.setdefault(str(p.get("kind")), []).append((t, float(usd), p.get("usd_low"), p.get("usd_high")))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+class PriceChart:
+    """A small chart of a record's price points over time (pyqtgraph, built on first use)."""
+
+    def __init__(self) -> None:
+        import pyqtgraph as pg
+
+        self.widget = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
+        self.widget.setObjectName("chart_prices")
+        self.widget.setFixedHeight(150)  # a fixed size: redrawing never moves the fields below it
+        self.widget.setMenuEnabled(False)
+        self.widget.setMouseEnabled(x=False, y=False)
+        self.widget.hideButtons()
+        self.widget.setLabel("left", "USD")
+        self.legend = self.widget.addLegend(offset=(8, 4), labelTextSize="8pt")
+        self.series: dict[str, list] = {}
+
+    def show(self, points: list[dict]) -> None:
+        import numpy as np
+        import pyqtgraph as pg
+
+        plot = self.widget.getPlotItem()
+        plot.clear()
+        self.legend.clear()
+        self.series = chart_series(points)
+        for kind, rows in self.series.items():
+            words, colour = KIND_STYLE.get(kind, (kind.replace("_", " "), "#2CA02C"))
+            xs, ys = [r[0] for r in rows], [r[1] for r in rows]
+            plot.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+                                         symbolBrush=colour, symbolPen=None, name=words))
+            bands = [(r[0], r[1], r[2], r[3]) for r in rows if r[2] is not None and r[3] is not None]
+            if bands:  # ErrorBarItem takes arrays, and top/bottom as distances from y
+                x, mid, low, high = (np.array(c, dtype=float) for c in zip(*bands, strict=True))
+                plot.addItem(pg.ErrorBarItem(x=x, y=mid, top=high - mid, bottom=mid - low, beam=0,
+                                             pen=pg.mkPen(colour, width=1)))
+        if self.series:  # prices from zero, with room above the highest point for the one-row legend
+            top = max(max(r[3] if r[3] is not None else r[1], r[1]) for rows in self.series.values() for r in rows)
+            plot.setYRange(0, top * 1.45, padding=0)
+            ts = [r[0] for rows in self.series.values() for r in rows]
+            pad_s = max((max(ts) - min(ts)) * 0.08, 120 * 86400)  # a lone point still gets a dated axis
+            plot.setXRange(min(ts) - pad_s, max(ts) + pad_s, padding=0)
+            self.legend.setColumnCount(len(self.series))
+        # always shown, at a fixed size: switching records never moves the fields below it
+        plot.setTitle(None if self.series else "No dated prices yet", size="9pt")
+
+
 class PricesEditor(FieldEditor):
     """The ``prices`` field: a table of points (newest first) with Add and Remove."""
 
@@ -86,9 +163,11 @@ class PricesEditor(FieldEditor):
         buttons.addWidget(self.button_add)
         buttons.addWidget(self.button_remove)
         buttons.addStretch(1)
+        self.chart = PriceChart()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.table)
+        lay.addWidget(self.chart.widget)
         lay.addLayout(buttons)
         return box
 
@@ -120,7 +199,10 @@ class PricesEditor(FieldEditor):
             for col, name in enumerate(self.columns):
                 value = self.points[i].get(name)
                 text = "" if value is None else f"{value:,.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+                if name == "kind" and text in KIND_STYLE:
+                    text = KIND_STYLE[text][0]  # buyer words, as in the chart's legend
                 self.table.setItem(row, col, QTableWidgetItem(text))
+        self.chart.show(self.points)
 
     def _emit(self) -> None:
         for fn in self._callbacks:
