@@ -70,7 +70,8 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
     if request.build is not None:
         b = request.build
         hardware = {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
-                    "host_ram_gib": b.host_ram_gib}
+                    "host_ram_gib": b.host_ram_gib, "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
+                    "network": network_json(b)}
     rot = est.rule_of_thumb
     return {
         "model": model,
@@ -84,13 +85,33 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
         "speed": {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
                   "time_to_first_token_s": speed.time_to_first_token_s,
                   "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
-                  "interconnect_share": speed.interconnect_share,
+                  "interconnect_share": speed.interconnect_share, "comm_link": speed.comm_link or None,
                   "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes)},
         "fit": fit,
+        "checks": [] if request.build is None else build_checks_json(request.build),
         "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
                                                    "why_different": rot.why_different},
         "assumptions": list(request.notes) + list(est.assumptions),
     }
+
+
+def build_checks_json(build) -> list[dict[str, str]]:
+    """The build's physical checks (PSU, slots, lanes, the network between machines), errors first."""
+    from advisor.core.hardware.checks import check_build
+
+    return [{"kind": w.kind.value, "severity": w.severity.value, "message": w.message} for w in check_build(build)]
+
+
+def network_json(build) -> dict[str, Any] | None:
+    """Each machine's network card(s) and the link they make (issue 21); None where none is named."""
+    from advisor.core.hardware.interconnect import node_link
+
+    net, lk = build.network, node_link(build)
+    if net is None or lk is None:
+        return None
+    return {"nic_id": net.nic.id, "nic_name": net.nic.name, "count": net.count, "kind": lk.kind.value,
+            "gbit_per_s_per_node": net.gbit_per_s, "achieved_gb_per_s_per_node": lk.duplex_gb_per_s,
+            "latency_us": lk.latency_s * 1e6}
 
 
 def cost_text(c: dict[str, Any] | None, training: bool = False) -> list[str]:
@@ -148,6 +169,12 @@ def result_text(data: dict[str, Any]) -> str:
                                          if w["mode"] == "train" else f", {w['weights']} weights")
              + f", batch {w['batch']}, {w['n_gpus']} GPU(s)"
              + (f", {data['hardware']['name']}" if data["hardware"] else "")]
+    hw = data["hardware"]
+    if hw and hw.get("nodes", 1) > 1:
+        net = hw.get("network")
+        lines.append(f"Machines: {hw['nodes']} × {hw['gpus_per_node']} GPUs, joined by "
+                     + (f"{net['count']}× {net['nic_name']} each ({net['kind']}, {net['gbit_per_s_per_node']:,.0f} Gb/s "
+                        "per machine)" if net else "no network card named"))
     if data.get("plan"):
         lines.append(f"Plan: {data['plan']['text']}")
     lines += ["", "Memory per GPU"]
@@ -188,8 +215,17 @@ def result_text(data: dict[str, Any]) -> str:
     if shown:
         lines += ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")]
         lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
+        if s.get("train_tokens_per_s") and w["n_gpus"] > 1:
+            lines.append(f"  {'per GPU':<14}{_fmt(s['train_tokens_per_s'] / w['n_gpus'], 'tokens/s'):>16}")
+        if s.get("comm_link"):
+            lines.append(f"  GPU-to-GPU traffic {s['interconnect_share']:.0%} of the step, mostly over {s['comm_link']}")
     elif not data["hardware"]:
         lines += ["", "Speed: give --gpu or --build"]
+    elif s["notes"]:
+        lines += ["", f"Speed: {s['notes'][0]}"]
+    serious = [c for c in data.get("checks") or () if c["severity"] in ("error", "warning")]
+    if serious:
+        lines += ["", "Build checks"] + [f"  - {c['severity']}: {c['message']}" for c in serious]
     lines += cost_text(data.get("cost"), w["mode"] == "train")
     rot = data["rule_of_thumb"]
     if rot:

@@ -46,9 +46,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--gpu", metavar="ID", action="append",
                        help="catalog GPU id (one card; N on PCIe with --gpus N; repeat for different cards in one machine)")
     where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
+    h.add_argument("--nodes", type=_nodes_arg, metavar="N",
+                   help="N identical machines of --gpu/--build joined by their network card (default 1)")
+    h.add_argument("--nic", metavar="ID", help="catalog network card ('nic' part) each machine gets "
+                                               "(default: the build's own)")
+    h.add_argument("--nics", type=_nodes_arg, metavar="N", help="how many --nic cards each machine gets (default 1)")
     add_cost_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
+
+
+def _nodes_arg(text: str) -> int:
+    from advisor.core.hardware.records import MAX_NODES
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {text!r}") from None
+    if not 1 <= value <= MAX_NODES:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {value}")
+    return value
 
 
 # --- turning flags into (model, job, plan pins, build) -------------------------------------
@@ -77,9 +94,34 @@ def _catalog_for(args: argparse.Namespace):
 
 
 def _resolve_hardware(args: argparse.Namespace, catalog):
-    """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``."""
+    """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``, as --nodes
+    machines with the --nic card where given (issue 21)."""
     if catalog is None:
+        for flag in ("nodes", "nic", "nics"):
+            if getattr(args, flag, None) is not None:
+                raise UsageError(f"--{flag}: give --gpu or --build too")
         return None
+    build = _resolve_one(args, catalog)
+    from advisor.core.hardware.catalog import IncompleteRecord, RecordKind, with_network, with_nodes
+
+    if getattr(args, "nics", None) is not None and not args.nic:
+        raise UsageError("--nics: give --nic too")
+    if getattr(args, "nic", None):
+        part = catalog.parts.get(args.nic)
+        if part is None or part.part.value != "nic":
+            names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
+            raise UsageError(f"--nic: no network card {args.nic!r} in the catalog (network cards: {names})")
+        try:
+            build = with_network(catalog, build, args.nic, args.nics or 1)
+        except IncompleteRecord as exc:
+            raise UsageError(f"--nic: {exc}") from None
+    if getattr(args, "nodes", None):
+        build = with_nodes(build, args.nodes)
+    return build
+
+
+def _resolve_one(args: argparse.Namespace, catalog):
+    """One machine of --gpu/--build."""
     from advisor.core.hardware.catalog import (
         IncompleteRecord,
         RecordKind,
@@ -192,7 +234,8 @@ def _entry(args: argparse.Namespace, build, catalog):
     if args.build:
         kind = ("cloud_id" if args.build in catalog.cloud else "system_id" if args.build in catalog.systems
                 else "build_id")
-        return BuildEntry(name=build.name, **{kind: args.build})
+        return BuildEntry(name=build.name, nodes=build.nodes, nic_id=getattr(args, "nic", None),
+                          nics=getattr(args, "nics", None) or 1, **{kind: args.build})
     return BuildEntry(name=build.name, inline=build)
 
 

@@ -184,7 +184,8 @@ def with_more_gpus(build: ResolvedBuild, count: int) -> ResolvedBuild:
 
 
 def _gpus(job: Workload, plan: _Planner, build: ResolvedBuild) -> list[Suggestion]:
-    if build.unified_memory or len({g.id for g in build.gpus}) != 1 or build.gpu_count >= MAX_SUGGESTED_GPUS:
+    if (build.unified_memory or build.nodes > 1 or len({g.id for g in build.gpus}) != 1
+            or build.gpu_count >= MAX_SUGGESTED_GPUS):  # several machines: one more card is not one change
         return []
     gpu = build.gpus[0]
     price = gpu_price(gpu, Condition.NEW) or gpu_price(gpu, Condition.USED)

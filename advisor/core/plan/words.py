@@ -3,7 +3,7 @@ NVLink, no offload"."""
 
 from __future__ import annotations
 
-from advisor.core.hardware.interconnect import LinkKind, bottleneck_link
+from advisor.core.hardware.interconnect import LinkKind, bottleneck_link, node_link
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel
@@ -26,6 +26,10 @@ LINK_WORDS = {
     LinkKind.NVSWITCH: "NVSwitch",
     LinkKind.PCIE_P2P: "PCIe (peer-to-peer)",
     LinkKind.PCIE_HOST: "PCIe (through host memory)",
+    LinkKind.INFINIBAND: "InfiniBand",
+    LinkKind.EFA: "AWS EFA",
+    LinkKind.ROCE: "RoCE",
+    LinkKind.ETHERNET: "Ethernet",
 }
 OFFLOAD_WORDS = {(): "no offload", (Offload.OPTIMIZER,): "optimizer in host RAM",
                  (Offload.PARAMS,): "parameters in host RAM",
@@ -35,6 +39,12 @@ CHECKPOINT_WORDS = {Checkpointing.NONE: "", Checkpointing.SELECTIVE: "selective 
 
 
 def _link(build: ResolvedBuild, n: int) -> str:
+    g = build.gpus_per_node
+    if n > g:  # across machines (issue 21): the machine's own link, then the network
+        across = node_link(build)
+        inside = _link(build.node(), g) + " inside each machine" if g > 1 else ""
+        between = f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across else             f"no network between {-(-n // g)} machines"
+        return f"{inside} and {between}" if inside else between
     try:
         return LINK_WORDS[bottleneck_link(build, n).kind]
     except (ValueError, IndexError):

@@ -188,8 +188,8 @@ def estimate_speed(arch: ModelArch, workload: Workload, build: ResolvedBuild, me
     if workload.n_gpus > build.gpu_count:
         return SpeedEstimate(notes=(f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}",))
     if workload.n_gpus > build.gpus_per_node and node_link(build) is None:
-        return SpeedEstimate(notes=(f"speed unknown: the job spans {build.nodes} machines and no network adapter "
-                                    "between them is named",))
+        return SpeedEstimate(notes=(f"the job spans {build.nodes} machines and no network card between them is "
+                                    "named: speed unknown",))
     sp = split_of(workload)
     notes: list[str] = []
     if workload.mode is Mode.INFERENCE:

@@ -57,7 +57,7 @@ def test_machines_without_a_network_have_no_speed(catalog):
     arch = catalog.models["llama-3.1-8b"]
     bare = with_nodes(resolve_system(catalog, "nvidia-dgx-h100").model_copy(update={"network": None}), 2)
     speed = estimate(arch, fsdp(16), bare).speed
-    assert speed.train_tokens_per_s is None and "no network adapter" in speed.notes[0]
+    assert speed.train_tokens_per_s is None and "no network card" in speed.notes[0]
     assert estimate(arch, fsdp(8), bare).speed.train_tokens_per_s is not None  # one machine's GPUs: no network
 
 
