@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -104,6 +104,9 @@ class CardRow(QWidget):
         self.combo_card = QComboBox()
         self.combo_card.setEditable(True)
         self.combo_card.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        # As wide as the dialog gives it, not as its longest card name (which widened the dialog).
+        self.combo_card.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo_card.setMinimumContentsLength(16)
         for text, gpu_id in choices:
             self.combo_card.addItem(text, gpu_id)
         completer = QCompleter(self.combo_card.model(), self.combo_card)
@@ -123,6 +126,7 @@ class CardRow(QWidget):
         lay.addWidget(self.spin_count)
         lay.addWidget(self.button_remove)
         self.combo_card.currentTextChanged.connect(self.changed)
+        self.combo_card.currentIndexChanged.connect(lambda _i: self.combo_card.lineEdit().setCursorPosition(0))
         self.spin_count.valueChanged.connect(self.changed)
         self.button_remove.clicked.connect(lambda: self.remove_requested.emit(self))
 
@@ -160,6 +164,7 @@ class AddBuildDialog(QDialog):
         self.edit_filter.setClearButtonEnabled(True)
         lay.addWidget(self.edit_filter)
         self.list_records = QListWidget()
+        self.list_records.viewport().installEventFilter(self)
         lay.addWidget(self.list_records, 1)
         form = QFormLayout()
         self.spin_count = QSpinBox()
@@ -208,7 +213,7 @@ class AddBuildDialog(QDialog):
         self.edit_name.textChanged.connect(lambda _text: self.label_error.setVisible(False))
         self.combo_kind.setCurrentIndex(list(KINDS).index(kind))
         self._fill()
-        self.resize(480, 600)
+        self.resize(540, 600)
 
     def _records(self) -> dict:
         kind = self.combo_kind.currentData()
@@ -283,6 +288,17 @@ class AddBuildDialog(QDialog):
         self._on_cards_changed()
         return row
 
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        # Rows and the note about mixing shorten the list: the chosen card stays in view.
+        # (After the view has taken its new size: this filter runs before the view's own.)
+        if watched is self.list_records.viewport() and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self.list_records, self._keep_chosen_in_view)
+        return super().eventFilter(watched, event)
+
+    def _keep_chosen_in_view(self) -> None:
+        if self.list_records.currentItem() is not None:
+            self.list_records.scrollToItem(self.list_records.currentItem())
+
     def remove_card_row(self, row: CardRow) -> None:
         if row in self.card_rows:
             self.card_rows.remove(row)
@@ -300,18 +316,18 @@ class AddBuildDialog(QDialog):
         first = [(item.data(Qt.ItemDataRole.UserRole), self.spin_count.value())] if item is not None else []
         return merge_cards(first + [(r.gpu_id(), r.spin_count.value()) for r in self.card_rows if r.gpu_id()])
 
-    def _mixing_problem(self) -> str:
-        """Why the cards cannot make a build (shown above the links), or ""."""
+    def _mixing_problem(self) -> tuple[str, bool]:
+        """(why the cards cannot make a build yet, whether that is an error), or ("", False)."""
         if not self._is_gpu() or not self.card_rows:
-            return ""
+            return "", False
         first = self._first_gpu()
         if first is not None and not can_sit_beside_others(first):
-            return "A computer with unified memory takes no other cards: remove the other cards or choose a card."
-        if any(r.gpu_id() is None for r in self.card_rows):
-            return "Choose a card in each row (or remove the row)."
+            return "A computer with unified memory takes no other cards: remove the other cards or choose a card.", True
         if any(c.count > 72 for c in self._cards()):
-            return "A build holds at most 72 of one card."
-        return ""
+            return "A build holds at most 72 of one card.", True
+        if any(r.gpu_id() is None for r in self.card_rows):
+            return "Choose a card in each row (or remove the row).", False  # a row being filled: a hint
+        return "", False
 
     def is_mixed(self) -> bool:
         return self._is_gpu() and len(self._cards()) > 1
@@ -327,14 +343,13 @@ class AddBuildDialog(QDialog):
         # With other cards below, "How many" says which card it counts (the one chosen above).
         name = short_name(first) if first is not None and self.card_rows else ""
         self.label_count.setText(f"How many {name if len(name) <= 24 else name[:23] + '…'}".strip())
-        problem = self._mixing_problem()
+        problem, is_error = self._mixing_problem()
         if problem:
-            text = f"<span style='color:#C00000'>{problem}</span>"
+            text = f"<span style='color:#C00000'>{problem}</span>" if is_error else problem
         elif self.is_mixed():
-            text = ("<b>Different cards in one machine.</b> Split evenly (tensor parallel, as vLLM does), "
-                    "every card works at the slowest card's pace and holds only what the smallest can. "
-                    "A layer split (llama.cpp) gives each card layers in proportion to its memory. "
-                    "OK saves this build in your catalog, where you can edit it later.")
+            text = ("<b>Different cards in one machine.</b> With llama.cpp each card holds layers in proportion "
+                    "to its memory; split evenly (vLLM, tensor parallel), every card works at the slowest card's "
+                    "pace. OK also saves this build in your catalog, to edit or find later.")
         else:
             text = ""
         self.label_mixing.setText(text)
@@ -342,7 +357,7 @@ class AddBuildDialog(QDialog):
 
     # --- the rest ----------------------------------------------------------------------
     def _update_ok(self) -> None:
-        self.button_ok.setEnabled(self._chosen() is not None and not self._mixing_problem())
+        self.button_ok.setEnabled(self._chosen() is not None and not self._mixing_problem()[0])
 
     def _on_current_changed(self, item, _prev=None) -> None:
         is_gpu = self._is_gpu()
@@ -404,7 +419,7 @@ class AddBuildDialog(QDialog):
         name = self.edit_name.text().strip() or item.data(NAME_ROLE)
         kind = self.combo_kind.currentData()
         if kind == "gpu":
-            if self._mixing_problem():
+            if self._mixing_problem()[0]:
                 return None
             if self.is_mixed():
                 saved = self.saved_build
