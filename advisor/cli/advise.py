@@ -23,6 +23,18 @@ def _money(text: str) -> float:
     return value
 
 
+def _nodes(text: str) -> int:
+    from advisor.core.hardware.records import MAX_NODES
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {text!r}") from None
+    if not 1 <= value <= MAX_NODES:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {value}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "advise", help="find catalog builds that run a job within a budget",
@@ -35,7 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--budget", type=_money, metavar="USD", help="most you will pay (per hour with --cloud)")
     s.add_argument("--used", action="store_true", help="price cards at used-market prices (new when no used price)")
     s.add_argument("--cloud", action="store_true", help="rent instead: cloud instances, priced per hour")
-    s.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="at most N GPUs (default 8)")
+    s.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
+    s.add_argument("--max-nodes", type=_nodes, metavar="N",
+                   help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")
     s.add_argument("--sort", choices=SORTS, default="price", help="what matters most (default price)")
     s.add_argument("--top", type=positive_int, default=10, metavar="K", help="show the best K (default 10)")
@@ -58,9 +72,24 @@ def candidate_json(found) -> dict[str, Any]:
         "train_tokens_per_s": speed.train_tokens_per_s, "price_usd": c.price_usd,
         "price_kind": c.price_kind if c.price_kind != "owned" else None,
         "price_date": c.price_date.isoformat() if c.price_date else None, "power_w": c.power_w,
-        "price_stale": _stale(c),
+        "price_stale": _stale(c), "nodes": c.build.nodes, **_run_cost(found),
         "reasons": list(found.reasons) + ([] if c.price_usd is not None else ["no price"]),
     }
+
+
+def _run_cost(found) -> dict[str, float | None]:
+    """A training run on this candidate (``--dataset-tokens``): hours and cost, rented (per hour ×
+    machines) or owned (energy plus the price spread over its hours of use; issue 18's rule)."""
+    from advisor.core.cost.running import train_hours, train_usd
+
+    c, first = found.candidate, found.planned[0]
+    w = first.workload
+    hours = train_hours(w.dataset_tokens, w.epochs, first.estimate.speed.train_tokens_per_s)
+    if c.price_kind == "per_hour":
+        usd = train_usd(hours, cloud_usd_per_hour=c.price_usd)
+    else:
+        usd = train_usd(hours, price_usd=c.price_usd, load_w=c.power_w)
+    return {"train_hours": hours, "train_usd": usd}
 
 
 def _stale(c) -> bool:
@@ -87,6 +116,9 @@ def _text(result, request) -> str:
         lines.append(f"{i:>2}. {c.name}: {price}; {speed}; {d['per_gpu_gib']:.1f} of "
                      f"{d['usable_per_gpu_gib']:.1f} GiB per GPU")
         lines.append(f"    plan: {f.plans_text[0]}" + (f"; {'; '.join(f.reasons)}" if f.reasons else ""))
+        if d["train_hours"] is not None:
+            usd = "cost not known" if d["train_usd"] is None else f"${d['train_usd']:,.0f}"
+            lines.append(f"    training run: {d['train_hours']:,.1f} h, {usd}")
     lines += ["", "Assumptions"] + [f"  - {a}" for a in result.assumptions]
     return "\n".join(lines)
 
@@ -106,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
     catalog = load_catalog(migrate_user_files=False).catalog
     search_request = SearchRequest(
         budget_usd=args.budget, price=PriceChoice.EITHER if args.used else PriceChoice.NEW,
-        where=Where.CLOUD if args.cloud else Where.OWNED, max_gpus=args.max_gpus, max_power_w=args.max_power,
+        where=Where.CLOUD if args.cloud else Where.OWNED, max_gpus=args.max_gpus, max_nodes=args.max_nodes,
+        max_power_w=args.max_power,
         sort=Criterion(args.sort), top=args.top)
     band = median_pct(job)
     result = search(catalog, (Job(arch=request.arch, workload=job),), search_request, today=dt.date.today(),

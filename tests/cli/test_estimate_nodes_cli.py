@@ -56,3 +56,17 @@ def test_a_desktop_without_a_network_card_says_so(capsys):
 def test_bad_machine_flags_are_one_line(capsys, argv, message):
     rc, out, err = run_cli(capsys, "llama-3.1-8b", *argv)
     assert rc == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) <= 2
+
+
+def test_advise_lists_several_machines_with_the_cost_of_the_run(capsys):
+    import json
+
+    from advisor.cli import main
+
+    rc = main(["advise", "llama-3.1-70b", "--mode", "train", "--method", "full", "--cloud", "--dataset-tokens", "1B",
+               "--sort", "speed", "--top", "3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    top = data["candidates"][0]
+    assert top["nodes"] > 1 and top["train_hours"] > 0 and top["train_usd"] == pytest.approx(
+        top["train_hours"] * top["price_usd"])

@@ -6,6 +6,11 @@ instances (and, when given, "This machine"). A price is the newest dated one of 
 for: new (street, list, else launch price), used, or either (the lower); cloud instances by
 the hour (the cheapest listed). A GPU-only candidate's price is its cards alone: the platform
 is not in the catalog for it, and the candidate says so.
+
+Several machines (issue 21): with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
+every multi-GPU prebuilt system and cloud instance that names its network card is also a
+candidate as 2 … ``max_nodes`` identical machines, priced × machines (cloud: per instance-hour
+× instances).
 """
 
 from __future__ import annotations
@@ -17,11 +22,21 @@ from enum import StrEnum
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.cost.prices import Condition, build_cost, gpu_price, newest_price
 from advisor.core.cost.running import price_date
-from advisor.core.hardware.catalog import Catalog, gpu_build, resolve_build, resolve_cloud, resolve_system
+from advisor.core.hardware.catalog import (
+    Catalog,
+    gpu_build,
+    resolve_build,
+    resolve_cloud,
+    resolve_system,
+    with_nodes,
+)
+from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import PriceKind, ResolvedBuild, Segment, Topology
 
 MAX_GPUS = 8
+#: Machines of one system or instance a training search tries (issue 21: 1 to 4).
+MAX_NODES_SEARCHED = 4
 
 
 class PriceChoice(StrEnum):
@@ -160,16 +175,38 @@ def _cloud_candidates(catalog: Catalog) -> list[Candidate]:
     return out
 
 
+def _multi_node_candidates(single: list[Candidate], max_nodes: int) -> list[Candidate]:
+    """2 … ``max_nodes`` machines of each multi-GPU system or cloud instance that has a network card."""
+    out = []
+    for c in single:
+        if c.kind not in ("system", "cloud") or c.build.gpu_count < 2 or c.build.network is None:
+            continue
+        across = node_link(c.build)
+        for k in range(2, max_nodes + 1):
+            build = with_nodes(c.build, k)
+            name = f"{k}× {c.name}"
+            out.append(Candidate(
+                id=f"{c.id}-x{k}", name=name, kind=c.kind, build=build.model_copy(update={"name": name}),
+                entry=c.entry.model_copy(update={"name": name, "nodes": k}),
+                price_usd=c.price_usd * k if c.price_usd is not None else None, price_kind=c.price_kind,
+                price_date=c.price_date, power_w=_power(build) if c.power_w is not None else None,
+                notes=c.notes + (f"{k} machines joined by {across.kind.value} ({across.description} each)",)))
+    return out
+
+
 def _signature(build: ResolvedBuild) -> tuple:
     return tuple(sorted(g.id for g in build.gpus)), tuple(sorted(build.topology.nvlink_pairs))
 
 
 def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, where: Where = Where.OWNED,
-                       max_gpus: int = MAX_GPUS, this_machine: ResolvedBuild | None = None) -> list[Candidate]:
-    """Every candidate the catalog can make, filtered by ``where`` and GPU count."""
+                       max_gpus: int = MAX_GPUS, this_machine: ResolvedBuild | None = None,
+                       max_nodes: int = 1) -> list[Candidate]:
+    """Every candidate the catalog can make, filtered by ``where`` and GPU count per machine;
+    with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined."""
     out: list[Candidate] = []
     if where in (Where.OWNED, Where.ANY):
-        named = _build_candidates(catalog, choice) + _system_candidates(catalog, choice)
+        systems = _system_candidates(catalog, choice)
+        named = _build_candidates(catalog, choice) + systems + _multi_node_candidates(systems, max_nodes)
         seen = {_signature(c.build) for c in named}  # a catalog build beats the same cards without a platform
         out += [c for c in _gpu_candidates(catalog, choice, max_gpus) if _signature(c.build) not in seen] + named
         if this_machine is not None:
@@ -177,5 +214,6 @@ def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, 
                                  entry=BuildEntry(name="This machine", inline=this_machine), price_usd=0.0,
                                  price_kind="owned", notes=("already yours",)))
     if where in (Where.CLOUD, Where.ANY):
-        out += _cloud_candidates(catalog)
-    return [c for c in out if c.build.gpu_count <= max_gpus]
+        cloud = _cloud_candidates(catalog)
+        out += cloud + _multi_node_candidates(cloud, max_nodes)
+    return [c for c in out if c.build.gpus_per_node <= max_gpus]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from advisor.core.advice.candidates import (
     MAX_GPUS,
+    MAX_NODES_SEARCHED,
     Candidate,
     PriceChoice,
     Where,
@@ -29,7 +30,7 @@ from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import job_of
-from advisor.core.job.workload import Workload
+from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.plan.search import Planned, best_plan
@@ -49,7 +50,8 @@ class SearchRequest(Frozen):
     budget_usd: float | None = None  # to buy; per hour for cloud candidates
     price: PriceChoice = PriceChoice.NEW
     where: Where = Where.OWNED
-    max_gpus: int = MAX_GPUS
+    max_gpus: int = MAX_GPUS  # per machine
+    max_nodes: int | None = None  # machines of one system or instance; None: up to 4 for training, else 1
     max_power_w: float | None = None
     sort: Criterion = Criterion.PRICE
     top: int | None = None
@@ -142,7 +144,10 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     request = request or SearchRequest()
     jobs = tuple(Job(arch=j.arch, workload=job_of(j.workload)) for j in jobs)
     weights = [estimate_memory(j.arch, j.workload).breakdown.weights for j in jobs]
-    candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine)
+    nodes = request.max_nodes
+    if nodes is None:
+        nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
+    candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes)
     found: list[Found] = []
     skipped: dict[str, int] = {}
     for c in candidates:

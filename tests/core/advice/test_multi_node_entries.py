@@ -40,3 +40,23 @@ def test_a_desktop_pair_gets_a_named_card_and_says_when_it_has_none(catalog):
     assert resolve_entry(catalog, linked).network.nic.id == "nvidia-connectx-7-100gbe-roce"
     r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], Workload(mode="train", method="lora"), linked)
     assert not any("network card" in w for w in r.warnings) and r.planned.plan.n_gpus == 4
+
+
+def test_training_searches_try_one_to_four_machines_of_systems_and_instances(catalog):
+    from advisor.core.advice.candidates import Where, catalog_candidates
+    from advisor.core.advice.search import Job, SearchRequest, search
+
+    cands = catalog_candidates(catalog, where=Where.ANY, max_nodes=4)
+    p5 = {c.build.nodes: c for c in cands if c.entry.cloud_id == "aws-p5.48xlarge"}
+    assert sorted(p5) == [1, 2, 3, 4] and p5[4].price_usd == pytest.approx(4 * p5[1].price_usd)
+    assert p5[4].entry.nodes == 4 and "AWS EFA" in p5[4].notes[-1]
+    dgx = [c for c in cands if c.entry.system_id == "nvidia-dgx-h100"]
+    assert sorted(c.build.nodes for c in dgx) == [1, 2, 3, 4]
+    assert not [c for c in cands if c.kind in ("gpus", "build") and c.build.nodes > 1]  # desktops: no card named
+    assert all(c.build.nodes == 1 for c in catalog_candidates(catalog, where=Where.ANY))
+    arch = catalog.models["llama-3.1-70b"]
+    train = Workload(mode="train", method="full", dataset_tokens=10**9)
+    found = search(catalog, (Job(arch=arch, workload=train),), SearchRequest(where=Where.CLOUD))
+    assert any(f.candidate.build.nodes == 4 for f in found.ranked)
+    serve = search(catalog, (Job(arch=arch, workload=Workload()),), SearchRequest(where=Where.CLOUD))
+    assert all(f.candidate.build.nodes == 1 for f in serve.ranked)
