@@ -61,6 +61,10 @@ TIPS: dict[str, str] = {
                     "QLoRA adapts all linear layers (arXiv:2305.14314 §4).",
     "grad_accum_steps": "Micro-batches summed before one optimizer step: a larger effective batch "
                         "without more memory.",
+    "dataset_tokens": "Tokens in your training set, in millions, for the run's hours and cost on each build "
+                      "(Value tab and the PDF). Pre-training: about 20 tokens per parameter is compute-optimal "
+                      "(Hoffmann et al. 2022, arXiv:2203.15556). Leave at 'not set' to see speed only.",
+    "epochs": "Passes over the dataset: the run trains dataset × epochs tokens.",
     "n_gpus": "GPUs the job uses (at most the build's count).",
     "parallel": "How the work is split over GPUs. ddp: a full copy per GPU, gradients all-reduced. "
                 "zero1/2/3: optimizer states, gradients and weights sharded (ZeRO, Rajbhandari et al. 2019, "

@@ -75,6 +75,17 @@ def _spin(lo: int, hi: int, tip: str, step: int = 1) -> QSpinBox:
     return s
 
 
+def _decimal_spin(lo: float, hi: float, decimals: int, tip: str, suffix: str = "") -> QDoubleSpinBox:
+    s = QDoubleSpinBox()
+    s.setRange(lo, hi)
+    s.setDecimals(decimals)
+    s.setSuffix(suffix)
+    s.setToolTip(tip)
+    s.setKeyboardTracking(False)  # one recompute per committed number, not per keystroke
+    s.setAccelerated(True)
+    return s
+
+
 class WorkloadPanel(QScrollArea):
     """Edits the session's model and workload.
 
@@ -188,6 +199,12 @@ class WorkloadPanel(QScrollArea):
         form.addRow("Sequence length", self.spin_seq_len)
         self.spin_grad_accum_steps = _spin(1, 100_000, TIPS["grad_accum_steps"])
         form.addRow("Grad. accumulation", self.spin_grad_accum_steps)
+        # The run's size, for its hours and cost per build (issue 18); 0 million tokens = not set.
+        self.spin_dataset_mtokens = _decimal_spin(0, 1e9, 0, TIPS["dataset_tokens"], " M tokens")
+        self.spin_dataset_mtokens.setSpecialValueText("not set")
+        form.addRow("Dataset", self.spin_dataset_mtokens)
+        self.spin_epochs = _decimal_spin(0.1, 10_000, 1, TIPS["epochs"])
+        form.addRow("Epochs", self.spin_epochs)
         self.combo_checkpointing = _combo([c.value for c in Checkpointing], TIPS["checkpointing"])
         form.addRow("Checkpointing", self.combo_checkpointing)
         self.combo_attention = _combo([a.value for a in AttentionImpl], TIPS["attention"])
@@ -253,6 +270,8 @@ class WorkloadPanel(QScrollArea):
             cb.toggled.connect(self._on_control_edited)
         self.combo_objective.currentIndexChanged.connect(self._on_control_edited)
         self.check_precompute_ref.toggled.connect(self._on_control_edited)
+        self.spin_dataset_mtokens.valueChanged.connect(self._on_control_edited)
+        self.spin_epochs.valueChanged.connect(self._on_control_edited)
 
     @staticmethod
     def _value(w: QWidget):
@@ -294,6 +313,9 @@ class WorkloadPanel(QScrollArea):
             data["objective"] = Objective(self.combo_objective.currentData())
             data["precompute_ref"] = (self.check_precompute_ref.isChecked()
                                       and data["objective"] is Objective.DPO)
+            mtokens = self.spin_dataset_mtokens.value()
+            data["dataset_tokens"] = round(mtokens * 1e6) if mtokens > 0 else None
+            data["epochs"] = self.spin_epochs.value()
         if mode is Mode.TRAIN and method is Method.FULL:
             data.pop("weights")  # full fine-tuning trains in its precision's format
         if mode is Mode.TRAIN and method in (Method.LORA, Method.QLORA):
@@ -366,6 +388,8 @@ class WorkloadPanel(QScrollArea):
             self.combo_objective.setCurrentIndex(i)
             self.combo_objective.blockSignals(False)
         self._show(self.check_precompute_ref, workload.precompute_ref)
+        self._show(self.spin_dataset_mtokens, (workload.dataset_tokens or 0) / 1e6)
+        self._show(self.spin_epochs, workload.epochs)
         for f, combo in self.data_combos.items():
             value = getattr(workload, f)
             i = combo.findData(getattr(value, "value", value))
