@@ -99,7 +99,17 @@ def _links(b: ResolvedBuild) -> str:
     parts.append(f"PCIe {t.pcie_gen}.0 {lanes}")
     if b.gpu_count > 1:
         parts.append("P2P on" if t.p2p else "no P2P")
+    if b.nodes > 1 or b.network is not None:
+        parts.append(_network(b))
     return ", ".join(parts)
+
+
+def _network(b: ResolvedBuild) -> str:
+    """Between machines (issue 21): '2 machines joined by 8× ConnectX-7 … (InfiniBand, 3,200 Gb/s each)'."""
+    net = b.network
+    card = (f"{net.count}× {net.nic.name} ({net.nic.nic_fabric.value if net.nic.nic_fabric else 'network'}, "
+            f"{net.gbit_per_s:,.0f} Gb/s each)") if net is not None else "no network card named"
+    return f"{b.nodes} machines joined by {card}" if b.nodes > 1 else f"network: {card}"
 
 
 def _price_cell(r: BuildResult) -> str:
@@ -131,7 +141,8 @@ def builds_table(results: Results, unit: str) -> Table:
         names = sorted({g.name for g in b.gpus})
         per_gpu = min(g.memory_gib for g in b.gpus) * GIB
         total = sum(g.memory_gib for g in b.gpus) * GIB
-        rows.append((r.name, f"{b.gpu_count}× {' + '.join(names)}", f"{_gib(per_gpu, unit)} / {_gib(total, unit)}",
+        gpus = f"{b.gpu_count}× {' + '.join(names)}" + (f" ({b.nodes} machines × {b.gpus_per_node})" if b.nodes > 1 else "")
+        rows.append((r.name, gpus, f"{_gib(per_gpu, unit)} / {_gib(total, unit)}",
                      _links(b), _gib(b.host_ram_gib * GIB, unit) if b.host_ram_gib else "unknown",
                      _price_cell(r), f"{r.power_w:,.0f} W" if r.power_w is not None else "unknown"))
     return Table(columns=("Build", "GPUs", "Memory per GPU / total", "Links", "Host RAM", "Price", "Power"),
@@ -163,7 +174,7 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
             rows.append((r.name, r.plan_text, verdict, need, why, "—", "—"))
             continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
-        link = f"{e.speed.interconnect_share:.0%}"
+        link = f"{e.speed.interconnect_share:.0%}" + (f", mostly {e.speed.comm_link}" if e.speed.comm_link and r.resolved.nodes > 1 else "")
         headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
         price = r.usd_per_hour if r.usd_per_hour is not None else r.price_new_usd
         per = _usd(price / headline, "/h per tok/s" if r.usd_per_hour is not None else " per tok/s") \
