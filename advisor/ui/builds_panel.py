@@ -23,8 +23,8 @@ from advisor.core.advice.ranking import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 
-COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used", "Power", "Checks")
-FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN = 2, 3, 6
+COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used", "Power", "Checks", "Machines")
+FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN, MACHINES_COLUMN = 2, 3, 6, 7
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
 
@@ -33,6 +33,8 @@ HEADER_TIPS = {
     FIT_COLUMN: ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
                  "measurements for this kind of workload, and the memory a framework can use on that GPU"),
     PRICE_COLUMN: "New and used price of the build; a cloud instance shows its price per hour",
+    MACHINES_COLUMN: ("Identical machines of the build, joined by its network card (issue 21); double-click to "
+                      "change. Price, power and the cloud rate count every machine"),
 }
 
 
@@ -169,13 +171,15 @@ class BuildsTableModel(QAbstractTableModel):
 
     def flags(self, index):
         base = super().flags(index)
-        return base | Qt.ItemFlag.ItemIsEditable if index.column() == 0 else base
+        return base | Qt.ItemFlag.ItemIsEditable if index.column() in (0, MACHINES_COLUMN) else base
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self.results is None:
             return None
         r = self.results.builds[index.row()]
         col, prefs = index.column(), self.session.prefs
+        if role == Qt.ItemDataRole.EditRole and col == MACHINES_COLUMN:
+            return self.session.builds[index.row()].nodes  # an int: the view edits it in a spin box
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self.cells[index.row()][col]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -197,9 +201,27 @@ class BuildsTableModel(QAbstractTableModel):
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if role != Qt.ItemDataRole.EditRole or index.column() != 0:
+        if role != Qt.ItemDataRole.EditRole or index.column() not in (0, MACHINES_COLUMN):
             return False
+        if index.column() == MACHINES_COLUMN:
+            return self.set_machines(index.row(), value)
         return self.session.rename_build(index.row(), str(value))
+
+    def set_machines(self, row: int, value) -> bool:
+        """Several identical machines of one build (issue 21), through the session's undoable replace."""
+        from advisor.core.hardware.records import MAX_NODES  # noqa: PLC0415 - a rare edit
+
+        try:
+            nodes = int(value)
+        except (TypeError, ValueError):
+            nodes = 0
+        if not 1 <= nodes <= MAX_NODES:
+            self.session.problem_reported.emit(f"“{value}” machines: a build is 1 to {MAX_NODES} identical machines")
+            return False
+        entry = self.session.builds[row]
+        if entry.nodes != nodes:
+            self.session.replace_build(row, entry.model_copy(update={"nodes": nodes}))
+        return True
 
 
 class BuildsPanel(QWidget):

@@ -59,7 +59,31 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 6:
         n = len(r.problems) + len(r.warnings)
         return "ok" if n == 0 else f"{n} to read"
+    if col == 7:
+        return machines_text(r)
     return ""
+
+
+def machines_text(r: BuildResult) -> str:
+    """The Machines column (issue 21): '1', or '2 × 8 GPUs, InfiniBand' for identical machines joined by a network."""
+    b = r.resolved
+    nodes = b.nodes if b is not None else r.entry.nodes
+    if nodes == 1:
+        return "1"
+    net = b.network if b is not None else None
+    link = {"infiniband": "InfiniBand", "efa": "AWS EFA", "roce": "RoCE", "ethernet": "Ethernet"}.get(
+        net.nic.nic_fabric.value if net is not None and net.nic.nic_fabric else "", "no network card")
+    return f"{nodes} × {b.gpus_per_node} GPUs, {link}" if b is not None else f"{nodes}, {link}"
+
+
+def machines_tip(r: BuildResult) -> str:
+    b = r.resolved
+    if b is None:
+        return "Identical machines of this build (double-click to change)"
+    net = b.network
+    card = (f"{net.count}× {net.nic.name} per machine, {net.gbit_per_s:,.0f} Gb/s" if net is not None
+            else "No network card is named for this build: several machines cannot be joined")
+    return f"{b.nodes} identical machine(s) of {b.gpus_per_node} GPU(s). {card}. Double-click to change the number."
 
 
 def plan_short(r: BuildResult) -> str:
@@ -130,6 +154,8 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
         return "\n".join((*map(words.problem, r.problems), *r.warnings)) or None
     if col == 0 and r.resolved is not None:
         return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
+    if col == 7:
+        return machines_tip(r)
     return None
 
 
