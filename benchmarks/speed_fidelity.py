@@ -28,7 +28,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.estimate.estimator import estimate  # noqa: E402
-from advisor.core.hardware.catalog import gpu_build  # noqa: E402
+from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
+from advisor.core.hardware.records import Topology  # noqa: E402
 from advisor.core.job.workload import Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
@@ -46,6 +47,21 @@ WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth"}
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
+#: Rows across machines (issue 21), by row id prefix: GPUs per machine and each machine's network
+#: card and count, as the rows' notes give them. Trainy on WhiteFiber (torchtitan
+#: benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md): 'Each host has 8 NVIDIA H200 GPUs connected
+#: via NVLink', '400Gb/s (Mellanox CX-7) per GPU'.
+MACHINES = {"titan-trainy-": (8, "nvidia-connectx-7-ndr-400g", 8)}
+
+
+def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
+    """The build a row ran on: ``n`` cards on PCIe, or identical NVSwitch machines joined by their
+    network where the row spans machines (``MACHINES``)."""
+    for prefix, (per, nic, count) in MACHINES.items():
+        if row["id"].startswith(prefix) and n > per and n % per == 0:
+            one = gpu_build(catalog, gpu, per).model_copy(update={"topology": Topology(nvswitch=True, pcie_gen=5)})
+            return with_nodes(with_network(catalog, one, nic, count), n // per)
+    return gpu_build(catalog, gpu, n)
 
 
 @dataclass(frozen=True)
@@ -114,8 +130,8 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     job = job_of(row)
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
-    build = gpu_build(catalog, gpu, n)
     try:
+        build = hardware_of(row, catalog, gpu, n)
         if row["group"] == "train":
             tps = estimate(arch, job, build).speed.train_tokens_per_s
             value = None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
