@@ -173,8 +173,8 @@ def test_consumer_interconnect_facts(catalog) -> None:
 
 
 def test_used_market_bands(catalog) -> None:
-    # Dated used-market bands where a source gave one (rtx-4090, rtx-3090-ti, rtx-a6000: none found).
-    for rid in ("rtx-3090", "a100-80gb-pcie"):
+    # Dated used-market bands where a source gave one (rtx-a6000: none found).
+    for rid in ("rtx-3090", "rtx-3090-ti", "rtx-4090", "a100-80gb-pcie"):
         used = [p for p in catalog["gpus"][rid].prices if p.kind == "used"]
         assert used, rid
         assert all(p.usd_low is not None and p.usd_high is not None for p in used), rid
