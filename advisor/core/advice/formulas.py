@@ -81,4 +81,13 @@ def formulas() -> tuple[Formula, ...]:
                 f"{interconnect.PCIE_HOST_EFFICIENCY:.0%} with {interconnect.PCIE_HOST_LATENCY_S * 1e6:.1f} µs latency.",
                 sources=("nccl-tests PERFORMANCE.md", "dbkinghorn/Notes 2x4090 P2P measurements",
                          "siboehm/bench NVLink measurement", "aikitoria open-gpu-kernel-modules README")),
+        Formula(term="Traffic across machines", formula="hierarchical: reduce-scatter inside each machine, all-reduce "
+                "of the 1/g shard across the k machines (2(k−1)/k · S/g per GPU) with every GPU on its share of the "
+                f"machine's network cards, all-gather inside; the phases overlap. Network at "
+                f"{interconnect.INTER_NODE_EFFICIENCY:.1%} of its line rate (measured for EFA, assumed for InfiniBand, "
+                f"RoCE and Ethernet), {interconnect.INTER_NODE_LATENCY_S * 1e6:.0f} µs a step where the card states "
+                "no latency.",
+                sources=("Jia et al. 2018 arXiv:1807.11205 (hierarchical all-reduce)", "ZeRO++ arXiv:2306.10209",
+                         "stas00/ml-engineering network/README.md at 744d01e (4x 8 B200 EFA all-reduce)",
+                         "lessizzmore/create-a3mega-ztan-fork nccl-tests output at 02dd8f4 (latency)")),
     )
