@@ -5,6 +5,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from advisor.core.advice.candidates import catalog_candidates
 from advisor.core.hardware.catalog import RecordKind
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import BuildGpu
@@ -118,6 +119,8 @@ def test_the_dialog_builds_a_3090_and_4090_machine(qtbot, app_window):
     assert on_disk.gpus == (BuildGpu(gpu_id="rtx-3090", count=1), BuildGpu(gpu_id="rtx-4090", count=1))
     assert on_disk.name == "RTX 3090 + RTX 4090" and on_disk.topology.nvlink_pairs == ()
     assert saved.id in session.catalog.builds  # the window's catalog was read again
+    found = [c for c in catalog_candidates(session.catalog) if c.id == saved.id]  # what Find builds searches
+    assert found and found[0].entry.build_id == saved.id
 
     entry = session.builds[-1]
     assert (entry.build_id, entry.name) == (saved.id, "RTX 3090 + RTX 4090")
@@ -193,3 +196,14 @@ def test_a_refused_save_is_one_line_and_writes_nothing(gpu_dialog, app_window):
     gpu_dialog.edit_name.setText("RTX 3090 + RTX 4090 (mine)")  # any change: the line is about the old try
     assert not gpu_dialog.label_error.isVisibleTo(gpu_dialog)
 
+
+
+def test_the_name_counts_each_card_and_reads_short(gpu_dialog):
+    _fill_mixed(gpu_dialog, "rtx-3090", "rtx-4090", 2, 1)
+    assert gpu_dialog.edit_name.text() == "2× RTX 3090 + RTX 4090"
+    gpu_dialog.edit_name.setText("Workshop box")  # typed: kept while the cards change
+    gpu_dialog.card_rows[0].spin_count.setValue(2)
+    gpu_dialog.accept()
+    assert gpu_dialog.saved_build.name == "Workshop box"
+    assert gpu_dialog.saved_build.gpus == (BuildGpu(gpu_id="rtx-3090", count=2), BuildGpu(gpu_id="rtx-4090", count=2))
+    assert gpu_dialog.entry().name == "Workshop box"
