@@ -129,6 +129,7 @@ def test_the_dialog_builds_a_3090_and_4090_machine(qtbot, app_window):
     assert model.index(row, 0).data() == "RTX 3090 + RTX 4090"
     tip = model.index(row, CHECKS_COLUMN).data(0x03)  # ToolTipRole
     assert "mixed GPUs (GeForce RTX 3090, GeForce RTX 4090)" in tip and "slowest card" in tip
+    assert "smallest card" not in tip  # both have 24 GB: an even split wastes no memory
     assert model.index(row, CHECKS_COLUMN).data() != "ok"
 
     session.set_workload(session.workload.model_copy(update={"engine": Engine.LLAMA_CPP}))
@@ -154,6 +155,8 @@ def test_layers_follow_usable_memory_on_unequal_cards(gpu_dialog, app_window):
     usable = [usable_memory_bytes(g) for g in result.resolved.gpus]
     assert large / small == pytest.approx(usable[1] / usable[0])
     assert result.runs and result.estimate.speed.decode_tokens_per_s > 0
+    mixing = next(w for w in result.warnings if "mixed GPUs" in w)
+    assert "holds no more than the smallest card" in mixing and "in proportion to its memory" in mixing
 
 
 def test_the_same_mix_twice_gets_two_ids(gpu_dialog, qtbot, app_window):

@@ -359,10 +359,15 @@ def check_mixed(build: ResolvedBuild) -> list[BuildWarning]:
     if len(kinds) < 2:
         return []
     names = ", ".join(sorted({g.name for g in build.gpus}))
+    # What mixing costs under each way of splitting the model (advisor.core.speed.inference):
+    # an even split waits for the slowest card (and the smallest one's memory, where they differ).
+    even = "split evenly (tensor parallel, as vLLM does) every card works at the slowest card's pace"
+    if len({g.memory_gib for g in build.gpus}) > 1:
+        even += " and holds no more than the smallest card can"
     return [_w(
         WarningKind.MIXED_GPUS, Severity.WARNING,
-        f"mixed GPUs ({names}): tensor parallelism runs at the slowest card's pace and an even "
-        "split wastes the larger card's memory"
+        f"mixed GPUs ({names}): {even}; a layer split (llama.cpp) gives each card layers in proportion "
+        "to its memory, and the cards work in turn"
     )]
 
 
