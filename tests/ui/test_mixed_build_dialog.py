@@ -210,3 +210,12 @@ def test_the_name_counts_each_card_and_reads_short(gpu_dialog):
     assert gpu_dialog.saved_build.name == "Workshop box"
     assert gpu_dialog.saved_build.gpus == (BuildGpu(gpu_id="rtx-3090", count=2), BuildGpu(gpu_id="rtx-4090", count=2))
     assert gpu_dialog.entry().name == "Workshop box"
+
+
+def test_other_kinds_ignore_the_card_rows(gpu_dialog):
+    _fill_mixed(gpu_dialog)
+    gpu_dialog.combo_kind.setCurrentIndex(gpu_dialog.combo_kind.findData("build"))
+    assert not gpu_dialog.box_other_cards.isVisibleTo(gpu_dialog) and not gpu_dialog.label_mixing.isVisibleTo(gpu_dialog)
+    _select(gpu_dialog, "1x-rtx-5090")
+    gpu_dialog.accept()
+    assert gpu_dialog.entry().build_id == "1x-rtx-5090" and gpu_dialog.saved_build is None and _user_files() == []
