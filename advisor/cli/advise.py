@@ -132,10 +132,10 @@ def run(args: argparse.Namespace) -> int:
     from advisor.storage.catalog_store import load_catalog
     from advisor.storage.error_bands import median_pct
 
-    request = build_request(args)
+    catalog = load_catalog(migrate_user_files=False).catalog  # read once: the model preset and the search
+    request = build_request(args, catalog)
     job = job_of(request.workload)
     _check(request.__class__(request.arch, job, None, request.imported, None, request.notes))
-    catalog = load_catalog(migrate_user_files=False).catalog
     search_request = SearchRequest(
         budget_usd=args.budget, price=PriceChoice.EITHER if args.used else PriceChoice.NEW,
         where=Where.CLOUD if args.cloud else Where.OWNED, max_gpus=args.max_gpus, max_nodes=args.max_nodes,

@@ -84,10 +84,13 @@ class Request:
     catalog: Any = None  # the Catalog, read once per command (issue 20); None without --gpu/--build
 
 
-def _catalog_for(args: argparse.Namespace):
-    """The catalog when --gpu/--build need it (read once for the whole command), else None."""
+def _catalog_for(args: argparse.Namespace, read=None):
+    """The catalog when --gpu/--build need it (read once for the whole command: ``read`` when the
+    command has read it already), else None."""
     if not args.gpu and not args.build:
         return None
+    if read is not None:
+        return read
     from advisor.storage.catalog_store import load_catalog
 
     return load_catalog(migrate_user_files=False).catalog
@@ -184,12 +187,16 @@ def _with_defaults(fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     return merged
 
 
-def build_request(args: argparse.Namespace) -> Request:
-    """Everything the estimate needs, validated; UsageError (naming the flag) otherwise."""
+def build_request(args: argparse.Namespace, read=None) -> Request:
+    """Everything the estimate needs, validated; UsageError (naming the flag) otherwise.
+
+    ``read``: the catalog the command has read already (advise, report), so that the model preset
+    is looked up in it instead of a second read (issue 20).
+    """
     from advisor.core.job.plan import job_of, pins_from_workload
 
-    catalog = _catalog_for(args)
-    imported, arch = load_model_arg(args, catalog)
+    catalog = _catalog_for(args, read)
+    imported, arch = load_model_arg(args, catalog if catalog is not None else read)
     arch = override_arch(arch, args)
     notes: list[str] = []
     fields = _with_defaults(workload_fields(args, imported), notes)

@@ -80,7 +80,7 @@ def _comparison_from_flags(args: argparse.Namespace, catalog):
     entries = _entries(catalog, args.build)
     args.gpu = None  # build_request's hardware comes from the --build entries, not --gpu
     args.build = None
-    request = build_request(args)
+    request = build_request(args, catalog)  # the model preset from the catalog read once (issue 20)
     # Each build plans itself; --gpus / --parallel / --offload, when given, pin that part on every build.
     pins = pins_from_workload(request.workload)
     entries = tuple(e.model_copy(update={"plan": pins}) for e in entries)

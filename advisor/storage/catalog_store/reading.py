@@ -8,7 +8,10 @@ id, field, message), is left untouched, and the rest still loads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.core.hardware.catalog import (
@@ -20,7 +23,7 @@ from advisor.core.hardware.catalog import (
 )
 from advisor.core.schema import SCHEMA_VERSION
 from advisor.storage import paths, shipped
-from advisor.storage.catalog_store.files import record_files
+from advisor.storage.catalog_store.files import listed_files, read_bytes, record_files
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file
 from advisor.storage.catalog_store.migrated import write_migrated
 from advisor.storage.catalog_store.problems import LoadProblem
@@ -31,6 +34,9 @@ from advisor.storage.catalog_store.records import read_record_file
 class LoadResult:
     catalog: Catalog
     problems: list[LoadProblem]
+    #: With ``load_catalog(..., keep_user_bytes=True)``: each user record file's bytes as read
+    #: (None when it could not be read), so a caller can tell later edits apart without a second read.
+    user_bytes: dict[Path, bytes | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -39,29 +45,78 @@ class _Layer:
     problems: list[LoadProblem]
     paths: dict[tuple[RecordKind, str], Path]
     migrated: list[tuple[Path, CatalogRecord, int]]
+    raw: dict[Path, bytes | None] = field(default_factory=dict)
 
 
 def _empty_layer() -> _Layer:
     return _Layer({k: {} for k in RecordKind}, [], {}, [])
 
 
-def _load_layer(root: Path) -> _Layer:
+#: A layer of at least this many record files is frozen out of the garbage collector's reach
+#: once read (``_collector_paused``); the shipped catalog (about 300 files) and small user catalogs
+#: are not (below this the collector's passes over the records cost little).
+FREEZE_AT_FILES = 2_000
+
+
+@contextmanager
+def _collector_paused(freeze: bool) -> Iterator[None]:
+    """No cyclic garbage collection while a layer's files are validated; a large layer frozen after (issue 20).
+
+    Validation allocates about 22 container objects per record and keeps them (the records), so
+    the collector, started by allocation counts, went again and again over a heap that grows with
+    the catalog: a 10,000-record user catalog took 13x the CPU time of a 1,000-record one, and each
+    full collection afterwards (in the window too) went over those 220,000 objects again.
+
+    The records are frozen pydantic models without reference cycles: reference counting frees
+    them when a catalog is dropped, collected or not, so the collector has nothing to find among
+    them. With ``freeze``, garbage is collected first (so none is pinned), then ``gc.freeze()``
+    moves what is alive into the permanent generation (CPython docs, ``gc.freeze``: for long-lived
+    objects), and the collector is back on as before.
+    """
+    was_enabled = gc.isenabled()
+    if freeze:
+        gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
+def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
     layer = _empty_layer()
+    listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
     for kind in RecordKind:
         folder = root / kind.folder
         if folder.exists() and not folder.is_dir():  # issue 19: was ignored without a word
-            layer.problems.append(LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
-                                              "but is a file: its records cannot load; move it aside"))
-            continue
-        for path in record_files(folder):
-            read = read_record_file(path, kind)
-            layer.problems.extend(read.problems)
-            if read.record is not None:
-                layer.records[kind][read.record.id] = read.record
-                layer.paths[(kind, read.record.id)] = path
-                if read.from_version is not None and read.from_version < SCHEMA_VERSION:
-                    layer.migrated.append((path, read.record, read.from_version))
+            listings[kind] = LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
+                                         "but is a file: its records cannot load; move it aside")
+        else:
+            listings[kind] = listed_files(folder)
+    count = sum(len(files) for files in listings.values() if isinstance(files, list))
+    with _collector_paused(freeze=count >= FREEZE_AT_FILES):
+        for kind, files in listings.items():
+            if isinstance(files, LoadProblem):
+                layer.problems.append(files)
+            else:
+                _read_kind(kind, files, layer, keep_bytes)
     return layer
+
+
+def _read_kind(kind: RecordKind, files: list[tuple[Path, bool]], layer: _Layer, keep_bytes: bool) -> None:
+    for path, listed_regular in files:
+        read = read_record_file(path, kind, listed_regular=listed_regular)
+        layer.problems.extend(read.problems)
+        if keep_bytes:
+            layer.raw[path] = read.raw
+        if read.record is not None:
+            layer.records[kind][read.record.id] = read.record
+            layer.paths[(kind, read.record.id)] = path
+            if read.from_version is not None and read.from_version < SCHEMA_VERSION:
+                layer.migrated.append((path, read.record, read.from_version))
 
 
 def _as_layer(layer: _Layer) -> CatalogLayer:
@@ -103,13 +158,23 @@ def _default_shipped() -> Path | None:
         return None
 
 
+def shipped_ids(kind: RecordKind, shipped_dir: Path | None = None) -> frozenset[str]:
+    """Ids of the shipped records of ``kind`` (the cached shipped layer; the user's catalog is not read)."""
+    root = shipped_dir if shipped_dir is not None else _default_shipped()
+    if root is None or not root.is_dir():
+        return frozenset()
+    return frozenset(_load_shipped(root).records[RecordKind(kind)])
+
+
 def load_catalog(
-    shipped_dir: Path | None = None, user_dir: Path | None = None, *, migrate_user_files: bool = True
+    shipped_dir: Path | None = None, user_dir: Path | None = None, *, migrate_user_files: bool = True,
+    keep_user_bytes: bool = False,
 ) -> LoadResult:
     """Shipped catalog + the user's overlay; problems are listed, never raised.
 
     User files of an older schema are migrated: the original is copied to
     ``<id>.json.v<N>.bak`` first, then the migrated record is written atomically.
+    ``keep_user_bytes`` fills ``LoadResult.user_bytes`` (a migrated file: its bytes as migrated).
     """
     problems: list[LoadProblem] = []
     shipped_root = shipped_dir if shipped_dir is not None else _default_shipped()
@@ -120,16 +185,18 @@ def load_catalog(
     else:
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    user = _load_layer(user_root)
+    user = _load_layer(user_root, keep_bytes=keep_user_bytes)
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
     if migrate_user_files and user.migrated:
         problems += write_migrated(user_root, user.migrated)
+        if keep_user_bytes:
+            user.raw.update({path: read_bytes(path) for path, _, _ in user.migrated})
     catalog = Catalog(shipped=_as_layer(ship), user=_as_layer(user), hidden=hidden)
     where = {**ship.paths, **user.paths}
-    for kind, rid, field, message in dangling_references(catalog):
-        problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field, message))
-    return LoadResult(catalog, problems)
+    for kind, rid, field_name, message in dangling_references(catalog):
+        problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
+    return LoadResult(catalog, problems, user.raw)
 
 
 def shipped_catalog_date(shipped_dir: Path | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.hardware.catalog import CatalogRecord, RecordKind
-from advisor.storage.catalog_store.files import read_json
+from advisor.storage.catalog_store.files import read_json_bytes
 from advisor.storage.catalog_store.problems import LoadProblem, RecordRead, validation_problems
 from advisor.storage.migrations import MigrationError, migrate
 
@@ -43,9 +44,13 @@ def parse_record(data: Any, kind: RecordKind, path: Path, expected_id: str | Non
         return RecordRead(None, [LoadProblem(path, rid, None, f"invalid: {str(exc)[:200]}")], start)
 
 
-def read_record_file(path: Path, kind: RecordKind, *, check_name: bool = True) -> RecordRead:
-    """Read and validate one record file; never raises for bad content."""
-    data, problem = read_json(path)
+def read_record_file(path: Path, kind: RecordKind, *, check_name: bool = True, listed_regular: bool = False
+                     ) -> RecordRead:
+    """Read and validate one record file (``raw``: its bytes); never raises for bad content.
+
+    ``listed_regular``: its folder's listing says it is a regular file (``files.listed_files``).
+    """
+    data, problem, raw = read_json_bytes(path, listed_regular=listed_regular)
     if problem:
-        return RecordRead(None, [problem])
-    return parse_record(data, RecordKind(kind), path, path.stem if check_name else None)
+        return RecordRead(None, [problem], raw=raw)
+    return dataclasses.replace(parse_record(data, RecordKind(kind), path, path.stem if check_name else None), raw=raw)

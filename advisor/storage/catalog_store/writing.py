@@ -17,7 +17,7 @@ from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text, remove_with_backup
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, Hidden, hidden_json, parse_hidden_file
 from advisor.storage.catalog_store.problems import CatalogStoreError, RefusedOverwrite
-from advisor.storage.catalog_store.reading import load_catalog
+from advisor.storage.catalog_store.reading import shipped_ids
 from advisor.storage.catalog_store.records import read_record_file, record_json
 from advisor.storage.locking import locked
 
@@ -97,7 +97,7 @@ def hide_record(
     """Hide a shipped record (written to ``hidden.json``)."""
     kind = RecordKind(kind)
     root = _root(user_dir)
-    if record_id not in load_catalog(shipped_dir, root, migrate_user_files=False).catalog.shipped.of(kind):
+    if record_id not in shipped_ids(kind, shipped_dir):  # the shipped layer alone: the user's is not read again
         raise UnknownRecord(kind, record_id, "not a shipped record; only those can be hidden")
 
     def add(hidden: Hidden) -> Hidden:
@@ -124,14 +124,15 @@ def reset_record(
     kind = RecordKind(kind)
     root = _root(user_dir)
     with locked(root):
-        catalog = load_catalog(shipped_dir, root, migrate_user_files=False).catalog
-        if record_id not in catalog.shipped.of(kind):
+        # Only what this record needs, read under the lock (issue 20: not the whole catalog again):
+        # the shipped ids, the user's file (a user record of this id is this file) and hidden.json.
+        if record_id not in shipped_ids(kind, shipped_dir):
             raise UnknownRecord(kind, record_id, "no shipped record to reset to")
         done = []
-        if record_id in catalog.user.of(kind) or user_record_path(kind, record_id, root).exists():
+        if user_record_path(kind, record_id, root).exists():
             backup = remove_record(kind, record_id, user_dir=root, force=force)
             done.append(f"removed the user's version (kept as {backup})")
-        if record_id in catalog.hidden_ids(kind):
+        if record_id in parse_hidden_file(root / HIDDEN_FILE)[0].get(kind, frozenset()):
             unhide_record(kind, record_id, user_dir=root, force=force)
             done.append("unhid it")
     return done
