@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", metavar="MODEL", help="preset id, config.json, model folder or .gguf (with --build)")
     p.add_argument("--params", metavar="N", help="generic dense decoder of N parameters (with --build)")
     p.add_argument("--build", action="append", metavar="ID", default=[],
-                   help="catalog build, system or cloud id (repeat: 2 to 6)")
+                   help="catalog build, system or cloud id; ID:N for N machines of it joined by its "
+                        "network card (repeat: 2 to 6)")
     p.add_argument("--title", default="", help="title of the report")
     add_workload_arguments(p)
     add_cost_arguments(p)
@@ -48,6 +49,18 @@ def _comparison_from_file(path: str):
         raise UsageError(f"COMPARISON.json: {exc}") from None
 
 
+def _id_and_nodes(given: str) -> tuple[str, int]:
+    """``ID`` or ``ID:N`` (N identical machines joined by the build's network card, issue 21)."""
+    from advisor.core.hardware.records import MAX_NODES
+
+    rid, sep, count = given.partition(":")
+    if not sep:
+        return rid, 1
+    if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_NODES):
+        raise UsageError(f"--build {given!r}: after ':' give a number of machines from 1 to {MAX_NODES}")
+    return rid, int(count)
+
+
 def _entries(catalog, ids: list[str]):
     from advisor.core.advice.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, unique_name
     from advisor.core.hardware.catalog import RecordKind
@@ -55,14 +68,15 @@ def _entries(catalog, ids: list[str]):
     if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
         raise UsageError(f"--build: give {MIN_BUILDS} to {MAX_BUILDS} builds (got {len(ids)})")
     entries, taken = [], set()
-    for rid in ids:
+    for given in ids:
+        rid, nodes = _id_and_nodes(given)
         for kind, field in ((RecordKind.BUILD, "build_id"), (RecordKind.SYSTEM, "system_id"), (RecordKind.CLOUD, "cloud_id")):
             record = catalog.of(kind).get(rid)
             if record is not None:
                 label = getattr(record, "name", None) or f"{record.provider} {record.instance_type}"
-                name = unique_name(label, taken)
+                name = unique_name(label if nodes == 1 else f"{nodes} × {label}", taken)
                 taken.add(name)
-                entries.append(BuildEntry(name=name, **{field: rid}))
+                entries.append(BuildEntry(name=name, nodes=nodes, **{field: rid}))
                 break
         else:
             raise UsageError(f"--build: unknown build, system or cloud instance {rid!r} (see 'llm-advisor catalog list')")

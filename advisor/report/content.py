@@ -107,7 +107,7 @@ def _links(b: ResolvedBuild) -> str:
 def _network(b: ResolvedBuild) -> str:
     """Between machines (issue 21): '2 machines joined by 8× ConnectX-7 … (InfiniBand, 3,200 Gb/s each)'."""
     net = b.network
-    card = (f"{net.count}× {net.nic.name} ({net.nic.nic_fabric.value if net.nic.nic_fabric else 'network'}, "
+    card = (f"{net.count}× {net.nic.name} ({net.nic.nic_fabric.words if net.nic.nic_fabric else 'network'}, "
             f"{net.gbit_per_s:,.0f} Gb/s each)") if net is not None else "no network card named"
     return f"{b.nodes} machines joined by {card}" if b.nodes > 1 else f"network: {card}"
 

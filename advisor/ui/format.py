@@ -71,8 +71,7 @@ def machines_text(r: BuildResult) -> str:
     if nodes == 1:
         return "1"
     net = b.network if b is not None else None
-    link = {"infiniband": "InfiniBand", "efa": "AWS EFA", "roce": "RoCE", "ethernet": "Ethernet"}.get(
-        net.nic.nic_fabric.value if net is not None and net.nic.nic_fabric else "", "no network card")
+    link = net.nic.nic_fabric.words if net is not None and net.nic.nic_fabric else "no network card"
     return f"{nodes} × {b.gpus_per_node} GPUs, {link}" if b is not None else f"{nodes}, {link}"
 
 

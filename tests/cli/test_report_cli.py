@@ -58,6 +58,16 @@ def test_report_from_flags_and_letter_paper(qapp, tmp_path):
     assert "fine-tuning: lora" in text and "2× RTX 3090 + NVLink bridge" in text and "tok/s train" in text
 
 
+def test_several_machines_of_one_build_in_the_pdf(qapp, tmp_path):
+    out = tmp_path / "nodes.pdf"
+    code = main(["report", "--model", "llama-3.1-70b", "--build", "nvidia-dgx-h100", "--build", "nvidia-dgx-h100:2",
+                 "--mode", "train", "--method", "full", "--parallel", "fsdp", "--out", str(out)])
+    assert code == 0
+    text = _text(out)
+    assert "2 × NVIDIA DGX H100" in text and "2 machines joined by 8× ConnectX-7" in text and "InfiniBand" in text
+    assert "infiniband" not in text  # the fabric in words, not the record's value
+
+
 @pytest.mark.parametrize(
     ("args", "flag"),
     [
@@ -66,6 +76,9 @@ def test_report_from_flags_and_letter_paper(qapp, tmp_path):
         (["--model", "no-such-model", *BUILDS], "MODEL"),
         (["--model", "llama-3.1-8b", *BUILDS, "--batch", "0"], "--batch"),
         ([*BUILDS], "COMPARISON.json"),
+        (["--model", "llama-3.1-8b", *BUILDS, "--build", "nvidia-dgx-h100:0"], "--build"),
+        (["--model", "llama-3.1-8b", *BUILDS, "--build", "nvidia-dgx-h100:two"], "--build"),
+        (["--model", "llama-3.1-8b", *BUILDS, "--build", "nvidia-dgx-h100:٢"], "--build"),
     ],
 )
 def test_bad_input_is_one_line_naming_the_flag(qapp, tmp_path, capsys, args, flag):

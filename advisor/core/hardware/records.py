@@ -277,6 +277,11 @@ class NicFabric(StrEnum):
     ROCE = "roce"  # RDMA over Converged Ethernet
     ETHERNET = "ethernet"  # plain TCP/IP Ethernet, no RDMA
 
+    @property
+    def words(self) -> str:
+        """The fabric as a buyer reads it (window, PDF, CLI)."""
+        return {"infiniband": "InfiniBand", "efa": "AWS EFA", "roce": "RoCE", "ethernet": "Ethernet"}[self.value]
+
 
 class BoardSlot(Frozen):
     """One PCIe x16-size slot of a motherboard: where it sits and the lanes it gets."""
