@@ -39,6 +39,11 @@ def validation_message(exc: ValidationError) -> str:
 class RecordTableModel(QAbstractTableModel):
     """Records of one kind in id order, with an Origin column (shipped / yours / edited).
 
+    Sized for 10,000 records (issue 20): cells are formatted only when the view asks for them;
+    sorting (``sort_rows``, which the filter proxy forwards its ``sort`` to) orders the rows in
+    Python once, not through Qt's per-comparison calls back into ``data``; ``search_texts`` keeps
+    each row's text for the search box until the rows change; ``generation`` counts those changes.
+
     Signals:
       edit_refused(str)  an in-place edit failed validation; the text is the core's message
     """
@@ -51,30 +56,111 @@ class RecordTableModel(QAbstractTableModel):
         self.columns = COLUMNS[self.kind]
         self.origin_column = len(self.columns)
         self.catalog = Catalog()
-        self._rows: list[tuple[CatalogRecord, Origin]] = []
+        self._by_id: list[tuple[CatalogRecord, Origin]] = []  # id order, as the catalog gives them
+        self._rows: list[tuple[CatalogRecord, Origin]] = []  # the order shown (sorted)
+        self._row_of: dict[str, int] = {}
+        self._search: dict[str, str] = {}  # record id -> its lower-case search text
+        self._search_rows: tuple[int, list[str]] = (-1, [])  # (generation, the texts in row order)
+        self.sort_column, self.sort_order = -1, Qt.SortOrder.AscendingOrder
+        self.generation = 0
         self.on_edit: Callable[[CatalogRecord, CatalogRecord], bool] | None = None
         self.set_catalog(catalog or Catalog())
 
     # --- contents ---------------------------------------------------------------------
     def set_catalog(self, catalog: Catalog) -> None:
-        rows = [(r, catalog.origin(self.kind, rid)) for rid, r in catalog.of(self.kind).items()]
-        same_ids = [r.id for r, _ in rows] == [r.id for r, _ in self._rows]
-        self.catalog = catalog
+        if catalog is self.catalog and self._by_id:
+            return  # the catalog it shows
+        by_id = [(r, catalog.origin(self.kind, rid)) for rid, r in catalog.of(self.kind).items()]
+        same_ids = [r.id for r, _ in by_id] == [r.id for r, _ in self._by_id]
+        if same_ids:  # ties keep the order shown, as Qt's proxy kept it when values changed
+            new = {r.id: (r, origin) for r, origin in by_id}
+            rows = self._sorted([new[r.id] for r, _ in self._rows])
+        else:  # new rows: sorted from id order, as Qt's proxy sorted after a reset
+            rows = self._sorted(by_id)
+        self.catalog, self._by_id, self._search = catalog, by_id, {}
+        self.generation += 1
         if same_ids and rows:
-            # Same rows: refresh in place so selections and the open form survive.
-            self._rows = rows
-            last = self.index(len(rows) - 1, self.columnCount() - 1)
-            self.dataChanged.emit(self.index(0, 0), last)
+            # Same records: refresh in place so selections and the open form survive.
+            if [r.id for r, _ in rows] == [r.id for r, _ in self._rows]:
+                self._set_rows(rows)
+                last = self.index(len(rows) - 1, self.columnCount() - 1)
+                self.dataChanged.emit(self.index(0, 0), last)
+            else:  # an edited value moved a record in the sorted order
+                self._move_rows(rows)
             return
         self.beginResetModel()
-        self._rows = rows
+        self._set_rows(rows)
         self.endResetModel()
+
+    def _set_rows(self, rows: list[tuple[CatalogRecord, Origin]]) -> None:
+        self._rows = rows
+        self._row_of = {r.id: i for i, (r, _) in enumerate(rows)}
 
     def record(self, row: int) -> CatalogRecord:
         return self._rows[row][0]
 
     def row_of(self, record_id: str) -> int:
-        return next((i for i, (r, _) in enumerate(self._rows) if r.id == record_id), -1)
+        return self._row_of.get(record_id, -1)
+
+    # --- sorting and searching (called by the filter proxy) ------------------------------
+    def _sort_key(self, column: int) -> Callable[[tuple[CatalogRecord, Origin]], tuple]:
+        """What ``SORT_ROLE`` gives, as a key: numbers as numbers, unknown first, text without case
+        (an empty text, as Qt compared it, before any number: a model without a published size)."""
+        if column == self.origin_column:
+            return lambda row: (2, 0.0, row[1].value)
+        col = self.columns[column]
+
+        def key(row: tuple[CatalogRecord, Origin]) -> tuple:
+            value = col.value(row[0])
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return (1, float(value), "")
+            text = "" if col.unit else str(value or "").lower()
+            return (2 if text else 0, 0.0, text)  # unknown (no amount, no text) before everything
+
+        return key
+
+    def _sorted(self, rows: list[tuple[CatalogRecord, Origin]]) -> list[tuple[CatalogRecord, Origin]]:
+        # A stable sort of ``rows`` as given: equal values keep that order, as in Qt's proxy.
+        if not 0 <= self.sort_column < self.columnCount():
+            return list(rows)
+        descending = self.sort_order == Qt.SortOrder.DescendingOrder
+        return sorted(rows, key=self._sort_key(self.sort_column), reverse=descending)
+
+    def sort_rows(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Order the rows by ``column`` (-1: id order); selections follow their records."""
+        self.sort_column, self.sort_order = column, order
+        rows = self._sorted(self._rows if column >= 0 else self._by_id)  # ties keep the order shown
+        if [r.id for r, _ in rows] != [r.id for r, _ in self._rows]:
+            self._move_rows(rows)
+
+    def _move_rows(self, rows: list[tuple[CatalogRecord, Origin]]) -> None:
+        """Show ``rows`` (the same records, another order): a layout change, persistent indexes moved."""
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        ids = [self._rows[i.row()][0].id if 0 <= i.row() < len(self._rows) else None for i in old]
+        self._set_rows(rows)
+        self.generation += 1
+        new = [self.index(self._row_of[rid], i.column()) if rid in self._row_of else QModelIndex()
+               for rid, i in zip(ids, old)]
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+
+    def search_texts(self) -> list[str]:
+        """Each row's searchable text, lower case: every shown cell and the notes (built once per catalog)."""
+        if self._search_rows[0] == self.generation:
+            return self._search_rows[1]
+        cache = self._search
+        for record, origin in self._rows:
+            if record.id not in cache:
+                cells = [format_value(c.value(record), c.unit) for c in self.columns]
+                cache[record.id] = (" ".join([*cells, ORIGIN_LABELS[origin]]).lower() + " "
+                                    + str(getattr(record, "notes", "")).lower())
+        self._search_rows = (self.generation, [cache[record.id] for record, _ in self._rows])
+        return self._search_rows[1]
+
+    def rows_data(self) -> list[tuple[CatalogRecord, Origin]]:
+        """(record, origin) of each row, in the order shown (read-only)."""
+        return self._rows
 
     # --- Qt model API -----------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
