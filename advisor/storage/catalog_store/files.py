@@ -42,21 +42,35 @@ def read_json_bytes(path: Path, limit: int = MAX_FILE_BYTES, *, listed_regular: 
 
     ``listed_regular``: the folder listing said the path is a regular file, not a link (``listed_files``).
     """
+    raw, problem = read_file_bytes(path, limit, listed_regular=listed_regular)
+    if problem:
+        return None, problem, None
+    data, problem = decode_json(path, raw)
+    return data, problem, raw
+
+
+def read_file_bytes(path: Path, limit: int = MAX_FILE_BYTES, *, listed_regular: bool = False
+                    ) -> tuple[bytes | None, LoadProblem | None]:
+    """(the bytes, None) or (None, why they could not be read); never raises for an odd file."""
+    try:
+        return (_read_listed(path, limit) if listed_regular else read_bytes_limited(path, limit)), None
+    except FileRefused as exc:
+        return None, LoadProblem(path, path.stem, None, exc.strerror)
+    except OSError as exc:
+        return None, LoadProblem(path, path.stem, None, f"could not read: {exc.strerror or exc}")
+
+
+def decode_json(path: Path, raw: bytes) -> tuple[Any, LoadProblem | None]:
+    """(the JSON value of ``raw``, None) or (None, the problem, named after ``path``)."""
     rid = path.stem
     try:
-        raw = _read_listed(path, limit) if listed_regular else read_bytes_limited(path, limit)
-    except FileRefused as exc:
-        return None, LoadProblem(path, rid, None, exc.strerror), None
-    except OSError as exc:
-        return None, LoadProblem(path, rid, None, f"could not read: {exc.strerror or exc}"), None
-    try:
-        return _decode(raw), None, raw
+        return _decode(raw), None
     except json.JSONDecodeError as exc:
-        return None, LoadProblem(path, rid, None, f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"), raw
+        return None, LoadProblem(path, rid, None, f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
     except UnicodeDecodeError as exc:
-        return None, LoadProblem(path, rid, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})"), raw
+        return None, LoadProblem(path, rid, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except RecursionError:
-        return None, LoadProblem(path, rid, None, "JSON nested too deeply"), raw
+        return None, LoadProblem(path, rid, None, "JSON nested too deeply")
 
 
 def _read_listed(path: Path, limit: int) -> bytes:

@@ -23,11 +23,11 @@ from advisor.core.hardware.catalog import (
 )
 from advisor.core.schema import SCHEMA_VERSION
 from advisor.storage import paths, shipped
-from advisor.storage.catalog_store.files import listed_files, read_bytes, record_files
+from advisor.storage.catalog_store.files import listed_files, read_bytes, read_file_bytes, record_files
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file
 from advisor.storage.catalog_store.migrated import write_migrated
-from advisor.storage.catalog_store.problems import LoadProblem
-from advisor.storage.catalog_store.records import read_record_file
+from advisor.storage.catalog_store.problems import LoadProblem, RecordRead
+from advisor.storage.catalog_store.records import record_from_bytes
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,14 @@ def _collector_paused(freeze: bool) -> Iterator[None]:
             gc.enable()
 
 
+#: Per folder (the latest few): each record file's kind, bytes and what reading them gave. A file
+#: whose bytes are the same as at the last load is not parsed and validated again (issue 20: the
+#: editor's save reloads the catalog, then the window reloads it, 10,000 unchanged files each time);
+#: the bytes are still read and compared in full, so an edit of any kind is seen.
+_parsed: dict[Path, dict[Path, tuple[RecordKind, bytes, RecordRead]]] = {}
+_PARSED_FOLDERS = 4
+
+
 def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
     layer = _empty_layer()
     listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
@@ -97,18 +105,30 @@ def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
         else:
             listings[kind] = listed_files(folder)
     count = sum(len(files) for files in listings.values() if isinstance(files, list))
+    before, now = _parsed.pop(root, {}), {}
     with _collector_paused(freeze=count >= FREEZE_AT_FILES):
         for kind, files in listings.items():
             if isinstance(files, LoadProblem):
                 layer.problems.append(files)
             else:
-                _read_kind(kind, files, layer, keep_bytes)
+                _read_kind(kind, files, layer, keep_bytes, before, now)
+    _parsed[root] = now
+    while len(_parsed) > _PARSED_FOLDERS:
+        del _parsed[next(iter(_parsed))]
     return layer
 
 
-def _read_kind(kind: RecordKind, files: list[tuple[Path, bool]], layer: _Layer, keep_bytes: bool) -> None:
+def _read_kind(kind: RecordKind, files: list[tuple[Path, bool]], layer: _Layer, keep_bytes: bool,
+               before: dict[Path, tuple[RecordKind, bytes, RecordRead]],
+               now: dict[Path, tuple[RecordKind, bytes, RecordRead]]) -> None:
     for path, listed_regular in files:
-        read = read_record_file(path, kind, listed_regular=listed_regular)
+        raw, problem = read_file_bytes(path, listed_regular=listed_regular)
+        if problem:
+            read = RecordRead(None, [problem])
+        else:
+            last = before.get(path)
+            read = last[2] if last is not None and last[0] is kind and last[1] == raw else record_from_bytes(path, kind, raw)
+            now[path] = (kind, raw, read)
         layer.problems.extend(read.problems)
         if keep_bytes:
             layer.raw[path] = read.raw

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor.core.hardware.catalog import CatalogRecord, RecordKind
-from advisor.storage.catalog_store.files import read_json_bytes
+from advisor.storage.catalog_store.files import decode_json, read_file_bytes
 from advisor.storage.catalog_store.problems import LoadProblem, RecordRead, validation_problems
 from advisor.storage.migrations import MigrationError, migrate
 
@@ -50,7 +50,15 @@ def read_record_file(path: Path, kind: RecordKind, *, check_name: bool = True, l
 
     ``listed_regular``: its folder's listing says it is a regular file (``files.listed_files``).
     """
-    data, problem, raw = read_json_bytes(path, listed_regular=listed_regular)
+    raw, problem = read_file_bytes(path, listed_regular=listed_regular)
+    if problem:
+        return RecordRead(None, [problem])
+    return record_from_bytes(path, kind, raw, check_name=check_name)
+
+
+def record_from_bytes(path: Path, kind: RecordKind, raw: bytes, *, check_name: bool = True) -> RecordRead:
+    """Validate the bytes read from ``path`` as a record of ``kind`` (what ``read_record_file`` does after reading)."""
+    data, problem = decode_json(path, raw)
     if problem:
         return RecordRead(None, [problem], raw=raw)
     return dataclasses.replace(parse_record(data, RecordKind(kind), path, path.stem if check_name else None), raw=raw)

@@ -16,7 +16,7 @@ from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_bytes, backup_path, copy_aside
-from advisor.storage.catalog_store.files import MAX_FILE_BYTES
+from advisor.storage.catalog_store.files import MAX_FILE_BYTES, listed_files, read_file_bytes
 from advisor.storage.safe_read import read_bytes_limited
 
 
@@ -72,12 +72,13 @@ class CatalogRepository:
         return store.user_record_path(kind, record_id, self.user_dir)
 
     def user_files(self) -> list[Path]:
-        return [p for k in RecordKind for p in sorted((self.user_dir / k.folder).glob("*.json"))
-                if not p.name.startswith(".")]
+        return [p for k in RecordKind for p in store.record_files(self.user_dir / k.folder)]
 
     def changed_files(self) -> list[Path]:
         """User files whose bytes differ from the version last loaded or written here."""
-        now = {p: _read_bytes(p) for p in self.user_files()}
+        # Read as the loader reads them (the listing's file type, no second stat): 10,000 files (issue 20).
+        now = {path: read_file_bytes(path, listed_regular=plain)[0]
+               for k in RecordKind for path, plain in listed_files(self.user_dir / k.folder)}
         now[self.hidden_path] = _read_bytes(self.hidden_path)
         paths_ = set(now) | set(self._known)
         return sorted(p for p in paths_ if now.get(p) != self._known.get(p))

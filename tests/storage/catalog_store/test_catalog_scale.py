@@ -154,3 +154,22 @@ def test_user_bytes_are_the_files_as_loaded(shipped, user):
                                  folder / "old.json": (folder / "old.json").read_bytes()}
     assert b'"schema_version": 1' in result.user_bytes[folder / "old.json"]
     assert load_catalog(shipped, user).user_bytes == {}
+
+
+def test_a_reload_sees_an_edit_that_keeps_the_size_and_the_time(shipped, user):
+    """Unchanged files are not validated again on a reload; any changed byte is seen (issue 20)."""
+    folder = user / "gpus"
+    folder.mkdir(parents=True)
+    path = folder / "card.json"
+    path.write_text(json.dumps(gpu_data("card", memory_gib=24, memory_gb_marketing=24)), encoding="utf-8")
+    bad = folder / "bad.json"
+    bad.write_text(json.dumps(gpu_data("bad", memory_gib=-1)), encoding="utf-8")
+    first = load_catalog(shipped, user)
+    stat = path.stat()
+    path.write_text(json.dumps(gpu_data("card", memory_gib=32, memory_gb_marketing=32)), encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+    second = load_catalog(shipped, user)
+    assert first.catalog.gpus["card"].memory_gib == 24 and second.catalog.gpus["card"].memory_gib == 32
+    assert second.problems == first.problems and [p.path for p in second.problems] == [bad]
+    assert load_catalog(shipped, user).catalog == second.catalog
