@@ -78,7 +78,8 @@ def _read_listed(path: Path, limit: int) -> bytes:
 
     The listing's file type stands in for the ``stat`` before opening (no device or FIFO is
     opened); the rest is the same: a non-blocking open, the open descriptor checked again, at
-    most ``limit + 1`` bytes read. Anything unusual (swapped for another kind of file, too large)
+    most ``limit + 1`` bytes read (the size the open file states, when it is all there, ends the
+    read without another call for the end of the file). Anything unusual (swapped for another kind of file, too large)
     is handed to ``read_bytes_limited``, which refuses it in its own words. Half the time per file
     of the general reader for a 10,000-record catalog.
     """
@@ -94,6 +95,8 @@ def _read_listed(path: Path, limit: int) -> bytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
+            if size == info.st_size:  # all of it, as the open file said: no read for the end (a syscall a file)
+                break
     finally:
         os.close(fd)
     if size > limit:
