@@ -14,7 +14,6 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
-from advisor.core.advice.evaluate import CURVE_PARAMS
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
@@ -264,16 +263,27 @@ class SideLegend(pg.GraphicsWidget):
         self._fill()
 
     def _fill(self) -> None:
-        self.legend.clear()
-        for item, (name, suffix) in self._entries:
+        texts = []
+        for _, (name, suffix) in self._entries:
             if self._terse:
                 suffix = suffix.replace(" usable", "")  # ": 47.3 GiB on 2 GPUs" when narrow (the dashed lines are usable memory; hover and Details say so)
-            text = (_cut(name, self._name_chars) if suffix else name) + suffix  # techniques stay whole
-            self.legend.addItem(item, text)
-            label = self.legend.items[-1][1]
-            label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
-            label.setText(text)  # re-measure with the new margin
-            label.setMaximumHeight(label.preferredHeight())
+            texts.append((_cut(name, self._name_chars) if suffix else name) + suffix)  # techniques stay whole
+        items = [item for item, _ in self._entries]
+        if [id(sample.item) for sample, _ in self.legend.items] == [id(i) for i in items]:
+            # The same plot items (a workload change): new texts on the labels there, instead of
+            # new labels (building a label re-lays out HTML: most of a redraw's time, issue 20).
+            for (_, label), text in zip(self.legend.items, texts):
+                if label.text != text:
+                    label.setText(text)
+                    label.setMaximumHeight(label.preferredHeight())
+        else:
+            self.legend.clear()
+            for item, text in zip(items, texts):
+                self.legend.addItem(item, text)
+                label = self.legend.items[-1][1]
+                label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
+                label.setText(text)  # re-measure with the new margin
+                label.setMaximumHeight(label.preferredHeight())
         self._stale = True
         self._fit_columns()
 
@@ -358,6 +368,8 @@ class FitPlot:
         return self.curves[label]
 
     def update(self, results, unit: str, model_name: str = "") -> None:
+        from advisor.core.advice.evaluate import CURVE_PARAMS  # the estimator loads after the first paint
+
         ub = unit_bytes(unit)
         hx, hy, tips = [], [], []
         entries: list[tuple[object, str]] = []
@@ -368,7 +380,9 @@ class FitPlot:
             ok = np.isfinite(y)
             c = self._curve(label)
             c.setData(CURVE_PARAMS[ok], y[ok] / ub)
-            c.setPen(pg.mkPen(c.opts["pen"].color(), width=4 if label == results.current_technique else 1.5))
+            width = 4 if label == results.current_technique else 1.5
+            if c.opts["pen"].widthF() != width:  # a new pen re-renders the curve: only when it changes
+                c.setPen(pg.mkPen(c.opts["pen"].color(), width=width))
             entries.append((c, (label, "")))  # the legend lists only the current mode's techniques
             pos = ok & (y > 0)
             hx.append(np.log10(CURVE_PARAMS[pos]))
@@ -387,13 +401,13 @@ class FitPlot:
             # A build the workload cannot run on (see its messages) gets no line.
             fit = r.estimate.fit if r is not None and r.estimate is not None and not r.problems else None
             if fit is None:
-                line.setData([], [])
+                _set_line(line, [], [])
                 continue
             # What the build's plan offers one copy of the model: usable memory of each GPU the
             # model is split over (tensor, pipeline, layers, FSDP/ZeRO-3), or of one GPU (replicas).
             capacity = r.model_capacity_bytes if r.model_capacity_bytes is not None else fit.usable_per_gpu_bytes
             usable = max(capacity / ub, 1e-3)
-            line.setData([0.5e9, 1e12], [usable, usable])
+            _set_line(line, [0.5e9, 1e12], [usable, usable])
             gpus = r.planned.plan.n_gpus if r.planned is not None and capacity > fit.usable_per_gpu_bytes else 1
             over = f" on {gpus} GPUs" if gpus > 1 else ""
             entries.append((line, (r.name, f": {usable:.1f} {unit} usable{over}")))
@@ -406,6 +420,13 @@ class FitPlot:
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
         self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
         _set_text(self.item, "left", f"{unit}, whole model (log)")
+
+
+def _set_line(line: pg.PlotDataItem, x: list[float], y: list[float]) -> None:
+    """``setData`` only when the points change (a build's usable memory stays put when the job changes)."""
+    if line.__dict__.get("_advisor_xy") != (x, y):
+        line.__dict__["_advisor_xy"] = (x, y)
+        line.setData(x, y)
 
 
 def _cut(text: str, n: int) -> str:

@@ -1,11 +1,23 @@
-"""Time from a workload change to every view redrawn, with 4 builds and every tab built.
+"""A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
 
-Each sample: ``Session.set_workload`` (estimates for each build, fit curves, largest fits,
-table, messages and the visible tab updated through setData; hidden tabs are marked stale
-and redraw when shown, ``--all-tabs`` redraws them too) then ``processEvents`` until the
-window has repainted. Offscreen Qt unless QT_QPA_PLATFORM says otherwise.
+Six builds of different kinds (the comparison of ``tests/ui/test_plot_labels.py``: an NVLink pair,
+a PCIe pair, a Mac Studio, a DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
+interleaved in rounds so that the machine's load falls on all three alike. Each sample is a
+``Session.set_workload`` with a new batch and context (never seen before in the run, so no cache
+holds its sweep), then the event loop runs until the window has painted:
 
-Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 200]``
+* table + verdict: the first paint of the builds table after the change (the verdict label is
+  painted in the same pass of the window);
+* plots: the first paint of the visible plot (the Fit tab, the heaviest: it waits for the fit
+  sweep from its worker thread) after it was redrawn from the change's results;
+* longest UI stall: the longest gap between two ticks of a 1 ms timer during the sample (how
+  long the UI thread could not answer a key press).
+
+Reference in the same process: one ``estimate()`` of the window's first job on its first build,
+median of 200 (the ``×`` column divides by it, for comparing runs on a loaded machine).
+Offscreen Qt unless QT_QPA_PLATFORM says otherwise.
+
+Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0]``
 """
 
 from __future__ import annotations
@@ -23,16 +35,45 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
 
-EXTRA_BUILDS = (("1× RTX 4090", {"gpu_id": "rtx-4090", "gpu_count": 1}),
-                ("AWS g6e.12xlarge", {"cloud_id": "aws-g6e.12xlarge"}))
+SIX = (  # the six-build comparison of tests/ui/test_plot_labels.py and the screenshots
+    ("2× RTX 3090 (NVLink)", {"build_id": "2x-rtx-3090-nvlink"}),
+    ("2× RTX 4090 (PCIe)", {"build_id": "2x-rtx-4090-pcie-x16"}),
+    ("Mac Studio M3 Ultra 96GB", {"system_id": "apple-mac-studio-m3-ultra-96gb"}),
+    ("NVIDIA DGX-2 (sixteen V100)", {"system_id": "nvidia-dgx-2"}),
+    ("RunPod H200 (Secure Cloud)", {"cloud_id": "runpod-h200-secure-cloud"}),
+    ("1× RTX 5090", {"gpu_id": "rtx-5090", "gpu_count": 1}),
+)
+COUNTS = (2, 4, 6)
+SAMPLE_TIMEOUT_S = 5.0
+
+
+def _reference_us() -> float:
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.advice.evaluate import resolve_entry, resolve_model
+    from advisor.core.estimate.estimator import estimate
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    arch, build = resolve_model(catalog, c.model), resolve_entry(catalog, c.builds[0])
+    times = []
+    for _ in range(200):
+        t = time.perf_counter()
+        estimate(arch, c.workload, build)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e6
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--all-tabs", action="store_true",
-                        help="also redraw the hidden tabs on each change (the app defers them until shown)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--samples", type=int, default=100, help="per build count")
+    parser.add_argument("--tab", type=int, default=0, help="visible tab: 0 Fit, 1 Memory, 2 Speed, 3 Value")
     args = parser.parse_args()
+    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
@@ -44,33 +85,84 @@ def main() -> int:
     window.resize(1280, 800)
     window.show()
     window.finish_start()
-    for name, src in EXTRA_BUILDS:
-        session.add_build(BuildEntry(name=name, **src))
-    for i in range(window.tabs.count()):
-        window.tabs.view(i)  # build every tab: all views take part in each update
-    app.processEvents()
+    window.tabs.setCurrentIndex(args.tab)
+    table = window.builds_panel.table_builds.viewport()
+    canvas = window.tabs.view(args.tab)
+    canvas = getattr(canvas, "canvas", canvas).viewport()
+    marks: dict[str, float] = {}
+    t0 = [0.0]
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                now = time.perf_counter()
+                if obj is table and "table" not in marks:
+                    marks["table"] = now - t0[0]
+                elif obj is canvas and "drawn" in marks and "plots" not in marks:
+                    marks["plots"] = now - t0[0]
+            return False
+
+    def on_drawn(index: int) -> None:
+        if index == args.tab and not session.sweep_pending:
+            marks.setdefault("drawn", time.perf_counter() - t0[0])
+
+    window.tabs.view_drawn.connect(on_drawn)
+    spy = Spy()
+    app.installEventFilter(spy)
+    ticks = QElapsedTimer()
+    gaps = [0.0]
+
+    def tick() -> None:
+        gaps[0] = max(gaps[0], float(ticks.restart()))  # ms
+
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(1)
+    heartbeat.timeout.connect(tick)
+
+    builds = tuple(BuildEntry(name=n, **src) for n, src in SIX)
     base = session.workload
-    changes = [{"batch": b} for b in (1, 2, 4, 8, 16, 32)] + [{"context_len": c} for c in (2048, 4096, 8192, 16384)]
-    times, compute_times = [], []
-    for k in range(args.samples + 10):
-        w = base.model_copy(update=changes[k % len(changes)])
-        if w == session.workload:
-            w = base.model_copy(update={"batch": 3})
-        t0 = time.perf_counter()
-        session.set_workload(w)
-        if args.all_tabs:
-            for view in window.tabs.views.values():
-                view.update_from(session.results)
-        t1 = time.perf_counter()
-        app.processEvents()
-        t2 = time.perf_counter()
-        if k >= 10:  # warm-up: first imports and caches
-            times.append((t2 - t0) * 1e3)
-            compute_times.append((t1 - t0) * 1e3)
-    q = statistics.quantiles(times, n=20)
-    print(f"builds={len(session.builds)} tabs built={len(window.tabs.views)} samples={len(times)}")
-    print(f"recompute+repaint ms: median {statistics.median(times):.1f}  p95 {q[18]:.1f}  max {max(times):.1f}")
-    print(f"  of which recompute+setData (before the paint) median {statistics.median(compute_times):.1f} ms")
+    out: dict[int, dict[str, list[float]]] = {n: {"table": [], "plots": [], "stall": []} for n in COUNTS}
+    k = 0
+    rounds = max(1, args.samples // 10)
+    for r in range(rounds + 1):  # round 0 is the warm-up (first imports, first drawing of each tab)
+        for n in COUNTS:
+            session._set_builds(builds[:n], f"{n} builds")
+            deadline = time.perf_counter() + SAMPLE_TIMEOUT_S
+            while (session.sweep_pending or not window.tabs.up_to_date()) and time.perf_counter() < deadline:
+                app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+            for _ in range(10 if r else 3):
+                k += 1
+                w = base.model_copy(update={"batch": 1 + k % 61, "context_len": 1024 + 128 * (k // 61)})
+                app.processEvents()
+                marks.clear()
+                heartbeat.start()
+                ticks.start()
+                gaps[0] = 0.0
+                t0[0] = time.perf_counter()
+                session.set_workload(w)
+                deadline = t0[0] + SAMPLE_TIMEOUT_S
+                while ("plots" not in marks or "table" not in marks) and time.perf_counter() < deadline:
+                    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+                heartbeat.stop()
+                tick()
+                if r and "plots" in marks and "table" in marks:
+                    out[n]["table"].append(marks["table"] * 1e3)
+                    out[n]["plots"].append(marks["plots"] * 1e3)
+                    out[n]["stall"].append(gaps[0])
+    ref = _reference_us()
+    tab = window.tabs.tabText(args.tab)
+    print(f"workload changes, visible tab {tab}, {rounds * 10} samples per build count; "
+          f"reference: one estimate() {ref:.0f} µs (median of 200, same process)")
+    print("builds | table+verdict painted: p50 / p95 ms (× ref) | plot painted: p50 / p95 ms (× ref) | longest UI stall p95 ms")
+    for n in COUNTS:
+        d = out[n]
+        if len(d["table"]) < 2:
+            print(f"{n} | no complete sample")
+            continue
+        tp, pp = _p95(d["table"]), _p95(d["plots"])
+        print(f"{n} | {statistics.median(d['table']):.1f} / {tp:.1f} ({tp * 1e3 / ref:.0f}) | "
+              f"{statistics.median(d['plots']):.1f} / {pp:.1f} ({pp * 1e3 / ref:.0f}) | {_p95(d['stall']):.1f}")
     window.close()
     return 0
 

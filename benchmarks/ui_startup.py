@@ -1,13 +1,18 @@
-"""Cold start: seconds from launching the process to the main window's first paint.
+"""Cold start: the main window's first paint against a bare PySide6 + pyqtgraph window, paired (issue 20).
 
-Each run starts a fresh Python (``python benchmarks/ui_startup.py --child``) that builds
-the app exactly as ``llm-advisor gui`` does (``advisor.ui.app``), reports when the window
-first paints and, after that, when the catalog and first estimates are on screen, then
-quits. ``--baseline`` times a bare PySide6 + pyqtgraph window the same way, for comparison.
-Offscreen Qt unless QT_QPA_PLATFORM is set (run under ``xvfb-run -a`` with
-QT_QPA_PLATFORM=xcb for a real X server).
+Each run starts two fresh Pythons (``python benchmarks/ui_startup.py --child app|bare``), one
+after the other, in alternating order (app first on even runs, bare first on odd ones), so the
+load of a shared machine falls on both alike. ``app`` starts the window exactly as ``llm-advisor
+gui`` does (``advisor.ui.app.start_app``: first launch, no settings); ``bare`` shows a
+``QMainWindow`` holding one ``pyqtgraph.PlotWidget`` with one curve. Each child reports, at the
+first Paint event of any of its widgets: seconds since launch, CPU seconds, peak RSS so far;
+the app child also reports when the catalog, the estimates and the visible plot are on screen.
 
-Run: ``.venv/bin/python benchmarks/ui_startup.py [--runs 7] [--baseline]``
+Prints the medians and the ratios app / bare (first-paint time and peak RSS at first paint):
+the ratio of the medians and the median of the per-pair ratios. Offscreen Qt unless
+QT_QPA_PLATFORM is set (``xvfb-run -a`` with QT_QPA_PLATFORM=xcb for a real X server).
+
+Run: ``.venv/bin/python benchmarks/ui_startup.py [--runs 11]``
 """
 
 from __future__ import annotations
@@ -24,70 +29,102 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def child(baseline: bool) -> int:
+def child(kind: str) -> int:
     t0 = float(os.environ["ADVISOR_T0"])
+    import resource
+
     sys.path.insert(0, str(ROOT))
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication([])
-    if baseline:
-        import pyqtgraph as pg
-        from PySide6.QtWidgets import QMainWindow
+    marks: dict[str, float] = {}
 
-        window = QMainWindow()
-        window.setCentralWidget(pg.PlotWidget())
-        finish = None
-    else:
-        from advisor.ui.app import build_window
-
-        _session, window = build_window()
-        window.skip_unsaved_prompt = True
-        finish = window.finish_start
+    def mark(name: str) -> None:
+        if name not in marks:
+            use = resource.getrusage(resource.RUSAGE_SELF)
+            marks[name] = time.time() - t0
+            marks[name + "_cpu"] = use.ru_utime + use.ru_stime
+            marks[name + "_rss_mb"] = use.ru_maxrss / 1024  # Linux: KiB
 
     class FirstPaint(QObject):
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-            if event.type() == QEvent.Type.Paint and not hasattr(self, "painted") and obj.isWidgetType():
-                self.painted = time.time() - t0
-                QTimer.singleShot(0, after_paint)
+            if event.type() == QEvent.Type.Paint and "paint" not in marks and obj.isWidgetType():
+                mark("paint")
+                if os.environ.get("ADVISOR_EXIT_AT_PAINT"):  # --instructions: count up to here only
+                    os._exit(0)
+                if kind == "bare":
+                    QTimer.singleShot(0, app.quit)
             return False
 
-    def after_paint():
-        if finish is not None:
-            finish()
-        print(f"{spy.painted:.4f} {time.time() - t0:.4f}", flush=True)
-        app.quit()
-
     spy = FirstPaint()
-    app.installEventFilter(spy)  # the first Paint of any widget of the window
-    window.resize(1280, 800)
-    window.show()
+    if kind == "bare":
+        import pyqtgraph as pg
+        from PySide6.QtWidgets import QMainWindow
+
+        app = QApplication([])
+        app.installEventFilter(spy)
+        window = QMainWindow()
+        plot = pg.PlotWidget()
+        plot.plot([1, 2, 3, 4], [1, 3, 2, 4])
+        window.setCentralWidget(plot)
+        window.resize(1280, 800)
+        window.show()
+    else:
+        from advisor.ui.app import start_app
+
+        app = QApplication([])
+        app.installEventFilter(spy)
+        session, window = start_app(None)
+        window.skip_unsaved_prompt = True
+
+        def on_drawn(_index: int) -> None:  # the catalog loaded, estimates and the visible plot drawn
+            if session.results is not None and not session.sweep_pending:
+                mark("ready")
+                QTimer.singleShot(0, app.quit)
+
+        window.tabs.view_drawn.connect(on_drawn)
     app.exec()
+    print(" ".join(f"{k}={v:.4f}" for k, v in marks.items()), flush=True)
     return 0
 
 
+def _run(kind: str, env: dict[str, str]) -> dict[str, float]:
+    env = {**env, "LLM_ADVISOR_HOME": tempfile.mkdtemp(prefix="advisor-start-"), "ADVISOR_T0": repr(time.time())}
+    out = subprocess.run([sys.executable, __file__, "--child", kind], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return {k: float(v) for k, v in (item.split("=") for item in out)}
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--baseline", action="store_true", help="a bare PySide6 + pyqtgraph window")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--child", choices=("app", "bare"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        return child(args.baseline)
+        return child(args.child)
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    paints, readies = [], []
-    for _ in range(args.runs):
-        env["LLM_ADVISOR_HOME"] = tempfile.mkdtemp(prefix="advisor-start-")  # first launch: no settings
-        env["ADVISOR_T0"] = repr(time.time())
-        cmd = [sys.executable, __file__, "--child"] + (["--baseline"] if args.baseline else [])
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout.split()
-        paints.append(float(out[0]))
-        readies.append(float(out[1]))
-    what = "bare PySide6 + pyqtgraph window" if args.baseline else "LLM Hardware Advisor main window"
-    print(f"{what}, {args.runs} cold starts, QT_QPA_PLATFORM={env['QT_QPA_PLATFORM']}")
-    print(f"  first paint  median {statistics.median(paints):.3f} s  max {max(paints):.3f} s")
-    if not args.baseline:
-        print(f"  catalog + first estimates on screen  median {statistics.median(readies):.3f} s  max {max(readies):.3f} s")
+    _run("app", env), _run("bare", env)  # warm the file cache
+    runs: dict[str, list[dict[str, float]]] = {"app": [], "bare": []}
+    for i in range(args.runs):
+        for kind in (("app", "bare") if i % 2 == 0 else ("bare", "app")):
+            runs[kind].append(_run(kind, env))
+
+    def med(kind: str, key: str) -> float:
+        return statistics.median(r[key] for r in runs[kind])
+
+    def pair_ratio(key: str) -> float:
+        return statistics.median(a[key] / b[key] for a, b in zip(runs["app"], runs["bare"]))
+
+    print(f"{args.runs} paired cold starts (app, bare alternating), QT_QPA_PLATFORM={env['QT_QPA_PLATFORM']}")
+    print(f"  first paint        app {med('app', 'paint'):.3f} s   bare {med('bare', 'paint'):.3f} s   "
+          f"ratio {med('app', 'paint') / med('bare', 'paint'):.2f} (median of pair ratios {pair_ratio('paint'):.2f})")
+    print(f"  CPU at first paint app {med('app', 'paint_cpu'):.3f} s   bare {med('bare', 'paint_cpu'):.3f} s   "
+          f"ratio {med('app', 'paint_cpu') / med('bare', 'paint_cpu'):.2f} (median of pair ratios {pair_ratio('paint_cpu'):.2f})")
+    print(f"  peak RSS at paint  app {med('app', 'paint_rss_mb'):.1f} MB  bare {med('bare', 'paint_rss_mb'):.1f} MB  "
+          f"ratio {med('app', 'paint_rss_mb') / med('bare', 'paint_rss_mb'):.2f} "
+          f"(median of pair ratios {pair_ratio('paint_rss_mb'):.2f})")
+    print(f"  app: catalog, estimates and the visible plot on screen  median {med('app', 'ready'):.3f} s  "
+          f"max {max(r['ready'] for r in runs['app']):.3f} s  (peak RSS {med('app', 'ready_rss_mb'):.1f} MB)")
     return 0
 
 

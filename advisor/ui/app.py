@@ -1,4 +1,9 @@
-"""Composition root: settings → session → main window; the catalog loads after the first paint."""
+"""Composition root: settings → session → main window; the catalog loads after the first paint.
+
+Start-up does only what the first paint shows (issue 20): the catalog (and its validation),
+the estimates, the catalog editor, the PDF export and the help text are loaded after it or
+when first asked for.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import sys
 from advisor import APP_ID, APP_NAME
 
 SMOKE_TEST_ENV = "LLM_ADVISOR_SMOKE_TEST"  # set: show the window, print a line, quit (install checks)
+FIRST_PAINT_WAIT_MS = 2000  # the catalog loads then even if the window has not painted
 
 
 def _icon():
@@ -41,13 +47,9 @@ def build_window(comparison_path: str | None = None):
     session.prefs = loaded.settings
     window = MainWindow(session, loaded.settings)
     window.restore()
-    from advisor.ui.catalog_editor import open_catalog_editor
-
-    window.catalog_editor_requested.connect(lambda: open_catalog_editor(window))
+    window.catalog_editor_requested.connect(lambda: _open_catalog_editor(window))
     window.enable_catalog_editor(True)
-    from advisor.ui.pdf_export import export_pdf_dialog
-
-    window.export_pdf_requested.connect(lambda: export_pdf_dialog(window))
+    window.export_pdf_requested.connect(lambda: _export_pdf(window))
     window.enable_export_pdf(True)
     if loaded.warning:
         window.statusBar().showMessage(loaded.warning, 15000)
@@ -62,9 +64,21 @@ def build_window(comparison_path: str | None = None):
     return session, window
 
 
-def run_app(comparison_path: str | None) -> int:
-    """Open the window; the catalog and the first estimate follow right after the first paint."""
-    from PySide6.QtCore import QTimer
+def _open_catalog_editor(window) -> None:
+    from advisor.ui.catalog_editor import open_catalog_editor  # loaded when first asked for
+
+    open_catalog_editor(window)
+
+
+def _export_pdf(window) -> None:
+    from advisor.ui.pdf_export import export_pdf_dialog  # loaded when first asked for
+
+    export_pdf_dialog(window)
+
+
+def start_app(comparison_path: str | None):
+    """(session, window): the window shown; the catalog and the first estimates follow its first
+    paint (``benchmarks/ui_startup.py`` times exactly this)."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -72,8 +86,46 @@ def run_app(comparison_path: str | None) -> int:
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(_icon())
     session, window = build_window(comparison_path)
+    app.aboutToQuit.connect(session.wait_for_sweeps)  # no worker thread outlives the event loop
+    after_first_paint(window, window.finish_start)
     window.show()
-    QTimer.singleShot(0, window.finish_start)
+    return session, window
+
+
+def after_first_paint(window, then) -> None:
+    """Call ``then`` once, right after ``window`` first paints (or after ``FIRST_PAINT_WAIT_MS`` if
+    it never does, e.g. started minimized). A zero-time timer started before ``show`` would run
+    before the first paint: the window's first expose is a window-system event that comes later."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    done = []
+
+    def run_once() -> None:
+        if not done:
+            done.append(True)
+            app.removeEventFilter(spy)
+            then()
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint and obj.isWidgetType() and obj.window() is window:
+                QTimer.singleShot(0, run_once)  # after this paint, not inside it
+            return False
+
+    spy = FirstPaint(window)
+    app.installEventFilter(spy)
+    QTimer.singleShot(FIRST_PAINT_WAIT_MS, run_once)
+
+
+def run_app(comparison_path: str | None) -> int:
+    """Open the window; the catalog and the first estimate follow right after the first paint."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    session, window = start_app(comparison_path)
+    app = QApplication.instance()
     if os.environ.get(SMOKE_TEST_ENV):  # packaging checks: the window appears, then the app quits
         QTimer.singleShot(0, lambda: _smoke_quit(app, window))
     return app.exec()

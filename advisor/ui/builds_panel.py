@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.advice.ranking import Criterion
+from advisor.core.advice.criterion import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
+
+if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 20)
+    from advisor.core.advice.evaluate import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
 

@@ -10,14 +10,14 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QProgressBar, QSplitter
 
 from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
-from advisor.storage.catalog_store import shipped_catalog_date
 from advisor.storage.settings import Settings, save_settings
 from advisor.ui.builds_panel import BuildsPanel
-from advisor.ui.dialogs import AddBuildDialog, PreferencesDialog, TweakDialog, text_dialog
-from advisor.ui.machine import cpu_only_entry, this_machine_entry
 from advisor.ui.plot_views import PlotTabs
 from advisor.ui.recent import RecentMenu, with_recent, without
 from advisor.ui.workload_panel import WorkloadPanel
+
+# Dialogs, detection words and the catalog's files are imported where they are opened: the
+# window's first paint needs none of them (issue 20).
 
 DETECT_TIMEOUT_S = 8.0
 FILTER = "Comparison (*.json)"
@@ -156,8 +156,13 @@ class MainWindow(QMainWindow):
                                             tip="Search the catalog for builds that run this job within a budget")
         b.addAction(self.action_find_builds)
         h = self.menuBar().addMenu("&Help")
-        h.addAction(self._act("&Formulas && sources", lambda: text_dialog(self, "Formulas and sources", formulas_html()).exec(), QKeySequence.StandardKey.HelpContents))
+        h.addAction(self._act("&Formulas && sources", self.show_formulas, QKeySequence.StandardKey.HelpContents))
         h.addAction(self._act("&About", self.about))
+
+    def show_formulas(self) -> None:
+        from advisor.ui.dialogs import text_dialog
+
+        text_dialog(self, "Formulas and sources", formulas_html()).exec()
 
     def enable_export_pdf(self, enabled: bool = True) -> None:
         """Called by the PDF report once it connects to ``export_pdf_requested``."""
@@ -185,11 +190,13 @@ class MainWindow(QMainWindow):
         if self.session.catalog is None:
             self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))
             return
+        from advisor.ui.dialogs import AddBuildDialog
+
         d = AddBuildDialog(self.session.catalog, kind, self)
         if d.exec():
             self.add_from_dialog(d)
 
-    def add_from_dialog(self, d: AddBuildDialog) -> None:
+    def add_from_dialog(self, d) -> None:
         """What an accepted Add-build dialog adds; a build of different cards it saved in the
         user's catalog is read in first, so the comparison finds it by its id."""
         entry = d.entry()
@@ -210,6 +217,8 @@ class MainWindow(QMainWindow):
         resolved = self.session.resolved(row)
         if resolved is None:
             return
+        from advisor.ui.dialogs import TweakDialog
+
         d = TweakDialog(self.session.builds[row].name, resolved, self)
         if d.exec():
             self.session.add_build(d.entry())
@@ -228,6 +237,8 @@ class MainWindow(QMainWindow):
         self.busy.setVisible(False)
         self.action_this_machine.setEnabled(True)
         self.statusBar().clearMessage()  # "Detecting…" is over
+        from advisor.ui.machine import this_machine_entry
+
         entry, why = this_machine_entry(self.session.catalog, detection)
         if entry is None:
             self._no_gpu_dialog(detection, why)
@@ -238,6 +249,8 @@ class MainWindow(QMainWindow):
     def _no_gpu_dialog(self, detection, why: str) -> None:
         """No usable GPU: said in a dialog (a status line was gone in 10 s, issue 17), with a
         CPU-only build of this machine (its RAM as the memory) or the catalog search instead."""
+        from advisor.ui.machine import cpu_only_entry
+
         cpu, cpu_text = cpu_only_entry(detection)
         box = QMessageBox(QMessageBox.Icon.Information, "This machine", "No GPU was found on this computer.", parent=self)
         box.setInformativeText(
@@ -312,6 +325,8 @@ class MainWindow(QMainWindow):
         return self.session.save(path)
 
     def preferences(self) -> None:
+        from advisor.ui.dialogs import PreferencesDialog
+
         d = PreferencesDialog(self.settings, self)
         if d.exec():
             self.settings = d.result_prefs()
@@ -319,6 +334,8 @@ class MainWindow(QMainWindow):
             self.persist()
 
     def about(self) -> None:
+        from advisor.storage.catalog_store import shipped_catalog_date
+
         QMessageBox.about(self, f"About {APP_NAME}",
                           f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(shipped_catalog_date())}<br>"
                           f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
@@ -375,5 +392,6 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.persist()
+        self.session.wait_for_sweeps()  # a fit sweep on its worker thread never outlives the window
         event.accept()
 

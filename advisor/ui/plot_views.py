@@ -1,13 +1,14 @@
 """The plot tabs: each puts the items of one ``advisor.plots`` builder in a widget.
 
 A tab is built the first time it is shown (``PlotTabs``), so start-up pays only for the
-visible one; after that every results change is a ``setData`` on existing items.
+visible one; after that every results change is a ``setData`` on existing items. The visible
+tab redraws after the table has painted, and the Fit tab once the sweep is in (issue 20).
 """
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
@@ -18,6 +19,7 @@ from advisor.ui import format as fmt
 class _PlotTab(QWidget):
     def __init__(self, builder, session, below: bool = False) -> None:
         super().__init__()
+        self.needs_sweep = isinstance(builder, plots.FitPlot)  # curves and largest fits
         self.session = session
         self.builder = builder
         lay = QVBoxLayout(self)
@@ -43,6 +45,13 @@ class _PlotTab(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
         self._below_html = ""
+        # The text under the plot follows in the next turn of the event loop: the plot is on
+        # screen first (laying out the HTML takes a few ms, issue 20).
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(0)
+        self._text_timer.timeout.connect(self._show_text)
+        self._text = None
 
     def update_from(self, results) -> None:
         training = self.session.workload.mode is Mode.TRAIN
@@ -61,9 +70,18 @@ class _PlotTab(QWidget):
         elif isinstance(b, plots.ValuePlot):
             text = _running_cost_html(results, self.session.workload, self.session.prefs) + "<br>" + \
                 _rent_vs_buy_html(results, self.session.prefs, self.session.workload)
-        if text is not None and text != self._below_html:
-            self._below_html = text
-            self.label_below.setHtml(text)
+        self._text = text
+        if text is not None:
+            self._text_timer.start()
+
+    @property
+    def text_pending(self) -> bool:
+        return self._text_timer.isActive()
+
+    def _show_text(self) -> None:
+        if self._text is not None and self._text != self._below_html:
+            self._below_html = self._text
+            self.label_below.setHtml(self._text)
 
 
 def _running_cost_html(results, workload, prefs) -> str:
@@ -137,6 +155,9 @@ def _rent_vs_buy_html(results, prefs, workload) -> str:
 
 
 class DetailsTab(QTextBrowser):
+    needs_sweep = False
+    text_pending = False
+
     def __init__(self, session) -> None:
         super().__init__()
         self.session = session
@@ -156,18 +177,33 @@ TABS = (
 
 
 class PlotTabs(QTabWidget):
-    """Fit, Memory, Speed, Value and Details; built lazily, updated on every result."""
+    """Fit, Memory, Speed, Value and Details; built lazily, updated on every result.
+
+    Signals:
+      view_drawn(int)   tab ``index`` was redrawn from the session's current results (the Fit
+                        tab: with the sweep in)
+    """
+
+    view_drawn = Signal(int)
 
     def __init__(self, session, parent=None) -> None:
         super().__init__(parent)
         self.session = session
         self.views: dict[int, QWidget] = {}
         self._stale: set[int] = set()  # built tabs whose last results are not drawn yet
+        # The visible tab redraws in a later turn of the event loop than the table: a QTimer
+        # object with a 0 ms interval fires after the pending paint, so the table and the verdict
+        # are on screen first; several changes before it fires are drawn once.
+        self._redraw = QTimer(self)
+        self._redraw.setSingleShot(True)
+        self._redraw.setInterval(0)
+        self._redraw.timeout.connect(self._draw_current)
         for title, _ in TABS:
             self.addTab(QWidget(), title)
         self.currentChanged.connect(self._on_current_changed)
         session.results_computed.connect(self._on_results_computed)
-        session.prefs_changed.connect(lambda: self._on_results_computed(session.results))
+        session.curves_computed.connect(self._on_curves_computed)
+        session.prefs_changed.connect(self._on_prefs_changed)
         self._on_current_changed(0)
 
     def view(self, index: int) -> QWidget:
@@ -184,21 +220,48 @@ class PlotTabs(QTabWidget):
             self.views[index] = widget
             if self.session.results is not None:
                 widget.update_from(self.session.results)
+                if not (widget.needs_sweep and self.session.sweep_pending):
+                    self.view_drawn.emit(index)
+                else:
+                    self._stale.add(index)
         return self.views[index]
+
+    def up_to_date(self) -> bool:
+        """The visible tab shows the session's current results (tests wait on this)."""
+        view = self.views.get(self.currentIndex())
+        return self.currentIndex() not in self._stale and not (view is not None and view.text_pending)
 
     def _on_current_changed(self, index: int) -> None:
         if index < 0:
             return
-        view = self.view(index)
-        if index in self._stale and self.session.results is not None:
-            self._stale.discard(index)
-            view.update_from(self.session.results)
+        self.view(index)
+        self._draw_current()
+
+    def _draw_current(self) -> None:
+        """Redraw the visible tab if its results changed and are complete for it."""
+        index = self.currentIndex()
+        view = self.views.get(index)
+        results = self.session.results
+        if view is None or index not in self._stale or results is None:
+            return
+        if view.needs_sweep and self.session.sweep_pending:
+            return  # ``curves_computed`` comes next
+        self._stale.discard(index)
+        view.update_from(results)
+        self.view_drawn.emit(index)
 
     def _on_results_computed(self, results) -> None:
-        """Redraw the visible tab now; a hidden one redraws when it is next shown."""
+        """The visible tab redraws after the table has painted; a hidden one when it is next shown."""
         if results is None:
             return
-        self._stale = set(self.views) - {self.currentIndex()}
-        current = self.views.get(self.currentIndex())
-        if current is not None:
-            current.update_from(results)
+        self._stale = set(self.views)
+        self._redraw.start()
+
+    def _on_curves_computed(self, _results) -> None:
+        self._stale |= {i for i, v in self.views.items() if v.needs_sweep}
+        self._redraw.start()
+
+    def _on_prefs_changed(self) -> None:  # units or prices: redraw what is on screen now
+        if self.session.results is not None:
+            self._stale = set(self.views)
+            self._draw_current()

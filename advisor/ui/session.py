@@ -3,16 +3,22 @@
 Views never keep their own copy of the workload or the builds: they call the setters
 here and redraw from the signals. Every setter is an undoable edit on ``undo_stack``
 (``advisor.ui.history``); opening or starting a comparison clears it.
+
+A change is computed in two steps (issue 20): each build's estimate, checks, price and the
+ranking at once (the table and the verdict), then the fit plot's sweep over model sizes on a
+worker thread, after the table has painted. One sweep runs at a time; a newer change
+supersedes the ones waiting, and a sweep for a workload no longer current is not shown.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import (
     MAX_BUILDS,
     MIN_BUILDS,
@@ -22,17 +28,56 @@ from advisor.core.advice.comparison import (
     canonical_comparison,
     unique_name,
 )
-from advisor.core.advice.ranking import Criterion, Ranking, rank
-from advisor.core.advice.recommend import recommendation
+from advisor.core.advice.criterion import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
-from advisor.storage import comparison_file
-from advisor.storage.catalog_store import load_catalog
-from advisor.storage.error_bands import median_pct
-from advisor.storage.model_import import ModelImportError, load_model
 from advisor.storage.settings import Settings
 from advisor.ui.history import Snapshot, SnapshotCommand, workload_edit_text
+
+if TYPE_CHECKING:
+    from advisor.core.advice.ranking import Ranking
+
+#: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
+CURVE_CACHE_SIZE = 8
+
+
+class _SweepSignals(QObject):
+    finished = Signal(object, object)  # workload, (curves, current technique) or the exception
+
+
+class _SweepJob(QRunnable):
+    """``evaluate.fit_curves`` off the UI thread: pure core functions over frozen models; the
+    result comes back to the UI thread through a queued signal (Qt objects stay there)."""
+
+    def __init__(self, workload: Workload) -> None:
+        super().__init__()
+        self.workload = workload
+        self.signals = _SweepSignals()
+
+    def run(self) -> None:
+        from advisor.core.advice.evaluate import fit_curves
+
+        try:
+            out = fit_curves(self.workload)
+        except Exception as exc:  # noqa: BLE001 - said on the status bar, never lost in the worker
+            out = exc
+        try:
+            self.signals.finished.emit(self.workload, out)
+        except RuntimeError:  # the app quit while it ran: nobody is left to draw it
+            pass
+
+
+def with_curves(results, curves: tuple[dict, str]):
+    """``results`` with the fit sweep in: the curves, and each build's largest fitting size per
+    technique (what ``evaluate.evaluate`` fills when it is handed the curves)."""
+    from advisor.core.advice.evaluate import largest_fitting
+
+    curve_map, current = curves
+    builds = tuple(r if r.model_capacity_bytes is None else dataclasses.replace(
+        r, largest_fit={k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
+        for r in results.builds)
+    return dataclasses.replace(results, builds=builds, curves=curve_map, current_technique=current)
 
 
 class Session(QObject):
@@ -43,7 +88,11 @@ class Session(QObject):
       workload_changed(object)    the Workload was replaced
       model_changed(object)       the ModelRef changed (arch in ``arch``, None if unresolved)
       builds_changed()            builds were added, removed, moved, renamed or replaced
-      results_computed(object)    ``evaluate.Results`` for the current state
+      results_computed(object)    ``evaluate.Results`` for the current state: every build's estimate,
+                                  checks, price and the ranking; the fit sweep may still be running
+                                  (``sweep_pending``: no curves and no largest fits yet)
+      curves_computed(object)     the fit sweep of the current workload is in ``results`` (curves and
+                                  each build's largest fits)
       document_changed()          path or unsaved-changes flag changed
       problem_reported(str)       something the user asked for failed; the text says why
       prefs_changed()             display preferences (GB/GiB, currency) changed
@@ -54,6 +103,7 @@ class Session(QObject):
     model_changed = Signal(object)
     builds_changed = Signal()
     results_computed = Signal(object)
+    curves_computed = Signal(object)
     document_changed = Signal()
     problem_reported = Signal(str)
     prefs_changed = Signal()
@@ -68,13 +118,22 @@ class Session(QObject):
         self.arch: ModelArch | None = None
         self.builds: tuple[BuildEntry, ...] = start.builds
         self.title = start.title
-        self.results: evaluate.Results | None = None
+        self.results = None  # evaluate.Results (the core module loads after the first paint)
         self.ranking: Ranking | None = None
         self.recommendation = ""
         self.criterion = Criterion.SPEED
         self.path: Path | None = None
         self.dirty = False
-        self._curve_cache: dict[Workload, tuple] = {}
+        self._curve_cache: dict[Workload, tuple] = {}  # workload → (curves, current technique), newest last
+        self._sweeps = QThreadPool(self)
+        self._sweeps.setMaxThreadCount(1)
+        self._sweep_job: _SweepJob | None = None  # the sweep running (one at a time)
+        # The sweep starts after the table and the verdict have painted: a QTimer object with a 0 ms
+        # interval fires after the pending paint (QTimer.singleShot(0) would run before it).
+        self._sweep_timer = QTimer(self)
+        self._sweep_timer.setSingleShot(True)
+        self._sweep_timer.setInterval(0)
+        self._sweep_timer.timeout.connect(self._start_sweep)
         self.prefs = Settings()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -85,6 +144,8 @@ class Session(QObject):
 
     # --- loading ---------------------------------------------------------------------
     def load_catalog(self) -> None:
+        from advisor.storage.catalog_store import load_catalog
+
         try:
             loaded = load_catalog()
             self.catalog, self.catalog_problems = loaded.catalog, [str(p) for p in loaded.problems]
@@ -96,6 +157,8 @@ class Session(QObject):
         self.recompute()
 
     def _resolve_model(self, ref: ModelRef, report: bool = True) -> ModelArch | None:
+        from advisor.core.advice import evaluate
+
         try:
             return evaluate.resolve_model(self.catalog, ref)
         except (LookupError, ValueError) as exc:  # unknown preset, size out of range: said, not raised
@@ -149,6 +212,8 @@ class Session(QObject):
         self._edit(f"Choose {name}", model=ref, arch=arch)
 
     def import_model(self, path: str) -> bool:
+        from advisor.storage.model_import import ModelImportError, load_model
+
         try:
             arch = load_model(path).arch
         except ModelImportError as exc:  # every import failure is a message
@@ -223,6 +288,8 @@ class Session(QObject):
 
     def resolved(self, index: int):
         """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
+        from advisor.core.advice import evaluate
+
         try:
             return evaluate.resolve_entry(self.catalog, self.builds[index])
         except (LookupError, ValueError) as exc:
@@ -231,19 +298,62 @@ class Session(QObject):
 
     # --- computing -------------------------------------------------------------------
     def recompute(self) -> None:
-        """The one computation after any change; views redraw from ``results_computed``."""
+        """The one computation after any change; views redraw from ``results_computed`` (every
+        build's numbers) and ``curves_computed`` (the fit sweep, computed on a worker thread)."""
+        from advisor.core.advice import evaluate
+        from advisor.storage.error_bands import median_pct
+
         curves = self._curve_cache.get(self.workload)
-        if curves is None:
-            curves = evaluate.fit_curves(self.workload)
-            self._curve_cache = {self.workload: curves}  # one entry: the last workload
         band = median_pct(self.workload)  # "tight": a fit within the estimate's measured median error
         margin = band / 100 if band is not None else 0.0
-        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, curves, margin)
+        # Without the sweep: no curves and no largest fits until it is in (``with_curves``).
+        given = curves if curves is not None else ({}, evaluate.technique_workloads(self.workload)[1])
+        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, given, margin)
         self._rank()
         self.results_computed.emit(self.results)
+        if curves is not None:
+            self.curves_computed.emit(self.results)
+        elif self._sweep_job is None:
+            self._sweep_timer.start()
+        # else: the running sweep's end starts the one for the workload current then
+
+    @property
+    def sweep_pending(self) -> bool:
+        """True while the fit curves of the current results are still being computed."""
+        return self.results is not None and self.workload not in self._curve_cache
+
+    def _start_sweep(self) -> None:
+        if self._sweep_job is not None or not self.sweep_pending:
+            return
+        job = _SweepJob(self.workload)
+        job.signals.finished.connect(self._on_sweep_finished)
+        self._sweep_job = job  # keeps the signals object alive until it reports
+        self._sweeps.start(job)
+
+    def _on_sweep_finished(self, workload: Workload, out) -> None:
+        self._sweep_job = None
+        if isinstance(out, Exception):  # said once; the table and the other plots stand
+            self.problem_reported.emit(f"fit curves: {out}")
+            return
+        self._curve_cache.pop(workload, None)
+        self._curve_cache[workload] = out
+        while len(self._curve_cache) > CURVE_CACHE_SIZE:
+            del self._curve_cache[next(iter(self._curve_cache))]
+        if workload == self.workload and self.results is not None:
+            self.results = with_curves(self.results, out)
+            self.curves_computed.emit(self.results)
+        else:  # a newer change came while it ran: its result is kept for later, not shown
+            self._start_sweep()
+
+    def wait_for_sweeps(self) -> None:
+        """Block until no sweep runs (the window closing; tests)."""
+        self._sweeps.waitForDone()
 
     def _rank(self) -> None:
         """The winner and the recommendation: the core's words, as the PDF prints them."""
+        from advisor.core.advice.ranking import rank
+        from advisor.core.advice.recommend import recommendation
+
         self.ranking = rank(self.results, self.workload, self.criterion)
         self.recommendation = recommendation(self.results, self.workload, self.criterion)
 
@@ -272,6 +382,8 @@ class Session(QObject):
         self.apply(c, None)
 
     def open(self, path: str | Path) -> bool:
+        from advisor.storage import comparison_file
+
         try:
             c = comparison_file.load_comparison(path)
         except comparison_file.ComparisonFileError as exc:
@@ -281,6 +393,8 @@ class Session(QObject):
         return True
 
     def save(self, path: str | Path) -> bool:
+        from advisor.storage import comparison_file
+
         try:
             written = comparison_file.save_comparison(path, self.comparison())
         except (comparison_file.ComparisonFileError, ValueError) as exc:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from advisor.core.advice.ranking import Criterion
+from advisor.core.advice.criterion import Criterion
 from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology
 from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins

@@ -14,8 +14,8 @@ says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.plan.search import SPEED_TIE, FitStatus
 from advisor.core.units import GIB
@@ -24,12 +24,6 @@ from advisor.core.units import GIB
 #: estimate's own error (``SPEED_TIE``, 15 %): a smaller lead is not evidence.
 CLOSE = 0.05
 SPEED_CLOSE = SPEED_TIE
-
-
-class Criterion(StrEnum):
-    SPEED = "speed"
-    PRICE = "price"
-    VALUE = "value"
 
 
 STATUS_ORDER = {FitStatus.FITS: 0, FitStatus.TIGHT: 1, FitStatus.NO: 2, FitStatus.BLOCKED: 3, None: 4}
