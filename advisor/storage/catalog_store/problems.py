@@ -35,7 +35,6 @@ class RecordRead:
     record: CatalogRecord | None
     problems: list[LoadProblem]
     from_version: int | None = None
-    raw: bytes | None = None  # the file's bytes as read (None when it could not be read)
 
 
 class CatalogStoreError(Exception):

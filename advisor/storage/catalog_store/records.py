@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,7 @@ def parse_record(data: Any, kind: RecordKind, path: Path, expected_id: str | Non
 
 def read_record_file(path: Path, kind: RecordKind, *, check_name: bool = True, listed_regular: bool = False
                      ) -> RecordRead:
-    """Read and validate one record file (``raw``: its bytes); never raises for bad content.
+    """Read and validate one record file; never raises for bad content.
 
     ``listed_regular``: its folder's listing says it is a regular file (``files.listed_files``).
     """
@@ -60,5 +59,5 @@ def record_from_bytes(path: Path, kind: RecordKind, raw: bytes, *, check_name: b
     """Validate the bytes read from ``path`` as a record of ``kind`` (what ``read_record_file`` does after reading)."""
     data, problem = decode_json(path, raw)
     if problem:
-        return RecordRead(None, [problem], raw=raw)
-    return dataclasses.replace(parse_record(data, RecordKind(kind), path, path.stem if check_name else None), raw=raw)
+        return RecordRead(None, [problem])
+    return parse_record(data, RecordKind(kind), path, path.stem if check_name else None)
