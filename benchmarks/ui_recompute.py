@@ -1,7 +1,7 @@
 """A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
 
 Six builds of different kinds (the comparison of ``tests/ui/test_plot_labels.py``: an NVLink pair,
-a PCIe pair, a Mac Studio, a DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
+a PCIe pair, a Mac Studio, a DGX H100 in place of its DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
 interleaved in rounds so that the machine's load falls on all three alike. Each sample is a
 ``Session.set_workload`` with a new batch and context (never seen before in the run, so no cache
 holds its sweep), then the event loop runs until the window has painted:
@@ -39,7 +39,7 @@ SIX = (  # the six-build comparison of tests/ui/test_plot_labels.py and the scre
     ("2× RTX 3090 (NVLink)", {"build_id": "2x-rtx-3090-nvlink"}),
     ("2× RTX 4090 (PCIe)", {"build_id": "2x-rtx-4090-pcie-x16"}),
     ("Mac Studio M3 Ultra 96GB", {"system_id": "apple-mac-studio-m3-ultra-96gb"}),
-    ("NVIDIA DGX-2 (sixteen V100)", {"system_id": "nvidia-dgx-2"}),
+    ("NVIDIA DGX H100", {"system_id": "nvidia-dgx-h100"}),  # the DGX-2 there has no verified GPU configuration now
     ("RunPod H200 (Secure Cloud)", {"cloud_id": "runpod-h200-secure-cloud"}),
     ("1× RTX 5090", {"gpu_id": "rtx-5090", "gpu_count": 1}),
 )

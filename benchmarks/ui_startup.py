@@ -12,7 +12,15 @@ Prints the medians and the ratios app / bare (first-paint time and peak RSS at f
 the ratio of the medians and the median of the per-pair ratios. Offscreen Qt unless
 QT_QPA_PLATFORM is set (``xvfb-run -a`` with QT_QPA_PLATFORM=xcb for a real X server).
 
-Run: ``.venv/bin/python benchmarks/ui_startup.py [--runs 11]``
+Both children run with compiled bytecode cached (in a temporary PYTHONPYCACHEPREFIX, filled by a
+warm-up run), as an installed wheel or a bundle has it: with PYTHONDONTWRITEBYTECODE=1 (set in
+some shells here) every module of the app was compiled from source at each start, while the
+bare window's site-packages came compiled.
+
+``--instructions``: one run of each under ``valgrind --tool=callgrind``, counting instructions up
+to the first paint: a ratio a loaded machine does not move (slow: about a minute).
+
+Run: ``.venv/bin/python benchmarks/ui_startup.py [--runs 11] [--instructions]``
 """
 
 from __future__ import annotations
@@ -95,15 +103,32 @@ def _run(kind: str, env: dict[str, str]) -> dict[str, float]:
     return {k: float(v) for k, v in (item.split("=") for item in out)}
 
 
+def _instructions(kind: str, env: dict[str, str]) -> int:
+    env = {**env, "LLM_ADVISOR_HOME": tempfile.mkdtemp(prefix="advisor-start-"), "ADVISOR_T0": repr(time.time()),
+           "ADVISOR_EXIT_AT_PAINT": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        err = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", sys.executable,
+                              __file__, "--child", kind], env=env, capture_output=True, text=True).stderr
+    return int(next(line for line in err.splitlines() if "Collected" in line).split()[-1])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--instructions", action="store_true", help="count instructions to the first paint (valgrind)")
     parser.add_argument("--child", choices=("app", "bare"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(args.child)
-    env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    _run("app", env), _run("bare", env)  # warm the file cache
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["QT_QPA_PLATFORM"] = os.environ.get("QT_QPA_PLATFORM", "offscreen")
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "advisor-ui-startup-pycache")
+    _run("app", env), _run("bare", env)  # warm the file and bytecode caches
+    if args.instructions:
+        app_i, bare_i = _instructions("app", env), _instructions("bare", env)
+        print(f"instructions to the first paint: app {app_i / 1e9:.3f} G, bare {bare_i / 1e9:.3f} G, "
+              f"ratio {app_i / bare_i:.2f}")
+        return 0
     runs: dict[str, list[dict[str, float]]] = {"app": [], "bare": []}
     for i in range(args.runs):
         for kind in (("app", "bare") if i % 2 == 0 else ("bare", "app")):

@@ -25,9 +25,19 @@ if str(ROOT) not in sys.path:
 SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "catalog-editor")
 
 
-def _settle(app, rounds: int = 6) -> None:
+def _settle(app, rounds: int = 6, window=None) -> None:
     for _ in range(rounds):
         app.processEvents()
+    if window is not None:  # the fit sweep comes from a worker thread, the plots after the table (issue 20)
+        import time
+
+        from PySide6.QtCore import QEventLoop
+
+        deadline = time.monotonic() + 10
+        while (window.session.sweep_pending or not window.tabs.up_to_date()) and time.monotonic() < deadline:
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+        for _ in range(rounds):
+            app.processEvents()
 
 
 def _scene(name: str, session, window):
@@ -96,7 +106,7 @@ def main() -> int:
             target = _scene(scene, session, window)
             target.resize(w, h) if target is window or scene == "catalog-editor" else target.resize(min(w, 1100), min(h, 760))
             target.show()
-            _settle(app)
+            _settle(app, window=window)
             path = args.out / f"{scene}-{size}.png"
             target.grab().save(str(path))
             print(path)
