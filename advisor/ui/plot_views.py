@@ -258,8 +258,10 @@ class PlotTabs(QTabWidget):
         self._redraw.start()
 
     def _on_curves_computed(self, _results) -> None:
+        """The sweep is in (the table has painted long before): the Fit tab redraws now."""
         self._stale |= {i for i, v in self.views.items() if v.needs_sweep}
-        self._redraw.start()
+        if not self._redraw.isActive():
+            self._draw_current()
 
     def _on_prefs_changed(self) -> None:  # units or prices: redraw what is on screen now
         if self.session.results is not None:
