@@ -58,6 +58,19 @@ def positive_int(text: str) -> int:
     return value
 
 
+def machine_count(text: str) -> int:
+    """A number of machines (or of network cards a machine gets): ASCII digits, 1 to MAX_NODES."""
+    from advisor.core.hardware.records import MAX_NODES
+
+    try:
+        value = positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {text!r}") from None
+    if value > MAX_NODES:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {value}")
+    return value
+
+
 def positive_number(text: str) -> float:
     """A positive finite number in ASCII ('1.5', '2e-1'); NaN, inf and 0 are refused."""
     stripped = text.strip()

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from advisor.cli._job_args import add_workload_arguments, positive_int
+from advisor.cli._job_args import add_workload_arguments, machine_count, positive_int
 
 SORTS = ("price", "speed", "value")
 
@@ -20,18 +20,6 @@ def _money(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected an amount in USD, not {text!r}") from None
     if not 0 < value < 1e9:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1,000,000,000 USD, not {text}")
-    return value
-
-
-def _nodes(text: str) -> int:
-    from advisor.core.hardware.records import MAX_NODES
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {text!r}") from None
-    if not 1 <= value <= MAX_NODES:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {value}")
     return value
 
 
@@ -48,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--used", action="store_true", help="price cards at used-market prices (new when no used price)")
     s.add_argument("--cloud", action="store_true", help="rent instead: cloud instances, priced per hour")
     s.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
-    s.add_argument("--max-nodes", type=_nodes, metavar="N",
+    s.add_argument("--max-nodes", type=machine_count, metavar="N",
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")
     s.add_argument("--sort", choices=SORTS, default="price", help="what matters most (default price)")

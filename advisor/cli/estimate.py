@@ -25,6 +25,7 @@ from advisor.cli._job_args import (
     FIELD_FLAGS,
     add_cost_arguments,
     add_workload_arguments,
+    machine_count,
     dataset_tokens_arg,
     load_model_arg,
     make_workload,
@@ -46,26 +47,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--gpu", metavar="ID", action="append",
                        help="catalog GPU id (one card; N on PCIe with --gpus N; repeat for different cards in one machine)")
     where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
-    h.add_argument("--nodes", type=_nodes_arg, metavar="N",
+    h.add_argument("--nodes", type=machine_count, metavar="N",
                    help="N identical machines of --gpu/--build joined by their network card (default 1)")
     h.add_argument("--nic", metavar="ID", help="catalog network card ('nic' part) each machine gets "
                                                "(default: the build's own)")
-    h.add_argument("--nics", type=_nodes_arg, metavar="N", help="how many --nic cards each machine gets (default 1)")
+    h.add_argument("--nics", type=machine_count, metavar="N", help="how many --nic cards each machine gets (default 1)")
     add_cost_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
-
-
-def _nodes_arg(text: str) -> int:
-    from advisor.core.hardware.records import MAX_NODES
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {text!r}") from None
-    if not 1 <= value <= MAX_NODES:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_NODES}, not {value}")
-    return value
 
 
 # --- turning flags into (model, job, plan pins, build) -------------------------------------

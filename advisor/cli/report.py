@@ -51,14 +51,17 @@ def _comparison_from_file(path: str):
 
 def _id_and_nodes(given: str) -> tuple[str, int]:
     """``ID`` or ``ID:N`` (N identical machines joined by the build's network card, issue 21)."""
-    from advisor.core.hardware.records import MAX_NODES
+    import argparse
+
+    from advisor.cli._job_args import machine_count
 
     rid, sep, count = given.partition(":")
     if not sep:
         return rid, 1
-    if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_NODES):
-        raise UsageError(f"--build {given!r}: after ':' give a number of machines from 1 to {MAX_NODES}")
-    return rid, int(count)
+    try:
+        return rid, machine_count(count)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"--build {given!r}: after ':' give {exc}") from None
 
 
 def _entries(catalog, ids: list[str]):

@@ -51,6 +51,7 @@ def test_a_desktop_without_a_network_card_says_so(capsys):
     (("--build", "nvidia-dgx-h100", "--nic", "bogus"), "--nic: no network card 'bogus'"),
     (("--build", "nvidia-dgx-h100", "--nic", "amd-ryzen-9-9950x"), "--nic: no network card"),
     (("--build", "nvidia-dgx-h100", "--nodes", "0"), "--nodes: a whole number from 1 to 64"),
+    (("--build", "nvidia-dgx-h100", "--nodes", "٢"), "--nodes: a whole number from 1 to 64"),  # ASCII digits only
     (("--build", "nvidia-dgx-h100", "--nics", "2"), "--nics: give --nic too"),
 ])
 def test_bad_machine_flags_are_one_line(capsys, argv, message):
