@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from advisor.core.advice.comparison import first_free
 from advisor.core.hardware.catalog import Catalog, RecordKind
 from advisor.core.hardware.records import Build, BuildGpu, Gpu, Segment, Topology
 from advisor.storage import catalog_store as store
@@ -70,12 +71,8 @@ def _taken(catalog: Catalog, root: Path) -> set[str]:
 
 
 def _free_id(stem: str, taken: set[str]) -> str:
-    if stem not in taken:
-        return stem
-    n = 2
-    while f"{stem}-{n}" in taken:
-        n += 1
-    return f"{stem}-{n}"
+    """``stem``, or ``stem-2``, ``-3`` … that no record file uses (ids are file names)."""
+    return first_free(stem, taken, lambda s, n: f"{s}-{n}")
 
 
 def build_record(catalog: Catalog, cards: tuple[BuildGpu, ...], name: str, topology: Topology,

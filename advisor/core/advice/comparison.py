@@ -187,11 +187,16 @@ def canonical_comparison() -> Comparison:
     )
 
 
-def unique_name(wanted: str, taken: set[str]) -> str:
-    """``wanted``, or ``wanted (2)``, ``(3)`` … so build names stay unique."""
+def first_free(wanted: str, taken: set[str], spell=lambda w, n: f"{w} ({n})") -> str:
+    """``wanted``, or its 2nd, 3rd … spelling (``spell(wanted, n)``) that ``taken`` does not hold."""
     if wanted not in taken:
         return wanted
     n = 2
-    while f"{wanted} ({n})" in taken:
+    while spell(wanted, n) in taken:
         n += 1
-    return f"{wanted} ({n})"
+    return spell(wanted, n)
+
+
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted (2)``, ``(3)`` … so build names stay unique."""
+    return first_free(wanted, taken)
