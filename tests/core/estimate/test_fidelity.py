@@ -8,18 +8,13 @@ framework mechanism mapped by the benchmark — the others in ``PINNED``. See th
 section of benchmarks/README.md.
 """
 
-import importlib.util
 import statistics
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-_spec = importlib.util.spec_from_file_location("fidelity", ROOT / "benchmarks" / "fidelity.py")
-fidelity = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("fidelity", fidelity)  # dataclasses look their module up while executing it
-_spec.loader.exec_module(fidelity)
+from tests.benchmark_scripts import load_benchmark
+
+fidelity = load_benchmark("fidelity")
 
 ROWS = {row["id"]: row for row in fidelity.load_rows()}
 

@@ -4,19 +4,13 @@ Llama 3.1 8B, FSDP, 8x H200 per host, 400 Gb/s CX-7 per GPU; 10,938 tokens/s per
 10,753 on 8). They run float8 training, which the estimator does not model: the level is pinned at
 its error, the scaling from 4 to 8 machines (-1.7 % measured) within 2 points."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from advisor.storage.catalog_store import load_catalog
+from tests.benchmark_scripts import load_benchmark
 
-ROOT = Path(__file__).resolve().parents[3]
-_spec = importlib.util.spec_from_file_location("speed_fidelity_nodes", ROOT / "benchmarks" / "speed_fidelity.py")
-speed_fidelity = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("speed_fidelity_nodes", speed_fidelity)
-_spec.loader.exec_module(speed_fidelity)
+speed_fidelity = load_benchmark("speed_fidelity")
 
 ROWS = {row["id"]: row for row in speed_fidelity.load_rows()}
 FOUR, EIGHT = "titan-trainy-l31-8b-h200-4nodes", "titan-trainy-l31-8b-h200-8nodes"

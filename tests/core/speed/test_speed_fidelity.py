@@ -5,19 +5,13 @@ points: a change that makes a published comparison worse fails here. The headlin
 in benchmarks/README.md and the README's "How good are the numbers?".
 """
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from advisor.storage.catalog_store import load_catalog
+from tests.benchmark_scripts import load_benchmark
 
-ROOT = Path(__file__).resolve().parents[3]
-_spec = importlib.util.spec_from_file_location("speed_fidelity", ROOT / "benchmarks" / "speed_fidelity.py")
-speed_fidelity = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("speed_fidelity", speed_fidelity)
-_spec.loader.exec_module(speed_fidelity)
+speed_fidelity = load_benchmark("speed_fidelity")
 
 ROWS = {row["id"]: row for row in speed_fidelity.load_rows()}
 
