@@ -416,9 +416,14 @@ class FitPlot:
             self.hover.setData(x=np.concatenate(hx), y=np.concatenate(hy), data=tips)
         else:
             self.hover.setData([], [])
-        self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
         top = max((float(np.nanmax(y)) for y in results.curves.values() if np.isfinite(y).any()), default=GIB * 100)
-        self.item.setYRange(math.log10(0.5), math.log10(max(top / ub, 32)), padding=0.02)
+        # The top of the axis at the next power of two: it stays put while a batch or a context is
+        # typed (a new range re-lays out every item: a third of the redraw, issue 20).
+        ranges = (math.log10(0.5), math.ceil(math.log2(max(top / ub, 32))) * math.log10(2))
+        if self.__dict__.get("_ranges") != ranges:
+            self._ranges = ranges
+            self.item.setXRange(math.log10(0.5e9), 12, padding=0.02)
+            self.item.setYRange(*ranges, padding=0.02)
         _set_text(self.item, "left", f"{unit}, whole model (log)")
 
 

@@ -23,6 +23,14 @@ from advisor.core.advice.criterion import Criterion
 from advisor.core.job.plan import PlanPins
 from advisor.ui import format as fmt
 
+_DISPLAY, _EDIT, _TOOLTIP = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.ToolTipRole
+_FOREGROUND, _BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole
+_FONT, _USER = Qt.ItemDataRole.FontRole, Qt.ItemDataRole.UserRole
+_EDITABLE = Qt.ItemFlag.ItemIsEditable
+_WINNER_BACKGROUND = QColor("#DFF3E4")  # the winner's row
+_FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
+_TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
+
 COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used", "Power", "Checks", "Machines")
 FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN, MACHINES_COLUMN = 2, 3, 6, 7
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
@@ -126,14 +134,32 @@ class BuildsTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.session = session
         self.results = session.results
+        self._bold = QFont()
+        self._bold.setBold(True)
         self.cells = self._format(self.results)
+        self._speed_header = self.headerData(SPEED_COLUMN, Qt.Orientation.Horizontal)
         session.results_computed.connect(self._on_results_computed)
+        session.suggestions_computed.connect(self._on_results_computed)  # tooltips and the winner's row
         session.prefs_changed.connect(self._on_prefs_changed)
 
     def _format(self, results) -> list[list[str]]:
-        """Every cell's text, once per results (the view asks for each cell many times)."""
+        """Every cell's text, once per results (the view asks for each cell many times), and with
+        it each row's colours and the winner's row."""
+        self._foreground: list[dict[int, QColor]] = []
+        ranking = self.session.ranking
+        winner = ranking.winner if ranking is not None else None
+        self._winner_row = -1
         if results is None:
             return []
+        for i, r in enumerate(results.builds):
+            colours = {}
+            if r.status is not None:
+                colours[FIT_COLUMN] = _FIT_COLOURS.get(r.status.value, _TOO_BIG)
+            if r.problems or r.warnings or r.error:
+                colours[CHECKS_COLUMN] = _CHECKS_COLOUR
+            self._foreground.append(colours)
+            if winner is not None and winner is r:
+                self._winner_row = i
         prefs, workload = self.session.prefs, self.session.workload
         return [[r.name, *(fmt.cell(r, c, prefs, workload) for c in range(1, len(COLUMNS)))] for r in results.builds]
 
@@ -143,7 +169,10 @@ class BuildsTableModel(QAbstractTableModel):
         if same_rows:  # the common case (a workload edit): repaint the cells, keep the view's state
             self.results = results
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1))
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEED_COLUMN, SPEED_COLUMN)
+            header = self.headerData(SPEED_COLUMN, Qt.Orientation.Horizontal)
+            if header != self._speed_header:  # inference ↔ training; else the header is left alone (a
+                self._speed_header = header    # header change lays the whole table out again: issue 20)
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEED_COLUMN, SPEED_COLUMN)
             return
         self.beginResetModel()
         self.results = results
@@ -171,33 +200,29 @@ class BuildsTableModel(QAbstractTableModel):
 
     def flags(self, index):
         base = super().flags(index)
-        return base | Qt.ItemFlag.ItemIsEditable if index.column() in (0, MACHINES_COLUMN) else base
+        return base | _EDITABLE if index.column() in (0, MACHINES_COLUMN) else base
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self.results is None:
+    def data(self, index, role=_DISPLAY):
+        # Asked ~1,300 times per change with six builds (two views, every role of every cell, the
+        # header's sizing): plain comparisons against roles read once, the winner's row found once
+        # per results, not through Qt's enum attributes and ``ranking.winner`` per call (issue 20).
+        if self.results is None or not index.isValid():
             return None
-        r = self.results.builds[index.row()]
-        col, prefs = index.column(), self.session.prefs
-        if role == Qt.ItemDataRole.EditRole and col == MACHINES_COLUMN:
-            return self.session.builds[index.row()].nodes  # an int: the view edits it in a spin box
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return self.cells[index.row()][col]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return fmt.cell_tip(r, col, prefs, self.session.workload)
-        if role == Qt.ItemDataRole.ForegroundRole and col == FIT_COLUMN and r.status is not None:
-            return QColor({"fits": "#1B7F3B", "tight": "#A06000"}.get(r.status.value, "#C00000"))
-        if role == Qt.ItemDataRole.ForegroundRole and col == CHECKS_COLUMN and (r.problems or r.warnings or r.error):
-            return QColor("#B35900")
-        ranking = self.session.ranking
-        if ranking is not None and ranking.winner is r:
-            if role == Qt.ItemDataRole.BackgroundRole:
-                return QColor("#DFF3E4")  # the winner's row
-            if role == Qt.ItemDataRole.FontRole and col == 0:
-                font = QFont()
-                font.setBold(True)
-                return font
-        if role == Qt.ItemDataRole.UserRole:
-            return r
+        row, col = index.row(), index.column()
+        if role == _DISPLAY:
+            return self.cells[row][col]
+        if role == _EDIT:
+            return self.session.builds[row].nodes if col == MACHINES_COLUMN else self.cells[row][col]
+        if role == _FOREGROUND:
+            return self._foreground[row].get(col)
+        if role == _BACKGROUND:
+            return _WINNER_BACKGROUND if row == self._winner_row else None
+        if role == _FONT:
+            return self._bold if col == 0 and row == self._winner_row else None
+        if role == _TOOLTIP:
+            return fmt.cell_tip(self.results.builds[row], col, self.session.prefs, self.session.workload)
+        if role == _USER:
+            return self.results.builds[row]
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
@@ -301,6 +326,7 @@ class BuildsPanel(QWidget):
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
         self.buttons["down"].clicked.connect(lambda: self._move(1))
         session.results_computed.connect(self._on_results_computed)
+        session.suggestions_computed.connect(self._on_results_computed)
         session.builds_changed.connect(self._on_builds_changed)
 
     def selected_row(self) -> int:
@@ -384,7 +410,7 @@ class BuildsPanel(QWidget):
             self.combo_criterion.setCurrentIndex(i)
             self.combo_criterion.blockSignals(False)
         self._fit_height()
-        text = fmt.messages_html(results, self.session.prefs)
+        text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
         self._fit_panel_height()

@@ -196,9 +196,10 @@ def suggestion_text(s, prefs, training: bool) -> str:
     return " · ".join(parts)
 
 
-def messages_html(results: Results, prefs=None) -> str:
+def messages_html(results: Results, prefs=None, looking: bool = False) -> str:
     """One line per build that does not run the job (why, and what would make it fit); the build
-    checks are counted here and listed in each build's Checks cell, so this never grows long."""
+    checks are counted here and listed in each build's Checks cell, so this never grows long.
+    ``looking``: what would make them fit is still being searched for (on the worker thread)."""
     lines = []
     if results.notice:
         lines.append(f"<b>{html.escape(results.notice)}</b>")
@@ -217,6 +218,10 @@ def messages_html(results: Results, prefs=None) -> str:
             lines.append(f"<span style='color:#8A4B00'>➜ {html.escape(r.name)} {label}: {fixes}{more}</span>"
                          if label != "is tight" else
                          f"<span style='color:#8A4B00'>➜ {html.escape(r.name)} is tight; more room with: {fixes}</span>")
+        elif looking and r.status is not None and r.status.value in ("tight", "does not fit"):
+            state = "is tight" if r.status.value == "tight" else "does not fit"
+            lines.append(f"<span style='color:#8A4B00'>➜ {html.escape(r.name)} {state}; looking for what would "
+                         "make it fit…</span>")
     if checks:
         lines.append(f"<span style='color:#B35900'>⚠ {checks} build check{'s' if checks > 1 else ''} to read "
                      "(hover the Checks column)</span>")

@@ -42,30 +42,34 @@ if TYPE_CHECKING:
 CURVE_CACHE_SIZE = 8
 
 
-class _SweepSignals(QObject):
-    finished = Signal(object, object)  # workload, (curves, current technique) or the exception
+class _WorkerSignals(QObject):
+    finished = Signal(object, object)  # the job's key, its result or the exception it raised
 
 
-class _SweepJob(QRunnable):
-    """``evaluate.fit_curves`` off the UI thread: pure core functions over frozen models; the
-    result comes back to the UI thread through a queued signal (Qt objects stay there)."""
+class _WorkerJob(QRunnable):
+    """A pure core function off the UI thread (frozen models in, frozen results out); the result
+    comes back to the UI thread through a queued signal (Qt objects stay there)."""
 
-    def __init__(self, workload: Workload) -> None:
+    def __init__(self, key, fn) -> None:
         super().__init__()
-        self.workload = workload
-        self.signals = _SweepSignals()
+        self.key, self.fn = key, fn
+        self.signals = _WorkerSignals()
 
     def run(self) -> None:
-        from advisor.core.advice.evaluate import fit_curves
-
         try:
-            out = fit_curves(self.workload)
+            out = self.fn()
         except Exception as exc:  # noqa: BLE001 - said on the status bar, never lost in the worker
             out = exc
         try:
-            self.signals.finished.emit(self.workload, out)
+            self.signals.finished.emit(self.key, out)
         except RuntimeError:  # the app quit while it ran: nobody is left to draw it
             pass
+
+
+def _sweep(workload: Workload):
+    from advisor.core.advice.evaluate import fit_curves
+
+    return fit_curves(workload)
 
 
 def with_curves(results, curves: tuple[dict, str]):
@@ -93,6 +97,8 @@ class Session(QObject):
                                   (``sweep_pending``: no curves and no largest fits yet)
       curves_computed(object)     the fit sweep of the current workload is in ``results`` (curves and
                                   each build's largest fits)
+      suggestions_computed(object) what would make each build that does not fit fit is in ``results``
+                                  (found on the worker thread; ``suggestions_pending`` until then)
       document_changed()          path or unsaved-changes flag changed
       problem_reported(str)       something the user asked for failed; the text says why
       prefs_changed()             display preferences (GB/GiB, currency) changed
@@ -104,6 +110,7 @@ class Session(QObject):
     builds_changed = Signal()
     results_computed = Signal(object)
     curves_computed = Signal(object)
+    suggestions_computed = Signal(object)
     document_changed = Signal()
     problem_reported = Signal(str)
     prefs_changed = Signal()
@@ -127,13 +134,17 @@ class Session(QObject):
         self._curve_cache: dict[Workload, tuple] = {}  # workload → (curves, current technique), newest last
         self._sweeps = QThreadPool(self)
         self._sweeps.setMaxThreadCount(1)
-        self._sweep_job: _SweepJob | None = None  # the sweep running (one at a time)
+        self._sweep_job: _WorkerJob | None = None  # the sweep running (one at a time)
+        self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
+        self._suggest_pending = False  # the current results still lack their suggestions
+        self._generation = 0  # counts recomputes: a search's answer is shown only for its own
+        self._prepared: dict = {}  # BuildEntry → PreparedBuild, for the catalog loaded now
         # The sweep starts after the table and the verdict have painted: a QTimer object with a 0 ms
         # interval fires after the pending paint (QTimer.singleShot(0) would run before it).
         self._sweep_timer = QTimer(self)
         self._sweep_timer.setSingleShot(True)
         self._sweep_timer.setInterval(0)
-        self._sweep_timer.timeout.connect(self._start_sweep)
+        self._sweep_timer.timeout.connect(self._start_background)
         self.prefs = Settings()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -151,6 +162,7 @@ class Session(QObject):
             self.catalog, self.catalog_problems = loaded.catalog, [str(p) for p in loaded.problems]
         except OSError as exc:  # an unreadable catalog folder: said, and the app runs on
             self.catalog, self.catalog_problems = None, [f"the catalog could not be loaded: {exc}"]
+        self._prepared.clear()  # builds resolve, price and check against the new catalog
         self.catalog_loaded.emit()
         self.arch = self._resolve_model(self.model, report=False)
         self.model_changed.emit(self.model)
@@ -299,36 +311,71 @@ class Session(QObject):
     # --- computing -------------------------------------------------------------------
     def recompute(self) -> None:
         """The one computation after any change; views redraw from ``results_computed`` (every
-        build's numbers) and ``curves_computed`` (the fit sweep, computed on a worker thread)."""
+        build's numbers), then ``curves_computed`` (the fit sweep) and ``suggestions_computed``
+        (what would make a build fit), both computed on the worker thread after the table paints."""
         from advisor.core.advice import evaluate
         from advisor.storage.error_bands import median_pct
 
         curves = self._curve_cache.get(self.workload)
         band = median_pct(self.workload)  # "tight": a fit within the estimate's measured median error
-        margin = band / 100 if band is not None else 0.0
+        self._margin = band / 100 if band is not None else 0.0
         # Without the sweep: no curves and no largest fits until it is in (``with_curves``).
         given = curves if curves is not None else ({}, evaluate.technique_workloads(self.workload)[1])
-        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, given, margin)
+        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, given, self._margin,
+                                         prepared=self._prepare(), suggest=False)
+        self._generation += 1
+        self._suggest_pending = self.arch is not None and any(evaluate.needs_suggestions(r) for r in self.results.builds)
         self._rank()
         self.results_computed.emit(self.results)
         if curves is not None:
             self.curves_computed.emit(self.results)
-        elif self._sweep_job is None:
-            self._sweep_timer.start()
-        # else: the running sweep's end starts the one for the workload current then
+        if self.sweep_pending or self._suggest_pending:
+            self._sweep_timer.start()  # after the table's paint; a running job's end starts the next
+
+    def _prepare(self) -> tuple:
+        """Each build's resolution, price and checks, kept by entry until the catalog changes."""
+        from advisor.core.advice.evaluate import prepare_build
+
+        if len(self._prepared) > 64:  # entries edited away long ago
+            self._prepared.clear()
+        out = []
+        for entry in self.builds:
+            try:
+                p = self._prepared.get(entry)
+            except TypeError:  # an inline build holding lists (this machine): prepared each time
+                out.append(prepare_build(self.catalog, entry))
+                continue
+            if p is None:
+                p = self._prepared[entry] = prepare_build(self.catalog, entry)
+            out.append(p)
+        return tuple(out)
 
     @property
     def sweep_pending(self) -> bool:
         """True while the fit curves of the current results are still being computed."""
         return self.results is not None and self.workload not in self._curve_cache
 
-    def _start_sweep(self) -> None:
-        if self._sweep_job is not None or not self.sweep_pending:
-            return
-        job = _SweepJob(self.workload)
-        job.signals.finished.connect(self._on_sweep_finished)
-        self._sweep_job = job  # keeps the signals object alive until it reports
+    @property
+    def suggestions_pending(self) -> bool:
+        """True while what would make the current results' builds fit is still being looked for."""
+        return self._suggest_pending
+
+    def _start_background(self) -> None:
+        """The worker's next job: the sweep first (the visible plot waits on it), then the search."""
+        if self._sweep_job is None and self.sweep_pending:
+            self._sweep_job = self._run(self.workload, lambda w=self.workload: _sweep(w), self._on_sweep_finished)
+        if self._suggest_job is None and self._suggest_pending:
+            from advisor.core.advice.evaluate import find_suggestions
+
+            arch, workload, results, margin = self.arch, self.workload, self.results, self._margin
+            self._suggest_job = self._run(self._generation, lambda: find_suggestions(arch, workload, results, margin),
+                                          self._on_suggestions_found)
+
+    def _run(self, key, fn, slot) -> _WorkerJob:
+        job = _WorkerJob(key, fn)
+        job.signals.finished.connect(slot)
         self._sweeps.start(job)
+        return job  # kept: its signals object lives until it reports
 
     def _on_sweep_finished(self, workload: Workload, out) -> None:
         self._sweep_job = None
@@ -343,10 +390,25 @@ class Session(QObject):
             self.results = with_curves(self.results, out)
             self.curves_computed.emit(self.results)
         else:  # a newer change came while it ran: its result is kept for later, not shown
-            self._start_sweep()
+            self._start_background()
+
+    def _on_suggestions_found(self, generation: int, out) -> None:
+        from advisor.core.advice.evaluate import with_suggestions
+
+        self._suggest_job = None
+        if generation != self._generation:  # a newer change came while it ran: look again for that one
+            self._start_background()
+            return
+        self._suggest_pending = False
+        if isinstance(out, Exception):  # said once; the numbers stand without the suggestions
+            self.problem_reported.emit(f"what would make it fit: {out}")
+            return
+        self.results = with_suggestions(self.results, out)
+        self._rank()  # the recommendation names what would make the runner-up fit
+        self.suggestions_computed.emit(self.results)
 
     def wait_for_sweeps(self) -> None:
-        """Block until no sweep runs (the window closing; tests)."""
+        """Block until no worker job runs (the window closing; tests)."""
         self._sweeps.waitForDone()
 
     def _rank(self) -> None:

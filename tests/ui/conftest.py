@@ -4,9 +4,29 @@ import pytest
 
 
 def wait_until_drawn(qtbot, window, timeout_ms: int = 10000) -> None:
-    """Wait for what follows a change after the table (issue 20): the fit sweep from its worker
-    thread, then the visible tab's redraw."""
-    qtbot.waitUntil(lambda: not window.session.sweep_pending and window.tabs.up_to_date(), timeout=timeout_ms)
+    """Wait for what follows a change after the table (issue 20): the fit sweep and the search for
+    what would make each build fit from the worker thread, then the visible tab's redraw."""
+    s = window.session
+    qtbot.waitUntil(lambda: not s.sweep_pending and not s.suggestions_pending and window.tabs.up_to_date(),
+                    timeout=timeout_ms)
+
+
+def synchronous_results(session):
+    """What the window shows once its worker is done: one ``evaluate`` with the fit sweep and the
+    search for what would make each build fit inline (as the window computed it before issue 20)."""
+    from advisor.core.advice import evaluate
+    from advisor.storage.error_bands import median_pct
+
+    band = median_pct(session.workload)
+    margin = band / 100 if band is not None else 0.0
+    curves = evaluate.fit_curves(session.workload)
+    return evaluate.evaluate(session.catalog, session.arch, session.workload, session.builds, curves, margin)
+
+
+@pytest.fixture
+def synchronous():
+    """``synchronous(session)``: see ``synchronous_results``."""
+    return synchronous_results
 
 
 @pytest.fixture

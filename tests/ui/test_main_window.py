@@ -149,8 +149,29 @@ def test_the_winner_is_named_and_its_row_highlighted(app_window):
     assert panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.BackgroundRole) is not None
     other = 1 - row
     assert panel.model.data(panel.model.index(other, 0), Qt.ItemDataRole.BackgroundRole) is None
+    assert panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.FontRole).bold()
+    assert panel.model.data(panel.model.index(other, 0), Qt.ItemDataRole.FontRole) is None
     panel.combo_criterion.setCurrentIndex(panel.combo_criterion.findData(Criterion.PRICE))
     assert session.ranking.criterion is Criterion.PRICE and "price" in panel.label_winner.text()
+    # The highlight follows the winner of the new criterion (the row is found once per results).
+    row = [r.name for r in session.results.builds].index(session.ranking.winner.name)
+    assert panel.model.data(panel.model.index(row, 3), Qt.ItemDataRole.BackgroundRole) is not None
+    assert panel.model.data(panel.model.index(1 - row, 3), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_fit_and_checks_cells_are_coloured_by_what_they_say(app_window):
+    from advisor.ui.builds_panel import CHECKS_COLUMN, FIT_COLUMN
+
+    session, window = app_window
+    model = window.builds_panel.model
+    fg = Qt.ItemDataRole.ForegroundRole
+    assert {model.data(model.index(i, FIT_COLUMN), fg).name() for i in range(2)} == {"#1b7f3b"}  # both fit
+    assert model.data(model.index(0, 1), fg) is None
+    session.set_model(session.model.model_copy(update={"preset_id": None, "arch": None, "generic_params": 400e9}))
+    assert {model.data(model.index(i, FIT_COLUMN), fg).name() for i in range(2)} == {"#c00000"}  # 400B: too big
+    for i, r in enumerate(session.results.builds):
+        coloured = model.data(model.index(i, CHECKS_COLUMN), fg) is not None
+        assert coloured == bool(r.problems or r.warnings or r.error)
 
 
 def test_each_build_shows_its_plan_and_a_pin_is_kept(app_window):
@@ -162,15 +183,25 @@ def test_each_build_shows_its_plan_and_a_pin_is_kept(app_window):
     assert _cell(window, 1, 1) == "2 GPUs, tensor parallel"
 
 
-def test_a_build_that_does_not_fit_says_what_would(app_window):
+def test_a_build_that_does_not_fit_says_what_would(app_window, drawn, synchronous):
     session, window = app_window
     session.add_build(BuildEntry(name="one 5090", build_id="1x-rtx-5090"))
     session.set_model(ModelRef(preset_id="llama-3.1-70b"))
     row = [b.name for b in session.builds].index("one 5090")
     r = session.results.builds[row]
-    assert not r.runs and r.suggestions
+    # The table is current at once; the search for what would make it fit runs on the worker (issue 20).
+    assert not r.runs and not r.suggestions and session.suggestions_pending
     assert _cell(window, row, 3) == "—"  # no speed for a build that does not run the job
+    assert "one 5090 does not fit; looking for what would make it fit" in window.builds_panel.label_messages.text()
+    drawn(window)
+    r = session.results.builds[row]
+    assert not session.suggestions_pending and r.suggestions
     assert "one 5090 would fit with" in window.builds_panel.label_messages.text()
+    # The same as one synchronous evaluation with the search inline.
+    reference = synchronous(session)
+    assert [x.suggestions for x in session.results.builds] == [x.suggestions for x in reference.builds]
+    assert "would fit with" in window.builds_panel.model.data(window.builds_panel.model.index(row, 2),
+                                                              Qt.ItemDataRole.ToolTipRole).lower()
 
 
 def test_bad_comparison_file_is_reported_not_raised(app_window, tmp_path, qtbot):

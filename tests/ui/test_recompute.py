@@ -6,25 +6,16 @@ import numpy as np
 import pytest
 
 from advisor.core.advice import evaluate
-from advisor.storage.error_bands import median_pct
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 
 
-def _synchronous(session):
-    """What the window showed before issue 20: one evaluate with the sweep in it."""
-    band = median_pct(session.workload)
-    margin = band / 100 if band is not None else 0.0
-    curves = evaluate.fit_curves(session.workload)
-    return evaluate.evaluate(session.catalog, session.arch, session.workload, session.builds, curves, margin)
-
-
-def test_the_table_is_current_at_once_and_the_sweep_follows_with_the_same_numbers(app_window, drawn):
+def test_the_table_is_current_at_once_and_the_sweep_follows_with_the_same_numbers(app_window, drawn, synchronous):
     session, window = app_window
     session.set_workload(session.workload.model_copy(update={"batch": 11, "context_len": 3000}))
     assert session.sweep_pending and session.results.curves == {}
     assert all(r.largest_fit == {} for r in session.results.builds)
-    reference = _synchronous(session)
+    reference = synchronous(session)
     for shown, ref in zip(session.results.builds, reference.builds, strict=True):
         assert shown.estimate.memory.total == ref.estimate.memory.total
     drawn(window)
@@ -63,3 +54,46 @@ def test_going_back_to_a_workload_draws_its_sweep_without_computing_it_again(app
     session.undo_stack.undo()  # back to the first workload: its sweep is remembered
     assert session.workload == first
     assert not session.sweep_pending and session.results.curves
+
+
+def test_what_makes_it_fit_is_found_off_the_ui_thread_for_the_last_change_only(app_window, drawn, synchronous):
+    """Training a 70B model on the canonical pair does not fit; the search for what would (0.2–0.5 s
+    with six builds) runs on the worker, a change made meanwhile supersedes it, and what is shown
+    in the end is what one synchronous evaluation finds for the last change."""
+    from advisor.core.advice.comparison import ModelRef
+    from advisor.core.advice.recommend import recommendation
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    found = []
+    session.suggestions_computed.connect(lambda results: found.append(session.workload))
+    session.set_model(ModelRef(preset_id="llama-3.1-70b"))
+    train = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
+    last = None
+    for seq in (1024, 2048, 4096):  # no event loop between them
+        last = train.model_copy(update={"context_len": seq})
+        session.set_workload(last)
+    assert session.suggestions_pending
+    assert all(not r.suggestions for r in session.results.builds)
+    drawn(window)
+    assert found and all(w == last for w in found)  # a superseded search is never shown
+    reference = synchronous(session)
+    assert any(r.suggestions for r in reference.builds)
+    assert [r.suggestions for r in session.results.builds] == [r.suggestions for r in reference.builds]
+    assert session.recommendation == recommendation(reference, session.workload, session.criterion)
+
+
+def test_builds_are_resolved_and_priced_once_per_catalog(app_window, monkeypatch):
+    """A workload change re-estimates; it does not resolve, price and check the builds again
+    (issue 20) — until the catalog is loaded again (an edit may have changed a price)."""
+    session, _window = app_window
+    calls = []
+    real = evaluate.prepare_build
+    monkeypatch.setattr(evaluate, "prepare_build", lambda catalog, entry: calls.append(entry) or real(catalog, entry))
+    for batch in (3, 5, 7):
+        session.set_workload(session.workload.model_copy(update={"batch": batch}))
+    assert calls == []
+    session.load_catalog()
+    assert calls == list(session.builds)
+    session.set_workload(session.workload.model_copy(update={"batch": 9}))
+    assert calls == list(session.builds)

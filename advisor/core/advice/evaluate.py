@@ -7,6 +7,7 @@ becomes a message on that build, never a crash and never a made-up number.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from dataclasses import dataclass, field
@@ -228,15 +229,61 @@ def _copies(plan: Plan) -> int:
     return 1 if plan.parallel in DATA_PARALLEL and plan.parallel not in (Parallel.ZERO3, Parallel.FSDP) else plan.n_gpus
 
 
-def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry,
-                   margin: float = 0.0, with_suggestions: bool = True) -> BuildResult:
-    """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price."""
+@dataclass(frozen=True)
+class PreparedBuild:
+    """What a build is before any job: its resolution, price, power and checks (``prepare_build``).
+
+    The window keeps these by comparison entry until the catalog changes (issue 20: resolving six
+    builds, pricing them and running their checks was a fifth of each change's work)."""
+
+    resolved: ResolvedBuild | None
+    money: dict[str, object]
+    warnings: tuple[str, ...] = ()
+    error: str | None = None
+
+
+def prepare_build(catalog: Catalog | None, entry: BuildEntry) -> PreparedBuild:
     try:
         resolved = resolve_entry(catalog, entry)
     except (LookupError, ValueError) as exc:  # unknown id, incomplete system: said on the build
-        return BuildResult(entry=entry, error=f"cannot resolve: {exc}")
-    money_fields = money(catalog, entry, resolved)
+        return PreparedBuild(resolved=None, money={}, error=f"cannot resolve: {exc}")
     warnings = tuple(f"{w.severity.value}: {w.message}" for w in check_build(resolved))
+    return PreparedBuild(resolved=resolved, money=money(catalog, entry, resolved), warnings=warnings)
+
+
+def needs_suggestions(r: BuildResult) -> bool:
+    """A build that does not fit, or fits tightly: what would make it fit is worth finding."""
+    return r.planned is not None and r.resolved is not None and r.status in (FitStatus.NO, FitStatus.TIGHT)
+
+
+def find_suggestions(arch: ModelArch, workload: Workload, results: Results,
+                     margin: float = 0.0) -> tuple[tuple[Suggestion, ...] | None, ...]:
+    """Per build of ``results``: what would make it fit (None where nothing is looked for).
+
+    The slow part of an evaluation (a plan search per change tried: 20–470 ms for six builds in
+    training, measured with benchmarks/ui_recompute.py's builds), so the window runs it on its worker
+    thread after the table is on screen; ``evaluate`` runs it inline unless told not to."""
+    job = job_of(workload)
+    return tuple(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin))
+                 if needs_suggestions(r) else None for r in results.builds)
+
+
+def with_suggestions(results: Results, found: tuple[tuple[Suggestion, ...] | None, ...]) -> Results:
+    """``results`` with ``find_suggestions``' answer in (the other fields untouched)."""
+    builds = tuple(r if f is None else dataclasses.replace(r, suggestions=f)
+                   for r, f in zip(results.builds, found, strict=True))
+    return dataclasses.replace(results, builds=builds)
+
+
+def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry,
+                   margin: float = 0.0, with_suggestions: bool = True,
+                   prepared: PreparedBuild | None = None) -> BuildResult:
+    """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price."""
+    if prepared is None:
+        prepared = prepare_build(catalog, entry)
+    if prepared.resolved is None:
+        return BuildResult(entry=entry, error=prepared.error)
+    resolved, money_fields, warnings = prepared.resolved, prepared.money, prepared.warnings
     if arch is None:
         return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error="no model chosen", **money_fields)
     job = job_of(workload)
@@ -258,18 +305,23 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
 
 
 def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entries: tuple[BuildEntry, ...],
-             curves: tuple[dict[str, np.ndarray], str] | None = None, margin: float = 0.0) -> Results:
+             curves: tuple[dict[str, np.ndarray], str] | None = None, margin: float = 0.0,
+             prepared: tuple[PreparedBuild, ...] | None = None, suggest: bool = True) -> Results:
     """Everything the views need after one change (``curves`` reused when the workload did not change).
 
     The curves are the whole model's memory on one GPU (the job without a plan); each build's
     ``model_capacity_bytes`` is what its plan offers one copy of the model, so the two compare.
     ``margin``: the memory estimate's relative error, inside which a fit is "tight".
+    ``prepared``: each entry's ``prepare_build`` kept from an earlier change (same catalog).
+    ``suggest=False``: no "what would make it fit" (``find_suggestions`` adds it later).
     """
     job = job_of(workload)
     curve_map, current = curves if curves is not None else fit_curves(job)
+    if prepared is not None and len(prepared) != len(entries):
+        raise ValueError("one prepared build per entry")
     results = []
-    for entry in entries:
-        r = evaluate_build(catalog, arch, workload, entry, margin)
+    for i, entry in enumerate(entries):
+        r = evaluate_build(catalog, arch, workload, entry, margin, suggest, prepared[i] if prepared is not None else None)
         if r.model_capacity_bytes is not None:
             r.largest_fit.update({k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
         results.append(r)

@@ -74,3 +74,31 @@ def test_model_marker_sits_on_the_curves_footing():
     r = results.builds[0]
     assert r.model_capacity_bytes == pytest.approx(2 * r.estimate.fit.usable_per_gpu_bytes)  # TP over both cards
     assert r.estimate.memory.total < results.chosen_need_bytes < r.model_capacity_bytes
+
+
+def test_evaluation_in_two_steps_is_the_evaluation_in_one():
+    """The window's split (issue 20): builds prepared once per catalog, the estimates at once,
+    what would make a build fit later — the same results as one ``evaluate``."""
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    entries = (*c.builds, BuildEntry(name="one 5090", build_id="1x-rtx-5090"),
+               BuildEntry(name="unknown", build_id="no-such-build"))
+    for workload, ref in ((c.workload, ModelRef(preset_id="llama-3.1-70b")),  # bf16 70B on vLLM: none fits
+                          (Workload(mode=Mode.TRAIN, method=Method.LORA), ModelRef(generic_params=400e9))):
+        arch = compute.resolve_model(catalog, ref)
+        curves = compute.fit_curves(workload)
+        whole = compute.evaluate(catalog, arch, workload, entries, curves, 0.05)
+        prepared = tuple(compute.prepare_build(catalog, e) for e in entries)
+        first = compute.evaluate(catalog, arch, workload, entries, curves, 0.05, prepared=prepared, suggest=False)
+        assert all(not r.suggestions for r in first.builds)
+        looked_for = [compute.needs_suggestions(r) for r in first.builds]
+        assert any(looked_for) and not looked_for[-1]  # the unknown build has nothing to look for
+        found = compute.find_suggestions(arch, workload, first, 0.05)
+        assert [f is not None for f in found] == looked_for
+        both = compute.with_suggestions(first, found)
+        assert [r.suggestions for r in both.builds] == [r.suggestions for r in whole.builds]
+        assert any(r.suggestions for r in both.builds)
+        for a, b in zip(both.builds, whole.builds, strict=True):
+            assert (a.error, a.warnings, a.price_new_usd, a.status) == (b.error, b.warnings, b.price_new_usd, b.status)
+    with pytest.raises(ValueError, match="one prepared build per entry"):
+        compute.evaluate(catalog, arch, c.workload, entries, curves, prepared=prepared[:1])
