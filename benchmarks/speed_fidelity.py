@@ -11,13 +11,19 @@ generated lengths, GPUs and their layout) and is compared with the same quantity
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
 Rows whose GPU, model, weight format or layout the app cannot express are reported as skipped,
-with the reason. Run: ``.venv/bin/python benchmarks/speed_fidelity.py [--rows]``.
+with the reason.
+
+The per-engine constants (``advisor.core.speed.engine_speed``) are fitted on the *calibration*
+rows by ``benchmarks/speed_calibration.py``; whole sources are held out (``split_of``: sha256 of
+the row's URL mod 3 == 0), and the error is printed for each part apart.
+Run: ``.venv/bin/python benchmarks/speed_fidelity.py [--rows]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import statistics
 import sys
 from dataclasses import dataclass
@@ -56,12 +62,26 @@ MACHINES = {"titan-trainy-": (8, "nvidia-connectx-7-ndr-400g", 8)}
 
 def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
     """The build a row ran on: ``n`` cards on PCIe, or identical NVSwitch machines joined by their
-    network where the row spans machines (``MACHINES``)."""
+    network where the row spans machines (``MACHINES``). Several SXM modules (the catalog's
+    form factor 'SXM4 module (HGX A100)', 'SXM5 module (HGX H100)', ...) sit on an HGX baseboard,
+    whose GPUs are joined by NVLink through NVSwitch: an SXM module has no PCIe card form to be
+    run without it (the TensorRT-LLM rows name 'H100 SXM 80GB' and 'H200 SXM 141GB'; the 'A100'
+    and 'A100 80GB' rows are mapped to the SXM part)."""
     for prefix, (per, nic, count) in MACHINES.items():
         if row["id"].startswith(prefix) and n > per and n % per == 0:
             one = gpu_build(catalog, gpu, per).model_copy(update={"topology": Topology(nvswitch=True, pcie_gen=5)})
             return with_nodes(with_network(catalog, one, nic, count), n // per)
-    return gpu_build(catalog, gpu, n)
+    build = gpu_build(catalog, gpu, n)
+    if n > 1 and catalog.gpus[gpu].form_factor.startswith("SXM"):
+        build = build.model_copy(update={"topology": build.topology.model_copy(update={"nvswitch": True})})
+    return build
+
+
+def split_of(row: dict[str, str]) -> str:
+    """'held-out' or 'calibration': whole sources at once, by the sha256 of the row's URL (mod 3 == 0
+    is held out, about a third of the sources), so no row of a held-out source informs the fit."""
+    digest = int(hashlib.sha256(row["url"].encode("utf-8")).hexdigest(), 16)
+    return "held-out" if digest % 3 == 0 else "calibration"
 
 
 @dataclass(frozen=True)
@@ -71,6 +91,7 @@ class Outcome:
     engine: str
     n_gpus: int
     trusted: bool
+    split: str
     measured: float
     estimate: float | None = None
     skipped: str = ""
@@ -85,6 +106,20 @@ def _int(row, col, default=0) -> int:
     return int(float(value)) if value else default
 
 
+#: torchtune README 'Optimization flags' table (pytorch/torchtune README at 1814feb1): 'Each
+#: technique is added on top of the previous one, except for LoRA and QLoRA, which do not use
+#: optimizer_in_bwd or AdamW8bit optimizer' — activation checkpointing is on from its row down.
+TORCHTUNE_CHECKPOINTED = ("tt-l32-3b-flags-ac", "tt-l32-3b-flags-optinbwd", "tt-l32-3b-flags-actoffload",
+                          "tt-l32-3b-flags-adamw8bit", "tt-l32-3b-flags-lora", "tt-l32-3b-flags-qlora")
+
+
+def method_of(row: dict[str, str]) -> str:
+    """Training method as the row's source names it (the id carries it: torchtune's 'LoRA' and
+    'QLoRA' rows; QLoRA's base is NF4): full unless the id says lora or qlora."""
+    words = row["id"].lower().split("-")
+    return "qlora" if "qlora" in words else "lora" if "lora" in words else "full"
+
+
 def job_of(row: dict[str, str]) -> Workload | str:
     """The job the row describes, or why it cannot be expressed."""
     engine, layout = row["engine"], (row.get("parallel") or "none").strip()
@@ -95,8 +130,9 @@ def job_of(row: dict[str, str]) -> Workload | str:
     if row["group"] == "train":
         if engine not in TRAIN_ENGINES:
             return f"training engine {engine}"
-        return Workload(mode="train", method="full", framework=TRAIN_ENGINES[engine], n_gpus=n, parallel=parallel,
-                        batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048))
+        return Workload(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
+                        parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
+                        checkpointing="full" if row["id"] in TORCHTUNE_CHECKPOINTED else "none")
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
         try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are
@@ -104,8 +140,11 @@ def job_of(row: dict[str, str]) -> Workload | str:
         except ValueError:
             return f"weight format {row['weights']}"
     prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
+    # TensorRT-LLM 0.9.0's FP8 tables also quantise the KV cache ('kv_cache_quant_algo FP8' in the
+    # page's build configs, quoted in the rows' notes).
+    kv = "fp8" if engine == "tensorrt-llm" and weights == "fp8" else "bf16"
     return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
-                    parallel=parallel, context_len=prompt + gen)
+                    parallel=parallel, context_len=prompt + gen, kv_dtype=kv)
 
 
 def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
@@ -120,7 +159,7 @@ def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> 
 def evaluate(row: dict[str, str], catalog) -> Outcome:
     n = _int(row, "n_gpus", 1)
     base = dict(row_id=row["id"], group=row["group"], engine=row["engine"], n_gpus=n,
-                trusted=row.get("trusted") == "yes", measured=float(row["tokens_per_s"]))
+                trusted=row.get("trusted") == "yes", split=split_of(row), measured=float(row["tokens_per_s"]))
     gpu = GPU_IDS.get(row["gpu"].strip().lower())
     if gpu is None or gpu not in catalog.gpus:
         return Outcome(**base, skipped=f"no catalog GPU for {row['gpu']}")
@@ -168,8 +207,10 @@ def group_of(o: Outcome) -> str:
     return "decode 1 GPU" if o.n_gpus == 1 else "decode multi-GPU"
 
 
-def summarize(outcomes: list[Outcome]) -> dict[str, tuple[int, float, float]]:
-    scored = [o for o in outcomes if o.estimate is not None and o.trusted]
+def summarize(outcomes: list[Outcome], split: str | None = None) -> dict[str, tuple[int, float, float]]:
+    """(rows, median %, p90 %) per group, per engine and overall, over the trusted scored rows
+    (of one ``split`` only when given)."""
+    scored = [o for o in outcomes if o.estimate is not None and o.trusted and split in (None, o.split)]
     out = {}
     keys = sorted({group_of(o) for o in scored}) + sorted({f"engine {o.engine}" for o in scored}) + ["overall"]
     for key in keys:
@@ -193,12 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows:
         for o in outcomes:
             tail = o.skipped or f"est {o.estimate:10.1f} err {o.error_pct:6.1f} %"
-            print(f"{o.row_id:<58} {o.engine:<13} meas {o.measured:10.1f}  {tail}")
+            print(f"{o.row_id:<58} {o.engine:<13} {o.split[:5]:<5} meas {o.measured:10.1f}  {tail}")
     skipped = [o for o in outcomes if o.estimate is None]
     print(f"rows: {len(outcomes)}, scored: {len(outcomes) - len(skipped)}, skipped: {len(skipped)}")
-    print(f"{'trusted rows':<24} {'rows':>5} {'median %':>9} {'p90 %':>7}")
-    for key, (n, med, high) in summarize(outcomes).items():
-        print(f"{key:<24} {n:5d} {med:9.1f} {high:7.1f}")
+    parts = {name: summarize(outcomes, split) for name, split in
+             (("calibration", "calibration"), ("held-out", "held-out"), ("all", None))}
+    print(f"{'trusted rows':<24}" + "".join(f" {name:>24}" for name in parts))
+    print(f"{'':<24}" + f" {'rows':>6} {'median %':>9} {'p90 %':>7}" * len(parts))
+    keys = list(dict.fromkeys(k for part in parts.values() for k in part))
+    keys = sorted((k for k in keys if k != "overall"), key=lambda k: (k.startswith("engine "), k)) + ["overall"]
+    for key in keys:
+        cells = [parts[name].get(key) for name in parts]
+        print(f"{key:<24}" + "".join(f" {c[0]:6d} {c[1]:9.1f} {c[2]:7.1f}" if c else f" {'-':>6} {'-':>9} {'-':>7}"
+                                     for c in cells))
     return 0
 
 

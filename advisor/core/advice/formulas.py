@@ -11,7 +11,7 @@ from advisor.core.hardware import interconnect
 from advisor.core.hardware import memory as usable
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
-from advisor.core.speed import flops
+from advisor.core.speed import engine_speed, flops
 from advisor.core.units import MIB
 
 
@@ -19,6 +19,15 @@ class Formula(Frozen):
     term: str
     formula: str
     sources: tuple[str, ...] = Field(min_length=1)
+
+
+def _engine_constants() -> str:
+    """'vllm b 0.67 c 0.45 floor 0.17 ms/layer; …' for the fitted engines."""
+    parts = []
+    for engine, e in sorted(engine_speed.FITTED.items(), key=lambda kv: kv[0].value):
+        kv = f" k {e.kv_bandwidth:.3f} at batch 1" if e.kv_bandwidth is not None else ""
+        parts.append(f"{engine.value} b {e.bandwidth:.2f} c {e.compute:.2f} floor {e.floor_s_per_layer * 1e3:.2f} ms/layer{kv}")
+    return "; ".join(parts)
 
 
 def formulas() -> tuple[Formula, ...]:
@@ -66,12 +75,14 @@ def formulas() -> tuple[Formula, ...]:
         Formula(term="Usable memory", formula=f"card memory minus {usable.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
                 f"keeps (RTX 4090 deviceQuery); Apple: {usable.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
-        Formula(term="Decode speed", formula=f"bytes read per token (weights + KV cache) / (bandwidth × "
-                f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}), or FLOPs / (peak × {flops.INFERENCE_COMPUTE_EFFICIENCY:.2f}) "
-                "when the batch makes it compute-bound; plus tensor-parallel all-reduces.",
-                sources=("llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053")),
-        Formula(term="Prefill and training speed", formula=f"FLOPs / (peak × efficiency): 2·P per prompt token "
-                f"(efficiency {flops.INFERENCE_COMPUTE_EFFICIENCY:.2f}); training 6·P per token, 8·P with full "
+        Formula(term="Decode speed", formula="max(bytes read per token / (bandwidth × b), FLOPs / (peak × c), "
+                "host floor × layers) plus tensor-parallel all-reduces; the KV cache read at bandwidth × k. Per engine "
+                f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()}; TensorRT-LLM and DeepSpeed "
+                f"take vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
+                sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
+                         "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053")),
+        Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
+                f"(c per engine, above); training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation.",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)")),

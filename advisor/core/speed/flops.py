@@ -29,21 +29,10 @@ DECODE_BANDWIDTH_EFFICIENCY = 48.52 * 12.55 * 1.073741824 / 936
 # engine runs at (see ``peak_flops``).
 INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 
-# --- Per-token floor of a decode step, per engine ----------------------------------------
-# A decode step cannot be shorter than the host takes to launch its kernels: small models on
-# fast GPUs run far below the bandwidth roofline. Per layer, from the Qwen2.5 speed benchmark
-# (QwenLM/Qwen2.5 docs/source/benchmark/speed_benchmark.rst at a912d23, A100 80GB, batch 1,
-# input length 1, 2,048 tokens generated; tests/data/speeds.csv):
-# * transformers 4.46 (eager generate): 0.5B 47.4 t/s over 24 layers, 1.5B 39.7 / 28,
-#   7B 40.4 / 28, 14B 24.7 / 48, 32B 17.5 / 64 → 0.84–0.89 ms per layer; 0.85 taken.
-# * vLLM 0.6 (CUDA graphs): 0.5B 311.6 t/s over 24 layers → 0.13 ms per layer; larger models
-#   are bandwidth-bound there.
-# SGLang and TensorRT-LLM also replay CUDA graphs: vLLM's figure is taken for them; llama.cpp,
-# Ollama and ExLlamaV2 launch few fused kernels per layer and have no published floor here (0).
-DECODE_FLOOR_S_PER_LAYER = {
-    Engine.TRANSFORMERS: 0.85e-3, Engine.VLLM: 0.13e-3, Engine.SGLANG: 0.13e-3, Engine.TENSORRT_LLM: 0.13e-3,
-    Engine.DEEPSPEED: 0.13e-3,
-}
+# The per-engine figures (bandwidth and compute shares, the per-token floor of a decode step)
+# are fitted to published tokens/s in ``advisor.core.speed.engine_speed``; the two above are its
+# priors (where no calibration row constrains a constant) and what training's dequantisation
+# kernels run at.
 # Training model-FLOPs utilisation: Llama 3 pre-training reached 38-43 % BF16 MFU on H100
 # (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken; consumer-card MFU
 # was not found measured, so the same figure is used (stated in the estimate's notes).

@@ -4,7 +4,9 @@ Roofline (Williams et al. 2009): a step takes the longer of its memory time (byt
 achieved bandwidth) and its compute time (FLOPs / achieved FLOP/s), plus the GPU-to-GPU
 traffic that cannot overlap (``advisor.core.hardware.interconnect``). Decode reads every weight and
 the whole KV cache once per step, so it is bandwidth-bound until batch × 2·P_active FLOPs
-take longer than reading the weights. Efficiencies and FLOP counts: ``advisor.core.speed.flops``.
+take longer than reading the weights. FLOP counts: ``advisor.core.speed.flops``; the per-engine
+bandwidth and compute shares and per-token floor, fitted to published tokens/s:
+``advisor.core.speed.engine_speed``.
 
 Splits of one model over GPUs:
 * tensor parallel (Megatron, Shoeybi et al. 2019 arXiv:1909.08053 §3): every GPU reads 1/t
@@ -36,12 +38,8 @@ from advisor.core.memory.inference import (
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
-from advisor.core.speed.flops import (
-    DECODE_BANDWIDTH_EFFICIENCY,
-    DECODE_FLOOR_S_PER_LAYER,
-    INFERENCE_COMPUTE_EFFICIENCY,
-    attention_flops_per_token,
-)
+from advisor.core.speed.engine_speed import engine_speed
+from advisor.core.speed.flops import attention_flops_per_token
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
@@ -76,28 +74,30 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     if None in r.bws:
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
+    e = engine_speed(w.engine)
     frac = _moe_read_fraction(arch, w.batch)
     kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
+    kv_share = e.kv_share(w.batch)
     flops = w.batch * (r.two_n + attention_flops_per_token(arch, w.context_len))
     act = w.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
+    floor = e.floor_s_per_layer * arch.n_layers
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        mem_t = sum((whole_w * frac + kv_whole) * f / (b * DECODE_BANDWIDTH_EFFICIENCY) for f, b in zip(shares, r.bws))
-        comp_t = sum(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY) for f, p in zip(shares, r.peaks)) \
-            if known_peaks else 0.0
+        mem_t = sum(whole_w * frac * f / (b * e.bandwidth) + kv_whole * f / (b * kv_share)
+                    for f, b in zip(shares, r.bws))
+        comp_t = sum(flops * f / (p * e.compute) for f, p in zip(shares, r.peaks)) if known_peaks else 0.0
         comm_t = sum(r.sends(act, sp.stages))
-        step = max(mem_t, comp_t, DECODE_FLOOR_S_PER_LAYER.get(w.engine, 0.0) * arch.n_layers)
+        step = max(mem_t, comp_t, floor)
         if w.parallel is Parallel.PP and w.batch > 1:
             step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
         else:
             notes.append(LAYER_SPLIT_NOTE)
         return step + comm_t, mem_t, comp_t, comm_t
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
-    mem_t = (mem.weights * frac + kv_gpu) / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY)
-    comp_t = flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY) if known_peaks else 0.0
+    mem_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + kv_gpu / (min(r.bws) * kv_share)
+    comp_t = flops / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
-    floor = DECODE_FLOOR_S_PER_LAYER.get(w.engine, 0.0) * arch.n_layers
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {w.engine.value} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
@@ -109,17 +109,17 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     if None in r.peaks or None in r.bws:
         notes.append("prefill speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
         return None
+    e = engine_speed(w.engine)
     tokens = w.context_len * w.batch
     flops = tokens * (r.two_n + attention_flops_per_token(arch, w.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        t = sum(max(flops * f / (p * INFERENCE_COMPUTE_EFFICIENCY), whole_w * f / (b * DECODE_BANDWIDTH_EFFICIENCY))
+        t = sum(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth))
                 for f, p, b in zip(shares, r.peaks, r.bws, strict=True))
         comm_t = sum(r.sends(act, sp.stages))
         return t + comm_t, comm_t
-    comp_t = max(flops / sp.tp / (min(r.peaks) * INFERENCE_COMPUTE_EFFICIENCY),
-                 mem.weights / (min(r.bws) * DECODE_BANDWIDTH_EFFICIENCY))
+    comp_t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth))
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     return comp_t + comm_t, comm_t
 

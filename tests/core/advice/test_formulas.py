@@ -2,7 +2,8 @@
 
 from advisor.core.advice.formulas import formulas
 from advisor.core.hardware import interconnect
-from advisor.core.speed import flops
+from advisor.core.job.workload import Engine
+from advisor.core.speed import engine_speed, flops
 
 
 def test_every_formula_names_a_source():
@@ -16,3 +17,5 @@ def test_constants_shown_are_the_ones_used():
     assert f"{flops.TRAIN_MFU:.0%}" in text
     assert f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}" in text
     assert f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}" in text
+    vllm = engine_speed.FITTED[Engine.VLLM]
+    assert f"vllm b {vllm.bandwidth:.2f} c {vllm.compute:.2f} floor {vllm.floor_s_per_layer * 1e3:.2f} ms/layer" in text

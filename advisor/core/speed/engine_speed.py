@@ -1,0 +1,90 @@
+"""Per-engine speed constants, fitted to published tokens/s (issue 15).
+
+Four numbers per engine turn the roofline of ``advisor.core.speed.inference`` into speed:
+
+* ``bandwidth``: achieved share of the card's peak memory bandwidth when a decode step reads the
+  weights (and, unless ``kv_bandwidth`` says otherwise, the KV cache);
+* ``compute``: achieved share of the tensor peak (``flops.peak_flops``) in prefill and in
+  compute-bound (large-batch) decode;
+* ``floor_s_per_layer``: the host's time per layer per decode step (kernel launches, Python,
+  sampling): a step is never shorter than that times the layers, however fast the GPU;
+* ``kv_bandwidth``: share of peak bandwidth the attention reaches reading the KV cache of one
+  sequence (None: ``bandwidth``). Kernels that parallelise only over batch × heads leave most of
+  the GPU idle when one sequence decodes over a long context (FlashAttention-2 without split-KV;
+  Dao et al., "Flash-Decoding for long-context inference", 2023-10-12); ``B`` sequences fill ``B``
+  times as many blocks, so the share grows with the batch up to ``bandwidth``.
+
+The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
+rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
+rest: calibration), and for each engine with at least 10 calibration rows picks the grid values
+that minimise the mean absolute log error of those rows (coordinate descent over the four
+constants, three passes; among values within 1 % of the best error the one nearest the prior is
+kept, so a constant the rows do not constrain keeps its prior, the llama.cpp-measured ``PRIOR``).
+An engine not fitted takes a named sibling's constants (``SIBLING``), else the priors.
+Refit with ``.venv/bin/python benchmarks/speed_calibration.py`` (it prints this table).
+
+Calibration sources (trusted rows, 2026-11-25):
+* transformers, vLLM: Qwen2.5 speed benchmark, QwenLM/Qwen2.5 docs/source/benchmark/
+  speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1 to 129,024 tokens, 2,048 generated);
+* transformers, SGLang: Qwen3 speed benchmark, QwenLM/Qwen3 docs/source/getting_started/
+  speed_benchmark.md at c7f51a1a (H20 96GB, batch 1, input 1);
+* (llama.cpp: of its calibration sources, ggml-org/llama.cpp PR #4812 and geerlingguy/ai-benchmarks
+  issue #43 have trusted rows that score, 3 in all: too few to fit.)
+Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
+llama.cpp PRs #3084 and #2959 and geerlingguy/ai-benchmarks issues #40 and #20.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.core.job.workload import Engine
+from advisor.core.speed.flops import DECODE_BANDWIDTH_EFFICIENCY, INFERENCE_COMPUTE_EFFICIENCY
+
+# --- Priors (used where no calibration row constrains a constant): flops.DECODE_BANDWIDTH_EFFICIENCY,
+# llama.cpp tg128 on an RTX 3090 (PR #4766: 654 of 936 GB/s), and flops.INFERENCE_COMPUTE_EFFICIENCY,
+# its pp512 (59.4 of 142 TFLOP/s).
+PRIOR_BANDWIDTH = DECODE_BANDWIDTH_EFFICIENCY
+PRIOR_COMPUTE = INFERENCE_COMPUTE_EFFICIENCY
+
+
+@dataclass(frozen=True)
+class EngineSpeed:
+    bandwidth: float
+    compute: float
+    floor_s_per_layer: float
+    kv_bandwidth: float | None = None
+
+    def kv_share(self, batch: int) -> float:
+        """Share of peak bandwidth the KV cache is read at with ``batch`` sequences."""
+        if self.kv_bandwidth is None:
+            return self.bandwidth
+        return min(self.bandwidth, self.kv_bandwidth * max(1, batch))
+
+
+PRIOR = EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0)
+
+#: An engine with no calibration row runs with its sibling's constants: SGLang, TensorRT-LLM and
+#: DeepSpeed-FastGen replay CUDA graphs and batch continuously as vLLM does; Ollama is llama.cpp;
+#: ExLlamaV2 launches few fused kernels per layer as llama.cpp does.
+SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.DEEPSPEED: Engine.VLLM,
+           Engine.OLLAMA: Engine.LLAMA_CPP, Engine.EXLLAMAV2: Engine.LLAMA_CPP}
+
+# --- Fitted (benchmarks/speed_calibration.py, 2026-11-25; sources in the module docstring) -----
+# transformers: 51 calibration rows (mean |ln err| 0.370 -> 0.171; hand-set values before), vLLM: 67 (0.150 -> 0.108),
+# SGLang: 10 (0.583 -> 0.308). llama.cpp has 3 calibration rows (< 10): not fitted, priors.
+# transformers' compute share is weakly constrained (only the prefill inside the long-input Qwen2.5
+# rows' end-to-end time sees it); SGLang's bandwidth share is that of one page (H20, batch 1).
+FITTED: dict[Engine, EngineSpeed] = {
+    Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.16, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
+    Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+}
+
+
+def engine_speed(engine: Engine) -> EngineSpeed:
+    """The engine's fitted constants, its sibling's where it has none, else the priors."""
+    if engine in FITTED:
+        return FITTED[engine]
+    sibling = SIBLING.get(engine)
+    return FITTED.get(sibling, PRIOR) if sibling is not None else PRIOR

@@ -1,0 +1,135 @@
+"""Fit the per-engine speed constants (``advisor.core.speed.engine_speed``) on the calibration rows.
+
+The trusted, scored rows of ``tests/data/speeds.csv`` are split by source
+(``speed_fidelity.split_of``: sha256 of the URL mod 3 == 0 is held out). For each inference
+engine with calibration rows, four constants are fitted by coordinate descent over fixed grids
+(three passes, in the order floor, bandwidth, KV bandwidth, compute), minimising the mean
+absolute log error (|ln(estimate / measured)|) of that engine's calibration rows. Where several
+grid values give nearly the same error (within ``TIE``, 1 %) the one nearest the current value
+(the prior, on the first pass) is kept, so a constant the rows do not constrain stays at its prior.
+An engine with fewer than ``MIN_ROWS`` (10) calibration rows is not fitted. No constant is fitted
+per row or per GPU. Held-out rows are never evaluated here.
+
+Run: ``.venv/bin/python benchmarks/speed_calibration.py`` — prints the fitted table to paste
+into ``FITTED`` in ``advisor/core/speed/engine_speed.py``, the sources the fit used, and the
+calibration error before and after.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT, ROOT / "benchmarks"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
+
+from advisor.core.job.workload import Engine  # noqa: E402
+from advisor.core.speed import engine_speed as es  # noqa: E402
+from advisor.storage.catalog_store import load_catalog  # noqa: E402
+
+GRIDS = {
+    "floor_s_per_layer": [round(i * 0.01e-3, 8) for i in range(0, 151)],  # 0 to 1.5 ms per layer
+    "bandwidth": [round(0.20 + 0.01 * i, 2) for i in range(0, 76)],  # 0.20 to 0.95
+    "kv_bandwidth": [None] + [round(0.005 * 1.25 ** i, 4) for i in range(0, 23)],  # 0.005 to 0.68, or as weights
+    "compute": [round(0.10 + 0.01 * i, 2) for i in range(0, 81)],  # 0.10 to 0.90
+}
+PASSES = 3
+#: Grid values whose error is within this share of the best count as equally good; of those, the one
+#: nearest the current value (the prior on the first pass) is kept: an unconstrained constant stays.
+TIE = 0.01
+#: An engine is fitted only with at least this many calibration rows (about three per constant);
+#: with fewer it keeps its sibling's constants or the priors.
+MIN_ROWS = 10
+
+
+def calibration_rows(catalog) -> dict[Engine, list[dict[str, str]]]:
+    """Trusted calibration rows that score, per inference engine."""
+    out: dict[Engine, list[dict[str, str]]] = defaultdict(list)
+    for row in speed_fidelity.load_rows():
+        if row.get("trusted") != "yes" or speed_fidelity.split_of(row) != "calibration":
+            continue
+        try:
+            engine = Engine(row["engine"])
+        except ValueError:
+            continue  # training frameworks: no calibration row here (see benchmarks/README.md)
+        if speed_fidelity.evaluate(row, catalog).estimate is not None:
+            out[engine].append(row)
+    return out
+
+
+def loss(rows, catalog) -> float:
+    errs = []
+    for row in rows:
+        o = speed_fidelity.evaluate(row, catalog)
+        if o.estimate is None or o.estimate <= 0:
+            return math.inf
+        errs.append(abs(math.log(o.estimate / o.measured)))
+    return sum(errs) / len(errs)
+
+
+def _distance(value, prior) -> float:
+    if value is None or prior is None:
+        return 0.0 if value is prior else math.inf
+    return abs(value - prior)
+
+
+def fit(engine: Engine, rows, catalog) -> es.EngineSpeed:
+    prior = es.PRIOR
+    current = dict(bandwidth=prior.bandwidth, compute=prior.compute, floor_s_per_layer=0.0, kv_bandwidth=None)
+    for _ in range(PASSES):
+        for name, grid in GRIDS.items():
+            scored = []
+            for value in dict.fromkeys([*grid, current[name]]):  # the current value (the prior at first) too
+                es.FITTED[engine] = es.EngineSpeed(**{**current, name: value})
+                scored.append((loss(rows, catalog), value))
+            best = min(s for s, _ in scored)
+            near = [v for s, v in scored if s <= best * (1 + TIE) + 1e-9]
+            current[name] = min(near, key=lambda v: _distance(v, current[name]))
+    es.FITTED[engine] = es.EngineSpeed(**current)
+    return es.FITTED[engine]
+
+
+def main() -> int:
+    catalog = load_catalog().catalog
+    by_engine = calibration_rows(catalog)
+    shipped = dict(es.FITTED)
+    before = {e: loss(rows, catalog) for e, rows in by_engine.items()}
+    es.FITTED.clear()
+    fitted = {}
+    for engine in sorted(by_engine, key=lambda e: e.value):
+        if len(by_engine[engine]) >= MIN_ROWS:
+            fitted[engine] = fit(engine, by_engine[engine], catalog)
+        else:
+            print(f"# {engine.value}: {len(by_engine[engine])} calibration rows (< {MIN_ROWS}): not fitted")
+    print("# calibration rows per engine and their sources:")
+    for engine, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value):
+        urls = sorted({r["url"] for r in rows})
+        print(f"#   {engine.value}: {len(rows)} rows; mean |ln err| shipped {before[engine]:.3f} -> fitted "
+              f"{loss(rows, catalog):.3f}")
+        for u in urls:
+            print(f"#     {u}")
+    def num(value: float, prior: float) -> str:
+        return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
+
+    print("FITTED: dict[Engine, EngineSpeed] = {")
+    for engine, f in fitted.items():
+        kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
+        print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
+              f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
+              f"kv_bandwidth={kv}),")
+    print("}")
+    es.FITTED.clear()
+    es.FITTED.update(shipped)
+    same = all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
+    print("shipped constants match this fit" if same else "shipped constants differ from this fit")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
