@@ -72,6 +72,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=100, help="per build count")
     parser.add_argument("--tab", type=int, default=0, help="visible tab: 0 Fit, 1 Memory, 2 Speed, 3 Value")
+    parser.add_argument("--train", action="store_true",
+                        help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
     args = parser.parse_args()
     from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTimer
     from PySide6.QtWidgets import QApplication
@@ -122,6 +124,10 @@ def main() -> int:
 
     builds = tuple(BuildEntry(name=n, **src) for n, src in SIX)
     base = session.workload
+    if args.train:
+        from advisor.core.job.workload import Method, Mode
+
+        base = base.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
     out: dict[int, dict[str, list[float]]] = {n: {"table": [], "plots": [], "stall": []} for n in COUNTS}
     k = 0
     rounds = max(1, args.samples // 10)
@@ -133,7 +139,9 @@ def main() -> int:
                 app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
             for _ in range(10 if r else 3):
                 k += 1
-                w = base.model_copy(update={"batch": 1 + k % 61, "context_len": 1024 + 128 * (k // 61)})
+                change = ({"batch": 1 + k % 61, "seq_len": 1024 + 128 * (k // 61)} if args.train else
+                          {"batch": 1 + k % 61, "context_len": 1024 + 128 * (k // 61)})
+                w = base.model_copy(update=change)
                 app.processEvents()
                 marks.clear()
                 heartbeat.start()
@@ -152,7 +160,7 @@ def main() -> int:
                     out[n]["stall"].append(gaps[0])
     ref = _reference_us()
     tab = window.tabs.tabText(args.tab)
-    print(f"workload changes, visible tab {tab}, {rounds * 10} samples per build count; "
+    print(f"{'training' if args.train else 'inference'} workload changes, visible tab {tab}, {rounds * 10} samples per build count; "
           f"reference: one estimate() {ref:.0f} µs (median of 200, same process)")
     print("builds | table+verdict painted: p50 / p95 ms (× ref) | plot painted: p50 / p95 ms (× ref) | longest UI stall p95 ms")
     for n in COUNTS:

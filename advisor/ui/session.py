@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 
 #: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
 CURVE_CACHE_SIZE = 8
+#: The search for what would make a build fit starts once the job has stayed the same this long:
+#: it takes 0.1-0.5 s for six builds in training, and while it runs on the worker thread every
+#: Python call of the UI thread (each table cell it paints) waits for the interpreter lock, so it
+#: is not started for each key typed (the table and the plots are; issue 20).
+SUGGEST_DELAY_MS = 250
 
 
 class _WorkerSignals(QObject):
@@ -145,6 +150,10 @@ class Session(QObject):
         self._sweep_timer.setSingleShot(True)
         self._sweep_timer.setInterval(0)
         self._sweep_timer.timeout.connect(self._start_background)
+        self._suggest_timer = QTimer(self)
+        self._suggest_timer.setSingleShot(True)
+        self._suggest_timer.setInterval(SUGGEST_DELAY_MS)
+        self._suggest_timer.timeout.connect(self._start_search)
         self.prefs = Settings()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -329,8 +338,10 @@ class Session(QObject):
         self.results_computed.emit(self.results)
         if curves is not None:
             self.curves_computed.emit(self.results)
-        if self.sweep_pending or self._suggest_pending:
-            self._sweep_timer.start()  # after the table's paint; a running job's end starts the next
+        if self.sweep_pending:
+            self._sweep_timer.start()  # after the table's paint; a running sweep's end starts the next
+        if self._suggest_pending:
+            self._suggest_timer.start()  # (re)started: once the job stays put
 
     def _prepare(self) -> tuple:
         """Each build's resolution, price and checks, kept by entry until the catalog changes."""
@@ -361,15 +372,20 @@ class Session(QObject):
         return self._suggest_pending
 
     def _start_background(self) -> None:
-        """The worker's next job: the sweep first (the visible plot waits on it), then the search."""
+        """The fit sweep of the current workload on the worker (the visible plot waits on it)."""
         if self._sweep_job is None and self.sweep_pending:
             self._sweep_job = self._run(self.workload, lambda w=self.workload: _sweep(w), self._on_sweep_finished)
-        if self._suggest_job is None and self._suggest_pending:
-            from advisor.core.advice.evaluate import find_suggestions
 
-            arch, workload, results, margin = self.arch, self.workload, self.results, self._margin
-            self._suggest_job = self._run(self._generation, lambda: find_suggestions(arch, workload, results, margin),
-                                          self._on_suggestions_found)
+    def _start_search(self) -> None:
+        """What would make the current results' builds fit, on the worker; a newer change cancels it
+        between builds (its answer would not be shown)."""
+        if self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive():
+            return  # one runs (its end starts this one), none is needed, or the job is still changing
+        from advisor.core.advice.evaluate import find_suggestions
+
+        arch, workload, results, margin, generation = self.arch, self.workload, self.results, self._margin, self._generation
+        self._suggest_job = self._run(generation, lambda: find_suggestions(
+            arch, workload, results, margin, cancelled=lambda: generation != self._generation), self._on_suggestions_found)
 
     def _run(self, key, fn, slot) -> _WorkerJob:
         job = _WorkerJob(key, fn)
@@ -397,7 +413,7 @@ class Session(QObject):
 
         self._suggest_job = None
         if generation != self._generation:  # a newer change came while it ran: look again for that one
-            self._start_background()
+            self._start_search()
             return
         self._suggest_pending = False
         if isinstance(out, Exception):  # said once; the numbers stand without the suggestions

@@ -97,3 +97,25 @@ def test_builds_are_resolved_and_priced_once_per_catalog(app_window, monkeypatch
     assert calls == list(session.builds)
     session.set_workload(session.workload.model_copy(update={"batch": 9}))
     assert calls == list(session.builds)
+
+
+def test_the_search_waits_until_the_job_stays_put(app_window, drawn, monkeypatch, qtbot):
+    """Typing a value is several changes: the table follows each, the search for what would make a
+    build fit starts once, for the last (``SUGGEST_DELAY_MS`` after it)."""
+    from advisor.core.advice.comparison import ModelRef
+    from advisor.ui.session import SUGGEST_DELAY_MS
+
+    session, window = app_window
+    session.set_model(ModelRef(preset_id="llama-3.1-70b"))
+    drawn(window)
+    searched = []
+    real = evaluate.find_suggestions
+    monkeypatch.setattr(evaluate, "find_suggestions",
+                        lambda arch, workload, *a, **k: searched.append(workload) or real(arch, workload, *a, **k))
+    for n in (1, 12, 128, 1280):  # "1280" typed digit by digit, the event loop turning between keys
+        session.set_workload(session.workload.model_copy(update={"context_len": n}))
+        qtbot.wait(max(1, SUGGEST_DELAY_MS // 5))
+        assert session.suggestions_pending
+    drawn(window)
+    assert [w.context_len for w in searched] == [1280]
+    assert any(r.suggestions for r in session.results.builds)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -256,16 +257,22 @@ def needs_suggestions(r: BuildResult) -> bool:
     return r.planned is not None and r.resolved is not None and r.status in (FitStatus.NO, FitStatus.TIGHT)
 
 
-def find_suggestions(arch: ModelArch, workload: Workload, results: Results,
-                     margin: float = 0.0) -> tuple[tuple[Suggestion, ...] | None, ...]:
+def find_suggestions(arch: ModelArch, workload: Workload, results: Results, margin: float = 0.0,
+                     cancelled: Callable[[], bool] | None = None) -> tuple[tuple[Suggestion, ...] | None, ...] | None:
     """Per build of ``results``: what would make it fit (None where nothing is looked for).
 
     The slow part of an evaluation (a plan search per change tried: 20–470 ms for six builds in
     training, measured with benchmarks/ui_recompute.py's builds), so the window runs it on its worker
-    thread after the table is on screen; ``evaluate`` runs it inline unless told not to."""
+    thread after the table is on screen; ``evaluate`` runs it inline unless told not to.
+    ``cancelled``: asked before each build; when it says True the search stops and returns None."""
     job = job_of(workload)
-    return tuple(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin))
-                 if needs_suggestions(r) else None for r in results.builds)
+    found: list[tuple[Suggestion, ...] | None] = []
+    for r in results.builds:
+        if cancelled is not None and cancelled():
+            return None
+        found.append(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin))
+                     if needs_suggestions(r) else None)
+    return tuple(found)
 
 
 def with_suggestions(results: Results, found: tuple[tuple[Suggestion, ...] | None, ...]) -> Results:

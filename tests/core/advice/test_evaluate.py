@@ -100,5 +100,9 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
         assert any(r.suggestions for r in both.builds)
         for a, b in zip(both.builds, whole.builds, strict=True):
             assert (a.error, a.warnings, a.price_new_usd, a.status) == (b.error, b.warnings, b.price_new_usd, b.status)
+    asked = []
+    assert compute.find_suggestions(arch, workload, first, 0.05, cancelled=lambda: asked.append(1) or len(asked) > 1) is None
+    assert len(asked) == 2  # asked before each build; stopped at the second
+    assert compute.find_suggestions(arch, workload, first, 0.05, cancelled=lambda: False) == found
     with pytest.raises(ValueError, match="one prepared build per entry"):
         compute.evaluate(catalog, arch, c.workload, entries, curves, prepared=prepared[:1])
