@@ -20,8 +20,7 @@ from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.locking import locked
 from advisor.storage.safe_read import FileRefused, read_text_limited
-
-MAX_BYTES = 1_000_000
+from advisor.storage.window_place import MAX_BYTES
 COST_FIELDS = ("electricity_usd_per_kwh", "hours_per_day", "years")  # window geometry and state included, settings are ~2 KB
 
 

@@ -1,8 +1,10 @@
-"""Composition root: settings → session → main window; the catalog loads after the first paint.
+"""Composition root: settings → session → main window; the window's frame paints first.
 
-Start-up does only what the first paint shows (issue 20): the catalog (and its validation),
-the estimates, the catalog editor, the PDF export and the help text are loaded after it or
-when first asked for.
+Start-up does only what the first paint shows (issue 20): the window's frame (title, its saved
+place, the menu titles, a line saying what loads) is painted before the core and its models
+(pydantic) are imported; the settings, the session, the panels, the catalog (and its validation)
+and the first estimates follow that paint; the catalog editor, the PDF export and the help text
+load when first asked for.
 """
 
 from __future__ import annotations
@@ -32,12 +34,21 @@ def _icon():
 
 
 def build_window(comparison_path: str | None = None):
-    """(session, window): the app's objects, shown by ``run_app`` and driven by tests."""
+    """(session, window): the app's objects, whole (tests and benchmarks drive these); the
+    catalog loads when ``window.finish_start()`` is called."""
+    from advisor.ui.main_window import MainWindow
+
+    window = MainWindow()
+    return fill_window(window, comparison_path), window
+
+
+def fill_window(window, comparison_path: str | None = None):
+    """The window's content: settings, session, panels and menus (``MainWindow.attach``); returns
+    the session. ``window.finish_start()`` then loads the catalog and opens the comparison."""
     from PySide6.QtWidgets import QApplication
 
     from advisor import plots
     from advisor.storage.settings import load_settings
-    from advisor.ui.main_window import MainWindow
     from advisor.ui.session import Session
 
     # Follow the system's light or dark palette (plots are drawn in matching colours).
@@ -45,7 +56,7 @@ def build_window(comparison_path: str | None = None):
     loaded = load_settings()
     session = Session()
     session.prefs = loaded.settings
-    window = MainWindow(session, loaded.settings)
+    window.attach(session, loaded.settings)
     window.restore()
     window.catalog_editor_requested.connect(lambda: _open_catalog_editor(window))
     window.enable_catalog_editor(True)
@@ -61,7 +72,7 @@ def build_window(comparison_path: str | None = None):
             window.statusBar().showMessage(f"last comparison could not be reopened: {path}", 10000)
 
     window.finish_start = finish_start
-    return session, window
+    return session
 
 
 def _open_catalog_editor(window) -> None:
@@ -77,19 +88,33 @@ def _export_pdf(window) -> None:
 
 
 def start_app(comparison_path: str | None):
-    """(session, window): the window shown; the catalog and the first estimates follow its first
-    paint (``benchmarks/ui_startup.py`` times exactly this)."""
+    """The window, shown: its frame paints first (where the user left it); its content, the
+    catalog and the first estimates follow that paint, then ``window.content_ready`` is emitted
+    (``window.session`` is set from then on). ``benchmarks/ui_startup.py`` times exactly this."""
+    from PySide6.QtCore import QByteArray
     from PySide6.QtWidgets import QApplication
+
+    from advisor.storage.window_place import saved_place
+    from advisor.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(_icon())
-    session, window = build_window(comparison_path)
-    app.aboutToQuit.connect(session.wait_for_sweeps)  # no worker thread outlives the event loop
-    after_first_paint(window, window.finish_start)
+    window = MainWindow()
+    geometry, _state = saved_place()  # the state (splitters) is restored with the panels
+    if geometry:
+        window.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
+
+    def fill() -> None:
+        session = fill_window(window, comparison_path)
+        app.aboutToQuit.connect(session.wait_for_sweeps)  # no worker thread outlives the event loop
+        window.finish_start()
+        window.content_ready.emit()
+
+    after_first_paint(window, fill)
     window.show()
-    return session, window
+    return window
 
 
 def after_first_paint(window, then) -> None:
@@ -120,14 +145,13 @@ def after_first_paint(window, then) -> None:
 
 
 def run_app(comparison_path: str | None) -> int:
-    """Open the window; the catalog and the first estimate follow right after the first paint."""
-    from PySide6.QtCore import QTimer
+    """Open the window; its content, the catalog and the first estimate follow its first paint."""
     from PySide6.QtWidgets import QApplication
 
-    session, window = start_app(comparison_path)
+    window = start_app(comparison_path)
     app = QApplication.instance()
-    if os.environ.get(SMOKE_TEST_ENV):  # packaging checks: the window appears, then the app quits
-        QTimer.singleShot(0, lambda: _smoke_quit(app, window))
+    if os.environ.get(SMOKE_TEST_ENV):  # packaging checks: the whole window appears, then the app quits
+        window.content_ready.connect(lambda: _smoke_quit(app, window))
     return app.exec()
 
 

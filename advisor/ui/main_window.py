@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QProgressBar, QSplitter
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter
 
 from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
-from advisor.storage.settings import Settings, save_settings
-from advisor.ui.builds_panel import BuildsPanel
-from advisor.ui.plot_views import PlotTabs
 from advisor.ui.recent import RecentMenu, with_recent, without
-from advisor.ui.workload_panel import WorkloadPanel
 
-# Dialogs, detection words and the catalog's files are imported where they are opened: the
-# window's first paint needs none of them (issue 20).
+if TYPE_CHECKING:
+    from advisor.storage.settings import Settings
+
+# The window's frame (title, place, menus, status bar) is painted before the core and its models
+# (pydantic) are imported; the panels follow (``attach``). Dialogs, detection words and the
+# catalog's files are imported where they are opened (issue 20).
+
+LOADING_TEXT = "Loading the catalog and the last comparison…"
 
 DETECT_TIMEOUT_S = 8.0
 FILTER = "Comparison (*.json)"
@@ -59,13 +62,40 @@ class MainWindow(QMainWindow):
     """Signals:
       export_pdf_requested()    File ▸ Export PDF… was chosen (the PDF report connects here)
       catalog_editor_requested() Edit ▸ Catalog… was chosen (the catalog editor connects here)
+      content_ready()           start_app: the panels, the catalog and the first estimates are in
     """
 
     export_pdf_requested = Signal()
     catalog_editor_requested = Signal()
+    content_ready = Signal()  # ``start_app``: the content, the catalog and the first estimates are in
 
-    def __init__(self, session, settings: Settings) -> None:
+    def __init__(self, session=None, settings: Settings | None = None) -> None:
+        """With a session: the whole window. Without: its frame only (title, size, the menu
+        titles, a status line saying what loads), painted at once; ``attach`` fills it."""
         super().__init__()
+        self.session = None
+        self.setWindowTitle(f"Untitled comparison[*] — {APP_NAME}")
+        self.menus = {key: self.menuBar().addMenu(title) for key, title in
+                      (("file", "&File"), ("edit", "&Edit"), ("builds", "&Builds"), ("help", "&Help"))}
+        placeholder = QLabel(LOADING_TEXT)
+        placeholder.setObjectName("label_loading")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setCentralWidget(placeholder)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().showMessage(LOADING_TEXT)
+        self.resize(1280, 800)
+        if session is not None:
+            self.attach(session, settings)
+
+    def attach(self, session, settings: Settings) -> None:
+        """The panels, the menus' actions and the session's signals: the window's content."""
+        from advisor.ui.builds_panel import BuildsPanel
+        from advisor.ui.plot_views import PlotTabs
+        from advisor.ui.workload_panel import WorkloadPanel
+
         self.session = session
         self.settings = settings
         self.setAcceptDrops(True)
@@ -84,12 +114,9 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([340, 940])
-        self.setCentralWidget(self.splitter)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumWidth(120)
+        self.setCentralWidget(self.splitter)  # the placeholder goes
         self.busy.setVisible(False)
-        self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().clearMessage()
         self._make_menus()
         self.builds_panel.buttons["duplicate"].clicked.connect(self.duplicate_selected)
         self.builds_panel.button_find.clicked.connect(self.find_builds)
@@ -97,7 +124,6 @@ class MainWindow(QMainWindow):
         session.document_changed.connect(self._on_document_changed)
         session.catalog_loaded.connect(self._on_catalog_loaded)
         self._on_document_changed()
-        self.resize(1280, 800)
 
     # --- menus ----------------------------------------------------------------------
     def _act(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -117,7 +143,7 @@ class MainWindow(QMainWindow):
         return [*acts, self.action_this_machine]
 
     def _make_menus(self) -> None:
-        m = self.menuBar().addMenu("&File")
+        m = self.menus["file"]
         m.addAction(self._act("&New", self.new, QKeySequence.StandardKey.New))
         m.addAction(self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open))
         self.menu_recent = RecentMenu(lambda: self.settings.recent_comparisons, self)
@@ -134,7 +160,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self._act("&Quit", self.close, QKeySequence.StandardKey.Quit))
         m.setToolTipsVisible(True)
-        e = self.menuBar().addMenu("&Edit")
+        e = self.menus["edit"]
         stack = self.session.undo_stack
         self.action_undo = stack.createUndoAction(self, "&Undo")
         self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
@@ -148,14 +174,14 @@ class MainWindow(QMainWindow):
         e.addAction(self.action_catalog)
         e.addAction(self._act("&Preferences…", self.preferences, QKeySequence.StandardKey.Preferences))
         e.setToolTipsVisible(True)
-        b = self.menuBar().addMenu("&Builds")
+        b = self.menus["builds"]
         for a in self._add_actions:
             b.addAction(a)
         b.addSeparator()
         self.action_find_builds = self._act("&Find builds…", self.find_builds, "Ctrl+F",
                                             tip="Search the catalog for builds that run this job within a budget")
         b.addAction(self.action_find_builds)
-        h = self.menuBar().addMenu("&Help")
+        h = self.menus["help"]
         h.addAction(self._act("&Formulas && sources", self.show_formulas, QKeySequence.StandardKey.HelpContents))
         h.addAction(self._act("&About", self.about))
 
@@ -307,6 +333,8 @@ class MainWindow(QMainWindow):
     def _set_recent(self, recent: tuple[str, ...]) -> None:
         if recent == self.settings.recent_comparisons:
             return
+        from advisor.storage.settings import save_settings
+
         self.settings = self.settings.model_copy(update={"recent_comparisons": recent})
         try:  # saved now: a second window or a crash must not lose it
             save_settings(self.settings)
@@ -368,6 +396,8 @@ class MainWindow(QMainWindow):
             self.session.import_model(path)
 
     def persist(self) -> None:
+        from advisor.storage.settings import save_settings
+
         geometry = bytes(self.saveGeometry().toBase64()).decode()
         state = bytes(self.saveState().toBase64()).decode()
         last = str(self.session.path) if self.session.path else self.settings.last_comparison
@@ -384,6 +414,9 @@ class MainWindow(QMainWindow):
             self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        if self.session is None:  # closed before its content came: nothing to save or to wait for
+            event.accept()
+            return
         if self.session.dirty and not getattr(self, "skip_unsaved_prompt", False):
             answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
                                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
