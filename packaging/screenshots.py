@@ -28,13 +28,14 @@ SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "catalog-
 def _settle(app, rounds: int = 6, window=None) -> None:
     for _ in range(rounds):
         app.processEvents()
-    if window is not None:  # the fit sweep comes from a worker thread, the plots after the table (issue 20)
+    if window is not None:  # the fit sweep and the search come from a worker thread, after the table (issue 20)
         import time
 
         from PySide6.QtCore import QEventLoop
 
         deadline = time.monotonic() + 10
-        while (window.session.sweep_pending or not window.tabs.up_to_date()) and time.monotonic() < deadline:
+        s = window.session  # the search for what would make a build fit follows the job's last change
+        while (s.sweep_pending or s.suggestions_pending or not window.tabs.up_to_date()) and time.monotonic() < deadline:
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
         for _ in range(rounds):
             app.processEvents()
