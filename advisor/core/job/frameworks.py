@@ -19,7 +19,14 @@ every default stays overridable. What the profiles change, and why:
   checkpointing (``activation_checkpoint.mode = "selective"``, ``selective_ac_option = "op"``),
   loss ``cross_entropy(pred.float(), …)`` (upcast).
 * **litgpt**: ``precision="bf16-true"`` (pure bf16) in its fine-tuning scripts; logits and loss
-  in chunks (``lm_head_chunk_size=128`` and ``chunked_cross_entropy``, ``litgpt/utils.py``).
+  in chunks (``lm_head_chunk_size=128`` and ``chunked_cross_entropy``, ``litgpt/utils.py``). What
+  its code keeps beyond that (issue 14; LitGPT at ``LITGPT_COMMIT``, read): a separate ``lm_head``
+  even for checkpoints that tie it to the embedding; k and v repeated to every query head before
+  SDPA; LoRA dropout 0.05 on every adapted module's input; the chunks' cross-entropy in bf16 with
+  every chunk's logits and log-probabilities kept for backward; and under ``--quantize bnb.nf4``
+  Lightning Fabric's ``BitsandbytesPrecision``, which makes every ``nn.Linear`` 4-bit — the
+  ``lm_head`` too — from an fp16 copy, so each 4-bit matmul dequantizes to fp16 and then copies to
+  bf16 (constants below).
 * **axolotl**: the HF Trainer underneath (hf defaults); Liger kernels (fused linear
   cross-entropy) only when enabled in its config.
 * **unsloth**: fused/chunked cross-entropy of its own kernels (``fused``), and its
@@ -42,6 +49,27 @@ from advisor.core.job.workload import Checkpointing, Framework, Loss, Method, Mo
 #: (commit 3ffe479, 2020-11; horovod/common/operations.cc; the docs' older "64 MB" predates it).
 HOROVOD_FUSION_BYTES = 128 * 2**20
 
+#: LitGPT at this commit (2024-09-27, the config hub's "Llama 3.2 weights" table) is what the
+#: litgpt profile's memory mechanisms follow; the 2023 resource-table code (lit_gpt at 8641822)
+#: has the same ones (cited where they differ).
+LITGPT_COMMIT = "00af8b0d9b43eaa3f8c812e3e8bd53ef38cbb49d"
+#: LitGPT's LoRA dropout: ``lora_dropout: float = 0.05`` in ``litgpt/finetune/lora.py`` ``setup`` and
+#: ``lora_dropout: 0.05`` in every ``config_hub/finetune/*/lora.yaml`` / ``qlora.yaml`` at
+#: ``LITGPT_COMMIT`` (``lora_dropout = 0.05`` in ``finetune/lora.py`` at 8641822). ``nn.Dropout``
+#: on each LoRA module's input: the dropped copy (16-bit, what ``lora_A`` keeps) and its bool mask
+#: (1 byte) are saved for backward.
+LITGPT_LORA_DROPOUT = 0.05
+#: Bytes per element of the dequantized weight while a bitsandbytes 4-bit matmul runs under
+#: Lightning Fabric: ``_Linear4bit.quantize`` quantizes ``weight.contiguous().to(device=device,
+#: dtype=torch.half)`` (src/lightning/fabric/plugins/precision/bitsandbytes.py line 334 at lightning
+#: 2.4.0, commit 2129fdf3622e39ba46be4e1139af408e7e951cf3; line 224 at 2.1.0), so the quant state's
+#: dtype is fp16; bitsandbytes 0.42.0 ``MatMul4Bit`` runs ``F.dequantize_4bit(B, quant_state)
+#: .to(A.dtype)`` (bitsandbytes/autograd/_functions.py, tag 0.42.0 = 4870580f; ``dequantize_4bit``
+#: allocates ``quant_state.dtype``): an fp16 matrix and its bf16 copy (2 + 2 B) at once, in forward
+#: and again in backward. Where the quant state is already the compute dtype, one 2-byte copy.
+FABRIC_BNB_DEQUANT_BYTES = 4
+BNB_DEQUANT_BYTES = 2
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -52,6 +80,13 @@ class Profile:
     checkpointing: Checkpointing | None = None  # None: the job's own setting
     optimizer_in_backward_full_single: bool = False  # full fine-tune on one GPU
     activation_offload: bool = False
+    # What the framework's own model code keeps (issue 14; not job options: they follow its code).
+    untied_lm_head: bool = False  # a separate lm_head even when the checkpoint ties it to the embedding
+    kv_full_heads: bool = False  # k and v repeated to every query head before the attention kernel
+    lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
+    chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: bf16 chunks
+    quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
+    dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
     summary: str = ""
 
 
@@ -64,8 +99,22 @@ PROFILES: dict[Framework, Profile] = {
     Framework.TORCHTITAN: Profile(precision=Precision.AMP, loss=Loss.UPCAST, checkpointing=Checkpointing.OP_SAC,
                                   summary="FSDP2 with fp32 master parameters, op-level selective checkpointing, "
                                           "loss upcast to fp32"),
+    # LitGPT at LITGPT_COMMIT: litgpt/model.py GPT.__init__ builds ``lm_head`` and ``wte`` apart, and
+    # litgpt/scripts/convert_hf_checkpoint.py (copy_weights_hf_llama, copy_weights_gemma_2) copies
+    # ``transformer.wte.weight`` into ``lm_head.weight`` when the checkpoint has none (tied), so both
+    # are in memory; CausalSelfAttention.forward expands k and v to every query head ("training:
+    # flash attention requires it") and reshapes them (copies) before SDPA; finetune/lora.py calls
+    # ``model(input_ids, lm_head_chunk_size=128)`` and utils.chunked_cross_entropy runs
+    # ``F.cross_entropy`` on each bf16 chunk (log-probabilities kept in bf16 for backward) while the
+    # loop's ``logits`` list stays referenced through ``fabric.backward``; ``BitsandbytesPrecision
+    # (quantize[4:], dtype)`` with no ``ignore_modules`` replaces every nn.Linear, lm_head included.
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
-                              summary="pure bf16 ('bf16-true'), logits and loss in chunks"),
+                              untied_lm_head=True, kv_full_heads=True, lora_dropout=LITGPT_LORA_DROPOUT,
+                              chunked_loss_upcast=False, quantize_lm_head=True,
+                              dequant_bytes=FABRIC_BNB_DEQUANT_BYTES,
+                              summary="pure bf16 ('bf16-true'), logits and loss in bf16 chunks, a separate "
+                                      "lm_head, k/v repeated to every head, LoRA dropout 0.05, 4-bit lm_head "
+                                      "under bnb (dequantized via fp16)"),
     Framework.AXOLOTL: Profile(summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True,

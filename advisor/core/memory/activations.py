@@ -72,6 +72,8 @@ class SavedInputs(NamedTuple):
     norms_trainable: bool = True
     prefix_attention: bool = False  # LLaMA-Adapter: attention over the learnable prompt, gated
     linear_outputs: bool = False  # LLaMA-Adapter V2: every Linear's output kept for its scale's gradient
+    kv_full_heads: bool = False  # k and v repeated to every query head before the kernel (LitGPT)
+    dropout: tuple[str, ...] = ()  # LoRA modules with a dropout on their input: "qkv", "o", "fc1", "fc2", "down"
 
 
 FULL_TRAINING = SavedInputs()
@@ -90,14 +92,31 @@ def adapter_saved_inputs(v2: bool, quantized: bool = False, legacy_bnb: bool = F
                        norms_trainable=v2, prefix_attention=True, linear_outputs=v2)
 
 
-def lora_saved_inputs(targets: tuple[str, ...], quantized: bool, legacy_bnb: bool = False) -> SavedInputs:
+#: Bytes a LoRA dropout keeps per input element: ``nn.Dropout`` (``native_dropout``) returns a new
+#: 16-bit tensor, which ``lora_A`` saves for its weight gradient, and saves its bool mask (1 byte)
+#: for its own backward (PyTorch ``native_dropout_backward(grad, mask, scale)``).
+LORA_DROPOUT_BYTES = 2 + 1
+
+
+def lora_saved_inputs(targets: tuple[str, ...], quantized: bool, legacy_bnb: bool = False,
+                      dropout: bool = False) -> SavedInputs:
     """Saved Linear inputs under LoRA on ``targets``: only the adapted layers' (their
     ``lora_A`` input). QLoRA saves the same with bitsandbytes ≥ 0.43.2; with ``legacy_bnb``
-    (earlier releases) every 4-bit Linear saves its input."""
+    (earlier releases) every 4-bit Linear saves its input.
+
+    With a LoRA dropout, ``lora_A`` keeps the dropped copy of its module's input, not the input
+    itself, and each LoRA module has its own dropout (``LITGPT_LORA_DROPOUT``): LitGPT's modules
+    are the fused qkv (``LoRAQKVLinear``, one dropout for q, k and v), the attention projection,
+    the MLP's fc_1, fc_2 and proj (litgpt/lora.py at ``LITGPT_COMMIT``)."""
     t = set(targets)
     if "all-linear" in t:
         t = {"q", "k", "v", "o", "gate", "up", "down"}
     every = quantized and legacy_bnb
+    modules = (("qkv",) if t & {"q", "k", "v"} else ()) + (("o",) if "o" in t else ()) \
+        + (("fc1",) if "gate" in t else ()) + (("fc2",) if "up" in t else ()) + (("down",) if "down" in t else ())
+    if dropout:
+        return SavedInputs(qkv_input=every, o_input=every, gate_up_input=every, down_input=every,
+                           norms_trainable=False, dropout=modules)
     return SavedInputs(
         qkv_input=every or bool(t & {"q", "k", "v"}),
         o_input=every or "o" in t,
@@ -105,6 +124,18 @@ def lora_saved_inputs(targets: tuple[str, ...], quantized: bool, legacy_bnb: boo
         down_input=every or "down" in t,
         norms_trainable=False,
     )
+
+
+def dropout_bytes_per_token(arch: ModelArch, modules: tuple[str, ...]) -> float:
+    """LoRA dropout's saved bytes per token and layer: ``LORA_DROPOUT_BYTES`` × each module's input
+    width (h for qkv, fc_1, fc_2; q for the projection; f for the MLP's proj). A plain MLP (no
+    gate) has one fc module, counted once."""
+    h, q, f = arch.hidden_size, arch.n_heads * arch.head_dim, mlp_width(arch)
+    width = {"qkv": h, "o": q, "fc1": h, "fc2": h, "down": f}
+    fcs = [m for m in modules if m in ("fc1", "fc2")]
+    others = [m for m in modules if m not in ("fc1", "fc2")]
+    n_fc = len(fcs) if arch.gated_mlp else min(1, len(fcs))
+    return LORA_DROPOUT_BYTES * (sum(width[m] for m in others) + n_fc * h)
 
 
 def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInputs
@@ -123,12 +154,16 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
     else:
         # The flash kernel saves its output for backward whether or not o_proj is trained;
         # SDPA returns (B, H, T, D), transposed to a fresh contiguous copy that o_proj saves.
-        attn = 2 * q + 2 * q + 4 * kv + 4 * arch.n_heads
+        # k and v at their own width, or repeated to every query head (LitGPT reshapes the expanded
+        # k and v into copies before SDPA: 2q each).
+        attn = 2 * q + 2 * q + (4 * q if saved.kv_full_heads else 4 * kv) + 4 * arch.n_heads
         if impl is AttentionImpl.SDPA and saved.o_input:
             attn += 2 * q
         scores = 0
     if saved.prefix_attention:
         attn += 2 * q + 4 * arch.n_heads
+    if saved.dropout:
+        replicated += dropout_bytes_per_token(arch, saved.dropout)  # not split under TP (upper bound)
     if saved.linear_outputs:
         attn += 2 * (q + 2 * kv + h)  # qkv and proj outputs
         mlp += 2 * ((2 * f if arch.gated_mlp else f) + h)  # fc_1, fc_2 (fc) and proj outputs
@@ -167,6 +202,21 @@ def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunk
     CE compiled together with the upcast."""
     elements = seq * micro_batch * arch.vocab_size / tp
     return elements * (ACT_BYTES + (LOGITS_TRAIN_BYTES_PER_ELEMENT - ACT_BYTES) / max(1, chunks))
+
+
+#: Bytes per logit element under LitGPT's chunked loss: ``model(input_ids, lm_head_chunk_size=128)``
+#: returns a list of bf16 chunks that the training loop keeps referenced through backward (2 B), and
+#: ``chunked_cross_entropy`` runs ``F.cross_entropy`` on each bf16 chunk with ``reduction="none"``,
+#: whose log-softmax output (bf16, 2 B) every chunk keeps for backward; no fp32 upcast, so the
+#: number of chunks does not change the sum (litgpt/finetune/lora.py and litgpt/utils.py at
+#: ``advisor.core.job.frameworks.LITGPT_COMMIT``). In backward the log-probabilities give way to
+#: the logits' gradients (2 B) chunk by chunk.
+BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT = 2 + 2
+
+
+def bf16_chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
+    """Logits and log-probabilities of a chunked cross-entropy on bf16 chunks (LitGPT)."""
+    return seq * micro_batch * arch.vocab_size * BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT / tp
 
 
 def op_sac_layer_bytes(arch: ModelArch, impl: AttentionImpl) -> float:

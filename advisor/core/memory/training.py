@@ -14,7 +14,7 @@ parameter offload (ZeRO-Infinity / FSDP CPUOffload) keeps only the gathered laye
 
 from __future__ import annotations
 
-from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, apply_framework, describe
+from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, PROFILES, apply_framework, describe
 from advisor.core.job.workload import (
     ActivationQuant,
     Checkpointing,
@@ -32,6 +32,7 @@ from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
+    bf16_chunked_loss_logits_bytes,
     chunked_loss_logits_bytes,
     layers_per_stage,
     lora_saved_inputs,
@@ -48,6 +49,7 @@ from advisor.core.memory.inference import (
     per_gpu_weights,
     weights_bytes,
 )
+from advisor.core.memory.formats import weight_format
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.memory.states import (
     adapter_states_bytes,
@@ -159,6 +161,8 @@ def loss_buffer_bytes(arch: ModelArch, w: Workload, tp: int, cp: int = 1) -> flo
     """
     seq = max(1, w.seq_len // cp)
     loss = w.loss or Loss.UPCAST
+    if loss is Loss.CHUNKED and not PROFILES[w.framework].chunked_loss_upcast:
+        return bf16_chunked_loss_logits_bytes(arch, seq, w.batch, tp)
     if loss is Loss.CHUNKED:
         return chunked_loss_logits_bytes(arch, seq, w.batch, w.loss_chunks, tp)
     if loss is Loss.FUSED:
@@ -182,6 +186,7 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     """The busiest GPU's peak over the phases of a training step (module docstring)."""
     w = apply_framework(w)
     notes: list[str] = [f"framework {describe(w.framework)}", objective_note(w)]
+    arch = as_trained(arch, w, notes)
     counts = count_params(arch)
     tp, stages, cp, dp = _degrees(w)
     model_share = per_gpu_weights(arch, counts.total, tp, stages) / counts.total
@@ -193,6 +198,10 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     if lora:
         adapters, grads, optim = adapter_states_bytes(trainable, w.optimizer, w.precision)
         weights = weights_bytes(arch, w) - (counts.lm_head * 2 if reward else 0.0)  # lm_head is 16-bit
+        if _four_bit_lm_head(w) and not reward:
+            weights -= counts.lm_head * (2 - _four_bit_bytes(w))
+            notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
+                         "nn.Linear)")
         if w.method.litgpt_adapter:
             notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
                          f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
@@ -232,8 +241,15 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
             # Nothing before adapter_start_layer needs a gradient: those layers save nothing.
             layers = max(1, layers - ADAPTER_START_LAYER)
     else:
-        saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy) \
-            if lora else FULL_TRAINING
+        dropout = lora and PROFILES[w.framework].lora_dropout > 0
+        saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy,
+                                  dropout=dropout) if lora else FULL_TRAINING
+        if dropout:
+            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
+                         "each LoRA module keeps a dropped copy of its input and its mask")
+    if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
+        saved = saved._replace(kv_full_heads=True)
+        notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention kernel")
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
     if w.method.litgpt_adapter:
@@ -427,6 +443,27 @@ def reference_weights_bytes(arch: ModelArch, w: Workload, notes: list[str] | Non
     return count_params(arch).total * param_bytes(w.precision)
 
 
+def as_trained(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> ModelArch:
+    """The model as the framework holds it: LitGPT keeps a separate lm_head even when the
+    checkpoint ties it to the embedding (``Profile.untied_lm_head``)."""
+    if arch.tied_embeddings and PROFILES[w.framework].untied_lm_head:
+        if notes is not None:
+            notes.append(f"{w.framework.value}: the tied embedding is copied into a separate lm_head "
+                         "(litgpt/scripts/convert_hf_checkpoint.py)")
+        return arch.model_copy(update={"tied_embeddings": False})
+    return arch
+
+
+def _four_bit_lm_head(w: Workload) -> bool:
+    """The 4-bit base covers the lm_head (LitGPT under Fabric's bitsandbytes plugin)."""
+    return _four_bit_base(w) and PROFILES[w.framework].quantize_lm_head
+
+
+def _four_bit_bytes(w: Workload) -> float:
+    """Bytes per parameter of the 4-bit base format (with its block constants)."""
+    return weight_format(base_format_name(w), w.quant_group_size, w.double_quant).bits_per_weight / 8
+
+
 def _four_bit_base(w: Workload) -> bool:
     """The frozen base is stored in 4 bits (QLoRA, or LitGPT adapters with --quantize bnb.nf4)."""
     return w.method is Method.QLORA or (w.method.litgpt_adapter and w.weights.lower() in ("nf4", "fp4"))
@@ -446,9 +483,14 @@ def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str]) ->
         extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
     if _four_bit_base(w):
-        extra += largest_linear_params(arch) * 2
+        largest = max(largest_linear_params(arch), count_params(arch).lm_head if _four_bit_lm_head(w) else 0.0)
+        dequant = PROFILES[w.framework].dequant_bytes
+        extra += largest * dequant
         notes.append(("QLoRA" if w.method is Method.QLORA else "4-bit base")
-                     + ": one weight matrix dequantized to bf16 at a time (bitsandbytes MatMul4Bit)")
+                     + ": one weight matrix dequantized at a time (bitsandbytes MatMul4Bit)"
+                     + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
+                     + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
+                        if dequant > 2 else ""))
     return extra
 
 

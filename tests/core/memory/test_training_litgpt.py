@@ -1,0 +1,95 @@
+"""LitGPT's memory mechanisms in the training estimate (issue 14), counted by hand on a tiny
+Llama-shaped model: LoRA dropout copies and masks, k/v repeated to every head, bf16 chunked loss,
+a separate lm_head for a tied checkpoint, a 4-bit lm_head and its fp16 + bf16 dequantized copies."""
+
+import pytest
+
+from advisor.core.job.workload import AttentionImpl, Checkpointing, Framework, Workload
+from advisor.core.memory.activations import (
+    BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT,
+    LORA_DROPOUT_BYTES,
+    SavedInputs,
+    bf16_chunked_loss_logits_bytes,
+    dropout_bytes_per_token,
+    lora_saved_inputs,
+    train_activation_bytes,
+)
+from advisor.core.memory.formats import weight_format
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.memory.training import as_trained
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+
+# h 64, q 64, kv 32, f 128, vocab 1000, tied embeddings.
+TINY = ModelArch(id="tiny", name="Tiny", n_layers=4, hidden_size=64, n_heads=4, n_kv_heads=2, head_dim=16,
+                 ffn_size=128, vocab_size=1000, tied_embeddings=True)
+
+
+def job(**kw) -> Workload:
+    base = dict(mode="train", method="lora", lora_rank=8, lora_targets=("q", "v"), seq_len=32, batch=1,
+                attention="sdpa", precision="bf16", optimizer="adamw")
+    return Workload(**(base | kw))
+
+
+def test_dropout_constant_and_widths():
+    assert LORA_DROPOUT_BYTES == 3  # 16-bit dropped copy + bool mask
+    # qkv (h) + o (q) + fc_1 (h) + fc_2 (h) + proj (f)
+    assert dropout_bytes_per_token(TINY, ("qkv", "o", "fc1", "fc2", "down")) == 3 * (64 + 64 + 64 + 64 + 128)
+    plain = TINY.model_copy(update={"gated_mlp": False})
+    assert dropout_bytes_per_token(plain, ("fc1", "fc2")) == 3 * 64  # one fc module without a gate
+
+
+def test_dropout_replaces_the_plain_input_unless_bnb_keeps_it():
+    with_dropout = lora_saved_inputs(("q", "v"), quantized=False, dropout=True)
+    assert with_dropout.dropout == ("qkv",) and not with_dropout.qkv_input
+    legacy = lora_saved_inputs(("q", "v"), quantized=True, legacy_bnb=True, dropout=True)
+    assert legacy.qkv_input and legacy.down_input and legacy.dropout == ("qkv",)
+    every = lora_saved_inputs(("all-linear",), quantized=False, dropout=True)
+    assert every.dropout == ("qkv", "o", "fc1", "fc2", "down")
+    # Per token and layer: the 2h input becomes 2h copy + 1h mask.
+    plain = train_activation_bytes(TINY, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1,
+                                   saved=lora_saved_inputs(("q", "v"), False))
+    dropped = train_activation_bytes(TINY, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1, saved=with_dropout)
+    assert dropped - plain == 32 * 1 * 64
+
+
+def test_kv_repeated_to_every_head():
+    base = train_activation_bytes(TINY, 32, 1, AttentionImpl.FLASH, Checkpointing.NONE, 1, saved=SavedInputs())
+    full = train_activation_bytes(TINY, 32, 1, AttentionImpl.FLASH, Checkpointing.NONE, 1,
+                                  saved=SavedInputs(kv_full_heads=True))
+    assert full - base == 32 * 4 * (64 - 32)  # k and v at q width instead of kv width, 2 B each
+
+
+def test_bf16_chunked_loss_keeps_logits_and_log_probs():
+    assert BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT == 4
+    assert bf16_chunked_loss_logits_bytes(TINY, 32, 2) == 32 * 2 * 1000 * 4
+
+
+def test_litgpt_unties_the_lm_head_only_for_itself():
+    assert not as_trained(TINY, job(framework="litgpt")).tied_embeddings
+    assert as_trained(TINY, job(framework="hf")) is TINY
+    assert count_params(as_trained(TINY, job(framework="litgpt"))).lm_head == 1000 * 64
+
+
+def test_litgpt_lora_weights_count_the_separate_lm_head():
+    hf = estimate_memory(TINY, job(framework="hf")).breakdown
+    lit = estimate_memory(TINY, job(framework="litgpt", loss="upcast")).breakdown
+    assert lit.weights - hf.weights == pytest.approx(1000 * 64 * 2)
+
+
+def test_litgpt_qlora_lm_head_is_four_bit_and_dequantized_via_fp16():
+    hf = estimate_memory(TINY, job(method="qlora", weights="nf4", framework="hf")).sizes
+    lit = estimate_memory(TINY, job(method="qlora", weights="nf4", framework="litgpt", loss="upcast")).sizes
+    nf4 = weight_format("nf4", 128, False).bits_per_weight / 8
+    assert lit.weights - hf.weights == pytest.approx(1000 * 64 * nf4)  # the untied lm_head, in 4 bits
+    # Forward buffers: hf dequantizes the largest block matrix (gate/up 64×128) to bf16; LitGPT
+    # the 1000×64 lm_head, fp16 then bf16 (4 B per element).
+    r = estimate_memory(TINY, job(method="qlora", weights="nf4", framework="litgpt", loss="upcast"))
+    assert any("lm_head the largest" in a and "4 bytes per element" in a for a in r.assumptions)
+    assert lit.buffers - hf.buffers == pytest.approx(1000 * 64 * 4 - 64 * 128 * 2)
+
+
+def test_framework_notes_say_what_litgpt_keeps():
+    notes = " ".join(estimate_memory(TINY, job(framework="litgpt")).assumptions)
+    assert "separate lm_head" in notes and "k and v repeated" in notes and "LoRA dropout 0.05" in notes
+    assert Framework.LITGPT.value in notes
