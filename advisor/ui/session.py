@@ -13,6 +13,7 @@ supersedes the ones waiting, and a sweep for a workload no longer current is not
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,11 @@ CURVE_CACHE_SIZE = 8
 #: Python call of the UI thread (each table cell it paints) waits for the interpreter lock, so it
 #: is not started for each key typed (the table and the plots are; issue 20).
 SUGGEST_DELAY_MS = 250
+#: The builds' estimates run on the UI thread a few builds per turn of the event loop: another build
+#: is started in the same turn only while the turn has used less than this (a key typed meanwhile
+#: waits at most this plus one build: 2-9 ms each for a training job's plan search). A change made
+#: before the last build is done starts the pass again for the new state (issue 20).
+SLICE_MS = 8.0
 
 
 class _WorkerSignals(QObject):
@@ -75,6 +81,20 @@ def _sweep(workload: Workload):
     from advisor.core.advice.evaluate import fit_curves
 
     return fit_curves(workload)
+
+
+@dataclasses.dataclass
+class _Pass:
+    """One state's builds being estimated (``Session.recompute``): its inputs and the builds done."""
+
+    catalog: object
+    arch: object
+    workload: Workload
+    entries: tuple
+    prepared: tuple
+    curves: tuple
+    margin: float
+    done: list = dataclasses.field(default_factory=list)
 
 
 def with_curves(results, curves: tuple[dict, str]):
@@ -144,6 +164,12 @@ class Session(QObject):
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
         self._prepared: dict = {}  # BuildEntry → PreparedBuild, for the catalog loaded now
+        self._pass: _Pass | None = None  # the builds' estimates being computed, a few per turn
+        self.slice_ms: float = SLICE_MS  # tests set it to inf: every change computed at once
+        self._pass_timer = QTimer(self)
+        self._pass_timer.setSingleShot(True)
+        self._pass_timer.setInterval(0)
+        self._pass_timer.timeout.connect(self._continue_pass)
         # The sweep starts after the table and the verdict have painted: a QTimer object with a 0 ms
         # interval fires after the pending paint (QTimer.singleShot(0) would run before it).
         self._sweep_timer = QTimer(self)
@@ -321,7 +347,11 @@ class Session(QObject):
     def recompute(self) -> None:
         """The one computation after any change; views redraw from ``results_computed`` (every
         build's numbers), then ``curves_computed`` (the fit sweep) and ``suggestions_computed``
-        (what would make a build fit), both computed on the worker thread after the table paints."""
+        (what would make a build fit), both computed on the worker thread after the table paints.
+
+        The builds' estimates are computed a few per turn of the event loop (``SLICE_MS``), at once
+        when they are quick; ``results_pending`` until the last is in, ``results`` stays the
+        previous state's until then."""
         from advisor.core.advice import evaluate
         from advisor.storage.error_bands import median_pct
 
@@ -330,13 +360,38 @@ class Session(QObject):
         self._margin = band / 100 if band is not None else 0.0
         # Without the sweep: no curves and no largest fits until it is in (``with_curves``).
         given = curves if curves is not None else ({}, evaluate.technique_workloads(self.workload)[1])
-        self.results = evaluate.evaluate(self.catalog, self.arch, self.workload, self.builds, given, self._margin,
-                                         prepared=self._prepare(), suggest=False)
         self._generation += 1
-        self._suggest_pending = self.arch is not None and any(evaluate.needs_suggestions(r) for r in self.results.builds)
+        self._suggest_pending = False  # looked for again once this state's builds are in
+        self._suggest_timer.stop()
+        self._pass = _Pass(self.catalog, self.arch, self.workload, self.builds, self._prepare(), given, self._margin)
+        self._continue_pass()
+
+    @property
+    def results_pending(self) -> bool:
+        """True while the builds' estimates of the current state are still being computed."""
+        return self._pass is not None
+
+    def _continue_pass(self) -> None:
+        from advisor.core.advice import evaluate
+
+        p = self._pass
+        if p is None:
+            return
+        start = time.perf_counter()
+        while len(p.done) < len(p.entries):
+            i = len(p.done)
+            p.done.append(evaluate.evaluate_build(p.catalog, p.arch, p.workload, p.entries[i], p.margin, False,
+                                                  p.prepared[i]))
+            if (time.perf_counter() - start) * 1e3 >= self.slice_ms:
+                self._pass_timer.start()  # the next builds, or the table, in the next turn: keys first
+                return
+        self._pass = None
+        cached = self._curve_cache.get(p.workload)  # the sweep may have come in while the builds were done
+        self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
+        self._suggest_pending = p.arch is not None and any(evaluate.needs_suggestions(r) for r in self.results.builds)
         self._rank()
         self.results_computed.emit(self.results)
-        if curves is not None:
+        if cached is not None:
             self.curves_computed.emit(self.results)
         if self.sweep_pending:
             self._sweep_timer.start()  # after the table's paint; a running sweep's end starts the next
@@ -372,14 +427,16 @@ class Session(QObject):
         return self._suggest_pending
 
     def _start_background(self) -> None:
-        """The fit sweep of the current workload on the worker (the visible plot waits on it)."""
-        if self._sweep_job is None and self.sweep_pending:
+        """The fit sweep of the current workload on the worker (the visible plot waits on it); not
+        while the builds' estimates are being computed (it would slow them: the interpreter lock)."""
+        if self._sweep_job is None and self._pass is None and self.sweep_pending:
             self._sweep_job = self._run(self.workload, lambda w=self.workload: _sweep(w), self._on_sweep_finished)
 
     def _start_search(self) -> None:
         """What would make the current results' builds fit, on the worker; a newer change cancels it
         between builds (its answer would not be shown)."""
-        if self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive():
+        if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
+                or self._pass is not None):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
         from advisor.core.advice.evaluate import find_suggestions
 
@@ -402,10 +459,10 @@ class Session(QObject):
         self._curve_cache[workload] = out
         while len(self._curve_cache) > CURVE_CACHE_SIZE:
             del self._curve_cache[next(iter(self._curve_cache))]
-        if workload == self.workload and self.results is not None:
+        if workload == self.workload and self.results is not None and self._pass is None:
             self.results = with_curves(self.results, out)
             self.curves_computed.emit(self.results)
-        else:  # a newer change came while it ran: its result is kept for later, not shown
+        else:  # a newer change came while it ran: kept (the pass of that change takes it), not shown now
             self._start_background()
 
     def _on_suggestions_found(self, generation: int, out) -> None:

@@ -119,3 +119,57 @@ def test_the_search_waits_until_the_job_stays_put(app_window, drawn, monkeypatch
     drawn(window)
     assert [w.context_len for w in searched] == [1280]
     assert any(r.suggestions for r in session.results.builds)
+
+
+def _six_entries():
+    from advisor.core.advice.comparison import BuildEntry
+
+    return (BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink"),
+            BuildEntry(name="4090 pair", build_id="2x-rtx-4090-pcie-x16"),
+            BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
+            BuildEntry(name="DGX", system_id="nvidia-dgx-h100"),
+            BuildEntry(name="Cloud H200", cloud_id="runpod-h200-secure-cloud"),
+            BuildEntry(name="5090", gpu_id="rtx-5090", gpu_count=1))
+
+
+def test_the_builds_are_estimated_a_few_per_turn_and_end_as_one_evaluation(app_window, drawn, synchronous, qtbot):
+    """With six builds and a training job the estimates take longer than a frame: the window does a
+    few builds per turn of the event loop (``slice_ms``), keeps the previous results until the last
+    is in, and ends with what one evaluation gives (issue 20)."""
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    session._set_builds(_six_entries(), "six")
+    drawn(window)
+    session.slice_ms = 0.0  # one build per turn
+    before = session.results
+    turns = []
+    session.results_computed.connect(lambda results: turns.append(results))
+    session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
+    assert session.results_pending and session.results is before and not turns
+    drawn(window)
+    assert len(turns) == 1 and not session.results_pending
+    reference = synchronous(session)
+    assert [r.estimate.memory.total for r in session.results.builds] == [
+        r.estimate.memory.total for r in reference.builds]
+    assert [r.suggestions for r in session.results.builds] == [r.suggestions for r in reference.builds]
+    assert session.results.curves.keys() == reference.curves.keys()
+
+
+def test_a_change_during_the_pass_starts_it_again_for_the_new_state(app_window, drawn, synchronous):
+    session, window = app_window
+    session._set_builds(_six_entries(), "six")
+    drawn(window)
+    session.slice_ms = 0.0
+    shown = []
+    session.results_computed.connect(lambda results: shown.append(session.workload.batch))
+    for batch in (3, 4, 5):  # no event loop between them: the first two passes never finish
+        session.set_workload(session.workload.model_copy(update={"batch": batch}))
+    drawn(window)
+    assert shown == [5]
+    reference = synchronous(session)
+    assert [r.estimate.memory.total for r in session.results.builds] == [
+        r.estimate.memory.total for r in reference.builds]
+    np.testing.assert_array_equal(session.results.curves[session.results.current_technique],
+                                  reference.curves[reference.current_technique])
+

@@ -322,16 +322,23 @@ def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload
     ``prepared``: each entry's ``prepare_build`` kept from an earlier change (same catalog).
     ``suggest=False``: no "what would make it fit" (``find_suggestions`` adds it later).
     """
-    job = job_of(workload)
-    curve_map, current = curves if curves is not None else fit_curves(job)
+    curves = curves if curves is not None else fit_curves(job_of(workload))
     if prepared is not None and len(prepared) != len(entries):
         raise ValueError("one prepared build per entry")
-    results = []
-    for i, entry in enumerate(entries):
-        r = evaluate_build(catalog, arch, workload, entry, margin, suggest, prepared[i] if prepared is not None else None)
+    builds = [evaluate_build(catalog, arch, workload, entry, margin, suggest, prepared[i] if prepared is not None else None)
+              for i, entry in enumerate(entries)]
+    return assemble(arch, workload, builds, curves)
+
+
+def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResult],
+             curves: tuple[dict[str, np.ndarray], str]) -> Results:
+    """``Results`` from each build's ``evaluate_build`` (the window computes them a few at a time):
+    each build's largest fitting size per technique, and the chosen model's marker on the curves."""
+    job = job_of(workload)
+    curve_map, current = curves
+    for r in builds:
         if r.model_capacity_bytes is not None:
             r.largest_fit.update({k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
-        results.append(r)
     chosen_need = chosen_params = None
     if arch is not None:
         # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
@@ -341,4 +348,4 @@ def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload
             chosen_params = count_params(arch).total
         except ValueError:  # unknown format: the builds already say why
             pass
-    return Results(tuple(results), curve_map, current, chosen_params, chosen_need)
+    return Results(tuple(builds), curve_map, current, chosen_params, chosen_need)
