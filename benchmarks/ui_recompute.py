@@ -135,7 +135,8 @@ def main() -> int:
         for n in COUNTS:
             session._set_builds(builds[:n], f"{n} builds")
             deadline = time.perf_counter() + SAMPLE_TIMEOUT_S
-            while (session.sweep_pending or not window.tabs.up_to_date()) and time.perf_counter() < deadline:
+            while ((session.results_pending or session.sweep_pending or not window.tabs.up_to_date())
+                   and time.perf_counter() < deadline):
                 app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
             for _ in range(10 if r else 3):
                 k += 1
