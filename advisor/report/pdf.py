@@ -110,10 +110,12 @@ def _add_text(lay: _Layout, font_key: str, text: str, device, space_after: float
     lay.y += h + space_after
 
 
-def _add_heading(lay: _Layout, block: Heading, device) -> None:
+def _add_heading(lay: _Layout, block: Heading, device, after: float = 40) -> None:
+    """``after``: what the next block needs to start on the same page (``_start_height``): a
+    heading is never left alone at the foot of a page (a table that moves on took it there)."""
     key = f"h{block.level}"
     h = _text_height(key, block.text, lay.width, device)
-    lay.need(h + 40)  # keep a heading with at least a few lines of what follows
+    lay.need(h + 4 + after)
     lay.y += 4 if lay.y > 0 else 0
     lay.place(h, _text_painter(key, block.text, ACCENT if block.level == 1 else INK))
     lay.y += h + 4
@@ -145,14 +147,28 @@ def _row_painter(cells: tuple[str, ...], widths: list[float], header: bool, bold
     return paint
 
 
+def _table_row_height(table: Table, widths: list[float], cells: tuple[str, ...], header: bool, device) -> float:
+    key = "cell_bold" if header else ("small" if table.small else "cell")
+    # measured in the font it is painted in: a bold first column wraps sooner (its last line was cut)
+    return max(_text_height("cell_bold" if i == 0 and table.first_column_bold and not header else key,
+                            c, w - 6, device) for i, (c, w) in enumerate(zip(cells, widths, strict=False))) + 5
+
+
+def _start_height(block, width: float, device) -> float:
+    """The height ``block`` needs to start on a page: a table its header and two rows' worth, a
+    chart all of it, text a few lines."""
+    if isinstance(block, Table):
+        return _table_row_height(block, _table_widths(block, width), block.columns, True, device) * 3
+    if isinstance(block, Chart):
+        return block.height_mm * MM
+    return 40
+
+
 def _add_table(lay: _Layout, table: Table, device) -> None:
     widths = _table_widths(table, lay.width)
 
     def row_height(cells: tuple[str, ...], header: bool) -> float:
-        key = "cell_bold" if header else ("small" if table.small else "cell")
-        # measured in the font it is painted in: a bold first column wraps sooner (its last line was cut)
-        return max(_text_height("cell_bold" if i == 0 and table.first_column_bold and not header else key,
-                                c, w - 6, device) for i, (c, w) in enumerate(zip(cells, widths, strict=False))) + 5
+        return _table_row_height(table, widths, cells, header, device)
 
     header_h = row_height(table.columns, True)
     lay.need(header_h * 3)
@@ -196,9 +212,11 @@ def layout(document: ReportDocument, width: float, height: float, device, draw_c
     for line in document.subtitle_lines:
         _add_text(lay, "subtitle", line, device, 1, MUTED)
     lay.y += 10
-    for block in document.blocks:
+    blocks = document.blocks
+    for i, block in enumerate(blocks):
         if isinstance(block, Heading):
-            _add_heading(lay, block, device)
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            _add_heading(lay, block, device, _start_height(nxt, lay.width, device) if nxt is not None else 0)
         elif isinstance(block, Paragraph):
             key = "small" if block.small else ("em" if block.emphasis else "body")
             _add_text(lay, key, block.text, device, 6)

@@ -190,3 +190,21 @@ def test_the_title_names_every_build(custom, names, expect):
     from advisor.report.document import report_title
 
     assert report_title(custom, names) == expect
+
+
+def test_a_heading_is_never_left_alone_at_the_foot_of_a_page(qapp, tmp_path):
+    """A table with a tall header needs more room than a few lines: a heading placed where the table
+    then moved to the next page stood alone at the foot of page 4 of a three-build report."""
+    long = ("Term", "2× RTX 3090 + NVLink bridge", "2× RTX 4090, PCIe 4.0 x16/x16 (no P2P)", "1× RTX 5090 (PCIe 5.0 x16)")
+    alone = []
+    for filler in range(30, 75, 3):  # the heading lands at every height near the foot of page 1
+        blocks = (Table(columns=("Build", "Memory"), rows=tuple((f"Build {i}", "1 GiB") for i in range(filler))),
+                  Heading(text="Memory per GPU by term"),
+                  Table(columns=long, rows=tuple((f"term {i}", "1 GiB", "2 GiB", "3 GiB") for i in range(8))))
+        out = tmp_path / f"h{filler}.pdf"
+        write_pdf(ReportDocument(title="t", blocks=blocks), out)
+        pages = [_norm(p.extract_text()) for p in PdfReader(out).pages]
+        heading_page = next(i for i, p in enumerate(pages) if "Memory per GPU by term" in p)
+        if "term 0" not in pages[heading_page]:
+            alone.append(filler)
+    assert alone == []
