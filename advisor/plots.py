@@ -531,6 +531,9 @@ class _BarPair:
         self.hover.setData([{"pos": (a, b + c), "data": t} for a, b, c, t in zip(xs, values, lost, tips)])
         top = max([b + c for b, c in zip(values, lost)] or [1.0])
         self.item.setYRange(0, top * 1.15, padding=0)
+        axis = self.item.getAxis("left")
+        if axis.style["showValues"] != bool(values):  # no bar at all: no numbers on an empty scale
+            axis.setStyle(showValues=bool(values))
         self._show_title(any(c > 0 for c in lost))
         self.notes = dict(notes or {})
 

@@ -164,3 +164,17 @@ def test_the_value_text_never_asks_for_a_cloud_instance_that_is_there(catalog):
     assert all(name in text for name in unpriced)
     two, _ = _results(catalog, 2)
     assert "Add a cloud instance" in _rent_vs_buy_html(two, Settings(), Workload())
+
+
+def test_a_scale_with_no_bar_shows_no_numbers(qtbot, catalog):
+    """When no build runs the job, the Speed chart said '0.5' and '1.0' tokens/s on an empty scale."""
+    from advisor.core.advice.comparison import ModelRef
+
+    comp = canonical_comparison()
+    too_big = resolve_model(catalog, ModelRef(generic_params=2e12))
+    speed = plots.SpeedPlot()
+    speed.update(evaluate(catalog, too_big, comp.workload, SIX[:3]), False)
+    assert not len(speed.top_bars.kept.opts["x"])
+    assert speed.top.getAxis("left").style["showValues"] is False
+    speed.update(_results(catalog, 3)[0], False)  # the same chart, now with bars: numbers again
+    assert len(speed.top_bars.kept.opts["x"]) and speed.top.getAxis("left").style["showValues"] is True
