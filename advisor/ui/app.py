@@ -108,7 +108,7 @@ def start_app(comparison_path: str | None):
 
     def fill() -> None:
         session = fill_window(window, comparison_path)
-        app.aboutToQuit.connect(session.wait_for_sweeps)  # no worker thread outlives the event loop
+        app.aboutToQuit.connect(session.close)  # no worker thread outlives the event loop
         window.finish_start()
         window.content_ready.emit()
 

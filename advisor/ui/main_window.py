@@ -425,6 +425,6 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.persist()
-        self.session.wait_for_sweeps()  # a fit sweep on its worker thread never outlives the window
+        self.session.close()  # no worker job outlives the window, no timer starts one after it
         event.accept()
 

@@ -164,6 +164,7 @@ class Session(QObject):
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
         self._prepared: dict = {}  # BuildEntry → PreparedBuild, for the catalog loaded now
+        self._closed = False  # ``close``: the window went; nothing more is started
         self._pass: _Pass | None = None  # the builds' estimates being computed, a few per turn
         self.slice_ms: float = SLICE_MS  # tests set it to inf: every change computed at once
         self._pass_timer = QTimer(self)
@@ -382,7 +383,7 @@ class Session(QObject):
             i = len(p.done)
             p.done.append(evaluate.evaluate_build(p.catalog, p.arch, p.workload, p.entries[i], p.margin, False,
                                                   p.prepared[i]))
-            if (time.perf_counter() - start) * 1e3 >= self.slice_ms:
+            if (time.perf_counter() - start) * 1e3 >= self.slice_ms and not self._closed:
                 self._pass_timer.start()  # the next builds, or the table, in the next turn: keys first
                 return
         self._pass = None
@@ -393,6 +394,8 @@ class Session(QObject):
         self.results_computed.emit(self.results)
         if cached is not None:
             self.curves_computed.emit(self.results)
+        if self._closed:
+            return
         if self.sweep_pending:
             self._sweep_timer.start()  # after the table's paint; a running sweep's end starts the next
         if self._suggest_pending:
@@ -429,14 +432,14 @@ class Session(QObject):
     def _start_background(self) -> None:
         """The fit sweep of the current workload on the worker (the visible plot waits on it); not
         while the builds' estimates are being computed (it would slow them: the interpreter lock)."""
-        if self._sweep_job is None and self._pass is None and self.sweep_pending:
+        if self._sweep_job is None and self._pass is None and not self._closed and self.sweep_pending:
             self._sweep_job = self._run(self.workload, lambda w=self.workload: _sweep(w), self._on_sweep_finished)
 
     def _start_search(self) -> None:
         """What would make the current results' builds fit, on the worker; a newer change cancels it
         between builds (its answer would not be shown)."""
         if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
-                or self._pass is not None):
+                or self._pass is not None or self._closed):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
         from advisor.core.advice.evaluate import find_suggestions
 
@@ -480,8 +483,19 @@ class Session(QObject):
         self._rank()  # the recommendation names what would make the runner-up fit
         self.suggestions_computed.emit(self.results)
 
+    def close(self) -> None:
+        """The window is closing: no pass, sweep or search starts any more (their timers are
+        stopped), and the job running on the worker is waited for — a job left running, or started
+        by a timer after the window went, would report to a session being destroyed (a crash, or a
+        pool that waits for it while holding the interpreter lock)."""
+        self._closed = True
+        self._pass = None  # a pass left half done is dropped (after this, a change is computed at once)
+        for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):
+            timer.stop()
+        self._sweeps.waitForDone()
+
     def wait_for_sweeps(self) -> None:
-        """Block until no worker job runs (the window closing; tests)."""
+        """Block until no worker job runs (tests)."""
         self._sweeps.waitForDone()
 
     def _rank(self) -> None:

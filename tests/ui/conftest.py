@@ -52,4 +52,4 @@ def app_window(qtbot):
     wait_until_drawn(qtbot, window)
     yield session, window
     window.close()
-    session.wait_for_sweeps()
+    session.close()  # (closeEvent did it unless the test kept the window from closing)

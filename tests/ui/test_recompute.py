@@ -173,3 +173,28 @@ def test_a_change_during_the_pass_starts_it_again_for_the_new_state(app_window, 
     np.testing.assert_array_equal(session.results.curves[session.results.current_technique],
                                   reference.curves[reference.current_technique])
 
+
+
+def test_closing_the_window_stops_every_timer_and_job(qtbot, qapp):
+    """A pass, a sweep or a search started by a timer after the window went reported to a session
+    being destroyed: the whole suite crashed in a later test's event loop (issue 20)."""
+    from advisor.ui.app import build_window
+
+    session, window = build_window()
+    window.skip_unsaved_prompt = True
+    qtbot.addWidget(window)
+    window.show()
+    window.finish_start()
+    session.slice_ms = 0.0  # one build per turn: the pass is still running when the window closes
+    session._set_builds(_six_entries(), "six")
+    assert session.results_pending
+    window.close()
+    assert not session.results_pending
+    assert not any(t.isActive() for t in (session._pass_timer, session._sweep_timer, session._suggest_timer))
+    qtbot.wait(SUGGEST_WAIT_MS)  # the event loop turns: nothing is started, nothing is emitted
+    assert session._sweep_job is None and session._suggest_job is None
+    session.set_workload(session.workload.model_copy(update={"batch": 3}))  # a closed session computes at once
+    assert not session.results_pending and session.results.builds[0].estimate is not None
+
+
+SUGGEST_WAIT_MS = 400
