@@ -11,7 +11,9 @@ LoRA adds ``r × (d_in + d_out)`` per adapted matrix (Hu et al. 2021, arXiv:2106
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from types import MappingProxyType
 
 from pydantic import Field
 
@@ -84,8 +86,11 @@ def count_params(arch: ModelArch) -> ParamCounts:
     )
 
 
-def linear_shapes(arch: ModelArch) -> dict[str, tuple[int, int, int]]:
+@cache
+def linear_shapes(arch: ModelArch) -> Mapping[str, tuple[int, int, int]]:
     """Per LoRA target name: (d_in, d_out, how many such matrices in the whole model).
+
+    Remembered per model, read-only (the plan search asks for it on every training probe).
 
     MoE layers count one matrix per expert (PEFT adapts each expert's Linear); MLA has no
     separate k/v projections, so 'k' and 'v' map to its ``kv_b_proj`` and 'q' to ``q_b_proj``
@@ -118,9 +123,10 @@ def linear_shapes(arch: ModelArch) -> dict[str, tuple[int, int, int]]:
         if moe_mats:
             e = arch.moe.expert_ffn_size  # type: ignore[union-attr]
             shapes[f"{name}_expert"] = ((e, h) if name == "down" else (h, e)) + (moe_mats,)
-    return shapes
+    return MappingProxyType(shapes)
 
 
+@lru_cache(maxsize=1024)
 def lora_params(arch: ModelArch, rank: int, targets: tuple[str, ...]) -> int:
     """Trainable LoRA parameters: Σ r·(d_in + d_out) over adapted matrices (Hu et al. 2021).
 

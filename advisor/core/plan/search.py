@@ -8,7 +8,9 @@ Order of search (documented so a user can predict it):
    offload, then optimizer + parameter offload (ZeRO-Offload / FSDP CPU offload, Ren et al. 2021,
    arXiv:2101.06840), each with selective and then full activation checkpointing (Chen et al.
    2016, arXiv:1604.06174) — every step trades speed for memory, so the first level at which a
-   plan fits is the one used.
+   plan fits is the one used. When nothing runs at the job's own level, the last level (the least
+   GPU memory) is probed next: a scheme that is short of GPU memory even there is short at every
+   level and is dropped, so a job that fits nowhere costs two levels of probes, not all of them.
 3. Scheme: among the plans of that level that fit, the fastest (decode tokens/s for inference,
    training tokens/s for training). Within ``SPEED_TIE`` (15 %) of each other the engine's usual
    choice wins, in the order of ``schemes_for``: llama.cpp and transformers split by layers
@@ -36,7 +38,6 @@ from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.inference import estimate_speed
-from advisor.core.speed.results import SpeedEstimate
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
 #: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
@@ -95,9 +96,12 @@ def schemes_for(job: Workload, n_gpus: int) -> tuple[Parallel, ...]:
 def fit_status(est: Estimate, problems: tuple[Problem, ...], margin: float) -> FitStatus:
     """Fits / tight / does not fit / blocked. ``margin``: the estimate's relative error (e.g. the
     measured median of its group), inside which a fit is called tight."""
+    return _status(est.fit, problems, margin)
+
+
+def _status(fit: Fit | None, problems: tuple[Problem, ...], margin: float) -> FitStatus:
     if problems:
         return FitStatus.BLOCKED
-    fit = est.fit
     if fit is None or not fit.fits:
         return FitStatus.NO
     return FitStatus.TIGHT if fit.need_per_gpu_bytes * (1 + margin) > fit.usable_per_gpu_bytes else FitStatus.FITS
@@ -134,8 +138,12 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
     usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
     mem = estimate_memory(arch, workload, usable, weights_bytes_override)
     fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
-    est = Estimate(memory=mem.breakdown, speed=SpeedEstimate(), fit=fit, params_total=0.0, params_trainable=0.0)
-    return _Probe(plan, workload, problems, fit, fit_status(est, problems, margin), mem.breakdown)
+    return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown)
+
+
+def _gpu_short(probe: _Probe) -> bool:
+    """The busiest GPU needs more than the card offers (not a host-RAM shortfall, not a refusal)."""
+    return probe.status is FitStatus.NO and probe.fit.need_per_gpu_bytes > probe.fit.usable_per_gpu_bytes
 
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
@@ -166,15 +174,32 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if pins.parallel is not None and n > 1 and pins.parallel is Parallel.NONE and job.mode is Mode.TRAIN:
         order = (Parallel.DDP,)
     training = job.mode is Mode.TRAIN
-    tried: list[_Probe] = []
+    levels = _levels(job, pins)
+    schemes = order if n > 1 else (Parallel.NONE,)
+    probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
+
+    def at(level: int, scheme: int) -> _Probe:
+        if (level, scheme) not in probed:
+            offload, ckpt = levels[level]
+            plan = Plan(n_gpus=n, parallel=schemes[scheme] if n > 1 else Parallel.NONE, offload=offload,
+                        checkpointing=ckpt, moe_offload_layers=pins.moe_offload_layers or 0)
+            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override)
+        return probed[level, scheme]
+
+    out_of_memory: set[int] = set()  # schemes whose GPU need exceeds the card at every level
     chosen: _Probe | None = None
-    for offload, ckpt in _levels(job, pins):
+    for level in range(len(levels)):
+        if level == 1 and len(levels) > 2:
+            # Nothing ran at the job's own level. The last level (most offload, full
+            # checkpointing) needs the least GPU memory of all levels (offloading a state or
+            # recomputing an activation never adds to the GPU's peak; a property test pins it), so
+            # a scheme whose GPU need exceeds the card there does so at every level: not tried again.
+            out_of_memory = {s for s in range(len(schemes)) if _gpu_short(at(len(levels) - 1, s))}
         running: list[_Probe] = []
-        for scheme in (order if n > 1 else (Parallel.NONE,)):
-            plan = Plan(n_gpus=n, parallel=scheme if n > 1 else Parallel.NONE, offload=offload, checkpointing=ckpt,
-                        moe_offload_layers=pins.moe_offload_layers or 0)
-            probe = _probe(arch, job, build, plan, margin, weights_bytes_override)
-            tried.append(probe)
+        for s in range(len(schemes)):
+            if s in out_of_memory:
+                continue
+            probe = at(level, s)
             if probe.status.runs:
                 running.append(probe)
                 if training and probe.status is FitStatus.FITS:
@@ -184,6 +209,9 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             chosen = comfortable[0] if len(comfortable) == 1 else _fastest_probe(
                 arch, build, comfortable, order, weights_bytes_override)
             break
+        if len(out_of_memory) == len(schemes):
+            break  # no level can run (the closest plan is among those probed: they need the least)
+    tried = [probed[k] for k in sorted(probed)]  # in search order: ties go to the least escalation
     if chosen is None and pins.moe_offload_layers is None:
         chosen = _moe_offload(arch, job, build, tried[0].plan if tried else Plan(n_gpus=n), margin,
                               weights_bytes_override, tried)

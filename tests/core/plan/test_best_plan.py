@@ -1,14 +1,35 @@
 """Each build gets its own plan: all of its GPUs, the engine's layout, the least offload that fits."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.core.advice import evaluate as compute
 from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
-from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Parallel, Workload
-from advisor.core.plan.search import SPEED_TIE, FitStatus, best_plan, fit_status, schemes_for
+from advisor.core.job.workload import (
+    Checkpointing,
+    Engine,
+    Framework,
+    Method,
+    Mode,
+    Offload,
+    Optimizer,
+    Parallel,
+    Precision,
+    Workload,
+)
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.plan import search as plan_search
+from advisor.core.plan.search import (
+    SPEED_TIE,
+    FitStatus,
+    best_plan,
+    fit_status,
+    schemes_for,
+)
 from advisor.storage.catalog_store import load_catalog
 
 Q4_70B = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP, context_len=4096)
@@ -149,3 +170,80 @@ def test_moe_experts_go_to_host_ram_only_as_far_as_needed(catalog):
     assert more.estimate.speed.decode_tokens_per_s < planned.estimate.speed.decode_tokens_per_s
     dense = best_plan(catalog.models["llama-3.1-70b"], job, resolve_build(catalog, "1x-rtx-5090"))
     assert dense.plan.moe_offload_layers == 0  # dense models have no experts to move
+
+
+# --- the last level needs the least GPU memory: the search drops schemes short even there ------
+
+TRAIN_MODELS = ("llama-3.1-8b", "llama-3.1-70b", "qwen2.5-0.5b", "mixtral-8x7b", "gemma-2-9b", "phi-3-mini")
+
+
+def _training_jobs():
+    return st.builds(
+        lambda method, batch, seq, precision, optimizer, framework: Workload(
+            mode=Mode.TRAIN, method=method, batch=batch, seq_len=seq, precision=precision, optimizer=optimizer,
+            framework=framework),
+        st.sampled_from([Method.FULL, Method.LORA, Method.QLORA]), st.integers(1, 64),
+        st.sampled_from([128, 512, 2048, 8192, 32768]), st.sampled_from([Precision.BF16, Precision.AMP]),
+        st.sampled_from([Optimizer.ADAMW, Optimizer.ADAMW_8BIT, Optimizer.SGD]),
+        st.sampled_from([Framework.HF, Framework.LITGPT, Framework.TORCHTUNE]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS), n_gpus=st.sampled_from([1, 2, 4, 8]),
+       scheme=st.sampled_from(plan_search.TRAIN_SCHEMES))
+def test_the_last_level_of_escalation_needs_the_least_gpu_memory(catalog, job, model, n_gpus, scheme):
+    # What lets best_plan drop a scheme that is short of GPU memory at the last level: offloading
+    # a state or recomputing an activation never adds to the busiest GPU's peak.
+    arch = catalog.models[model]
+    levels = plan_search._levels(job, PlanPins())
+    parallel = scheme if n_gpus > 1 else Parallel.NONE
+    need = [estimate_memory(arch, apply_plan(job, Plan(n_gpus=n_gpus, parallel=parallel, offload=o, checkpointing=c)))
+            .breakdown.total for o, c in levels]
+    assert min(need) == pytest.approx(need[-1], rel=1e-12), list(zip(levels, need, strict=True))
+
+
+def _exhaustive(arch, job, build):
+    """The search before it dropped schemes: every level, every scheme, in order."""
+    n = build.gpu_count
+    schemes = plan_search.schemes_for(job, n) if n > 1 else (Parallel.NONE,)
+    tried = []
+    for offload, ckpt in plan_search._levels(job, PlanPins()):
+        running = []
+        for scheme in schemes:
+            probe = plan_search._probe(arch, job, build, Plan(n_gpus=n, parallel=scheme, offload=offload,
+                                                              checkpointing=ckpt), 0.0, None)
+            tried.append(probe)
+            if probe.status.runs:
+                running.append(probe)
+                if probe.status is FitStatus.FITS:
+                    break
+        if running:
+            comfortable = [p for p in running if p.status is FitStatus.FITS] or running
+            return comfortable[0] if len(comfortable) == 1 else plan_search._fastest_probe(
+                arch, build, comfortable, schemes, None)
+    unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
+    return max(unblocked, key=lambda p: p.fit.headroom_bytes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS[:4]),
+       build_id=st.sampled_from(["2x-rtx-3090-nvlink", "2x-rtx-4090-pcie-x16", "4x-rtx-3090", "8x-h100-sxm",
+                                 "1x-rtx-5090"]))
+def test_dropping_schemes_chooses_what_the_exhaustive_search_chooses(catalog, job, model, build_id):
+    arch = catalog.models[model]
+    build = resolve_build(catalog, build_id)
+    planned = best_plan(arch, job, build)
+    reference = _exhaustive(arch, job, build)
+    assert planned.plan == reference.plan
+    assert planned.estimate.fit.need_per_gpu_bytes == pytest.approx(reference.fit.need_per_gpu_bytes)
+
+
+def test_a_job_that_fits_nowhere_is_settled_in_two_levels(catalog):
+    # Full fine-tuning of a 70B model on two 24 GB cards: short of GPU memory at every level.
+    arch = catalog.models["llama-3.1-70b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL, seq_len=4096, batch=8)
+    build = resolve_build(catalog, "2x-rtx-4090-pcie-x16")
+    planned = best_plan(arch, job, build)
+    assert planned.status is FitStatus.NO
+    assert planned.considered == 2 * len(plan_search.TRAIN_SCHEMES)  # the job's own level and the last
+    assert planned.plan == _exhaustive(arch, job, build).plan
