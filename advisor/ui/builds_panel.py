@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,6 +28,10 @@ _FOREGROUND, _BACKGROUND = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.Backg
 _FONT, _USER = Qt.ItemDataRole.FontRole, Qt.ItemDataRole.UserRole
 _EDITABLE = Qt.ItemFlag.ItemIsEditable
 _WINNER_BACKGROUND = QColor("#DFF3E4")  # the winner's row
+#: How long the job must stay put before the lines under the table give back room they no longer
+#: need (ms): longer than the pause between keys of a typed number (the window's own search for
+#: "what would make it fit" waits 250 ms for the same reason), short enough to look settled.
+PANEL_SHRINK_MS = 600
 _FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
 _TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
 
@@ -321,7 +325,15 @@ class BuildsPanel(QWidget):
         self.label_messages.setObjectName("label_messages")
         self.label_messages.setWordWrap(True)
         self.label_messages.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label_messages.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # kept room is below
         lay.addWidget(self.label_messages)
+        # Fewer lines under the table give their room back only once the job stays put: a panel
+        # that shrank and grew as the user typed re-laid out the window and repainted the plot
+        # beside the table each time (10 ms of the table's update, issue 20), and the plot jumped.
+        self._shrink_timer = QTimer(self)
+        self._shrink_timer.setSingleShot(True)
+        self._shrink_timer.setInterval(PANEL_SHRINK_MS)
+        self._shrink_timer.timeout.connect(lambda: self._fit_panel_height(shrink=True))
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
         self.buttons["down"].clicked.connect(lambda: self._move(1))
@@ -363,13 +375,20 @@ class BuildsPanel(QWidget):
             t.setMinimumHeight(h)
             t.setMaximumHeight(h)
 
-    def _fit_panel_height(self) -> None:
+    def _fit_panel_height(self, shrink: bool = True) -> None:
         """Never shorter than its wrapped lines need at this width: a splitter gives a panel its
         minimum size hint, which knows nothing of word wrap, and the lines under the table were
-        then drawn over its last row and scroll bar (seen at 1280×800 in training)."""
+        then drawn over its last row and scroll bar (seen at 1280×800 in training).
+        ``shrink=False``: grow at once, give room back ``PANEL_SHRINK_MS`` after the last call."""
         need = self.layout().totalHeightForWidth(self.width())
-        if need > 0 and self.minimumHeight() != need:
+        current = self.minimumHeight()
+        if need <= 0 or need == current:
+            return
+        if need > current or shrink:
+            self._shrink_timer.stop()
             self.setMinimumHeight(need)
+        else:
+            self._shrink_timer.start()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override: the scroll bar may come or go
         super().resizeEvent(event)
@@ -413,5 +432,5 @@ class BuildsPanel(QWidget):
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
-        self._fit_panel_height()
+        self._fit_panel_height(shrink=False)
         self._on_builds_changed()

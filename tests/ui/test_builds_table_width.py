@@ -77,3 +77,26 @@ def test_lines_under_the_table_never_cover_it(app_window, qtbot, size):
     assert bp.label_messages.text()
     assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
     assert bp.label_messages.geometry().bottom() <= bp.height()
+
+
+def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_window, qtbot):
+    # Typing must not make the panel shrink and grow (each time the window was laid out again and
+    # the plot beside the table repainted: issue 20); it grows at once so nothing is covered.
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1280, 800)
+    bp, panel = window.builds_panel, window.workload_panel
+
+    def need():
+        return bp.layout().totalHeightForWidth(bp.width())
+
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # several "does not fit" lines
+    qtbot.waitUntil(lambda: not session.results_pending, timeout=5000)
+    tall = bp.minimumHeight()
+    assert tall >= need()  # grown at once
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    qtbot.waitUntil(lambda: not session.results_pending, timeout=5000)
+    assert need() < tall  # inference: fewer lines
+    assert bp.minimumHeight() == tall and bp._shrink_timer.isActive()  # kept while the job may still change
+    qtbot.waitUntil(lambda: bp.minimumHeight() == need(), timeout=5000)  # then given back
+    assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
