@@ -18,6 +18,7 @@ FRAMEWORKS = ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "
 LOSSES = ("fp32-logits", "upcast", "chunked", "fused")
 ACTIVATION_QUANT = ("none", "fp8", "int8")
 ATTENTION = ("eager", "sdpa", "flash")
+DECODE_ATTENTION = ("grouped", "per-head")
 ENGINES = ("transformers", "vllm", "sglang", "llama.cpp", "ollama", "exllamav2", "tensorrt-llm", "deepspeed")
 PARALLEL = ("none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard", "tp", "pp", "layer-split")
 OFFLOAD = ("optimizer", "params", "nvme")
@@ -39,6 +40,7 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
                "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
                "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers",
+               "decode_attention": "--decode-attention",
                "dataset_tokens": "--dataset-tokens", "epochs": "--epochs"}
 MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
                "runtime")
@@ -166,6 +168,9 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--full-prompt-logits", action="store_true",
                    help="transformers before 4.45: generate computes logits for every prompt position")
     w.add_argument("--prompt-tokens", type=positive_int, metavar="P", help="prompt part of the context")
+    w.add_argument("--decode-attention", choices=DECODE_ATTENTION,
+                   help="decode attention kernel: grouped (FlashAttention, XQA; default) or per-head "
+                        "(TensorRT-LLM masked MHA: before v0.7, or a head layout without an XQA kernel)")
     r = p.add_argument_group("training run (time and cost; issue 18)")
     r.add_argument("--dataset-tokens", metavar="N|chinchilla",
                    help="tokens in the training set (160B, 2.5e9); 'chinchilla': 20 per parameter "
@@ -314,7 +319,8 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
               "activation_offload": args.activation_offload or None,
               "optimizer_in_backward": args.optimizer_in_backward or None, "compile": args.compile or None,
               "bnb_legacy": args.bnb_legacy or None, "expandable_segments": args.expandable_segments or None,
-              "full_prompt_logits": args.full_prompt_logits or None, "moe_offload_layers": args.moe_offload_layers}
+              "full_prompt_logits": args.full_prompt_logits or None, "moe_offload_layers": args.moe_offload_layers,
+              "decode_attention": args.decode_attention}
     fields.update({k: v for k, v in simple.items() if v is not None})
     if args.lora_targets is not None:
         fields["lora_targets"] = lora_targets_arg(args.lora_targets)

@@ -307,3 +307,16 @@ def test_numbers_are_ascii_whole_numbers(capsys, value):
     with pytest.raises(SystemExit) as exc:
         main(["estimate", "llama-3.1-8b", f"--layers={value}"])
     assert exc.value.code == 2 and "expected a whole number" in capsys.readouterr().err
+
+
+def test_decode_attention_per_head_slows_a_large_gqa_batch(capsys):
+    # issue 15 (third session): TensorRT-LLM's masked MHA (per head) against its XQA kernel (grouped).
+    args = ("mistral-7b-v0.1", "--engine", "tensorrt-llm", "--weights", "fp8", "--kv-dtype", "fp8", "--batch", "120",
+            "--context", "1152", "--gpu", "h200-sxm")
+    grouped = run_json(capsys, *args)
+    per_head = run_json(capsys, *args, "--decode-attention", "per-head")
+    assert grouped["workload"]["decode_attention"] == "grouped"
+    assert per_head["workload"]["decode_attention"] == "per-head"
+    assert per_head["speed"]["decode_tokens_per_s"] < 0.5 * grouped["speed"]["decode_tokens_per_s"]
+    rc, _, err = run_cli(capsys, *args, "--decode-attention", "xqa")
+    assert rc != 0 and "--decode-attention" in err

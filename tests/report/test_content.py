@@ -116,3 +116,13 @@ def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
     assert rows["Task"] == "fine-tuning: adapter-v2" and rows["Objective"].startswith("supervised fine-tuning")
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", objective="dpo", precompute_ref=True), None))
     assert rows["Objective"].endswith("reference log-probabilities precomputed")
+
+
+def test_workload_rows_name_a_per_head_decode_kernel():
+    # issue 15 (third session): the PDF states the decode attention kernel when it is not the default.
+    from advisor.report.content import workload_rows
+    from tests.core.speed.speed_fixtures import llama2_7b
+
+    assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
+    rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
+    assert rows["Decode attention"].startswith("per-head")

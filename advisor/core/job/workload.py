@@ -135,6 +135,27 @@ class Engine(StrEnum):
         return self in (Engine.LLAMA_CPP, Engine.OLLAMA)
 
 
+class DecodeAttention(StrEnum):
+    """How a decode step's attention kernel reads the KV cache (issue 15).
+
+    * ``grouped``: each KV head is read once for all the query heads that share it, and the
+      products run on tensor cores: FlashAttention-2 / Flash-Decoding, FlashInfer, vLLM's and
+      SGLang's default backends, TensorRT-LLM's XQA kernels. The step's attention is the KV read.
+    * ``per-head``: one thread block per query head on the CUDA cores, FP32 multiply-adds
+      (TensorRT-LLM's masked multi-head attention, ``MMHA_USE_FP32_ACUM_FOR_FMA`` in
+      decoderMaskedMultiheadAttentionTemplate.h): what TensorRT-LLM ran for every model before its
+      XQA kernels (v0.7/v0.8; NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md: 2.4x Llama-70B
+      throughput on one H200 at 128/2048 with XQA) and, after them, for any head layout its
+      precompiled XQA kernels lack (only 8 query heads per KV head, head size 128 or 256, in
+      cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h at
+      2340c776: Mistral 7B, Mixtral and Falcon-180B ran masked MHA in v0.9.0). Its cost grows with
+      query heads × context, not with the KV bytes, so GQA saves it nothing.
+    """
+
+    GROUPED = "grouped"
+    PER_HEAD = "per-head"
+
+
 class Parallel(StrEnum):
     NONE = "none"
     DDP = "ddp"
@@ -175,6 +196,9 @@ class Workload(Frozen):
     moe_offload_layers: int = Field(0, ge=0, le=100_000,
                                     description="llama.cpp --n-cpu-moe: layers whose routed experts stay in host RAM")
     prompt_tokens: int | None = Field(None, ge=1, le=10_000_000, description="Prompt part of the context")
+    decode_attention: DecodeAttention = Field(DecodeAttention.GROUPED,
+                                              description="Decode attention kernel: grouped (FlashAttention, XQA) "
+                                                          "or per-head (TensorRT-LLM masked MHA)")
     # --- training
     method: Method = Method.FULL
     objective: Objective = Field(Objective.SFT, description="Training objective: sft, dpo, orpo or reward")

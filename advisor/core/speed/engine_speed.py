@@ -28,6 +28,10 @@ Calibration sources (trusted rows, 2026-11-25):
   speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1 to 129,024 tokens, 2,048 generated);
 * transformers, SGLang: Qwen3 speed benchmark, QwenLM/Qwen3 docs/source/getting_started/
   speed_benchmark.md at c7f51a1a (H20 96GB, batch 1, input 1);
+* TensorRT-LLM (the per-head attention share only, ``PER_HEAD_ATTENTION_SHARE``): NVIDIA/TensorRT-LLM
+  docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024) and
+  blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960). Its four constants are not
+  fitted (no calibration row at batch <= 4, where the host floor shows): vLLM's.
 * (llama.cpp: of its calibration sources, ggml-org/llama.cpp PR #4812 and geerlingguy/ai-benchmarks
   issue #43 have trusted rows that score, 3 in all: too few to fit.)
 Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
@@ -80,6 +84,19 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.16, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
     Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
 }
+
+
+#: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
+#: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32
+#: multiply-adds) reaches on the attention FLOPs of a step (``flops.attention_flops_per_token``).
+#: Fitted by ``benchmarks/speed_calibration.py`` (2026-11-25, third session) on TensorRT-LLM's
+#: calibration rows, which ran that kernel: v0.5.0 on one or two H200 (NVIDIA/TensorRT-LLM
+#: docs/source/blogs/H200launch.md at 1555478c: Llama-2-13B and Llama-2-70B, FP8, batch 32-1024),
+#: before XQA existed, beside v0.7a's XQA rows (blogs/Falcon180B-H200.md at 3c44cb97), with
+#: TensorRT-LLM on vLLM's constants (its own are not fitted: no row at a small batch). The kernel
+#: reaches a small share: FP32 accumulation and per-key reductions across a warp, not its
+#: multiply-adds, bound it.
+PER_HEAD_ATTENTION_SHARE = 0.08
 
 
 def engine_speed(engine: Engine) -> EngineSpeed:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Mode, Parallel, Workload
+from advisor.core.job.workload import DecodeAttention, Mode, Parallel, Workload
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.memory.inference import (
     kv_cache_bytes,
@@ -38,6 +38,7 @@ from advisor.core.memory.inference import (
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
+from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
@@ -69,6 +70,23 @@ def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
     return (c.total - routed * (1 - used)) / c.total
 
 
+def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
+    """What a per-head decode attention kernel achieves on each GPU used, FLOP/s: the card's FP32
+    (CUDA-core) peak × ``engine_speed.PER_HEAD_ATTENTION_SHARE`` (None: FP32 peak not published)."""
+    return tuple(None if g.fp32_tflops is None else g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE
+                 for g in build.gpus[:n_gpus])
+
+
+def _attention_seconds(kv_bytes: float, kv_bw: float, attn_flops: float, attn_rate: float | None,
+                       per_head: bool) -> float:
+    """One step's attention on one GPU: the KV read, or with a per-head kernel the longer of that
+    read and the CUDA-core work (query heads × context: grouped-query attention saves it nothing)."""
+    read = kv_bytes / kv_bw
+    if not per_head or not attn_rate:
+        return read
+    return max(read, attn_flops / attn_rate)
+
+
 def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
     """(seconds per decode step of the whole batch, memory part, compute part, comm part)."""
     if None in r.bws:
@@ -82,10 +100,14 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     act = w.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
     floor = e.floor_s_per_layer * arch.n_layers
+    per_head = w.decode_attention is DecodeAttention.PER_HEAD
+    attn_whole = w.batch * attention_flops_per_token(arch, w.context_len)
+    rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        mem_t = sum(whole_w * frac * f / (b * e.bandwidth) + kv_whole * f / (b * kv_share)
-                    for f, b in zip(shares, r.bws))
+        mem_t = sum(whole_w * frac * f / (b * e.bandwidth)
+                    + _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
+                    for f, b, a in zip(shares, r.bws, rates))
         comp_t = sum(flops * f / (p * e.compute) for f, p in zip(shares, r.peaks)) if known_peaks else 0.0
         comm_t = sum(r.sends(act, sp.stages))
         step = max(mem_t, comp_t, floor)
@@ -95,7 +117,12 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
             notes.append(LAYER_SPLIT_NOTE)
         return step + comm_t, mem_t, comp_t, comm_t
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
-    mem_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + kv_gpu / (min(r.bws) * kv_share)
+    rate = None if None in rates else min(rates, default=None)
+    attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
+    mem_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + attn_t
+    if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
+        notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
+                     "of a step, longer than reading the KV cache")
     comp_t = flops / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     if floor > max(mem_t, comp_t):

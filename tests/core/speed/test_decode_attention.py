@@ -1,0 +1,59 @@
+"""A per-head decode attention kernel (TensorRT-LLM's masked MHA) against a grouped one (issue 15,
+third session): its cost is query heads × context on the CUDA cores, so GQA saves it nothing."""
+
+import pytest
+
+from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.workload import DecodeAttention, Workload
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.speed import engine_speed as es
+from advisor.core.speed import inference as sp
+from advisor.core.speed.flops import attention_flops_per_token
+from tests.core.speed.speed_fixtures import h100, llama2_7b, llama2_70b
+
+
+def one_h100() -> ResolvedBuild:
+    return ResolvedBuild(name="1x H100", gpus=(h100(),), topology=Topology(pcie_gen=5))
+
+
+def decode(arch, **kw):
+    w = Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", **kw)
+    build = one_h100()
+    return sp.estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown).decode_tokens_per_s
+
+
+def test_default_is_grouped():
+    assert Workload().decode_attention is DecodeAttention.GROUPED
+
+
+def test_share_is_the_calibration_fit():
+    # benchmarks/speed_calibration.py, 2026-11-25 (third session): TensorRT-LLM v0.5.0 / v0.7a H200 rows.
+    assert es.PER_HEAD_ATTENTION_SHARE == 0.08
+
+
+def test_per_head_is_never_faster_and_costs_nothing_at_one_short_sequence():
+    for arch in (llama2_7b(), llama2_70b()):
+        for batch, ctx in ((1, 256), (64, 2048), (256, 1152)):
+            g = decode(arch, batch=batch, context_len=ctx)
+            p = decode(arch, batch=batch, context_len=ctx, decode_attention="per-head")
+            assert p <= g
+    # one sequence of 256 tokens: 0.1 ms of CUDA-core attention beside a 31 ms weight read
+    assert decode(llama2_70b(), batch=1, context_len=256, decode_attention="per-head") == \
+        pytest.approx(decode(llama2_70b(), batch=1, context_len=256), rel=0.01)
+
+
+def test_gqa_saves_a_per_head_kernel_nothing():
+    # Llama-2-70B (64 query heads, 8 KV heads) at a large batch: the per-head kernel's time is the
+    # attention FLOPs at the FP32 peak's fitted share, far longer than reading the 8-head KV cache.
+    arch, batch, ctx = llama2_70b(), 128, 2048
+    g = decode(arch, batch=batch, context_len=ctx)
+    p = decode(arch, batch=batch, context_len=ctx, decode_attention="per-head")
+    assert p < 0.6 * g
+    extra = batch / p - batch / g
+    attn = batch * attention_flops_per_token(arch, ctx) / (67e12 * es.PER_HEAD_ATTENTION_SHARE)
+    assert extra == pytest.approx(attn - 0.0, rel=0.35)  # less the KV read it replaces
+    assert extra < attn
+
+
+def test_per_head_rate_is_the_fp32_peak_share():
+    assert sp.per_head_attention_flops_per_s(one_h100(), 1) == (67e12 * es.PER_HEAD_ATTENTION_SHARE,)
