@@ -39,6 +39,10 @@ GRIDS = {
     "kv_bandwidth": [None] + [round(0.005 * 1.25 ** i, 4) for i in range(0, 23)],  # 0.005 to 0.68, or as weights
     "compute": [round(0.10 + 0.01 * i, 2) for i in range(0, 81)],  # 0.10 to 0.90
 }
+#: The share of the FP32 peak a per-head decode attention kernel reaches (``es.PER_HEAD_ATTENTION_SHARE``,
+#: one constant for every engine): fitted with the constants of the engine whose calibration rows ran
+#: that kernel (``speed_fidelity.decode_attention_of``), as a fifth coordinate.
+PER_HEAD_GRID = [round(0.01 * i, 2) for i in range(2, 61)]  # 0.02 to 0.60
 PASSES = 3
 #: Grid values whose error is within this share of the best count as equally good; of those, the one
 #: nearest the current value (the prior on the first pass) is kept: an unconstrained constant stays.
@@ -46,6 +50,11 @@ TIE = 0.01
 #: An engine is fitted only with at least this many calibration rows (about three per constant);
 #: with fewer it keeps its sibling's constants or the priors.
 MIN_ROWS = 10
+#: ... and only with rows at a batch this small or smaller: the host's floor per layer shows only where
+#: a step can be host-bound. Without such rows the floor absorbs whatever the large-batch rows miss
+#: (TensorRT-LLM's ten calibration rows, batch 32-1024, fit 0.61 ms per layer: a 7B model at batch 1
+#: would decode at most ~50 tokens/s), so the engine keeps its sibling's constants.
+SMALL_BATCH = 4
 
 
 def calibration_rows(catalog) -> dict[Engine, list[dict[str, str]]]:
@@ -79,34 +88,77 @@ def _distance(value, prior) -> float:
     return abs(value - prior)
 
 
+def runs_per_head(rows, catalog) -> bool:
+    """Whether any of ``rows`` decoded with a per-head attention kernel."""
+    return any(speed_fidelity.decode_attention_of(r, catalog.models[r["model_id"]]).value == "per-head"
+               for r in rows if r.get("model_id") in catalog.models and r["group"] == "decode")
+
+
 def fit(engine: Engine, rows, catalog) -> es.EngineSpeed:
     prior = es.PRIOR
     current = dict(bandwidth=prior.bandwidth, compute=prior.compute, floor_s_per_layer=0.0, kv_bandwidth=None)
+    grids = dict(GRIDS)
+    if runs_per_head(rows, catalog):
+        current["per_head"] = es.PER_HEAD_ATTENTION_SHARE
+        grids["per_head"] = PER_HEAD_GRID
+
+    def apply(values):
+        es.FITTED[engine] = es.EngineSpeed(**{k: v for k, v in values.items() if k != "per_head"})
+        if "per_head" in values:
+            es.PER_HEAD_ATTENTION_SHARE = values["per_head"]
+
     for _ in range(PASSES):
-        for name, grid in GRIDS.items():
+        for name, grid in grids.items():
             scored = []
             for value in dict.fromkeys([*grid, current[name]]):  # the current value (the prior at first) too
-                es.FITTED[engine] = es.EngineSpeed(**{**current, name: value})
+                apply({**current, name: value})
                 scored.append((loss(rows, catalog), value))
             best = min(s for s, _ in scored)
             near = [v for s, v in scored if s <= best * (1 + TIE) + 1e-9]
             current[name] = min(near, key=lambda v: _distance(v, current[name]))
-    es.FITTED[engine] = es.EngineSpeed(**current)
+    apply(current)
+    if "per_head" in current:
+        print(f"# PER_HEAD_ATTENTION_SHARE = {current['per_head']:g}  (fitted with {engine.value}'s rows)")
     return es.FITTED[engine]
+
+
+def fit_per_head(rows, catalog) -> float:
+    """``es.PER_HEAD_ATTENTION_SHARE`` alone, on ``rows`` (their engine's constants as they are)."""
+    current = es.PER_HEAD_ATTENTION_SHARE
+    for _ in range(PASSES):
+        scored = []
+        for value in dict.fromkeys([*PER_HEAD_GRID, current]):
+            es.PER_HEAD_ATTENTION_SHARE = value
+            scored.append((loss(rows, catalog), value))
+        best = min(s for s, _ in scored)
+        near = [v for s, v in scored if s <= best * (1 + TIE) + 1e-9]
+        current = min(near, key=lambda v: abs(v - current))
+    es.PER_HEAD_ATTENTION_SHARE = current
+    print(f"# PER_HEAD_ATTENTION_SHARE = {current:g}  (fitted alone on {len(rows)} rows)")
+    return current
+
+
+def fits_engine(rows) -> bool:
+    """Enough calibration rows, some of them at a small batch (``MIN_ROWS``, ``SMALL_BATCH``)."""
+    return len(rows) >= MIN_ROWS and any(int(r.get("batch") or 1) <= SMALL_BATCH for r in rows)
 
 
 def main() -> int:
     catalog = load_catalog().catalog
     by_engine = calibration_rows(catalog)
-    shipped = dict(es.FITTED)
+    shipped, shipped_per_head = dict(es.FITTED), es.PER_HEAD_ATTENTION_SHARE
     before = {e: loss(rows, catalog) for e, rows in by_engine.items()}
     es.FITTED.clear()
     fitted = {}
     for engine in sorted(by_engine, key=lambda e: e.value):
-        if len(by_engine[engine]) >= MIN_ROWS:
+        if fits_engine(by_engine[engine]):
             fitted[engine] = fit(engine, by_engine[engine], catalog)
         else:
-            print(f"# {engine.value}: {len(by_engine[engine])} calibration rows (< {MIN_ROWS}): not fitted")
+            print(f"# {engine.value}: {len(by_engine[engine])} calibration rows (< {MIN_ROWS}, or none at batch "
+                  f"<= {SMALL_BATCH}): its constants not fitted")
+    for engine in sorted(by_engine, key=lambda e: e.value):
+        if engine not in fitted and runs_per_head(by_engine[engine], catalog):
+            fit_per_head(by_engine[engine], catalog)
     print("# calibration rows per engine and their sources:")
     for engine, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value):
         urls = sorted({r["url"] for r in rows})
@@ -124,9 +176,12 @@ def main() -> int:
               f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
               f"kv_bandwidth={kv}),")
     print("}")
+    fitted_per_head = es.PER_HEAD_ATTENTION_SHARE
     es.FITTED.clear()
     es.FITTED.update(shipped)
-    same = all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
+    es.PER_HEAD_ATTENTION_SHARE = shipped_per_head
+    same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
+            and fitted_per_head == shipped_per_head)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
 from advisor.core.estimate.estimator import estimate  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
 from advisor.core.hardware.records import Topology  # noqa: E402
-from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.job.workload import DecodeAttention, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
@@ -147,6 +147,31 @@ def job_of(row: dict[str, str]) -> Workload | str:
                     parallel=parallel, context_len=prompt + gen, kv_dtype=kv)
 
 
+#: TensorRT-LLM's XQA decode kernels (tensor cores, one KV read per query group) arrived in v0.7/v0.8
+#: (NVIDIA/TensorRT-LLM docs/source/blogs/Falcon180B-H200.md at 3c44cb97: 'GQA ... 2.4x improvement on
+#: Llama-70B over TensorRT-LLM v0.5', v0.7a vs v0.6a; blogs/XQA-kernel.md: 'included in the v0.8
+#: releases'); its precompiled single-query XQA kernels cover 8 query heads per KV head with head size
+#: 128 or 256 only (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h
+#: at 2340c776). Any other model, and every model before v0.7, decodes with masked MHA (per head).
+XQA_SINCE = (0, 7)
+XQA_LAYOUTS = {(8, 128), (8, 256)}  # (query heads per KV head, head size)
+
+
+def _version(text: str) -> tuple[int, int]:
+    parts = [int("".join(ch for ch in p if ch.isdigit()) or 0) for p in (text or "0").split(".")[:2]]
+    return (parts + [0, 0])[0], (parts + [0, 0])[1]
+
+
+def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention:
+    """The decode attention kernel the row's engine ran for its model (``XQA_SINCE``, ``XQA_LAYOUTS``)."""
+    if row["engine"] != "tensorrt-llm":
+        return DecodeAttention.GROUPED
+    layout = (arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim)
+    if _version(row.get("engine_version", "")) >= XQA_SINCE and layout in XQA_LAYOUTS:
+        return DecodeAttention.GROUPED
+    return DecodeAttention.PER_HEAD
+
+
 def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
     """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each."""
     at_prompt = estimate(arch, w.model_copy(update={"context_len": prompt}), build).speed
@@ -169,6 +194,8 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     job = job_of(row)
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
+    if job.mode.value == "inference":
+        job = job.model_copy(update={"decode_attention": decode_attention_of(row, arch)})
     try:
         build = hardware_of(row, catalog, gpu, n)
         if row["group"] == "train":

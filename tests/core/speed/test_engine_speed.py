@@ -84,3 +84,41 @@ def test_shipped_constants_are_a_fit_of_the_calibration_rows(catalog):
     finally:
         es.FITTED.clear()
         es.FITTED.update(saved)
+
+
+def test_trt_llm_rows_map_to_the_kernel_their_version_ran(catalog):
+    # XQA (grouped) from v0.7 for 8 query heads per KV head and head size 128/256 only
+    # (xqa_kernel_cubin.h at 2340c776); masked MHA (per head) otherwise.
+    rows = {r["id"]: r for r in speed_fidelity.load_rows()}
+    kind = {i: speed_fidelity.decode_attention_of(rows[i], catalog.models[rows[i]["model_id"]]).value
+            for i in ("trtllm090-llama70b-h200-tp1-bs64-2048-2048", "trtllm090-mistral7b-h200-tp1-bs120-128-2048",
+                      "trtllm090-falcon180b-h200-tp4-bs64-2048-2048", "trtllm090-llama7b-h200-tp1-bs120-128-2048",
+                      "trtllm050-llama70b-h200-tp1-bs64-2048-128", "trtllm07a-llama70b-h200-1gpu-bs192-128-2048",
+                      "qwen25-7b-vllm-bf16-in1-1gpu")}
+    assert kind == {"trtllm090-llama70b-h200-tp1-bs64-2048-2048": "grouped",
+                    "trtllm090-mistral7b-h200-tp1-bs120-128-2048": "per-head",
+                    "trtllm090-falcon180b-h200-tp4-bs64-2048-2048": "per-head",
+                    "trtllm090-llama7b-h200-tp1-bs120-128-2048": "per-head",
+                    "trtllm050-llama70b-h200-tp1-bs64-2048-128": "per-head",
+                    "trtllm07a-llama70b-h200-1gpu-bs192-128-2048": "grouped",
+                    "qwen25-7b-vllm-bf16-in1-1gpu": "grouped"}
+
+
+def test_trt_llm_constants_not_fitted_without_small_batch_rows(catalog):
+    rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
+    assert len(rows) >= speed_calibration.MIN_ROWS
+    assert not speed_calibration.fits_engine(rows)  # every row at batch >= 32: the host floor is not seen
+    assert all(speed_calibration.fits_engine(speed_calibration.calibration_rows(catalog)[e]) for e in es.FITTED)
+
+
+def test_per_head_share_is_a_fit_of_the_calibration_rows(catalog):
+    rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
+    saved = es.PER_HEAD_ATTENTION_SHARE
+    try:
+        base = speed_calibration.loss(rows, catalog)
+        i = speed_calibration.PER_HEAD_GRID.index(saved)
+        for j in (i - 1, i + 1):
+            es.PER_HEAD_ATTENTION_SHARE = speed_calibration.PER_HEAD_GRID[j]
+            assert base <= speed_calibration.loss(rows, catalog) * (1 + speed_calibration.TIE) + 1e-9
+    finally:
+        es.PER_HEAD_ATTENTION_SHARE = saved
