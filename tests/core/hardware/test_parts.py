@@ -146,7 +146,6 @@ KNOWN_GAPS = {
     "new price of Ryzen Threadripper PRO 5975WX", "new price of Pro WS WRX80E-SAGE SE WIFI",
     "new price of GeForce RTX NVLink Bridge (4-slot, RTX 3090)",
     "new price of Apple M3 Ultra 80-core GPU, 512 GB (Mac Studio 2025)", "new price of H100 SXM 80GB",
-    "new price of Ryzen AI Max+ 395 (Radeon 8060S iGPU, 'Strix Halo')",
 }
 #: Builds with neither parts nor a platform price: an HGX/DGX server is not sold as parts.
 NO_PLATFORM = {"8x-h100-sxm"}
