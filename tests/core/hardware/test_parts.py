@@ -163,6 +163,23 @@ def test_every_shipped_build_names_its_platform_or_is_one_machine():
         assert not any(w.severity is Severity.ERROR and "x16" in w.message for w in check_build(resolved)), bid
 
 
+#: Shipped builds whose new price is whole-machine (no unknown part), with the total in USD. A build
+#: that gains or loses its total, or whose total moves, must be listed here on purpose.
+WHOLE_MACHINE_TOTALS = {
+    "1x-rtx-5090": 3434.18, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
+    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,
+}
+
+
+def test_the_shipped_builds_with_a_whole_machine_total():
+    cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
+    totals = {bid: cost.total_usd for bid in cat.builds
+              if (cost := build_cost(resolve_build(cat, bid))).total_usd is not None}
+    assert totals == pytest.approx(WHOLE_MACHINE_TOTALS)
+    for bid in totals:
+        assert build_cost(resolve_build(cat, bid)).missing == (), bid
+
+
 def test_the_known_gaps_are_still_gaps():
     cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
     seen = {m for bid in cat.builds for m in build_cost(resolve_build(cat, bid)).missing}
