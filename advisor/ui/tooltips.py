@@ -21,6 +21,11 @@ TIPS: dict[str, str] = {
              "micro-batch per GPU per step (activations grow with it).",
     "kv_dtype": "Element type of the KV cache. fp8 halves it against bf16 (vLLM --kv-cache-dtype fp8); "
                 "q8_0/q4_0 are llama.cpp's quantized caches.",
+    "decode_attention": "How the engine's kernel reads the KV cache while generating. grouped: once per KV head "
+                        "for all the query heads that share it (FlashAttention, vLLM, SGLang, TensorRT-LLM's XQA). "
+                        "per-head: once per query head on the CUDA cores (TensorRT-LLM's masked attention, what "
+                        "versions before 0.7 ran, and later ones for head layouts XQA lacks): slower at large "
+                        "batches for models that share KV heads.",
     "gpu_memory_utilization": "vLLM pre-allocates this share of each card's memory at start and fills the "
                               "rest of its share with KV-cache blocks (vLLM docs, --gpu-memory-utilization).",
     "method": "Full: every weight is trained. LoRA: the base is frozen and small low-rank adapters are "

@@ -18,6 +18,7 @@ FIELD_LABELS: dict[str, str] = {
     "engine": "Engine",
     "context_len": "Context length",
     "kv_dtype": "KV cache type",
+    "decode_attention": "Attention kernel",
     "gpu_memory_utilization": "vLLM memory share",
     "method": "Method",
     "objective": "Objective",

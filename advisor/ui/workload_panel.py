@@ -27,6 +27,7 @@ from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
     Checkpointing,
+    DecodeAttention,
     Engine,
     Method,
     Mode,
@@ -40,8 +41,8 @@ from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     DEFAULT_WEIGHTS,
-    KV_DTYPES,
     FRAMEWORK_WORDS,
+    KV_DTYPES,
     LOSS_WORDS,
     OBJECTIVE_WORDS,
     SWITCH_WORDS,
@@ -132,7 +133,7 @@ class WorkloadPanel(QScrollArea):
         session.results_computed.connect(self._on_results_computed)
         self._on_workload_changed(session.workload)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event) -> None:
         self._fit_width()
         super().showEvent(event)
 
@@ -170,6 +171,8 @@ class WorkloadPanel(QScrollArea):
         form.addRow("Context length", self.spin_context_len)
         self.combo_kv_dtype = _combo(KV_DTYPES, TIPS["kv_dtype"])
         form.addRow("KV cache type", self.combo_kv_dtype)
+        self.combo_decode_attention = _combo([d.value for d in DecodeAttention], TIPS["decode_attention"])
+        form.addRow("Attention kernel", self.combo_decode_attention)
         self.spin_gpu_memory_utilization = QDoubleSpinBox()
         self.spin_gpu_memory_utilization.setRange(0.05, 1.0)
         self.spin_gpu_memory_utilization.setSingleStep(0.05)
@@ -251,7 +254,7 @@ class WorkloadPanel(QScrollArea):
         return {
             "mode": self.combo_mode, "batch": self.spin_batch, "weights": self.combo_weights,
             "engine": self.combo_engine, "context_len": self.spin_context_len, "kv_dtype": self.combo_kv_dtype,
-            "gpu_memory_utilization": self.spin_gpu_memory_utilization, "method": self.combo_method,
+            "decode_attention": self.combo_decode_attention, "gpu_memory_utilization": self.spin_gpu_memory_utilization, "method": self.combo_method,
             "precision": self.combo_precision, "optimizer": self.combo_optimizer, "seq_len": self.spin_seq_len,
             "grad_accum_steps": self.spin_grad_accum_steps, "checkpointing": self.combo_checkpointing,
             "attention": self.combo_attention, "lora_rank": self.spin_lora_rank,

@@ -115,3 +115,24 @@ def test_a_rejected_value_is_a_sentence(app_window):
     assert text == "vLLM memory share must be more than 0; the previous value is kept."
     assert "gpu_memory_utilization" not in text
     assert panel.label_problems.text() == ""
+
+
+def test_the_decode_attention_kernel_is_a_window_option(app_window):
+    # The speed benchmark maps TensorRT-LLM rows to the per-head kernel (issue 15): a user of the
+    # window can set the same thing, and it slows decoding of a model that shares KV heads.
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.core.job.workload import DecodeAttention
+
+    session, window = app_window
+    panel = window.workload_panel
+    session.add_build(BuildEntry(name="one H100", gpu_id="h100-sxm", gpu_count=1))  # a fast memory: the kernel shows
+    _pick(panel.combo_engine, "tensorrt-llm")
+    panel.spin_batch.setValue(64)
+    grouped = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
+    _pick(panel.combo_decode_attention, "per-head")
+    assert session.workload.decode_attention is DecodeAttention.PER_HEAD
+    per_head = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
+    assert any(p is not None and g is not None and p < g for p, g in zip(per_head, grouped, strict=True))
+    session.undo_stack.undo()
+    assert session.workload.decode_attention is DecodeAttention.GROUPED
+    assert panel.combo_decode_attention.currentText() == "grouped"
