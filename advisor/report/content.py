@@ -67,7 +67,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
         if w.decode_attention.value != "grouped":
-            rows.append(("Decode attention", f"{w.decode_attention.value} (masked MHA on the CUDA cores)"))
+            rows.append(("Attention kernel", f"{w.decode_attention.value}: one query head at a time on the CUDA cores"))
     else:
         rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
             if w.method.value in ("lora", "qlora") else ""

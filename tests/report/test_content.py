@@ -123,6 +123,6 @@ def test_workload_rows_name_a_per_head_decode_kernel():
     from advisor.report.content import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
-    assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
+    assert "Attention kernel" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
-    assert rows["Decode attention"].startswith("per-head")
+    assert rows["Attention kernel"].startswith("per-head")
