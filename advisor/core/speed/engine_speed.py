@@ -89,14 +89,16 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
 #: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32
 #: multiply-adds) reaches on the attention FLOPs of a step (``flops.attention_flops_per_token``).
-#: Fitted by ``benchmarks/speed_calibration.py`` (2026-11-25, third session) on TensorRT-LLM's
+#: Fitted by ``benchmarks/speed_calibration.py`` (2026-11-25, third session; refitted in the fourth,
+#: 0.08 -> 0.11, when a decode step became its GEMMs and then its attention kernel, each on its own
+#: roofline: ``inference._kernels``) on TensorRT-LLM's
 #: calibration rows, which ran that kernel: v0.5.0 on one or two H200 (NVIDIA/TensorRT-LLM
 #: docs/source/blogs/H200launch.md at 1555478c: Llama-2-13B and Llama-2-70B, FP8, batch 32-1024),
 #: before XQA existed, beside v0.7a's XQA rows (blogs/Falcon180B-H200.md at 3c44cb97), with
 #: TensorRT-LLM on vLLM's constants (its own are not fitted: no row at a small batch). The kernel
 #: reaches a small share: FP32 accumulation and per-key reductions across a warp, not its
 #: multiply-adds, bound it.
-PER_HEAD_ATTENTION_SHARE = 0.08
+PER_HEAD_ATTENTION_SHARE = 0.11
 
 
 def engine_speed(engine: Engine) -> EngineSpeed:

@@ -1,10 +1,11 @@
 """Speed of a workload on a build: decode, prefill, time to first token, training throughput.
 
-Roofline (Williams et al. 2009): a step takes the longer of its memory time (bytes read /
-achieved bandwidth) and its compute time (FLOPs / achieved FLOP/s), plus the GPU-to-GPU
-traffic that cannot overlap (``advisor.core.hardware.interconnect``). Decode reads every weight and
-the whole KV cache once per step, so it is bandwidth-bound until batch × 2·P_active FLOPs
-take longer than reading the weights. FLOP counts: ``advisor.core.speed.flops``; the per-engine
+Roofline (Williams et al. 2009), kernel by kernel: a kernel takes the longer of its memory time
+(bytes read / achieved bandwidth) and its compute time (FLOPs / achieved FLOP/s); a step's kernels
+run one after another, plus the GPU-to-GPU traffic that cannot overlap
+(``advisor.core.hardware.interconnect``). A decode step is its weight GEMMs (bandwidth-bound until
+batch × 2·P_active FLOPs take longer than reading the weights) and then its attention (the KV
+cache read, or a per-head kernel's CUDA-core work): ``_kernels``. FLOP counts: ``advisor.core.speed.flops``; the per-engine
 bandwidth and compute shares and per-token floor, fitted to published tokens/s:
 ``advisor.core.speed.engine_speed``.
 
@@ -96,7 +97,6 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     frac = _moe_read_fraction(arch, w.batch)
     kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
     kv_share = e.kv_share(w.batch)
-    flops = w.batch * (r.two_n + attention_flops_per_token(arch, w.context_len))
     act = w.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
     floor = e.floor_s_per_layer * arch.n_layers
@@ -105,12 +105,17 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        mem_t = sum(whole_w * frac * f / (b * e.bandwidth)
-                    + _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
-                    for f, b, a in zip(shares, r.bws, rates))
-        comp_t = sum(flops * f / (p * e.compute) for f, p in zip(shares, r.peaks)) if known_peaks else 0.0
+        mem_t = comp_t = step = 0.0
+        for f, b, a, p in zip(shares, r.bws, rates, r.peaks):
+            w_t = whole_w * frac * f / (b * e.bandwidth)
+            a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
+            g_t = w.batch * r.two_n * f / (p * e.compute) if known_peaks else 0.0
+            ac_t = attn_whole * f / (p * e.compute) if known_peaks else 0.0
+            mem_t += w_t + a_t
+            comp_t += g_t + ac_t
+            step += _kernels(w_t, g_t, a_t, ac_t)
         comm_t = sum(r.sends(act, sp.stages))
-        step = max(mem_t, comp_t, floor)
+        step = max(step, floor)
         if w.parallel is Parallel.PP and w.batch > 1:
             step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
         else:
@@ -119,16 +124,32 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     rate = None if None in rates else min(rates, default=None)
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    mem_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + attn_t
+    w_t = mem.weights * frac / (min(r.bws) * e.bandwidth)
+    mem_t = w_t + attn_t
     if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
         notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
                      "of a step, longer than reading the KV cache")
-    comp_t = flops / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
+    g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
+    ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
+    comp_t = g_t + ac_t
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {w.engine.value} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
-    return max(mem_t, comp_t, floor) + comm_t, mem_t, comp_t, comm_t
+    return max(_kernels(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
+
+
+def _kernels(weights_t: float, gemm_t: float, kv_t: float, attn_compute_t: float) -> float:
+    """One decode step as its kernels run: the weight GEMMs (QKV, output, MLP projections) and the
+    attention kernel are separate kernels issued one after another on one CUDA stream (TensorRT-LLM's
+    gpt_attention plugin between the QKV and output GEMMs, docs/source/advanced/gpt-attention.md;
+    vLLM's ``Attention`` layer between ``qkv_proj`` and ``o_proj``), and a stream runs its kernels in
+    order (CUDA C++ Programming Guide, "Streams"). The roofline bounds each kernel by its own bytes
+    and FLOPs (Williams et al. 2009): the GEMMs by the longer of reading the weights and their
+    multiply-adds, the attention by the longer of reading the KV cache and its own FLOPs. The step
+    is their sum; a single roofline over the whole step (the longer of all bytes and all FLOPs)
+    let a large batch hide its KV reads behind the GEMMs' compute, which no kernel does."""
+    return max(weights_t, gemm_t) + max(kv_t, attn_compute_t)
 
 
 def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
