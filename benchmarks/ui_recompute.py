@@ -13,11 +13,14 @@ holds its sweep), then the event loop runs until the window has painted:
 * longest UI stall: the longest gap between two ticks of a 1 ms timer during the sample (how
   long the UI thread could not answer a key press).
 
+``--stages`` also prints, for six builds, when each stage of a change ended (results computed,
+table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes.
+
 Reference in the same process: one ``estimate()`` of the window's first job on its first build,
 median of 200 (the ``×`` column divides by it, for comparing runs on a loaded machine).
 Offscreen Qt unless QT_QPA_PLATFORM says otherwise.
 
-Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0]``
+Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0] [--train] [--stages]``
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=100, help="per build count")
     parser.add_argument("--tab", type=int, default=0, help="visible tab: 0 Fit, 1 Memory, 2 Speed, 3 Value")
+    parser.add_argument("--stages", action="store_true",
+                        help="also print, for the largest build count, when each stage of a change ended: the "
+                             "builds' results computed, the table painted, the fit sweep's curves in, the plot painted")
     parser.add_argument("--train", action="store_true",
                         help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
     args = parser.parse_args()
@@ -111,6 +117,8 @@ def main() -> int:
 
     window.tabs.view_drawn.connect(on_drawn)
     session.results_computed.connect(lambda _r: marks.setdefault("computed", time.perf_counter() - t0[0]))
+    session.curves_computed.connect(lambda _r: marks.setdefault("curves", time.perf_counter() - t0[0]))
+    stages: list[dict[str, float]] = []
     spy = Spy()
     app.installEventFilter(spy)
     ticks = QElapsedTimer()
@@ -158,6 +166,8 @@ def main() -> int:
                 heartbeat.stop()
                 tick()
                 if r and "plots" in marks and "table" in marks:
+                    if n == COUNTS[-1]:
+                        stages.append(dict(marks))
                     out[n]["table"].append(marks["table"] * 1e3)
                     out[n]["plots"].append(marks["plots"] * 1e3)
                     out[n]["stall"].append(gaps[0])
@@ -174,6 +184,12 @@ def main() -> int:
         tp, pp = _p95(d["table"]), _p95(d["plots"])
         print(f"{n} | {statistics.median(d['table']):.1f} / {tp:.1f} ({tp * 1e3 / ref:.0f}) | "
               f"{statistics.median(d['plots']):.1f} / {pp:.1f} ({pp * 1e3 / ref:.0f}) | {_p95(d['stall']):.1f}")
+    if args.stages and len(stages) > 1:
+        print(f"{COUNTS[-1]} builds, ms after the change (p50 / p95): " + "; ".join(
+            f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, key in
+            (("results computed", "computed"), ("table painted", "table"), ("curves in and plot redrawn", "curves"),
+             ("plot painted", "plots"))
+            if len(v := [d[key] * 1e3 for d in stages if key in d]) > 1))
     window.close()
     return 0
 

@@ -20,7 +20,8 @@ some shells here) every module of the app was compiled from source at each start
 bare window's site-packages came compiled.
 
 ``--instructions``: one run of each under ``valgrind --tool=callgrind``, counting instructions up
-to the first paint: a ratio a loaded machine does not move (slow: about a minute).
+to the first paint, and the app's up to its content on screen: ratios a loaded machine does not
+move (slow: a few minutes).
 
 Run: ``.venv/bin/python benchmarks/ui_startup.py [--runs 11] [--instructions]``
 """
@@ -91,6 +92,8 @@ def child(kind: str) -> int:
             session = window.session
             if session.results is not None and not session.sweep_pending:
                 mark("ready")
+                if os.environ.get("ADVISOR_EXIT_AT_READY"):  # --instructions: count up to here only
+                    os._exit(0)
                 QTimer.singleShot(0, app.quit)
 
         def on_content() -> None:
@@ -112,9 +115,9 @@ def _run(kind: str, env: dict[str, str]) -> dict[str, float]:
     return {k: float(v) for k, v in (item.split("=") for item in out)}
 
 
-def _instructions(kind: str, env: dict[str, str]) -> int:
+def _instructions(kind: str, env: dict[str, str], until: str = "PAINT") -> int:
     env = {**env, "LLM_ADVISOR_HOME": tempfile.mkdtemp(prefix="advisor-start-"), "ADVISOR_T0": repr(time.time()),
-           "ADVISOR_EXIT_AT_PAINT": "1"}
+           f"ADVISOR_EXIT_AT_{until}": "1"}
     with tempfile.TemporaryDirectory() as tmp:
         err = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", sys.executable,
                               __file__, "--child", kind], env=env, capture_output=True, text=True).stderr
@@ -137,6 +140,9 @@ def main() -> int:
         app_i, bare_i = _instructions("app", env), _instructions("bare", env)
         print(f"instructions to the first paint: app {app_i / 1e9:.3f} G, bare {bare_i / 1e9:.3f} G, "
               f"ratio {app_i / bare_i:.2f}")
+        ready_i = _instructions("app", env, "READY")
+        print(f"instructions until the app's catalog, estimates and visible plot are on screen: {ready_i / 1e9:.3f} G, "
+              f"ratio to the bare window's first paint {ready_i / bare_i:.2f}")
         return 0
     runs: dict[str, list[dict[str, float]]] = {"app": [], "bare": []}
     for i in range(args.runs):
