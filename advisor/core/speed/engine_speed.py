@@ -28,10 +28,11 @@ Calibration sources (trusted rows, 2026-11-25):
   speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1 to 129,024 tokens, 2,048 generated);
 * transformers, SGLang: Qwen3 speed benchmark, QwenLM/Qwen3 docs/source/getting_started/
   speed_benchmark.md at c7f51a1a (H20 96GB, batch 1, input 1);
-* TensorRT-LLM (the per-head attention share only, ``PER_HEAD_ATTENTION_SHARE``): NVIDIA/TensorRT-LLM
-  docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024) and
-  blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960). Its four constants are not
-  fitted (no calibration row at batch <= 4, where the host floor shows): vLLM's.
+* TensorRT-LLM (its compute share and the per-head attention share, ``PER_HEAD_ATTENTION_SHARE``):
+  NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024)
+  and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960). With no calibration row
+  at batch <= 4, where the host floor shows, only its compute share is fitted
+  (``speed_calibration.LARGE_BATCH_ONLY``); its bandwidth shares and floor are vLLM's.
 * (llama.cpp: of its calibration sources, ggml-org/llama.cpp PR #4812 and geerlingguy/ai-benchmarks
   issue #43 have trusted rows that score, 3 in all: too few to fit.)
 Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
@@ -76,13 +77,15 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 
 # --- Fitted (benchmarks/speed_calibration.py, 2026-11-25; sources in the module docstring) -----
 # transformers: 51 calibration rows (mean |ln err| 0.370 -> 0.171; hand-set values before), vLLM: 67 (0.150 -> 0.108),
-# SGLang: 10 (0.583 -> 0.308). llama.cpp has 3 calibration rows (< 10): not fitted, priors.
+# SGLang: 10 (0.583 -> 0.308); TensorRT-LLM: 10, compute share only (fourth session: 0.182 on vLLM's -> 0.151).
+# llama.cpp has 3 calibration rows (< 10): not fitted, priors.
 # transformers' compute share is weakly constrained (only the prefill inside the long-input Qwen2.5
 # rows' end-to-end time sees it); SGLang's bandwidth share is that of one page (H20, batch 1).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.16, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
     Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.53, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
 }
 
 

@@ -24,6 +24,8 @@ def test_fitted_constants_as_shipped():
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.48, compute=0.16, floor_s_per_layer=0.89e-3,
                                             kv_bandwidth=0.0373),
         Engine.VLLM: es.EngineSpeed(bandwidth=0.67, compute=0.45, floor_s_per_layer=0.17e-3),
+        # fourth session: compute share only (no row at a small batch), the rest vLLM's
+        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.67, compute=0.53, floor_s_per_layer=0.17e-3),
     }
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
     assert es.PRIOR_BANDWIDTH == pytest.approx(0.699, abs=1e-3)
@@ -31,7 +33,7 @@ def test_fitted_constants_as_shipped():
 
 
 def test_engines_without_a_fit_take_their_sibling_or_the_priors():
-    assert es.engine_speed(Engine.TENSORRT_LLM) == es.engine_speed(Engine.DEEPSPEED) == es.FITTED[Engine.VLLM]
+    assert es.engine_speed(Engine.DEEPSPEED) == es.FITTED[Engine.VLLM]
     assert es.engine_speed(Engine.LLAMA_CPP) == es.engine_speed(Engine.OLLAMA) == es.PRIOR
     assert es.engine_speed(Engine.EXLLAMAV2) == es.PRIOR
 
@@ -71,6 +73,8 @@ def test_shipped_constants_are_a_fit_of_the_calibration_rows(catalog):
             assert len(rows) >= speed_calibration.MIN_ROWS
             base = speed_calibration.loss(rows, catalog)
             for name, grid in speed_calibration.GRIDS.items():
+                if not speed_calibration.fits_engine(rows) and name not in speed_calibration.LARGE_BATCH_ONLY:
+                    continue  # the sibling's constant, not fitted on these rows
                 value = getattr(fitted, name)
                 if value not in grid:
                     continue  # the prior, kept because the rows do not constrain it
@@ -104,11 +108,29 @@ def test_trt_llm_rows_map_to_the_kernel_their_version_ran(catalog):
                     "qwen25-7b-vllm-bf16-in1-1gpu": "grouped"}
 
 
-def test_trt_llm_constants_not_fitted_without_small_batch_rows(catalog):
+def test_trt_llm_fits_only_its_compute_share_without_small_batch_rows(catalog):
     rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
     assert len(rows) >= speed_calibration.MIN_ROWS
     assert not speed_calibration.fits_engine(rows)  # every row at batch >= 32: the host floor is not seen
-    assert all(speed_calibration.fits_engine(speed_calibration.calibration_rows(catalog)[e]) for e in es.FITTED)
+    assert speed_calibration.LARGE_BATCH_ONLY == ("compute",)
+    trt, vllm = es.FITTED[Engine.TENSORRT_LLM], es.FITTED[Engine.VLLM]
+    assert (trt.bandwidth, trt.floor_s_per_layer, trt.kv_bandwidth) == (vllm.bandwidth, vllm.floor_s_per_layer,
+                                                                        vllm.kv_bandwidth)
+    assert all(speed_calibration.fits_engine(speed_calibration.calibration_rows(catalog)[e])
+               for e in es.FITTED if e is not Engine.TENSORRT_LLM)
+
+
+def test_trt_llm_compute_share_is_a_fit_of_the_calibration_rows(catalog):
+    rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
+    saved = es.FITTED[Engine.TENSORRT_LLM]
+    try:
+        base = speed_calibration.loss(rows, catalog)
+        for c in (saved.compute - 0.01, saved.compute + 0.01):
+            es.FITTED[Engine.TENSORRT_LLM] = es.EngineSpeed(bandwidth=saved.bandwidth, compute=round(c, 2),
+                                                            floor_s_per_layer=saved.floor_s_per_layer)
+            assert base <= speed_calibration.loss(rows, catalog) * (1 + speed_calibration.TIE) + 1e-9
+    finally:
+        es.FITTED[Engine.TENSORRT_LLM] = saved
 
 
 def test_per_head_share_is_a_fit_of_the_calibration_rows(catalog):
