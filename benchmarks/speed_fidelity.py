@@ -183,10 +183,16 @@ COPIED_BATCH_TOOL = "gptSessionBenchmark"
 
 
 def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
-    """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each."""
+    """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each; with no
+    prompt (``prompt`` 0: llama-bench's tg test; ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp
+    times ``test_prompt`` only ``if (t.n_prompt > 0)`` and then ``test_gen``), the generated tokens alone."""
+    mid = estimate(arch, w.model_copy(update={"context_len": max(1, prompt + gen // 2)}), build).speed
+    if not mid.decode_tokens_per_s:
+        return None
+    if prompt == 0:
+        return gen * w.batch / mid.decode_tokens_per_s
     at_prompt = estimate(arch, w.model_copy(update={"context_len": prompt}), build).speed
-    mid = estimate(arch, w.model_copy(update={"context_len": prompt + gen // 2}), build).speed
-    if not at_prompt.time_to_first_token_s or not mid.decode_tokens_per_s:
+    if not at_prompt.time_to_first_token_s:
         return None
     return at_prompt.time_to_first_token_s + gen * w.batch / mid.decode_tokens_per_s
 
@@ -218,7 +224,7 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
             prompt = max(1, _int(row, "prompt_tokens", 512))
             value = estimate(arch, job.model_copy(update={"context_len": prompt}), build).speed.prefill_tokens_per_s
         else:
-            prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
+            prompt, gen = max(0, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
             t = _decode_time(arch, job, build, prompt, gen)
             if t is None:
                 value = None
