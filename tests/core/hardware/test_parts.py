@@ -144,7 +144,6 @@ SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
 KNOWN_GAPS = {
     "no RAM kit in the build's parts", "no PSU in the build's parts", "no motherboard in the build's parts",
     "new price of Ryzen Threadripper PRO 5975WX", "new price of Pro WS WRX80E-SAGE SE WIFI",
-    "new price of GeForce RTX NVLink Bridge (4-slot, RTX 3090)",
     "new price of Apple M3 Ultra 80-core GPU, 512 GB (Mac Studio 2025)", "new price of H100 SXM 80GB",
 }
 #: Builds with neither parts nor a platform price: an HGX/DGX server is not sold as parts.
