@@ -5,9 +5,11 @@ here and redraw from the signals. Every setter is an undoable edit on ``undo_sta
 (``advisor.ui.history``); opening or starting a comparison clears it.
 
 A change is computed in two steps (issue 20): each build's estimate, checks, price and the
-ranking at once (the table and the verdict), then the fit plot's sweep over model sizes on a
-worker thread, after the table has painted. One sweep runs at a time; a newer change
-supersedes the ones waiting, and a sweep for a workload no longer current is not shown.
+ranking first (the table and the verdict), then the fit plot's sweep over model sizes, after the
+table has painted. Both run on the UI thread a few builds or model sizes per turn of the event
+loop (``SLICE_MS``), so a key typed meanwhile waits at most one turn; a newer change drops the
+sweep under way, and a sweep for a workload no longer current is never shown. The search for what
+would make a build fit runs on a worker thread once the job stays put (``SUGGEST_DELAY_MS``).
 """
 
 from __future__ import annotations
@@ -49,7 +51,10 @@ SUGGEST_DELAY_MS = 250
 #: The builds' estimates run on the UI thread a few builds per turn of the event loop: another build
 #: is started in the same turn only while the turn has used less than this (a key typed meanwhile
 #: waits at most this plus one build: 2-9 ms each for a training job's plan search). A change made
-#: before the last build is done starts the pass again for the new state (issue 20).
+#: before the last build is done starts the pass again for the new state (issue 20). The fit sweep
+#: runs in turns of the same length, one model size (0.05-0.2 ms) at a time: on a worker thread it
+#: took longer and stalled the UI thread more, both threads taking turns at the interpreter lock
+#: (``benchmarks/ui_recompute.py --train --stages``; figures in benchmarks/README.md).
 SLICE_MS = 8.0
 
 
@@ -77,10 +82,12 @@ class _WorkerJob(QRunnable):
             pass
 
 
-def _sweep(workload: Workload):
-    from advisor.core.advice.evaluate import fit_curves
+@dataclasses.dataclass
+class _SweepRun:
+    """The fit sweep of one workload being computed, a few model sizes per turn (``Session``)."""
 
-    return fit_curves(workload)
+    workload: Workload
+    steps: object  # evaluate.fit_curve_steps(workload), a generator
 
 
 @dataclasses.dataclass
@@ -157,9 +164,9 @@ class Session(QObject):
         self.path: Path | None = None
         self.dirty = False
         self._curve_cache: dict[Workload, tuple] = {}  # workload → (curves, current technique), newest last
-        self._sweeps = QThreadPool(self)
+        self._sweeps = QThreadPool(self)  # the worker: the search for what would make a build fit
         self._sweeps.setMaxThreadCount(1)
-        self._sweep_job: _WorkerJob | None = None  # the sweep running (one at a time)
+        self._sweep_run: _SweepRun | None = None  # the fit sweep under way (one at a time)
         self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
@@ -177,6 +184,10 @@ class Session(QObject):
         self._sweep_timer.setSingleShot(True)
         self._sweep_timer.setInterval(0)
         self._sweep_timer.timeout.connect(self._start_background)
+        self._sweep_step_timer = QTimer(self)  # the sweep's next turn
+        self._sweep_step_timer.setSingleShot(True)
+        self._sweep_step_timer.setInterval(0)
+        self._sweep_step_timer.timeout.connect(self._continue_sweep)
         self._suggest_timer = QTimer(self)
         self._suggest_timer.setSingleShot(True)
         self._suggest_timer.setInterval(SUGGEST_DELAY_MS)
@@ -347,12 +358,12 @@ class Session(QObject):
     # --- computing -------------------------------------------------------------------
     def recompute(self) -> None:
         """The one computation after any change; views redraw from ``results_computed`` (every
-        build's numbers), then ``curves_computed`` (the fit sweep) and ``suggestions_computed``
-        (what would make a build fit), both computed on the worker thread after the table paints.
+        build's numbers), then ``curves_computed`` (the fit sweep, computed after the table paints)
+        and ``suggestions_computed`` (what would make a build fit, found on the worker thread).
 
-        The builds' estimates are computed a few per turn of the event loop (``SLICE_MS``), at once
-        when they are quick; ``results_pending`` until the last is in, ``results`` stays the
-        previous state's until then."""
+        The builds' estimates, then the sweep, are computed a few at a time per turn of the event
+        loop (``SLICE_MS``), at once when they are quick; ``results_pending`` until the last build
+        is in, ``results`` stays the previous state's until then."""
         from advisor.core.advice import evaluate
         from advisor.storage.error_bands import median_pct
 
@@ -364,6 +375,8 @@ class Session(QObject):
         self._generation += 1
         self._suggest_pending = False  # looked for again once this state's builds are in
         self._suggest_timer.stop()
+        if self._sweep_run is not None and self._sweep_run.workload != self.workload:
+            self._drop_sweep()  # superseded: this state's sweep starts after its builds are in
         self._pass = _Pass(self.catalog, self.arch, self.workload, self.builds, self._prepare(), given, self._margin)
         self._continue_pass()
 
@@ -430,10 +443,41 @@ class Session(QObject):
         return self._suggest_pending
 
     def _start_background(self) -> None:
-        """The fit sweep of the current workload on the worker (the visible plot waits on it); not
-        while the builds' estimates are being computed (it would slow them: the interpreter lock)."""
-        if self._sweep_job is None and self._pass is None and not self._closed and self.sweep_pending:
-            self._sweep_job = self._run(self.workload, lambda w=self.workload: _sweep(w), self._on_sweep_finished)
+        """The fit sweep of the current workload (the visible plot waits on it), once the builds'
+        estimates are in and the table has painted."""
+        if self._pass is not None or self._closed or not self.sweep_pending:
+            return
+        if self._sweep_run is None:
+            from advisor.core.advice.evaluate import fit_curve_steps
+
+            self._sweep_run = _SweepRun(self.workload, fit_curve_steps(self.workload))
+        elif self._sweep_step_timer.isActive():
+            return  # under way: its next turn is due
+        self._continue_sweep()
+
+    def _continue_sweep(self) -> None:
+        """One turn of the sweep: model sizes until the turn has used ``SLICE_MS``, then the next
+        turn; at the end, ``_on_sweep_finished``."""
+        run = self._sweep_run
+        if run is None or self._pass is not None:
+            return  # none, or paused while the builds' estimates are computed (their end resumes it)
+        start = time.perf_counter()
+        try:
+            while True:
+                next(run.steps)
+                if (time.perf_counter() - start) * 1e3 >= self.slice_ms and not self._closed:
+                    self._sweep_step_timer.start()  # keys and paints first
+                    return
+        except StopIteration as done:
+            out = done.value
+        except Exception as exc:  # noqa: BLE001 - said on the status bar; the table and other plots stand
+            out = exc
+        self._sweep_run = None
+        self._on_sweep_finished(run.workload, out)
+
+    def _drop_sweep(self) -> None:
+        self._sweep_run = None
+        self._sweep_step_timer.stop()
 
     def _start_search(self) -> None:
         """What would make the current results' builds fit, on the worker; a newer change cancels it
@@ -454,7 +498,6 @@ class Session(QObject):
         return job  # kept: its signals object lives until it reports
 
     def _on_sweep_finished(self, workload: Workload, out) -> None:
-        self._sweep_job = None
         if isinstance(out, Exception):  # said once; the table and the other plots stand
             self.problem_reported.emit(f"fit curves: {out}")
             return
@@ -465,7 +508,7 @@ class Session(QObject):
         if workload == self.workload and self.results is not None and self._pass is None:
             self.results = with_curves(self.results, out)
             self.curves_computed.emit(self.results)
-        else:  # a newer change came while it ran: kept (the pass of that change takes it), not shown now
+        else:  # not for the state on screen now: kept (a pass of its workload takes it), not shown
             self._start_background()
 
     def _on_suggestions_found(self, generation: int, out) -> None:
@@ -485,11 +528,12 @@ class Session(QObject):
 
     def close(self) -> None:
         """The window is closing: no pass, sweep or search starts any more (their timers are
-        stopped), and the job running on the worker is waited for — a job left running, or started
+        stopped, a sweep under way is dropped), and the job running on the worker is waited for — a job left running, or started
         by a timer after the window went, would report to a session being destroyed (a crash, or a
         pool that waits for it while holding the interpreter lock)."""
         self._closed = True
         self._pass = None  # a pass left half done is dropped (after this, a change is computed at once)
+        self._drop_sweep()
         for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):
             timer.stop()
         self._sweeps.waitForDone()

@@ -6,8 +6,9 @@ import pytest
 
 
 def wait_until_drawn(qtbot, window, timeout_ms: int = 10000) -> None:
-    """Wait for what follows a change after the table (issue 20): the fit sweep and the search for
-    what would make each build fit from the worker thread, then the visible tab's redraw."""
+    """Wait for what follows a change after the table (issue 20): the fit sweep (in turns of the event
+    loop), the search for what would make each build fit (on the worker thread), then the visible
+    tab's redraw."""
     s = window.session
     qtbot.waitUntil(lambda: not s.results_pending and not s.sweep_pending and not s.suggestions_pending
                     and window.tabs.up_to_date(), timeout=timeout_ms)

@@ -1,6 +1,6 @@
-"""A change is computed in two steps (issue 20): the table's numbers at once, the fit sweep on a
-worker thread after; the numbers are those of one synchronous ``evaluate``, and a newer change
-supersedes the sweeps waiting."""
+"""A change is computed in two steps (issue 20): the table's numbers first, the fit sweep after, each
+a few builds or model sizes per turn of the event loop; the numbers are those of one synchronous
+``evaluate``, and a newer change supersedes the sweep under way."""
 
 import numpy as np
 import pytest
@@ -81,6 +81,29 @@ def test_what_makes_it_fit_is_found_off_the_ui_thread_for_the_last_change_only(a
     assert any(r.suggestions for r in reference.builds)
     assert [r.suggestions for r in session.results.builds] == [r.suggestions for r in reference.builds]
     assert session.recommendation == recommendation(reference, session.workload, session.criterion)
+
+
+def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, drawn, qtbot):
+    """The fit sweep is computed on the UI thread in turns (``slice_ms``: here one model size per
+    turn), after the table; a change made while it runs drops it, and what is drawn in the end is
+    the last workload's sweep, equal to ``fit_curves`` (issue 20)."""
+    session, window = app_window
+    session.slice_ms = 0.0
+    shown = []
+    session.curves_computed.connect(lambda results: shown.append(session.workload))
+    first = session.workload.model_copy(update={"batch": 13})
+    session.set_workload(first)
+    qtbot.waitUntil(lambda: session._sweep_run is not None, timeout=5000)  # begun, in turns: not done
+    assert session.sweep_pending and session._sweep_step_timer.isActive()
+    last = first.model_copy(update={"batch": 14})
+    session.set_workload(last)
+    assert session._sweep_run is None or session._sweep_run.workload == last  # the first one is dropped
+    drawn(window)
+    assert shown == [last] and first not in session._curve_cache
+    reference, current = evaluate.fit_curves(last)
+    assert session.results.current_technique == current and list(session.results.curves) == list(reference)
+    for label, y in reference.items():
+        np.testing.assert_array_equal(session.results.curves[label], y)
 
 
 def test_builds_are_resolved_and_priced_once_per_catalog(app_window, monkeypatch):
@@ -192,7 +215,7 @@ def test_closing_the_window_stops_every_timer_and_job(qtbot, qapp):
     assert not session.results_pending
     assert not any(t.isActive() for t in (session._pass_timer, session._sweep_timer, session._suggest_timer))
     qtbot.wait(SUGGEST_WAIT_MS)  # the event loop turns: nothing is started, nothing is emitted
-    assert session._sweep_job is None and session._suggest_job is None
+    assert session._sweep_run is None and session._suggest_job is None
     session.set_workload(session.workload.model_copy(update={"batch": 3}))  # a closed session computes at once
     assert not session.results_pending and session.results.builds[0].estimate is not None
 

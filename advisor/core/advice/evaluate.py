@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -185,20 +185,38 @@ def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
     return variants, current
 
 
-def _curve(workload: Workload, n_params: np.ndarray) -> np.ndarray:
-    """Per-GPU bytes of generic decoders; memory only (speed is not plotted per size)."""
-    out = np.full(len(n_params), np.nan)
-    for i, n in enumerate(n_params):
-        try:
-            out[i] = estimate_memory(generic_decoder(float(n)), workload).breakdown.total
-        except ValueError:  # one impossible point leaves a gap, not a crash
-            continue
-    return out
+def _point(workload: Workload, n_params: float) -> float:
+    """Per-GPU bytes of the generic decoder of ``n_params``; memory only (speed is not plotted per
+    size). NaN for an impossible point: it leaves a gap in the curve, not a crash."""
+    try:
+        return estimate_memory(generic_decoder(float(n_params)), workload).breakdown.total
+    except ValueError:
+        return math.nan
+
+
+def fit_curve_steps(workload: Workload) -> Generator[None, None, tuple[dict[str, np.ndarray], str]]:
+    """``fit_curves`` one point at a time: yields after each model size, returns what ``fit_curves``
+    returns. The window computes the sweep a few points per turn of its event loop (issue 20)."""
+    variants, current = technique_workloads(workload)
+    curves: dict[str, np.ndarray] = {}
+    for label, w in variants.items():
+        curve = np.full(len(CURVE_PARAMS), np.nan)
+        for i, n in enumerate(CURVE_PARAMS):
+            curve[i] = _point(w, n)
+            yield
+        curves[label] = curve
+    return curves, current
 
 
 def fit_curves(workload: Workload) -> tuple[dict[str, np.ndarray], str]:
-    variants, current = technique_workloads(workload)
-    return {label: _curve(w, CURVE_PARAMS) for label, w in variants.items()}, current
+    """Per technique, the per-GPU bytes of a whole copy of a generic decoder at each ``CURVE_PARAMS``
+    size, and the label of the job's own technique."""
+    steps = fit_curve_steps(workload)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
