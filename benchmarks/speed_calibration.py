@@ -157,6 +157,20 @@ def fits_engine(rows) -> bool:
 LARGE_BATCH_ONLY = ("compute",)
 
 
+def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
+    """``flops.TRAIN_COMPILE_SPEEDUP``: the geometric mean of tokens/s with / without torch.compile over
+    the calibration sources' training pairs (a row and the same row with '-compile' appended to its id,
+    same source). Untrusted rows count here: what made them untrusted (an inferred sequence length) is
+    shared by both rows of a pair and cancels in the ratio. Returns (speed-up, the pairs' ids)."""
+    rows = speed_fidelity.load_rows() if rows is None else rows
+    cal = {r["id"]: r for r in rows if r["group"] == "train" and speed_fidelity.split_of(r) == "calibration"}
+    pairs = [(i, i + "-compile") for i in cal if i + "-compile" in cal and cal[i]["url"] == cal[i + "-compile"]["url"]]
+    if not pairs:
+        return 1.0, []
+    logs = [math.log(float(cal[b]["tokens_per_s"]) / float(cal[a]["tokens_per_s"])) for a, b in pairs]
+    return math.exp(sum(logs) / len(logs)), pairs
+
+
 def main() -> int:
     catalog = load_catalog().catalog
     by_engine = calibration_rows(catalog)
@@ -191,6 +205,9 @@ def main() -> int:
     def num(value: float, prior: float) -> str:
         return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
 
+    speedup, pairs = compile_speedup()
+    print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
+          f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"

@@ -113,6 +113,22 @@ TORCHTUNE_CHECKPOINTED = ("tt-l32-3b-flags-ac", "tt-l32-3b-flags-optinbwd", "tt-
                           "tt-l32-3b-flags-adamw8bit", "tt-l32-3b-flags-lora", "tt-l32-3b-flags-qlora")
 
 
+#: ... and torch.compile is on from its '+ Compile' row down (LoRA and QLoRA keep it: only
+#: optimizer_in_bwd and AdamW8bit are left out of them).
+TORCHTUNE_COMPILED = ("tt-l32-3b-flags-compile", "tt-l32-3b-flags-chunkedce", *TORCHTUNE_CHECKPOINTED)
+
+
+def compiled(row: dict[str, str]) -> bool | None:
+    """torch.compile as the row's source states it: the torchtune README's speed table ('all the below
+    numbers are provided for ... torch compile enabled', quoted in the rows' notes), its flags table
+    from '+ Compile' down (``TORCHTUNE_COMPILED``), torchtitan's '+ torch.compile' rows (ids ending
+    in -compile or -compile-fp8); None (the framework's default) otherwise."""
+    words = row["id"].lower().split("-")
+    if "torch compile enabled" in row.get("notes", "") or row["id"] in TORCHTUNE_COMPILED or "compile" in words:
+        return True
+    return None
+
+
 def method_of(row: dict[str, str]) -> str:
     """Training method as the row's source names it (the id carries it: torchtune's 'LoRA' and
     'QLoRA' rows; QLoRA's base is NF4): full unless the id says lora or qlora."""
@@ -132,7 +148,8 @@ def job_of(row: dict[str, str]) -> Workload | str:
             return f"training engine {engine}"
         return Workload(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
                         parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
-                        checkpointing="full" if row["id"] in TORCHTUNE_CHECKPOINTED else "none")
+                        checkpointing="full" if row["id"] in TORCHTUNE_CHECKPOINTED else "none",
+                        compile=compiled(row))
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
         try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are

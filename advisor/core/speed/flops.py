@@ -37,6 +37,14 @@ INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 # (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken; consumer-card MFU
 # was not found measured, so the same figure is used (stated in the estimate's notes).
 TRAIN_MFU = 0.38
+# torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls
+# (norms, activations, rotary, residual adds) into fewer kernels, so a step spends less time off the
+# tensor cores. Training throughput × 1.16: torchtitan docs/performance.md at d4c86e37 (Llama 3.1 8B,
+# FSDP, H100, selective checkpointing; a calibration source), Table 1, FSDP 5,762 -> FSDP +
+# torch.compile 6,667 TPS/GPU on 8 GPUs and 5,605 -> 6,514 on 128 (geometric mean of the two pairs,
+# printed by benchmarks/speed_calibration.py). Those rows infer their sequence length (trusted=no);
+# both rows of a pair share it, so their ratio does not depend on it.
+TRAIN_COMPILE_SPEEDUP = 1.16
 # QLoRA dequantizes each 4-bit weight to bf16 before every matmul (bitsandbytes
 # dequantize_4bit: read 4-bit codes + scales, write bf16), a memory-bound kernel. Bytes per
 # weight moved: 0.5 read + 2 written + 2 read back by the matmul.

@@ -31,6 +31,7 @@ from advisor.core.hardware.interconnect import (
     PCIE_HOST_EFFICIENCY,
 )
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.frameworks import PROFILES
 from advisor.core.job.workload import Checkpointing, Method, Objective, Offload, Parallel, Workload
 from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.states import param_bytes
@@ -38,6 +39,7 @@ from advisor.core.model.params import count_params
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
     QLORA_DEQUANT_BYTES_PER_WEIGHT,
+    TRAIN_COMPILE_SPEEDUP,
     TRAIN_MFU,
     attention_flops_per_token,
     matmul_params,
@@ -165,15 +167,17 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     if w.method is Method.QLORA:
         passes = 3 if w.checkpointing is Checkpointing.FULL else 2
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
+    compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
+    mfu = TRAIN_MFU * TRAIN_COMPILE_SPEEDUP if compiled else TRAIN_MFU
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
-        stage = max(flops / sp.stages / (p * TRAIN_MFU) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
+        stage = max(flops / sp.stages / (p * mfu) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
                     for p, b in zip(peaks, bws, strict=True))
         slots = m + sp.stages - 1 if w.parallel is Parallel.PP else m * sp.stages
         compute = slots * stage
         if w.parallel is Parallel.LAYER_SPLIT:
             notes.append(LAYER_SPLIT_NOTE)
     else:
-        per_micro = flops / sp.tp / (min(peaks) * TRAIN_MFU) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
+        per_micro = flops / sp.tp / (min(peaks) * mfu) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
     c = train_comm(arch, w, build, sp, r)
     comm = c.total
@@ -191,11 +195,12 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     elif comm > compute:
         bottleneck = Bottleneck.INTERCONNECT
         notes.append(f"the step waits on GPU-to-GPU traffic: {bound_link_words(r, c)} bounds it")
-    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / (min(peaks) * TRAIN_MFU):
+    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / (min(peaks) * mfu):
         bottleneck = Bottleneck.MEMORY_BANDWIDTH
     else:
         bottleneck = Bottleneck.COMPUTE
-    notes.append(f"training at {TRAIN_MFU:.0%} model-FLOPs utilisation (Llama 3, H100); consumer cards unmeasured")
+    notes.append(f"training at {TRAIN_MFU:.0%} model-FLOPs utilisation (Llama 3, H100); consumer cards unmeasured"
+                 + (f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)" if compiled else ""))
     if overlapped and w.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
     if r.machines > 1 and r.across is not None:

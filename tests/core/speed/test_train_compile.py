@@ -1,0 +1,38 @@
+"""torch.compile's training speed-up (issue 15, fourth session): ``flops.TRAIN_COMPILE_SPEEDUP``, the
+geometric mean of torchtitan's compile / no-compile pairs in the calibration sources."""
+
+import pytest
+
+from advisor.core.job.frameworks import PROFILES
+from advisor.core.job.workload import Framework, Workload
+from advisor.core.speed import training as speed_train
+from advisor.core.speed.flops import TRAIN_COMPILE_SPEEDUP
+from advisor.core.speed.layout import split_of
+from tests.benchmark_scripts import load_benchmark
+from tests.core.speed.speed_fixtures import llama2_7b, one_4090
+
+speed_calibration = load_benchmark("speed_calibration")
+
+
+def train_tps(**kw):
+    arch, build = llama2_7b(), one_4090()
+    w = Workload(mode="train", method="lora", batch=1, seq_len=1024, **kw)
+    return speed_train.training_speed(arch, w, build, split_of(w), []).train_tokens_per_s
+
+
+def test_speedup_is_the_calibration_pairs_geometric_mean():
+    speedup, pairs = speed_calibration.compile_speedup()
+    # torchtitan docs/performance.md at d4c86e37, Table 1: 5,762 -> 6,667 (8 GPUs), 5,605 -> 6,514 (128)
+    assert pairs == [("titan-l31-8b-8gpu-fsdp", "titan-l31-8b-8gpu-fsdp-compile"),
+                     ("titan-l31-8b-128gpu-fsdp", "titan-l31-8b-128gpu-fsdp-compile")]
+    assert speedup == pytest.approx(((6667 / 5762) * (6514 / 5605)) ** 0.5)
+    assert TRAIN_COMPILE_SPEEDUP == round(speedup, 2) == 1.16
+
+
+def test_compile_speeds_up_compute_bound_training():
+    assert train_tps(compile=True) == pytest.approx(train_tps(compile=False) * TRAIN_COMPILE_SPEEDUP)
+
+
+def test_unset_compile_is_the_frameworks_default():
+    for fw in Framework:
+        assert train_tps(framework=fw) == pytest.approx(train_tps(framework=fw, compile=PROFILES[fw].compile))
