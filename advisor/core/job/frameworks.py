@@ -23,7 +23,9 @@ every default stays overridable. What the profiles change, and why:
   its code keeps beyond that (issue 14; LitGPT at ``LITGPT_COMMIT``, read): a separate ``lm_head``
   even for checkpoints that tie it to the embedding; k and v repeated to every query head before
   SDPA; LoRA dropout 0.05 on every adapted module's input; the chunks' cross-entropy in bf16 with
-  every chunk's logits and log-probabilities kept for backward; and under ``--quantize bnb.nf4``
+  every chunk's logits and log-probabilities kept for backward; with one query head per KV head, v
+  saved as a view of the fused q|k|v output (which it keeps whole); with LoRA on part of q/k/v, the
+  LoRA output padded into the fused width by ``index_copy``, which autograd keeps; and under ``--quantize bnb.nf4``
   Lightning Fabric's ``BitsandbytesPrecision``, which makes every ``nn.Linear`` 4-bit — the
   ``lm_head`` too — from an fp16 copy, so each 4-bit matmul dequantizes to fp16 and then copies to
   bf16 (constants below).
@@ -69,6 +71,23 @@ LITGPT_LORA_DROPOUT = 0.05
 #: and again in backward. Where the quant state is already the compute dtype, one 2-byte copy.
 FABRIC_BNB_DEQUANT_BYTES = 4
 BNB_DEQUANT_BYTES = 2
+#: Why LitGPT keeps the whole fused q|k|v output when every query head has its own KV head
+#: (``Profile.fused_qkv_view``): ``CausalSelfAttention.forward`` (litgpt/model.py at ``LITGPT_COMMIT``;
+#: lit_gpt/model.py at 8641822) runs ``qkv.view(B, T, n_query_groups, total_qkv, head_size).permute(0, 2,
+#: 3, 1, 4)``, ``q, k, v = qkv.split((q_per_kv, 1, 1), dim=2)`` and ``v = v.reshape(B, -1, T, head_size)``.
+#: With ``q_per_kv == 1`` that reshape only merges a size-1 dimension, so v stays a view of ``qkv``; q and k
+#: become new tensors (RoPE, ``torch.cat``) but the SDPA node saves v, so the whole ``(B, T, q + 2 kv)``
+#: output stays alive instead of v alone. (With grouped queries k and v are expanded first and the reshape
+#: copies: ``kv_full_heads``.) Checked by counting autograd's saved storages of LitGPT's code under
+#: PyTorch 2.1.0 and 2.4.0 (issue 14).
+LITGPT_QKV_VIEW = "litgpt/model.py CausalSelfAttention.forward: v = v.reshape(...) of the permuted qkv"
+#: Why LoRA on part of q/k/v keeps its output (``Profile.lora_pad_saved``): ``LoRAQKVLinear.zero_pad``
+#: (litgpt/lora.py at ``LITGPT_COMMIT``: ``result.index_copy_(dim=-1, index=self.lora_ind, source=x)``; lit_gpt
+#: /lora.py at 8641822: ``result.index_copy(1, ..., x.reshape(...))``) scatters the LoRA output into a zero
+#: tensor of the fused width, and PyTorch's ``index_copy`` derivative is ``source: grad.index_select(dim,
+#: index).expand_as(source)`` (tools/autograd/derivatives.yaml), so autograd saves the source: 2 bytes × the
+#: adapted projections' widths per token. With LoRA on all three nothing is padded (``zero_pad`` returns x).
+LITGPT_LORA_PAD = "litgpt/lora.py LoRAQKVLinear.zero_pad: index_copy_(..., source=x); derivatives.yaml index_copy"
 
 
 @dataclass(frozen=True)
@@ -83,6 +102,8 @@ class Profile:
     # What the framework's own model code keeps (issue 14; not job options: they follow its code).
     untied_lm_head: bool = False  # a separate lm_head even when the checkpoint ties it to the embedding
     kv_full_heads: bool = False  # k and v repeated to every query head before the attention kernel
+    fused_qkv_view: bool = False  # v (one query head per KV head) is a view of the fused qkv output: LITGPT_QKV_VIEW
+    lora_pad_saved: bool = False  # LoRA on part of q/k/v: its padded-in output is saved: LITGPT_LORA_PAD
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
     chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: bf16 chunks
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
@@ -109,12 +130,14 @@ PROFILES: dict[Framework, Profile] = {
     # loop's ``logits`` list stays referenced through ``fabric.backward``; ``BitsandbytesPrecision
     # (quantize[4:], dtype)`` with no ``ignore_modules`` replaces every nn.Linear, lm_head included.
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
-                              untied_lm_head=True, kv_full_heads=True, lora_dropout=LITGPT_LORA_DROPOUT,
+                              untied_lm_head=True, kv_full_heads=True, fused_qkv_view=True, lora_pad_saved=True,
+                              lora_dropout=LITGPT_LORA_DROPOUT,
                               chunked_loss_upcast=False, quantize_lm_head=True,
                               dequant_bytes=FABRIC_BNB_DEQUANT_BYTES,
                               summary="pure bf16 ('bf16-true'), logits and loss in bf16 chunks, a separate "
-                                      "lm_head, k/v repeated to every head, LoRA dropout 0.05, 4-bit lm_head "
-                                      "under bnb (dequantized via fp16)"),
+                                      "lm_head, k/v repeated to every head (v keeps the fused qkv output "
+                                      "without grouped queries), LoRA dropout 0.05, LoRA on part of q/k/v kept "
+                                      "by its zero padding, 4-bit lm_head under bnb (dequantized via fp16)"),
     Framework.AXOLOTL: Profile(summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True,

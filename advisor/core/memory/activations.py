@@ -74,6 +74,8 @@ class SavedInputs(NamedTuple):
     linear_outputs: bool = False  # LLaMA-Adapter V2: every Linear's output kept for its scale's gradient
     kv_full_heads: bool = False  # k and v repeated to every query head before the kernel (LitGPT)
     dropout: tuple[str, ...] = ()  # LoRA modules with a dropout on their input: "qkv", "o", "fc1", "fc2", "down"
+    qkv_view: bool = False  # v saved as a view of the fused qkv output, which it keeps whole (LitGPT, MHA)
+    pad_source: tuple[str, ...] = ()  # LoRA outputs of q/k/v kept by LitGPT's zero_pad (index_copy's source)
 
 
 FULL_TRAINING = SavedInputs()
@@ -162,6 +164,10 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
         scores = 0
     if saved.prefix_attention:
         attn += 2 * q + 4 * arch.n_heads
+    if saved.qkv_view:
+        attn += 2 * (q + kv)  # the rest of the fused q|k|v output that the saved v is a view of
+    if saved.pad_source:
+        attn += 2 * sum(q if t == "q" else kv for t in saved.pad_source)
     if saved.dropout:
         replicated += dropout_bytes_per_token(arch, saved.dropout)  # not split under TP (upper bound)
     if saved.linear_outputs:

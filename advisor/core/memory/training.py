@@ -250,6 +250,16 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
         saved = saved._replace(kv_full_heads=True)
         notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention kernel")
+    elif PROFILES[w.framework].fused_qkv_view and arch.n_kv_heads == arch.n_heads:
+        saved = saved._replace(qkv_view=True)
+        notes.append(f"{w.framework.value}: v is a view of the fused q|k|v output, so the attention kernel's saved v "
+                     "keeps all of it")
+    if lora and not w.method.litgpt_adapter and PROFILES[w.framework].lora_pad_saved:
+        pad = _lora_padded(w.lora_targets)
+        if pad:
+            saved = saved._replace(pad_source=pad)
+            notes.append(f"{w.framework.value}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
+                         "q|k|v width by index_copy, which keeps it for backward")
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
     if w.method.litgpt_adapter:
@@ -452,6 +462,17 @@ def as_trained(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> 
                          "(litgpt/scripts/convert_hf_checkpoint.py)")
         return arch.model_copy(update={"tied_embeddings": False})
     return arch
+
+
+def _lora_padded(targets: tuple[str, ...]) -> tuple[str, ...]:
+    """The q/k/v projections with LoRA when some but not all of them have it: LitGPT's
+    ``LoRAQKVLinear.zero_pad`` then scatters their LoRA output into the fused width (``index_copy``),
+    and autograd keeps that output (``Profile.lora_pad_saved``). With all three, nothing is padded."""
+    t = set(targets)
+    if "all-linear" in t:
+        return ()
+    picked = tuple(x for x in ("q", "k", "v") if x in t)
+    return picked if 0 < len(picked) < 3 else ()
 
 
 def _four_bit_lm_head(w: Workload) -> bool:

@@ -21,10 +21,10 @@ ROWS = {row["id"]: row for row in fidelity.load_rows()}
 # row id → largest allowed absolute error in % (error when pinned, rounded up, plus ~2 points).
 PINNED = {
     "tt-l31-8b-full-4090": 6, "tt-l31-70b-full-8xa100-offload": 22, "hf-octocoder-bf16": 3, "hf-octocoder-int8": 6,
-    "hf-octocoder-4bit": 10, "litgpt-l2-7b-lora-mb1": 10, "litgpt-l2-7b-qlora-mb1": 13,
-    "litgpt-l2-7b-qlora-dq-mb1": 13, "litgpt-l2-7b-lora-mb2": 13, "litgpt-l2-13b-lora-mb1": 9,
-    "litgpt-l2-13b-qlora-mb1": 12, "litgpt-l2-13b-qlora-dq-mb1": 13, "litgpt-phi15-lora-mb1": 10,
-    "litgpt-phi15-lora-mb4": 16, "litgpt-l2-7b-inf-bf16": 3, "litgpt-l2-7b-inf-nf4": 8, "litgpt-l2-7b-inf-nf4dq": 9,
+    "hf-octocoder-4bit": 10, "litgpt-l2-7b-lora-mb1": 4, "litgpt-l2-7b-qlora-mb1": 3,
+    "litgpt-l2-7b-qlora-dq-mb1": 3, "litgpt-l2-7b-lora-mb2": 4, "litgpt-l2-13b-lora-mb1": 3,
+    "litgpt-l2-13b-qlora-mb1": 3, "litgpt-l2-13b-qlora-dq-mb1": 3, "litgpt-phi15-lora-mb1": 3,
+    "litgpt-phi15-lora-mb4": 5, "litgpt-l2-7b-inf-bf16": 3, "litgpt-l2-7b-inf-nf4": 8, "litgpt-l2-7b-inf-nf4dq": 9,
     "litgpt-l2-13b-inf-bf16": 3, "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7,
     "litgpt-codellama-34b-inf-nf4": 4, "litgpt-codellama-34b-inf-nf4dq": 5, "litgpt-falcon-40b-inf-nf4": 10,
     "litgpt-falcon-40b-inf-nf4dq": 11, "litgpt-l2-70b-inf-nf4dq": 3, "litgpt-phi15-inf-bf16": 3,
@@ -43,20 +43,24 @@ PINNED = {
     "qwen-qwen3-8b-in1-bf16": 3, "qwen-qwen3-8b-in1-fp8": 4, "qwen-qwen3-8b-in1-awq": 4,
     "qwen-qwen3-32b-in1-bf16": 3, "qwen-qwen3-32b-in1-fp8": 3, "qwen-qwen3-32b-in1-awq": 3,
     "qwen-qwen3-32b-in30720-bf16": 10, "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4,
-    "qwen-qwen3-30b-a3b-in30720-bf16": 5, "litgpthub-l2-7b-lora-a10g": 9, "litgpthub-l2-7b-qlora-a10g": 22,
-    "litgpthub-mistral-7b-lora-a10g": 5, "llamacpp-qwen15-72b-q3km-2x3090-gpu0-weights": 3,
+    "qwen-qwen3-30b-a3b-in30720-bf16": 5, "litgpthub-l2-7b-lora-a10g": 4, "litgpthub-l2-7b-qlora-a10g": 14,
+    "litgpthub-mistral-7b-lora-a10g": 4, "llamacpp-qwen15-72b-q3km-2x3090-gpu0-weights": 3,
     "tt-l32-3b-full-flags-packed": 7, "tt-l32-3b-full-flags-packed-compile-cce-ac": 9,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 3,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 6, "tt-l32-3b-lora-flags-all": 15,
-    "tt-l32-3b-qlora-flags-all": 27, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 5,
-    "litgpt-phi15-qlora-dq-mb1": 5, "litgpt-phi15-lora-mb2": 13, "litgpthub-llama-3-8b-lora-a10g": 7,
-    "litgpthub-llama-3-8b-qlora-a10g": 16, "litgpthub-llama-31-8b-lora-a10g": 7,
-    "litgpthub-llama-31-8b-qlora-a10g": 16, "litgpthub-l32-1b-lora-a10g": 13, "litgpthub-l32-1b-qlora-a10g": 17,
-    "litgpthub-l32-3b-lora-a10g": 9, "litgpthub-l32-3b-qlora-a10g": 17, "litgpthub-phi3-mini-lora-a10g": 9,
-    "litgpthub-phi3-mini-qlora-a10g": 20, "litgpthub-gemma2-9b-qlora-a10g": 15,
+    "tt-l32-3b-qlora-flags-all": 27, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 11,
+    "litgpt-phi15-qlora-dq-mb1": 11, "litgpt-phi15-lora-mb2": 4, "litgpthub-llama-3-8b-lora-a10g": 5,
+    "litgpthub-llama-3-8b-qlora-a10g": 14, "litgpthub-llama-31-8b-lora-a10g": 5,
+    "litgpthub-llama-31-8b-qlora-a10g": 14, "litgpthub-l32-1b-lora-a10g": 12, "litgpthub-l32-1b-qlora-a10g": 16,
+    "litgpthub-l32-3b-lora-a10g": 7, "litgpthub-l32-3b-qlora-a10g": 15, "litgpthub-phi3-mini-lora-a10g": 5,
+    "litgpthub-phi3-mini-qlora-a10g": 16, "litgpthub-gemma2-9b-qlora-a10g": 15,
     # issue 21: LitGPT adapter / adapter v2 (resource tables), modelled per litgpt/adapter*.py at 26857050
-    "litgpt-l2-7b-adapter-mb1": 7, "litgpt-l2-7b-adapter-nf4-mb1": 8, "litgpt-l2-7b-adapter-nf4dq-mb1": 8,
-    "litgpt-l2-7b-adapterv2-mb1": 9, "litgpt-l2-7b-adapterv2-nf4-mb1": 12, "litgpt-l2-7b-adapterv2-nf4dq-mb1": 12,
+    "litgpt-l2-7b-adapter-mb1": 4, "litgpt-l2-7b-adapter-nf4-mb1": 3, "litgpt-l2-7b-adapter-nf4dq-mb1": 3,
+    "litgpt-l2-7b-adapterv2-mb1": 6, "litgpt-l2-7b-adapterv2-nf4-mb1": 7, "litgpt-l2-7b-adapterv2-nf4dq-mb1": 7,
+    # issue 14 (LitGPT's v view of the fused qkv and its LoRA zero-padding, 2026-11-25): the LitGPT rows above
+    # were re-pinned tighter; the two phi-1.5 QLoRA pins went 5 -> 11 (now 8.5 % over, was 2.3 % under): the
+    # activation model counts phi-1.5's single shared LayerNorm as two fp32 RMSNorm inputs and, under
+    # bitsandbytes < 0.43.2, the norm output that qkv and fc share twice; the missing LitGPT terms hid that.
 }
 
 GAP_PINNED = {
@@ -65,7 +69,7 @@ GAP_PINNED = {
     "titan-l31-8b-fsdp128-sac": 10, "optimum-l2-13b-gen-b16-fp16": 25, "optimum-l2-13b-gen-b16-gptq": 37,
     "qwen-qwen3-8b-in30720-bf16": 16, "qwen-qwen3-8b-in30720-awq": 23, "tt-l32-3b-full-flags-packed-compile": 14,
     "tt-l32-3b-full-flags-packed-compile-cce": 20, "litgpt-phi15-lora-2xa100-mb1": 61,
-    "litgpt-phi15-lora-2xa100-mb2": 56, "litgpt-phi15-lora-2xa100-mb4": 49, "litgpt-l2-7b-lora-2xa100-mb2": 63,
+    "litgpt-phi15-lora-2xa100-mb2": 55, "litgpt-phi15-lora-2xa100-mb4": 48, "litgpt-l2-7b-lora-2xa100-mb2": 62,
 }
 
 KNOWN_GAPS = fidelity.KNOWN_GAPS

@@ -93,3 +93,45 @@ def test_framework_notes_say_what_litgpt_keeps():
     notes = " ".join(estimate_memory(TINY, job(framework="litgpt")).assumptions)
     assert "separate lm_head" in notes and "k and v repeated" in notes and "LoRA dropout 0.05" in notes
     assert Framework.LITGPT.value in notes
+
+
+MHA = TINY.model_copy(update={"n_kv_heads": 4})  # q 64, kv 64: one query head per KV head
+
+
+def test_v_view_keeps_the_fused_qkv_output_without_grouped_queries():
+    base = train_activation_bytes(MHA, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1, saved=SavedInputs())
+    view = train_activation_bytes(MHA, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1,
+                                  saved=SavedInputs(qkv_view=True))
+    assert view - base == 32 * 2 * (64 + 64)  # q and k of the fused output besides v, 2 B each
+    notes = " ".join(estimate_memory(MHA, job(framework="litgpt")).assumptions)
+    assert "view of the fused q|k|v output" in notes
+    # Grouped queries: k and v are expanded and copied instead (kv_full_heads), no view.
+    gqa = " ".join(estimate_memory(TINY, job(framework="litgpt")).assumptions)
+    assert "view of the fused" not in gqa and "k and v repeated" in gqa
+    assert "view of the fused" not in " ".join(estimate_memory(MHA, job(framework="hf")).assumptions)
+
+
+def test_lora_on_part_of_qkv_keeps_its_padded_output():
+    base = train_activation_bytes(TINY, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1, saved=SavedInputs())
+    padded = train_activation_bytes(TINY, 32, 1, AttentionImpl.SDPA, Checkpointing.NONE, 1,
+                                    saved=SavedInputs(pad_source=("q", "v")))
+    assert padded - base == 32 * 2 * (64 + 32)  # the LoRA outputs of q (64) and v (32)
+    lit = estimate_memory(TINY, job(framework="litgpt", loss="upcast"))
+    assert any("padded to the fused" in a for a in lit.assumptions)
+    for targets in (("q", "k", "v"), ("all-linear",), ("o", "gate")):
+        r = estimate_memory(TINY, job(framework="litgpt", loss="upcast", lora_targets=targets))
+        assert not any("padded to the fused" in a for a in r.assumptions), targets
+    assert not any("padded to the fused" in a for a in estimate_memory(TINY, job(framework="hf")).assumptions)
+
+
+def test_litgpt_mha_lora_counts_both_by_hand():
+    """LitGPT LoRA on q, v of an MHA block, per token and layer (checked against autograd's saved
+    storages of LitGPT's own code, issue 14): RMSNorm inputs in fp32 (4h each), dropout copy + mask
+    (3h), q, k, kernel output (2q each) and the whole fused qkv (2(q + 2kv)) behind v, the padded
+    LoRA output of q and v (2(q + kv)), SwiGLU 6f; plus the fp32 log-sum-exp."""
+    h, q, kv, f = 64, 64, 64, 128
+    per_token = 8 * h + 3 * h + 3 * 2 * q + 2 * (q + 2 * kv) + 2 * (q + kv) + 6 * f + 4 * 4
+    got = train_activation_bytes(MHA, 32, 1, AttentionImpl.FLASH, Checkpointing.NONE, 1,
+                                 saved=lora_saved_inputs(("q", "v"), False, dropout=True)._replace(
+                                     qkv_view=True, pad_source=("q", "v")))
+    assert got == 32 * per_token
