@@ -171,6 +171,31 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
     return math.exp(sum(logs) / len(logs)), pairs
 
 
+def train_mfu_fit(rows=None, catalog=None) -> dict[str, tuple[float, list[str]]]:
+    """``flops.TRAIN_MFU_BY_GENERATION``: per GPU generation (the first word of the catalog's
+    architecture), the geometric mean over the calibration sources' training rows run in bf16 without
+    torch.compile of measured tokens/s per GPU x ``flops.train_flops_per_token`` of the row's job /
+    the GPU's bf16 peak, i.e. the share of the peak the compute-bound step reached. Rows whose GPU,
+    model or layout the app lacks are left out. Returns {generation: (MFU, the rows' ids)}."""
+    from advisor.core.speed.flops import peak_flops, train_flops_per_token
+
+    catalog = catalog or load_catalog().catalog
+    rows = speed_fidelity.load_rows() if rows is None else rows
+    logs: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for row in rows:
+        if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
+                or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
+            continue
+        gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+        arch = catalog.models.get(row.get("model_id") or "")
+        job = speed_fidelity.job_of(row)
+        if gpu is None or arch is None or isinstance(job, str) or not gpu.bf16_tflops_dense:
+            continue
+        mfu = float(row["tokens_per_s"]) * train_flops_per_token(arch, job) / peak_flops(gpu, job)
+        logs[gpu.architecture.split(" ", 1)[0]].append((math.log(mfu), row["id"]))
+    return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
+
+
 def main() -> int:
     catalog = load_catalog().catalog
     by_engine = calibration_rows(catalog)
@@ -208,6 +233,8 @@ def main() -> int:
     speedup, pairs = compile_speedup()
     print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
           f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
+    for gen, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items()):
+        print(f"# TRAIN_MFU_BY_GENERATION[{gen!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"

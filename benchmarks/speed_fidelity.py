@@ -118,6 +118,12 @@ TORCHTUNE_CHECKPOINTED = ("tt-l32-3b-flags-ac", "tt-l32-3b-flags-optinbwd", "tt-
 TORCHTUNE_COMPILED = ("tt-l32-3b-flags-compile", "tt-l32-3b-flags-chunkedce", *TORCHTUNE_CHECKPOINTED)
 
 
+#: torchtitan docs/performance.md at 1ea476e9, column 'Activation checkpoiting': 'full' on these rows
+#: ('no' on titan-a100-l2-13b-64gpu-noac; its 'selective op' / 'selective layer' rows are not taken:
+#: neither is the app's selective recomputation).
+TORCHTITAN_CHECKPOINTED = ("titan-a100-l3-70b-64gpu-fullac", "titan-a100-l2-70b-64gpu-fullac")
+
+
 def compiled(row: dict[str, str]) -> bool | None:
     """torch.compile as the row's source states it: the torchtune README's speed table ('all the below
     numbers are provided for ... torch compile enabled', quoted in the rows' notes), its flags table
@@ -148,7 +154,8 @@ def job_of(row: dict[str, str]) -> Workload | str:
             return f"training engine {engine}"
         return Workload(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
                         parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
-                        checkpointing="full" if row["id"] in TORCHTUNE_CHECKPOINTED else "none",
+                        checkpointing="full" if row["id"] in (*TORCHTUNE_CHECKPOINTED, *TORCHTITAN_CHECKPOINTED)
+                        else "none",
                         compile=compiled(row))
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:

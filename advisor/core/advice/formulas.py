@@ -75,17 +75,21 @@ def formulas() -> tuple[Formula, ...]:
         Formula(term="Usable memory", formula=f"card memory minus {usable.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
                 f"keeps (RTX 4090 deviceQuery); Apple: {usable.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
-        Formula(term="Decode speed", formula="max(bytes read per token / (bandwidth × b), FLOPs / (peak × c), "
-                "host floor × layers) plus tensor-parallel all-reduces; the KV cache read at bandwidth × k. Per engine "
-                f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()}; TensorRT-LLM and DeepSpeed "
-                f"take vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
+        Formula(term="Decode speed", formula="kernel by kernel: the weight GEMMs, max(weight bytes / (bandwidth × b), "
+                "FLOPs / (peak × c)), then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs), at least "
+                "the host floor × layers, plus tensor-parallel all-reduces. Per engine "
+                f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
+                f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above); training 6·P per token, 8·P with full "
-                f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation.",
+                f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
+                + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
+                + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile.",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
-                         "Llama 3 arXiv:2407.21783 Table 4 (MFU)")),
+                         "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
+                         "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)")),
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

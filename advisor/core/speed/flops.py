@@ -37,6 +37,21 @@ INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 # (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken; consumer-card MFU
 # was not found measured, so the same figure is used (stated in the estimate's notes).
 TRAIN_MFU = 0.38
+# ... by GPU generation (the first word of ``Gpu.architecture``) where a calibration source measured it,
+# fitted by benchmarks/speed_calibration.py (``train_mfu_fit``: the geometric mean, over calibration
+# training rows run in bf16 without torch.compile, of measured tokens/s x ``train_flops_per_token`` /
+# the bf16 peak). Ampere: torchtitan docs/performance.md at 1ea476e9 (FSDP2 on 64 A100 80GB, eager):
+# Llama 2 13B without checkpointing 2,162 tokens/s per GPU (0.569), Llama 3 70B and Llama 2 70B with
+# full checkpointing 331 and 353 (0.635, 0.646; the recomputed forward counted, as
+# ``train_flops_per_token`` counts it). A generation without such rows keeps ``TRAIN_MFU``.
+TRAIN_MFU_BY_GENERATION: dict[str, float] = {"Ampere": 0.62}
+
+
+def train_mfu(gpu: Gpu) -> float:
+    """Model-FLOPs utilisation of eager bf16 training on ``gpu`` (``TRAIN_MFU_BY_GENERATION``, else ``TRAIN_MFU``)."""
+    return TRAIN_MFU_BY_GENERATION.get(gpu.architecture.split(" ", 1)[0], TRAIN_MFU)
+
+
 # torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls
 # (norms, activations, rotary, residual adds) into fewer kernels, so a step spends less time off the
 # tensor cores. Training throughput × 1.16: torchtitan docs/performance.md at d4c86e37 (Llama 3.1 8B,

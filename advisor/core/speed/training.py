@@ -42,6 +42,7 @@ from advisor.core.speed.flops import (
     TRAIN_COMPILE_SPEEDUP,
     TRAIN_MFU,
     attention_flops_per_token,
+    train_mfu,
     matmul_params,
     train_flops_per_token,
     trainable_params,
@@ -168,16 +169,18 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         passes = 3 if w.checkpointing is Checkpointing.FULL else 2
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
     compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
-    mfu = TRAIN_MFU * TRAIN_COMPILE_SPEEDUP if compiled else TRAIN_MFU
+    speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
+    mfus = tuple(train_mfu(g) * speedup for g in r.build.gpus[:len(peaks)])
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
-        stage = max(flops / sp.stages / (p * mfu) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
-                    for p, b in zip(peaks, bws, strict=True))
+        stage = max(flops / sp.stages / (p * u) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
+                    for p, u, b in zip(peaks, mfus, bws, strict=True))
         slots = m + sp.stages - 1 if w.parallel is Parallel.PP else m * sp.stages
         compute = slots * stage
         if w.parallel is Parallel.LAYER_SPLIT:
             notes.append(LAYER_SPLIT_NOTE)
     else:
-        per_micro = flops / sp.tp / (min(peaks) * mfu) + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
+        rate = min(p * u for p, u in zip(peaks, mfus))
+        per_micro = flops / sp.tp / rate + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
     c = train_comm(arch, w, build, sp, r)
     comm = c.total
@@ -195,11 +198,14 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     elif comm > compute:
         bottleneck = Bottleneck.INTERCONNECT
         notes.append(f"the step waits on GPU-to-GPU traffic: {bound_link_words(r, c)} bounds it")
-    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / (min(peaks) * mfu):
+    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / min(p * u for p, u in zip(peaks, mfus)):
         bottleneck = Bottleneck.MEMORY_BANDWIDTH
     else:
         bottleneck = Bottleneck.COMPUTE
-    notes.append(f"training at {TRAIN_MFU:.0%} model-FLOPs utilisation (Llama 3, H100); consumer cards unmeasured"
+    mfu = min(mfus) / speedup
+    source = ("torchtitan FSDP on A100, the GPU's generation" if mfu != TRAIN_MFU
+              else "Llama 3, H100; other generations unmeasured")
+    notes.append(f"training at {mfu:.0%} model-FLOPs utilisation ({source})"
                  + (f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)" if compiled else ""))
     if overlapped and w.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")

@@ -120,11 +120,11 @@ PINNED = {
     "trtllm090-mistral7b-h200-tp1-bs64-2048-128": 3, "trtllm090-mistral7b-h200-tp1-bs896-128-128": 22,
     "trtllm090-mistral7b-l40s-tp1-bs120-128-2048": 8, "trtllm090-mistral7b-l40s-tp1-bs56-2048-2048": 8,
     "trtllm090-mistral7b-l40s-tp1-bs84-2048-128": 5, "trtllm090-mistral7b-l40s-tp1-bs896-128-128": 13,
-    "tt-8b-full-1x4090": 8, "tt-8b-full-1xa6000": 46, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 57,
-    "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 36, "tt-l32-3b-flags-actoffload": 36,
-    "tt-l32-3b-flags-adamw8bit": 33, "tt-l32-3b-flags-chunkedce": 32, "tt-l32-3b-flags-compile": 31,
-    "tt-l32-3b-flags-lora": 27, "tt-l32-3b-flags-optinbwd": 37, "tt-l32-3b-flags-packed": 24,
-    "tt-l32-3b-flags-qlora": 27,
+    "tt-8b-full-1x4090": 8, "tt-8b-full-1xa6000": 10, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 28,
+    "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 12, "tt-l32-3b-flags-actoffload": 10,
+    "tt-l32-3b-flags-adamw8bit": 16, "tt-l32-3b-flags-chunkedce": 17, "tt-l32-3b-flags-compile": 19,
+    "tt-l32-3b-flags-lora": 25, "tt-l32-3b-flags-optinbwd": 10, "tt-l32-3b-flags-packed": 30,
+    "tt-l32-3b-flags-qlora": 24,
 }
 
 
