@@ -34,8 +34,8 @@ INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 # priors (where no calibration row constrains a constant) and what training's dequantisation
 # kernels run at.
 # Training model-FLOPs utilisation: Llama 3 pre-training reached 38-43 % BF16 MFU on H100
-# (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken; consumer-card MFU
-# was not found measured, so the same figure is used (stated in the estimate's notes).
+# (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken, for every generation
+# without a calibration row of its own (Hopper, Ada, Blackwell, ...; stated in the estimate's notes).
 TRAIN_MFU = 0.38
 # ... by GPU generation (the first word of ``Gpu.architecture``) where a calibration source measured it,
 # fitted by benchmarks/speed_calibration.py (``train_mfu_fit``: the geometric mean, over calibration
@@ -43,7 +43,8 @@ TRAIN_MFU = 0.38
 # the bf16 peak). Ampere: torchtitan docs/performance.md at 1ea476e9 (FSDP2 on 64 A100 80GB, eager):
 # Llama 2 13B without checkpointing 2,162 tokens/s per GPU (0.569), Llama 3 70B and Llama 2 70B with
 # full checkpointing 331 and 353 (0.635, 0.646; the recomputed forward counted, as
-# ``train_flops_per_token`` counts it). A generation without such rows keeps ``TRAIN_MFU``.
+# ``train_flops_per_token`` counts it). Applied to every Ampere card, the GA10x ones (RTX 30, RTX A6000,
+# A10, A40) too, though measured on GA100 only. A generation without such rows keeps ``TRAIN_MFU``.
 TRAIN_MFU_BY_GENERATION: dict[str, float] = {"Ampere": 0.62}
 
 
