@@ -45,10 +45,6 @@ INT_COLUMNS = ("context_len", "batch", "lora_rank", "seq_len", "n_gpus")
 # Trusted rows the app's own estimate cannot represent, and why. They stay in the headline
 # ("trusted") figures; the second table leaves them out. A row's ``mechanisms`` column maps to
 # job options only (``mechanism_options``): the same flags a user would type.
-_LITGPT_FSDP = ("LitGPT FSDP + LoRA (PyTorch 2.1): each Block is one FSDP unit mixing frozen weights and "
-                "trainable adapters, so gradient memory is as if nothing were frozen (PyTorch FSDP docs, "
-                "'use_orig_params'; litgpt issue #1417, PR #1538); the readings (~ full unsharded weights + "
-                "sharded full-size gradients) also imply frozen weights not resharded - cause not confirmed")
 _COMPILE = ("torch.compile fuses elementwise ops (norms, activations, rotary) so fewer intermediates are "
             "saved for backward: 15 % less here (torchtune's optimization-flags table); no source gives a "
             "general figure, so --compile changes no memory term")
@@ -61,13 +57,6 @@ KNOWN_GAPS = {
     "optimum-l2-13b-gen-b16-gptq": "nvidia-smi includes the caching allocator's blocks from the growing KV cache",
     "qwen-qwen3-8b-in30720-bf16": "reading equals weights + final KV, below any prefill peak: likely not a peak",
     "qwen-qwen3-8b-in30720-awq": "reading equals weights + final KV, below any prefill peak: likely not a peak",
-    "litgpt-l2-7b-lora-2xa100-mb1": _LITGPT_FSDP,
-    "litgpt-l2-7b-lora-2xa100-mb4": _LITGPT_FSDP,
-    "litgpt-l2-13b-lora-4xa100-mb1": _LITGPT_FSDP,
-    "litgpt-l2-7b-lora-2xa100-mb2": _LITGPT_FSDP,
-    "litgpt-phi15-lora-2xa100-mb1": _LITGPT_FSDP,
-    "litgpt-phi15-lora-2xa100-mb2": _LITGPT_FSDP,
-    "litgpt-phi15-lora-2xa100-mb4": _LITGPT_FSDP,
     "tt-l32-3b-full-flags-packed-compile": _COMPILE,
     "tt-l32-3b-full-flags-packed-compile-cce": _COMPILE,
 }
@@ -133,6 +122,7 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
     * ``framework:NAME`` → ``--framework NAME``; ``loss:KIND`` → ``--loss KIND``;
       ``activation-offload`` → ``--activation-offload``; ``compile`` → ``--compile``;
       ``tp:N`` / ``cp:N`` → ``--tp N`` / ``--cp N``; ``checkpoint-every:K`` → ``--checkpoint-every K``;
+      ``grad-accum:N`` → ``--grad-accum N`` (micro-batches per optimizer step, as the row's script sets them);
       ``expandable-segments`` → ``--expandable-segments``
     """
     tags = mechanisms(row)
@@ -153,7 +143,8 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
     for tag, field in (("framework", "framework"), ("loss", "loss")):
         if tag in tags:
             out[field] = tags[tag]
-    for tag, field in (("tp", "tp"), ("cp", "cp"), ("checkpoint-every", "checkpoint_every")):
+    for tag, field in (("tp", "tp"), ("cp", "cp"), ("checkpoint-every", "checkpoint_every"),
+                       ("grad-accum", "grad_accum_steps")):
         if tag in tags:
             out[field] = int(tags[tag])
     for tag, field in (("activation-offload", "activation_offload"), ("compile", "compile"),
@@ -244,7 +235,8 @@ def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
 
 
 MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input", "framework",
-              "loss", "tp", "cp", "checkpoint-every", "activation-offload", "compile", "expandable-segments"}
+              "loss", "tp", "cp", "checkpoint-every", "activation-offload", "compile", "expandable-segments",
+              "grad-accum"}
 
 
 def mechanisms(row: dict[str, str]) -> dict[str, str]:

@@ -25,7 +25,9 @@ every default stays overridable. What the profiles change, and why:
   SDPA; LoRA dropout 0.05 on every adapted module's input; the chunks' cross-entropy in bf16 with
   every chunk's logits and log-probabilities kept for backward; with one query head per KV head, v
   saved as a view of the fused q|k|v output (which it keeps whole); with LoRA on part of q/k/v, the
-  LoRA output padded into the fused width by ``index_copy``, which autograd keeps; and under ``--quantize bnb.nf4``
+  LoRA output padded into the fused width by ``index_copy``, which autograd keeps; under FSDP, each block
+  one FSDP unit mixing frozen weights and adapters (gradients as large as the blocks) and gradient
+  accumulation through FSDP's ``no_sync`` (whole gradients until the last micro-batch); and under ``--quantize bnb.nf4``
   Lightning Fabric's ``BitsandbytesPrecision``, which makes every ``nn.Linear`` 4-bit — the
   ``lm_head`` too — from an fp16 copy, so each 4-bit matmul dequantizes to fp16 and then copies to
   bf16 (constants below).
@@ -88,6 +90,25 @@ LITGPT_QKV_VIEW = "litgpt/model.py CausalSelfAttention.forward: v = v.reshape(..
 #: index).expand_as(source)`` (tools/autograd/derivatives.yaml), so autograd saves the source: 2 bytes × the
 #: adapted projections' widths per token. With LoRA on all three nothing is padded (``zero_pad`` returns x).
 LITGPT_LORA_PAD = "litgpt/lora.py LoRAQKVLinear.zero_pad: index_copy_(..., source=x); derivatives.yaml index_copy"
+#: Why a LitGPT LoRA/adapter job under FSDP has gradients as large as the model's blocks
+#: (``Profile.fsdp_mixed_units``): its scripts wrap every ``Block`` as one FSDP unit
+#: (``FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block}, ...)`` in
+#: finetune/lora.py at 8641822 and litgpt/finetune/lora.py at ``LITGPT_COMMIT``), so each unit's
+#: FlatParameter mixes frozen weights and trainable adapters; Lightning Fabric sets
+#: ``use_orig_params=True`` by default (src/lightning/fabric/strategies/fsdp.py, line 171 at lightning
+#: 2.1.0 = 6f6c07dd, line 174 at 2.4.0 = 2129fdf3), and PyTorch's FSDP docs say that with it mixing
+#: "frozen and non-frozen" parameters makes "the gradient memory usage ... higher than expected (namely,
+#: equivalent to not freezing those parameters)" (litgpt issue #1417). The root unit (embedding,
+#: lm_head, final norm) holds no adapter, so it has no gradient.
+FSDP_MIXED_UNITS = "litgpt FSDPStrategy(auto_wrap_policy={Block}); Fabric use_orig_params=True; PyTorch FSDP docs"
+#: Why gradient accumulation under LitGPT's FSDP holds whole gradients (``Profile.accumulate_unsharded``):
+#: the training loop runs each accumulating micro-batch in ``fabric.no_backward_sync(model,
+#: enabled=is_accumulating)`` (finetune/lora.py at 8641822; litgpt/finetune/*.py at ``LITGPT_COMMIT``), which
+#: for FSDP is ``module.no_sync()`` (``_FSDPBackwardSyncControl``, lightning fsdp.py line 760 at 2.1.0, 762
+#: at 2.4.0), and PyTorch's ``FullyShardedDataParallel.no_sync``: "This likely results in higher memory
+#: usage because FSDP will accumulate the full model gradients (instead of gradient shards) until the
+#: eventual sync."
+FSDP_NO_SYNC = "Fabric no_backward_sync -> FSDP.no_sync: unsharded gradients until the synchronizing micro-batch"
 
 
 @dataclass(frozen=True)
@@ -104,6 +125,8 @@ class Profile:
     kv_full_heads: bool = False  # k and v repeated to every query head before the attention kernel
     fused_qkv_view: bool = False  # v (one query head per KV head) is a view of the fused qkv output: LITGPT_QKV_VIEW
     lora_pad_saved: bool = False  # LoRA on part of q/k/v: its padded-in output is saved: LITGPT_LORA_PAD
+    fsdp_mixed_units: bool = False  # FSDP wraps frozen weights and adapters in one unit: FSDP_MIXED_UNITS
+    accumulate_unsharded: bool = False  # FSDP gradient accumulation under no_sync: FSDP_NO_SYNC
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
     chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: bf16 chunks
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
@@ -131,13 +154,16 @@ PROFILES: dict[Framework, Profile] = {
     # (quantize[4:], dtype)`` with no ``ignore_modules`` replaces every nn.Linear, lm_head included.
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
                               untied_lm_head=True, kv_full_heads=True, fused_qkv_view=True, lora_pad_saved=True,
+                              fsdp_mixed_units=True, accumulate_unsharded=True,
                               lora_dropout=LITGPT_LORA_DROPOUT,
                               chunked_loss_upcast=False, quantize_lm_head=True,
                               dequant_bytes=FABRIC_BNB_DEQUANT_BYTES,
                               summary="pure bf16 ('bf16-true'), logits and loss in bf16 chunks, a separate "
                                       "lm_head, k/v repeated to every head (v keeps the fused qkv output "
                                       "without grouped queries), LoRA dropout 0.05, LoRA on part of q/k/v kept "
-                                      "by its zero padding, 4-bit lm_head under bnb (dequantized via fp16)"),
+                                      "by its zero padding, FSDP units mixing frozen and trained weights, "
+                                      "unsharded gradients while accumulating, 4-bit lm_head under bnb "
+                                      "(dequantized via fp16)"),
     Framework.AXOLOTL: Profile(summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True,

@@ -223,6 +223,14 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
     reference *= model_share / wdiv  # sharded like the policy under ZeRO-3 / FSDP, replicated otherwise
     grads, optim = grads * model_share / gdiv, optim * model_share / odiv
+    fsdp1 = w.parallel in (Parallel.FSDP, Parallel.FSDP_GRAD_OP) and dp > 1
+    mixed_units = lora and fsdp1 and PROFILES[w.framework].fsdp_mixed_units and not _four_bit_base(w)
+    if mixed_units:
+        # One FlatParameter per wrapped block holds its frozen weights and its adapters; with
+        # use_orig_params=True the whole flat parameter gets a gradient (FSDP_MIXED_UNITS).
+        grads = _layer_params(arch) * arch.n_layers * param_bytes(w.precision) * model_share / gdiv
+        notes.append(f"{w.framework.value} FSDP: each block is one FSDP unit with frozen weights and adapters, so its "
+                     "gradient is as large as the block (PyTorch FSDP docs on frozen parameters)")
     if w.optimizer_in_backward and not lora:
         grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
         notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
@@ -247,6 +255,8 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         if dropout:
             notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
                          "each LoRA module keeps a dropped copy of its input and its mask")
+    if mixed_units:  # every weight of the unit is a view of a flat parameter that requires grad
+        saved = saved._replace(qkv_input=True, o_input=True, gate_up_input=True, down_input=True)
     if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
         saved = saved._replace(kv_full_heads=True)
         notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention kernel")
@@ -331,6 +341,10 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     # --- phases: what is alive at once (static states + the largest phase) -----------------
     accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
     held_grads = grads if accumulating else 0.0
+    if accumulating and fsdp1 and PROFILES[w.framework].accumulate_unsharded:
+        held_grads = grads * gdiv  # FSDP no_sync: whole gradients until the synchronizing micro-batch
+        notes.append(f"{w.framework.value}: gradient accumulation under FSDP's no_sync keeps the unsharded "
+                     "gradients until the last micro-batch (FSDP_NO_SYNC)")
     phases = {
         "forward end": acts + logits + during + held_grads,
         "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient

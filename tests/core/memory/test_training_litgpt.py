@@ -135,3 +135,31 @@ def test_litgpt_mha_lora_counts_both_by_hand():
                                  saved=lora_saved_inputs(("q", "v"), False, dropout=True)._replace(
                                      qkv_view=True, pad_source=("q", "v")))
     assert got == 32 * per_token
+
+
+def fsdp_job(**kw) -> Workload:
+    return job(**({"framework": "litgpt", "loss": "upcast", "n_gpus": 2, "parallel": "fsdp",
+                   "checkpointing": "full"} | kw))
+
+
+def test_fsdp_units_mixing_frozen_and_adapters_get_block_sized_gradients():
+    from advisor.core.model.params import count_params as cp
+    c = cp(as_trained(MHA, fsdp_job()))
+    blocks = c.total - c.embedding - c.lm_head
+    lit = estimate_memory(MHA, fsdp_job()).sizes
+    assert lit.gradients == pytest.approx(blocks * 2 / 2)  # bf16, sharded over 2 GPUs
+    hf = estimate_memory(MHA, fsdp_job(framework="hf", precision="bf16")).sizes
+    assert hf.gradients < lit.gradients / 10  # adapters only
+    one = estimate_memory(MHA, fsdp_job(n_gpus=1, parallel="none")).sizes  # no FSDP: adapters only
+    assert one.gradients < lit.gradients / 10
+    assert any("one FSDP unit" in a for a in estimate_memory(MHA, fsdp_job()).assumptions)
+
+
+def test_fsdp_accumulation_under_no_sync_holds_whole_gradients():
+    once = estimate_memory(MHA, fsdp_job()).breakdown
+    acc = estimate_memory(MHA, fsdp_job(grad_accum_steps=4))
+    b = acc.breakdown
+    assert dict(b.phases)["forward end"] - dict(once.phases)["forward end"] == pytest.approx(acc.sizes.gradients * 2)
+    assert any("no_sync" in a for a in acc.assumptions)
+    hf = estimate_memory(MHA, fsdp_job(framework="hf", grad_accum_steps=4))
+    assert not any("no_sync" in a for a in hf.assumptions)
