@@ -11,6 +11,8 @@ Chinchilla; full activation recomputation runs the forward twice: 8N (Korthikant
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.core.hardware.records import Gpu
 from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Objective, Precision, Workload
 from advisor.core.memory.states import trainable_params_of
@@ -50,7 +52,12 @@ TRAIN_MFU_BY_GENERATION: dict[str, float] = {"Ampere": 0.62}
 
 def train_mfu(gpu: Gpu) -> float:
     """Model-FLOPs utilisation of eager bf16 training on ``gpu`` (``TRAIN_MFU_BY_GENERATION``, else ``TRAIN_MFU``)."""
-    return TRAIN_MFU_BY_GENERATION.get(gpu.architecture.split(" ", 1)[0], TRAIN_MFU)
+    return _generation_mfu(gpu.architecture)
+
+
+@lru_cache(maxsize=64)
+def _generation_mfu(architecture: str) -> float:
+    return TRAIN_MFU_BY_GENERATION.get(architecture.split(" ", 1)[0], TRAIN_MFU)
 
 
 # torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls

@@ -24,6 +24,8 @@ al. 2023 arXiv:2304.11277 §3.3), taken as full overlap; TP and pipeline traffic
 
 from __future__ import annotations
 
+from operator import attrgetter, mul
+
 from advisor.core.hardware.interconnect import (
     INTER_NODE_EFFICIENCY,
     INTER_NODE_SOURCE,
@@ -147,6 +149,11 @@ def host_link_bytes_per_s(build: ResolvedBuild) -> float:
     return PCIE_GB_PER_S_PER_LANE[gen] * lanes * PCIE_HOST_EFFICIENCY * 1e9
 
 
+_ARCHITECTURE = attrgetter("architecture")
+_MFU_SOURCE = {True: "Llama 3, H100; other generations unmeasured", False: "torchtitan FSDP on A100, the GPU's generation"}
+_COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)"
+
+
 def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
     r = run_of(arch, w, build)
     peaks, bws = r.peaks, r.bws
@@ -170,16 +177,21 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
     compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
     speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
-    mfus = tuple(train_mfu(g) * speedup for g in r.build.gpus[:len(peaks)])
+    gpus = r.build.gpus[:len(peaks)]
+    mfu = train_mfu(gpus[0])
+    # achieved FLOP/s: peak × the generation's MFU (× torch.compile's speed-up); per GPU where a build
+    # mixes generations
+    shares = ((mfu * speedup,) * len(peaks) if len(peaks) == 1 or len(set(map(_ARCHITECTURE, gpus))) == 1
+              else tuple(train_mfu(g) * speedup for g in gpus))
+    rate = min(peaks) * shares[0] if shares[0] == shares[-1] == min(shares) else min(map(mul, peaks, shares))
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
         stage = max(flops / sp.stages / (p * u) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
-                    for p, u, b in zip(peaks, mfus, bws, strict=True))
+                    for p, u, b in zip(peaks, shares, bws, strict=True))
         slots = m + sp.stages - 1 if w.parallel is Parallel.PP else m * sp.stages
         compute = slots * stage
         if w.parallel is Parallel.LAYER_SPLIT:
             notes.append(LAYER_SPLIT_NOTE)
     else:
-        rate = min(p * u for p, u in zip(peaks, mfus))
         per_micro = flops / sp.tp / rate + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
     c = train_comm(arch, w, build, sp, r)
@@ -198,15 +210,12 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     elif comm > compute:
         bottleneck = Bottleneck.INTERCONNECT
         notes.append(f"the step waits on GPU-to-GPU traffic: {bound_link_words(r, c)} bounds it")
-    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / min(p * u for p, u in zip(peaks, mfus)):
+    elif dequant and dequant / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY) > flops / rate:
         bottleneck = Bottleneck.MEMORY_BANDWIDTH
     else:
         bottleneck = Bottleneck.COMPUTE
-    mfu = min(mfus) / speedup
-    source = ("torchtitan FSDP on A100, the GPU's generation" if mfu != TRAIN_MFU
-              else "Llama 3, H100; other generations unmeasured")
-    notes.append(f"training at {mfu:.0%} model-FLOPs utilisation ({source})"
-                 + (f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)" if compiled else ""))
+    notes.append(f"training at {mfu:.0%} model-FLOPs utilisation ({_MFU_SOURCE[mfu == TRAIN_MFU]})"
+                 + (_COMPILE_NOTE if compiled else ""))
     if overlapped and w.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
     if r.machines > 1 and r.across is not None:
