@@ -196,16 +196,6 @@ def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention
     return DecodeAttention.PER_HEAD
 
 
-#: TensorRT-LLM's gptSessionBenchmark (benchmarks/cpp/gptSessionBenchmark.cpp at 027cd518: ``inputsHost(
-#: batchSize * maxInputLength, padId)``, ``samplingConfig.topK = 1``) gives every sequence of the batch
-#: the same prompt, one token repeated, and decodes greedily: the batch is one sequence copied. A dense
-#: model costs the same as for distinct sequences (each copy keeps its own KV cache), but a
-#: mixture-of-experts layer routes every copy to the same experts, so a step reads top-k of the experts
-#: (``inference._moe_read_fraction`` at batch 1) where distinct sequences read nearly all of them. No job
-#: a user sets runs a batch of copies: such MoE rows are not scored.
-COPIED_BATCH_TOOL = "gptSessionBenchmark"
-
-
 def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
     """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each; with no
     prompt (``prompt`` 0: llama-bench's tg test; ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp
@@ -235,8 +225,6 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
     if job.mode.value == "inference":
-        if arch.moe is not None and _int(row, "batch", 1) > 1 and COPIED_BATCH_TOOL in row.get("notes", ""):
-            return Outcome(**base, skipped=f"MoE batch of copied sequences ({COPIED_BATCH_TOOL}): not a user's job")
         job = job.model_copy(update={"decode_attention": decode_attention_of(row, arch)})
     try:
         build = hardware_of(row, catalog, gpu, n)

@@ -120,6 +120,14 @@ PINNED = {
     "trtllm090-mistral7b-h200-tp1-bs64-2048-128": 3, "trtllm090-mistral7b-h200-tp1-bs896-128-128": 22,
     "trtllm090-mistral7b-l40s-tp1-bs120-128-2048": 8, "trtllm090-mistral7b-l40s-tp1-bs56-2048-2048": 8,
     "trtllm090-mistral7b-l40s-tp1-bs84-2048-128": 5, "trtllm090-mistral7b-l40s-tp1-bs896-128-128": 13,
+    "trtllm090-mixtral8x7b-a100-tp2-bs128-128-2048": 34, "trtllm090-mixtral8x7b-a100-tp2-bs32-2048-2048": 63,
+    "trtllm090-mixtral8x7b-a100-tp2-bs512-128-128": 7, "trtllm090-mixtral8x7b-a100-tp2-bs64-2048-128": 28,
+    "trtllm090-mixtral8x7b-h100-tp2-bs128-128-2048": 11, "trtllm090-mixtral8x7b-h100-tp2-bs32-2048-2048": 25,
+    "trtllm090-mixtral8x7b-h100-tp2-bs512-128-128": 117, "trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128": 80,
+    "trtllm090-mixtral8x7b-h200-tp2-bs1024-128-128": 166, "trtllm090-mixtral8x7b-h200-tp2-bs256-128-2048": 34,
+    "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128": 95, "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-2048": 9,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-128": 15, "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-2048": 14,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs32-2048-2048": 43, "trtllm090-mixtral8x7b-l40s-tp4-bs64-2048-128": 4,
     "tt-8b-full-1x4090": 8, "tt-8b-full-1xa6000": 10, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 28,
     "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 12, "tt-l32-3b-flags-actoffload": 10,
     "tt-l32-3b-flags-adamw8bit": 16, "tt-l32-3b-flags-chunkedce": 17, "tt-l32-3b-flags-compile": 19,
@@ -156,15 +164,6 @@ def test_engines_differ_where_published_rates_do(catalog):
     rows = [r for r in ROWS.values() if r["id"].startswith("qwen25-7b-") and r["id"].endswith("-bf16-in1-1gpu")]
     rates = {r["engine"]: speed_fidelity.evaluate(r, catalog).estimate for r in rows}
     assert rates["transformers"] < rates["vllm"] * 0.7
-
-
-def test_moe_batches_of_copied_sequences_are_not_scored(catalog):
-    # issue 15, fourth session: gptSessionBenchmark feeds every sequence the same prompt (padId repeated)
-    # and decodes greedily, so a MoE batch routes as one sequence; dense rows of the same tool still score.
-    moe = speed_fidelity.evaluate(ROWS["trtllm090-mixtral8x7b-h200-tp2-bs1024-128-128"], catalog)
-    assert moe.estimate is None and "copied sequences" in moe.skipped
-    dense = speed_fidelity.evaluate(ROWS["trtllm090-llama70b-h200-tp1-bs1024-128-128"], catalog)
-    assert dense.estimate is not None
 
 
 def test_llama_bench_tg_rows_time_only_their_generated_tokens(catalog):
