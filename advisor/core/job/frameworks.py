@@ -19,11 +19,12 @@ every default stays overridable. What the profiles change, and why:
   checkpointing (``activation_checkpoint.mode = "selective"``, ``selective_ac_option = "op"``),
   loss ``cross_entropy(pred.float(), …)`` (upcast).
 * **litgpt**: ``precision="bf16-true"`` (pure bf16) in its fine-tuning scripts; logits and loss
-  in chunks (``lm_head_chunk_size=128`` and ``chunked_cross_entropy``, ``litgpt/utils.py``). What
+  in chunks (``lm_head_chunk_size=128`` and ``chunked_cross_entropy``, ``litgpt/utils.py``), the chunks
+  cast to fp32 by Fabric on return from the model (``precision.convert_output``). What
   its code keeps beyond that (issue 14; LitGPT at ``LITGPT_COMMIT``, read): a separate ``lm_head``
   even for checkpoints that tie it to the embedding; k and v repeated to every query head before
-  SDPA; LoRA dropout 0.05 on every adapted module's input; the chunks' cross-entropy in bf16 with
-  every chunk's logits and log-probabilities kept for backward; with one query head per KV head, v
+  SDPA; LoRA dropout 0.05 on every adapted module's input; every chunk's fp32 logits and
+  log-probabilities kept for backward; with one query head per KV head, v
   saved as a view of the fused q|k|v output (which it keeps whole); with LoRA on part of q/k/v, the
   LoRA output padded into the fused width by ``index_copy``, which autograd keeps; under FSDP, each block
   one FSDP unit mixing frozen weights and adapters (gradients as large as the blocks) and gradient
@@ -128,7 +129,8 @@ class Profile:
     fsdp_mixed_units: bool = False  # FSDP wraps frozen weights and adapters in one unit: FSDP_MIXED_UNITS
     accumulate_unsharded: bool = False  # FSDP gradient accumulation under no_sync: FSDP_NO_SYNC
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
-    chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: bf16 chunks
+    chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: every
+    # chunk's logits and log-probabilities kept, in fp32 (LitGPT: Fabric casts the model's output to fp32)
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
     dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
     summary: str = ""
@@ -149,8 +151,9 @@ PROFILES: dict[Framework, Profile] = {
     # are in memory; CausalSelfAttention.forward expands k and v to every query head ("training:
     # flash attention requires it") and reshapes them (copies) before SDPA; finetune/lora.py calls
     # ``model(input_ids, lm_head_chunk_size=128)`` and utils.chunked_cross_entropy runs
-    # ``F.cross_entropy`` on each bf16 chunk (log-probabilities kept in bf16 for backward) while the
-    # loop's ``logits`` list stays referenced through ``fabric.backward``; ``BitsandbytesPrecision
+    # ``F.cross_entropy`` on each chunk (log-probabilities kept for backward) while the loop's ``logits``
+    # list stays referenced through ``fabric.backward``; Fabric's wrapper casts that list to fp32 on return
+    # (``precision.convert_output``: activations.FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT); ``BitsandbytesPrecision
     # (quantize[4:], dtype)`` with no ``ignore_modules`` replaces every nn.Linear, lm_head included.
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
                               untied_lm_head=True, kv_full_heads=True, fused_qkv_view=True, lora_pad_saved=True,
@@ -158,7 +161,8 @@ PROFILES: dict[Framework, Profile] = {
                               lora_dropout=LITGPT_LORA_DROPOUT,
                               chunked_loss_upcast=False, quantize_lm_head=True,
                               dequant_bytes=FABRIC_BNB_DEQUANT_BYTES,
-                              summary="pure bf16 ('bf16-true'), logits and loss in bf16 chunks, a separate "
+                              summary="pure bf16 ('bf16-true'), logits and loss in chunks, all kept in fp32 (Fabric casts "
+                                      "the output), a separate "
                                       "lm_head, k/v repeated to every head (v keeps the fused qkv output "
                                       "without grouped queries), LoRA dropout 0.05, LoRA on part of q/k/v kept "
                                       "by its zero padding, FSDP units mixing frozen and trained weights, "

@@ -210,19 +210,24 @@ def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunk
     return elements * (ACT_BYTES + (LOGITS_TRAIN_BYTES_PER_ELEMENT - ACT_BYTES) / max(1, chunks))
 
 
-#: Bytes per logit element under LitGPT's chunked loss: ``model(input_ids, lm_head_chunk_size=128)``
-#: returns a list of bf16 chunks that the training loop keeps referenced through backward (2 B), and
-#: ``chunked_cross_entropy`` runs ``F.cross_entropy`` on each bf16 chunk with ``reduction="none"``,
-#: whose log-softmax output (bf16, 2 B) every chunk keeps for backward; no fp32 upcast, so the
-#: number of chunks does not change the sum (litgpt/finetune/lora.py and litgpt/utils.py at
-#: ``advisor.core.job.frameworks.LITGPT_COMMIT``). In backward the log-probabilities give way to
-#: the logits' gradients (2 B) chunk by chunk.
-BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT = 2 + 2
+#: Bytes per logit element under LitGPT's chunked loss, run through Lightning Fabric:
+#: ``model(input_ids, lm_head_chunk_size=128)`` returns a list of bf16 chunks, but Fabric's
+#: ``_FabricModule.forward`` passes the model's output through ``precision.convert_output``, which casts
+#: every floating tensor to ``torch.get_default_dtype()`` (fp32): lightning src/lightning/fabric/wrappers.py
+#: line 123 at 2.1.0 (6f6c07dd) and line 143 at 2.4.0 (2129fdf3), ``HalfPrecision.convert_output`` (plugins/
+#: precision/half.py line 55 / 62) and ``BitsandbytesPrecision.convert_output`` alike. The training loop keeps
+#: that fp32 list referenced through backward (4 B), and ``chunked_cross_entropy`` runs ``F.cross_entropy``
+#: on each fp32 chunk with ``reduction="none"``, whose fp32 log-softmax output every chunk keeps for
+#: backward (4 B); the number of chunks does not change the sum (litgpt/finetune/lora.py and
+#: litgpt/utils.py at ``advisor.core.job.frameworks.LITGPT_COMMIT``; finetune/lora.py at 8641822). The bf16
+#: chunks (2 B) are dropped once converted: at the end of the forward they and the fp32 copies (6 B)
+#: are fewer than the 8 B at the start of backward.
+FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT = 4 + 4
 
 
-def bf16_chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
-    """Logits and log-probabilities of a chunked cross-entropy on bf16 chunks (LitGPT)."""
-    return seq * micro_batch * arch.vocab_size * BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT / tp
+def fabric_chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
+    """Logits and log-probabilities of LitGPT's chunked cross-entropy, all chunks kept in fp32."""
+    return seq * micro_batch * arch.vocab_size * FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT / tp
 
 
 def op_sac_layer_bytes(arch: ModelArch, impl: AttentionImpl) -> float:

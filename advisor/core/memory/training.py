@@ -32,7 +32,7 @@ from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
-    bf16_chunked_loss_logits_bytes,
+    fabric_chunked_loss_logits_bytes,
     chunked_loss_logits_bytes,
     layers_per_stage,
     lora_saved_inputs,
@@ -162,7 +162,7 @@ def loss_buffer_bytes(arch: ModelArch, w: Workload, tp: int, cp: int = 1) -> flo
     seq = max(1, w.seq_len // cp)
     loss = w.loss or Loss.UPCAST
     if loss is Loss.CHUNKED and not PROFILES[w.framework].chunked_loss_upcast:
-        return bf16_chunked_loss_logits_bytes(arch, seq, w.batch, tp)
+        return fabric_chunked_loss_logits_bytes(arch, seq, w.batch, tp)
     if loss is Loss.CHUNKED:
         return chunked_loss_logits_bytes(arch, seq, w.batch, w.loss_chunks, tp)
     if loss is Loss.FUSED:

@@ -1,15 +1,15 @@
 """LitGPT's memory mechanisms in the training estimate (issue 14), counted by hand on a tiny
-Llama-shaped model: LoRA dropout copies and masks, k/v repeated to every head, bf16 chunked loss,
+Llama-shaped model: LoRA dropout copies and masks, k/v repeated to every head, fp32 chunked loss,
 a separate lm_head for a tied checkpoint, a 4-bit lm_head and its fp16 + bf16 dequantized copies."""
 
 import pytest
 
 from advisor.core.job.workload import AttentionImpl, Checkpointing, Framework, Workload
 from advisor.core.memory.activations import (
-    BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT,
+    FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT,
     LORA_DROPOUT_BYTES,
     SavedInputs,
-    bf16_chunked_loss_logits_bytes,
+    fabric_chunked_loss_logits_bytes,
     dropout_bytes_per_token,
     lora_saved_inputs,
     train_activation_bytes,
@@ -60,9 +60,14 @@ def test_kv_repeated_to_every_head():
     assert full - base == 32 * 4 * (64 - 32)  # k and v at q width instead of kv width, 2 B each
 
 
-def test_bf16_chunked_loss_keeps_logits_and_log_probs():
-    assert BF16_CHUNKED_LOSS_BYTES_PER_ELEMENT == 4
-    assert bf16_chunked_loss_logits_bytes(TINY, 32, 2) == 32 * 2 * 1000 * 4
+def test_fabric_chunked_loss_keeps_fp32_logits_and_log_probs():
+    # Fabric casts the model's output (the bf16 logit chunks) to fp32; the loop keeps them (4 B) and
+    # each chunk's cross-entropy keeps its fp32 log-probabilities (4 B).
+    assert FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT == 4 + 4
+    assert fabric_chunked_loss_logits_bytes(TINY, 32, 2) == 32 * 2 * 1000 * 8
+    lit = estimate_memory(TINY, job(framework="litgpt")).sizes
+    plain = estimate_memory(TINY, job(framework="litgpt", loss="upcast")).sizes
+    assert lit.buffers - plain.buffers == pytest.approx(32 * 1000 * (8 - 10))  # vs bf16 + fp32 + fp32 (10 B)
 
 
 def test_litgpt_unties_the_lm_head_only_for_itself():
