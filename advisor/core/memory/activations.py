@@ -7,7 +7,10 @@ transformers runs it (``models/llama/modeling_llama.py``), 16-bit activations, p
 and layer, with q = n_heads·head_dim, kv = n_kv_heads·head_dim, f = MLP width:
 
 * two RMSNorms: ``LlamaRMSNorm`` upcasts to fp32; ``pow`` saves the fp32 input (4h) and the
-  weight multiply saves the bf16 normalized tensor (2h, only for a trainable weight): 12h;
+  weight multiply saves the bf16 normalized tensor (2h, only for a trainable weight): 12h
+  (LayerNorm models: 2h each, the 16-bit input ``native_layer_norm`` saves; a parallel block such as
+  Phi-1.5's has one norm, whose output qkv and the MLP share; Gemma 2/3 add a norm after the
+  attention and after the MLP, two more);
 * the norm outputs feeding q/k/v and gate/up (saved by those Linears): 2 × 2h = 4h;
 * flash attention / SDPA saves q, k, v (2q + 4kv), its output (2q) and its fp32
   log-sum-exp (4·n_heads) (FlashAttention-2, Dao 2023 arXiv:2307.08691); o_proj shares the
@@ -147,8 +150,15 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
     q = arch.n_heads * arch.head_dim
     kv = arch.n_kv_heads * arch.head_dim
     f = mlp_width(arch)
-    replicated = 2 * (4 * h + (2 * h if saved.norms_trainable else 0))
-    replicated += 2 * h * (saved.qkv_input + saved.gate_up_input)
+    # Per norm: RMSNorm's fp32 input (4h) and, with a trainable weight, its bf16 normalized copy (2h);
+    # torch's native_layer_norm saves its 16-bit input (2h) with fp32 mean and rstd (8 B, not counted)
+    # and needs nothing more for its weight. A parallel block (GPT-J, Phi-1.5) has one norm whose
+    # output both qkv and the MLP read: saved once.
+    norms = (1 if arch.parallel_block else 2) + (2 if arch.post_norms else 0)  # Gemma 2/3: norm after each too
+    per_norm = 2 * h if arch.layer_norm else 4 * h + (2 * h if saved.norms_trainable else 0)
+    replicated = norms * per_norm
+    inputs = max(saved.qkv_input, saved.gate_up_input) if arch.parallel_block else saved.qkv_input + saved.gate_up_input
+    replicated += 2 * h * inputs
     mlp = (6 * f if arch.gated_mlp else 2 * f) + 2 * f * saved.down_input
     if impl is AttentionImpl.EAGER:
         attn = 2 * q * saved.o_input + 2 * q + 4 * q

@@ -81,6 +81,12 @@ class ModelArch(Frozen):
     vocab_size: int = Field(ge=1, le=MAX_VOCAB)
     tied_embeddings: bool = False
     gated_mlp: bool = Field(True, description="SwiGLU/GeGLU (3 matrices) vs plain MLP (2)")
+    layer_norm: bool = Field(False, description="LayerNorm (saves its 16-bit input for backward) instead of "
+                                                "RMSNorm (upcast to fp32)")
+    parallel_block: bool = Field(False, description="Attention and MLP side by side from one shared norm "
+                                                    "(GPT-J, Phi-1.5/2) instead of one after the other")
+    post_norms: bool = Field(False, description="A norm after the attention and after the MLP as well as before "
+                                                "them (Gemma 2/3): four norms per layer")
     attention: AttentionLayout = AttentionLayout()
     moe: Moe | None = None
     max_context: int = Field(4096, ge=1, le=MAX_TOKENS)

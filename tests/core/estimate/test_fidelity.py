@@ -23,8 +23,8 @@ PINNED = {
     "tt-l31-8b-full-4090": 6, "tt-l31-70b-full-8xa100-offload": 22, "hf-octocoder-bf16": 3, "hf-octocoder-int8": 6,
     "hf-octocoder-4bit": 10, "litgpt-l2-7b-lora-mb1": 3, "litgpt-l2-7b-qlora-mb1": 3,
     "litgpt-l2-7b-qlora-dq-mb1": 3, "litgpt-l2-7b-lora-mb2": 3, "litgpt-l2-13b-lora-mb1": 3,
-    "litgpt-l2-13b-qlora-mb1": 3, "litgpt-l2-13b-qlora-dq-mb1": 3, "litgpt-phi15-lora-mb1": 8,
-    "litgpt-phi15-lora-mb4": 13, "litgpt-l2-7b-inf-bf16": 3, "litgpt-l2-7b-inf-nf4": 8, "litgpt-l2-7b-inf-nf4dq": 9,
+    "litgpt-l2-13b-qlora-mb1": 3, "litgpt-l2-13b-qlora-dq-mb1": 3, "litgpt-phi15-lora-mb1": 4,
+    "litgpt-phi15-lora-mb4": 4, "litgpt-l2-7b-inf-bf16": 3, "litgpt-l2-7b-inf-nf4": 8, "litgpt-l2-7b-inf-nf4dq": 9,
     "litgpt-l2-13b-inf-bf16": 3, "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7,
     "litgpt-codellama-34b-inf-nf4": 4, "litgpt-codellama-34b-inf-nf4dq": 5, "litgpt-falcon-40b-inf-nf4": 10,
     "litgpt-falcon-40b-inf-nf4dq": 11, "litgpt-l2-70b-inf-nf4dq": 3, "litgpt-phi15-inf-bf16": 3,
@@ -48,12 +48,12 @@ PINNED = {
     "tt-l32-3b-full-flags-packed": 7, "tt-l32-3b-full-flags-packed-compile-cce-ac": 9,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 3,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 6, "tt-l32-3b-lora-flags-all": 15,
-    "tt-l32-3b-qlora-flags-all": 27, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 17,
-    "litgpt-phi15-qlora-dq-mb1": 17, "litgpt-phi15-lora-mb2": 11, "litgpthub-llama-3-8b-lora-a10g": 4,
+    "tt-l32-3b-qlora-flags-all": 27, "titan-l31-8b-fsdp128-sac-compile": 3, "litgpt-phi15-qlora-mb1": 6,
+    "litgpt-phi15-qlora-dq-mb1": 6, "litgpt-phi15-lora-mb2": 4, "litgpthub-llama-3-8b-lora-a10g": 4,
     "litgpthub-llama-3-8b-qlora-a10g": 11, "litgpthub-llama-31-8b-lora-a10g": 4,
     "litgpthub-llama-31-8b-qlora-a10g": 11, "litgpthub-l32-1b-lora-a10g": 7, "litgpthub-l32-1b-qlora-a10g": 6,
     "litgpthub-l32-3b-lora-a10g": 5, "litgpthub-l32-3b-qlora-a10g": 10, "litgpthub-phi3-mini-lora-a10g": 4,
-    "litgpthub-phi3-mini-qlora-a10g": 15, "litgpthub-gemma2-9b-qlora-a10g": 12,
+    "litgpthub-phi3-mini-qlora-a10g": 15, "litgpthub-gemma2-9b-qlora-a10g": 9,
     # issue 21: LitGPT adapter / adapter v2 (resource tables), modelled per litgpt/adapter*.py at 26857050
     "litgpt-l2-7b-adapter-mb1": 3, "litgpt-l2-7b-adapter-nf4-mb1": 3, "litgpt-l2-7b-adapter-nf4dq-mb1": 3,
     "litgpt-l2-7b-adapterv2-mb1": 6, "litgpt-l2-7b-adapterv2-nf4-mb1": 6, "litgpt-l2-7b-adapterv2-nf4dq-mb1": 6,
@@ -61,13 +61,10 @@ PINNED = {
     # trained weights and gradient accumulation under FSDP.no_sync (frameworks.FSDP_MIXED_UNITS, FSDP_NO_SYNC)
     "litgpt-l2-7b-lora-2xa100-mb1": 6, "litgpt-l2-7b-lora-2xa100-mb2": 3, "litgpt-l2-7b-lora-2xa100-mb4": 7,
     "litgpt-l2-13b-lora-4xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb2": 6,
-    "litgpt-phi15-lora-2xa100-mb4": 14,
-    # issue 14 (Fabric casts LitGPT's logits to fp32: 8 B per logit, was 4): Llama rows tighter; the phi-1.5 rows
-    # loosened (LoRA 3-5 -> 8-13, QLoRA 11 -> 17, FSDP mb4 5 -> 14): now over, by the norm counted below.
-    # issue 14 (LitGPT's v view of the fused qkv and its LoRA zero-padding, 2026-11-25): the LitGPT rows above
-    # were re-pinned tighter; the two phi-1.5 QLoRA pins went 5 -> 11 (now 8.5 % over, was 2.3 % under): the
-    # activation model counts phi-1.5's single shared LayerNorm as two fp32 RMSNorm inputs and, under
-    # bitsandbytes < 0.43.2, the norm output that qkv and fc share twice; the missing LitGPT terms hid that.
+    "litgpt-phi15-lora-2xa100-mb4": 13,
+    # issue 14 (2026-11-25): LitGPT rows re-pinned after its v view of the fused qkv, its LoRA zero-padding,
+    # Fabric's fp32 logits (8 B per logit) and phi-1.5's one shared LayerNorm (layer_norm, parallel_block);
+    # the phi-1.5 FSDP mb4 pin went 5 -> 13: its per-sample growth is overestimated (see benchmarks/README).
 }
 
 GAP_PINNED = {

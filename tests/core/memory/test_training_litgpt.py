@@ -168,3 +168,20 @@ def test_fsdp_accumulation_under_no_sync_holds_whole_gradients():
     assert any("no_sync" in a for a in acc.assumptions)
     hf = estimate_memory(MHA, fsdp_job(framework="hf", grad_accum_steps=4))
     assert not any("no_sync" in a for a in hf.assumptions)
+
+
+def test_norm_layouts_of_the_architecture():
+    """Per token and layer: two RMSNorm inputs in fp32 (8h) by default; a parallel block with one
+    LayerNorm saves one 16-bit input (2h) and the norm output qkv and the MLP share once; Gemma 2/3's
+    norms after attention and MLP add two fp32 inputs (8h)."""
+    h = 64
+    saved = SavedInputs(qkv_input=True, gate_up_input=True, norms_trainable=False)
+
+    def per_token(arch):
+        return train_activation_bytes(arch, 32, 1, AttentionImpl.FLASH, Checkpointing.NONE, 1, saved=saved) / 32
+
+    base = per_token(MHA)
+    phi = per_token(MHA.model_copy(update={"layer_norm": True, "parallel_block": True}))
+    assert base - phi == (2 * 4 * h - 2 * h) + 2 * h  # norms 8h -> 2h, shared norm output saved once
+    gemma = per_token(MHA.model_copy(update={"post_norms": True}))
+    assert gemma - base == 2 * 4 * h
