@@ -22,6 +22,13 @@ _TIED_BY_DEFAULT = {"gemma", "gemma2", "gemma3", "gemma3_text", "falcon", "Refin
 _PLAIN_MLP = {"falcon", "RefinedWeb", "RefinedWebModel", "gpt2", "gpt_neox", "gptj", "opt", "bloom", "phi",
               "starcoder2", "gpt_bigcode"}
 _FALCON = ("falcon", "RefinedWeb", "RefinedWebModel")
+# Norm layout (training activations, issue 14), per each transformers modeling_<model>.py: LayerNorm
+# instead of RMSNorm; one norm shared by attention and MLP side by side (PhiDecoderLayer's
+# input_layernorm, GPTJBlock's ln_1, FalconDecoderLayer without new_decoder_architecture when
+# parallel_attn); Gemma 2/3's post_attention_layernorm and post_feedforward_layernorm besides the two
+# pre-norms.
+_LAYER_NORM = {"gpt2", "gpt_neox", "gptj", "opt", "bloom", "phi", "gpt_bigcode", "starcoder2", *_FALCON}
+_POST_NORMS = {"gemma2", "gemma3", "gemma3_text"}
 
 
 class _Config:
@@ -157,6 +164,13 @@ def arch_from_hf_config(cfg: dict[str, Any], path: Path, model_id: str | None = 
         "attention": _attention(c, model_type, n_layers, max_ctx), "max_context": max_ctx,
         "notes": f"Imported from {path}",
     }
+    if model_type in _LAYER_NORM:
+        data["layer_norm"] = True
+    if model_type in ("phi", "gptj") or (model_type in _FALCON and not cfg.get("new_decoder_architecture")
+                                         and c.flag("parallel_attn", True)):
+        data["parallel_block"] = True
+    if model_type in _POST_NORMS:
+        data["post_norms"] = True
     moe = _moe(c, n_layers)
     if moe:
         data["moe"] = moe

@@ -183,3 +183,20 @@ def test_fuzzed_config_imports_or_is_one_clear_error(tmp_path, changes, base):
         arch_from_hf_config({**base, **changes}, tmp_path / "config.json")
     except ModelImportError as exc:
         assert "\n" not in str(exc)
+
+
+def test_norm_layout_follows_the_model_type(tmp_path):
+    phi = {"model_type": "phi", "hidden_size": 2048, "intermediate_size": 8192, "num_attention_heads": 32,
+           "num_hidden_layers": 24, "vocab_size": 51200}
+    arch = load_model(write_json(tmp_path / "config.json", phi)).arch
+    assert arch.layer_norm and arch.parallel_block and not arch.post_norms
+    gemma = {"model_type": "gemma2", "hidden_size": 3584, "intermediate_size": 14336, "num_attention_heads": 16,
+             "num_hidden_layers": 42, "num_key_value_heads": 8, "head_dim": 256, "vocab_size": 256000}
+    arch = load_model(write_json(tmp_path / "config.json", gemma)).arch
+    assert arch.post_norms and not arch.layer_norm and not arch.parallel_block
+    falcon40 = {"model_type": "falcon", "hidden_size": 8192, "num_attention_heads": 128, "num_hidden_layers": 60,
+                "num_kv_heads": 8, "new_decoder_architecture": True, "vocab_size": 65024}
+    arch = load_model(write_json(tmp_path / "config.json", falcon40)).arch
+    assert arch.layer_norm and not arch.parallel_block  # ln_attn and ln_mlp: two norms
+    arch = load_model(write_json(tmp_path / "config.json", LLAMA2_7B_CONFIG)).arch
+    assert not (arch.layer_norm or arch.parallel_block or arch.post_norms)
