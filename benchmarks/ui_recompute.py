@@ -13,6 +13,10 @@ holds its sweep), then the event loop runs until the window has painted:
 * longest UI stall: the longest gap between two ticks of a 1 ms timer during the sample (how
   long the UI thread could not answer a key press).
 
+``--during-search`` makes each change while the search for what would make a build fit runs on the
+worker thread (it starts once the job has stayed put for ``SUGGEST_DELAY_MS``): a user who pauses
+and types again.
+
 ``--stages`` also prints, for six builds, when each stage of a change ended (results computed,
 table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes.
 
@@ -20,7 +24,7 @@ Reference in the same process: one ``estimate()`` of the window's first job on i
 median of 200 (the ``×`` column divides by it, for comparing runs on a loaded machine).
 Offscreen Qt unless QT_QPA_PLATFORM says otherwise.
 
-Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0] [--train] [--stages]``
+Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0] [--train] [--stages] [--during-search]``
 """
 
 from __future__ import annotations
@@ -78,6 +82,9 @@ def main() -> int:
     parser.add_argument("--stages", action="store_true",
                         help="also print, for the largest build count, when each stage of a change ended: the "
                              "builds' results computed, the table painted, the fit sweep's curves in, the plot painted")
+    parser.add_argument("--during-search", action="store_true",
+                        help="make each change while the search for what would make a build fit runs on the worker "
+                             "(as when a user pauses, then types again); samples without a search are still taken")
     parser.add_argument("--train", action="store_true",
                         help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
     args = parser.parse_args()
@@ -154,6 +161,11 @@ def main() -> int:
                           {"batch": 1 + k % 61, "context_len": 1024 + 128 * (k // 61)})
                 w = base.model_copy(update=change)
                 app.processEvents()
+                if args.during_search:  # the search starts SUGGEST_DELAY_MS after the job stays put
+                    end = time.perf_counter() + 2.0
+                    while session._suggest_job is None and time.perf_counter() < end:
+                        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+                    time.sleep(0.01)  # the worker is into it
                 marks.clear()
                 heartbeat.start()
                 ticks.start()

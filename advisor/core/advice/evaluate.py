@@ -39,7 +39,7 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import generic_decoder
 from advisor.core.model.params import count_params
 from advisor.core.plan.search import FitStatus, Planned, best_plan
-from advisor.core.plan.suggest import Suggestion, suggestions
+from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
 from advisor.core.speed.layout import DATA_PARALLEL
 
@@ -282,14 +282,18 @@ def find_suggestions(arch: ModelArch, workload: Workload, results: Results, marg
     The slow part of an evaluation (a plan search per change tried: 20–470 ms for six builds in
     training, measured with benchmarks/ui_recompute.py's builds), so the window runs it on its worker
     thread after the table is on screen; ``evaluate`` runs it inline unless told not to.
-    ``cancelled``: asked before each build; when it says True the search stops and returns None."""
+    ``cancelled``: asked before each build and each re-estimate within one; when it says True the
+    search stops and returns None (a newer change waits at most one plan search for the worker)."""
     job = job_of(workload)
     found: list[tuple[Suggestion, ...] | None] = []
     for r in results.builds:
         if cancelled is not None and cancelled():
             return None
-        found.append(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin))
-                     if needs_suggestions(r) else None)
+        try:
+            found.append(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin, cancelled))
+                         if needs_suggestions(r) else None)
+        except SearchCancelled:
+            return None
     return tuple(found)
 
 

@@ -76,11 +76,19 @@ def _job(job: Workload, **changes: object) -> Workload | None:
         return None
 
 
+class SearchCancelled(Exception):
+    """``suggestions`` was told to stop (its ``cancelled`` said True): the answer would not be shown."""
+
+
 class _Planner:
-    def __init__(self, arch: ModelArch, build: ResolvedBuild, pins: PlanPins, margin: float) -> None:
+    def __init__(self, arch: ModelArch, build: ResolvedBuild, pins: PlanPins, margin: float,
+                 cancelled: Callable[[], bool] | None = None) -> None:
         self.arch, self.build, self.pins, self.margin = arch, build, pins, margin
+        self.cancelled = cancelled
 
     def __call__(self, job: Workload | None, pins: PlanPins | None = None, build: ResolvedBuild | None = None):
+        if self.cancelled is not None and self.cancelled():
+            raise SearchCancelled  # asked before each plan search (a few ms at most)
         if job is None:
             return None
         return best_plan(self.arch, job, build or self.build, pins or self.pins, self.margin)
@@ -201,10 +209,13 @@ def _gpus(job: Workload, plan: _Planner, build: ResolvedBuild) -> list[Suggestio
 
 
 def suggestions(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
-                margin: float = 0.0) -> list[Suggestion]:
-    """The smallest change of each kind that makes ``job`` fit ``build`` (empty: none found)."""
+                margin: float = 0.0, cancelled: Callable[[], bool] | None = None) -> list[Suggestion]:
+    """The smallest change of each kind that makes ``job`` fit ``build`` (empty: none found).
+
+    ``cancelled``: asked before each re-estimate; when it says True, ``SearchCancelled`` is raised
+    (the window's worker stops within one plan search of a newer change, issue 20)."""
     pins = pins or PlanPins()
-    plan = _Planner(arch, build, pins, margin)
+    plan = _Planner(arch, build, pins, margin, cancelled)
     out = _weights(job, plan) + _kv(job, plan) + _memory_savers(job, plan, pins)
     out += _length_and_batch(job, plan) + _gpus(job, plan, build)
     return out
