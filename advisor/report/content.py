@@ -17,7 +17,8 @@ from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.cost.running import ELECTRICITY_SOURCE, IDLE_SOURCE, CostSettings, is_stale, price_date
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
+from advisor.core.job.workload import Loss, Mode, Workload
 from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
@@ -71,13 +72,17 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
     else:
         rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
             if w.method.value in ("lora", "qlora") else ""
+        e = apply_framework(w)  # the framework's defaults where the job sets nothing: what the estimate uses
+        loss = e.loss.value + (f" in {e.loss_chunks} chunks" if e.loss is Loss.CHUNKED else "") if e.loss else "upcast"
         rows += [("Task", f"fine-tuning: {w.method.value}{rank}"),
+                 ("Framework", f"{FRAMEWORK_NAMES[e.framework]} ({PROFILES[e.framework].summary})"),
                  ("Objective", OBJECTIVE_WORDS[w.objective]
                   + ("; reference log-probabilities precomputed" if w.precompute_ref else "")),
-                 ("Precision", w.precision.value),
-                 ("Optimizer", w.optimizer.value), ("Sequence length", f"{w.seq_len:,}"),
+                 ("Precision", e.precision.value),
+                 ("Optimizer", e.optimizer.value), ("Sequence length", f"{w.seq_len:,}"),
                  ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
-                 ("Checkpointing / attention", f"{w.checkpointing.value} / {w.attention.value}")]
+                 ("Loss", loss),
+                 ("Checkpointing / attention", f"{e.checkpointing.value} / {e.attention.value}")]
         if w.method.value == "qlora":
             rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
     rows.append(("GPUs and parallelism", "chosen for each build (see the plan in Verdict per build)"))

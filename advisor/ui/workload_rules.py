@@ -13,7 +13,8 @@ from advisor.core.estimate.job_checks import (
     LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
 )
-from advisor.core.job.workload import Engine, Framework, Loss, Method, Mode, Objective, Precision
+from advisor.core.job.frameworks import FRAMEWORK_NAMES
+from advisor.core.job.workload import Engine, Loss, Method, Mode, Objective, Precision
 from advisor.core.memory.formats import is_gguf
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
@@ -41,17 +42,8 @@ OBJECTIVE_WORDS = {
 
 
 #: The training framework in a buyer's words (issue 14: its defaults for the loss, checkpointing, compile,
-#: activation offload and allocator come from ``advisor.core.job.frameworks``).
-FRAMEWORK_WORDS = {
-    Framework.HF: "Hugging Face",
-    Framework.TORCHTUNE: "torchtune",
-    Framework.TORCHTITAN: "torchtitan",
-    Framework.LITGPT: "LitGPT",
-    Framework.AXOLOTL: "Axolotl",
-    Framework.UNSLOTH: "Unsloth",
-    Framework.DEEPSPEED: "DeepSpeed",
-    Framework.HOROVOD: "Horovod",
-}
+#: activation offload and allocator come from ``advisor.core.job.frameworks``; the PDF uses the same names).
+FRAMEWORK_WORDS = FRAMEWORK_NAMES
 
 #: The loss implementation in words; None is the framework's own choice.
 LOSS_WORDS = {

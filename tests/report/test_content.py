@@ -128,3 +128,20 @@ def test_workload_rows_name_a_per_head_decode_kernel():
     assert "Attention kernel" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
     assert rows["Attention kernel"].startswith("per-head")
+
+
+def test_workload_rows_name_the_framework_and_what_it_sets():
+    # issue 14: the PDF names the training framework and shows the precision, loss and checkpointing
+    # the estimate used, the framework's defaults where the job set nothing (LitGPT trains in pure
+    # bf16 with a chunked loss; the job's own 'amp' default is not what was estimated).
+    from advisor.report.content import workload_rows
+    from tests.core.speed.speed_fixtures import llama2_7b
+
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
+    assert rows["Framework"].startswith("LitGPT (pure bf16")
+    assert rows["Precision"] == "bf16" and rows["Loss"].startswith("chunked in ")
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora"), None))
+    assert rows["Framework"].startswith("Hugging Face (") and rows["Precision"] == "amp"
+    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
+    assert rows["Precision"] == "amp"  # what the user set stands
+    assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))

@@ -206,6 +206,19 @@ def apply_framework(w: Workload) -> Workload:
     return w.model_copy(update=update) if update else w
 
 
+#: Each framework by the name its users know it by (the window's choice, the PDF's workload table).
+FRAMEWORK_NAMES = {
+    Framework.HF: "Hugging Face",
+    Framework.TORCHTUNE: "torchtune",
+    Framework.TORCHTITAN: "torchtitan",
+    Framework.LITGPT: "LitGPT",
+    Framework.AXOLOTL: "Axolotl",
+    Framework.UNSLOTH: "Unsloth",
+    Framework.DEEPSPEED: "DeepSpeed",
+    Framework.HOROVOD: "Horovod",
+}
+
+
 def describe(framework: Framework) -> str:
     """One sentence for the window's tooltip and the estimate's assumptions."""
     return f"{framework.value}: {PROFILES[framework].summary}"
