@@ -89,6 +89,20 @@ def _money(usd: float) -> str:
     return f"${usd:,.0f}"
 
 
+def _gpus_only(r) -> bool:
+    """The build's price is its GPUs' alone: its platform (CPU, board, RAM, PSU) has no price."""
+    return getattr(r, "price_note", "").startswith("GPUs only")
+
+
+def _prices(win, wp: float, other, op: float) -> str:
+    """'$3,038 vs $4,000', saying which of them is the GPUs' price alone (issue 18: a GPUs-only price
+    set against a whole machine's is not a like-for-like saving)."""
+    pw, po = _gpus_only(win), _gpus_only(other)
+    if pw and po:
+        return f"{_money(wp)} vs {_money(op)}, GPUs only"
+    return f"{_money(wp)}{' for the GPUs only' if pw else ''} vs {_money(op)}{' for the GPUs only' if po else ''}"
+
+
 def _versus(win, other, criterion: Criterion, unit: str) -> str:
     """'on speed: 1,234 generated tokens/s, 1.3× X (950)' and the tie-break when close."""
     ws, os_ = speed_of(win), speed_of(other)
@@ -97,13 +111,13 @@ def _versus(win, other, criterion: Criterion, unit: str) -> str:
         if abs(ws - os_) <= max(ws, os_) * SPEED_CLOSE:
             if wp is not None and op is not None and wp < op:
                 return (f"{win.name} wins: it runs it at about the speed of {other.name} ({ws:,.0f} vs {os_:,.0f} "
-                        f"{unit}) for {_money(op - wp)} less ({_money(wp)} vs {_money(op)})")
+                        f"{unit}) for {_money(op - wp)} less ({_prices(win, wp, other, op)})")
             return f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
         return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
     if criterion is Criterion.PRICE and wp is not None:
         if op is None:
             return f"{win.name} wins on price: {_money(wp)}; {other.name} has no purchase price"
-        return f"{win.name} wins on price: {_money(wp)}, {_money(op - wp)} less than {other.name} ({_money(op)})"
+        return f"{win.name} wins on price: {_money(op - wp)} less than {other.name} ({_prices(win, wp, other, op)})"
     wv, ov = value_of(win), value_of(other)
     if criterion is Criterion.VALUE and wv is not None:
         if ov is None:

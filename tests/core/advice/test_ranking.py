@@ -29,8 +29,24 @@ def test_canonical_pair_same_decode_speed_so_the_cheaper_wins(catalog):
     cheap, dear = sorted(results.builds, key=lambda r: r.price_new_usd)
     assert ranking.winner is cheap  # the same decode rate: the cheaper pair wins
     assert ranking.sentence.startswith(f"{cheap.name} wins: it runs it at about the speed of {dear.name}")
-    assert f"less (${cheap.price_new_usd:,.0f} vs ${dear.price_new_usd:,.0f})" in ranking.sentence
+    assert f"less (${cheap.price_new_usd:,.0f} vs ${dear.price_new_usd:,.0f}, GPUs only)" in ranking.sentence
     assert recommendation(results, c.workload).startswith(ranking.sentence)
+
+
+def test_a_gpus_only_price_against_a_whole_machine_says_so(catalog):
+    """The canonical pair has no platform price (issue 18): set against a whole machine's price, the
+    sentence says which figure is the GPUs' alone, not a bare saving."""
+    from advisor.core.job.workload import Method, Mode
+
+    c = canonical_comparison().model_copy(update={
+        "workload": Workload(mode=Mode.TRAIN, method=Method.LORA),
+        "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"))})
+    results = _results(catalog, c)
+    pair, one = results.builds
+    assert pair.price_note.startswith("GPUs only") and not one.price_note
+    sentence = rank(results, c.workload, Criterion.PRICE).sentence
+    assert sentence.startswith("pair wins on price: ")
+    assert f"(${pair.price_new_usd:,.0f} for the GPUs only vs ${one.price_new_usd:,.0f})" in sentence
 
 
 def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
