@@ -114,8 +114,10 @@ def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Ch
     offloads = [pins.offload] if pins.offload is not None else [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
     if pins.checkpointing is not None:
         ckpts = [pins.checkpointing]
-    else:
+    elif job.checkpointing in CHECKPOINT_STEPS:
         ckpts = list(CHECKPOINT_STEPS[CHECKPOINT_STEPS.index(job.checkpointing):])
+    else:  # torchtitan's op-level policy (op-sac): the job's own, then full recomputation
+        ckpts = [job.checkpointing, Checkpointing.FULL]
     return [(o, c) for o in offloads for c in ckpts]
 
 

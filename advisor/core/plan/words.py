@@ -33,8 +33,11 @@ LINK_WORDS = {
 }
 OFFLOAD_WORDS = {(): "no offload", (Offload.OPTIMIZER,): "optimizer in host RAM",
                  (Offload.PARAMS,): "parameters in host RAM",
-                 (Offload.OPTIMIZER, Offload.PARAMS): "optimizer and parameters in host RAM"}
+                 (Offload.OPTIMIZER, Offload.PARAMS): "optimizer and parameters in host RAM",
+                 (Offload.OPTIMIZER, Offload.NVME): "optimizer on NVMe",
+                 (Offload.OPTIMIZER, Offload.PARAMS, Offload.NVME): "optimizer and parameters on NVMe"}
 CHECKPOINT_WORDS = {Checkpointing.NONE: "", Checkpointing.SELECTIVE: "selective activation checkpointing",
+                    Checkpointing.OP_SAC: "op-level selective activation checkpointing",
                     Checkpointing.FULL: "full activation checkpointing"}
 
 

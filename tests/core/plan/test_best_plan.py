@@ -179,13 +179,13 @@ TRAIN_MODELS = ("llama-3.1-8b", "llama-3.1-70b", "qwen2.5-0.5b", "mixtral-8x7b",
 
 def _training_jobs():
     return st.builds(
-        lambda method, batch, seq, precision, optimizer, framework: Workload(
+        lambda method, batch, seq, precision, optimizer, framework, ckpt: Workload(
             mode=Mode.TRAIN, method=method, batch=batch, seq_len=seq, precision=precision, optimizer=optimizer,
-            framework=framework),
+            framework=framework, checkpointing=ckpt),
         st.sampled_from([Method.FULL, Method.LORA, Method.QLORA]), st.integers(1, 64),
         st.sampled_from([128, 512, 2048, 8192, 32768]), st.sampled_from([Precision.BF16, Precision.AMP]),
         st.sampled_from([Optimizer.ADAMW, Optimizer.ADAMW_8BIT, Optimizer.SGD]),
-        st.sampled_from([Framework.HF, Framework.LITGPT, Framework.TORCHTUNE]))
+        st.sampled_from([Framework.HF, Framework.LITGPT, Framework.TORCHTUNE]), st.sampled_from(list(Checkpointing)))
 
 
 @settings(max_examples=150, deadline=None)
@@ -247,3 +247,18 @@ def test_a_job_that_fits_nowhere_is_settled_in_two_levels(catalog):
     assert planned.status is FitStatus.NO
     assert planned.considered == 2 * len(plan_search.TRAIN_SCHEMES)  # the job's own level and the last
     assert planned.plan == _exhaustive(arch, job, build).plan
+
+
+def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
+    # --checkpointing op-sac on a build raised "tuple.index(x): x not in tuple" from the search: the
+    # escalation is the job's own policy, then full recomputation (the least GPU memory).
+    arch = catalog.models["llama-3.1-8b"]
+    build = resolve_build(catalog, "2x-rtx-3090-nvlink")
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL, checkpointing=Checkpointing.OP_SAC)
+    assert [c for _, c in plan_search._levels(job, PlanPins())][:2] == [Checkpointing.OP_SAC, Checkpointing.FULL]
+    planned = best_plan(arch, job, build)
+    assert planned.plan.checkpointing in (Checkpointing.OP_SAC, Checkpointing.FULL)
+    light = best_plan(arch, job.model_copy(update={"method": Method.LORA, "seq_len": 512}), build)
+    assert light.status.runs and light.plan.checkpointing is Checkpointing.OP_SAC  # fits as the job set it
+    assert "op-level selective activation checkpointing" in compute.evaluate(
+        catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),)).builds[0].plan_text
