@@ -15,7 +15,8 @@ AUTOMATIC = "Automatic"
 INFERENCE_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT, Parallel.NONE)
 TRAINING_SCHEMES = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP,
                     Parallel.FSDP_GRAD_OP, Parallel.TP, Parallel.PP)
-OFFLOADS = ((), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS))
+OFFLOADS = ((), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS),  # host RAM (ZeRO-Offload)
+            (Offload.OPTIMIZER, Offload.NVME), (Offload.OPTIMIZER, Offload.PARAMS, Offload.NVME))  # ZeRO-Infinity
 
 
 def _combo(items: list[tuple[str, object]], current: object) -> QComboBox:

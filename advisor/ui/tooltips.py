@@ -46,6 +46,23 @@ TIPS: dict[str, str] = {
     "activation_offload": "Keep the saved activations in host RAM during the step (torchtune, Unsloth): "
                           "less GPU memory, more PCIe traffic.",
     "compile": "torch.compile: fuses operations, which changes activation memory and speed.",
+    "optimizer_in_backward": "Step the optimizer inside the backward pass, one tensor at a time, and free each "
+                             "gradient at once (torchtune optimizer_in_bwd): about one tensor's gradient alive "
+                             "instead of all of them. Full fine-tuning without gradient accumulation.",
+    "activation_quant": "Store the activations kept for the backward pass in 8 bits instead of 16: half "
+                        "their memory, at some cost in accuracy and speed.",
+    "loss_chunks": "How many pieces the chunked cross-entropy splits the vocabulary's logits into: more "
+                   "pieces, less memory at the loss (torchtune uses 8).",
+    "checkpoint_every": "Recompute only every K-th layer's activations in the backward pass (1: every layer): "
+                        "the other layers keep theirs, more memory, less recomputation.",
+    "tp": "Split each layer across this many GPUs inside FSDP (2-D FSDP × tensor parallel, as torchtitan "
+          "does for large models); 1: no tensor parallel.",
+    "cp": "Split each long sequence across this many GPUs inside FSDP (context parallel, as torchtitan does "
+          "for long contexts); 1: no split.",
+    "bnb_legacy": "QLoRA with bitsandbytes older than 0.43.2: every 4-bit layer keeps its input for the "
+                  "backward pass, not only the layers with an adapter.",
+    "expandable_segments": "PyTorch's allocator with expandable segments (PYTORCH_CUDA_ALLOC_CONF): less memory "
+                           "reserved beyond what is allocated.",
     "precompute_ref": "DPO: compute the reference model's scores once before training (TRL "
                       "precompute_ref_log_probs), so no reference copy is held during training.",
     "precision": "amp: bf16 compute with fp32 master weights (Micikevicius et al. 2018, arXiv:1710.03740). "

@@ -23,12 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.core.job.frameworks import apply_framework
 from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
     Checkpointing,
     DecodeAttention,
     Engine,
+    Loss,
     Method,
     Mode,
     Objective,
@@ -40,6 +42,7 @@ from advisor.ui import words
 from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
+    ACTIVATION_QUANT_WORDS,
     DEFAULT_WEIGHTS,
     FRAMEWORK_WORDS,
     KV_DTYPES,
@@ -229,13 +232,30 @@ class WorkloadPanel(QScrollArea):
         self.data_combos: dict[str, QComboBox] = {}
         for field, label, choices in (("framework", "Framework", FRAMEWORK_WORDS), ("loss", "Loss", LOSS_WORDS),
                                       ("activation_offload", "Activations to RAM", SWITCH_WORDS),
-                                      ("compile", "torch.compile", SWITCH_WORDS)):
+                                      ("compile", "torch.compile", SWITCH_WORDS),
+                                      ("optimizer_in_backward", "Optimizer in backward", SWITCH_WORDS),
+                                      ("activation_quant", "Saved activations", ACTIVATION_QUANT_WORDS)):
             combo = _combo([], TIPS[field])
             for value, text in choices.items():
                 combo.addItem(text, getattr(value, "value", value))
             combo.currentIndexChanged.connect(self._on_control_edited)
             self.data_combos[field] = combo
             form.addRow(label, combo)
+        # The rest of the training options (issue 14: each CLI option is a field here too).
+        self.spin_loss_chunks = _spin(1, 1024, TIPS["loss_chunks"])
+        form.addRow("Loss chunks", self.spin_loss_chunks)
+        self.spin_checkpoint_every = _spin(1, 1000, TIPS["checkpoint_every"])
+        form.addRow("Checkpoint every", self.spin_checkpoint_every)
+        self.spin_tp = _spin(1, 1024, TIPS["tp"])
+        form.addRow("Tensor parallel in FSDP", self.spin_tp)
+        self.spin_cp = _spin(1, 1024, TIPS["cp"])
+        form.addRow("Context parallel in FSDP", self.spin_cp)
+        self.check_bnb_legacy = QCheckBox("bitsandbytes before 0.43.2")
+        self.check_bnb_legacy.setToolTip(TIPS["bnb_legacy"])
+        form.addRow(self.check_bnb_legacy)
+        self.check_expandable_segments = QCheckBox("PyTorch expandable segments")
+        self.check_expandable_segments.setToolTip(TIPS["expandable_segments"])
+        form.addRow(self.check_expandable_segments)
         return box
 
     def _plan_box(self) -> QGroupBox:
@@ -258,7 +278,9 @@ class WorkloadPanel(QScrollArea):
             "precision": self.combo_precision, "optimizer": self.combo_optimizer, "seq_len": self.spin_seq_len,
             "grad_accum_steps": self.spin_grad_accum_steps, "checkpointing": self.combo_checkpointing,
             "attention": self.combo_attention, "lora_rank": self.spin_lora_rank,
-            "double_quant": self.check_double_quant,
+            "double_quant": self.check_double_quant, "loss_chunks": self.spin_loss_chunks,
+            "checkpoint_every": self.spin_checkpoint_every, "tp": self.spin_tp, "cp": self.spin_cp,
+            "bnb_legacy": self.check_bnb_legacy, "expandable_segments": self.check_expandable_segments,
         }
 
     def _connect(self) -> None:
@@ -412,6 +434,10 @@ class WorkloadPanel(QScrollArea):
         for w in (self.spin_lora_rank, *self.check_lora_targets.values()):
             w.setEnabled(lora)
         self.check_double_quant.setEnabled(workload.method is Method.QLORA)
+        self.check_bnb_legacy.setEnabled(workload.method is Method.QLORA)  # 4-bit Linears only
+        effective = apply_framework(workload)  # what the framework sets where the job does not
+        self.spin_loss_chunks.setEnabled(effective.loss is Loss.CHUNKED)
+        self.spin_checkpoint_every.setEnabled(effective.checkpointing is not Checkpointing.NONE)
         self.combo_objective.setEnabled(training)  # an objective is what a training step optimizes
         self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)

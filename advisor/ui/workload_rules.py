@@ -14,7 +14,7 @@ from advisor.core.estimate.job_checks import (
     NOT_GGUF_QUANTS,
 )
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.core.job.workload import Engine, Loss, Method, Mode, Objective, Precision
+from advisor.core.job.workload import ActivationQuant, Engine, Loss, Method, Mode, Objective, Precision
 from advisor.core.memory.formats import is_gguf
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
@@ -52,6 +52,13 @@ LOSS_WORDS = {
     Loss.UPCAST: "full logits",
     Loss.CHUNKED: "chunked",
     Loss.FUSED: "fused (Liger)",
+}
+
+#: What saved activations are stored in (``--activation-quant``).
+ACTIVATION_QUANT_WORDS = {
+    ActivationQuant.NONE: "16-bit (as computed)",
+    ActivationQuant.FP8: "8-bit float (FP8)",
+    ActivationQuant.INT8: "8-bit integer",
 }
 
 #: A switch the framework may set: its default, on or off.

@@ -50,3 +50,72 @@ def test_the_boxes_show_a_loaded_workload(app_window):
     assert combos["compile"].currentText() == "off"
     session.set_workload(session.workload.model_copy(update={"loss": None, "compile": None}))
     assert combos["loss"].currentIndex() == 0 and combos["compile"].currentIndex() == 0
+
+
+def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
+    """Issue 14: the options a user sets on the command line (optimizer in backward, saved-activation
+    format, loss chunks, checkpoint every K layers, tensor / context parallel inside FSDP, old
+    bitsandbytes, expandable segments) are fields of the Fine-tuning section, reach the job, and show a
+    loaded job; each has a tooltip."""
+    from advisor.core.job.workload import ActivationQuant, Checkpointing, Method, Parallel
+
+    session, window = app_window
+    panel = window.workload_panel
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText("qlora"))
+    controls = [panel.data_combos["optimizer_in_backward"], panel.data_combos["activation_quant"],
+                panel.spin_loss_chunks, panel.spin_checkpoint_every, panel.spin_tp, panel.spin_cp,
+                panel.check_bnb_legacy, panel.check_expandable_segments]
+    assert all(c.toolTip() for c in controls)
+
+    before = _total(session)
+    q = panel.data_combos["activation_quant"]
+    q.setCurrentIndex(q.findData(ActivationQuant.FP8.value))
+    assert session.workload.activation_quant is ActivationQuant.FP8 and _total(session) < before
+    panel.check_bnb_legacy.setChecked(True)
+    assert session.workload.bnb_legacy is True
+    panel.check_expandable_segments.setChecked(True)
+    assert session.workload.expandable_segments is True
+    ob = panel.data_combos["optimizer_in_backward"]
+    ob.setCurrentIndex(ob.findText("on"))
+    assert session.workload.optimizer_in_backward is True
+
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("full"))
+    assert panel.spin_checkpoint_every.isEnabled()
+    panel.spin_checkpoint_every.setValue(2)
+    assert session.workload.checkpoint_every == 2
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("none"))
+    assert not panel.spin_checkpoint_every.isEnabled()  # nothing is checkpointed: no K to choose
+
+    combos = panel.data_combos
+    combos["loss"].setCurrentIndex(combos["loss"].findText(LOSS_WORDS[Loss.CHUNKED]))
+    assert panel.spin_loss_chunks.isEnabled()
+    panel.spin_loss_chunks.setValue(16)
+    assert session.workload.loss_chunks == 16
+
+    panel.spin_tp.setValue(2)
+    assert session.workload.tp == 2
+
+    session.set_workload(session.workload.model_copy(update={
+        "method": Method.LORA, "checkpointing": Checkpointing.FULL, "checkpoint_every": 3, "cp": 2, "tp": 1,
+        "bnb_legacy": False, "activation_quant": ActivationQuant.INT8, "optimizer_in_backward": None,
+        "parallel": Parallel.FSDP}))
+    assert panel.spin_checkpoint_every.value() == 3 and panel.spin_cp.value() == 2 and panel.spin_tp.value() == 1
+    assert not panel.check_bnb_legacy.isChecked() and not panel.check_bnb_legacy.isEnabled()  # LoRA: no 4-bit layers
+    assert combos["activation_quant"].currentData() == "int8" and combos["optimizer_in_backward"].currentIndex() == 0
+
+
+def test_the_plan_dialog_offers_nvme_offload(app_window):
+    """Issue 14: ZeRO-Infinity's NVMe offload (``--offload nvme``) is a choice of a build's plan too."""
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.core.job.workload import Offload
+    from advisor.ui.plan_dialog import PlanDialog
+
+    session, _window = app_window
+    session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN}))
+    dialog = PlanDialog(BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), session.results.builds[0], session.workload)
+    texts = [dialog.combo_offload.itemText(i) for i in range(dialog.combo_offload.count())]
+    assert "optimizer on NVMe" in texts and "optimizer and parameters on NVMe" in texts
+    dialog.combo_offload.setCurrentIndex(texts.index("optimizer on NVMe"))
+    assert dialog.pins().offload == (Offload.OPTIMIZER, Offload.NVME)
+    dialog.deleteLater()
