@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.job.frameworks import apply_framework
+from advisor.core.job.frameworks import PROFILES, apply_framework
 from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
@@ -238,6 +238,9 @@ class WorkloadPanel(QScrollArea):
             combo = _combo([], TIPS[field])
             for value, text in choices.items():
                 combo.addItem(text, getattr(value, "value", value))
+                if field == "framework":  # each framework says what it changes (issue 14)
+                    combo.setItemData(combo.count() - 1, f"{text}: {PROFILES[value].summary}.",
+                                      Qt.ItemDataRole.ToolTipRole)
             combo.currentIndexChanged.connect(self._on_control_edited)
             self.data_combos[field] = combo
             form.addRow(label, combo)

@@ -119,3 +119,18 @@ def test_the_plan_dialog_offers_nvme_offload(app_window):
     dialog.combo_offload.setCurrentIndex(texts.index("optimizer on NVMe"))
     assert dialog.pins().offload == (Offload.OPTIMIZER, Offload.NVME)
     dialog.deleteLater()
+
+
+def test_each_framework_says_what_it_changes(app_window):
+    """Issue 14: a tooltip per framework in the choice, from the profile the estimate applies."""
+    from PySide6.QtCore import Qt
+
+    from advisor.core.job.frameworks import PROFILES
+
+    _session, window = app_window
+    combo = window.workload_panel.data_combos["framework"]
+    for i in range(combo.count()):
+        framework = Framework(combo.itemData(i))
+        tip = combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
+        assert tip == f"{FRAMEWORK_WORDS[framework]}: {PROFILES[framework].summary}."
+    assert "pure bf16" in combo.itemData(combo.findText("LitGPT"), Qt.ItemDataRole.ToolTipRole)
