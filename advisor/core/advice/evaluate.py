@@ -189,7 +189,7 @@ def _point(workload: Workload, n_params: float) -> float:
     """Per-GPU bytes of the generic decoder of ``n_params``; memory only (speed is not plotted per
     size). NaN for an impossible point: it leaves a gap in the curve, not a crash."""
     try:
-        return estimate_memory(generic_decoder(float(n_params)), workload).breakdown.total
+        return estimate_memory(generic_decoder(float(n_params)), workload, detail=False).breakdown.total
     except ValueError:
         return math.nan
 

@@ -12,19 +12,22 @@ from advisor.core.model.arch import ModelArch
 
 
 def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None = None,
-                    weights_bytes_override: float | None = None) -> MemoryResult:
+                    weights_bytes_override: float | None = None, detail: bool = True) -> MemoryResult:
     """Peak memory of the busiest GPU (and host RAM) for ``workload`` on ``arch``.
 
     ``weights_bytes_override``: the exact whole-model weight bytes of the files (inference
     only), replacing the format estimate before any split across GPUs. A training job's memory
     does not depend on the card (only on the plan), so it is remembered: the catalog search
     plans the same job on hundreds of builds.
+
+    ``detail=False`` (training): the same breakdown without the assumptions' words and the terms'
+    full sizes, for a plan search's probes and the fit sweep's points (``estimate_training``).
     """
     if workload.mode is Mode.TRAIN:
-        return _training(arch, workload)
+        return _training(arch, workload, detail)
     return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
 @lru_cache(maxsize=4096)
-def _training(arch: ModelArch, workload: Workload) -> MemoryResult:
-    return estimate_training(arch, workload)
+def _training(arch: ModelArch, workload: Workload, detail: bool = True) -> MemoryResult:
+    return estimate_training(arch, workload, detail)

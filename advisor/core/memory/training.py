@@ -119,7 +119,7 @@ def _degrees(w: Workload) -> tuple[int, int, int, int]:
 
 
 def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in_flight: int, saved,
-                 notes: list[str]) -> float:
+                 notes: list[str] | None) -> float:
     """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
     seq = max(1, w.seq_len // cp)
     act_bytes = 4 if w.precision is Precision.FP32 else 2
@@ -139,13 +139,15 @@ def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in
                                       act_bytes, saved)
     if w.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
-        notes.append(f"saved activations stored in {w.activation_quant.value} (1 byte instead of 2: "
-                     "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
-    notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
-                 f"{w.checkpointing.value} checkpointing"
-                 + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
-                 + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
-                 + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
+        if notes is not None:
+            notes.append(f"saved activations stored in {w.activation_quant.value} (1 byte instead of 2: "
+                         "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
+    if notes is not None:
+        notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
+                     f"{w.checkpointing.value} checkpointing"
+                     + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
+                     + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
+                     + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 
 
@@ -182,10 +184,14 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
     return RESERVE_SINGLE_STREAM, "one stream"
 
 
-def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
-    """The busiest GPU's peak over the phases of a training step (module docstring)."""
+def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> MemoryResult:
+    """The busiest GPU's peak over the phases of a training step (module docstring).
+
+    ``detail=False``: the same breakdown without the assumptions' words and the terms' full sizes
+    (``MemoryResult.sizes``): what a plan search's probe needs (issue 20: a training job's plan
+    search probes dozens of plans per build and shows one)."""
     w = apply_framework(w)
-    notes: list[str] = [f"framework {describe(w.framework)}", objective_note(w)]
+    notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w)] if detail else None
     arch = as_trained(arch, w, notes)
     counts = count_params(arch)
     tp, stages, cp, dp = _degrees(w)
@@ -200,25 +206,30 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         weights = weights_bytes(arch, w) - (counts.lm_head * 2 if reward else 0.0)  # lm_head is 16-bit
         if _four_bit_lm_head(w) and not reward:
             weights -= counts.lm_head * (2 - _four_bit_bytes(w))
-            notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
-                         "nn.Linear)")
+            if notes is not None:
+                notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
+                             "nn.Linear)")
         if w.method.litgpt_adapter:
-            notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
-                         f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
-                         + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
-                         + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
+            if notes is not None:
+                notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
+                             f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
+                             + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
+                             + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
         else:
-            notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
-                         f"{trainable:,.0f} trainable params, "
-                         + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
-                            else "bf16 adapters"))
-        notes.append(f"frozen base weights {base_format_name(w)}")
+            if notes is not None:
+                notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
+                             f"{trainable:,.0f} trainable params, "
+                             + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
+                                else "bf16 adapters"))
+        if notes is not None:
+            notes.append(f"frozen base weights {base_format_name(w)}")
     else:
         adapters = 0.0
         weights, grads, optim = full_states_bytes(arch, trainable, w.optimizer, w.precision)
-        notes.append(f"full fine-tuning, {w.precision.value}: ZeRO's 2+2+K bytes/param split "
-                     "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
-                     else f"full fine-tuning, {w.precision.value} weights, grads and states")
+        if notes is not None:
+            notes.append(f"full fine-tuning, {w.precision.value}: ZeRO's 2+2+K bytes/param split "
+                         "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
+                         else f"full fine-tuning, {w.precision.value} weights, grads and states")
     reference = reference_weights_bytes(arch, w, notes)
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
     reference *= model_share / wdiv  # sharded like the policy under ZeRO-3 / FSDP, replicated otherwise
@@ -229,17 +240,21 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         # One FlatParameter per wrapped block holds its frozen weights and its adapters; with
         # use_orig_params=True the whole flat parameter gets a gradient (FSDP_MIXED_UNITS).
         grads = _layer_params(arch) * arch.n_layers * param_bytes(w.precision) * model_share / gdiv
-        notes.append(f"{w.framework.value} FSDP: each block is one FSDP unit with frozen weights and adapters, so its "
-                     "gradient is as large as the block (PyTorch FSDP docs on frozen parameters)")
+        if notes is not None:
+            notes.append(f"{w.framework.value} FSDP: each block is one FSDP unit with frozen weights and adapters, "
+                         "so its gradient is as large as the block (PyTorch FSDP docs on frozen parameters)")
     if w.optimizer_in_backward and not lora:
         grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
-        notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
-                     "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
+        if notes is not None:
+            notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
+                         "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
     if w.parallel in _SHARDED:
-        notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
-                     + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
+        if notes is not None:
+            notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
+                         + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
     elif w.n_gpus > 1 and w.parallel is Parallel.NONE:
-        notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
+        if notes is not None:
+            notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
 
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
@@ -253,33 +268,40 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy,
                                   dropout=dropout) if lora else FULL_TRAINING
         if dropout:
-            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
-                         "each LoRA module keeps a dropped copy of its input and its mask")
+            if notes is not None:
+                notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
+                             "each LoRA module keeps a dropped copy of its input and its mask")
     if mixed_units:  # every weight of the unit is a view of a flat parameter that requires grad
         saved = saved._replace(qkv_input=True, o_input=True, gate_up_input=True, down_input=True)
     if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
         saved = saved._replace(kv_full_heads=True)
-        notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention kernel")
+        if notes is not None:
+            notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention "
+                         "kernel")
     elif PROFILES[w.framework].fused_qkv_view and arch.n_kv_heads == arch.n_heads:
         saved = saved._replace(qkv_view=True)
-        notes.append(f"{w.framework.value}: v is a view of the fused q|k|v output, so the attention kernel's saved v "
-                     "keeps all of it")
+        if notes is not None:
+            notes.append(f"{w.framework.value}: v is a view of the fused q|k|v output, so the attention kernel's "
+                         "saved v keeps all of it")
     if lora and not w.method.litgpt_adapter and PROFILES[w.framework].lora_pad_saved:
         pad = _lora_padded(w.lora_targets)
         if pad:
             saved = saved._replace(pad_source=pad)
-            notes.append(f"{w.framework.value}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
-                         "q|k|v width by index_copy, which keeps it for backward")
+            if notes is not None:
+                notes.append(f"{w.framework.value}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
+                             "q|k|v width by index_copy, which keeps it for backward")
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
     if w.method.litgpt_adapter:
-        notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
-                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
-                     + " kept (litgpt/adapter.py, adapter_v2.py)")
+        if notes is not None:
+            notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
+                         + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
+                         + " kept (litgpt/adapter.py, adapter_v2.py)")
     elif lora:
-        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
-                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
-                        "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
+        if notes is not None:
+            notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
+                         + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
+                            "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
     host = 0.0
     if w.activation_offload:
         # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
@@ -287,27 +309,32 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         on_gpu = acts * min(1.0, ACT_OFFLOAD_LAYERS_ON_GPU / max(1, layers))
         host += (acts - on_gpu) * w.n_gpus
         acts = on_gpu
-        notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
-                     "worth stay on the GPU (torchtune training/_activation_offloading.py)")
+        if notes is not None:
+            notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
+                         "worth stay on the GPU (torchtune training/_activation_offloading.py)")
     logits = loss_buffer_bytes(arch, wa, tp, cp)
     if w.method is Method.ADAPTER_V2:
         # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
         logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
     if reward:
         logits = 0.0
-        notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
-                     "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
+        if notes is not None:
+            notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
+                         "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
     else:
-        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
-                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+        if notes is not None:
+            notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+                         + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
     if stages > 1:
-        notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
+        if notes is not None:
+            notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
     comm = _comm_buffers(w, grads, notes)  # alive when gradients are reduced
     step_temp = 0.0
     if w.optimizer is Optimizer.ADAMW and Offload.OPTIMIZER not in w.offload and not w.optimizer_in_backward:
         step_temp = optim_states_only(trainable, w) * model_share / odiv
-        notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
+        if notes is not None:
+            notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
 
     disk = 0.0
     nvme = Offload.NVME in w.offload
@@ -319,9 +346,10 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         disk, host = (disk + optim * w.n_gpus, host + grads * w.n_gpus) if nvme else (disk, host + moved)
         bucket = _layer_params(arch) * param_bytes(w.precision) * model_share / tp if not lora else grads
         comm += min(grads, bucket)
-        notes.append("optimizer states, fp32 master and gradients offloaded to "
-                     + ("NVMe (ZeRO-Infinity, arXiv:2104.07857; gradients staged in host RAM)" if nvme
-                        else "host RAM (ZeRO-Offload)") + "; one layer's gradients in flight on the GPU")
+        if notes is not None:
+            notes.append("optimizer states, fp32 master and gradients offloaded to "
+                         + ("NVMe (ZeRO-Infinity, arXiv:2104.07857; gradients staged in host RAM)" if nvme
+                            else "host RAM (ZeRO-Offload)") + "; one layer's gradients in flight on the GPU")
         optim, grads, step_temp = 0.0, 0.0, 0.0
     if Offload.PARAMS in w.offload:
         if nvme:
@@ -331,20 +359,24 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
         reference = 0.0
         gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
         weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
-        notes.append("parameters offloaded to " + ("NVMe" if nvme else "host") + "; GPU keeps the gathered layers only")
-        if w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
+        if notes is not None:
+            notes.append("parameters offloaded to " + ("NVMe" if nvme else "host")
+                         + "; GPU keeps the gathered layers only")
+        if notes is not None and w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
     if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) and Offload.OPTIMIZER not in w.offload:
-        notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
-                     "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
+        if notes is not None:
+            notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
+                         "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
 
     # --- phases: what is alive at once (static states + the largest phase) -----------------
     accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
     held_grads = grads if accumulating else 0.0
     if accumulating and fsdp1 and PROFILES[w.framework].accumulate_unsharded:
         held_grads = grads * gdiv  # FSDP no_sync: whole gradients until the synchronizing micro-batch
-        notes.append(f"{w.framework.value}: gradient accumulation under FSDP's no_sync keeps the unsharded "
-                     "gradients until the last micro-batch (FSDP_NO_SYNC)")
+        if notes is not None:
+            notes.append(f"{w.framework.value}: gradient accumulation under FSDP's no_sync keeps the unsharded "
+                         "gradients until the last micro-batch (FSDP_NO_SYNC)")
     phases = {
         "forward end": acts + logits + during + held_grads,
         "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient
@@ -356,11 +388,13 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
     allocated = static + phases[peak_name]
     factor, why = reserve_factor(w)
     allocator = allocated * (factor - 1)
-    notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
-                 "advisor.core.memory.training constants)")
+    if notes is not None:
+        notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
+                     "advisor.core.memory.training constants)")
     nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
-    notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
-                 + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
+    if notes is not None:
+        notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
+                     + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
     at_peak = {
         "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
         "backward": dict(activations=acts, gradients=held_grads, buffers=logits + during),
@@ -372,6 +406,8 @@ def estimate_training(arch: ModelArch, w: Workload) -> MemoryResult:
                                 runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
                                 phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
                                                     key=lambda kv: -kv[1])), **at_peak)
+    if notes is None:
+        return MemoryResult(breakdown=breakdown, params_total=counts.total, params_trainable=trainable)
     sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, reference_weights=reference,
                             activations=acts, gradients=grads,
                             buffers=logits + during + comm + step_temp, runtime=CUDA_CONTEXT_BYTES + nccl,
@@ -427,12 +463,13 @@ def objective_note(w: Workload) -> str:
     return f"objective: {OBJECTIVE_WORDS[w.objective]}; method {w.method.value}"
 
 
-def _sequences_per_step(w: Workload, notes: list[str]) -> Workload:
+def _sequences_per_step(w: Workload, notes: list[str] | None) -> Workload:
     """The job as the model sees it: the micro-batch doubled when each example is a pair."""
     if not w.objective.paired:
         return w
-    notes.append(f"{w.objective.value}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
-                 "(chosen and rejected): activations and logits of all of them")
+    if notes is not None:
+        notes.append(f"{w.objective.value}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
+                     "(chosen and rejected): activations and logits of all of them")
     return w.model_copy(update={"batch": w.batch * PAIR_SEQUENCES})
 
 
@@ -511,31 +548,35 @@ def _base_bytes(arch: ModelArch, w: Workload) -> float:
     return weights_bytes(arch, w) / count_params(arch).total
 
 
-def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str]) -> float:
+def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str] | None) -> float:
     """Buffers alive through forward and backward: gathered FSDP/ZeRO-3 layers, a dequantized 4-bit layer."""
     extra = 0.0
     if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
         extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
-        notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
+        if notes is not None:
+            notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
     if _four_bit_base(w):
         largest = max(largest_linear_params(arch), count_params(arch).lm_head if _four_bit_lm_head(w) else 0.0)
         dequant = PROFILES[w.framework].dequant_bytes
         extra += largest * dequant
-        notes.append(("QLoRA" if w.method is Method.QLORA else "4-bit base")
-                     + ": one weight matrix dequantized at a time (bitsandbytes MatMul4Bit)"
-                     + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
-                     + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
-                        if dequant > 2 else ""))
+        if notes is not None:
+            notes.append(("QLoRA" if w.method is Method.QLORA else "4-bit base")
+                         + ": one weight matrix dequantized at a time (bitsandbytes MatMul4Bit)"
+                         + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
+                         + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
+                            if dequant > 2 else ""))
     return extra
 
 
-def _comm_buffers(w: Workload, grads_per_gpu: float, notes: list[str]) -> float:
+def _comm_buffers(w: Workload, grads_per_gpu: float, notes: list[str] | None) -> float:
     """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
     if w.parallel is not Parallel.DDP or w.n_gpus <= 1:
         return 0.0
     if w.framework is Framework.HOROVOD:
-        notes.append("Horovod: gradients all-reduced through a 128 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
+        if notes is not None:
+            notes.append("Horovod: gradients all-reduced through a 128 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
         return float(min(grads_per_gpu, HOROVOD_FUSION_BYTES))
-    notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
-                 "PyTorch DistributedDataParallel docs)")
+    if notes is not None:
+        notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
+                     "PyTorch DistributedDataParallel docs)")
     return grads_per_gpu

@@ -138,7 +138,7 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
     workload = apply_plan(job, plan)
     problems = tuple(check_workload(arch, workload, build))
     usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
-    mem = estimate_memory(arch, workload, usable, weights_bytes_override)
+    mem = estimate_memory(arch, workload, usable, weights_bytes_override, detail=False)
     fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown)
 

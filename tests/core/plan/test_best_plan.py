@@ -262,3 +262,19 @@ def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
     assert light.status.runs and light.plan.checkpointing is Checkpointing.OP_SAC  # fits as the job set it
     assert "op-level selective activation checkpointing" in compute.evaluate(
         catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),)).builds[0].plan_text
+
+
+@settings(max_examples=120, deadline=None)
+@given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS), n_gpus=st.sampled_from([1, 2, 8]),
+       scheme=st.sampled_from(plan_search.TRAIN_SCHEMES), offload=st.sampled_from(plan_search.OFFLOAD_STEPS))
+def test_a_probe_without_the_words_has_the_same_memory(catalog, job, model, n_gpus, scheme, offload):
+    # Issue 20: the plan search's probes and the fit sweep ask for the memory without the assumptions'
+    # words and the terms' full sizes; every figure is the one the full estimate gives.
+    from advisor.core.memory.training import estimate_training
+
+    w = apply_plan(job, Plan(n_gpus=n_gpus, parallel=scheme if n_gpus > 1 else Parallel.NONE, offload=offload,
+                             checkpointing=job.checkpointing))
+    full, quick = estimate_training(catalog.models[model], w), estimate_training(catalog.models[model], w, detail=False)
+    assert quick.breakdown == full.breakdown
+    assert (quick.params_total, quick.params_trainable) == (full.params_total, full.params_trainable)
+    assert full.assumptions and full.sizes is not None and quick.assumptions == () and quick.sizes is None
