@@ -42,8 +42,8 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                    host_need_bytes=memory.host,
                    reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
     used = build.gpus[: workload.n_gpus]
-    usable = min(usable_memory_bytes(g) for g in used)
     each = [usable_memory_bytes(g) for g in used]
+    usable = min(each)
     if workload.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and len(set(each)) > 1 and need > 0:
         # Unequal cards: layers go in proportion to each card's memory (llama.cpp --tensor-split,
         # advisor.core.speed.inference.stage_shares); the per-GPU overhead (runtime, buffers) is

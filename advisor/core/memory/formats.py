@@ -28,6 +28,8 @@ Sources, per format (each ``WeightFormat.source`` repeats its own):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import Field
 
 from advisor.core.schema import Frozen
@@ -160,6 +162,7 @@ def _exl2(key: str) -> WeightFormat:
                         source=f"EXL2 at {bits:g} bits per weight, head at {EXL2_HEAD_BITS:g} (ExLlamaV2 convert.py)")
 
 
+@lru_cache(maxsize=512)  # a frozen result; a training plan search asks for the same few formats hundreds of times
 def weight_format(name: str, group_size: int = 128, double_quant: bool = False) -> WeightFormat:
     """The format called ``name`` (case-insensitive); ValueError listing valid names if unknown."""
     key = name.strip().lower()
