@@ -48,7 +48,7 @@ GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h
            "rtx 3090 ti": "rtx-3090-ti", "rtx 2080 ti": "rtx-2080-ti", "rtx 3060 12gb": "rtx-3060-12gb",
            "tesla v100-pcie-16gb": "v100-pcie-16gb", "amd radeon ai pro r9700 32gb": "radeon-ai-pro-r9700",
            "apple m2 ultra": "apple-m2-ultra-192gb", "apple m1 ultra (64-core gpu)": "apple-m1-ultra-128gb",
-           "apple m2 max (30-core gpu)": "apple-m2-max-32gb"}
+           "apple m2 max (30-core gpu)": "apple-m2-max-32gb", "amd rx 7900 xtx": "rx-7900-xtx"}
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth"}
