@@ -120,6 +120,17 @@ def test_trt_llm_fits_only_its_compute_share_without_small_batch_rows(catalog):
                for e in es.FITTED if e is not Engine.TENSORRT_LLM)
 
 
+def test_prefill_rows_do_not_fit_an_engines_host_floor(catalog):
+    # issue 15, prefill session: llama.cpp has MIN_ROWS calibration rows, most of them llama-bench pp
+    # rows, which see only the compute share; with 3 decode rows its floor and bandwidth stay the priors.
+    rows = speed_calibration.calibration_rows(catalog)[Engine.LLAMA_CPP]
+    decode = [r for r in rows if r["group"] == "decode"]
+    assert len(rows) >= speed_calibration.MIN_ROWS > len(decode)
+    assert not speed_calibration.fits_engine(rows)
+    assert not speed_calibration.fits_engine([r for r in rows if r["group"] == "prefill"] * 2)
+    assert Engine.LLAMA_CPP not in es.FITTED and es.engine_speed(Engine.LLAMA_CPP) == es.PRIOR
+
+
 def test_trt_llm_compute_share_is_a_fit_of_the_calibration_rows(catalog):
     rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
     saved = es.FITTED[Engine.TENSORRT_LLM]
