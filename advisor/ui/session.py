@@ -481,7 +481,7 @@ class Session(QObject):
 
     def _start_search(self) -> None:
         """What would make the current results' builds fit, on the worker; a newer change cancels it
-        between builds (its answer would not be shown)."""
+        within one plan search (its answer would not be shown; ``find_suggestions``' ``cancelled``)."""
         if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
                 or self._pass is not None or self._closed):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
