@@ -130,6 +130,9 @@ class WorkloadPanel(QScrollArea):
         # Weights kept per kind (inference's, LoRA's base, QLoRA's base): switching mode or
         # method shows that kind's last choice, never another kind's (issue 17).
         self._weights_kept: dict = dict(DEFAULT_WEIGHTS)
+        # Concurrent sequences and a training micro-batch are different numbers: each mode keeps its
+        # own; a first switch to training starts at the job's default micro-batch (Workload.batch: 1).
+        self._batch_kept: dict[Mode, int] = {}
         self._weights_key = None
         self._connect()
         session.workload_changed.connect(self._on_workload_changed)
@@ -336,6 +339,11 @@ class WorkloadPanel(QScrollArea):
         data.update({f: self._value(w) for f, w in self._fields().items()})
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
         mode, method = Mode(data["mode"]), Method(data["method"])
+        shown = self.session.workload
+        if mode is not shown.mode:
+            self._batch_kept[shown.mode] = shown.batch
+            data["batch"] = self._batch_kept.get(mode, Workload.model_fields["batch"].default
+                                                 if mode is Mode.TRAIN else data["batch"])
         if mode is Mode.TRAIN:
             data.update({f: c.currentData() for f, c in self.data_combos.items()})
             data["objective"] = Objective(self.combo_objective.currentData())

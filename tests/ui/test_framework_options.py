@@ -17,6 +17,7 @@ def test_framework_loss_and_switches_reach_the_workload_and_the_estimate(app_win
     session, window = app_window
     panel = window.workload_panel
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.spin_batch.setValue(16)  # a micro-batch whose logits weigh: the loss decides the peak
     combos = panel.data_combos
     assert [combos["framework"].itemText(i) for i in range(combos["framework"].count())] == list(FRAMEWORK_WORDS.values())
     assert session.workload.framework is Framework.HF and session.workload.loss is None

@@ -41,3 +41,24 @@ def test_a_loaded_job_shows_its_dataset_and_epochs(app_window):
     data = session.workload.model_dump() | {"mode": "train", "dataset_tokens": 2_000_000_000, "epochs": 1.5}
     session.set_workload(Workload.model_validate(data))
     assert panel.spin_dataset_mtokens.value() == 2000 and panel.spin_epochs.value() == 1.5
+
+
+def test_each_mode_keeps_its_own_batch(app_window):
+    """Concurrent sequences and a training micro-batch are different numbers: switching the mode does
+    not carry 16 served sequences into a micro-batch of 16 (a first training job too big everywhere);
+    a first switch to training starts at the job's default micro-batch, and each mode gets its own back."""
+    from advisor.core.job.workload import Mode, Workload
+
+    session, window = app_window
+    panel = window.workload_panel
+    assert session.workload.mode is Mode.INFERENCE and session.workload.batch == 16
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    assert session.workload.batch == Workload.model_fields["batch"].default == 1
+    assert panel.spin_batch.value() == 1
+    panel.spin_batch.setValue(4)
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    assert session.workload.batch == 16 and panel.spin_batch.value() == 16
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    assert session.workload.batch == 4
+    session.undo_stack.undo()  # one edit: the mode and its batch come back together
+    assert session.workload.mode is Mode.INFERENCE and session.workload.batch == 16
