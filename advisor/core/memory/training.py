@@ -209,18 +209,16 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
             if notes is not None:
                 notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
                              "nn.Linear)")
-        if w.method.litgpt_adapter:
-            if notes is not None:
-                notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
-                             f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
-                             + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
-                             + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
-        else:
-            if notes is not None:
-                notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
-                             f"{trainable:,.0f} trainable params, "
-                             + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
-                                else "bf16 adapters"))
+        if notes is not None and w.method.litgpt_adapter:
+            notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
+                         f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
+                         + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
+                         + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
+        elif notes is not None:
+            notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
+                         f"{trainable:,.0f} trainable params, "
+                         + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
+                            else "bf16 adapters"))
         if notes is not None:
             notes.append(f"frozen base weights {base_format_name(w)}")
     else:
@@ -248,13 +246,11 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         if notes is not None:
             notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
                          "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
-    if w.parallel in _SHARDED:
-        if notes is not None:
-            notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
-                         + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
-    elif w.n_gpus > 1 and w.parallel is Parallel.NONE:
-        if notes is not None:
-            notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
+    if notes is not None and w.parallel in _SHARDED:
+        notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
+                     + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
+    elif notes is not None and w.n_gpus > 1 and w.parallel is Parallel.NONE:
+        notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
 
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
@@ -267,10 +263,9 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         dropout = lora and PROFILES[w.framework].lora_dropout > 0
         saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy,
                                   dropout=dropout) if lora else FULL_TRAINING
-        if dropout:
-            if notes is not None:
-                notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
-                             "each LoRA module keeps a dropped copy of its input and its mask")
+        if notes is not None and dropout:
+            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
+                         "each LoRA module keeps a dropped copy of its input and its mask")
     if mixed_units:  # every weight of the unit is a view of a flat parameter that requires grad
         saved = saved._replace(qkv_input=True, o_input=True, gate_up_input=True, down_input=True)
     if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
@@ -292,16 +287,14 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                              "q|k|v width by index_copy, which keeps it for backward")
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
-    if w.method.litgpt_adapter:
-        if notes is not None:
-            notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
-                         + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
-                         + " kept (litgpt/adapter.py, adapter_v2.py)")
-    elif lora:
-        if notes is not None:
-            notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
-                         + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
-                            "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
+    if notes is not None and w.method.litgpt_adapter:
+        notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
+                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
+                     + " kept (litgpt/adapter.py, adapter_v2.py)")
+    elif notes is not None and lora:
+        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
+                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
+                        "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
     host = 0.0
     if w.activation_offload:
         # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
@@ -321,13 +314,11 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         if notes is not None:
             notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
                          "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
-    else:
-        if notes is not None:
-            notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
-                         + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
-    if stages > 1:
-        if notes is not None:
-            notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
+    elif notes is not None:
+        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+    if notes is not None and stages > 1:
+        notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
     comm = _comm_buffers(w, grads, notes)  # alive when gradients are reduced
     step_temp = 0.0
@@ -364,10 +355,10 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                          + "; GPU keeps the gathered layers only")
         if notes is not None and w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
-    if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) and Offload.OPTIMIZER not in w.offload:
-        if notes is not None:
-            notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
-                         "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
+    paged = w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT)
+    if notes is not None and paged and Offload.OPTIMIZER not in w.offload:
+        notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
+                     "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
 
     # --- phases: what is alive at once (static states + the largest phase) -----------------
     accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
