@@ -35,7 +35,6 @@ if str(ROOT) not in sys.path:
 
 from advisor.core.estimate.estimator import estimate  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
-from advisor.core.hardware.records import Topology  # noqa: E402
 from advisor.core.job.workload import DecodeAttention, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
@@ -61,20 +60,14 @@ MACHINES = {"titan-trainy-": (8, "nvidia-connectx-7-ndr-400g", 8)}
 
 
 def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
-    """The build a row ran on: ``n`` cards on PCIe, or identical NVSwitch machines joined by their
-    network where the row spans machines (``MACHINES``). Several SXM modules (the catalog's
-    form factor 'SXM4 module (HGX A100)', 'SXM5 module (HGX H100)', ...) sit on an HGX baseboard,
-    whose GPUs are joined by NVLink through NVSwitch: an SXM module has no PCIe card form to be
-    run without it (the TensorRT-LLM rows name 'H100 SXM 80GB' and 'H200 SXM 141GB'; the 'A100'
-    and 'A100 80GB' rows are mapped to the SXM part)."""
+    """The build a row ran on, as a user builds it (GPU × count, and machines × network card): ``n``
+    cards of one GPU (``gpu_build``: SXM modules on their NVSwitch board, the TensorRT-LLM rows name
+    'H100 SXM 80GB' and 'H200 SXM 141GB'; the 'A100' and 'A100 80GB' rows are mapped to the SXM part),
+    or identical machines joined by their network where the row spans machines (``MACHINES``)."""
     for prefix, (per, nic, count) in MACHINES.items():
         if row["id"].startswith(prefix) and n > per and n % per == 0:
-            one = gpu_build(catalog, gpu, per).model_copy(update={"topology": Topology(nvswitch=True, pcie_gen=5)})
-            return with_nodes(with_network(catalog, one, nic, count), n // per)
-    build = gpu_build(catalog, gpu, n)
-    if n > 1 and catalog.gpus[gpu].form_factor.startswith("SXM"):
-        build = build.model_copy(update={"topology": build.topology.model_copy(update={"nvswitch": True})})
-    return build
+            return with_nodes(with_network(catalog, gpu_build(catalog, gpu, per), nic, count), n // per)
+    return gpu_build(catalog, gpu, n)
 
 
 def split_of(row: dict[str, str]) -> str:

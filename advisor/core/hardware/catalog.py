@@ -465,8 +465,18 @@ def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild
     )
 
 
+def on_baseboard(gpu: Gpu, count: int) -> bool:
+    """Several SXM modules sit on an HGX baseboard whose GPUs are joined all-to-all by NVLink through
+    NVSwitch (the catalog's form factors 'SXM4 module (HGX A100)', 'SXM5 module (HGX H100)', …; the
+    record's ``nvlink.max_gpus`` is that domain): an SXM module has no PCIe card form to run without
+    it. True for 2 or more of them, up to the domain."""
+    return (count > 1 and gpu.form_factor.startswith("SXM") and gpu.nvlink is not None
+            and count <= gpu.nvlink.max_gpus)
+
+
 def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
-    """``count`` cards of one GPU on plain PCIe: no NVLink bridge, even if the card takes one.
+    """``count`` cards of one GPU on plain PCIe: no NVLink bridge, even if the card takes one; or,
+    for SXM modules, ``count`` GPUs of one NVSwitch baseboard (``on_baseboard``).
 
     Each card gets its own PCIe generation and lane width. P2P is on only where the card
     is known to support it on stock drivers (``p2p_supported`` True); unknown counts as off,
@@ -475,13 +485,15 @@ def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
     if not 1 <= count <= 72:
         raise ValueError(f"count must be 1 to 72, not {count}")
     gpu = _gpu(catalog, gpu_id, "a GPU-only build")
+    board = on_baseboard(gpu, count)
     topology = Topology(
         pcie_gen=gpu.pcie_gen or Topology().pcie_gen,
         pcie_lanes_per_gpu=(gpu.pcie_lanes,) * count if gpu.pcie_lanes else (),
         p2p=bool(gpu.p2p_supported),
+        nvswitch=board,
     )
     return ResolvedBuild(
-        name=f"{count}x {gpu.name}" + (" (PCIe)" if count > 1 else ""),
+        name=f"{count}x {gpu.name}" + (" (NVSwitch board)" if board else " (PCIe)" if count > 1 else ""),
         gpus=(gpu,) * count,
         topology=topology,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,

@@ -161,6 +161,24 @@ def test_gpu_build_is_plain_pcie_even_for_a_bridged_card(catalog):
     assert gpu_build(p2p_card, "dc", 4).topology.p2p is True
 
 
+def test_several_sxm_modules_are_one_nvswitch_board():
+    # An SXM module has no PCIe card form: several of them are GPUs of one HGX board, all-to-all on
+    # NVLink through NVSwitch, up to the record's NVLink domain (the speed benchmark's rows run on it
+    # as a user builds it, GPU x count).
+    from advisor.core.hardware.catalog import on_baseboard
+    from advisor.storage.catalog_store import load_catalog
+
+    shipped = load_catalog().catalog
+    eight = gpu_build(shipped, "h100-sxm", 8)
+    assert eight.topology.nvswitch and eight.name.endswith("(NVSwitch board)")
+    assert not gpu_build(shipped, "h100-sxm", 1).topology.nvswitch
+    h100 = shipped.gpus["h100-sxm"]
+    assert on_baseboard(h100, 8) and not on_baseboard(h100, 9)  # past its 8-GPU domain: no board
+    assert not on_baseboard(shipped.gpus["v100-sxm2-32gb"], 4)  # no NVLink record: not assumed
+    pcie = gpu_build(shipped, "h100-pcie", 2)
+    assert not pcie.topology.nvswitch and pcie.name.endswith("(PCIe)")
+
+
 def test_gpu_build_rejects_bad_count(catalog):
     with pytest.raises(ValueError, match="count"):
         gpu_build(catalog, "card-a", 0)
