@@ -213,9 +213,7 @@ def evaluate(row: dict[str, str]) -> Outcome:
     if weights_only(row):
         whole = row.get("memory_scope") == "total"
         return Outcome(**base, estimate_bytes=weights_bytes(arch, workload) if whole else b.weights + b.adapters)
-    est = estimate_of_kind(row, b)
-    if workload.optimizer.value.startswith("paged") and not sees_runtime(row):
-        est -= b.optimizer  # paged states live in CUDA unified memory, unseen by torch stats
+    est = estimate_of_kind(row, b)  # paged optimizer states are outside allocated / reserved (MemoryBreakdown.paged)
     est += (n_summed - 1) * b.activations
     return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
 

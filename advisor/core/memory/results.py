@@ -32,6 +32,8 @@ class MemoryBreakdown(Frozen):
     runtime: float = Field(0.0, ge=0, description="Outside the framework allocator: CUDA context, NCCL, workspaces")
     host: float = Field(0.0, ge=0, description="Host RAM the job needs (offload, pinned buffers, loading)")
     disk: float = Field(0.0, ge=0, description="NVMe space the job needs (ZeRO-Infinity offload)")
+    paged: float = Field(0.0, ge=0, description="Of the optimizer term: states in CUDA unified memory (bitsandbytes "
+                                                "paged optimizers), outside PyTorch's caching allocator")
     phases: tuple[tuple[str, float], ...] = Field((), description="Training: (phase, allocated bytes), peak first")
 
     @computed_field
@@ -42,13 +44,14 @@ class MemoryBreakdown(Frozen):
 
     @property
     def peak_allocated(self) -> float:
-        """What ``torch.cuda.max_memory_allocated`` would report: the terms inside the allocator."""
-        return self.total - self.allocator - self.runtime
+        """What ``torch.cuda.max_memory_allocated`` would report: the terms inside the allocator (paged
+        optimizer states live in CUDA unified memory, which the allocator never sees)."""
+        return self.total - self.allocator - self.runtime - self.paged
 
     @property
     def peak_reserved(self) -> float:
         """What ``torch.cuda.max_memory_reserved`` would report: allocated plus the allocator's cache."""
-        return self.total - self.runtime
+        return self.total - self.runtime - self.paged
 
 
 class MemoryResult(Frozen):

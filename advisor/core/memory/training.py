@@ -355,10 +355,13 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                          + "; GPU keeps the gathered layers only")
         if notes is not None and w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
-    paged = w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT)
-    if notes is not None and paged and Offload.OPTIMIZER not in w.offload:
-        notes.append("paged optimizer: states counted on the GPU, in CUDA unified memory (invisible to "
-                     "torch.cuda.max_memory_allocated); under memory pressure they page to host RAM")
+    # bitsandbytes' paged optimizers keep their states in CUDA managed memory (functional.get_paged:
+    # lib.cget_managed_ptr, cudaMallocManaged), outside PyTorch's caching allocator.
+    paged = optim if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) else 0.0
+    if notes is not None and paged:
+        notes.append("paged optimizer: states counted in what the GPU needs, in CUDA unified memory, so not in the "
+                     "allocated or reserved figures (torch.cuda.max_memory_allocated never sees them); under "
+                     "memory pressure they page to host RAM")
 
     # --- phases: what is alive at once (static states + the largest phase) -----------------
     accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
@@ -393,7 +396,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         "optimizer step": dict(activations=0.0, gradients=grads, buffers=step_temp),
     }[peak_name]
     breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
-                                reference_weights=reference,
+                                reference_weights=reference, paged=paged,
                                 runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
                                 phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
                                                     key=lambda kv: -kv[1])), **at_peak)

@@ -452,3 +452,17 @@ def test_exl2_any_bits_per_weight_and_gguf_float_names():
             weight_format(bad)
     exl2 = estimate_memory(LLAMA3_8B, Workload(engine="exllamav2", weights="4.65bpw")).breakdown.weights
     assert 4.2 * GIB < exl2 < 4.8 * GIB  # 8.03B × 4.65 / 8 ≈ 4.35 GiB, head at 6 bits
+
+
+def test_paged_optimizer_states_are_needed_but_not_allocated():
+    # bitsandbytes' paged optimizers keep their states in CUDA managed memory (functional.get_paged:
+    # cudaMallocManaged): in what the GPU needs, not in torch.cuda.max_memory_allocated / _reserved.
+    qlora = dict(mode="train", method="qlora", weights="nf4", seq_len=512)
+    plain = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="adamw-8bit")).breakdown
+    paged = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="paged-adamw-8bit")).breakdown
+    assert plain.paged == 0 and paged.paged == pytest.approx(paged.optimizer) and paged.optimizer > 0
+    assert paged.total == pytest.approx(plain.total)
+    assert paged.peak_allocated == pytest.approx(plain.peak_allocated - paged.optimizer)
+    assert paged.peak_reserved == pytest.approx(plain.peak_reserved - paged.optimizer)
+    offloaded = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="paged-adamw-8bit", offload=("optimizer",)))
+    assert offloaded.breakdown.paged == 0  # states in host RAM: nothing paged on the GPU
