@@ -200,11 +200,9 @@ def evaluate(row: dict[str, str]) -> Outcome:
         workload = build_workload(row)
     except ValueError as exc:  # pydantic ValidationError is a ValueError
         return Outcome(**base, estimate_bytes=None, skipped=f"row not representable: {exc}".splitlines()[0])
-    n_summed = workload.n_gpus if summed_layer_split(row, workload) else 1
-    if n_summed > 1:
-        # The per-GPU peaks of a layer split, summed, hold the model and its KV cache once (one
-        # GPU's footprint) plus each other GPU's own one-layer forward temporaries.
-        workload = workload.model_copy(update={"n_gpus": 1, "parallel": Parallel.NONE})
+    if summed_layer_split(row, workload):
+        # The app gives the busiest GPU's peak, not a sum over the GPUs: no figure of the same kind.
+        return Outcome(**base, estimate_bytes=None, skipped=SUMMED_SPLIT)
     try:
         result = estimate_memory(arch, workload)
     except ValueError as exc:
@@ -214,7 +212,6 @@ def evaluate(row: dict[str, str]) -> Outcome:
         whole = row.get("memory_scope") == "total"
         return Outcome(**base, estimate_bytes=weights_bytes(arch, workload) if whole else b.weights + b.adapters)
     est = estimate_of_kind(row, b)  # paged optimizer states are outside allocated / reserved (MemoryBreakdown.paged)
-    est += (n_summed - 1) * b.activations
     return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
 
 
@@ -224,6 +221,9 @@ def estimate_of_kind(row: dict[str, str], b: MemoryBreakdown) -> float:
     if sees_runtime(row):
         return b.total
     return b.peak_reserved if "reserved" in row.get("measured_kind", "").lower() else b.peak_allocated
+
+
+SUMMED_SPLIT = "the row sums the GPUs of a layer split; the estimate reports the busiest GPU"
 
 
 def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                       + (f"  [mapped: {o.mapped}]" if o.mapped else ""))
     skipped = sum(o.estimate_bytes is None for o in chosen)
     label = "trusted" if not args.all else "all"
-    print(f"{label} rows: {len(chosen)} ({skipped} skipped: no model preset or missing inputs)")
+    print(f"{label} rows: {len(chosen)} ({skipped} skipped: no model preset, missing inputs, or no figure of the same kind; -v says which)")
     _table(chosen)
     representable = [o for o in chosen if o.row_id not in KNOWN_GAPS]
     print(f"\n{label} rows without the {len(chosen) - len(representable)} known gaps (KNOWN_GAPS):")

@@ -38,8 +38,8 @@ PINNED = {
     "qwen-qwen2-0.5b-in30720-bf16": 3, "qwen-qwen2-1.5b-in1-bf16": 14, "qwen-qwen2-1.5b-in14336-bf16": 6,
     "qwen-qwen2-7b-in1-bf16": 5, "qwen-qwen2-7b-in1-gptq": 11, "qwen-qwen2-7b-in1-awq": 9,
     "qwen-qwen2-7b-in6144-bf16": 5, "qwen-qwen2-7b-in14336-bf16": 5, "qwen-qwen2-7b-in30720-bf16": 4,
-    "qwen-qwen2-7b-in30720-awq": 5, "qwen-qwen2-72b-in1-bf16": 4, "qwen-qwen2-72b-in1-gptq": 8,
-    "qwen-qwen2-72b-in1-awq": 7, "qwen-qwen2-72b-in30720-bf16": 15, "qwen-qwen2-57b-a14b-in1-gptq": 4,
+    "qwen-qwen2-7b-in30720-awq": 5, "qwen-qwen2-72b-in1-gptq": 8,
+    "qwen-qwen2-72b-in1-awq": 7, "qwen-qwen2-57b-a14b-in1-gptq": 4,
     "qwen-qwen3-8b-in1-bf16": 3, "qwen-qwen3-8b-in1-fp8": 4, "qwen-qwen3-8b-in1-awq": 4,
     "qwen-qwen3-32b-in1-bf16": 3, "qwen-qwen3-32b-in1-fp8": 3, "qwen-qwen3-32b-in1-awq": 3,
     "qwen-qwen3-32b-in30720-bf16": 10, "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4,
@@ -89,6 +89,8 @@ UNSCORED = {
     "litgpt-stablelm3b-qlora-dq-mb1": "no model preset",
     "litgpt-stablelm3b-qlora-mb1": "no model preset",
     "vllm-l3-8b-tp1-budget": "context_len unknown",
+    "qwen-qwen2-72b-in1-bf16": fidelity.SUMMED_SPLIT,
+    "qwen-qwen2-72b-in30720-bf16": fidelity.SUMMED_SPLIT,
 }
 BOUNDS = {**PINNED, **GAP_PINNED}
 
@@ -124,8 +126,7 @@ def test_every_mechanism_is_a_job_option_and_nothing_else_is_applied():
 
     for rid, row in ROWS.items():
         outcome = fidelity.evaluate(row)
-        if not outcome.mapped or outcome.estimate_bytes is None or fidelity.summed_layer_split(
-                row, fidelity.build_workload(row)):
+        if not outcome.mapped or outcome.estimate_bytes is None:
             continue
         assert fidelity.mechanism_options(row), rid
         workload = fidelity.build_workload(row)
@@ -145,11 +146,12 @@ def test_mechanisms_lower_the_mapped_estimates():
     assert fidelity.evaluate(row).estimate_bytes < fidelity.evaluate(dict(row, mechanisms="")).estimate_bytes
 
 
-def test_summed_layer_split_counts_the_model_once():
+def test_a_sum_over_the_gpus_of_a_layer_split_is_not_scored():
+    # The estimate reports the busiest GPU: a published sum over the GPUs has no figure of the same
+    # kind to compare with, and none is made up for the benchmark alone.
     row = ROWS.get("qwen-qwen2-72b-in1-bf16") or pytest.skip("row gone")
-    summed = fidelity.evaluate(row).estimate_bytes
-    per_gpu = fidelity.evaluate(dict(row, memory_scope="per_gpu")).estimate_bytes
-    assert summed > 1.9 * per_gpu  # two GPUs' halves, not one GPU's half
+    assert fidelity.evaluate(row).skipped == fidelity.SUMMED_SPLIT
+    assert fidelity.evaluate(dict(row, memory_scope="per_gpu")).estimate_bytes is not None
 
 
 def test_every_row_evaluates_or_says_why_not():
