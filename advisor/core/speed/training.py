@@ -24,8 +24,6 @@ al. 2023 arXiv:2304.11277 §3.3), taken as full overlap; TP and pipeline traffic
 
 from __future__ import annotations
 
-from operator import attrgetter, mul
-
 from advisor.core.hardware.interconnect import (
     INTER_NODE_EFFICIENCY,
     INTER_NODE_SOURCE,
@@ -149,7 +147,6 @@ def host_link_bytes_per_s(build: ResolvedBuild) -> float:
     return PCIE_GB_PER_S_PER_LANE[gen] * lanes * PCIE_HOST_EFFICIENCY * 1e9
 
 
-_ARCHITECTURE = attrgetter("architecture")
 _MFU_SOURCE = {True: "Llama 3, H100; other generations unmeasured", False: "torchtitan FSDP on A100, the GPU's generation"}
 _COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)"
 
@@ -177,13 +174,10 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
     compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
     speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
-    gpus = r.build.gpus[:len(peaks)]
-    mfu = train_mfu(gpus[0])
-    # achieved FLOP/s: peak × the generation's MFU (× torch.compile's speed-up); per GPU where a build
-    # mixes generations
-    shares = ((mfu * speedup,) * len(peaks) if len(peaks) == 1 or len(set(map(_ARCHITECTURE, gpus))) == 1
-              else tuple(train_mfu(g) * speedup for g in gpus))
-    rate = min(peaks) * shares[0] if shares[0] == shares[-1] == min(shares) else min(map(mul, peaks, shares))
+    # Achieved FLOP/s of each GPU: its peak × its generation's MFU (× torch.compile's speed-up).
+    shares = tuple(train_mfu(g) * speedup for g in r.build.gpus[:len(peaks)])
+    rate = min(p * u for p, u in zip(peaks, shares, strict=True))
+    mfu = min(shares) / speedup  # the slowest card's, for the note
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
         stage = max(flops / sp.stages / (p * u) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
                     for p, u, b in zip(peaks, shares, bws, strict=True))
