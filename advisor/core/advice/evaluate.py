@@ -70,6 +70,7 @@ class BuildResult:
     usd_per_hour: float | None = None
     power_w: float | None = None
     price_note: str = ""
+    price_gpus_only: bool = False  # the new price is the GPUs' alone: the platform's is unknown
     price_date: dt.date | None = None  # oldest date among the prices shown (new, else used; cloud: its rate's)
     largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
     model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
@@ -143,12 +144,13 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
     out: dict[str, object] = {
         "price_new_usd": new.total_usd if new.total_usd is not None else new.gpus_usd,
         "price_used_usd": used.total_usd if used.total_usd is not None else used.gpus_usd,
-        "usd_per_hour": None, "power_w": None, "price_note": "",
+        "usd_per_hour": None, "power_w": None, "price_note": "", "price_gpus_only": False,
         "price_date": price_date(resolved, Condition.NEW if new.gpus_usd is not None else Condition.USED),
     }
     if new.total_usd is None and new.gpus_usd is not None:
         generic = any(m.startswith("platform cost") for m in new.missing)
         out["price_note"] = "GPUs only; platform cost unknown" if generic else "GPUs only; unknown: " + "; ".join(new.missing)
+        out["price_gpus_only"] = True
     elif new.missing:
         out["price_note"] = "unknown: " + "; ".join(new.missing)
     power = build_power(resolved)
@@ -161,6 +163,7 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -
             out["usd_per_hour"] = cheapest.usd_per_hour * resolved.nodes  # priced per instance-hour
             out["price_date"] = cheapest.date_seen
         out["price_new_usd"] = out["price_used_usd"] = None  # rented, not bought
+        out["price_gpus_only"] = False
         out["price_note"] = "rented by the hour" + (f": {resolved.nodes} instances" if resolved.nodes > 1 else "")
     return out
 

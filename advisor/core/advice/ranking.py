@@ -89,15 +89,10 @@ def _money(usd: float) -> str:
     return f"${usd:,.0f}"
 
 
-def _gpus_only(r) -> bool:
-    """The build's price is its GPUs' alone: its platform (CPU, board, RAM, PSU) has no price."""
-    return getattr(r, "price_note", "").startswith("GPUs only")
-
-
 def _prices(win, wp: float, other, op: float) -> str:
     """'$3,038 vs $4,000', saying which of them is the GPUs' price alone (issue 18: a GPUs-only price
     set against a whole machine's is not a like-for-like saving)."""
-    pw, po = _gpus_only(win), _gpus_only(other)
+    pw, po = win.price_gpus_only, other.price_gpus_only
     if pw and po:
         return f"{_money(wp)} vs {_money(op)}, GPUs only"
     return f"{_money(wp)}{' for the GPUs only' if pw else ''} vs {_money(op)}{' for the GPUs only' if po else ''}"

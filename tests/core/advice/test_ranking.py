@@ -43,7 +43,7 @@ def test_a_gpus_only_price_against_a_whole_machine_says_so(catalog):
         "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"))})
     results = _results(catalog, c)
     pair, one = results.builds
-    assert pair.price_note.startswith("GPUs only") and not one.price_note
+    assert pair.price_gpus_only and not one.price_gpus_only
     sentence = rank(results, c.workload, Criterion.PRICE).sentence
     assert sentence.startswith("pair wins on price: ")
     assert f"(${pair.price_new_usd:,.0f} for the GPUs only vs ${one.price_new_usd:,.0f})" in sentence
