@@ -164,8 +164,8 @@ class Session(QObject):
         self.path: Path | None = None
         self.dirty = False
         self._curve_cache: dict[Workload, tuple] = {}  # workload → (curves, current technique), newest last
-        self._sweeps = QThreadPool(self)  # the worker: the search for what would make a build fit
-        self._sweeps.setMaxThreadCount(1)
+        self._worker = QThreadPool(self)  # the search for what would make a build fit
+        self._worker.setMaxThreadCount(1)
         self._sweep_run: _SweepRun | None = None  # the fit sweep under way (one at a time)
         self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
         self._suggest_pending = False  # the current results still lack their suggestions
@@ -494,7 +494,7 @@ class Session(QObject):
     def _run(self, key, fn, slot) -> _WorkerJob:
         job = _WorkerJob(key, fn)
         job.signals.finished.connect(slot)
-        self._sweeps.start(job)
+        self._worker.start(job)
         return job  # kept: its signals object lives until it reports
 
     def _on_sweep_finished(self, workload: Workload, out) -> None:
@@ -536,11 +536,8 @@ class Session(QObject):
         self._drop_sweep()
         for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):
             timer.stop()
-        self._sweeps.waitForDone()
+        self._worker.waitForDone()
 
-    def wait_for_sweeps(self) -> None:
-        """Block until no worker job runs (tests)."""
-        self._sweeps.waitForDone()
 
     def _rank(self) -> None:
         """The winner and the recommendation: the core's words, as the PDF prints them."""

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.job.frameworks import PROFILES, apply_framework
+from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
 from advisor.core.job.workload import (
     LORA_TARGETS,
     AttentionImpl,
@@ -44,7 +44,6 @@ from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     ACTIVATION_QUANT_WORDS,
     DEFAULT_WEIGHTS,
-    FRAMEWORK_WORDS,
     KV_DTYPES,
     LOSS_WORDS,
     OBJECTIVE_WORDS,
@@ -233,7 +232,7 @@ class WorkloadPanel(QScrollArea):
         form.addRow(self.check_double_quant)
         # The framework and the choices it makes unless told otherwise (issue 14); item data is the value.
         self.data_combos: dict[str, QComboBox] = {}
-        for field, label, choices in (("framework", "Framework", FRAMEWORK_WORDS), ("loss", "Loss", LOSS_WORDS),
+        for field, label, choices in (("framework", "Framework", FRAMEWORK_NAMES), ("loss", "Loss", LOSS_WORDS),
                                       ("activation_offload", "Activations to RAM", SWITCH_WORDS),
                                       ("compile", "torch.compile", SWITCH_WORDS),
                                       ("optimizer_in_backward", "Optimizer in backward", SWITCH_WORDS),

@@ -13,7 +13,6 @@ from advisor.core.estimate.job_checks import (
     LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
 )
-from advisor.core.job.frameworks import FRAMEWORK_NAMES
 from advisor.core.job.workload import ActivationQuant, Engine, Loss, Method, Mode, Objective, Precision
 from advisor.core.memory.formats import is_gguf
 
@@ -41,9 +40,6 @@ OBJECTIVE_WORDS = {
 }
 
 
-#: The training framework in a buyer's words (issue 14: its defaults for the loss, checkpointing, compile,
-#: activation offload and allocator come from ``advisor.core.job.frameworks``; the PDF uses the same names).
-FRAMEWORK_WORDS = FRAMEWORK_NAMES
 
 #: The loss implementation in words; None is the framework's own choice.
 LOSS_WORDS = {

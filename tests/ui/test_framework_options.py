@@ -3,7 +3,8 @@
 import pytest
 
 from advisor.core.job.workload import Framework, Loss, Mode
-from advisor.ui.workload_rules import FRAMEWORK_WORDS, LOSS_WORDS
+from advisor.core.job.frameworks import FRAMEWORK_NAMES
+from advisor.ui.workload_rules import LOSS_WORDS
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -19,10 +20,10 @@ def test_framework_loss_and_switches_reach_the_workload_and_the_estimate(app_win
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
     panel.spin_batch.setValue(16)  # a micro-batch whose logits weigh: the loss decides the peak
     combos = panel.data_combos
-    assert [combos["framework"].itemText(i) for i in range(combos["framework"].count())] == list(FRAMEWORK_WORDS.values())
+    assert [combos["framework"].itemText(i) for i in range(combos["framework"].count())] == list(FRAMEWORK_NAMES.values())
     assert session.workload.framework is Framework.HF and session.workload.loss is None
 
-    combos["framework"].setCurrentIndex(combos["framework"].findText(FRAMEWORK_WORDS[Framework.TORCHTUNE]))
+    combos["framework"].setCurrentIndex(combos["framework"].findText(FRAMEWORK_NAMES[Framework.TORCHTUNE]))
     assert session.workload.framework is Framework.TORCHTUNE
 
     combos["loss"].setCurrentIndex(combos["loss"].findText(LOSS_WORDS[Loss.FP32_LOGITS]))
@@ -46,7 +47,7 @@ def test_the_boxes_show_a_loaded_workload(app_window):
     session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "framework": Framework.LITGPT,
                                                              "loss": Loss.CHUNKED, "compile": False}))
     combos = panel.data_combos
-    assert combos["framework"].currentText() == FRAMEWORK_WORDS[Framework.LITGPT]
+    assert combos["framework"].currentText() == FRAMEWORK_NAMES[Framework.LITGPT]
     assert combos["loss"].currentText() == LOSS_WORDS[Loss.CHUNKED]
     assert combos["compile"].currentText() == "off"
     session.set_workload(session.workload.model_copy(update={"loss": None, "compile": None}))
@@ -133,5 +134,5 @@ def test_each_framework_says_what_it_changes(app_window):
     for i in range(combo.count()):
         framework = Framework(combo.itemData(i))
         tip = combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
-        assert tip == f"{FRAMEWORK_WORDS[framework]}: {PROFILES[framework].summary}."
+        assert tip == f"{FRAMEWORK_NAMES[framework]}: {PROFILES[framework].summary}."
     assert "pure bf16" in combo.itemData(combo.findText("LitGPT"), Qt.ItemDataRole.ToolTipRole)
