@@ -32,8 +32,9 @@ class MemoryBreakdown(Frozen):
     runtime: float = Field(0.0, ge=0, description="Outside the framework allocator: CUDA context, NCCL, workspaces")
     host: float = Field(0.0, ge=0, description="Host RAM the job needs (offload, pinned buffers, loading)")
     disk: float = Field(0.0, ge=0, description="NVMe space the job needs (ZeRO-Infinity offload)")
-    paged: float = Field(0.0, ge=0, description="Of the optimizer term: states in CUDA unified memory (bitsandbytes "
-                                                "paged optimizers), outside PyTorch's caching allocator")
+    paged: float = Field(0.0, ge=0, description="Of the optimizer term: states in CUDA managed memory (bitsandbytes "
+                                                "paged optimizers: functional.get_paged), outside PyTorch's "
+                                                "caching allocator")
     phases: tuple[tuple[str, float], ...] = Field((), description="Training: (phase, allocated bytes), peak first")
 
     @computed_field

@@ -355,8 +355,9 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                          + "; GPU keeps the gathered layers only")
         if notes is not None and w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
-    # bitsandbytes' paged optimizers keep their states in CUDA managed memory (functional.get_paged:
-    # lib.cget_managed_ptr, cudaMallocManaged), outside PyTorch's caching allocator.
+    # bitsandbytes' paged optimizers keep their states in CUDA managed memory, outside PyTorch's caching
+    # allocator: bitsandbytes/functional.py ``get_paged`` -> ``lib.cget_managed_ptr`` (bitsandbytes-foundation/
+    # bitsandbytes at 8b3c0f35).
     paged = optim if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) else 0.0
     if notes is not None and paged:
         notes.append("paged optimizer: states counted in what the GPU needs, in CUDA unified memory, so not in the "
