@@ -5,7 +5,8 @@ Four numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
 * ``bandwidth``: achieved share of the card's peak memory bandwidth when a decode step reads the
   weights (and, unless ``kv_bandwidth`` says otherwise, the KV cache);
 * ``compute``: achieved share of the tensor peak (``flops.peak_flops``) in prefill and in
-  compute-bound (large-batch) decode;
+  compute-bound (large-batch) decode, on a card whose matmuls reach a typical share of their peak
+  (``flops.matmul_share`` scales it for cards measured to reach more or less);
 * ``floor_s_per_layer``: the host's time per layer per decode step (kernel launches, Python,
   sampling): a step is never shorter than that times the layers, however fast the GPU;
 * ``kv_bandwidth``: share of peak bandwidth the attention reaches reading the KV cache of one
@@ -78,14 +79,18 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # --- Fitted (benchmarks/speed_calibration.py, 2026-11-25; sources in the module docstring) -----
 # transformers: 51 calibration rows (mean |ln err| 0.370 -> 0.171; hand-set values before), vLLM: 67 (0.150 -> 0.108),
 # SGLang: 10 (0.583 -> 0.308); TensorRT-LLM: 10, compute share only (fourth session: 0.182 on vLLM's -> 0.151).
+# Fifth session: compute shares are now those of a card of typical matmul efficiency (``flops.matmul_share``,
+# measured maximum achievable matmul FLOP/s per card and precision): refitted, TensorRT-LLM 0.53 -> 0.58
+# (its calibration rows ran FP8 on H200, 73.4 % of that peak reachable, not the typical 80.3 %), transformers
+# 0.16 -> 0.15, vLLM 0.45 -> the prior 0.418 (its A100 rows, 86.9 % reachable, score within 1 % of the best).
 # llama.cpp has 3 calibration rows (< 10): not fitted, priors.
 # transformers' compute share is weakly constrained (only the prefill inside the long-input Qwen2.5
 # rows' end-to-end time sees it); SGLang's bandwidth share is that of one page (H20, batch 1).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.16, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
-    Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.53, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.15, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
+    Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.58, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
 }
 
 

@@ -152,14 +152,54 @@ def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
         tflops = gpu.fp32_tflops
     elif workload.mode is Mode.INFERENCE and workload.engine.gguf:
         tflops = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
-    elif (workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp8" and gpu.fp8_tflops_dense
-          and workload.engine is not Engine.TRANSFORMERS):
-        # FP8 checkpoints in vLLM/SGLang/TensorRT-LLM run W8A8 GEMMs on FP8 tensor cores
-        # (vLLM docs "FP8 W8A8": dynamic per-token activation scales) at twice the BF16 rate.
+    elif runs_fp8(gpu, workload):
         tflops = gpu.fp8_tflops_dense
     else:
         tflops = gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
     return None if tflops is None else tflops * TERA
+
+
+def runs_fp8(gpu: Gpu, workload: Workload) -> bool:
+    """FP8 checkpoints in vLLM/SGLang/TensorRT-LLM run W8A8 GEMMs on FP8 tensor cores (vLLM docs
+    "FP8 W8A8": dynamic per-token activation scales) at twice the BF16 rate, where the card has them."""
+    return bool(workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp8" and gpu.fp8_tflops_dense
+                and workload.engine is not Engine.TRANSFORMERS and not workload.engine.gguf)
+
+
+# --- How much of its tensor peak a card's matmuls can reach (inference) -----------------------
+#: Maximum achievable matmul FLOP/s (MAMF), TFLOP/s, dense, by catalog GPU id and input precision
+#: ("16": BF16, "8": FP8 e4m3): the best of a brute-force search over GEMM shapes with PyTorch,
+#: mean of 100 iterations (stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable
+#: Matmul FLOPS comparison table", commit 744d01e18b79512572f64a6bbd8b5f4a725203a7). Cards reach
+#: different shares of their datasheet peak (A100 SXM 271.2 of 312 = 86.9 %; H100 SXM 794.5 of 989 =
+#: 80.3 %, FP8 1402.6 of 1979 = 70.9 %), so one per-engine compute share (``engine_speed``), fitted on
+#: some cards, over- or under-states the others by that ratio. The table's rows map to catalog ids as
+#: named there: 'A100 SXM' (both SXM4 memory sizes), 'A100 PCIe' (both PCIe sizes), 'H100 SXM', 'H200
+#: SXM' (BF16: 'H200 is the same' as H100 SXM; FP8 its own row), B200, B300, MI300X, MI325X, MI355X.
+MATMUL_ACHIEVABLE_TFLOPS: dict[tuple[str, str], float] = {
+    ("a100-80gb-sxm", "16"): 271.2, ("a100-40gb-sxm", "16"): 271.2,
+    ("a100-80gb-pcie", "16"): 252.9, ("a100-40gb-pcie", "16"): 252.9,
+    ("h100-sxm", "16"): 794.5, ("h200-sxm", "16"): 794.5,
+    ("h100-sxm", "8"): 1402.6, ("h200-sxm", "8"): 1453.4,
+    ("b200", "16"): 1745.0, ("b200", "8"): 3432.5, ("b300", "16"): 1769.0, ("b300", "8"): 3353.3,
+    ("mi300x", "16"): 668.4, ("mi325x", "16"): 784.9, ("mi355x", "16"): 1565.0,
+}
+#: The share a card missing from that table is taken to reach: the median of the table's NVIDIA BF16
+#: rows (A100 SXM 86.9, GH200 83.8, A100 PCIe 81.1, H100 SXM 80.3, B300 78.6, B200 77.6, GB200 72.9 %).
+#: The engines' compute shares are relative to a card at this share, so a card missing from the
+#: table keeps the engine's share of its datasheet peak.
+TYPICAL_MATMUL_SHARE = 0.803
+
+
+def matmul_share(gpu: Gpu, workload: Workload) -> float:
+    """How much more (> 1) or less of its tensor peak ``gpu`` reaches than a typical card
+    (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak the workload runs at, over ``TYPICAL_MATMUL_SHARE``);
+    1 where the table has no row for the card and precision."""
+    key = (gpu.id, "8" if runs_fp8(gpu, workload) else "16")
+    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, workload)
+    if mamf is None or not peak:
+        return 1.0
+    return min(1.0, mamf * TERA / peak) / TYPICAL_MATMUL_SHARE
 
 
 def bandwidth_bytes_per_s(gpu: Gpu) -> float | None:

@@ -24,6 +24,8 @@ Splits of one model over GPUs:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
@@ -41,7 +43,7 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
-from advisor.core.speed.flops import attention_flops_per_token
+from advisor.core.speed.flops import attention_flops_per_token, matmul_share
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
@@ -198,6 +200,10 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
 
 def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
     r = run_of(arch, w, build)
+    # Each card's matmuls reach their own share of its tensor peak (flops.matmul_share: measured
+    # maximum achievable matmul FLOP/s); the engine's compute share is that of a typical card.
+    r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w)
+                               for p, g in zip(r.peaks, build.gpus[: w.n_gpus], strict=True)))
     whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
     if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
         whole_w = max(0.0, whole_w - min(w.moe_offload_layers, moe_layers(arch)) * routed_expert_bytes_per_layer(arch, w))

@@ -1,0 +1,64 @@
+"""Cards reach different shares of their tensor peak (issue 15, fifth session): ``flops.matmul_share``
+scales an engine's compute share by the card's measured maximum achievable matmul FLOP/s (stas00/ml-engineering
+compute/accelerator/README.md at 744d01e1) over a typical card's share."""
+
+import pytest
+
+from advisor.core.job.workload import Workload
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.speed import flops
+from advisor.core.speed import inference as sp
+from advisor.storage.catalog_store import load_catalog
+from tests.core.speed.speed_fixtures import llama2_7b
+
+
+@pytest.fixture(scope="module")
+def gpus():
+    return load_catalog().catalog.gpus
+
+
+def test_table_as_published():
+    # A100 SXM 271.2 of 312 TFLOP/s BF16 (86.9 %); H100 SXM 794.5 of 989 (80.3 %), FP8 1402.6 of 1979 (70.9 %);
+    # H200 SXM FP8 1453.4 (73.4 %); the typical share is the median of the table's NVIDIA BF16 rows.
+    t = flops.MATMUL_ACHIEVABLE_TFLOPS
+    assert t[("a100-80gb-sxm", "16")] == 271.2 and t[("h100-sxm", "16")] == 794.5
+    assert t[("h100-sxm", "8")] == 1402.6 and t[("h200-sxm", "8")] == 1453.4
+    assert flops.TYPICAL_MATMUL_SHARE == pytest.approx(sorted([0.869, 0.838, 0.811, 0.803, 0.786, 0.776, 0.729])[3])
+
+
+def test_a100_reaches_more_of_its_peak_than_hopper_fp8(gpus):
+    bf16 = Workload(engine="tensorrt-llm", weights="fp16")
+    fp8 = Workload(engine="tensorrt-llm", weights="fp8")
+    assert flops.matmul_share(gpus["a100-80gb-sxm"], bf16) == pytest.approx(271.2 / 312 / 0.803)
+    assert flops.matmul_share(gpus["h100-sxm"], bf16) == pytest.approx(1.0, abs=0.002)
+    assert flops.matmul_share(gpus["h100-sxm"], fp8) == pytest.approx(1402.6 / 1979 / 0.803)
+    assert flops.matmul_share(gpus["a100-80gb-sxm"], bf16) > 1 > flops.matmul_share(gpus["h200-sxm"], fp8)
+
+
+def test_a_card_without_a_measurement_keeps_the_engines_share(gpus):
+    w = Workload(engine="vllm", weights="bf16")
+    assert flops.matmul_share(gpus["rtx-3090"], w) == 1.0
+    assert flops.matmul_share(gpus["l40s"], Workload(engine="vllm", weights="fp8")) == 1.0
+    # transformers runs an FP8 checkpoint's GEMMs at the BF16 rate (flops.peak_flops): the BF16 row applies
+    assert flops.matmul_share(gpus["h100-sxm"], Workload(engine="transformers", weights="fp8")) == pytest.approx(
+        794.5 / 989 / 0.803)
+
+
+def test_prefill_on_a100_scales_with_its_share(gpus):
+    # A compute-bound prefill (Llama-2-7B, 8 x 2,048 prompt tokens) on one A100 SXM runs at the engine's share x
+    # the card's matmul share: removing the card's measurement slows it by that factor.
+    from advisor.core.hardware.catalog import gpu_build
+
+    catalog = load_catalog().catalog
+    arch, build = llama2_7b(), gpu_build(catalog, "a100-80gb-sxm", 1)
+    w = Workload(engine="vllm", weights="bf16", batch=8, context_len=2048)
+    mem = estimate_memory(arch, w).breakdown
+    with_share = sp.estimate_speed(arch, w, build, mem).prefill_tokens_per_s
+    saved = dict(flops.MATMUL_ACHIEVABLE_TFLOPS)
+    try:
+        del flops.MATMUL_ACHIEVABLE_TFLOPS[("a100-80gb-sxm", "16")]
+        without = sp.estimate_speed(arch, w, build, mem).prefill_tokens_per_s
+    finally:
+        flops.MATMUL_ACHIEVABLE_TFLOPS.clear()
+        flops.MATMUL_ACHIEVABLE_TFLOPS.update(saved)
+    assert with_share / without == pytest.approx(271.2 / 312 / 0.803, rel=0.02)
