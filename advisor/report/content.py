@@ -99,7 +99,8 @@ def _links(b: ResolvedBuild) -> str:
     t = b.topology
     parts = []
     if t.nvswitch:
-        parts.append("NVSwitch")
+        fabric = next((g.nvlink for g in b.gpus if g.nvlink is not None), None)
+        parts.append(fabric.board_name if fabric else "NVSwitch")
     if t.nvlink_pairs:
         parts.append(f"NVLink bridge × {len(t.nvlink_pairs)}")
     lanes = "/".join(f"x{n}" for n in t.pcie_lanes_per_gpu) if t.pcie_lanes_per_gpu else "card width"

@@ -468,10 +468,11 @@ def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild
 def on_baseboard(gpu: Gpu, count: int) -> bool:
     """Several SXM modules sit on an HGX baseboard whose GPUs are joined all-to-all by NVLink through
     NVSwitch (the catalog's form factors 'SXM4 module (HGX A100)', 'SXM5 module (HGX H100)', …; the
-    record's ``nvlink.max_gpus`` is that domain): an SXM module has no PCIe card form to run without
-    it. True for 2 or more of them, up to the domain."""
-    return (count > 1 and gpu.form_factor.startswith("SXM") and gpu.nvlink is not None
-            and count <= gpu.nvlink.max_gpus)
+    record's ``nvlink.max_gpus`` is that domain); AMD's OAM modules sit on a UBB whose GPUs are joined
+    all-to-all by Infinity Fabric (the mi300x record: 7 links per GPU, one to each of the other 7). Neither has a PCIe
+    card form to run without its board. True for 2 or more of them, up to the domain."""
+    module = gpu.form_factor.upper().startswith(("SXM", "OAM"))
+    return count > 1 and module and gpu.nvlink is not None and count <= gpu.nvlink.max_gpus
 
 
 def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
@@ -493,7 +494,8 @@ def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
         nvswitch=board,
     )
     return ResolvedBuild(
-        name=f"{count}x {gpu.name}" + (" (NVSwitch board)" if board else " (PCIe)" if count > 1 else ""),
+        name=f"{count}x {gpu.name}" + (f" ({gpu.nvlink.board_name} board)" if board and gpu.nvlink
+                                        else " (PCIe)" if count > 1 else ""),
         gpus=(gpu,) * count,
         topology=topology,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,

@@ -92,6 +92,7 @@ INTER_NODE_LATENCY_S = (123.2e-6 - NCCL_CALL_LATENCY_S - 14 * P2P_LATENCY_S) / 2
 class LinkKind(StrEnum):
     NVLINK = "NVLink bridge"
     NVSWITCH = "NVSwitch"
+    INFINITY_FABRIC = "Infinity Fabric"  # AMD's GPU-to-GPU link, board or bridge
     PCIE_P2P = "PCIe peer-to-peer"
     PCIE_HOST = "PCIe via host memory (no P2P)"
     INFINIBAND = "InfiniBand"
@@ -190,7 +191,8 @@ def link(build: ResolvedBuild, i: int, j: int) -> Link:
     a, b = build.gpus[i], build.gpus[j]
     if _nvlinked(build, i, j):
         peak = min(a.nvlink.total_gb_per_s_per_gpu, b.nvlink.total_gb_per_s_per_gpu) / 2  # type: ignore[union-attr]
-        kind = LinkKind.NVSWITCH if build.topology.nvswitch else LinkKind.NVLINK
+        kind = (LinkKind.INFINITY_FABRIC if a.nvlink.infinity_fabric  # type: ignore[union-attr]
+                else LinkKind.NVSWITCH if build.topology.nvswitch else LinkKind.NVLINK)
         eff = peak * NVLINK_EFFICIENCY
         return Link(kind=kind, gb_per_s=eff, duplex_gb_per_s=eff, latency_s=P2P_LATENCY_S,
                     peak_gb_per_s=peak, description=f"{a.nvlink.version}, {peak:g} GB/s each way")  # type: ignore[union-attr]

@@ -90,6 +90,16 @@ class NvLink(Frozen):
         (), description="Slot spacings the available bridges span (e.g. 3 and 4 for the RTX 3090)"
     )
 
+    @property
+    def infinity_fabric(self) -> bool:
+        """AMD's link (Instinct xGMI, Vega 20's bridge), named so on screen rather than NVLink."""
+        return "infinity fabric" in self.version.lower()
+
+    @property
+    def board_name(self) -> str:
+        """What joins several such modules all-to-all on one board: NVSwitch (HGX) or Infinity Fabric (AMD UBB)."""
+        return "Infinity Fabric" if self.infinity_fabric else "NVSwitch"
+
 
 class Gpu(Record):
     """A GPU or accelerator SKU (or the GPU of a unified-memory SoC)."""

@@ -24,6 +24,7 @@ SCHEME_WORDS = {
 LINK_WORDS = {
     LinkKind.NVLINK: "NVLink",
     LinkKind.NVSWITCH: "NVSwitch",
+    LinkKind.INFINITY_FABRIC: "Infinity Fabric",
     LinkKind.PCIE_P2P: "PCIe (peer-to-peer)",
     LinkKind.PCIE_HOST: "PCIe (through host memory)",
     LinkKind.INFINIBAND: "InfiniBand",

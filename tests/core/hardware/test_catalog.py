@@ -179,6 +179,25 @@ def test_several_sxm_modules_are_one_nvswitch_board():
     assert not pcie.topology.nvswitch and pcie.name.endswith("(PCIe)")
 
 
+def test_several_oam_modules_are_one_infinity_fabric_board_and_say_so():
+    # AMD's OAM modules (MI300X) sit on a UBB, all-to-all on Infinity Fabric: a board like HGX's, but
+    # the window, the CLI and the PDF must not call AMD's link NVSwitch.
+    from advisor.core.hardware.interconnect import LinkKind, link
+    from advisor.core.job.plan import Plan
+    from advisor.core.job.workload import Mode, Parallel
+    from advisor.core.plan.words import plan_words
+    from advisor.storage.catalog_store import load_catalog
+
+    shipped = load_catalog().catalog
+    eight = gpu_build(shipped, "mi300x", 8)
+    assert eight.topology.nvswitch and eight.name.endswith("(Infinity Fabric board)")
+    assert link(eight, 0, 5).kind is LinkKind.INFINITY_FABRIC
+    words = plan_words(Plan(n_gpus=8, parallel=Parallel.TP), eight, Mode.INFERENCE)
+    assert "over Infinity Fabric" in words and "NVSwitch" not in words
+    h100 = gpu_build(shipped, "h100-sxm", 8)
+    assert link(h100, 0, 5).kind is LinkKind.NVSWITCH
+
+
 def test_gpu_build_rejects_bad_count(catalog):
     with pytest.raises(ValueError, match="count"):
         gpu_build(catalog, "card-a", 0)
