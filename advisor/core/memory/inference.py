@@ -155,7 +155,11 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     notes: list[str] = []
     tp, stages = _split(w)
     if w.n_gpus > 1 and tp == 1 and stages == 1:
-        notes.append(f"parallel={w.parallel.value}: each of the {w.n_gpus} GPUs holds a full replica")
+        # The job's concurrent sequences are over the whole build: each copy serves its share.
+        share = -(-w.batch // w.n_gpus)
+        notes.append(f"each of the {w.n_gpus} GPUs holds a full copy of the model and serves {share} of the "
+                     f"{w.batch} sequences")
+        w = w.model_copy(update={"batch": share})
     fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
     if weights_override is None:
         notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")

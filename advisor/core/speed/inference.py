@@ -105,6 +105,8 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     per_head = w.decode_attention is DecodeAttention.PER_HEAD
     attn_whole = w.batch * attention_flops_per_token(arch, w.context_len)
     rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
+    if sp.stages > 1 and w.parallel is Parallel.PP and w.batch > 1:
+        return _pipelined_decode(arch, w, r, sp, whole_w, floor, rates, known_peaks)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
         mem_t = comp_t = step = 0.0
@@ -117,12 +119,8 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
             comp_t += g_t + ac_t
             step += _kernels(w_t, g_t, a_t, ac_t)
         comm_t = sum(r.sends(act, sp.stages))
-        step = max(step, floor)
-        if w.parallel is Parallel.PP and w.batch > 1:
-            step /= min(sp.stages, w.batch)  # sequences in flight fill the stages
-        else:
-            notes.append(LAYER_SPLIT_NOTE)
-        return step + comm_t, mem_t, comp_t, comm_t
+        notes.append(LAYER_SPLIT_NOTE)
+        return max(step, floor) + comm_t, mem_t, comp_t, comm_t
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     rate = None if None in rates else min(rates, default=None)
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
@@ -139,6 +137,40 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
         notes.append(f"decode limited by the {w.engine.value} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
     return max(_kernels(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
+
+
+def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floor: float,
+                      rates: tuple, known_peaks: bool) -> tuple[float, float, float, float]:
+    """Pipeline-parallel decode: the engine keeps one batch in flight per stage (vLLM's
+    ``max_concurrent_batches`` = ``pipeline_parallel_size``, vllm/v1/executor/multiproc_executor.py
+    at 00f6c9bf), so the sequences are split into m = min(stages, batch) micro-batches that walk
+    the stages one after another. Each micro-batch reads every stage's weights again (a stage's
+    weights are read m times per token of every sequence), its own share of the KV cache and does
+    its own FLOPs. One token of every sequence takes the longer of one micro-batch's walk through
+    all stages and the busiest stage's m micro-batches back to back (GPipe's steady state, Huang et
+    al. 2019 arXiv:1811.06965 §2.3): stages save the KV and compute time of a split, not the
+    weight reads, which they repeat."""
+    e = engine_speed(w.engine)
+    m = min(sp.stages, w.batch)
+    per_mb = -(-w.batch // m)
+    frac = _moe_read_fraction(arch, per_mb)
+    kv_mb = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine) / m
+    attn_mb = w.batch * attention_flops_per_token(arch, w.context_len) / m
+    kv_share = e.kv_share(per_mb)
+    per_head = w.decode_attention is DecodeAttention.PER_HEAD
+    stage_t, mem_t, comp_t = [], 0.0, 0.0
+    for f, b, a, p in zip(stage_shares(r.build, sp.stages), r.bws, rates, r.peaks):
+        w_t = whole_w * frac * f / (b * e.bandwidth)
+        a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
+        g_t = per_mb * r.two_n * f / (p * e.compute) if known_peaks else 0.0
+        ac_t = attn_mb * f / (p * e.compute) if known_peaks else 0.0
+        mem_t += m * (w_t + a_t)
+        comp_t += m * (g_t + ac_t)
+        stage_t.append(max(_kernels(w_t, g_t, a_t, ac_t), floor * f))
+    comm_t = sum(r.sends(per_mb * arch.hidden_size * ACT_BYTES, sp.stages))
+    walk = sum(stage_t) + comm_t
+    step = max(walk, m * max(stage_t))
+    return step, mem_t, comp_t, comm_t
 
 
 def _kernels(weights_t: float, gemm_t: float, kv_t: float, attn_compute_t: float) -> float:
@@ -199,6 +231,9 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
 
 
 def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
+    sequences = w.batch  # the job's concurrent sequences, over the whole build
+    if sp.replicas > 1:  # independent copies share them out: each serves ceil(B / replicas)
+        w = w.model_copy(update={"batch": -(-sequences // sp.replicas)})
     r = run_of(arch, w, build)
     # Each card's matmuls reach their own share of its tensor peak (flops.matmul_share: measured
     # maximum achievable matmul FLOP/s); the engine's compute share is that of a typical card.
@@ -215,19 +250,20 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     if pre is not None and cpu_pre:
         pre = (pre[0] + cpu_pre, pre[1])
     if sp.replicas > 1:
-        notes.append(f"{sp.replicas} independent replicas: throughput × {sp.replicas}, latency unchanged")
+        notes.append(f"{sp.replicas} independent copies of the model, each serving {w.batch} of the "
+                     f"{sequences} sequences")
     decode_tps = bottleneck = None
     share = 0.0
     if dec is not None:
         step, mem_t, comp_t, comm_t = dec
-        decode_tps = w.batch * sp.replicas / step
+        decode_tps = sequences / step
         share = min(1.0, comm_t / step)
         bottleneck = (Bottleneck.INTERCONNECT if comm_t > max(mem_t, comp_t)
                       else Bottleneck.COMPUTE if comp_t > mem_t else Bottleneck.MEMORY_BANDWIDTH)
     prefill_tps = ttft = None
     if pre is not None:
         ttft = pre[0]
-        prefill_tps = w.context_len * w.batch * sp.replicas / ttft
+        prefill_tps = w.context_len * sequences / ttft
     notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
                  f"{w.context_len}-token prompt per sequence")
     return SpeedEstimate(decode_tokens_per_s=decode_tps, prefill_tokens_per_s=prefill_tps,

@@ -137,11 +137,31 @@ def test_zero2_moves_the_ddp_volume(method):
     assert t_z2 == pytest.approx(t_ddp, rel=0.01 if method == "full" else 0.3)  # small LoRA: latency terms
 
 
-def test_inference_replicas_multiply_throughput():
+def test_inference_replicas_share_the_jobs_sequences():
+    # The job's concurrent sequences are over the whole build: two copies of the model serve half
+    # of them each, so two sequences run twice as fast as on one card, and one sequence no faster.
     a = llama2_7b()
     one = speed(a, Workload(), one_4090()).decode_tokens_per_s
-    two = speed(a, Workload(n_gpus=2), pair_4090_pcie()).decode_tokens_per_s  # replicas
+    two = speed(a, Workload(n_gpus=2, batch=2), pair_4090_pcie()).decode_tokens_per_s  # replicas
     assert two == pytest.approx(2 * one)
+    alone = speed(a, Workload(n_gpus=2), pair_4090_pcie()).decode_tokens_per_s
+    assert alone == pytest.approx(one)
+    sixteen = speed(a, Workload(batch=16), one_4090()).decode_tokens_per_s
+    shared = speed(a, Workload(n_gpus=2, batch=16), pair_4090_pcie()).decode_tokens_per_s
+    assert shared < 2 * sixteen  # not two cards of 16 sequences each
+
+
+def test_pipeline_decode_rereads_each_stages_weights_per_micro_batch():
+    # vLLM keeps one batch per stage in flight (max_concurrent_batches = pipeline_parallel_size):
+    # a weight-bound decode gains nothing from more stages, since each micro-batch reads its
+    # stage's weights again; it gains only the KV cache and compute it splits.
+    a = llama2_7b()
+    one = speed(a, Workload(batch=4, context_len=256, engine="vllm"), one_4090())
+    pp = speed(a, Workload(n_gpus=2, batch=4, context_len=256, parallel="pp", engine="vllm"), pair_4090_pcie())
+    assert pp.decode_tokens_per_s < 1.1 * one.decode_tokens_per_s
+    long = speed(a, Workload(batch=4, context_len=16384, engine="vllm"), one_4090())
+    pp_long = speed(a, Workload(n_gpus=2, batch=4, context_len=16384, parallel="pp", engine="vllm"), pair_4090_pcie())
+    assert pp_long.decode_tokens_per_s > 1.1 * long.decode_tokens_per_s  # the split KV read pays
 
 
 def test_pipeline_parallel_training_has_a_bubble():
