@@ -83,11 +83,13 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # measured maximum achievable matmul FLOP/s per card and precision): refitted, TensorRT-LLM 0.53 -> 0.58
 # (its calibration rows ran FP8 on H200, 73.4 % of that peak reachable, not the typical 80.3 %), transformers
 # 0.16 -> 0.15, vLLM 0.45 -> the prior 0.418 (its A100 rows, 86.9 % reachable, score within 1 % of the best).
+# SGLang refitted once the H20 became an NVLink part (catalog/gpus/h20.json): bandwidth 0.35 -> 0.34, floor
+# 0.15 -> 0.14 ms per layer (its 10 rows 0.160 -> 0.154; the two multi-GPU Qwen3-235B rows had been PCIe-bound).
 # llama.cpp has 3 calibration rows (< 10): not fitted, priors.
 # transformers' compute share is weakly constrained (only the prefill inside the long-input Qwen2.5
 # rows' end-to-end time sees it); SGLang's bandwidth share is that of one page (H20, batch 1).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.15, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
     Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.58, floor_s_per_layer=0.17e-3, kv_bandwidth=None),

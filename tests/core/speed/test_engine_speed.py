@@ -20,7 +20,7 @@ def catalog():
 def test_fitted_constants_as_shipped():
     # Output of `.venv/bin/python benchmarks/speed_calibration.py` on 2026-11-25.
     assert es.FITTED == {
-        Engine.SGLANG: es.EngineSpeed(bandwidth=0.35, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.15e-3),
+        Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.14e-3),
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.48, compute=0.15, floor_s_per_layer=0.89e-3,
                                             kv_bandwidth=0.0373),
         # compute shares relative to a card of typical matmul efficiency (flops.matmul_share): vLLM's
