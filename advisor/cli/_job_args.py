@@ -159,7 +159,7 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--lora-targets", metavar="LIST", help="q,k,v,o,gate,up,down or all-linear")
     w.add_argument("--seq-len", type=positive_int, metavar="S", help="training sequence length (default 2048)")
     w.add_argument("--context", type=positive_int, metavar="TOKENS", help="inference context length (default 4096)")
-    w.add_argument("--batch", type=positive_int, metavar="B", help="sequences at once / micro-batch (default 1)")
+    w.add_argument("--batch", type=positive_int, metavar="B", help="inference: sequences at once on the whole build; training: micro-batch per GPU (default 1)")
     w.add_argument("--grad-accum", type=positive_int, metavar="N", help="gradient accumulation steps (default 1)")
     w.add_argument("--checkpointing", choices=CHECKPOINTING, help="activation checkpointing (default none)")
     w.add_argument("--attention", choices=ATTENTION, help="attention kernel (default flash)")

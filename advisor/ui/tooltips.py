@@ -17,7 +17,8 @@ TIPS: dict[str, str] = {
               "transformers is the Hugging Face reference implementation.",
     "context_len": "Tokens per sequence (prompt plus output). The KV cache grows linearly with it: "
                    "2 × layers × KV heads × head size × bytes per element, per token.",
-    "batch": "Inference: sequences served at once (each has its own KV cache). Fine-tuning: the "
+    "batch": "Inference: sequences served at once by the whole build (each has its own KV cache; "
+             "copies of the model on several GPUs share them out). Fine-tuning: the "
              "micro-batch per GPU per step (activations grow with it).",
     "kv_dtype": "Element type of the KV cache. fp8 halves it against bf16 (vLLM --kv-cache-dtype fp8); "
                 "q8_0/q4_0 are llama.cpp's quantized caches.",
