@@ -24,10 +24,16 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     full sizes, for a plan search's probes and the fit sweep's points (``estimate_training``).
     """
     if workload.mode is Mode.TRAIN:
-        return _training(arch, workload, detail)
+        return _training(arch, workload, _SET_BY_USER.intersection(workload.model_fields_set), detail)
     return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
+#: The fields whose being set by the user (``Workload.model_fields_set``), not only their value, changes a
+#: training estimate: ``apply_framework`` gives the framework's default to those the user left unset. Two
+#: workloads differing only there are equal (and hash alike), so the cache below keys on it as well.
+_SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
+
+
 @lru_cache(maxsize=4096)
-def _training(arch: ModelArch, workload: Workload, detail: bool = True) -> MemoryResult:
+def _training(arch: ModelArch, workload: Workload, set_by_user: frozenset[str], detail: bool = True) -> MemoryResult:
     return estimate_training(arch, workload, detail)
