@@ -368,8 +368,8 @@ def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResul
     if arch is not None:
         # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
         # build is the card's pre-allocated share, which the curves do not include).
-        try:
-            chosen_need = estimate_memory(arch, job).breakdown.total
+        try:  # the total only: a training job's words are not built (the same breakdown, estimate_training)
+            chosen_need = estimate_memory(arch, job, detail=False).breakdown.total
             chosen_params = count_params(arch).total
         except ValueError:  # unknown format: the builds already say why
             pass

@@ -8,6 +8,8 @@ contradict each other, each tied to the workload field (= CLI flag) to blame.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
@@ -23,57 +25,92 @@ from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
 from advisor.core.units import GIB, format_bytes
 
-__all__ = ["Problem", "check_workload", "estimate", "fit_of"]
+__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of"]
 
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "deepspeed": "DeepSpeed-FastGen"}
 
 
-def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
-           kv_capacity_tokens: float | None = None) -> Fit:
-    """Whether the busiest GPU's peak fits the smallest usable GPU of those the job uses, and
-    the host RAM need fits the build's RAM (a unified pool: what the GPU part leaves).
+@dataclass(frozen=True, slots=True)
+class FitFigures:
+    """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
+    judge by (issue 20: a training job's search probes dozens of plans per build and shows one).
+    The attribute names are ``Fit``'s, so either can be judged alike."""
 
-    vLLM sizes its KV cache to fill the card, so its peak always "fits"; it refuses to start
-    when that cache cannot hold one sequence of ``max_model_len`` tokens (vLLM
-    ``vllm/v1/core/kv_cache_utils.py: check_enough_kv_cache_memory``): that is its fit test (``kv_capacity_tokens``)."""
+    fits: bool
+    need_per_gpu_bytes: float
+    usable_per_gpu_bytes: float
+    host_need_bytes: float
+    host_available_bytes: float | None = None
+    too_many_gpus: bool = False  # the workload uses more GPUs than the build has
+    short_kv: bool = False  # vLLM's cache holds less than one sequence (the GPU figure fits)
+    gpu_ok: bool = False  # the busiest GPU's need fits (the KV cache's test included)
+
+    @property
+    def headroom_bytes(self) -> float:
+        return self.usable_per_gpu_bytes - self.need_per_gpu_bytes
+
+
+def fit_figures(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
+                kv_capacity_tokens: float | None = None, usable_each: list[float] | None = None) -> FitFigures:
+    """``fit_of`` without the sentence (see there). ``usable_each``: each used GPU's
+    ``usable_memory_bytes``, when the caller has them (a plan search reads them once per build)."""
     need = memory.total  # a computed field: read once
     if workload.n_gpus > build.gpu_count:
-        return Fit(fits=False, need_per_gpu_bytes=need, usable_per_gpu_bytes=0.0,
-                   host_need_bytes=memory.host,
-                   reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
-    used = build.gpus[: workload.n_gpus]
-    each = [usable_memory_bytes(g) for g in used]
+        return FitFigures(fits=False, need_per_gpu_bytes=need, usable_per_gpu_bytes=0.0, host_need_bytes=memory.host,
+                          too_many_gpus=True)
+    each = usable_each if usable_each is not None else [usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus]]
     usable = min(each)
     if workload.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and len(set(each)) > 1 and need > 0:
         # Unequal cards: layers go in proportion to each card's memory (llama.cpp --tensor-split,
         # advisor.core.speed.inference.stage_shares); the per-GPU overhead (runtime, buffers) is
         # on every card. The usable figure is the one the equal-split need is judged against.
         overhead = memory.runtime + memory.buffers
-        ratio = (need - overhead) * len(used) / sum(each) + overhead / min(each)
+        ratio = (need - overhead) * len(each) / sum(each) + overhead / min(each)
         usable = need / ratio
     host_avail = None
     if build.host_ram_gib is not None:
         host_avail = build.host_ram_gib * GIB
         if build.unified_memory:
-            host_avail = max(0.0, host_avail - need * len(used))
+            host_avail = max(0.0, host_avail - need * len(each))
     gpu_ok = need <= usable
     short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
-    host_ok = host_avail is None or memory.host <= host_avail
     if short_kv and gpu_ok:
         gpu_ok = False
+    else:
+        short_kv = False
+    host_ok = host_avail is None or memory.host <= host_avail
+    return FitFigures(fits=gpu_ok and host_ok, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
+                      host_need_bytes=memory.host, host_available_bytes=host_avail, short_kv=short_kv, gpu_ok=gpu_ok)
+
+
+def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
+           kv_capacity_tokens: float | None = None, usable_each: list[float] | None = None) -> Fit:
+    """Whether the busiest GPU's peak fits the smallest usable GPU of those the job uses, and
+    the host RAM need fits the build's RAM (a unified pool: what the GPU part leaves).
+
+    vLLM sizes its KV cache to fill the card, so its peak always "fits"; it refuses to start
+    when that cache cannot hold one sequence of ``max_model_len`` tokens (vLLM
+    ``vllm/v1/core/kv_cache_utils.py: check_enough_kv_cache_memory``): that is its fit test (``kv_capacity_tokens``)."""
+    f = fit_figures(memory, workload, build, kv_capacity_tokens, usable_each)
+    need, usable, host_avail = f.need_per_gpu_bytes, f.usable_per_gpu_bytes, f.host_available_bytes
+    if f.too_many_gpus:
+        return Fit(fits=False, need_per_gpu_bytes=need, usable_per_gpu_bytes=0.0,
+                   host_need_bytes=f.host_need_bytes,
+                   reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
+    if f.short_kv:
         engine = ENGINE_NAMES.get(workload.engine.value, workload.engine.value)
         reason = (f"{engine}'s KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
                   f"less than one {workload.context_len}-token sequence")
-    elif gpu_ok and host_ok:
+    elif f.fits:
         reason = f"needs {format_bytes(need)} of {format_bytes(usable)} usable per GPU"
-    elif not gpu_ok:
+    elif not f.gpu_ok:
         reason = f"needs {format_bytes(need)} per GPU; {format_bytes(usable)} usable"
     else:
-        reason = f"needs {format_bytes(memory.host)} of host RAM; {format_bytes(host_avail or 0)} available"
-    if host_avail is None and memory.host > 0:
+        reason = f"needs {format_bytes(f.host_need_bytes)} of host RAM; {format_bytes(host_avail or 0)} available"
+    if host_avail is None and f.host_need_bytes > 0:
         reason += " (host RAM of the build unknown)"
-    return Fit(fits=gpu_ok and host_ok, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
-               host_need_bytes=memory.host, host_available_bytes=host_avail, reason=reason)
+    return Fit(fits=f.fits, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
+               host_need_bytes=f.host_need_bytes, host_available_bytes=host_avail, reason=reason)
 
 
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,

@@ -62,9 +62,10 @@ def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
 
 def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: MemoryBreakdown) -> str:
     per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
-    parts = [f"detailed estimate {detailed.total / GIB:.1f} GiB{per_gpu} vs rule {rule_bytes / GIB:.1f} GiB"]
+    total = detailed.total  # a computed field: read once
+    parts = [f"detailed estimate {total / GIB:.1f} GiB{per_gpu} vs rule {rule_bytes / GIB:.1f} GiB"]
     terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
-    listed = ", ".join(f"{term_label(t)} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * detailed.total)
+    listed = ", ".join(f"{term_label(t)} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * total)
     parts.append(f"detailed terms (GiB): {listed}")
     if w.mode is Mode.INFERENCE:
         parts.append("the rule counts weights only: no KV cache (grows with context × batch), activations, "

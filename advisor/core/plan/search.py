@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from advisor.core.estimate.estimator import estimate, fit_of
+from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
@@ -99,7 +99,7 @@ def fit_status(est: Estimate, problems: tuple[Problem, ...], margin: float) -> F
     return _status(est.fit, problems, margin)
 
 
-def _status(fit: Fit | None, problems: tuple[Problem, ...], margin: float) -> FitStatus:
+def _status(fit: Fit | FitFigures | None, problems: tuple[Problem, ...], margin: float) -> FitStatus:
     if problems:
         return FitStatus.BLOCKED
     if fit is None or not fit.fits:
@@ -123,24 +123,28 @@ def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Ch
 
 @dataclass(frozen=True)
 class _Probe:
-    """A plan judged on memory alone (cheap), before any speed or full estimate is made."""
+    """A plan judged on memory alone (cheap), before any speed or full estimate is made: the fit's
+    figures without its sentence (``fit_figures``; the chosen plan's estimate says it)."""
 
     plan: Plan
     workload: Workload
     problems: tuple[Problem, ...]
-    fit: Fit
+    fit: FitFigures
     status: FitStatus
     memory: MemoryBreakdown
+    kv_capacity_tokens: float | None = None  # vLLM's cache, for the chosen plan's ``fit_of``
 
 
 def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
-           weights_bytes_override: float | None) -> _Probe:
+           weights_bytes_override: float | None, usable_each: list[float] | None = None) -> _Probe:
+    """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once)."""
+    if usable_each is None:
+        usable_each = [usable_memory_bytes(g) for g in build.gpus[: plan.n_gpus]]
     workload = apply_plan(job, plan)
     problems = tuple(check_workload(arch, workload, build))
-    usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
-    mem = estimate_memory(arch, workload, usable, weights_bytes_override, detail=False)
-    fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
-    return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown)
+    mem = estimate_memory(arch, workload, min(usable_each), weights_bytes_override, detail=False)
+    fit = fit_figures(mem.breakdown, workload, build, mem.kv_capacity_tokens, usable_each)
+    return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
 
 
 def _gpu_short(probe: _Probe) -> bool:
@@ -179,13 +183,14 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     levels = _levels(job, pins)
     schemes = order if n > 1 else (Parallel.NONE,)
     probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
+    usable_each = [usable_memory_bytes(g) for g in build.gpus[:n]]  # every probe uses the same n GPUs
 
     def at(level: int, scheme: int) -> _Probe:
         if (level, scheme) not in probed:
             offload, ckpt = levels[level]
             plan = Plan(n_gpus=n, parallel=schemes[scheme] if n > 1 else Parallel.NONE, offload=offload,
                         checkpointing=ckpt, moe_offload_layers=pins.moe_offload_layers or 0)
-            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override)
+            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each)
         return probed[level, scheme]
 
     out_of_memory: set[int] = set()  # schemes whose GPU need exceeds the card at every level
@@ -216,13 +221,14 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     tried = [probed[k] for k in sorted(probed)]  # in search order: ties go to the least escalation
     if chosen is None and pins.moe_offload_layers is None:
         chosen = _moe_offload(arch, job, build, tried[0].plan if tried else Plan(n_gpus=n), margin,
-                              weights_bytes_override, tried)
+                              weights_bytes_override, tried, usable_each)
     if chosen is None:
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
     if quick:
         est = Estimate(memory=chosen.memory, speed=estimate_speed(arch, chosen.workload, build, chosen.memory),
-                       fit=chosen.fit, params_total=0.0, params_trainable=0.0)
+                       fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
+                       params_total=0.0, params_trainable=0.0)
     else:
         est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
@@ -230,7 +236,7 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
 
 
 def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Plan, margin: float,
-                 weights_bytes_override: float | None, tried: list[_Probe]) -> _Probe | None:
+                 weights_bytes_override: float | None, tried: list[_Probe], usable_each: list[float]) -> _Probe | None:
     """llama.cpp MoE models that fit no GPU plan: the fewest layers whose experts stay in host
     RAM (``--n-cpu-moe``) that make the rest fit; every layer moved costs decode speed."""
     if job.mode is not Mode.INFERENCE or not job.engine.gguf or arch.moe is None:
@@ -238,7 +244,8 @@ def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Pla
     top = arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
 
     def probe(k: int) -> _Probe:
-        p = _probe(arch, job, build, base.model_copy(update={"moe_offload_layers": k}), margin, weights_bytes_override)
+        p = _probe(arch, job, build, base.model_copy(update={"moe_offload_layers": k}), margin, weights_bytes_override,
+                   usable_each)
         tried.append(p)
         return p
 
