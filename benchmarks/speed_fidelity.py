@@ -179,6 +179,25 @@ def _version(text: str) -> tuple[int, int]:
     return (parts + [0, 0])[0], (parts + [0, 0])[1]
 
 
+#: TensorRT-LLM before 0.10 had no FP8 path for MoE experts: tensorrt_llm/layers/moe.py at 250d9c29 (the
+#: commit whose docs/source/performance.md holds the trtllm090 rows, 'All data was generated using version
+#: 0.9.0') gives ``MixtureOfExperts`` ``self.weight_dtype = dtype`` and changes it only ``if
+#: quant_mode.is_weight_only()`` (to int8), and the 0.10.0 release notes (docs/source/release-notes.md) list
+#: 'Added FP8 quantization support for Mixtral'. So an MoE model in an FP8 table of an earlier version ran
+#: its routed experts (45.1 of Mixtral 8x7B's 46.7 B parameters) in 16-bit, with the FP8 KV cache of the
+#: page's build configs: such a row is the job 'fp16 weights, fp8 KV cache' (the attention projections,
+#: about 3 % of the weights, were FP8 there; the app takes one weight format for the whole model).
+MOE_FP8_SINCE = (0, 10)
+
+
+def weights_of(row: dict[str, str], arch: ModelArch, weights: str) -> str:
+    """The weight format the row's engine ran its model in (``MOE_FP8_SINCE``); ``weights`` otherwise."""
+    if (row["engine"] == "tensorrt-llm" and weights == "fp8" and arch.moe is not None
+            and _version(row.get("engine_version", "")) < MOE_FP8_SINCE):
+        return "fp16"
+    return weights
+
+
 def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention:
     """The decode attention kernel the row's engine ran for its model (``XQA_SINCE``, ``XQA_LAYOUTS``)."""
     if row["engine"] != "tensorrt-llm":
@@ -218,7 +237,8 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
     if job.mode.value == "inference":
-        job = job.model_copy(update={"decode_attention": decode_attention_of(row, arch)})
+        job = job.model_copy(update={"decode_attention": decode_attention_of(row, arch),
+                                     "weights": weights_of(row, arch, job.weights)})
     try:
         build = hardware_of(row, catalog, gpu, n)
         if row["group"] == "train":

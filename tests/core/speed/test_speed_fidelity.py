@@ -130,12 +130,12 @@ PINNED = {
     "trtllm090-mistral7b-l40s-tp1-bs84-2048-128": 11, "trtllm090-mistral7b-l40s-tp1-bs896-128-128": 20,
     "trtllm090-mixtral8x7b-a100-tp2-bs128-128-2048": 34, "trtllm090-mixtral8x7b-a100-tp2-bs32-2048-2048": 62,
     "trtllm090-mixtral8x7b-a100-tp2-bs512-128-128": 11, "trtllm090-mixtral8x7b-a100-tp2-bs64-2048-128": 20,
-    "trtllm090-mixtral8x7b-h100-tp2-bs128-128-2048": 11, "trtllm090-mixtral8x7b-h100-tp2-bs32-2048-2048": 25,
-    "trtllm090-mixtral8x7b-h100-tp2-bs512-128-128": 115, "trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128": 78,
-    "trtllm090-mixtral8x7b-h200-tp2-bs1024-128-128": 166, "trtllm090-mixtral8x7b-h200-tp2-bs256-128-2048": 34,
-    "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128": 95, "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-2048": 9,
-    "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-128": 14, "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-2048": 14,
-    "trtllm090-mixtral8x7b-l40s-tp4-bs32-2048-2048": 43, "trtllm090-mixtral8x7b-l40s-tp4-bs64-2048-128": 5,
+    "trtllm090-mixtral8x7b-h100-tp2-bs128-128-2048": 35, "trtllm090-mixtral8x7b-h100-tp2-bs32-2048-2048": 56,
+    "trtllm090-mixtral8x7b-h100-tp2-bs512-128-128": 30, "trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128": 8,
+    "trtllm090-mixtral8x7b-h200-tp2-bs1024-128-128": 69, "trtllm090-mixtral8x7b-h200-tp2-bs256-128-2048": 7,
+    "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128": 20, "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-2048": 30,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-128": 40, "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-2048": 40,
+    "trtllm090-mixtral8x7b-l40s-tp4-bs32-2048-2048": 66, "trtllm090-mixtral8x7b-l40s-tp4-bs64-2048-128": 27,
     "tt-8b-full-1x4090": 8, "tt-8b-full-1xa6000": 10, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 28,
     "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 12, "tt-l32-3b-flags-actoffload": 10,
     "tt-l32-3b-flags-adamw8bit": 16, "tt-l32-3b-flags-chunkedce": 17, "tt-l32-3b-flags-compile": 19,
@@ -179,3 +179,20 @@ def test_llama_bench_tg_rows_time_only_their_generated_tokens(catalog):
     # added, so a card the catalog lists without a tensor peak (Apple M2 Max) still scores.
     o = speed_fidelity.evaluate(ROWS["lcpp-2959-m2max30-l7b-q4_0-tg128"], catalog)
     assert o.estimate is not None
+
+
+def test_tensorrt_llm_before_0_10_ran_moe_experts_in_16_bit(catalog):
+    # TensorRT-LLM 0.9.0's MixtureOfExperts kept its experts in the model dtype unless weight-only
+    # quantised (tensorrt_llm/layers/moe.py at 250d9c29) and its MoE GEMMs took half/bf16/float only
+    # (moe_gemm_kernels_template.h there); 0.10.0's release notes add 'FP8 quantization support for
+    # Mixtral'. Its FP8-table Mixtral rows are the job 'fp16 weights' (KV cache still FP8); dense models
+    # and later versions keep FP8.
+    assert speed_fidelity.MOE_FP8_SINCE == (0, 10)
+    row = ROWS["trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128"]
+    mixtral = catalog.models[row["model_id"]]
+    assert speed_fidelity.weights_of(row, mixtral, "fp8") == "fp16"
+    assert speed_fidelity.weights_of({**row, "engine_version": "0.10.0"}, mixtral, "fp8") == "fp8"
+    assert speed_fidelity.weights_of(row, mixtral, "fp16") == "fp16"
+    dense = ROWS["trtllm090-mistral7b-h100-tp1-bs84-2048-128"]
+    assert speed_fidelity.weights_of(dense, catalog.models[dense["model_id"]], "fp8") == "fp8"
+    assert speed_fidelity.job_of(row).kv_dtype == "fp8"
