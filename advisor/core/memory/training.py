@@ -14,6 +14,9 @@ parameter offload (ZeRO-Infinity / FSDP CPUOffload) keeps only the gathered laye
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from operator import itemgetter
+
 from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, PROFILES, apply_framework, describe
 from advisor.core.job.workload import (
     ActivationQuant,
@@ -32,6 +35,7 @@ from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
+    SavedInputs,
     fabric_chunked_loss_logits_bytes,
     chunked_loss_logits_bytes,
     layers_per_stage,
@@ -59,7 +63,7 @@ from advisor.core.memory.states import (
     trainable_params_of,
 )
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, count_params
+from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, ParamCounts, count_params
 from advisor.core.units import MIB
 
 # (weights, gradients, optimizer) divided by the data-parallel degree, per scheme.
@@ -184,14 +188,151 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
     return RESERVE_SINGLE_STREAM, "one stream"
 
 
+#: Fields of a training job that only the micro-batch's share of the estimate reads (activations, logits,
+#: activation offload); the rest (model states, sharding, buffers, offload) is kept per job without them.
+MICRO_BATCH_FIELDS = ("batch", "seq_len")
+_BATCH_FREE_FIELDS = itemgetter(*(f for f in Workload.model_fields if f not in MICRO_BATCH_FIELDS))
+_BATCH_FREE_CACHE: dict[tuple, tuple[_BeforeBatch, _AfterBatch]] = {}
+_BATCH_FREE_CACHE_SIZE = 4096
+
+
 def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> MemoryResult:
     """The busiest GPU's peak over the phases of a training step (module docstring).
 
     ``detail=False``: the same breakdown without the assumptions' words and the terms' full sizes
     (``MemoryResult.sizes``): what a plan search's probe needs (issue 20: a training job's plan
-    search probes dozens of plans per build and shows one)."""
+    search probes dozens of plans per build and shows one). Without the words, what does not depend
+    on the micro-batch (``_BeforeBatch``, ``_AfterBatch``: none of it reads ``MICRO_BATCH_FIELDS``) is
+    kept per model and job: a change of batch or sequence length computes the activations and logits
+    alone (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
     w = apply_framework(w)
     notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w)] if detail else None
+    if notes is None:
+        b, a = _batch_free(arch, w)
+    else:
+        b = _before_batch(arch, w, notes)
+    arch, tp, stages, cp, layers, in_flight, saved, lora, reward = (
+        b.arch, b.tp, b.stages, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
+    wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
+    acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
+    if notes is not None and w.method.litgpt_adapter:
+        notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
+                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
+                     + " kept (litgpt/adapter.py, adapter_v2.py)")
+    elif notes is not None and lora:
+        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
+                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
+                        "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
+    host = 0.0
+    if w.activation_offload:
+        # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
+        # for backward; the GPU holds the layer at work and the one being copied.
+        on_gpu = acts * min(1.0, ACT_OFFLOAD_LAYERS_ON_GPU / max(1, layers))
+        host += (acts - on_gpu) * w.n_gpus
+        acts = on_gpu
+        if notes is not None:
+            notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
+                         "worth stay on the GPU (torchtune training/_activation_offloading.py)")
+    logits = loss_buffer_bytes(arch, wa, tp, cp)
+    if w.method is Method.ADAPTER_V2:
+        # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
+        logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
+    if reward:
+        logits = 0.0
+        if notes is not None:
+            notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
+                         "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
+    elif notes is not None:
+        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+    if notes is not None:
+        a = _after_batch(w, b, notes)
+    for add in a.host_adds:  # offloaded states, after the offloaded activations (the same sums, in order)
+        host += add
+    counts, trainable, adapters = b.counts, b.trainable, b.adapters
+    weights, reference, grads, optim = a.weights, a.reference, a.grads, a.optim
+    during, comm, step_temp, held_grads, disk, paged = a.during, a.comm, a.step_temp, a.held_grads, a.disk, a.paged
+    phases = {
+        "forward end": acts + logits + during + held_grads,
+        "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient
+        "backward end": grads + comm + during,
+        "optimizer step": grads + step_temp,
+    }
+    peak_name = max(phases, key=phases.get)
+    static = weights + adapters + reference + optim
+    allocated = static + phases[peak_name]
+    factor, why = reserve_factor(w)
+    allocator = allocated * (factor - 1)
+    if notes is not None:
+        notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
+                     "advisor.core.memory.training constants)")
+    nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
+    if notes is not None:
+        notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
+                     + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
+    at_peak = {
+        "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
+        "backward": dict(activations=acts, gradients=held_grads, buffers=logits + during),
+        "backward end": dict(activations=0.0, gradients=grads, buffers=comm + during),
+        "optimizer step": dict(activations=0.0, gradients=grads, buffers=step_temp),
+    }[peak_name]
+    breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
+                                reference_weights=reference, paged=paged,
+                                runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
+                                phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
+                                                    key=lambda kv: -kv[1])), **at_peak)
+    if notes is None:
+        return MemoryResult(breakdown=breakdown, params_total=counts.total, params_trainable=trainable)
+    sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, reference_weights=reference,
+                            activations=acts, gradients=grads,
+                            buffers=logits + during + comm + step_temp, runtime=CUDA_CONTEXT_BYTES + nccl,
+                            host=host, disk=disk)
+    return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=counts.total,
+                        params_trainable=trainable)
+
+
+def _batch_free(arch: ModelArch, w: Workload) -> tuple[_BeforeBatch, _AfterBatch]:
+    """``_before_batch`` and ``_after_batch`` without words, kept per (model, job without ``MICRO_BATCH_FIELDS``)."""
+    key = (arch, _BATCH_FREE_FIELDS(w.__dict__))
+    got = _BATCH_FREE_CACHE.get(key)
+    if got is None:
+        if len(_BATCH_FREE_CACHE) >= _BATCH_FREE_CACHE_SIZE:
+            _BATCH_FREE_CACHE.clear()
+        b = _before_batch(arch, w, None)
+        got = _BATCH_FREE_CACHE[key] = (b, _after_batch(w, b, None))
+    return got
+
+
+@dataclass(frozen=True, slots=True)
+class _BeforeBatch:
+    """What a training estimate works out before the micro-batch enters: the model as trained, the
+    degrees of parallelism, the model states per GPU, what each layer saves for backward."""
+
+    arch: ModelArch
+    counts: ParamCounts
+    tp: int
+    stages: int
+    cp: int
+    model_share: float
+    gdiv: int
+    odiv: int
+    lora: bool
+    reward: bool
+    trainable: float
+    weights: float
+    adapters: float
+    reference: float
+    grads: float
+    optim: float
+    fsdp1: bool
+    mixed_units: bool
+    in_flight: int
+    layers: int
+    saved: SavedInputs
+
+
+def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _BeforeBatch:
+    """``estimate_training``'s first part (``w`` with its framework's defaults); its words go to ``notes``."""
     arch = as_trained(arch, w, notes)
     counts = count_params(arch)
     tp, stages, cp, dp = _degrees(w)
@@ -285,38 +426,34 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
             if notes is not None:
                 notes.append(f"{w.framework.value}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
                              "q|k|v width by index_copy, which keeps it for backward")
-    wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
-    acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
-    if notes is not None and w.method.litgpt_adapter:
-        notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
-                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
-                     + " kept (litgpt/adapter.py, adapter_v2.py)")
-    elif notes is not None and lora:
-        notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
-                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
-                        "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
-    host = 0.0
-    if w.activation_offload:
-        # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
-        # for backward; the GPU holds the layer at work and the one being copied.
-        on_gpu = acts * min(1.0, ACT_OFFLOAD_LAYERS_ON_GPU / max(1, layers))
-        host += (acts - on_gpu) * w.n_gpus
-        acts = on_gpu
-        if notes is not None:
-            notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
-                         "worth stay on the GPU (torchtune training/_activation_offloading.py)")
-    logits = loss_buffer_bytes(arch, wa, tp, cp)
-    if w.method is Method.ADAPTER_V2:
-        # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
-        logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
-    if reward:
-        logits = 0.0
-        if notes is not None:
-            notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
-                         "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
-    elif notes is not None:
-        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
-                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+    return _BeforeBatch(arch, counts, tp, stages, cp, model_share, gdiv, odiv, lora, reward, trainable, weights, adapters,
+                        reference, grads, optim, fsdp1, mixed_units, in_flight, layers, saved)
+
+
+@dataclass(frozen=True, slots=True)
+class _AfterBatch:
+    """What a training estimate works out after the activations without reading them: buffers, the
+    optimizer step's temporary, offload (what it moves to host RAM, in order, as ``host_adds``)."""
+
+    weights: float
+    reference: float
+    grads: float
+    optim: float
+    during: float
+    comm: float
+    step_temp: float
+    held_grads: float
+    disk: float
+    paged: float
+    host_adds: tuple[float, ...]
+
+
+def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _AfterBatch:
+    """``estimate_training``'s part between the logits and the phases; its words go to ``notes``."""
+    arch, tp, stages, layers, lora, fsdp1, trainable = b.arch, b.tp, b.stages, b.layers, b.lora, b.fsdp1, b.trainable
+    model_share, gdiv, odiv = b.model_share, b.gdiv, b.odiv
+    weights, adapters, reference, grads, optim = b.weights, b.adapters, b.reference, b.grads, b.optim
+    host_adds: list[float] = []
     if notes is not None and stages > 1:
         notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
@@ -334,7 +471,11 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         # gradients and the optimizer step (states + fp32 master) to the CPU; the GPU holds one
         # layer's gradients in flight (FSDP reduces per wrapped block, DeepSpeed per bucket).
         moved = (optim + grads) * w.n_gpus
-        disk, host = (disk + optim * w.n_gpus, host + grads * w.n_gpus) if nvme else (disk, host + moved)
+        if nvme:
+            disk = disk + optim * w.n_gpus
+            host_adds.append(grads * w.n_gpus)
+        else:
+            host_adds.append(moved)
         bucket = _layer_params(arch) * param_bytes(w.precision) * model_share / tp if not lora else grads
         comm += min(grads, bucket)
         if notes is not None:
@@ -346,7 +487,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         if nvme:
             disk += (weights + adapters + reference) * w.n_gpus
         else:
-            host += (weights + adapters + reference) * w.n_gpus
+            host_adds.append((weights + adapters + reference) * w.n_gpus)
         reference = 0.0
         gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
         weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
@@ -372,44 +513,8 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         if notes is not None:
             notes.append(f"{w.framework.value}: gradient accumulation under FSDP's no_sync keeps the unsharded "
                          "gradients until the last micro-batch (FSDP_NO_SYNC)")
-    phases = {
-        "forward end": acts + logits + during + held_grads,
-        "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient
-        "backward end": grads + comm + during,
-        "optimizer step": grads + step_temp,
-    }
-    peak_name = max(phases, key=phases.get)
-    static = weights + adapters + reference + optim
-    allocated = static + phases[peak_name]
-    factor, why = reserve_factor(w)
-    allocator = allocated * (factor - 1)
-    if notes is not None:
-        notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
-                     "advisor.core.memory.training constants)")
-    nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
-    if notes is not None:
-        notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
-                     + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
-    at_peak = {
-        "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
-        "backward": dict(activations=acts, gradients=held_grads, buffers=logits + during),
-        "backward end": dict(activations=0.0, gradients=grads, buffers=comm + during),
-        "optimizer step": dict(activations=0.0, gradients=grads, buffers=step_temp),
-    }[peak_name]
-    breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
-                                reference_weights=reference, paged=paged,
-                                runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
-                                phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
-                                                    key=lambda kv: -kv[1])), **at_peak)
-    if notes is None:
-        return MemoryResult(breakdown=breakdown, params_total=counts.total, params_trainable=trainable)
-    sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, reference_weights=reference,
-                            activations=acts, gradients=grads,
-                            buffers=logits + during + comm + step_temp, runtime=CUDA_CONTEXT_BYTES + nccl,
-                            host=host, disk=disk)
-    return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=counts.total,
-                        params_trainable=trainable)
-
+    return _AfterBatch(weights, reference, grads, optim, during, comm, step_temp, held_grads, disk, paged,
+                       tuple(host_adds))
 
 def optim_states_only(trainable: float, w: Workload) -> float:
     """Bytes of one AdamW state (exp_avg_sq) for ``trainable`` parameters: the size of the
