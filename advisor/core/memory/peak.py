@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from operator import itemgetter
 
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
+from advisor.core.memory import training
 from advisor.core.memory.training import estimate_training
 from advisor.core.model.arch import ModelArch
 
@@ -24,7 +25,7 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     full sizes, for a plan search's probes and the fit sweep's points (``estimate_training``).
     """
     if workload.mode is Mode.TRAIN:
-        return _training(arch, workload, _SET_BY_USER.intersection(workload.model_fields_set), detail)
+        return _training(arch, workload, detail)
     return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
@@ -32,8 +33,29 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
 #: training estimate: ``apply_framework`` gives the framework's default to those the user left unset. Two
 #: workloads differing only there are equal (and hash alike), so the cache below keys on it as well.
 _SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
+_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
+#: (id of the model, the workload's values, which of _SET_BY_USER are set, with words) -> (the model, the
+#: estimate): the model is held, so its id names it while the entry lives, and a lookup hashes no model.
+_TRAINING: dict[tuple, tuple[ModelArch, MemoryResult]] = {}
+_TRAINING_SIZE = 4096
 
 
-@lru_cache(maxsize=4096)
-def _training(arch: ModelArch, workload: Workload, set_by_user: frozenset[str], detail: bool = True) -> MemoryResult:
-    return estimate_training(arch, workload, detail)
+def _training(arch: ModelArch, workload: Workload, detail: bool = True) -> MemoryResult:
+    key = (id(arch), _FIELDS(workload.__dict__), _SET_BY_USER.intersection(workload.model_fields_set), detail)
+    got = _TRAINING.get(key)
+    if got is not None and got[0] is arch:
+        return got[1]
+    if len(_TRAINING) >= _TRAINING_SIZE:
+        _TRAINING.clear()
+    result = estimate_training(arch, workload, detail)
+    _TRAINING[key] = (arch, result)
+    return result
+
+
+def clear_cache() -> None:
+    """Forget the training estimates kept, and their parts kept per job (a cold start: tests, benchmarks)."""
+    _TRAINING.clear()
+    training._BATCH_FREE_CACHE.clear()
+
+
+_training.cache_clear = clear_cache  # type: ignore[attr-defined]  # as when it was an lru_cache (benchmarks/advise.py)

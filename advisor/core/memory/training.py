@@ -192,7 +192,9 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
 #: activation offload); the rest (model states, sharding, buffers, offload) is kept per job without them.
 MICRO_BATCH_FIELDS = ("batch", "seq_len")
 _BATCH_FREE_FIELDS = itemgetter(*(f for f in Workload.model_fields if f not in MICRO_BATCH_FIELDS))
-_BATCH_FREE_CACHE: dict[tuple, tuple[_BeforeBatch, _AfterBatch]] = {}
+#: (id of the model, the job's other fields, with words) -> (the model, its parts): the model is held, so its
+#: id names it while the entry lives, and a lookup hashes no model.
+_BATCH_FREE_CACHE: dict[tuple, tuple[ModelArch, tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]]] = {}
 _BATCH_FREE_CACHE_SIZE = 4096
 
 
@@ -201,16 +203,14 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
 
     ``detail=False``: the same breakdown without the assumptions' words and the terms' full sizes
     (``MemoryResult.sizes``): what a plan search's probe needs (issue 20: a training job's plan
-    search probes dozens of plans per build and shows one). Without the words, what does not depend
-    on the micro-batch (``_BeforeBatch``, ``_AfterBatch``: none of it reads ``MICRO_BATCH_FIELDS``) is
-    kept per model and job: a change of batch or sequence length computes the activations and logits
-    alone (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
+    search probes dozens of plans per build and shows one). What does not depend on the micro-batch
+    (``_BeforeBatch``, ``_AfterBatch`` and their words: none of it reads ``MICRO_BATCH_FIELDS``) is kept
+    per model and job: a change of batch or sequence length computes the activations and logits alone
+    (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
     w = apply_framework(w)
-    notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w)] if detail else None
-    if notes is None:
-        b, a = _batch_free(arch, w)
-    else:
-        b = _before_batch(arch, w, notes)
+    b, a, before_words, after_words = _batch_free(arch, w, detail)
+    notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w), *before_words] \
+        if detail else None
     arch, tp, stages, cp, layers, in_flight, saved, lora, reward = (
         b.arch, b.tp, b.stages, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
@@ -246,7 +246,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
         notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
                      + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
     if notes is not None:
-        a = _after_batch(w, b, notes)
+        notes += after_words
     for add in a.host_adds:  # offloaded states, after the offloaded activations (the same sums, in order)
         host += add
     counts, trainable, adapters = b.counts, b.trainable, b.adapters
@@ -291,16 +291,22 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                         params_trainable=trainable)
 
 
-def _batch_free(arch: ModelArch, w: Workload) -> tuple[_BeforeBatch, _AfterBatch]:
-    """``_before_batch`` and ``_after_batch`` without words, kept per (model, job without ``MICRO_BATCH_FIELDS``)."""
-    key = (arch, _BATCH_FREE_FIELDS(w.__dict__))
+def _batch_free(arch: ModelArch, w: Workload,
+                words: bool) -> tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]:
+    """``_before_batch`` and ``_after_batch`` (and their words, when asked), kept per (model, job without
+    ``MICRO_BATCH_FIELDS``)."""
+    key = (id(arch), _BATCH_FREE_FIELDS(w.__dict__), words)
     got = _BATCH_FREE_CACHE.get(key)
-    if got is None:
-        if len(_BATCH_FREE_CACHE) >= _BATCH_FREE_CACHE_SIZE:
-            _BATCH_FREE_CACHE.clear()
-        b = _before_batch(arch, w, None)
-        got = _BATCH_FREE_CACHE[key] = (b, _after_batch(w, b, None))
-    return got
+    if got is not None and got[0] is arch:
+        return got[1]
+    if len(_BATCH_FREE_CACHE) >= _BATCH_FREE_CACHE_SIZE:
+        _BATCH_FREE_CACHE.clear()
+    before_words: list[str] | None = [] if words else None
+    after_words: list[str] | None = [] if words else None
+    b = _before_batch(arch, w, before_words)
+    parts = (b, _after_batch(w, b, after_words), tuple(before_words or ()), tuple(after_words or ()))
+    _BATCH_FREE_CACHE[key] = (arch, parts)
+    return parts
 
 
 @dataclass(frozen=True, slots=True)

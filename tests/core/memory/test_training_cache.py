@@ -47,7 +47,7 @@ def test_a_precision_set_to_its_default_is_not_served_the_frameworks_default():
     want = [estimate_training(arch, w).breakdown for w in (unset, explicit)]  # (equal keys: not a dict)
     assert want[0] != want[1]
     for order in ((0, 1), (1, 0)):
-        peak._training.cache_clear()
+        peak.clear_cache()
         for i in order:
             for detail in (True, False):
                 assert estimate_memory(arch, (unset, explicit)[i], detail=detail).breakdown == want[i]
@@ -117,18 +117,21 @@ def test_the_parts_kept_without_the_micro_batch_give_the_full_estimates_figures(
     # model and job. The job is met first with another micro-batch, or with another micro-batch and
     # one other field changed (each in turn): it still gets the figures of a full estimate.
     arch = catalog.models[model]
+    training._BATCH_FREE_CACHE.clear()
     try:
-        full = estimate_training(arch, job)
+        full = estimate_training(arch, job)  # computed cold
     except ValueError:  # a job the estimator refuses (an unknown format): refused alike below
         with pytest.raises(ValueError):
             estimate_training(arch, job, detail=False)
         return
     for first in ({"seq_len": other_seq}, *({name: value} for name, value in others.items())):
         training._BATCH_FREE_CACHE.clear()
-        try:
-            estimate_training(arch, job.model_copy(update={"batch": other_batch, **first}), detail=False)
-        except ValueError:
-            pass
-        got = estimate_training(arch, job, detail=False)
-        assert got.breakdown == full.breakdown, first
-        assert (got.params_total, got.params_trainable) == (full.params_total, full.params_trainable)
+        for detail in (False, True):
+            try:
+                estimate_training(arch, job.model_copy(update={"batch": other_batch, **first}), detail=detail)
+            except ValueError:
+                pass
+        quick, words = estimate_training(arch, job, detail=False), estimate_training(arch, job)
+        assert quick.breakdown == full.breakdown, first
+        assert (quick.params_total, quick.params_trainable) == (full.params_total, full.params_trainable)
+        assert words == full, first  # the words too, in the same order, and the terms' full sizes
