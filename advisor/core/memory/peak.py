@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
-
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
@@ -29,11 +27,8 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
 
 
-#: The fields whose being set by the user (``Workload.model_fields_set``), not only their value, changes a
-#: training estimate: ``apply_framework`` gives the framework's default to those the user left unset. Two
-#: workloads differing only there are equal (and hash alike), so the cache below keys on it as well.
-_SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
-_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
+_SET_BY_USER = training.SET_BY_USER  # the cache keys on which of these the user set, as well as on the values
+_FIELDS = training._ALL_FIELDS
 #: (id of the model, the workload's values, which of _SET_BY_USER are set, with words) -> (the model, the
 #: estimate): the model is held, so its id names it while the entry lives, and a lookup hashes no model.
 _TRAINING: dict[tuple, tuple[ModelArch, MemoryResult]] = {}
@@ -56,6 +51,7 @@ def clear_cache() -> None:
     """Forget the training estimates kept, and their parts kept per job (a cold start: tests, benchmarks)."""
     _TRAINING.clear()
     training._BATCH_FREE_CACHE.clear()
+    training._last_with_framework = (None, None)
 
 
 _training.cache_clear = clear_cache  # type: ignore[attr-defined]  # as when it was an lru_cache (benchmarks/advise.py)

@@ -207,7 +207,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     (``_BeforeBatch``, ``_AfterBatch`` and their words: none of it reads ``MICRO_BATCH_FIELDS``) is kept
     per model and job: a change of batch or sequence length computes the activations and logits alone
     (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
-    w = apply_framework(w)
+    w = _with_framework(w)
     b, a, before_words, after_words = _batch_free(arch, w, detail)
     notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w), *before_words] \
         if detail else None
@@ -279,8 +279,8 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     breakdown = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, allocator=allocator,
                                 reference_weights=reference, paged=paged,
                                 runtime=CUDA_CONTEXT_BYTES + nccl, host=host, disk=disk,
-                                phases=tuple(sorted(((k, static + v) for k, v in phases.items()),
-                                                    key=lambda kv: -kv[1])), **at_peak)
+                                phases=tuple(sorted([(k, static + v) for k, v in phases.items()], key=_larger_first)),
+                                **at_peak)
     if notes is None:
         return MemoryResult(breakdown=breakdown, params_total=counts.total, params_trainable=trainable)
     sizes = MemoryBreakdown(weights=weights, optimizer=optim, adapters=adapters, reference_weights=reference,
@@ -289,6 +289,30 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
                             host=host, disk=disk)
     return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=counts.total,
                         params_trainable=trainable)
+
+
+def _larger_first(phase: tuple[str, float]) -> float:
+    return -phase[1]
+
+
+#: The fields whose being set by the user (``Workload.model_fields_set``), not only their value, changes
+#: ``apply_framework``'s answer: it gives the framework's default to those the user left unset (a test checks
+#: that no other field's being set matters). Two workloads differing only there are equal and hash alike.
+SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
+_ALL_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
+_last_with_framework: tuple[Workload | None, Workload | None] = (None, None)  # (a workload, it with its defaults)
+
+
+def _with_framework(w: Workload) -> Workload:
+    """``apply_framework(w)``; the last one is kept (the fit sweep asks for one workload on 21 model sizes in a
+    row; a plan search's probes each ask once). One tuple, read and replaced whole: safe across threads."""
+    global _last_with_framework
+    last = _last_with_framework
+    if last[0] is w:
+        return last[1]
+    applied = apply_framework(w)
+    _last_with_framework = (w, applied)
+    return applied
 
 
 def _batch_free(arch: ModelArch, w: Workload,
