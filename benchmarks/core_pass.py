@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
 
-from benchmarks.ui_recompute import SIX  # noqa: E402  (no Qt import at module level)
+from benchmarks.ui_recompute import SIX  # (no Qt import at module level)
 
 
 def setup(train: bool):
@@ -71,7 +71,11 @@ def change(base, k: int, train: bool):
 
 
 def one_pass(catalog, arch, entries, prepared, w, margin: float):
-    from advisor.core.advice.evaluate import assemble, evaluate_build, technique_workloads
+    from advisor.core.advice.evaluate import (
+        assemble,
+        evaluate_build,
+        technique_workloads,
+    )
 
     done = [evaluate_build(catalog, arch, w, e, margin, False, p) for e, p in zip(entries, prepared, strict=True)]
     return assemble(arch, w, done, ({}, technique_workloads(w)[1]))
@@ -109,11 +113,11 @@ def _callgrind(train: bool, changes: int, what: str) -> int:
         out = Path(d) / "cg.out"
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
                "--changes", str(changes), "--only", what] + ([] if train else ["--inference"])
-        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        done = subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONHASHSEED": "0"})
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
-        m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(errors="replace"), re.M)
+        m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(errors="replace"), re.MULTILINE)
         if m is None:
             raise RuntimeError("no instruction total in callgrind's output")
         return int(m.group(1))

@@ -8,7 +8,7 @@ contradict each other, each tied to the workload field (= CLI flag) to blame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
@@ -30,8 +30,7 @@ __all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures",
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "deepspeed": "DeepSpeed-FastGen"}
 
 
-@dataclass(frozen=True, slots=True)
-class FitFigures:
+class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
     judge by (issue 20: a training job's search probes dozens of plans per build and shows one).
     The attribute names are ``Fit``'s, so either can be judged alike."""

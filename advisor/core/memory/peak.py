@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from advisor.core.job.workload import Mode, Workload
+from advisor.core.memory import training
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
-from advisor.core.memory import training
 from advisor.core.memory.training import estimate_training
 from advisor.core.model.arch import ModelArch
 

@@ -211,8 +211,8 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     b, a, before_words, after_words = _batch_free(arch, w, detail)
     notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w), *before_words] \
         if detail else None
-    arch, tp, stages, cp, layers, in_flight, saved, lora, reward = (
-        b.arch, b.tp, b.stages, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
+    arch, tp, cp, layers, in_flight, saved, lora, reward = (
+        b.arch, b.tp, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
     wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
     if notes is not None and w.method.litgpt_adapter:
@@ -480,7 +480,7 @@ class _AfterBatch:
 
 def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _AfterBatch:
     """``estimate_training``'s part between the logits and the phases; its words go to ``notes``."""
-    arch, tp, stages, layers, lora, fsdp1, trainable = b.arch, b.tp, b.stages, b.layers, b.lora, b.fsdp1, b.trainable
+    arch, tp, stages, lora, fsdp1, trainable = b.arch, b.tp, b.stages, b.lora, b.fsdp1, b.trainable
     model_share, gdiv, odiv = b.model_share, b.gdiv, b.odiv
     weights, adapters, reference, grads, optim = b.weights, b.adapters, b.reference, b.grads, b.optim
     host_adds: list[float] = []

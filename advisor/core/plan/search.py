@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of
 from advisor.core.estimate.job_checks import Problem, check_workload
@@ -121,8 +122,7 @@ def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Ch
     return [(o, c) for o in offloads for c in ckpts]
 
 
-@dataclass(frozen=True)
-class _Probe:
+class _Probe(NamedTuple):
     """A plan judged on memory alone (cheap), before any speed or full estimate is made: the fit's
     figures without its sentence (``fit_figures``; the chosen plan's estimate says it)."""
 
@@ -133,6 +133,21 @@ class _Probe:
     status: FitStatus
     memory: MemoryBreakdown
     kv_capacity_tokens: float | None = None  # vLLM's cache, for the chosen plan's ``fit_of``
+
+
+_PLANS: dict[tuple, Plan] = {}  # validated once: a search probes the same few dozen plans at every change
+
+
+def _plan(n_gpus: int, parallel: Parallel, offload: tuple[Offload, ...], checkpointing: Checkpointing,
+          moe_offload_layers: int) -> Plan:
+    key = (n_gpus, parallel, offload, checkpointing, moe_offload_layers)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        plan = _PLANS[key] = Plan(n_gpus=n_gpus, parallel=parallel, offload=offload, checkpointing=checkpointing,
+                                  moe_offload_layers=moe_offload_layers)
+    return plan
 
 
 def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
@@ -188,8 +203,7 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     def at(level: int, scheme: int) -> _Probe:
         if (level, scheme) not in probed:
             offload, ckpt = levels[level]
-            plan = Plan(n_gpus=n, parallel=schemes[scheme] if n > 1 else Parallel.NONE, offload=offload,
-                        checkpointing=ckpt, moe_offload_layers=pins.moe_offload_layers or 0)
+            plan = _plan(n, schemes[scheme] if n > 1 else Parallel.NONE, offload, ckpt, pins.moe_offload_layers or 0)
             probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each)
         return probed[level, scheme]
 

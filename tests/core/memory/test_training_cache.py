@@ -56,11 +56,11 @@ def test_a_precision_set_to_its_default_is_not_served_the_frameworks_default():
 def test_only_the_cache_keys_fields_being_set_changes_the_frameworks_defaults():
     """Every other field, set to its default value, leaves ``apply_framework``'s answer as when unset
     (so the cache may key on ``_SET_BY_USER`` alone)."""
-    bases = [dict(mode="train", method=m, framework=f) for m in ("full", "lora", "qlora", "adapter")
+    bases = [{"mode": "train", "method": m, "framework": f} for m in ("full", "lora", "qlora", "adapter")
              for f in ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "deepspeed", "horovod")]
     for base in bases:
         unset = Workload(**base)
-        for name, field in Workload.model_fields.items():
+        for name in Workload.model_fields:
             if name in peak._SET_BY_USER or name in base:
                 continue
             explicit = Workload(**base, **{name: getattr(unset, name)})
@@ -74,17 +74,20 @@ def _jobs(draw):
     memory is computed outside the activations (sharding, offload, paged states, accumulation)."""
     method = draw(st.sampled_from(list(Method)))
     n_gpus = draw(st.sampled_from([1, 2, 4, 8]))
-    parallel = draw(st.sampled_from([p for p in Parallel if p is not Parallel.LAYER_SPLIT])) if n_gpus > 1 else Parallel.NONE
-    fields = dict(
-        mode=Mode.TRAIN, method=method, n_gpus=n_gpus, parallel=parallel,
-        batch=draw(st.integers(1, 64)), seq_len=draw(st.sampled_from([128, 1000, 2048, 8192])),
-        framework=draw(st.sampled_from(list(Framework))), objective=draw(st.sampled_from(list(Objective))),
-        optimizer=draw(st.sampled_from(list(Optimizer))), checkpointing=draw(st.sampled_from(list(Checkpointing))),
-        offload=draw(st.sampled_from([(), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS),
-                                      (Offload.OPTIMIZER, Offload.NVME), (Offload.OPTIMIZER, Offload.PARAMS, Offload.NVME)])),
-        grad_accum_steps=draw(st.sampled_from([1, 4])),
-        activation_offload=draw(st.sampled_from([None, True, False])),
-    )
+    parallel = (draw(st.sampled_from([p for p in Parallel if p is not Parallel.LAYER_SPLIT])) if n_gpus > 1
+                else Parallel.NONE)
+    fields = {
+        "mode": Mode.TRAIN, "method": method, "n_gpus": n_gpus, "parallel": parallel,
+        "batch": draw(st.integers(1, 64)), "seq_len": draw(st.sampled_from([128, 1000, 2048, 8192])),
+        "framework": draw(st.sampled_from(list(Framework))), "objective": draw(st.sampled_from(list(Objective))),
+        "optimizer": draw(st.sampled_from(list(Optimizer))),
+        "checkpointing": draw(st.sampled_from(list(Checkpointing))),
+        "offload": draw(st.sampled_from([(), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS),
+                                         (Offload.OPTIMIZER, Offload.NVME),
+                                         (Offload.OPTIMIZER, Offload.PARAMS, Offload.NVME)])),
+        "grad_accum_steps": draw(st.sampled_from([1, 4])),
+        "activation_offload": draw(st.sampled_from([None, True, False])),
+    }
     if method is Method.QLORA:
         fields["weights"] = "nf4"
     if draw(st.booleans()):
