@@ -240,6 +240,22 @@ def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
     return float(math.exp(x[j - 1] + t * (x[j] - x[j - 1])))
 
 
+_last_job: tuple[Workload | None, Workload | None] = (None, None)  # (a workload, its job)
+
+
+def _job_of(workload: Workload) -> Workload:
+    """``job_of(workload)``; the last one is kept, so every build of a pass plans the same job object (the
+    plan search shares a training job's probes between builds of as many GPUs). One tuple, read and
+    replaced whole: safe across threads."""
+    global _last_job
+    last = _last_job
+    if last[0] is workload:
+        return last[1]
+    job = job_of(workload)
+    _last_job = (workload, job)
+    return job
+
+
 def _problem_lines(problems) -> tuple[str, ...]:
     return tuple(f"{p.field}: {p.message}" if p.field else p.message for p in problems)
 
@@ -318,7 +334,7 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     resolved, money_fields, warnings = prepared.resolved, prepared.money, prepared.warnings
     if arch is None:
         return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error="no model chosen", **money_fields)
-    job = job_of(workload)
+    job = _job_of(workload)
     pins = entry.plan or PlanPins()
     try:
         planned = best_plan(arch, job, resolved, pins, margin)
@@ -359,7 +375,7 @@ def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResul
              curves: tuple[dict[str, np.ndarray], str]) -> Results:
     """``Results`` from each build's ``evaluate_build`` (the window computes them a few at a time):
     each build's largest fitting size per technique, and the chosen model's marker on the curves."""
-    job = job_of(workload)
+    job = _job_of(workload)
     curve_map, current = curves
     for r in builds:
         if r.model_capacity_bytes is not None:

@@ -278,3 +278,17 @@ def test_a_probe_without_the_words_has_the_same_memory(catalog, job, model, n_gp
     assert quick.breakdown == full.breakdown
     assert (quick.params_total, quick.params_trainable) == (full.params_total, full.params_trainable)
     assert full.assumptions and full.sizes is not None and quick.assumptions == () and quick.sizes is None
+
+
+def test_builds_of_as_many_gpus_share_a_training_jobs_probes_and_keep_their_own_figures(catalog):
+    # Issue 20: a pass plans one job object on every build; a training job's probes (its memory under each
+    # plan, which no card changes) are shared between builds of as many GPUs. Each build keeps its own fit.
+    arch = catalog.models["llama-3.1-8b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.LORA, batch=6)
+    entries = (BuildEntry(name="3090s", build_id="2x-rtx-3090-nvlink"),
+               BuildEntry(name="5090s", gpu_id="rtx-5090", gpu_count=2))
+    together = compute.evaluate(catalog, arch, job, entries).builds
+    alone = [compute.evaluate(catalog, arch, job.model_copy(), (e,)).builds[0] for e in entries]
+    assert together[0].estimate.fit != together[1].estimate.fit  # 24 and 32 GB cards
+    for t, a in zip(together, alone, strict=True):
+        assert (t.planned.plan, t.status, t.estimate) == (a.planned.plan, a.status, a.estimate)
