@@ -21,6 +21,7 @@ from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryResult
+from advisor.core.memory.training import SET_BY_USER
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS, generic_decoder
 from advisor.core.schema import Frozen
@@ -108,10 +109,16 @@ def compare(arch: ModelArch, workload: Workload, builds: Iterable[ResolvedBuild]
     return [verdict(arch, workload, b, prices.get(b.name)) for b in builds]
 
 
-@lru_cache(maxsize=16384)
 def _memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None) -> MemoryResult:
     """``estimate_memory``, remembered: a replot after a build change recomputes nothing
-    (ModelArch and Workload are frozen, hence hashable)."""
+    (ModelArch and Workload are frozen, hence hashable). Two workloads equal in value but not in
+    which of ``SET_BY_USER`` the user set get different framework defaults, so that is in the key."""
+    return _remembered(arch, workload, SET_BY_USER & workload.model_fields_set, gpu_memory_bytes)
+
+
+@lru_cache(maxsize=16384)
+def _remembered(arch: ModelArch, workload: Workload, set_by_user: frozenset[str],
+                gpu_memory_bytes: float | None) -> MemoryResult:
     return estimate_memory(arch, workload, gpu_memory_bytes)
 
 

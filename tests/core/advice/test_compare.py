@@ -135,3 +135,22 @@ def test_techniques_apply_on_top_of_the_workload():
 def test_log_sizes_span_the_range():
     s = log_sizes(1e8, 1e12, 100)
     assert len(s) == 100 and s[0] == pytest.approx(1e8) and s[-1] == pytest.approx(1e12)
+
+
+def test_the_fit_curve_tells_apart_jobs_equal_but_for_what_the_user_set():
+    # LitGPT trains in pure bf16 unless the precision is set: amp set explicitly equals the default
+    # value, so the workloads are equal and hash alike, yet the memory differs; the plot's curve of
+    # one must not be served the other's (the curve's cache keyed on the workload alone).
+    from advisor.core.advice import compare as cmp
+    from advisor.core.memory.peak import clear_cache
+
+    unset = Workload(mode="train", method="full", framework="litgpt", batch=3)
+    explicit = Workload(mode="train", method="full", framework="litgpt", batch=3, precision="amp")
+    assert unset == explicit
+    sizes = [7e9]
+    for order in ((unset, explicit), (explicit, unset)):
+        cmp._remembered.cache_clear()
+        clear_cache()
+        first, second = (cmp.fit_curve(w, sizes)[0][1] for w in order)
+        assert first != second
+    assert cmp.fit_curve(explicit, sizes)[0][1] > cmp.fit_curve(unset, sizes)[0][1]  # fp32 master and states
