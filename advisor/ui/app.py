@@ -66,10 +66,13 @@ def fill_window(window, comparison_path: str | None = None):
         window.statusBar().showMessage(loaded.warning, 15000)
 
     def finish_start() -> None:
+        from advisor.ui import idle_gc
+
         session.load_catalog()
         path = comparison_path or loaded.settings.last_comparison
         if path and not session.open(path) and comparison_path is None:
             window.statusBar().showMessage(f"last comparison could not be reopened: {path}", 10000)
+        idle_gc.watch(session)  # full garbage collections when the user pauses, not mid-change
 
     window.finish_start = finish_start
     return session

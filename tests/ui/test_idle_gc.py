@@ -1,0 +1,85 @@
+"""The garbage collector's full collections wait for a pause (issue 20, ``advisor.ui.idle_gc``)."""
+
+import gc
+
+import pytest
+
+from advisor.ui import idle_gc
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
+
+
+@pytest.fixture
+def generations():
+    """The generation of every collection that ends while the test runs, in order."""
+    seen: list[int] = []
+
+    def callback(phase, info):
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(callback)
+    yield seen
+    gc.callbacks.remove(callback)
+
+
+@pytest.fixture
+def no_freeze(monkeypatch):
+    """Record ``gc.freeze`` calls instead of freezing the test process's heap."""
+    calls = []
+    monkeypatch.setattr(idle_gc, "_frozen", False)
+    monkeypatch.setattr(idle_gc.gc, "freeze", lambda: calls.append(True))
+    return calls
+
+
+def _cycles(n: int) -> None:
+    """Allocate ``n`` small reference cycles and drop them: work for the collector."""
+    for _ in range(n):
+        a: list = []
+        a.append(a)
+
+
+def test_a_pause_runs_the_young_then_the_full_collection_and_freezes_once(qtbot, generations, no_freeze):
+    collector = idle_gc.IdleCollector(young_ms=20, full_ms=80)
+    before = gc.get_threshold()
+    collector.start()
+    try:
+        assert gc.get_threshold() == (before[0], before[1], max(idle_gc.OLDEST_THRESHOLD, before[2]))
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)
+        assert collector.collections == {1: 1, 2: 1}
+        assert 2 in generations
+        assert not collector.waiting  # nothing more until the next change
+        assert no_freeze == [True]  # the first pause's survivors are frozen
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[2] == 2, timeout=5000)
+        assert no_freeze == [True]  # once per process
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+
+
+def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_freeze):
+    collector = idle_gc.IdleCollector(young_ms=300, full_ms=600)
+    collector.start()
+    try:
+        for _ in range(200):  # a change every few ms: the pause never comes
+            _cycles(2000)
+            collector.poke()
+            qtbot.wait(1)
+        assert generations.count(1) > 10  # CPython's default would have run the oldest generation
+        assert 2 not in generations
+        assert collector.collections == {1: 0, 2: 0}
+        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)  # then the pause
+        assert generations[-2:] == [1, 2]
+    finally:
+        collector.stop()
+
+
+def test_the_window_pokes_the_app_collector(app_window, qtbot):
+    session, _window = app_window
+    collector = idle_gc._collector
+    assert collector is not None and collector.oldest_threshold == idle_gc.OLDEST_THRESHOLD
+    collector._timer.stop()
+    session.set_workload(session.workload.model_copy(update={"batch": session.workload.batch + 1}))
+    assert collector.waiting  # the change restarted the wait for a pause
