@@ -243,6 +243,7 @@ class SideLegend(pg.GraphicsWidget):
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Fixed, QtWidgets.QSizePolicy.Policy.Ignored)
         plot.layout.addItem(self, 2, 3)
         self._entries: list[tuple[object, str]] = []
+        self._rows: dict[int, tuple] = {}  # id(plot item) → (item, sample, label): its row, shown or not
         self._stale = False
         self._shrunk_at: float | None = None  # the room the legend had when its names were last cut
         self.view = plot.vb
@@ -268,24 +269,43 @@ class SideLegend(pg.GraphicsWidget):
             if self._terse:
                 suffix = suffix.replace(" usable", "")  # ": 47.3 GiB on 2 GPUs" when narrow (the dashed lines are usable memory; hover and Details say so)
             texts.append((_cut(name, self._name_chars) if suffix else name) + suffix)  # techniques stay whole
-        items = [item for item, _ in self._entries]
-        if [id(sample.item) for sample, _ in self.legend.items] == [id(i) for i in items]:
-            # The same plot items (a workload change): new texts on the labels there, instead of
-            # new labels (building a label re-lays out HTML: most of a redraw's time, issue 20).
-            for (_, label), text in zip(self.legend.items, texts):
-                if label.text != text:
-                    label.setText(text)
-                    label.setMaximumHeight(label.preferredHeight())
-        else:
-            self.legend.clear()
-            for item, text in zip(items, texts):
-                self.legend.addItem(item, text)
-                label = self.legend.items[-1][1]
-                label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
-                label.setText(text)  # re-measure with the new margin
+        # Each plot item keeps its row (sample and label) for the plot's life: a workload change
+        # sets new texts on the labels there, and a build whose line comes and goes (it fits, then
+        # not) gets its row back instead of a new one (building a label lays out HTML, and the
+        # legend's clear-and-refill was most of a redraw's time, issue 20).
+        rows = [self._row(item) for item, _ in self._entries]
+        for (_, label), text in zip(rows, texts):
+            if label.text != text:
+                label.setText(text)
                 label.setMaximumHeight(label.preferredHeight())
-        self._stale = True
+        if [id(label) for _, label in rows] != [id(label) for _, label in self.legend.items]:
+            shown = {id(label) for _, label in rows}
+            for sample, label in self.legend.items:
+                if id(label) not in shown:
+                    for part in (sample, label):
+                        self.legend.layout.removeItem(part)
+                        part.hide()
+            for sample, label in rows:
+                sample.show()
+                label.show()
+            self.legend.items = rows
+            self._stale = True  # the set of rows changed: laid out again (``arrange``)
         self._fit_columns()
+
+    def _row(self, item) -> tuple:
+        """The legend's (sample, label) of ``item``, made once (as ``LegendItem.addItem`` makes them)."""
+        row = self._rows.get(id(item))
+        if row is None or row[0] is not item:
+            legend = self.legend
+            label = pg.LabelItem(" ", color=legend.opts["labelTextColor"], justify="left",
+                                 size=legend.opts["labelTextSize"])
+            label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
+            sample = legend.sampleType(item)
+            sample.sigClicked.connect(legend.sigSampleClicked)
+            for part in (sample, label):
+                part.setParentItem(legend)
+            row = self._rows[id(item)] = (item, sample, label)
+        return row[1], row[2]
 
     def labels(self) -> list[str]:
         return [label.text for _, label in self.legend.items]
@@ -302,6 +322,9 @@ class SideLegend(pg.GraphicsWidget):
         if columns != self.legend.columnCount or self._stale:
             self.legend.arrange(columns)
             self._stale = False
+        else:  # the same rows (new texts, or a resize): the grid measures its columns again, nothing re-added
+            self.legend.layout.activate()
+            self.legend.updateSize()
         outer = self.plot.parentWidget()
         room = outer.width() - self.MIN_DATA_PX if outer is not None and outer.width() > 0 else None
         if room is not None and self._shrunk_at is not None and room > self._shrunk_at + 40:

@@ -64,3 +64,51 @@ def test_fit_legend_names_come_back_whole_when_the_window_grows(app_window, qapp
     names = [b.name for b in session.comparison().builds]
     labels = fit.side.labels()
     assert all(any(label.startswith(name) for label in labels) for name in names), labels
+
+
+def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
+    """The Fit legend keeps each item's row and re-lays out only when the set of rows changes (issue 20):
+    after changes of values, of mode (other techniques) and of builds (lines gone and back), the
+    plot draws pixel for pixel as a new plot given the last results only."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QImage, QPainter
+
+    from advisor import plots
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    six = tuple(BuildEntry(name=n, **src) for n, src in (
+        ("2× RTX 3090 (NVLink)", {"build_id": "2x-rtx-3090-nvlink"}),
+        ("Mac Studio M3 Ultra 96GB", {"system_id": "apple-mac-studio-m3-ultra-96gb"}),
+        ("1× RTX 5090", {"gpu_id": "rtx-5090", "gpu_count": 1}),
+        ("2× RTX 4090 (PCIe)", {"build_id": "2x-rtx-4090-pcie-x16"}),
+    ))
+    base = session.workload
+    states = []
+    for builds, update in ((six, {"batch": 2}), (six, {"mode": Mode.TRAIN, "method": Method.LORA}),
+                           (six[:2], {"batch": 3}), (six, {"batch": 9, "context_len": 4096})):
+        session._set_builds(builds, "builds")
+        session.set_workload(base.model_copy(update=update))
+        drawn(window)
+        states.append(session.results)
+
+    def render(results_seq) -> QImage:
+        fit = plots.FitPlot()
+        view = pg.GraphicsLayoutWidget()
+        view.addItem(fit.item)
+        view.resize(900, 420)
+        view.show()
+        for results in results_seq:
+            fit.update(results, "GiB", "Llama")
+            qapp.processEvents()
+        image = QImage(view.size(), QImage.Format.Format_ARGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        view.render(painter)
+        painter.end()
+        view.close()
+        return image
+
+    kept, fresh = render(states), render(states[-1:])
+    assert kept == fresh
