@@ -25,7 +25,12 @@ So, once the window's content is there (``start``):
 
 Only that first pause's survivors are frozen, once per process (garbage was collected just before,
 so none is pinned): whatever the app drops later is collected by the full collection of the next
-pause, so memory stays where the caches keep it.
+pause, so memory stays where the caches keep it (500 training changes with pauses: the same RSS as
+without this module; the pause's full collection grows with the caches, 3 → 30 ms).
+
+Written for CPython 3.11's generational collector (the venv's). CPython 3.14's incremental one
+gives ``threshold1`` and ``gc.collect(1)`` other meanings (the docs of each version); the idle
+collections stay correct there, only the thresholds would need a look.
 """
 
 from __future__ import annotations
