@@ -102,6 +102,15 @@ def _detection(name: str) -> Detection:
     return Detection(host=DetectedHost(ram_total_bytes=64 * GIB, cpu_model="Intel Core i7-3770K"), gpus=gpus, pairs=pairs)
 
 
+def test_this_machine_from_the_recorded_h100():
+    # The NVML recording of the device machine: matched by PCI device id to the SXM part, PCIe 5 x16.
+    machine = build_this_machine(_detection("nvml_fields_h100_sxm_device.json"), CATALOG)
+    assert [(g.gpu_id, g.count) for g in machine.build.gpus] == [("h100-sxm", 1)]
+    assert [(m.match.gpu_id, m.match.method) for m in machine.gpus] == [("h100-sxm", "pci_device_id")]
+    t = machine.build.topology
+    assert (t.pcie_gen, t.pcie_lanes_per_gpu, t.nvlink_pairs, t.nvswitch) == (5, (16,), (), False)
+
+
 def test_this_machine_from_two_3090s():
     machine = build_this_machine(_detection("nvml_fields_2x3090_club-3090-178.json"), CATALOG)
     b = machine.build

@@ -27,6 +27,16 @@ def test_rtx2080_line_is_read_by_field_name():
     assert [u.field for u in gpu.unread] == ["temperature.memory"]
 
 
+def test_recorded_h100_line_with_the_app_s_own_fields():
+    # Recorded on the device machine (tests/data/probe/nvidia_smi_h100_sxm_device.md), driver 580.
+    (gpu,) = nvidia_smi.parse_nvidia_smi_csv(text("nvidia_smi_h100_sxm_device.csv"), nvidia_smi.FIELDS)
+    assert (gpu.name, gpu.pci_device_id, gpu.pci_bus_id) == ("NVIDIA H100 80GB HBM3", "0x2330", "0000:00:06.0")
+    assert gpu.memory_total_bytes == 81559 * MIB and gpu.compute_capability == "9.0"
+    assert (gpu.pcie_gen_max, gpu.pcie_width_max, gpu.power_limit_w) == (5, 16, 700.0)
+    assert gpu.display_connected is None  # "[Requested functionality has been deprecated]": unknown
+    assert gpu.mig_enabled is False and gpu.display_active is False
+
+
 def test_a_line_with_the_wrong_number_of_values_is_refused():
     with pytest.raises(ValueError, match="19 fields"):
         nvidia_smi.parse_nvidia_smi_csv("200.00, 105.00\n", GPU_UTILS_FIELDS)

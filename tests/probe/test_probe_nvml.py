@@ -53,6 +53,21 @@ def test_x8_slot_and_cap_give_buyer_warnings():
     assert "290 W, below the default 350 W" in kinds["power-cap"].text
 
 
+def test_recorded_h100_sxm_of_the_device_machine():
+    # A real NVML recording (tests/data/probe/nvml_fields_h100_sxm_device.md), not a transcription.
+    gpus, pairs = nvml.parse_nvml(load("nvml_fields_h100_sxm_device.json"))
+    (g,) = gpus
+    assert (g.name, g.pci_device_id, g.pci_vendor_id) == ("NVIDIA H100 80GB HBM3", "0x2330", "0x10de")
+    assert g.memory_total_bytes == 81559 * MIB and g.memory_used_bytes == 480 * MIB
+    assert (g.driver_version, g.cuda_driver_version, g.compute_capability) == ("580.159.04", "13.0", "9.0")
+    assert (g.pcie_gen_current, g.pcie_gen_max, g.pcie_width_current, g.pcie_width_max) == (5, 5, 16, 16)
+    assert (g.power_limit_w, g.power_default_limit_w, g.power_max_limit_w) == (700.0, 700.0, 700.0)
+    assert g.power_capped is False and g.mig_enabled is False
+    assert g.nvlink_supported is False and g.nvlinks == () and pairs == ()
+    assert g.unread == ()
+    assert buyer_findings(Detection(gpus=gpus, pairs=pairs)) == ()
+
+
 # ----------------------------------------------------------------- query through a fake pynvml
 
 
