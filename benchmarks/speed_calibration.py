@@ -178,17 +178,20 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
     return math.exp(sum(logs) / len(logs)), pairs
 
 
-def train_mfu_fit(rows=None, catalog=None) -> dict[str, tuple[float, list[str]]]:
-    """``flops.TRAIN_MFU_BY_GENERATION``: per GPU generation (the first word of the catalog's
-    architecture), the geometric mean over the calibration sources' training rows run in bf16 without
-    torch.compile of measured tokens/s per GPU x ``flops.train_flops_per_token`` of the row's job /
-    the GPU's bf16 peak, i.e. the share of the peak the compute-bound step reached. Rows whose GPU,
-    model or layout the app lacks are left out. Returns {generation: (MFU, the rows' ids)}."""
-    from advisor.core.speed.flops import peak_flops, train_flops_per_token
+def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
+    """``flops.TRAIN_MFU_BY_GENERATION`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU generation (the
+    first word of the catalog's architecture), the geometric mean over the calibration sources' training
+    rows run in bf16 without torch.compile of measured tokens/s per GPU x ``flops.train_flops_per_token``
+    of the row's job / the GPU's bf16 peak, i.e. the share of the peak the compute-bound step reached:
+    rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``) give the generation's figure,
+    keyed by the generation; rows of another framework that framework's own, keyed (framework,
+    generation). Rows whose GPU, model or layout the app lacks are left out. Returns
+    {key: (MFU, the rows' ids)}."""
+    from advisor.core.speed.flops import PRETRAINING_FRAMEWORKS, generation, peak_flops, train_flops_per_token
 
     catalog = catalog or load_catalog().catalog
     rows = speed_fidelity.load_rows() if rows is None else rows
-    logs: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    logs: dict[str | tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
     for row in rows:
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
                 or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
@@ -199,7 +202,9 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str, tuple[float, list[str]]]
         if gpu is None or arch is None or isinstance(job, str) or not gpu.bf16_tflops_dense:
             continue
         mfu = float(row["tokens_per_s"]) * train_flops_per_token(arch, job) / peak_flops(gpu, job)
-        logs[gpu.architecture.split(" ", 1)[0]].append((math.log(mfu), row["id"]))
+        gen = generation(gpu.architecture)
+        framework = job.framework.value
+        logs[gen if framework in PRETRAINING_FRAMEWORKS else (framework, gen)].append((math.log(mfu), row["id"]))
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
 
 
@@ -240,8 +245,9 @@ def main() -> int:
     speedup, pairs = compile_speedup()
     print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
           f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
-    for gen, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items()):
-        print(f"# TRAIN_MFU_BY_GENERATION[{gen!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
+    for key, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items(), key=lambda kv: str(kv[0])):
+        table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_GENERATION"
+        print(f"# {table}[{key!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"

@@ -50,7 +50,8 @@ GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h
            "apple m2 max (30-core gpu)": "apple-m2-max-32gb", "amd rx 7900 xtx": "rx-7900-xtx"}
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
-TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth"}
+TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
+                 "hf": "hf"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
 #: Rows across machines (issue 21), by row id prefix: GPUs per machine and each machine's network
 #: card and count, as the rows' notes give them. Trainy on WhiteFiber (torchtitan
@@ -148,7 +149,7 @@ def job_of(row: dict[str, str]) -> Workload | str:
         return Workload(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
                         parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
                         checkpointing="full" if row["id"] in (*TORCHTUNE_CHECKPOINTED, *TORCHTITAN_CHECKPOINTED)
-                        else "none",
+                        or "ckpt" in row["id"].lower().split("-") else "none",
                         compile=compiled(row))
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:

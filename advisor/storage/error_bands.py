@@ -41,7 +41,7 @@ def median_pct(workload: Workload) -> float | None:
 
 
 def speed_band_text(workload: Workload) -> str:
-    """'speed ±15 % median, ±50 % p90 (67 published measurements, vllm)' — the engine's band, else
+    """'speed ±15 % median, ±50 % p90 (67 measurements, vllm)' — the engine's band, else
     the overall one (training uses the overall band too), or NOT_MEASURED."""
     bands = _bands().get("speed", {})
     key = workload.engine.value if workload.mode is Mode.INFERENCE else "overall"
@@ -50,7 +50,7 @@ def speed_band_text(workload: Workload) -> str:
         return f"speed: {NOT_MEASURED}"
     label = key if bands.get(key) is entry else "all engines"
     return (f"speed ±{entry['median_pct']:.0f} % median, ±{entry['p90_pct']:.0f} % p90 "
-            f"({entry.get('rows', '?')} published measurements, {label})")
+            f"({entry.get('rows', '?')} measurements, {label})")
 
 
 def error_band_text(workload: Workload) -> str:
@@ -61,5 +61,5 @@ def error_band_text(workload: Workload) -> str:
         return f"memory: {NOT_MEASURED} ({group}); {speed_band_text(workload)}"
     p90 = entry.get("p90_pct")
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
-    return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} published measurements, "
+    return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} measurements, "
             f"{group}); {speed_band_text(workload)}")

@@ -34,7 +34,7 @@ def formulas_html() -> str:
     rows = "".join(f"<li><b>{html.escape(f.term)}</b>: {html.escape(f.formula)}<br><i>Sources: "
                    f"{html.escape('; '.join(f.sources))}</i></li>" for f in formulas())
     return ("<h2>Formulas and sources</h2><ul>" + rows + "</ul><p>Each estimate's expected error is the error "
-            "measured against published measurements (benchmarks/fidelity.py); where none was measured the app says so.</p>")
+            "measured against published measurements and this project's own on an H100 (benchmarks/fidelity.py); where none was measured the app says so.</p>")
 
 
 class _DetectSignals(QObject):

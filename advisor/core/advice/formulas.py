@@ -86,10 +86,13 @@ def formulas() -> tuple[Formula, ...]:
                 f"(c per engine, above); training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
                 + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
+                + "; " + ", ".join(f"{'HF Trainer' if f == 'hf' else f} on {g} {m:.0%}"
+                                   for (f, g), m in sorted(flops.TRAIN_MFU_BY_FRAMEWORK.items()))
                 + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile.",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
-                         "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)")),
+                         "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",
+                         "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)")),
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

@@ -29,6 +29,9 @@ Calibration sources (trusted rows, 2026-11-25):
   speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1 to 129,024 tokens, 2,048 generated);
 * transformers, SGLang: Qwen3 speed benchmark, QwenLM/Qwen3 docs/source/getting_started/
   speed_benchmark.md at c7f51a1a (H20 96GB, batch 1, input 1);
+* transformers: this project's measurement on one H100 SXM, tests/data/device/h100-sxm-2026-11-26.jsonl
+  (benchmarks/gpu_measure.py, transformers 5.17, Llama 3.1 8B and 3.2 1B shapes, batch 1-32, prompts of
+  128-8,192 tokens; the only transformers prefill rows);
 * TensorRT-LLM (its compute share and the per-head attention share, ``PER_HEAD_ATTENTION_SHARE``):
   NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024)
   and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960). With no calibration row
@@ -86,11 +89,14 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # SGLang refitted once the H20 became an NVLink part (catalog/gpus/h20.json): bandwidth 0.35 -> 0.34, floor
 # 0.15 -> 0.14 ms per layer (its 10 rows 0.160 -> 0.154; the two multi-GPU Qwen3-235B rows had been PCIe-bound).
 # llama.cpp has 3 calibration rows (< 10): not fitted, priors.
-# transformers' compute share is weakly constrained (only the prefill inside the long-input Qwen2.5
-# rows' end-to-end time sees it); SGLang's bandwidth share is that of one page (H20, batch 1).
+# Sixth session (2026-11-26): transformers refitted with the 7 rows measured on the lent H100 (58 rows,
+# 0.202 -> 0.175): bandwidth 0.48 -> 0.42, compute 0.15 -> 0.48, floor 0.89 -> 0.90 ms per layer. Its
+# compute share had been constrained only by the prefill inside the long-input Qwen2.5 rows' end-to-end
+# time; the measured prefill of 2,048 and 8,192 tokens on the H100 (31,875 and 30,209 tokens/s) was 3.3x
+# the old estimate. SGLang's bandwidth share is that of one page (H20, batch 1).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.48, compute=0.15, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0373),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
     Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.58, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
 }

@@ -46,18 +46,50 @@ TRAIN_MFU = 0.38
 # Llama 2 13B without checkpointing 2,162 tokens/s per GPU (0.569), Llama 3 70B and Llama 2 70B with
 # full checkpointing 331 and 353 (0.635, 0.646; the recomputed forward counted, as
 # ``train_flops_per_token`` counts it). Applied to every Ampere card, the GA10x ones (RTX 30, RTX A6000,
-# A10, A40) too, though measured on GA100 only. A generation without such rows keeps ``TRAIN_MFU``.
+# A10, A40) too, though measured on GA100 only. These figures, like ``TRAIN_MFU``, are those of pre-training
+# stacks (``PRETRAINING_FRAMEWORKS``); a generation without such rows keeps ``TRAIN_MFU``.
 TRAIN_MFU_BY_GENERATION: dict[str, float] = {"Ampere": 0.62}
+#: Frameworks whose calibration rows give a generation's figure, which every other framework falls back to.
+PRETRAINING_FRAMEWORKS = ("torchtitan",)
+# ... and a fine-tuning framework measured on a generation takes its own figure there (same fit, rows of
+# that framework). ("hf", "Hopper"): this project's measurement on one H100 SXM
+# (tests/data/device/h100-sxm-2026-11-26.jsonl, benchmarks/gpu_measure.py; HF Trainer, transformers 5.17,
+# bf16=True, AdamW, batch 1 x 2,048 tokens): Llama 3.1 8B LoRA r=16 all-linear 7,566 tokens/s (0.244) and
+# with full checkpointing 4,834 (0.232; the recomputed forward counted), Llama 3.2 1B full fine-tune 19,426
+# (0.154) and with full checkpointing 16,082 (0.169); geometric mean 0.20. An eager single-GPU step of the
+# default framework reaches half what Llama 3's pre-training reached on H100 (``TRAIN_MFU``); torchtitan
+# on H100/H200 (its rows are not calibration rows) keeps ``TRAIN_MFU``.
+TRAIN_MFU_BY_FRAMEWORK: dict[tuple[str, str], float] = {("hf", "Hopper"): 0.20}
+#: ... where each of those was measured, in the estimate's notes.
+TRAIN_MFU_MEASURED_ON: dict[tuple[str, str], str] = {("hf", "Hopper"): "the HF Trainer measured on one H100"}
 
 
-def train_mfu(gpu: Gpu) -> float:
-    """Model-FLOPs utilisation of eager bf16 training on ``gpu`` (``TRAIN_MFU_BY_GENERATION``, else ``TRAIN_MFU``)."""
-    return _generation_mfu(gpu.architecture)
+def train_mfu(gpu: Gpu, framework: str = "torchtitan") -> float:
+    """Model-FLOPs utilisation of eager bf16 training on ``gpu`` with ``framework``: the framework's own
+    figure on the GPU's generation (``TRAIN_MFU_BY_FRAMEWORK``), else the generation's
+    (``TRAIN_MFU_BY_GENERATION``), else ``TRAIN_MFU``."""
+    return _generation_mfu(gpu.architecture, framework)
+
+
+def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:
+    """Where ``train_mfu``'s figure comes from, in words for the estimate's notes."""
+    gen = generation(gpu.architecture)
+    if (framework, gen) in TRAIN_MFU_BY_FRAMEWORK:
+        return TRAIN_MFU_MEASURED_ON[(framework, gen)]
+    if gen in TRAIN_MFU_BY_GENERATION:
+        return "torchtitan FSDP on A100, the GPU's generation"
+    return "Llama 3, H100; other generations unmeasured"
+
+
+def generation(architecture: str) -> str:
+    """A GPU's generation: the first word of ``Gpu.architecture`` ("Ampere (GA102)" -> "Ampere")."""
+    return architecture.split(" ", 1)[0]
 
 
 @lru_cache(maxsize=64)
-def _generation_mfu(architecture: str) -> float:
-    return TRAIN_MFU_BY_GENERATION.get(architecture.split(" ", 1)[0], TRAIN_MFU)
+def _generation_mfu(architecture: str, framework: str) -> float:
+    gen = generation(architecture)
+    return TRAIN_MFU_BY_FRAMEWORK.get((framework, gen), TRAIN_MFU_BY_GENERATION.get(gen, TRAIN_MFU))
 
 
 # torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls

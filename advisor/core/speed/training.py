@@ -40,11 +40,11 @@ from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
     QLORA_DEQUANT_BYTES_PER_WEIGHT,
     TRAIN_COMPILE_SPEEDUP,
-    TRAIN_MFU,
     attention_flops_per_token,
-    train_mfu,
     matmul_params,
     train_flops_per_token,
+    train_mfu,
+    train_mfu_source,
     trainable_params,
 )
 from advisor.core.speed.layout import ACT_BYTES, DATA_PARALLEL, LAYER_SPLIT_NOTE, Run, Split, run_of
@@ -147,7 +147,6 @@ def host_link_bytes_per_s(build: ResolvedBuild) -> float:
     return PCIE_GB_PER_S_PER_LANE[gen] * lanes * PCIE_HOST_EFFICIENCY * 1e9
 
 
-_MFU_SOURCE = {True: "Llama 3, H100; other generations unmeasured", False: "torchtitan FSDP on A100, the GPU's generation"}
 _COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)"
 
 
@@ -175,9 +174,11 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
     speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
     # Achieved FLOP/s of each GPU: its peak × its generation's MFU (× torch.compile's speed-up).
-    shares = tuple(train_mfu(g) * speedup for g in r.build.gpus[:len(peaks)])
+    framework = w.framework.value
+    shares = tuple(train_mfu(g, framework) * speedup for g in r.build.gpus[:len(peaks)])
     rate = min(p * u for p, u in zip(peaks, shares, strict=True))
-    mfu = min(shares) / speedup  # the slowest card's, for the note
+    slowest = min(range(len(shares)), key=shares.__getitem__)
+    mfu = shares[slowest] / speedup  # the slowest card's, for the note
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
         stage = max(flops / sp.stages / (p * u) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
                     for p, u, b in zip(peaks, shares, bws, strict=True))
@@ -208,7 +209,8 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         bottleneck = Bottleneck.MEMORY_BANDWIDTH
     else:
         bottleneck = Bottleneck.COMPUTE
-    notes.append(f"training at {mfu:.0%} model-FLOPs utilisation ({_MFU_SOURCE[mfu == TRAIN_MFU]})"
+    notes.append(f"training at {mfu:.0%} model-FLOPs utilisation "
+                 f"({train_mfu_source(r.build.gpus[slowest], framework)})"
                  + (_COMPILE_NOTE if compiled else ""))
     if overlapped and w.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")

@@ -1,6 +1,7 @@
 """Training MFU by GPU generation (issue 15, fourth session): ``flops.TRAIN_MFU_BY_GENERATION``, fitted
 by ``benchmarks/speed_calibration.train_mfu_fit`` on calibration training rows (torchtitan FSDP2 on 64
-A100 80GB, docs/performance.md at 1ea476e9); other generations keep Llama 3's ``TRAIN_MFU``."""
+A100 80GB, docs/performance.md at 1ea476e9; since 2026-11-26 Hopper from the HF Trainer rows measured on
+the lent H100); other generations keep Llama 3's ``TRAIN_MFU``."""
 
 import pytest
 
@@ -21,19 +22,38 @@ def catalog():
     return load_catalog().catalog
 
 
-def test_ampere_mfu_is_the_calibration_fit(catalog):
+def test_mfu_by_generation_is_the_calibration_fit(catalog):
     fit = speed_calibration.train_mfu_fit(catalog=catalog)
-    assert set(fit) == set(flops.TRAIN_MFU_BY_GENERATION) == {"Ampere"}
+    assert set(fit) == {*flops.TRAIN_MFU_BY_GENERATION, *flops.TRAIN_MFU_BY_FRAMEWORK} == {"Ampere", ("hf", "Hopper")}
     mfu, ids = fit["Ampere"]
     assert ids == ["titan-a100-l2-13b-64gpu-noac", "titan-a100-l3-70b-64gpu-fullac", "titan-a100-l2-70b-64gpu-fullac"]
     assert flops.TRAIN_MFU_BY_GENERATION["Ampere"] == round(mfu, 2) == 0.62
+    # one H100 SXM, HF Trainer, eager bf16 autocast: LoRA 8B 0.244 (0.232 with checkpointing), full 1B
+    # 0.154 (0.169 with checkpointing)
+    mfu, ids = fit[("hf", "Hopper")]
+    assert ids == ["h100dev-lora-8b-ckpt", "h100dev-full-1b", "h100dev-lora-8b", "h100dev-full-1b-ckpt"]
+    assert flops.TRAIN_MFU_BY_FRAMEWORK[("hf", "Hopper")] == round(mfu, 2) == 0.20
 
 
 def test_generation_is_the_architectures_first_word(catalog):
     assert flops.train_mfu(catalog.gpus["a100-80gb-sxm"]) == 0.62
     assert flops.train_mfu(catalog.gpus["rtx-3090"]) == 0.62  # "Ampere (GA102)"
-    assert flops.train_mfu(catalog.gpus["h100-sxm"]) == flops.TRAIN_MFU
-    assert flops.train_mfu(rtx4090()) == flops.TRAIN_MFU
+    assert flops.train_mfu(catalog.gpus["h100-sxm"]) == flops.TRAIN_MFU  # torchtitan: no Hopper calibration row
+    assert flops.train_mfu(rtx4090()) == flops.train_mfu(rtx4090(), "hf") == flops.TRAIN_MFU  # Ada: none at all
+
+
+def test_a_framework_measured_on_a_generation_takes_its_own_figure(catalog):
+    h100, h200, a100 = (catalog.gpus[i] for i in ("h100-sxm", "h200-sxm", "a100-80gb-sxm"))
+    assert flops.train_mfu(h100, "hf") == flops.train_mfu(h200, "hf") == 0.20
+    assert flops.train_mfu(h100, "torchtune") == flops.TRAIN_MFU  # only the HF Trainer was measured there
+    assert flops.train_mfu(a100, "hf") == 0.62  # no HF row on Ampere: the generation's figure
+    build = ResolvedBuild(name="1x H100", gpus=(h100,), topology=Topology(pcie_gen=5))
+    arch = llama2_7b()
+    hf, titan = (Workload(mode="train", method="lora", seq_len=2048, framework=f) for f in ("hf", "torchtitan"))
+    s_hf = speed_train.training_speed(arch, hf, build, split_of(hf), [])
+    s_titan = speed_train.training_speed(arch, titan, build, split_of(titan), [])
+    assert s_hf.train_tokens_per_s < s_titan.train_tokens_per_s * 0.6
+    assert any("20% model-FLOPs" in n and "HF Trainer" in n for n in s_hf.notes)
 
 
 def test_training_runs_at_the_gpus_generation_mfu(catalog):
