@@ -34,6 +34,7 @@ from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, job_of
 from advisor.core.job.workload import Method, Mode, Parallel, Workload
+from advisor.core.memo import KeepLast
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import generic_decoder
@@ -240,20 +241,11 @@ def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
     return float(math.exp(x[j - 1] + t * (x[j] - x[j - 1])))
 
 
-_last_job: tuple[Workload | None, Workload | None] = (None, None)  # (a workload, its job)
-
-
+@KeepLast
 def _job_of(workload: Workload) -> Workload:
     """``job_of(workload)``; the last one is kept, so every build of a pass plans the same job object (the
-    plan search shares a training job's probes between builds of as many GPUs). One tuple, read and
-    replaced whole: safe across threads."""
-    global _last_job
-    last = _last_job
-    if last[0] is workload:
-        return last[1]
-    job = job_of(workload)
-    _last_job = (workload, job)
-    return job
+    plan search shares a training job's probes between builds of as many GPUs)."""
+    return job_of(workload)
 
 
 def _problem_lines(problems) -> tuple[str, ...]:

@@ -51,7 +51,7 @@ def clear_cache() -> None:
     """Forget the training estimates kept, and their parts kept per job (a cold start: tests, benchmarks)."""
     _TRAINING.clear()
     training._BATCH_FREE_CACHE.clear()
-    training._last_with_framework = (None, None)
+    training._with_framework.clear()
 
 
 _training.cache_clear = clear_cache  # type: ignore[attr-defined]  # as when it was an lru_cache (benchmarks/advise.py)

@@ -31,6 +31,7 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
+from advisor.core.memo import KeepLast
 from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
@@ -300,19 +301,11 @@ def _larger_first(phase: tuple[str, float]) -> float:
 #: that no other field's being set matters). Two workloads differing only there are equal and hash alike.
 SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
 _ALL_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
-_last_with_framework: tuple[Workload | None, Workload | None] = (None, None)  # (a workload, it with its defaults)
-
-
+@KeepLast
 def _with_framework(w: Workload) -> Workload:
     """``apply_framework(w)``; the last one is kept (the fit sweep asks for one workload on 21 model sizes in a
-    row; a plan search's probes each ask once). One tuple, read and replaced whole: safe across threads."""
-    global _last_with_framework
-    last = _last_with_framework
-    if last[0] is w:
-        return last[1]
-    applied = apply_framework(w)
-    _last_with_framework = (w, applied)
-    return applied
+    row; a plan search's probes each ask once)."""
+    return apply_framework(w)
 
 
 def _batch_free(arch: ModelArch, w: Workload,
