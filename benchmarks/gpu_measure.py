@@ -54,6 +54,10 @@ GIB = 1024**3
 # two-layer, narrow models, so that a mistake shows before device time is spent.
 DEVICE = os.environ.get("GPU_MEASURE_DEVICE", "cuda")
 TINY = os.environ.get("GPU_MEASURE_TINY") == "1"
+# The optimizer of the training cases: PyTorch's AdamW in its foreach form, as recorded in
+# tests/data/device/h100-sxm-2026-11-26.jsonl. transformers 5.17's own default with torch >= 2.8 is the
+# fused kernel ("adamw_torch_fused", fewer passes over the states): GPU_MEASURE_OPTIM=adamw_torch_fused.
+OPTIM = os.environ.get("GPU_MEASURE_OPTIM", "adamw_torch")
 
 
 def _config(model_id: str):
@@ -205,7 +209,7 @@ def _train(model_id: str, o: dict) -> dict:
                                                  target_modules="all-linear", task_type="CAUSAL_LM"))
     steps = 12
     args = TrainingArguments(output_dir="/tmp/gpu_measure_trainer", per_device_train_batch_size=o["batch"],
-                             max_steps=steps, bf16=True, optim="adamw_torch", learning_rate=1e-5,
+                             max_steps=steps, bf16=True, optim=OPTIM, learning_rate=1e-5,
                              gradient_checkpointing=o["checkpointing"],
                              gradient_checkpointing_kwargs={"use_reentrant": False},
                              logging_steps=1000, save_strategy="no", report_to=[], dataloader_num_workers=0,
@@ -221,7 +225,7 @@ def _train(model_id: str, o: dict) -> dict:
     total = sum(p.numel() for p in model.parameters())
     dtypes = sorted({str(p.dtype) for p in model.parameters() if p.requires_grad})
     return {"train_tokens_per_s": o["batch"] * o["seq"] / step_s, "step_s": step_s,
-            "trainable_params": trainable, "total_params": total, "trainable_dtypes": dtypes,
+            "trainable_params": trainable, "total_params": total, "trainable_dtypes": dtypes, "optim": getattr(args.optim, "value", str(args.optim)),
             "after_load_allocated_gib": loaded.get("max_allocated_gib"), **_memory()}
 
 
