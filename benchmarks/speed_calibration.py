@@ -181,13 +181,22 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
     """``flops.TRAIN_MFU_BY_GENERATION`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU generation (the
     first word of the catalog's architecture), the geometric mean over the calibration sources' training
-    rows run in bf16 without torch.compile of measured tokens/s per GPU x ``flops.train_flops_per_token``
-    of the row's job / the GPU's bf16 peak, i.e. the share of the peak the compute-bound step reached:
+    rows run in bf16 without torch.compile of ``flops.train_flops_per_token`` of the row's job x its
+    tokens per GPU and step / (the GPU's bf16 peak x (the measured step less its optimizer step,
+    ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached:
     rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``) give the generation's figure,
     keyed by the generation; rows of another framework that framework's own, keyed (framework,
     generation). Rows whose GPU, model or layout the app lacks are left out. Returns
     {key: (MFU, the rows' ids)}."""
-    from advisor.core.speed.flops import PRETRAINING_FRAMEWORKS, generation, peak_flops, train_flops_per_token
+    from advisor.core.speed.flops import (
+        PRETRAINING_FRAMEWORKS,
+        bandwidth_bytes_per_s,
+        generation,
+        peak_flops,
+        train_flops_per_token,
+    )
+    from advisor.core.speed.layout import split_of
+    from advisor.core.speed.training import optimizer_step_seconds
 
     catalog = catalog or load_catalog().catalog
     rows = speed_fidelity.load_rows() if rows is None else rows
@@ -201,7 +210,12 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         job = speed_fidelity.job_of(row)
         if gpu is None or arch is None or isinstance(job, str) or not gpu.bf16_tflops_dense:
             continue
-        mfu = float(row["tokens_per_s"]) * train_flops_per_token(arch, job) / peak_flops(gpu, job)
+        # The step's matmul time: the measured step less its optimizer step (a memory-bound pass the
+        # estimate times apart, ``training.optimizer_step_seconds``), per GPU.
+        tokens = job.batch * job.seq_len * job.grad_accum_steps
+        step_s = tokens / float(row["tokens_per_s"])
+        optimizer_s = optimizer_step_seconds(arch, job, split_of(job), bandwidth_bytes_per_s(gpu))
+        mfu = tokens * train_flops_per_token(arch, job) / (peak_flops(gpu, job) * (step_s - optimizer_s))
         gen = generation(gpu.architecture)
         framework = job.framework.value
         logs[gen if framework in PRETRAINING_FRAMEWORKS else (framework, gen)].append((math.log(mfu), row["id"]))

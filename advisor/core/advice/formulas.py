@@ -88,11 +88,14 @@ def formulas() -> tuple[Formula, ...]:
                 + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
                 + "; " + ", ".join(f"{'HF Trainer' if f == 'hf' else f} on {g} {m:.0%}"
                                    for (f, g), m in sorted(flops.TRAIN_MFU_BY_FRAMEWORK.items()))
-                + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile.",
+                + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile; plus one optimizer step a step, "
+                "each trained weight (and master copy), its gradient and its optimizer states read and written "
+                "once at decode's bandwidth share (AMP AdamW: 30 bytes per trained parameter).",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
                          "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",
-                         "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)")),
+                         "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)",
+                         "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adam.py (fused and foreach Adam)")),
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

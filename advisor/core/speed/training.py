@@ -34,7 +34,7 @@ from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import PROFILES
 from advisor.core.job.workload import Checkpointing, Method, Objective, Offload, Parallel, Workload
 from advisor.core.memory.inference import weights_bytes
-from advisor.core.memory.states import param_bytes
+from advisor.core.memory.states import master_bytes_per_param, optimizer_bytes_per_param, param_bytes
 from advisor.core.model.params import count_params
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
@@ -150,6 +150,37 @@ def host_link_bytes_per_s(build: ResolvedBuild) -> float:
 _COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)"
 
 
+#: Data-parallel schemes whose GPUs each step only their shard of the optimizer states (ZeRO-1/2/3,
+#: FSDP full and grad-op sharding); DDP and FSDP NO_SHARD step every state on every GPU.
+OPTIMIZER_SHARDED = (Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP, Parallel.FSDP_GRAD_OP)
+
+
+def optimizer_step_bytes_per_param(w: Workload) -> float:
+    """Bytes one trained parameter's optimizer step moves through GPU memory, at the least: its weight
+    and master copy read and written, its gradient read, each optimizer state read and written
+    (AdamW: ``param <- param - lr * (m / (sqrt(v) + eps) + wd * param)`` with ``m``, ``v`` updated
+    from the gradient, Loshchilov & Hutter arXiv:1711.05101 Alg. 2; a fused kernel touches each tensor
+    once, PyTorch's ``_fused_adam_`` in torch/optim/adam.py at 005941eb). Sizes are the memory
+    estimate's (``advisor.core.memory.states``). AMP AdamW: 2 × (2 + 4) + 2 + 2 × 8 = 30 B.
+    PyTorch's default foreach AdamW passes over the states several times more
+    (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled."""
+    precision = w.precision if "precision" in w.model_fields_set else PROFILES[w.framework].precision
+    weight = param_bytes(precision) + master_bytes_per_param(precision)
+    return 2 * weight + param_bytes(precision) + 2 * optimizer_bytes_per_param(w.optimizer, precision)
+
+
+def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> float:
+    """One optimizer step on the busiest GPU: its share of the trained parameters (split by tensor and
+    pipeline parallelism, and by data parallelism where the states are sharded) × the bytes each moves
+    (``optimizer_step_bytes_per_param``), streamed at decode's share of the memory bandwidth
+    (``DECODE_BANDWIDTH_EFFICIENCY``). Zero when the optimizer runs on the CPU (optimizer or NVMe offload)."""
+    if Offload.OPTIMIZER in w.offload or Offload.NVME in w.offload:
+        return 0.0
+    shards = sp.tp * sp.stages * (sp.replicas if w.parallel in OPTIMIZER_SHARDED else 1)
+    params = trainable_params(arch, w) / shards
+    return params * optimizer_step_bytes_per_param(w) / (bandwidth * DECODE_BANDWIDTH_EFFICIENCY)
+
+
 def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
     r = run_of(arch, w, build)
     peaks, bws = r.peaks, r.bws
@@ -189,6 +220,11 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     else:
         per_micro = flops / sp.tp / rate + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
+    optimizer_s = optimizer_step_seconds(arch, w, sp, min(bws))
+    compute += optimizer_s  # once per step, after the last micro-batch's backward
+    if optimizer_s >= 1e-3:
+        notes.append(f"optimizer step {optimizer_s * 1e3:.0f} ms: each trained weight, its gradient and its "
+                     "optimizer states read and written once (a fused AdamW; PyTorch's foreach one makes more passes)")
     c = train_comm(arch, w, build, sp, r)
     comm = c.total
     host = _offload_seconds(arch, w, build, sp, notes)

@@ -166,8 +166,9 @@ def test_paired_objectives_double_the_step(objective, precompute, step_ratio):
     pair = _speed(train(method="lora", seq_len=1024, objective=objective, precompute_ref=precompute))
     ratio = pair.step_time_s / sft.step_time_s
     if step_ratio is not None:
-        assert ratio == pytest.approx(step_ratio)
-        assert pair.train_tokens_per_s == pytest.approx(sft.train_tokens_per_s)  # chosen + rejected tokens counted
+        # twice the matmul work; the optimizer step (once per step, a LoRA's adapters: under 1 % of it) is not
+        assert ratio == pytest.approx(step_ratio, rel=1e-2) and ratio < step_ratio
+        assert pair.train_tokens_per_s == pytest.approx(sft.train_tokens_per_s, rel=1e-2)  # chosen + rejected tokens
     elif objective == "dpo":
         assert ratio > 2.0 and pair.train_tokens_per_s < sft.train_tokens_per_s
     else:

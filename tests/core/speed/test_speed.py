@@ -9,7 +9,13 @@ from advisor.core.model.arch import ModelArch, Moe
 from advisor.core.speed import inference as sp
 from advisor.core.speed import layout as speed_plan
 from advisor.core.speed import training as speed_train
-from advisor.core.speed.flops import TRAIN_MFU, matmul_params, train_flops_per_token
+from advisor.core.speed.flops import (
+    DECODE_BANDWIDTH_EFFICIENCY,
+    TRAIN_MFU,
+    matmul_params,
+    train_flops_per_token,
+)
+from advisor.core.speed.flops import trainable_params as train_params
 from advisor.core.speed.results import Bottleneck
 from tests.core.speed.speed_fixtures import (
     hgx_h100,
@@ -215,9 +221,32 @@ def test_single_gpu_training_throughput_is_peak_times_mfu():
     a = llama2_7b()
     w = Workload(mode="train", method="lora", seq_len=2048)
     s = speed(a, w, one_4090())
-    expected = rtx4090().bf16_tflops_dense * 1e12 * TRAIN_MFU / train_flops_per_token(a, w)
-    assert s.train_tokens_per_s == pytest.approx(expected)
+    # the matmuls at the peak × MFU, then one optimizer step (memory-bound, timed apart)
+    matmul_s = w.seq_len * train_flops_per_token(a, w) / (rtx4090().bf16_tflops_dense * 1e12 * TRAIN_MFU)
+    optimizer_s = speed_train.optimizer_step_seconds(a, w, speed_plan.split_of(w), rtx4090().mem_bandwidth_gb_per_s * 1e9)
+    assert 0 < optimizer_s < 0.01 * matmul_s  # LoRA: the adapters' states only
+    assert s.train_tokens_per_s == pytest.approx(w.seq_len / (matmul_s + optimizer_s))
     assert s.bottleneck is Bottleneck.COMPUTE
+
+
+def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
+    # AMP AdamW: weight 2 B + fp32 master 4 B read and written, the gradient (2 B) read, two fp32 states
+    # read and written: 2 × 6 + 2 + 2 × 8 = 30 B per trained parameter; pure bf16: 2 × 2 + 2 + 2 × 4 = 14;
+    # 8-bit AdamW's states are 1 B each.
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train")) == 30
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", precision="bf16")) == 14
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer="adamw-8bit")) == 18
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", framework="torchtune")) == 14  # bf16
+    a, bw = llama2_7b(), rtx4090().mem_bandwidth_gb_per_s * 1e9
+    full = Workload(mode="train", method="full")
+    one = speed_train.optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)
+    assert one == pytest.approx(train_params(a, full) * 30 / (bw * DECODE_BANDWIDTH_EFFICIENCY))
+    # ZeRO / FSDP step their shard; DDP every state on every GPU; a CPU optimizer none on the GPU
+    for parallel, shards in (("fsdp", 4), ("zero2", 4), ("ddp", 1)):
+        w = full.model_copy(update={"n_gpus": 4, "parallel": parallel})
+        assert speed_train.optimizer_step_seconds(a, w, speed_plan.split_of(w), bw) == pytest.approx(one / shards)
+    off = full.model_copy(update={"offload": ("optimizer",)})
+    assert speed_train.optimizer_step_seconds(a, off, speed_plan.split_of(off), bw) == 0
 
 
 def test_qlora_pays_for_dequantization():

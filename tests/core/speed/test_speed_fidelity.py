@@ -17,10 +17,10 @@ ROWS = {row["id"]: row for row in speed_fidelity.load_rows()}
 
 # row id → largest allowed absolute error in % (error when pinned, rounded up, plus 2 points).
 PINNED = {
-    "h100dev-full-1b-ckpt": 20,
-    "h100dev-lora-8b": 20,
+    "h100dev-full-1b-ckpt": 10,
+    "h100dev-lora-8b": 17,
     "h100dev-decode-1b-b1": 3, "h100dev-decode-8b-b1": 20, "h100dev-decode-8b-b1-p4096": 14,
-    "h100dev-decode-8b-b32": 3, "h100dev-decode-8b-b8": 23, "h100dev-full-1b": 33, "h100dev-lora-8b-ckpt": 16,
+    "h100dev-decode-8b-b32": 3, "h100dev-decode-8b-b8": 23, "h100dev-full-1b": 16, "h100dev-lora-8b-ckpt": 12,
     "h100dev-prefill-8b-p2048": 7, "h100dev-prefill-8b-p8192": 11, "lcpp-22298-4090-l8b-iq2_s-pp2048": 16,
     "lcpp-22298-4090-l8b-q3_k_s-pp2048": 19, "lcpp-22298-4090-l8b-q5_1-pp2048": 24,
     "lcpp-24127-3090-l8b-iq3_xxs-pp512": 10, "lcpp-24127-4090-l8b-q4_k_s-pp512": 29,
@@ -140,10 +140,10 @@ PINNED = {
     "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128": 20, "trtllm090-mixtral8x7b-h200-tp2-bs64-2048-2048": 30,
     "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-128": 40, "trtllm090-mixtral8x7b-l40s-tp4-bs256-128-2048": 40,
     "trtllm090-mixtral8x7b-l40s-tp4-bs32-2048-2048": 66, "trtllm090-mixtral8x7b-l40s-tp4-bs64-2048-128": 27,
-    "tt-8b-full-1x4090": 8, "tt-8b-full-1xa6000": 10, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 28,
-    "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 12, "tt-l32-3b-flags-actoffload": 10,
-    "tt-l32-3b-flags-adamw8bit": 16, "tt-l32-3b-flags-chunkedce": 17, "tt-l32-3b-flags-compile": 19,
-    "tt-l32-3b-flags-lora": 25, "tt-l32-3b-flags-optinbwd": 10, "tt-l32-3b-flags-packed": 30,
+    "tt-8b-full-1x4090": 13, "tt-8b-full-1xa6000": 20, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 28,
+    "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 8, "tt-l32-3b-flags-actoffload": 7,
+    "tt-l32-3b-flags-adamw8bit": 12, "tt-l32-3b-flags-chunkedce": 12, "tt-l32-3b-flags-compile": 15,
+    "tt-l32-3b-flags-lora": 25, "tt-l32-3b-flags-optinbwd": 7, "tt-l32-3b-flags-packed": 26,
     "tt-l32-3b-flags-qlora": 24,
 }
 
