@@ -24,6 +24,8 @@ al. 2023 arXiv:2304.11277 §3.3), taken as full overlap; TP and pipeline traffic
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.core.hardware.interconnect import (
     INTER_NODE_EFFICIENCY,
     INTER_NODE_SOURCE,
@@ -32,7 +34,16 @@ from advisor.core.hardware.interconnect import (
 )
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import PROFILES
-from advisor.core.job.workload import Checkpointing, Method, Objective, Offload, Parallel, Workload
+from advisor.core.job.workload import (
+    Checkpointing,
+    Method,
+    Objective,
+    Offload,
+    Optimizer,
+    Parallel,
+    Precision,
+    Workload,
+)
 from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.states import master_bytes_per_param, optimizer_bytes_per_param, param_bytes
 from advisor.core.model.params import count_params
@@ -165,8 +176,13 @@ def optimizer_step_bytes_per_param(w: Workload) -> float:
     PyTorch's default foreach AdamW passes over the states several times more
     (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled."""
     precision = w.precision if "precision" in w.model_fields_set else PROFILES[w.framework].precision
+    return _step_bytes(w.optimizer, precision)
+
+
+@lru_cache(maxsize=64)
+def _step_bytes(optimizer: Optimizer, precision: Precision) -> float:
     weight = param_bytes(precision) + master_bytes_per_param(precision)
-    return 2 * weight + param_bytes(precision) + 2 * optimizer_bytes_per_param(w.optimizer, precision)
+    return 2 * weight + param_bytes(precision) + 2 * optimizer_bytes_per_param(optimizer, precision)
 
 
 def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> float:
