@@ -195,6 +195,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         peak_flops,
         train_flops_per_token,
     )
+    from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.layout import split_of
     from advisor.core.speed.training import optimizer_step_seconds
 
@@ -210,6 +211,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         job = speed_fidelity.job_of(row)
         if gpu is None or arch is None or isinstance(job, str) or not gpu.bf16_tflops_dense:
             continue
+        job = with_framework_defaults(job)  # as the estimate takes it (precision, checkpointing)
         # The step's matmul time: the measured step less its optimizer step (a memory-bound pass the
         # estimate times apart, ``training.optimizer_step_seconds``), per GPU.
         tokens = job.batch * job.seq_len * job.grad_accum_steps

@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.core.job.workload import Checkpointing, Framework, Loss, Method, Mode, Precision, Workload
+from advisor.core.memo import KeepLast
 
 #: Horovod's default tensor-fusion buffer: HOROVOD_FUSION_THRESHOLD = 128 MiB since horovod PR #2468
 #: (commit 3ffe479, 2020-11; horovod/common/operations.cc; the docs' older "64 MB" predates it).
@@ -204,6 +205,11 @@ def apply_framework(w: Workload) -> Workload:
     if w.activation_offload is None:
         update["activation_offload"] = p.activation_offload
     return w.model_copy(update=update) if update else w
+
+
+#: ``apply_framework`` with the last workload kept: training memory and training speed ask for the same
+#: job in a row (and the fit sweep for one workload on 21 model sizes).
+with_framework_defaults = KeepLast(apply_framework)
 
 
 #: Each framework by the name its users know it by (the window's choice, the PDF's workload table).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.memory import training
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
@@ -51,7 +52,7 @@ def clear_cache() -> None:
     """Forget the training estimates kept, and their parts kept per job (a cold start: tests, benchmarks)."""
     _TRAINING.clear()
     training._BATCH_FREE_CACHE.clear()
-    training._with_framework.clear()
+    with_framework_defaults.clear()
 
 
 _training.cache_clear = clear_cache  # type: ignore[attr-defined]  # as when it was an lru_cache (benchmarks/advise.py)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import itemgetter
 
-from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, PROFILES, apply_framework, describe
+from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, PROFILES, describe, with_framework_defaults
 from advisor.core.job.workload import (
     ActivationQuant,
     Checkpointing,
@@ -31,7 +31,6 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
-from advisor.core.memo import KeepLast
 from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
@@ -208,7 +207,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     (``_BeforeBatch``, ``_AfterBatch`` and their words: none of it reads ``MICRO_BATCH_FIELDS``) is kept
     per model and job: a change of batch or sequence length computes the activations and logits alone
     (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
-    w = _with_framework(w)
+    w = with_framework_defaults(w)
     b, a, before_words, after_words = _batch_free(arch, w, detail)
     notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w), *before_words] \
         if detail else None
@@ -301,11 +300,6 @@ def _larger_first(phase: tuple[str, float]) -> float:
 #: that no other field's being set matters). Two workloads differing only there are equal and hash alike.
 SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
 _ALL_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
-@KeepLast
-def _with_framework(w: Workload) -> Workload:
-    """``apply_framework(w)``; the last one is kept (the fit sweep asks for one workload on 21 model sizes in a
-    row; a plan search's probes each ask once)."""
-    return apply_framework(w)
 
 
 def _batch_free(arch: ModelArch, w: Workload,

@@ -33,7 +33,7 @@ from advisor.core.hardware.interconnect import (
     PCIE_HOST_EFFICIENCY,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.frameworks import PROFILES
+from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.workload import (
     Checkpointing,
     Method,
@@ -167,7 +167,8 @@ OPTIMIZER_SHARDED = (Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FS
 
 
 def optimizer_step_bytes_per_param(w: Workload) -> float:
-    """Bytes one trained parameter's optimizer step moves through GPU memory, at the least: its weight
+    """Bytes one trained parameter's optimizer step moves through GPU memory (``w`` with its framework's
+    defaults applied, ``with_framework_defaults``), at the least: its weight
     and master copy read and written, its gradient read, each optimizer state read and written
     (AdamW: ``param <- param - lr * (m / (sqrt(v) + eps) + wd * param)`` with ``m``, ``v`` updated
     from the gradient, Loshchilov & Hutter arXiv:1711.05101 Alg. 2; a fused kernel touches each tensor
@@ -175,8 +176,7 @@ def optimizer_step_bytes_per_param(w: Workload) -> float:
     estimate's (``advisor.core.memory.states``). AMP AdamW: 2 × (2 + 4) + 2 + 2 × 8 = 30 B.
     PyTorch's default foreach AdamW passes over the states several times more
     (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled."""
-    precision = w.precision if "precision" in w.model_fields_set else PROFILES[w.framework].precision
-    return _step_bytes(w.optimizer, precision)
+    return _step_bytes(w.optimizer, w.precision)
 
 
 @lru_cache(maxsize=64)
@@ -189,7 +189,8 @@ def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> fl
     """One optimizer step on the busiest GPU: its share of the trained parameters (split by tensor and
     pipeline parallelism, and by data parallelism where the states are sharded) × the bytes each moves
     (``optimizer_step_bytes_per_param``), streamed at decode's share of the memory bandwidth
-    (``DECODE_BANDWIDTH_EFFICIENCY``). Zero when the optimizer runs on the CPU (optimizer or NVMe offload)."""
+    (``DECODE_BANDWIDTH_EFFICIENCY``). Zero when the optimizer runs on the CPU (optimizer or NVMe offload).
+    ``w`` has its framework's defaults applied."""
     if Offload.OPTIMIZER in w.offload or Offload.NVME in w.offload:
         return 0.0
     shards = sp.tp * sp.stages * (sp.replicas if w.parallel in OPTIMIZER_SHARDED else 1)
@@ -198,6 +199,7 @@ def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> fl
 
 
 def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
+    w = with_framework_defaults(w)  # the job the memory estimate planned: precision, compile, checkpointing
     r = run_of(arch, w, build)
     peaks, bws = r.peaks, r.bws
     if None in peaks or None in bws:
@@ -218,7 +220,7 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     if w.method is Method.QLORA:
         passes = 3 if w.checkpointing is Checkpointing.FULL else 2
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
-    compiled = PROFILES[w.framework].compile if w.compile is None else w.compile
+    compiled = w.compile
     speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
     # Achieved FLOP/s of each GPU: its peak × its generation's MFU (× torch.compile's speed-up).
     framework = w.framework.value

@@ -3,6 +3,7 @@
 import pytest
 
 from advisor.core.hardware.interconnect import collective_time_s
+from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch, Moe
@@ -236,7 +237,8 @@ def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
     assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train")) == 30
     assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", precision="bf16")) == 14
     assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer="adamw-8bit")) == 18
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", framework="torchtune")) == 14  # bf16
+    torchtune = with_framework_defaults(Workload(mode="train", framework="torchtune"))
+    assert speed_train.optimizer_step_bytes_per_param(torchtune) == 14  # its default: pure bf16
     a, bw = llama2_7b(), rtx4090().mem_bandwidth_gb_per_s * 1e9
     full = Workload(mode="train", method="full")
     one = speed_train.optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)

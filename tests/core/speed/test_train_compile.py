@@ -44,3 +44,11 @@ def test_compile_speeds_up_compute_bound_training():
 def test_unset_compile_is_the_frameworks_default():
     for fw in Framework:
         assert train_tps(framework=fw) == pytest.approx(train_tps(framework=fw, compile=PROFILES[fw].compile))
+
+
+def test_training_speed_takes_the_frameworks_defaults_the_memory_estimate_takes():
+    # torchtune's recipes checkpoint every layer and train in pure bf16 (frameworks.PROFILES): the speed
+    # counts the recomputed forward and the bf16 optimizer step the memory estimate assumes.
+    assert train_tps(framework="torchtune") == pytest.approx(
+        train_tps(framework="torchtune", checkpointing="full", precision="bf16"))
+    assert train_tps(framework="torchtune") < train_tps(framework="torchtune", checkpointing="none")
