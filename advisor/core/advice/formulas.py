@@ -9,9 +9,12 @@ from pydantic import Field
 
 from advisor.core.hardware import interconnect
 from advisor.core.hardware import memory as usable
+from advisor.core.job.frameworks import FRAMEWORK_NAMES
+from advisor.core.job.workload import Framework, Mode, Workload
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
 from advisor.core.speed import engine_speed, flops
+from advisor.core.speed import training as speed_training
 from advisor.core.units import MIB
 
 
@@ -20,6 +23,11 @@ class Formula(Frozen):
     formula: str
     sources: tuple[str, ...] = Field(min_length=1)
 
+
+
+def _adamw_step_bytes() -> float:
+    """Bytes a default (AMP, AdamW) job's optimizer step moves per trained parameter."""
+    return speed_training.optimizer_step_bytes_per_param(Workload(mode=Mode.TRAIN))
 
 def _engine_constants() -> str:
     """'vllm b 0.67 c 0.45 floor 0.17 ms/layer; …' for the fitted engines."""
@@ -86,11 +94,11 @@ def formulas() -> tuple[Formula, ...]:
                 f"(c per engine, above); training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
                 + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
-                + "; " + ", ".join(f"{'HF Trainer' if f == 'hf' else f} on {g} {m:.0%}"
+                + "; " + ", ".join(f"{FRAMEWORK_NAMES[Framework(f)]} on {g} {m:.0%}"
                                    for (f, g), m in sorted(flops.TRAIN_MFU_BY_FRAMEWORK.items()))
                 + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile; plus one optimizer step a step, "
                 "each trained weight (and master copy), its gradient and its optimizer states read and written "
-                "once at decode's bandwidth share (AMP AdamW: 30 bytes per trained parameter).",
+                f"once at decode's bandwidth share (AMP AdamW: {_adamw_step_bytes():g} bytes per trained parameter).",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
                          "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",

@@ -16,7 +16,8 @@ def test_constants_shown_are_the_ones_used():
     text = " ".join(f.formula for f in formulas())
     assert f"{flops.TRAIN_MFU:.0%}" in text
     assert f"Ampere GPUs {flops.TRAIN_MFU_BY_GENERATION['Ampere']:.0%}" in text
-    assert f"HF Trainer on Hopper {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'Hopper')]:.0%}" in text
+    assert f"Hugging Face on Hopper {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'Hopper')]:.0%}" in text
+    assert "AMP AdamW: 30 bytes per trained parameter" in text  # training.optimizer_step_bytes_per_param
     assert f"× {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile" in text
     assert f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}" in text
     assert f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}" in text
