@@ -24,10 +24,10 @@ class Formula(Frozen):
     sources: tuple[str, ...] = Field(min_length=1)
 
 
-
 def _adamw_step_bytes() -> float:
     """Bytes a default (AMP, AdamW) job's optimizer step moves per trained parameter."""
     return speed_training.optimizer_step_bytes_per_param(Workload(mode=Mode.TRAIN))
+
 
 def _engine_constants() -> str:
     """'vllm b 0.67 c 0.45 floor 0.17 ms/layer; …' for the fitted engines."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Mode, Workload
 from advisor.core.job.frameworks import with_framework_defaults
+from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory import training
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult

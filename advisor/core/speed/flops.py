@@ -58,9 +58,8 @@ PRETRAINING_FRAMEWORKS = ("torchtitan",)
 # optimizer_step_seconds``: 0.5 ms for LoRA 8B, 15.8 ms for the full 1B): Llama 3.1 8B LoRA r=16 all-linear
 # 7,566 tokens/s (0.244) and with full checkpointing 4,834 (0.233; the recomputed forward counted), Llama
 # 3.2 1B full fine-tune 19,426 (0.181) and with full checkpointing 16,082 (0.194); geometric mean 0.21. An
-# eager single-GPU step of the
-# default framework reaches half what Llama 3's pre-training reached on H100 (``TRAIN_MFU``); torchtitan
-# on H100/H200 (its rows are not calibration rows) keeps ``TRAIN_MFU``.
+# eager single-GPU step of the default framework reaches half what Llama 3's pre-training reached on H100
+# (``TRAIN_MFU``); torchtitan on H100/H200 (its rows are not calibration rows) keeps ``TRAIN_MFU``.
 TRAIN_MFU_BY_FRAMEWORK: dict[tuple[str, str], float] = {("hf", "Hopper"): 0.21}
 #: ... where each of those was measured, in the estimate's notes.
 TRAIN_MFU_MEASURED_ON: dict[tuple[str, str], str] = {("hf", "Hopper"): "the HF Trainer measured on one H100"}

@@ -175,7 +175,9 @@ def optimizer_step_bytes_per_param(w: Workload) -> float:
     once, PyTorch's ``_fused_adam_`` in torch/optim/adam.py at 005941eb). Sizes are the memory
     estimate's (``advisor.core.memory.states``). AMP AdamW: 2 × (2 + 4) + 2 + 2 × 8 = 30 B.
     PyTorch's default foreach AdamW passes over the states several times more
-    (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled."""
+    (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled here, though the memory
+    estimate assumes that form's sqrt(v) temporary (``memory.training``): one "optimizer kernel" choice
+    with framework defaults should decide both (left open, benchmarks/README.md)."""
     return _step_bytes(w.optimizer, w.precision)
 
 
