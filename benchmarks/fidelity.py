@@ -123,7 +123,8 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
       ``activation-offload`` → ``--activation-offload``; ``compile`` → ``--compile``;
       ``tp:N`` / ``cp:N`` → ``--tp N`` / ``--cp N``; ``checkpoint-every:K`` → ``--checkpoint-every K``;
       ``grad-accum:N`` → ``--grad-accum N`` (micro-batches per optimizer step, as the row's script sets them);
-      ``expandable-segments`` → ``--expandable-segments``
+      ``expandable-segments`` → ``--expandable-segments``;
+      ``optimizer-kernel:KIND`` → ``--optimizer-kernel KIND`` (the AdamW implementation the row's script ran)
     """
     tags = mechanisms(row)
     unknown = set(tags) - MECHANISMS
@@ -140,7 +141,7 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
         out["checkpointing"] = "op-sac"
     if "bnb-saves-input" in tags:
         out["bnb_legacy"] = True
-    for tag, field in (("framework", "framework"), ("loss", "loss")):
+    for tag, field in (("framework", "framework"), ("loss", "loss"), ("optimizer-kernel", "optimizer_kernel")):
         if tag in tags:
             out[field] = tags[tag]
     for tag, field in (("tp", "tp"), ("cp", "cp"), ("checkpoint-every", "checkpoint_every"),
@@ -234,7 +235,7 @@ def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
 
 MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input", "framework",
               "loss", "tp", "cp", "checkpoint-every", "activation-offload", "compile", "expandable-segments",
-              "grad-accum"}
+              "grad-accum", "optimizer-kernel"}
 
 
 def mechanisms(row: dict[str, str]) -> dict[str, str]:

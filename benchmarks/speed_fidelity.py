@@ -136,6 +136,12 @@ def method_of(row: dict[str, str]) -> str:
     return "qlora" if "qlora" in words else "lora" if "lora" in words else "full"
 
 
+#: Rows whose training ran PyTorch's foreach AdamW (``--optimizer-kernel foreach``): this project's H100 runs,
+#: whose notes say 'optim adamw_torch' (benchmarks/gpu_measure.py's OPTIM then; transformers' name for
+#: torch.optim.AdamW built with PyTorch's default, foreach). Every other row takes its framework's default.
+FOREACH_ADAMW_PREFIXES = ("h100dev-",)
+
+
 def job_of(row: dict[str, str]) -> Workload | str:
     """The job the row describes, or why it cannot be expressed."""
     engine, layout = row["engine"], (row.get("parallel") or "none").strip()
@@ -150,7 +156,8 @@ def job_of(row: dict[str, str]) -> Workload | str:
                         parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
                         checkpointing="full" if row["id"] in (*TORCHTUNE_CHECKPOINTED, *TORCHTITAN_CHECKPOINTED)
                         or "ckpt" in row["id"].lower().split("-") else "none",
-                        compile=compiled(row))
+                        compile=compiled(row),
+                        optimizer_kernel="foreach" if row["id"].startswith(FOREACH_ADAMW_PREFIXES) else None)
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
         try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are

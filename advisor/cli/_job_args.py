@@ -16,6 +16,7 @@ OPTIMIZERS = ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "
 CHECKPOINTING = ("none", "selective", "op-sac", "full")
 FRAMEWORKS = ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "deepspeed", "horovod")
 LOSSES = ("fp32-logits", "upcast", "chunked", "fused")
+OPTIMIZER_KERNELS = ("foreach", "fused")
 ACTIVATION_QUANT = ("none", "fp8", "int8")
 ATTENTION = ("eager", "sdpa", "flash")
 DECODE_ATTENTION = ("grouped", "per-head")
@@ -36,7 +37,8 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "parallel": "--parallel", "offload": "--offload", "grad_accum_steps": "--grad-accum",
                "framework": "--framework", "loss": "--loss", "loss_chunks": "--loss-chunks",
                "checkpoint_every": "--checkpoint-every", "activation_offload": "--activation-offload",
-               "optimizer_in_backward": "--optimizer-in-backward", "compile": "--compile", "tp": "--tp", "cp": "--cp",
+               "optimizer_in_backward": "--optimizer-in-backward", "optimizer_kernel": "--optimizer-kernel",
+               "compile": "--compile", "tp": "--tp", "cp": "--cp",
                "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
                "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
                "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers",
@@ -184,6 +186,9 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     t.add_argument("--checkpoint-every", type=positive_int, metavar="K", help="checkpoint every K-th layer")
     t.add_argument("--activation-offload", action="store_true", help="saved activations to host RAM")
     t.add_argument("--optimizer-in-backward", action="store_true", help="step and free each gradient in backward")
+    t.add_argument("--optimizer-kernel", choices=OPTIMIZER_KERNELS,
+                   help="PyTorch AdamW's step: foreach (PyTorch's default: more passes, a state-sized temporary) "
+                        "or fused (default: the framework's)")
     t.add_argument("--compile", action="store_true", help="torch.compile")
     t.add_argument("--tp", type=positive_int, metavar="N", help="tensor-parallel degree inside --parallel fsdp")
     t.add_argument("--cp", type=positive_int, metavar="N", help="context-parallel degree inside --parallel fsdp")
@@ -318,6 +323,7 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
               "activation_quant": args.activation_quant, "prompt_tokens": args.prompt_tokens,
               "activation_offload": args.activation_offload or None,
               "optimizer_in_backward": args.optimizer_in_backward or None, "compile": args.compile or None,
+              "optimizer_kernel": args.optimizer_kernel,
               "bnb_legacy": args.bnb_legacy or None, "expandable_segments": args.expandable_segments or None,
               "full_prompt_logits": args.full_prompt_logits or None, "moe_offload_layers": args.moe_offload_layers,
               "decode_attention": args.decode_attention}

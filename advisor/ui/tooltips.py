@@ -50,6 +50,11 @@ TIPS: dict[str, str] = {
     "optimizer_in_backward": "Step the optimizer inside the backward pass, one tensor at a time, and free each "
                              "gradient at once (torchtune optimizer_in_bwd): about one tensor's gradient alive "
                              "instead of all of them. Full fine-tuning without gradient accumulation.",
+    "optimizer_kernel": "How PyTorch's AdamW runs its step. Fused: one kernel reads and writes each weight, "
+                        "gradient and optimizer state once. Foreach (PyTorch's own default): several passes "
+                        "over the optimizer states and a temporary as large as one of them, so a slower step "
+                        "and more memory. Hugging Face (transformers 5 with PyTorch 2.8 or later), torchtune "
+                        "and torchtitan use fused; LitGPT and a plain torch.optim.AdamW use foreach.",
     "activation_quant": "Store the activations kept for the backward pass in 8 bits instead of 16: half "
                         "their memory, at some cost in accuracy and speed.",
     "loss_chunks": "How many pieces the chunked cross-entropy splits the vocabulary's logits into: more "

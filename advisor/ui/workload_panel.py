@@ -47,6 +47,7 @@ from advisor.ui.workload_rules import (
     KV_DTYPES,
     LOSS_WORDS,
     OBJECTIVE_WORDS,
+    OPTIMIZER_KERNEL_WORDS,
     SWITCH_WORDS,
     WEIGHT_FORMATS,
     allowed_kv,
@@ -236,6 +237,7 @@ class WorkloadPanel(QScrollArea):
                                       ("activation_offload", "Activations to RAM", SWITCH_WORDS),
                                       ("compile", "torch.compile", SWITCH_WORDS),
                                       ("optimizer_in_backward", "Optimizer in backward", SWITCH_WORDS),
+                                      ("optimizer_kernel", "Optimizer kernel", OPTIMIZER_KERNEL_WORDS),
                                       ("activation_quant", "Saved activations", ACTIVATION_QUANT_WORDS)):
             combo = _combo([], TIPS[field])
             for value, text in choices.items():
@@ -448,6 +450,7 @@ class WorkloadPanel(QScrollArea):
         effective = apply_framework(workload)  # what the framework sets where the job does not
         self.spin_loss_chunks.setEnabled(effective.loss is Loss.CHUNKED)
         self.spin_checkpoint_every.setEnabled(effective.checkpointing is not Checkpointing.NONE)
+        self.data_combos["optimizer_kernel"].setEnabled(workload.optimizer is Optimizer.ADAMW)  # PyTorch's AdamW only
         self.combo_objective.setEnabled(training)  # an objective is what a training step optimizes
         self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)

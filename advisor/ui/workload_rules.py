@@ -13,7 +13,16 @@ from advisor.core.estimate.job_checks import (
     LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
 )
-from advisor.core.job.workload import ActivationQuant, Engine, Loss, Method, Mode, Objective, Precision
+from advisor.core.job.workload import (
+    ActivationQuant,
+    Engine,
+    Loss,
+    Method,
+    Mode,
+    Objective,
+    OptimizerKernel,
+    Precision,
+)
 from advisor.core.memory.formats import is_gguf
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
@@ -55,6 +64,13 @@ ACTIVATION_QUANT_WORDS = {
     ActivationQuant.NONE: "16-bit (as computed)",
     ActivationQuant.FP8: "8-bit float (FP8)",
     ActivationQuant.INT8: "8-bit integer",
+}
+
+#: PyTorch AdamW's implementation (OptimizerKernel), in the framework's hands unless chosen.
+OPTIMIZER_KERNEL_WORDS = {
+    None: "framework default",
+    OptimizerKernel.FUSED: "fused (one pass)",
+    OptimizerKernel.FOREACH: "foreach (PyTorch's default)",
 }
 
 #: A switch the framework may set: its default, on or off.

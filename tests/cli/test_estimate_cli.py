@@ -295,6 +295,24 @@ def test_help_lists_the_training_options(capsys):
         assert flag in out
 
 
+def test_optimizer_kernel_flag_moves_memory_and_speed(capsys):
+    # issue 15: PyTorch's foreach AdamW holds a state-sized sqrt(v) temporary (one fp32 state: 4 B per
+    # trained parameter) and makes more passes over the states than the fused kernel.
+    args = ("--mode", "train", "--method", "full", "--seq-len", "512", "--checkpointing", "full", "--gpu", "h200-sxm")
+    default = run_json(capsys, "llama-3.2-1b", *args)  # the HF Trainer's default: fused
+    foreach = run_json(capsys, "llama-3.2-1b", *args, "--optimizer-kernel", "foreach")
+    assert default["workload"]["optimizer_kernel"] == "fused" and foreach["workload"]["optimizer_kernel"] == "foreach"
+    extra = foreach["memory"]["per_gpu_gib"]["total"] - default["memory"]["per_gpu_gib"]["total"]
+    assert 1.236e9 * 4 / 2**30 * 0.95 < extra < 1.236e9 * 4 / 2**30 * 1.15
+    assert foreach["speed"]["train_tokens_per_s"] < default["speed"]["train_tokens_per_s"]
+    # An 8B full fine-tune fits one H200 with the fused kernel; foreach's temporary sends the optimizer to host RAM.
+    assert run_json(capsys, "llama-3.1-8b", *args)["plan"]["offload"] == []
+    assert run_json(capsys, "llama-3.1-8b", *args, "--optimizer-kernel", "foreach")["plan"]["offload"] == ["optimizer"]
+    with pytest.raises(SystemExit):
+        main(["estimate", "--help"])
+    assert "--optimizer-kernel" in capsys.readouterr().out
+
+
 def test_repeated_gpu_makes_a_mixed_build(capsys):
     data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp",
                     "--gpu", "rtx-3090", "--gpu", "rtx-5090")

@@ -107,6 +107,39 @@ def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
     assert combos["activation_quant"].currentData() == "int8" and combos["optimizer_in_backward"].currentIndex() == 0
 
 
+def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window):
+    """Issue 15: which AdamW kernel the step runs (``--optimizer-kernel``) is a field; foreach holds a
+    state-sized temporary and passes over the states more often, so the same full fine-tune needs more
+    memory and trains slower than with the fused kernel; the field is greyed for other optimizers."""
+    from advisor.core.job.workload import OptimizerKernel
+    from advisor.ui.workload_rules import OPTIMIZER_KERNEL_WORDS
+
+    from advisor.core.advice.comparison import ModelRef
+
+    session, window = app_window
+    panel = window.workload_panel
+    session.set_model(ModelRef(preset_id="llama-3.2-1b"))  # fits the shown builds without offload
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText("full"))
+    panel.spin_seq_len.setValue(512)  # short sequences: the optimizer step sets the peak
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("full"))
+    combo = panel.data_combos["optimizer_kernel"]
+    assert combo.toolTip() and combo.isEnabled()
+    assert [combo.itemText(i) for i in range(combo.count())] == list(OPTIMIZER_KERNEL_WORDS.values())
+    assert session.workload.optimizer_kernel is None  # the framework's (Hugging Face: fused)
+    default = session.results.builds[0].estimate
+    combo.setCurrentIndex(combo.findText(OPTIMIZER_KERNEL_WORDS[OptimizerKernel.FOREACH]))
+    assert session.workload.optimizer_kernel is OptimizerKernel.FOREACH
+    foreach = session.results.builds[0].estimate
+    assert foreach.memory.total > default.memory.total
+    if default.speed.train_tokens_per_s and foreach.speed.train_tokens_per_s:
+        assert foreach.speed.train_tokens_per_s < default.speed.train_tokens_per_s
+    session.set_workload(session.workload.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED}))
+    assert combo.currentText() == OPTIMIZER_KERNEL_WORDS[OptimizerKernel.FUSED]  # a loaded job shows its kernel
+    panel.combo_optimizer.setCurrentIndex(panel.combo_optimizer.findText("adamw-8bit"))
+    assert not combo.isEnabled()  # bitsandbytes' 8-bit AdamW is its own kernel
+
+
 def test_the_plan_dialog_offers_nvme_offload(app_window):
     """Issue 14: ZeRO-Infinity's NVMe offload (``--offload nvme``) is a choice of a build's plan too."""
     from advisor.core.advice.comparison import BuildEntry

@@ -10,7 +10,7 @@ from pydantic import Field
 from advisor.core.hardware import interconnect
 from advisor.core.hardware import memory as usable
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.core.job.workload import Framework, Mode, Workload
+from advisor.core.job.workload import Framework, Mode, OptimizerKernel, Workload
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
 from advisor.core.speed import engine_speed, flops
@@ -24,9 +24,9 @@ class Formula(Frozen):
     sources: tuple[str, ...] = Field(min_length=1)
 
 
-def _adamw_step_bytes() -> float:
-    """Bytes a default (AMP, AdamW) job's optimizer step moves per trained parameter."""
-    return speed_training.optimizer_step_bytes_per_param(Workload(mode=Mode.TRAIN))
+def _adamw_step_bytes(kernel: OptimizerKernel) -> float:
+    """Bytes an AMP AdamW job's optimizer step moves per trained parameter with ``kernel``."""
+    return speed_training.optimizer_step_bytes_per_param(Workload(mode=Mode.TRAIN, optimizer_kernel=kernel))
 
 
 def _engine_constants() -> str:
@@ -98,12 +98,15 @@ def formulas() -> tuple[Formula, ...]:
                                    for (f, g), m in sorted(flops.TRAIN_MFU_BY_FRAMEWORK.items()))
                 + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile; plus one optimizer step a step, "
                 "each trained weight (and master copy), its gradient and its optimizer states read and written "
-                f"once at decode's bandwidth share (AMP AdamW: {_adamw_step_bytes():g} bytes per trained parameter).",
+                f"once by a fused AdamW at decode's bandwidth share (AMP: {_adamw_step_bytes(OptimizerKernel.FUSED):g} "
+                "bytes per trained parameter); PyTorch's foreach AdamW passes over each state several times ("
+                f"{_adamw_step_bytes(OptimizerKernel.FOREACH):g} bytes) and holds a state-sized temporary; "
+                "the framework decides which unless the optimizer kernel is set.",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
                          "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",
                          "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)",
-                         "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adam.py (fused and foreach Adam)")),
+                         "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adamw.py at 002d2f0b (foreach and fused AdamW)")),
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

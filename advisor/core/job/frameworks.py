@@ -42,13 +42,26 @@ every default stays overridable. What the profiles change, and why:
 * **horovod**: data parallel with ring all-reduce: DDP memory, but gradients are all-reduced
   through a fusion buffer of ``HOROVOD_FUSION_THRESHOLD`` (128 MiB by default since horovod
   PR #2468) instead of DDP's full-size buckets.
+
+Which AdamW kernel each framework runs (``optimizer_kernel``; ``OPTIMIZER_KERNEL_SOURCES``): the fused
+one in the HF Trainer (and Axolotl and Unsloth, which train with it), torchtune and torchtitan;
+PyTorch's own default, foreach, where a framework builds ``torch.optim.AdamW`` without choosing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.job.workload import Checkpointing, Framework, Loss, Method, Mode, Precision, Workload
+from advisor.core.job.workload import (
+    Checkpointing,
+    Framework,
+    Loss,
+    Method,
+    Mode,
+    OptimizerKernel,
+    Precision,
+    Workload,
+)
 from advisor.core.memo import KeepLast
 
 #: Horovod's default tensor-fusion buffer: HOROVOD_FUSION_THRESHOLD = 128 MiB since horovod PR #2468
@@ -113,6 +126,26 @@ FSDP_MIXED_UNITS = "litgpt FSDPStrategy(auto_wrap_policy={Block}); Fabric use_or
 FSDP_NO_SYNC = "Fabric no_backward_sync -> FSDP.no_sync: unsharded gradients until the synchronizing micro-batch"
 
 
+#: Where each framework's AdamW kernel comes from (``Profile.optimizer_kernel``). PyTorch builds the
+#: foreach form unless told otherwise: ``torch.optim.AdamW(foreach=None, fused=None)`` picks foreach for
+#: CUDA tensors and fused only when asked (torch/optim/optimizer.py ``_default_to_fused_or_foreach``, which
+#: AdamW calls with ``use_fused=False``; the torch.optim docs' "Algorithms" section says the same).
+OPTIMIZER_KERNEL_SOURCES = {
+    Framework.HF: "transformers src/transformers/training_args.py at 00349ae8: default_optim = "
+                  "'adamw_torch_fused' with torch >= 2.8 ('adamw_torch', foreach, before)",
+    Framework.TORCHTUNE: "torchtune recipes/configs (llama3_1/8B_lora_single_device.yaml at 2943c61e): "
+                         "torch.optim.AdamW with fused: True",
+    Framework.TORCHTITAN: "torchtitan torchtitan/config/job_config.py at 6404b932: Optimizer.implementation "
+                          "= 'fused'",
+    Framework.LITGPT: "litgpt/finetune/lora.py at 01fe959c: torch.optim.AdamW(trainable_params, lr=..., "
+                      "weight_decay=..., betas=...), PyTorch's default (foreach)",
+    Framework.AXOLOTL: "the HF Trainer's default (it trains with transformers' Trainer)",
+    Framework.UNSLOTH: "the HF Trainer's default (it trains with transformers' / TRL's Trainer)",
+    Framework.DEEPSPEED: "PyTorch's default (foreach): no pinned source for DeepSpeed's own choice here",
+    Framework.HOROVOD: "PyTorch's default (foreach): Horovod wraps the user's torch optimizer",
+}
+
+
 @dataclass(frozen=True)
 class Profile:
     precision: Precision = Precision.AMP
@@ -122,6 +155,7 @@ class Profile:
     checkpointing: Checkpointing | None = None  # None: the job's own setting
     optimizer_in_backward_full_single: bool = False  # full fine-tune on one GPU
     activation_offload: bool = False
+    optimizer_kernel: OptimizerKernel = OptimizerKernel.FOREACH  # OPTIMIZER_KERNEL_SOURCES
     # What the framework's own model code keeps (issue 14; not job options: they follow its code).
     untied_lm_head: bool = False  # a separate lm_head even when the checkpoint ties it to the embedding
     kv_full_heads: bool = False  # k and v repeated to every query head before the attention kernel
@@ -138,14 +172,18 @@ class Profile:
 
 
 PROFILES: dict[Framework, Profile] = {
-    Framework.HF: Profile(summary="mixed precision (fp32 master), loss upcast to fp32, fp32 LoRA adapters (PEFT)"),
+    Framework.HF: Profile(optimizer_kernel=OptimizerKernel.FUSED,
+                          summary="mixed precision (fp32 master), loss upcast to fp32, fp32 LoRA adapters (PEFT), "
+                                  "fused AdamW (transformers' default with PyTorch 2.8 or later)"),
     Framework.TORCHTUNE: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=8,
                                  checkpointing=Checkpointing.FULL, optimizer_in_backward_full_single=True,
+                                 optimizer_kernel=OptimizerKernel.FUSED,
                                  summary="pure bf16, chunked cross-entropy (8 chunks), activation checkpointing, "
-                                         "optimizer in backward for single-GPU full fine-tunes"),
+                                         "optimizer in backward for single-GPU full fine-tunes, fused AdamW"),
     Framework.TORCHTITAN: Profile(precision=Precision.AMP, loss=Loss.UPCAST, checkpointing=Checkpointing.OP_SAC,
+                                  optimizer_kernel=OptimizerKernel.FUSED,
                                   summary="FSDP2 with fp32 master parameters, op-level selective checkpointing, "
-                                          "loss upcast to fp32"),
+                                          "loss upcast to fp32, fused AdamW"),
     # LitGPT at LITGPT_COMMIT: litgpt/model.py GPT.__init__ builds ``lm_head`` and ``wte`` apart, and
     # litgpt/scripts/convert_hf_checkpoint.py (copy_weights_hf_llama, copy_weights_gemma_2) copies
     # ``transformer.wte.weight`` into ``lm_head.weight`` when the checkpoint has none (tied), so both
@@ -169,11 +207,12 @@ PROFILES: dict[Framework, Profile] = {
                                       "by its zero padding, FSDP units mixing frozen and trained weights, "
                                       "unsharded gradients while accumulating, 4-bit lm_head under bnb "
                                       "(dequantized via fp16)"),
-    Framework.AXOLOTL: Profile(summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
+    Framework.AXOLOTL: Profile(optimizer_kernel=OptimizerKernel.FUSED,
+                               summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
-                               activation_offload=True,
+                               activation_offload=True, optimizer_kernel=OptimizerKernel.FUSED,
                                summary="16-bit weights, fused cross-entropy, checkpointed activations offloaded "
-                                       "to host RAM"),
+                                       "to host RAM, the HF Trainer's fused AdamW"),
     Framework.DEEPSPEED: Profile(summary="ZeRO with fp32 master weights and optimizer states, the model's own loss"),
     Framework.HOROVOD: Profile(summary="data parallel with ring all-reduce through a 128 MiB fusion buffer"),
 }
@@ -204,6 +243,8 @@ def apply_framework(w: Workload) -> Workload:
                                            and w.n_gpus == 1 and w.grad_accum_steps == 1)
     if w.activation_offload is None:
         update["activation_offload"] = p.activation_offload
+    if w.optimizer_kernel is None:
+        update["optimizer_kernel"] = p.optimizer_kernel
     return w.model_copy(update=update) if update else w
 
 

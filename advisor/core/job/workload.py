@@ -71,6 +71,14 @@ class Optimizer(StrEnum):
     ADAFACTOR = "adafactor"
 
 
+class OptimizerKernel(StrEnum):
+    """How PyTorch's AdamW runs its step (torch.optim docs: "foreach" and "fused" implementations;
+    ``advisor.core.job.frameworks.OPTIMIZER_KERNEL_SOURCES`` says which each framework uses)."""
+
+    FOREACH = "foreach"  # multi-tensor ops one after another (PyTorch's default on CUDA): more passes, a temporary
+    FUSED = "fused"  # one kernel per parameter group: each tensor read and written once, no temporary
+
+
 class Checkpointing(StrEnum):
     NONE = "none"
     SELECTIVE = "selective"  # Korthikanti et al. 2022: attention core recomputed
@@ -218,6 +226,8 @@ class Workload(Frozen):
     loss_chunks: int = Field(8, ge=1, le=1024, description="Chunks of the chunked cross-entropy")
     activation_offload: bool | None = Field(None, description="Saved activations to host RAM (torchtune, Unsloth)")
     optimizer_in_backward: bool | None = Field(None, description="Optimizer step fused into backward (torchtune)")
+    optimizer_kernel: OptimizerKernel | None = Field(None, description="PyTorch AdamW's step, foreach or fused "
+                                                                       "(None: the framework's default)")
     compile: bool | None = Field(None, description="torch.compile (None: the framework's default)")
     bnb_legacy: bool = Field(False, description="bitsandbytes < 0.43.2: every 4-bit Linear keeps its input")
     activation_quant: ActivationQuant = Field(ActivationQuant.NONE, description="Saved activations in 8 bits")

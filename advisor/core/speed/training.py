@@ -40,6 +40,7 @@ from advisor.core.job.workload import (
     Objective,
     Offload,
     Optimizer,
+    OptimizerKernel,
     Parallel,
     Precision,
     Workload,
@@ -166,25 +167,40 @@ _COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100
 OPTIMIZER_SHARDED = (Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP, Parallel.FSDP_GRAD_OP)
 
 
+#: State-sized passes of PyTorch's foreach AdamW beyond the fused kernel's one read and write of each
+#: state and one read of the gradient: ``_multi_tensor_adamw`` (torch/optim/adamw.py at 002d2f0b, weight
+#: decay 0, the HF Trainer's default) runs ``_foreach_lerp_(exp_avgs, grads)`` (m, g read; m written),
+#: ``_foreach_mul_(exp_avg_sqs)`` and ``_foreach_addcmul_(exp_avg_sqs, grads, grads)`` (v read and written
+#: twice, g read again), ``_foreach_sqrt(exp_avg_sqs)`` into a new state-sized list, ``_foreach_div_`` and
+#: ``_foreach_add_`` on it, and ``_foreach_addcdiv_(params, exp_avgs, denom)`` (p, m and the temporary read,
+#: p written): 14 state passes and 2 gradient passes where the fused kernel makes 4 and 1. A non-zero
+#: weight decay adds ``_foreach_mul_(params)`` (one read and write of the weights), not counted here.
+FOREACH_EXTRA_STATE_PASSES = 10
+FOREACH_EXTRA_GRAD_PASSES = 1
+
+
 def optimizer_step_bytes_per_param(w: Workload) -> float:
     """Bytes one trained parameter's optimizer step moves through GPU memory (``w`` with its framework's
-    defaults applied, ``with_framework_defaults``), at the least: its weight
-    and master copy read and written, its gradient read, each optimizer state read and written
-    (AdamW: ``param <- param - lr * (m / (sqrt(v) + eps) + wd * param)`` with ``m``, ``v`` updated
-    from the gradient, Loshchilov & Hutter arXiv:1711.05101 Alg. 2; a fused kernel touches each tensor
-    once, PyTorch's ``_fused_adam_`` in torch/optim/adam.py at 005941eb). Sizes are the memory
-    estimate's (``advisor.core.memory.states``). AMP AdamW: 2 × (2 + 4) + 2 + 2 × 8 = 30 B.
-    PyTorch's default foreach AdamW passes over the states several times more
-    (``_multi_tensor_adam`` there: about 88 B per fp32 parameter) - not modelled here, though the memory
-    estimate assumes that form's sqrt(v) temporary (``memory.training``): one "optimizer kernel" choice
-    with framework defaults should decide both (left open, benchmarks/README.md)."""
-    return _step_bytes(w.optimizer, w.precision)
+    defaults applied, ``with_framework_defaults``). A fused kernel (``OptimizerKernel.FUSED``) reads and
+    writes the weight and its master copy, reads the gradient and reads and writes each optimizer state
+    once (AdamW: ``param <- param - lr * (m / (sqrt(v) + eps) + wd * param)`` with ``m``, ``v`` updated
+    from the gradient, Loshchilov & Hutter arXiv:1711.05101 Alg. 2; PyTorch's ``_fused_adamw_``). Sizes
+    are the memory estimate's (``advisor.core.memory.states``). AMP AdamW: 2 × (2 + 4) + 2 + 2 × 8 = 30 B.
+    PyTorch's foreach AdamW (``OptimizerKernel.FOREACH``) adds ``FOREACH_EXTRA_STATE_PASSES`` passes over
+    a state and ``FOREACH_EXTRA_GRAD_PASSES`` over the gradient: 30 + 10 × 4 + 2 = 72 B under AMP. The
+    memory estimate counts the same kernel's sqrt(v) temporary (``memory.training``). Other optimizers
+    (bitsandbytes' 8-bit and paged AdamW, SGD, Adafactor) take the one-pass count."""
+    return _step_bytes(w.optimizer, w.precision, w.optimizer_kernel is not OptimizerKernel.FUSED)
 
 
 @lru_cache(maxsize=64)
-def _step_bytes(optimizer: Optimizer, precision: Precision) -> float:
+def _step_bytes(optimizer: Optimizer, precision: Precision, foreach: bool) -> float:
     weight = param_bytes(precision) + master_bytes_per_param(precision)
-    return 2 * weight + param_bytes(precision) + 2 * optimizer_bytes_per_param(optimizer, precision)
+    states = optimizer_bytes_per_param(optimizer, precision)
+    fused = 2 * weight + param_bytes(precision) + 2 * states
+    if not foreach or optimizer is not Optimizer.ADAMW:
+        return fused
+    return fused + FOREACH_EXTRA_STATE_PASSES * states / 2 + FOREACH_EXTRA_GRAD_PASSES * param_bytes(precision)
 
 
 def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> float:
@@ -243,8 +259,11 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     optimizer_s = optimizer_step_seconds(arch, w, sp, min(bws))
     compute += optimizer_s  # once per step, after the last micro-batch's backward
     if optimizer_s >= 1e-3:
+        fused = w.optimizer_kernel is OptimizerKernel.FUSED or w.optimizer is not Optimizer.ADAMW
         notes.append(f"optimizer step {optimizer_s * 1e3:.0f} ms: each trained weight, its gradient and its "
-                     "optimizer states read and written once (a fused AdamW; PyTorch's foreach one makes more passes)")
+                     "optimizer states " + ("read and written once (a fused AdamW)" if fused else
+                                            "passed over several times (PyTorch's foreach AdamW; a fused one "
+                                            "passes once)"))
     c = train_comm(arch, w, build, sp, r)
     comm = c.total
     host = _offload_seconds(arch, w, build, sp, notes)

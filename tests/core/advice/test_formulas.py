@@ -17,7 +17,8 @@ def test_constants_shown_are_the_ones_used():
     assert f"{flops.TRAIN_MFU:.0%}" in text
     assert f"Ampere GPUs {flops.TRAIN_MFU_BY_GENERATION['Ampere']:.0%}" in text
     assert f"Hugging Face on Hopper {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'Hopper')]:.0%}" in text
-    assert "AMP AdamW: 30 bytes per trained parameter" in text  # training.optimizer_step_bytes_per_param
+    assert "fused AdamW at decode's bandwidth share (AMP: 30 bytes per trained parameter)" in text
+    assert "foreach AdamW passes over each state several times (72 bytes)" in text  # optimizer_step_bytes_per_param
     assert f"× {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile" in text
     assert f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}" in text
     assert f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}" in text

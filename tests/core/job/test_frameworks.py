@@ -7,10 +7,12 @@ from advisor.core.job.frameworks import (
     FABRIC_BNB_DEQUANT_BYTES,
     LITGPT_COMMIT,
     LITGPT_LORA_DROPOUT,
+    OPTIMIZER_KERNEL_SOURCES,
     PROFILES,
     Profile,
+    apply_framework,
 )
-from advisor.core.job.workload import Framework
+from advisor.core.job.workload import Framework, OptimizerKernel, Workload
 
 
 def test_litgpt_constants_are_the_cited_ones():
@@ -41,3 +43,20 @@ def test_other_frameworks_keep_the_plain_defaults():
                     plain.chunked_loss_upcast, plain.dequant_bytes, plain.fused_qkv_view, plain.lora_pad_saved,
                     plain.fsdp_mixed_units, plain.accumulate_unsharded), fw
     assert (plain.lora_dropout, plain.dequant_bytes, plain.chunked_loss_upcast) == (0.0, 2, True)
+
+
+def test_each_framework_runs_the_adamw_kernel_its_code_builds():
+    # transformers >= 5 with torch >= 2.8: adamw_torch_fused (Axolotl and Unsloth train with its Trainer);
+    # torchtune's configs fused: True; torchtitan's implementation = "fused"; LitGPT builds torch.optim.AdamW
+    # without choosing, which is PyTorch's foreach; no pinned source for DeepSpeed or Horovod: PyTorch's.
+    fused = {Framework.HF, Framework.TORCHTUNE, Framework.TORCHTITAN, Framework.AXOLOTL, Framework.UNSLOTH}
+    assert {fw for fw, p in PROFILES.items() if p.optimizer_kernel is OptimizerKernel.FUSED} == fused
+    assert Profile().optimizer_kernel is OptimizerKernel.FOREACH  # PyTorch's own default
+    assert set(OPTIMIZER_KERNEL_SOURCES) == set(Framework)
+    assert "00349ae8" in OPTIMIZER_KERNEL_SOURCES[Framework.HF] and "6404b932" in OPTIMIZER_KERNEL_SOURCES[
+        Framework.TORCHTITAN] and "2943c61e" in OPTIMIZER_KERNEL_SOURCES[Framework.TORCHTUNE]
+    job = Workload(mode="train", framework="litgpt")
+    assert apply_framework(job).optimizer_kernel is OptimizerKernel.FOREACH
+    chosen = job.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED})
+    assert apply_framework(chosen).optimizer_kernel is OptimizerKernel.FUSED  # the user's choice stands
+    assert apply_framework(Workload()).optimizer_kernel is None  # inference: no optimizer

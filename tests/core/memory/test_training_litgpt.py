@@ -27,7 +27,7 @@ TINY = ModelArch(id="tiny", name="Tiny", n_layers=4, hidden_size=64, n_heads=4, 
 
 def job(**kw) -> Workload:
     base = dict(mode="train", method="lora", lora_rank=8, lora_targets=("q", "v"), seq_len=32, batch=1,
-                attention="sdpa", precision="bf16", optimizer="adamw")
+                attention="sdpa", precision="bf16", optimizer="adamw", optimizer_kernel="foreach")  # LitGPT's
     return Workload(**(base | kw))
 
 

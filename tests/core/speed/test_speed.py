@@ -220,7 +220,7 @@ def test_training_flops_6n_8n_and_lora_4n():
 
 def test_single_gpu_training_throughput_is_peak_times_mfu():
     a = llama2_7b()
-    w = Workload(mode="train", method="lora", seq_len=2048)
+    w = with_framework_defaults(Workload(mode="train", method="lora", seq_len=2048))  # as the estimate takes it
     s = speed(a, w, one_4090())
     # the matmuls at the peak × MFU, then one optimizer step (memory-bound, timed apart)
     matmul_s = w.seq_len * train_flops_per_token(a, w) / (rtx4090().bf16_tflops_dense * 1e12 * TRAIN_MFU)
@@ -233,14 +233,22 @@ def test_single_gpu_training_throughput_is_peak_times_mfu():
 def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
     # AMP AdamW: weight 2 B + fp32 master 4 B read and written, the gradient (2 B) read, two fp32 states
     # read and written: 2 × 6 + 2 + 2 × 8 = 30 B per trained parameter; pure bf16: 2 × 2 + 2 + 2 × 4 = 14;
-    # 8-bit AdamW's states are 1 B each.
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train")) == 30
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", precision="bf16")) == 14
+    # 8-bit AdamW's states are 1 B each. That is a fused kernel; PyTorch's foreach AdamW (its default when
+    # the framework does not choose) adds 10 passes over a state and one over the gradient: 30 + 40 + 2.
+    fused = dict(mode="train", optimizer_kernel="fused")
+    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused)) == 30
+    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused, precision="bf16")) == 14
+    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused, optimizer="adamw-8bit")) == 18
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer_kernel="foreach")) == 72
+    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", precision="bf16")) == 14 + 20 + 2
+    # bitsandbytes' 8-bit AdamW is its own one-pass kernel, whatever PyTorch's AdamW would do
     assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer="adamw-8bit")) == 18
     torchtune = with_framework_defaults(Workload(mode="train", framework="torchtune"))
-    assert speed_train.optimizer_step_bytes_per_param(torchtune) == 14  # its default: pure bf16
+    assert speed_train.optimizer_step_bytes_per_param(torchtune) == 14  # its defaults: pure bf16, fused AdamW
+    litgpt = with_framework_defaults(Workload(mode="train", framework="litgpt"))
+    assert speed_train.optimizer_step_bytes_per_param(litgpt) == 36  # pure bf16, torch.optim.AdamW's foreach
     a, bw = llama2_7b(), rtx4090().mem_bandwidth_gb_per_s * 1e9
-    full = Workload(mode="train", method="full")
+    full = Workload(mode="train", method="full", optimizer_kernel="fused")
     one = speed_train.optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)
     assert one == pytest.approx(train_params(a, full) * 30 / (bw * DECODE_BANDWIDTH_EFFICIENCY))
     # ZeRO / FSDP step their shard; DDP every state on every GPU; a CPU optimizer none on the GPU
