@@ -18,7 +18,7 @@ from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.cost.running import ELECTRICITY_SOURCE, IDLE_SOURCE, CostSettings, is_stale, price_date
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
-from advisor.core.job.workload import Loss, Mode, Workload
+from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
 from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
@@ -79,7 +79,9 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                  ("Objective", OBJECTIVE_WORDS[w.objective]
                   + ("; reference log-probabilities precomputed" if w.precompute_ref else "")),
                  ("Precision", e.precision.value),
-                 ("Optimizer", e.optimizer.value), ("Sequence length", f"{w.seq_len:,}"),
+                 ("Optimizer", e.optimizer.value + (f" ({e.optimizer_kernel.value} kernel)"
+                                                    if e.optimizer is Optimizer.ADAMW and e.optimizer_kernel else "")),
+                 ("Sequence length", f"{w.seq_len:,}"),
                  ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
                  ("Loss", loss),
                  ("Checkpointing / attention", f"{e.checkpointing.value} / {e.attention.value}")]

@@ -142,6 +142,11 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     assert rows["Precision"] == "bf16" and rows["Loss"].startswith("chunked in ")
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora"), None))
     assert rows["Framework"].startswith("Hugging Face (") and rows["Precision"] == "amp"
+    assert rows["Optimizer"] == "adamw (fused kernel)"  # issue 15: the kernel the estimate took
+    lit = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
+    assert lit["Optimizer"] == "adamw (foreach kernel)"
+    eight = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", optimizer="adamw-8bit"), None))
+    assert eight["Optimizer"] == "adamw-8bit"  # bitsandbytes' own kernel: no PyTorch kernel to name
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
     assert rows["Precision"] == "amp"  # what the user set stands
     assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
