@@ -224,11 +224,45 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
 
 
+QUANT_GRID = [round(i * 0.01e-3, 8) for i in range(0, 31)]  # 0 to 0.3 ms per layer
+
+
+def quant_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
+    """The calibration rows whose estimate ``es.QUANT_KERNEL_S_PER_LAYER`` moves: integer-quantized weights
+    (``es.QUANT_FAMILY``) in an engine that replays CUDA graphs (``Engine.pooled``)."""
+    return [r for e, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value) if e.pooled for r in rows
+            if es.QUANT_FAMILY.get(speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "")) is not None]
+
+
+def fit_quant(rows, catalog) -> dict[str, float]:
+    """``es.QUANT_KERNEL_S_PER_LAYER`` on ``rows`` (``quant_rows``), the engines' constants as they are:
+    coordinate descent over ``QUANT_GRID`` for each family (``PASSES``), ties kept nearest the current value."""
+    current = dict(es.QUANT_KERNEL_S_PER_LAYER)
+    for _ in range(PASSES):
+        for family in sorted(current):
+            scored = []
+            for value in dict.fromkeys([*QUANT_GRID, current[family]]):
+                es.QUANT_KERNEL_S_PER_LAYER[family] = value
+                scored.append((loss(rows, catalog), value))
+            best = min(v for v, _ in scored)
+            near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
+            current[family] = min(near, key=lambda v: abs(v - current[family]))
+            es.QUANT_KERNEL_S_PER_LAYER[family] = current[family]
+    return current
+
+
 def main() -> int:
     catalog = load_catalog().catalog
     by_engine = calibration_rows(catalog)
     shipped, shipped_per_head = dict(es.FITTED), es.PER_HEAD_ATTENTION_SHARE
+    shipped_quant = dict(es.QUANT_KERNEL_S_PER_LAYER)
     before = {e: loss(rows, catalog) for e, rows in by_engine.items()}
+    # The dequantizing kernels' per-layer time is fitted on the engines' shipped constants, then the
+    # engines on it (one round: ``test_engine_speed`` checks that each is a fit given the other).
+    quant = fit_quant(quant_rows(by_engine), catalog)
+    print(f"# QUANT_KERNEL_S_PER_LAYER = {{{', '.join(f'{k!r}: {v * 1e3:.2f}e-3' for k, v in sorted(quant.items()))}}}"
+          f"  (engine_speed.py; {len(quant_rows(by_engine))} calibration rows with integer weights in "
+          "CUDA-graph engines)")
     es.FITTED.clear()
     fitted = {}
     for engine in sorted(by_engine, key=lambda e: e.value):
@@ -276,7 +310,7 @@ def main() -> int:
     es.FITTED.update(shipped)
     es.PER_HEAD_ATTENTION_SHARE = shipped_per_head
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
-            and fitted_per_head == shipped_per_head)
+            and fitted_per_head == shipped_per_head and quant == shipped_quant)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

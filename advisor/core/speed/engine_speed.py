@@ -94,11 +94,17 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # compute share had been constrained only by the prefill inside the long-input Qwen2.5 rows' end-to-end
 # time; the measured prefill of 2,048 and 8,192 tokens on the H100 (31,875 and 30,209 tokens/s) was 3.3x
 # the old estimate. SGLang's bandwidth share is that of one page (H20, batch 1).
+# Seventh session (2026-11-26): with the dequantizing kernels' per-layer time (``QUANT_KERNEL_S_PER_LAYER``,
+# 4-bit 0.06 ms, 8-bit 0.03 ms) in place, refitted until nothing moved: vLLM bandwidth 0.67 -> the prior
+# 0.699, compute the prior -> 0.46, floor 0.17 -> 0.16 ms (its 67 rows 0.108 -> 0.077); SGLang floor 0.14 ->
+# 0.13 ms (10 rows 0.101 -> 0.096); TensorRT-LLM compute 0.58 -> 0.57 (10 rows 0.151 -> 0.163, on vLLM's
+# new bandwidth and floor).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
-    Engine.VLLM: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.58, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.57, floor_s_per_layer=0.16e-3,
+                                     kv_bandwidth=None),
 }
 
 
@@ -115,6 +121,29 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: reaches a small share: FP32 accumulation and per-key reductions across a warp, not its
 #: multiply-adds, bound it.
 PER_HEAD_ATTENTION_SHARE = 0.11
+
+
+#: Seconds a decode step adds per layer, on the GPU, when the weights are integer-quantized and the engine
+#: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels; the
+#: engines that replay CUDA graphs, whose GPU time bounds a step: ``Engine.pooled``), by kernel family
+#: (``QUANT_FAMILY``). A share of the bandwidth would not do: in the calibration rows the 4-bit rate's gain
+#: over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3, A100, batch 1: 7B 1.8x, 14B 2.0x, 32B
+#: 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per layer (each layer's seven
+#: projections, small matrices, each with its dequantization and reduction) rather than of a slower
+#: stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the pooled engines'
+#: calibration rows with GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26).
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
+#: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
+QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "int8": "int8"}
+
+
+def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
+    """``QUANT_KERNEL_S_PER_LAYER`` for these weights in this engine (0: 16-bit or FP8 weights, GGUF and
+    EXL2 formats, or an engine whose step its host bounds)."""
+    family = QUANT_FAMILY.get(weights)
+    if family is None or not engine.pooled:
+        return 0.0
+    return QUANT_KERNEL_S_PER_LAYER[family]
 
 
 def engine_speed(engine: Engine) -> EngineSpeed:

@@ -107,11 +107,12 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
     if sp.stages > 1 and w.parallel is Parallel.PP and w.batch > 1:
         return _pipelined_decode(arch, w, r, sp, whole_w, floor, rates, known_peaks)
+    quant = _es.quant_kernel_s_per_layer(w.engine, w.weights) * arch.n_layers  # dequantizing GEMVs, per step
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
         mem_t = comp_t = step = 0.0
         for f, b, a, p in zip(shares, r.bws, rates, r.peaks):
-            w_t = whole_w * frac * f / (b * e.bandwidth)
+            w_t = whole_w * frac * f / (b * e.bandwidth) + quant * f
             a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
             g_t = w.batch * r.two_n * f / (p * e.compute) if known_peaks else 0.0
             ac_t = attn_whole * f / (p * e.compute) if known_peaks else 0.0
@@ -124,7 +125,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     rate = None if None in rates else min(rates, default=None)
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = mem.weights * frac / (min(r.bws) * e.bandwidth)
+    w_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + quant
     mem_t = w_t + attn_t
     if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
         notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
@@ -158,9 +159,10 @@ def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floo
     attn_mb = w.batch * attention_flops_per_token(arch, w.context_len) / m
     kv_share = e.kv_share(per_mb)
     per_head = w.decode_attention is DecodeAttention.PER_HEAD
+    quant = _es.quant_kernel_s_per_layer(w.engine, w.weights) * arch.n_layers
     stage_t, mem_t, comp_t = [], 0.0, 0.0
     for f, b, a, p in zip(stage_shares(r.build, sp.stages), r.bws, rates, r.peaks):
-        w_t = whole_w * frac * f / (b * e.bandwidth)
+        w_t = whole_w * frac * f / (b * e.bandwidth) + quant * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = per_mb * r.two_n * f / (p * e.compute) if known_peaks else 0.0
         ac_t = attn_mb * f / (p * e.compute) if known_peaks else 0.0
