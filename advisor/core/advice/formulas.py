@@ -84,7 +84,10 @@ def formulas() -> tuple[Formula, ...]:
                 f"keeps (RTX 4090 deviceQuery); Apple: {usable.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
         Formula(term="Decode speed", formula="kernel by kernel: the weight GEMMs, max(weight bytes / (bandwidth × b), "
-                "FLOPs / (peak × c)), then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs), at least "
+                "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
+                f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
+                f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
+                "kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs), at least "
                 "the host floor × layers, plus tensor-parallel all-reduces. Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
