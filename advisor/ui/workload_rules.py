@@ -69,8 +69,8 @@ ACTIVATION_QUANT_WORDS = {
 #: PyTorch AdamW's implementation (OptimizerKernel), in the framework's hands unless chosen.
 OPTIMIZER_KERNEL_WORDS = {
     None: "framework default",
-    OptimizerKernel.FUSED: "fused (one pass)",
-    OptimizerKernel.FOREACH: "foreach (PyTorch's default)",
+    OptimizerKernel.FUSED: "fused",
+    OptimizerKernel.FOREACH: "foreach",
 }
 
 #: A switch the framework may set: its default, on or off.
