@@ -229,8 +229,9 @@ QUANT_GRID = [round(i * 0.01e-3, 8) for i in range(0, 31)]  # 0 to 0.3 ms per la
 
 def quant_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
     """The calibration rows whose estimate ``es.QUANT_KERNEL_S_PER_LAYER`` moves: integer-quantized weights
-    (``es.QUANT_FAMILY``) in an engine that replays CUDA graphs (``Engine.pooled``)."""
-    return [r for e, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value) if e.pooled for r in rows
+    (``es.QUANT_FAMILY``) in an engine that replays CUDA graphs (``es.CUDA_GRAPH_ENGINES``)."""
+    return [r for e, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value) if e in es.CUDA_GRAPH_ENGINES
+            for r in rows
             if es.QUANT_FAMILY.get(speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "")) is not None]
 
 

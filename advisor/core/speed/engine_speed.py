@@ -123,14 +123,18 @@ FITTED: dict[Engine, EngineSpeed] = {
 PER_HEAD_ATTENTION_SHARE = 0.11
 
 
+#: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it
+#: (vLLM, SGLang, TensorRT-LLM, DeepSpeed-FastGen; ``SIBLING`` above).
+CUDA_GRAPH_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM, Engine.DEEPSPEED})
+
 #: Seconds a decode step adds per layer, on the GPU, when the weights are integer-quantized and the engine
-#: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels; the
-#: engines that replay CUDA graphs, whose GPU time bounds a step: ``Engine.pooled``), by kernel family
+#: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels), in the
+#: ``CUDA_GRAPH_ENGINES``, by kernel family
 #: (``QUANT_FAMILY``). A share of the bandwidth would not do: in the calibration rows the 4-bit rate's gain
 #: over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3, A100, batch 1: 7B 1.8x, 14B 2.0x, 32B
 #: 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per layer (each layer's seven
 #: projections, small matrices, each with its dequantization and reduction) rather than of a slower
-#: stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the pooled engines'
+#: stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines'
 #: calibration rows with GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26).
 QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
@@ -141,7 +145,7 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
     """``QUANT_KERNEL_S_PER_LAYER`` for these weights in this engine (0: 16-bit or FP8 weights, GGUF and
     EXL2 formats, or an engine whose step its host bounds)."""
     family = QUANT_FAMILY.get(weights)
-    if family is None or not engine.pooled:
+    if family is None or engine not in CUDA_GRAPH_ENGINES:
         return 0.0
     return QUANT_KERNEL_S_PER_LAYER[family]
 

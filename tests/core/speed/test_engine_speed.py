@@ -163,12 +163,12 @@ def test_per_head_share_is_a_fit_of_the_calibration_rows(catalog):
 
 
 def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
-    # Issue 15, seventh session: the per-layer time of the dequantizing kernels, fitted on the pooled engines'
+    # Issue 15, seventh session: the per-layer time of the dequantizing kernels, fitted on the CUDA-graph engines'
     # calibration rows with GPTQ / AWQ / 8-bit weights: no grid neighbour does better by more than TIE.
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     assert len(rows) >= speed_calibration.MIN_ROWS
     assert {speed_fidelity.WEIGHTS[r["weights"]] for r in rows} == {"awq", "gptq", "int8"}
-    assert all(Engine(r["engine"]).pooled for r in rows)
+    assert all(Engine(r["engine"]) in es.CUDA_GRAPH_ENGINES for r in rows)
     shipped = dict(es.QUANT_KERNEL_S_PER_LAYER)
     base = speed_calibration.loss(rows, catalog)
     try:
