@@ -132,9 +132,8 @@ CUDA_GRAPH_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM,
 #: ``CUDA_GRAPH_ENGINES``, by kernel family
 #: (``QUANT_FAMILY``). A share of the bandwidth would not do: in the calibration rows the 4-bit rate's gain
 #: over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3, A100, batch 1: 7B 1.8x, 14B 2.0x, 32B
-#: 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per layer (each layer's seven
-#: projections, small matrices, each with its dequantization and reduction) rather than of a slower
-#: stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines'
+#: 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per layer (per quantized GEMM launched,
+#: whatever its size) rather than of a slower stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines'
 #: calibration rows with GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26).
 QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
