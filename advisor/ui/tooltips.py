@@ -54,7 +54,8 @@ TIPS: dict[str, str] = {
                         "gradient and optimizer state once. Foreach (PyTorch's own default): several passes "
                         "over the optimizer states and a temporary as large as one of them, so a slower step "
                         "and more memory. Hugging Face (transformers 5 with PyTorch 2.8 or later), torchtune "
-                        "and torchtitan use fused; LitGPT and a plain torch.optim.AdamW use foreach.",
+                        "and torchtitan use fused; LitGPT, and PyTorch's AdamW wherever a script does not "
+                        "choose, use foreach.",
     "activation_quant": "Store the activations kept for the backward pass in 8 bits instead of 16: half "
                         "their memory, at some cost in accuracy and speed.",
     "loss_chunks": "How many pieces the chunked cross-entropy splits the vocabulary's logits into: more "
