@@ -3,6 +3,7 @@
 import pytest
 
 from advisor.core.hardware.interconnect import collective_time_s
+from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
@@ -288,3 +289,26 @@ def test_unknown_bandwidth_gives_none_and_a_note():
 def test_more_gpus_than_the_build_has():
     s = speed(llama2_7b(), Workload(n_gpus=4, parallel="tp"), pair_4090_pcie())
     assert s.decode_tokens_per_s is None and "has 2" in s.notes[0]
+
+
+# --- the optimizer kernel (issue 15, seventh session) ------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(method=st.sampled_from(["full", "lora"]), framework=st.sampled_from(["hf", "torchtune", "litgpt", "deepspeed"]),
+       seq_len=st.integers(128, 8192), batch=st.integers(1, 8), gpus=st.sampled_from([(1, "none"), (4, "fsdp"),
+                                                                                  (4, "ddp"), (2, "zero2")]))
+def test_foreach_never_needs_less_memory_nor_trains_faster_than_fused(method, framework, seq_len, batch, gpus):
+    a = llama2_7b()
+    n, parallel = gpus
+    base = dict(mode="train", method=method, framework=framework, seq_len=seq_len, batch=batch, n_gpus=n,
+                parallel=parallel)
+    fused, foreach = (Workload(**base, optimizer_kernel=k) for k in ("fused", "foreach"))
+    m_fused, m_foreach = estimate_memory(a, fused).breakdown, estimate_memory(a, foreach).breakdown
+    assert m_foreach.peak_allocated >= m_fused.peak_allocated
+    build = ResolvedBuild(name="4x 4090", gpus=(rtx4090(),) * 4, topology=Topology(pcie_gen=4))
+    s_fused = sp.estimate_speed(a, fused, build, m_fused).train_tokens_per_s
+    s_foreach = sp.estimate_speed(a, foreach, build, m_foreach).train_tokens_per_s
+    assert s_foreach <= s_fused
