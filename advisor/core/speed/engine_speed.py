@@ -129,12 +129,13 @@ CUDA_GRAPH_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM,
 
 #: Seconds a decode step adds per layer, on the GPU, when the weights are integer-quantized and the engine
 #: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels), in the
-#: ``CUDA_GRAPH_ENGINES``, by kernel family
-#: (``QUANT_FAMILY``). A share of the bandwidth would not do: in the calibration rows the 4-bit rate's gain
-#: over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3, A100, batch 1: 7B 1.8x, 14B 2.0x, 32B
-#: 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per layer (per quantized GEMM launched,
-#: whatever its size) rather than of a slower stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines'
-#: calibration rows with GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26).
+#: ``CUDA_GRAPH_ENGINES``, by kernel family (``QUANT_FAMILY``). A share of the bandwidth would not do: in the
+#: calibration rows the 4-bit rate's gain over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3,
+#: A100, batch 1: 7B 1.8x, 14B 2.0x, 32B 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per
+#: layer (per quantized GEMM launched, whatever its size) rather than of a slower stream. Fitted by
+#: ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines' calibration rows with
+#: GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26). Checked across sources: fitted on
+#: the vLLM rows alone it is the same, and it takes the SGLang AWQ rows (H20, Qwen3) from 47 % to 9 %.
 QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "int8": "int8"}
