@@ -86,7 +86,8 @@ def _shortfall(r) -> str:
 
 
 def _money(usd: float) -> str:
-    return f"${usd:,.0f}"
+    """Whole dollars; cents below $100 (a price per token/s: '$1' against '$2' hid a 1.1× gap)."""
+    return f"${usd:,.2f}" if abs(usd) < 100 else f"${usd:,.0f}"
 
 
 def _prices(win, wp: float, other, op: float) -> str:
@@ -109,6 +110,8 @@ def _versus(win, other, criterion: Criterion, unit: str) -> str:
                         f"{unit}) for {_money(op - wp)} less ({_prices(win, wp, other, op)})")
             return f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
         return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
+    if criterion is Criterion.SPEED and ws and not os_:
+        return f"{win.name} wins on speed: {ws:,.0f} {unit}; no speed could be estimated for {other.name}"
     if criterion is Criterion.PRICE and wp is not None:
         if op is None:
             return f"{win.name} wins on price: {_money(wp)}; {other.name} has no purchase price"
@@ -170,14 +173,21 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
         sentence = f"{win.name} wins: it is the only build that runs this job{at}{tight}{why}."
         return Ranking(order, criterion, sentence)
     other = running[1]
-    if win.status is FitStatus.FITS and other.status is FitStatus.TIGHT and _key(other, criterion)[1:] < _key(
-            win, criterion)[1:]:
+    if win.status is FitStatus.FITS and other.status is FitStatus.TIGHT and _better_on(other, win, criterion):
         # The runner-up does better on the criterion but fits only within the estimate's error: the
         # winner wins by fitting with room to spare, not on the criterion (a "0.1× faster" win is nonsense).
         return Ranking(order, criterion, f"{win.name} wins: it fits with room to spare; {other.name} "
                        f"{_lead(other, win, criterion, unit)} but is tight (within the estimate's error of its "
                        "memory).")
     return Ranking(order, criterion, _versus(win, other, criterion, unit) + tight + ".")
+
+
+def _better_on(a, b, criterion: Criterion) -> bool:
+    """``a`` does strictly better than ``b`` on the criterion itself, both figures known."""
+    metric = {Criterion.SPEED: lambda r: -(speed_of(r) or 0.0) if speed_of(r) else None,
+              Criterion.PRICE: purchase_price, Criterion.VALUE: value_of}[criterion]
+    ma, mb = metric(a), metric(b)
+    return ma is not None and mb is not None and ma < mb
 
 
 def _lead(better, worse, criterion: Criterion, unit: str) -> str:

@@ -98,5 +98,23 @@ def test_a_faster_build_that_fits_only_tightly_is_named_as_such(catalog):
     assert "× faster (" in ranking.sentence and "but is tight (within the estimate's error of its memory)." in \
         ranking.sentence
     assert "0.1×" not in ranking.sentence
-    cheaper = rank(results, c.workload, Criterion.PRICE).sentence  # rented by the hour: no purchase price
-    assert cheaper.startswith("H200 wins")
+    # On price neither has a purchase price (one is rented, the other unpriced): no claim either way.
+    cheaper = rank(results, c.workload, Criterion.PRICE).sentence
+    assert cheaper.startswith("H200 comes first; DGX second") and "costs less" not in cheaper
+
+
+def test_value_per_token_is_given_in_cents_and_an_unknown_speed_is_said(catalog):
+    from advisor.core.advice.ranking import _money
+    from advisor.core.job.workload import Method, Mode
+
+    assert _money(1.476) == "$1.48" and _money(21.24) == "$21.24" and _money(3038) == "$3,038"
+    # QLoRA on a Mac: it fits, but no training speed is estimated there (Apple publishes no tensor FLOP/s)
+    c = canonical_comparison().model_copy(update={
+        "workload": Workload(mode=Mode.TRAIN, method=Method.QLORA, weights="nf4", batch=2, seq_len=1024),
+        "builds": (BuildEntry(name="DGX", system_id="nvidia-dgx-h100"),
+                   BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"))})
+    results = _results(catalog, c)
+    dgx, mac = results.builds
+    assert mac.runs and speed_of(mac) is None and speed_of(dgx)
+    sentence = rank(results, c.workload).sentence
+    assert sentence.startswith("DGX wins on speed: ") and sentence.endswith("; no speed could be estimated for Mac.")
