@@ -82,6 +82,9 @@ def _unit(job: Workload) -> str:
 
 def _shortfall(r) -> str:
     fit = r.estimate.fit
+    if (fit.need_per_gpu_bytes <= fit.usable_per_gpu_bytes and fit.host_available_bytes is not None
+            and fit.host_need_bytes > fit.host_available_bytes):  # the GPUs' part fits; host RAM is short
+        return f"needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM, {fit.host_available_bytes / GIB:.1f} GiB there"
     return f"needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU, {fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
 
 

@@ -38,16 +38,27 @@ def _runs(r) -> bool:
 
 
 def _fix(r) -> str:
-    """' It would fit with Q4_K_M weights (...) or 1 more GPU.' from the build's suggestions."""
+    """' What would make it fit: Q4_K_M weights (...) or 1 more GPU.' from the build's suggestions."""
     if not r.suggestions:
         return ""
-    return " It would fit with " + " or ".join(s.change for s in r.suggestions[:2]) + "."
+    return " What would make it fit: " + " or ".join(s.change for s in r.suggestions[:2]) + "."
 
 
 def _shortfall(r) -> str:
+    """What the build lacks: GPU memory, or host RAM where the GPUs' part fits but what is offloaded
+    to the host (or, on unified memory, what the GPU part leaves of the pool) does not."""
     fit = r.estimate.fit
+    if host_short(fit):
+        return (f"{r.name} needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM and has "
+                f"{fit.host_available_bytes / GIB:.1f} GiB")
     return (f"{r.name} needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU and has "
             f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable")
+
+
+def host_short(fit) -> bool:
+    """The GPUs' part fits; host RAM is what is short."""
+    return (fit.need_per_gpu_bytes <= fit.usable_per_gpu_bytes and fit.host_available_bytes is not None
+            and fit.host_need_bytes > fit.host_available_bytes)
 
 
 def _prefill_sentence(ok) -> list[str]:
@@ -95,13 +106,29 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
         out += _prefill_sentence(ok)
     priced = [(r, *_price(r)) for r in ok if _price(r)[0] is not None]
     if priced:
-        cheapest, amount, per = min(priced, key=lambda t: t[1])
-        scope = f" ({cheapest.price_note})" if cheapest.price_note and not per else ""
-        out.append(f"The cheapest that runs it is {cheapest.name} at ${amount:,.0f}{' ' + per if per else ' new'}{scope}.")
-        value = [(r, p / known[r.name]) for r, p, _ in priced if known.get(r.name)]
+        # A purchase price and an hourly rate are not one scale: the cheapest to buy and to rent apart.
+        bought = [t for t in priced if not t[2]]
+        rented = [t for t in priced if t[2]]
+        both = bool(bought) and bool(rented)
+        if bought:
+            cheapest, amount, _ = min(bought, key=lambda t: t[1])
+            scope = f" ({cheapest.price_note})" if cheapest.price_note else ""
+            verb = "to buy " if both else ""
+            out.append(f"The cheapest {verb}that runs it is {cheapest.name} at ${amount:,.0f} new{scope}.")
+        if rented:
+            cheapest, amount, _ = min(rented, key=lambda t: t[1])
+            out.append(f"The cheapest {'to rent ' if both else ''}that runs it is {cheapest.name} at "
+                       f"${amount:,.2f} per hour.")
+        value = [(r, p / known[r.name]) for r, p, _ in bought if known.get(r.name)]
         if len(value) > 1:
             best, cost = min(value, key=lambda t: t[1])
-            out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least (${cost:,.2f}).")
+            out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least to buy (${cost:,.2f}).")
+        # Rented: dollars per million tokens at the estimated rate (the hour's price / the hour's tokens).
+        per_million = [(r, p / (known[r.name] * 3600) * 1e6) for r, p, _ in rented if known.get(r.name)]
+        if len(per_million) > 1:
+            best, cost = min(per_million, key=lambda t: t[1])
+            word = "trained" if w.mode is Mode.TRAIN else "generated"
+            out.append(f"Per million {word} tokens, {best.name} costs least to rent (${cost:,.2f}).")
         out += _stale_sentence(ok, today)
     else:
         out.append("No price is known for the builds that run it, so cost is not compared.")
@@ -112,7 +139,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     if any(LAYER_SPLIT_NOTE in r.estimate.speed.notes for r in ok):
         out.append("Where the model is split by layers, the second GPU adds memory, not speed.")
     for r in too_big:
-        out.append(f"{r.name} does not fit: {_shortfall(r).split(' needs ', 1)[1]}.{_fix(r)}")
+        out.append(f"{r.name} does not fit: it needs {_shortfall(r).split(' needs ', 1)[1]}.{_fix(r)}")
     for r in blocked:
         out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
     return " ".join(out)

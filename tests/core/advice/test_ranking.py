@@ -118,3 +118,44 @@ def test_value_per_token_is_given_in_cents_and_an_unknown_speed_is_said(catalog)
     assert mac.runs and speed_of(mac) is None and speed_of(dgx)
     sentence = rank(results, c.workload).sentence
     assert sentence.startswith("DGX wins on speed: ") and sentence.endswith("; no speed could be estimated for Mac.")
+
+
+def test_the_recommendation_keeps_purchase_prices_and_hourly_rates_apart(catalog):
+    """Seen in the six-build window: 'The cheapest that runs it is RunPod H200 at $5 per hour' beside cards
+    bought for $2,000-4,000 (an hourly rate set against purchase prices), and 'Per training token/s, RunPod
+    H200 costs least ($0.00)'. Buying and renting are now compared apart, renting per million tokens."""
+    from advisor.core.job.workload import Method, Mode
+
+    c = canonical_comparison().model_copy(update={
+        "workload": Workload(mode=Mode.TRAIN, method=Method.LORA, batch=2, seq_len=1024),
+        "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"),
+                   BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
+                   BuildEntry(name="H100", cloud_id="runpod-h100-sxm-secure-cloud"))})
+    results = _results(catalog, c)
+    assert all(r.runs for r in results.builds)
+    text = recommendation(results, c.workload)
+    pair, one, h200, h100 = results.builds
+    buy = min((pair, one), key=lambda r: r.price_new_usd)
+    assert f"The cheapest to buy that runs it is {buy.name} at ${buy.price_new_usd:,.0f} new" in text
+    rent = min((h200, h100), key=lambda r: r.usd_per_hour)
+    assert f"The cheapest to rent that runs it is {rent.name} at ${rent.usd_per_hour:,.2f} per hour." in text
+    assert "costs least to buy ($" in text and "Per million trained tokens, " in text
+    assert "($0.00)" not in text
+
+
+def test_a_build_short_of_host_ram_says_so(catalog):
+    """A full fine-tune of Llama 3.1 8B on a 96 GB Mac: the GPU part (4.8 GiB) fits, what it offloads does not
+    fit what the unified pool leaves; the text said 'needs 4.8 GiB per GPU and has 67.1 GiB usable'."""
+    from advisor.core.job.workload import Method, Mode
+
+    c = canonical_comparison().model_copy(update={
+        "workload": Workload(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
+        "builds": (BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
+                   BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
+    results = _results(catalog, c)
+    mac = results.builds[0]
+    fit = mac.estimate.fit
+    assert not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes < fit.host_need_bytes
+    text = recommendation(results, c.workload)
+    assert f"Mac does not fit: it needs {fit.host_need_bytes / 2**30:.1f} GiB of host RAM and has " in text
+    assert "GiB per GPU and has" not in text.split("Mac does not fit")[1]
