@@ -2,9 +2,9 @@
 
 Rules, in order: the winner sentence (``advisor.core.advice.ranking``); when no build runs the
 job, by how much each misses and what would make the closest fit; among those that run it, the
-faster prefill when it differs by 20 % or more, the cheapest to buy (or rent) and the best cost
-per token/s;
-say what the GPU-to-GPU link costs each build when it differs by 10 points or more; and
+faster prefill when it differs by 20 % or more, the cheapest to buy and the cheapest to rent (apart: a
+purchase price and an hourly rate are not one scale), the best cost per token/s to buy and per million
+tokens to rent; say what the GPU-to-GPU link costs each build when it differs by 10 points or more; and
 repeat the estimator's note when a second GPU adds capacity but not speed.
 """
 
