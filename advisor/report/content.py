@@ -186,9 +186,12 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
         link = f"{e.speed.interconnect_share:.0%}" + (f", mostly {e.speed.comm_link}" if e.speed.comm_link and r.resolved.nodes > 1 else "")
         headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
-        price = r.usd_per_hour if r.usd_per_hour is not None else r.price_new_usd
-        per = _usd(price / headline, "/h per tok/s" if r.usd_per_hour is not None else " per tok/s") \
-            if price is not None and headline else "no price"
+        if r.usd_per_hour is not None and headline:  # rented: the hour's price over the hour's tokens
+            per = _usd(r.usd_per_hour / (headline * 3600) * 1e6, " per M tokens")
+        elif r.price_new_usd is not None and headline:
+            per = _usd(r.price_new_usd / headline, " per tok/s")
+        else:
+            per = "no price"
         rows.append((r.name, r.plan_text, verdict, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
     return Table(columns=("Build", "Plan", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed",
                           "Cost per unit"),

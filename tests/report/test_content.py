@@ -150,3 +150,23 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
     assert rows["Precision"] == "amp"  # what the user set stands
     assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
+
+
+def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
+    """A rented build's cost per unit was its hourly rate over tokens/s: '$0.00/h per tok/s' on page 1."""
+    from advisor.core.advice.comparison import BuildEntry, ModelRef
+    from advisor.core.advice.evaluate import evaluate, resolve_model
+    from advisor.core.job.workload import Method, Mode
+    from advisor.report.content import verdict_table
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    w = Workload(mode=Mode.TRAIN, method=Method.LORA)
+    results = evaluate(catalog, resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b")), w,
+                       (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
+                        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
+    rows = {row[0]: row for row in verdict_table(results, w, "GiB").rows}
+    h200 = results.builds[0]
+    expected = h200.usd_per_hour / (h200.estimate.speed.train_tokens_per_s * 3600) * 1e6
+    assert rows["H200"][-1] == f"${expected:,.2f} per M tokens" and "$0.00" not in rows["H200"][-1]
+    assert rows["pair"][-1].endswith(" per tok/s")
