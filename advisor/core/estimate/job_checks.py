@@ -9,7 +9,17 @@ from __future__ import annotations
 from pydantic import Field
 
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import LORA_TARGETS, Method, Mode, Objective, Optimizer, Parallel, Precision, Workload
+from advisor.core.job.workload import (
+    LORA_TARGETS,
+    Engine,
+    Method,
+    Mode,
+    Objective,
+    Optimizer,
+    Parallel,
+    Precision,
+    Workload,
+)
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.schema import Frozen
@@ -19,6 +29,19 @@ NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "awq", "int8", "fp8")  # loaders llama.
 LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
 EIGHT_BIT_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT)
 SPLIT_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT)
+
+#: CUDA compute capability of an NVIDIA architecture family, the first word of ``Gpu.architecture`` (the
+#: lowest of the family): Pascal 6.0, Volta 7.0, Turing 7.5 (CUDA C++ Programming Guide, "Compute
+#: Capabilities"); Ampere 8.0, Ada 8.9, Hopper 9.0, Blackwell 10.0 (TransformerEngine support matrix,
+#: nvidia.github.io/TransformerEngine/support_matrix.html).
+COMPUTE_CAPABILITY = {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0, "Ada": 8.9, "Hopper": 9.0,
+                      "Blackwell": 10.0}
+#: The oldest NVIDIA card each engine runs FP8 weights on, and why. vLLM: FP8 computation from compute
+#: capability 8.9, and FP8 models run from 7.5 (Turing) as weight-only W8A16 through FP8 Marlin (vLLM docs,
+#: features/quantization/fp8: "FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16,
+#: utilizing FP8 Marlin"). transformers: its fine-grained FP8 needs compute capability 9.0 (transformers docs,
+#: quantization/finegrained_fp8, v4.49 to v5.14: "You need a GPU with Compute Capability>=9 (H100)").
+FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
 
 
 class Problem(Frozen):
@@ -105,7 +128,27 @@ def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> 
                                                        "the other"))
     if w.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and w.n_gpus > arch.n_layers:
         out.append(Problem(field="n_gpus", message=f"{w.n_gpus} stages for {arch.n_layers} layers"))
+    if build is not None and w.mode is Mode.INFERENCE and w.weights.lower() == "fp8":
+        out += _fp8_problems(w, build)
     return out
+
+
+def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
+    """FP8 weights on an NVIDIA card older than the engine runs them on (``FP8_MIN_COMPUTE_CAPABILITY``);
+    engines and vendors without a sourced figure are not judged."""
+    need = FP8_MIN_COMPUTE_CAPABILITY.get(w.engine)
+    if need is None:
+        return []
+    oldest = next(f for f, c in COMPUTE_CAPABILITY.items() if c == need)
+    engine = {Engine.VLLM: "vLLM"}.get(w.engine, w.engine.value)
+    for g in build.gpus[: w.n_gpus]:
+        family = g.architecture.split(" ", 1)[0]
+        cc = COMPUTE_CAPABILITY.get(family) if g.vendor == "NVIDIA" else None
+        if cc is not None and cc < need:
+            return [Problem(field="weights", message=f"{engine} runs FP8 weights on {oldest} or newer NVIDIA GPUs "
+                                                     f"(compute capability {need:.1f}); the {g.name} is {family} "
+                                                     f"({cc:.1f}): pick 8-bit integer or 4-bit weights")]
+    return []
 
 
 def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> list[Problem]:
