@@ -32,6 +32,11 @@ def parse_count(text: str) -> float:
     return value
 
 
+def format_usd(usd: float) -> str:
+    """Dollars for people: whole dollars, cents below $100 ('$1' against '$2' hid a 1.1× gap)."""
+    return f"${usd:,.2f}" if abs(usd) < 100 else f"${usd:,.0f}"
+
+
 def format_params(n: float | None) -> str:
     """Parameter count for people: '6.74 B', '1.00 T'; '—' when unknown."""
     if n is None or n != n or n in (float("inf"), float("-inf")):

@@ -15,7 +15,14 @@ from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.advice.formulas import formulas
 from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.prices import Condition, build_cost
-from advisor.core.cost.running import ELECTRICITY_SOURCE, IDLE_SOURCE, CostSettings, is_stale, price_date
+from advisor.core.cost.running import (
+    ELECTRICITY_SOURCE,
+    IDLE_SOURCE,
+    CostSettings,
+    is_stale,
+    price_date,
+    usd_per_million_tokens,
+)
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
 from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
@@ -23,7 +30,7 @@ from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
 from advisor.core.model.arch import ModelArch
-from advisor.core.units import GB, GIB
+from advisor.core.units import GB, GIB, format_usd
 from advisor.core.units import format_params as fmt_params
 from advisor.report.document import (
     Bullets,
@@ -52,7 +59,7 @@ def _gib(n_bytes: float | None, unit: str = "GiB") -> str:
 def _usd(value: float | None, per: str = "") -> str:
     if value is None:
         return "unknown"
-    return (f"${value:,.0f}" if value >= 100 else f"${value:,.2f}") + per
+    return format_usd(value) + per
 
 
 def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> tuple[tuple[str, str], ...]:
@@ -187,7 +194,7 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
         link = f"{e.speed.interconnect_share:.0%}" + (f", mostly {e.speed.comm_link}" if e.speed.comm_link and r.resolved.nodes > 1 else "")
         headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
         if r.usd_per_hour is not None and headline:  # rented: the hour's price over the hour's tokens
-            per = _usd(r.usd_per_hour / (headline * 3600) * 1e6, " per M tokens")
+            per = _usd(usd_per_million_tokens(r.usd_per_hour, headline), " per M tokens")
         elif r.price_new_usd is not None and headline:
             per = _usd(r.price_new_usd / headline, " per tok/s")
         else:

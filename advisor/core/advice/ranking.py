@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.plan.search import SPEED_TIE, FitStatus
-from advisor.core.units import GIB
+from advisor.core.units import GIB, format_usd
 
 #: Two builds within 5 % on price or value are "about the same" there; on speed, within the speed
 #: estimate's own error (``SPEED_TIE``, 15 %): a smaller lead is not evidence.
@@ -82,15 +82,9 @@ def _unit(job: Workload) -> str:
 
 def _shortfall(r) -> str:
     fit = r.estimate.fit
-    if (fit.need_per_gpu_bytes <= fit.usable_per_gpu_bytes and fit.host_available_bytes is not None
-            and fit.host_need_bytes > fit.host_available_bytes):  # the GPUs' part fits; host RAM is short
+    if fit.host_short:
         return f"needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM, {fit.host_available_bytes / GIB:.1f} GiB there"
     return f"needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU, {fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
-
-
-def _money(usd: float) -> str:
-    """Whole dollars; cents below $100 (a price per token/s: '$1' against '$2' hid a 1.1× gap)."""
-    return f"${usd:,.2f}" if abs(usd) < 100 else f"${usd:,.0f}"
 
 
 def _prices(win, wp: float, other, op: float) -> str:
@@ -98,8 +92,8 @@ def _prices(win, wp: float, other, op: float) -> str:
     set against a whole machine's is not a like-for-like saving)."""
     pw, po = win.price_gpus_only, other.price_gpus_only
     if pw and po:
-        return f"{_money(wp)} vs {_money(op)}, GPUs only"
-    return f"{_money(wp)}{' for the GPUs only' if pw else ''} vs {_money(op)}{' for the GPUs only' if po else ''}"
+        return f"{format_usd(wp)} vs {format_usd(op)}, GPUs only"
+    return f"{format_usd(wp)}{' for the GPUs only' if pw else ''} vs {format_usd(op)}{' for the GPUs only' if po else ''}"
 
 
 def _versus(win, other, criterion: Criterion, unit: str) -> str:
@@ -110,21 +104,21 @@ def _versus(win, other, criterion: Criterion, unit: str) -> str:
         if abs(ws - os_) <= max(ws, os_) * SPEED_CLOSE:
             if wp is not None and op is not None and wp < op:
                 return (f"{win.name} wins: it runs it at about the speed of {other.name} ({ws:,.0f} vs {os_:,.0f} "
-                        f"{unit}) for {_money(op - wp)} less ({_prices(win, wp, other, op)})")
+                        f"{unit}) for {format_usd(op - wp)} less ({_prices(win, wp, other, op)})")
             return f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
         return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
     if criterion is Criterion.SPEED and ws and not os_:
         return f"{win.name} wins on speed: {ws:,.0f} {unit}; no speed could be estimated for {other.name}"
     if criterion is Criterion.PRICE and wp is not None:
         if op is None:
-            return f"{win.name} wins on price: {_money(wp)}; {other.name} has no purchase price"
-        return f"{win.name} wins on price: {_money(op - wp)} less than {other.name} ({_prices(win, wp, other, op)})"
+            return f"{win.name} wins on price: {format_usd(wp)}; {other.name} has no purchase price"
+        return f"{win.name} wins on price: {format_usd(op - wp)} less than {other.name} ({_prices(win, wp, other, op)})"
     wv, ov = value_of(win), value_of(other)
     if criterion is Criterion.VALUE and wv is not None:
         if ov is None:
-            return f"{win.name} wins on value: {_money(wv)} per {unit.split()[0]} token/s; {other.name} has no price"
-        return (f"{win.name} wins on value: {_money(wv)} per {unit.split()[0]} token/s, "
-                f"{ov / wv:.1f}× less than {other.name} ({_money(ov)})")
+            return f"{win.name} wins on value: {format_usd(wv)} per {unit.split()[0]} token/s; {other.name} has no price"
+        return (f"{win.name} wins on value: {format_usd(wv)} per {unit.split()[0]} token/s, "
+                f"{ov / wv:.1f}× less than {other.name} ({format_usd(ov)})")
     return f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
 
 
@@ -187,7 +181,7 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
 
 def _better_on(a, b, criterion: Criterion) -> bool:
     """``a`` does strictly better than ``b`` on the criterion itself, both figures known."""
-    metric = {Criterion.SPEED: lambda r: -(speed_of(r) or 0.0) if speed_of(r) else None,
+    metric = {Criterion.SPEED: lambda r: -speed_of(r) if speed_of(r) else None,
               Criterion.PRICE: purchase_price, Criterion.VALUE: value_of}[criterion]
     ma, mb = metric(a), metric(b)
     return ma is not None and mb is not None and ma < mb
@@ -202,8 +196,8 @@ def _lead(better, worse, criterion: Criterion, unit: str) -> str:
         return "is faster"
     if criterion is Criterion.PRICE:
         b, w = purchase_price(better), purchase_price(worse)
-        return f"costs {_money(w - b)} less ({_money(b)} vs {_money(w)})" if b is not None and w is not None \
+        return f"costs {format_usd(w - b)} less ({format_usd(b)} vs {format_usd(w)})" if b is not None and w is not None \
             else "costs less"
     b, w = value_of(better), value_of(worse)
-    return (f"is better value ({_money(b)} vs {_money(w)} per {unit.split()[0]} token/s)" if b is not None and w
+    return (f"is better value ({format_usd(b)} vs {format_usd(w)} per {unit.split()[0]} token/s)" if b is not None and w
             is not None else "is better value")

@@ -13,10 +13,10 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.core.advice.ranking import Criterion, rank
-from advisor.core.cost.running import is_stale
+from advisor.core.cost.running import is_stale, usd_per_million_tokens
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
-from advisor.core.units import GIB
+from advisor.core.units import GIB, format_usd
 
 LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
 PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence
@@ -48,17 +48,11 @@ def _shortfall(r) -> str:
     """What the build lacks: GPU memory, or host RAM where the GPUs' part fits but what is offloaded
     to the host (or, on unified memory, what the GPU part leaves of the pool) does not."""
     fit = r.estimate.fit
-    if host_short(fit):
+    if fit.host_short:
         return (f"{r.name} needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM and has "
                 f"{fit.host_available_bytes / GIB:.1f} GiB")
     return (f"{r.name} needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU and has "
             f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable")
-
-
-def host_short(fit) -> bool:
-    """The GPUs' part fits; host RAM is what is short."""
-    return (fit.need_per_gpu_bytes <= fit.usable_per_gpu_bytes and fit.host_available_bytes is not None
-            and fit.host_need_bytes > fit.host_available_bytes)
 
 
 def _prefill_sentence(ok) -> list[str]:
@@ -114,21 +108,21 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
             cheapest, amount, _ = min(bought, key=lambda t: t[1])
             scope = f" ({cheapest.price_note})" if cheapest.price_note else ""
             verb = "to buy " if both else ""
-            out.append(f"The cheapest {verb}that runs it is {cheapest.name} at ${amount:,.0f} new{scope}.")
+            out.append(f"The cheapest {verb}that runs it is {cheapest.name} at {format_usd(amount)} new{scope}.")
         if rented:
             cheapest, amount, _ = min(rented, key=lambda t: t[1])
             out.append(f"The cheapest {'to rent ' if both else ''}that runs it is {cheapest.name} at "
-                       f"${amount:,.2f} per hour.")
+                       f"{format_usd(amount)} per hour.")
         value = [(r, p / known[r.name]) for r, p, _ in bought if known.get(r.name)]
         if len(value) > 1:
             best, cost = min(value, key=lambda t: t[1])
-            out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least to buy (${cost:,.2f}).")
+            out.append(f"Per {unit.split()[0]} token/s, {best.name} costs least to buy ({format_usd(cost)}).")
         # Rented: dollars per million tokens at the estimated rate (the hour's price / the hour's tokens).
-        per_million = [(r, p / (known[r.name] * 3600) * 1e6) for r, p, _ in rented if known.get(r.name)]
+        per_million = [(r, usd_per_million_tokens(p, known[r.name])) for r, p, _ in rented if known.get(r.name)]
         if len(per_million) > 1:
             best, cost = min(per_million, key=lambda t: t[1])
             word = "trained" if w.mode is Mode.TRAIN else "generated"
-            out.append(f"Per million {word} tokens, {best.name} costs least to rent (${cost:,.2f}).")
+            out.append(f"Per million {word} tokens, {best.name} costs least to rent ({format_usd(cost)}).")
         out += _stale_sentence(ok, today)
     else:
         out.append("No price is known for the builds that run it, so cost is not compared.")

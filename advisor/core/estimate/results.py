@@ -25,6 +25,12 @@ class Fit(Frozen):
     def headroom_bytes(self) -> float:
         return self.usable_per_gpu_bytes - self.need_per_gpu_bytes
 
+    @property
+    def host_short(self) -> bool:
+        """The GPUs' part fits; the host RAM need (offload, or on unified memory what the GPU part leaves) does not."""
+        return (self.need_per_gpu_bytes <= self.usable_per_gpu_bytes and self.host_available_bytes is not None
+                and self.host_need_bytes > self.host_available_bytes)
+
 
 class RuleOfThumb(Frozen):
     """The seeds' rules of thumb, for comparison with the detailed estimate."""

@@ -123,9 +123,10 @@ FITTED: dict[Engine, EngineSpeed] = {
 PER_HEAD_ATTENTION_SHARE = 0.11
 
 
-#: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it
-#: (vLLM, SGLang, TensorRT-LLM, DeepSpeed-FastGen; ``SIBLING`` above).
-CUDA_GRAPH_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM, Engine.DEEPSPEED})
+#: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it: the
+#: serving engines with a pre-allocated KV pool (``Engine.pooled``: vLLM, SGLang, TensorRT-LLM,
+#: DeepSpeed-FastGen; ``SIBLING`` above), derived from that one list.
+CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 
 #: Seconds a decode step adds per layer, on the GPU, when the weights are integer-quantized and the engine
 #: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels), in the
@@ -136,6 +137,8 @@ CUDA_GRAPH_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM,
 #: ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines' calibration rows with
 #: GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26). Checked across sources: fitted on
 #: the vLLM rows alone it is the same, and it takes the SGLang AWQ rows (H20, Qwen3) from 47 % to 9 %.
+#: The 8-bit figure comes from GPTQ-Int8 rows, which the benchmark maps to the app's one 8-bit integer
+#: format (the same bytes; the app has no 8-bit GPTQ format): applied to LLM.int8 weights it is a lower bound.
 QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "int8": "int8"}

@@ -104,10 +104,10 @@ def test_a_faster_build_that_fits_only_tightly_is_named_as_such(catalog):
 
 
 def test_value_per_token_is_given_in_cents_and_an_unknown_speed_is_said(catalog):
-    from advisor.core.advice.ranking import _money
+    from advisor.core.units import format_usd
     from advisor.core.job.workload import Method, Mode
 
-    assert _money(1.476) == "$1.48" and _money(21.24) == "$21.24" and _money(3038) == "$3,038"
+    assert format_usd(1.476) == "$1.48" and format_usd(21.24) == "$21.24" and format_usd(3038) == "$3,038"
     # QLoRA on a Mac: it fits, but no training speed is estimated there (Apple publishes no tensor FLOP/s)
     c = canonical_comparison().model_copy(update={
         "workload": Workload(mode=Mode.TRAIN, method=Method.QLORA, weights="nf4", batch=2, seq_len=1024),
@@ -156,6 +156,7 @@ def test_a_build_short_of_host_ram_says_so(catalog):
     mac = results.builds[0]
     fit = mac.estimate.fit
     assert not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes < fit.host_need_bytes
+    assert fit.host_short and not results.builds[1].estimate.fit.host_short
     text = recommendation(results, c.workload)
     assert f"Mac does not fit: it needs {fit.host_need_bytes / 2**30:.1f} GiB of host RAM and has " in text
     assert "GiB per GPU and has" not in text.split("Mac does not fit")[1]
