@@ -113,7 +113,14 @@ def start_app(comparison_path: str | None):
         session = fill_window(window, comparison_path)
         app.aboutToQuit.connect(session.close)  # no worker thread outlives the event loop
         window.finish_start()
-        window.content_ready.emit()
+        if session.results_pending:  # the first pass's ranking and table follow in a later turn
+            def ready(_results) -> None:
+                session.results_computed.disconnect(ready)
+                window.content_ready.emit()
+
+            session.results_computed.connect(ready)
+        else:
+            window.content_ready.emit()
 
     after_first_paint(window, fill)
     window.show()

@@ -7,14 +7,17 @@ here and redraw from the signals. Every setter is an undoable edit on ``undo_sta
 A change is computed in two steps (issue 20): each build's estimate, checks, price and the
 ranking first (the table and the verdict), then the fit plot's sweep over model sizes, after the
 table has painted. Both run on the UI thread a few builds or model sizes per turn of the event
-loop (``SLICE_MS``), so a key typed meanwhile waits at most one turn; a newer change drops the
-sweep under way, and a sweep for a workload no longer current is never shown. The search for what
+loop (``SLICE_MS``), so a key typed meanwhile waits at most one turn; what follows a long turn of
+computing (the table's redraw after the builds, the plot's after the sweep) waits for the next turn
+(``SPLIT_AFTER_MS``); a newer change drops the sweep under way, and a sweep for a workload no longer
+current is never shown. The search for what
 would make a build fit runs on a worker thread once the job stays put (``SUGGEST_DELAY_MS``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,6 +59,12 @@ SUGGEST_DELAY_MS = 250
 #: took longer and stalled the UI thread more, both threads taking turns at the interpreter lock
 #: (``benchmarks/ui_recompute.py --train --stages``; figures in benchmarks/README.md).
 SLICE_MS = 8.0
+#: A turn that spent this long computing builds (or model sizes of the sweep) leaves what follows
+#: them — the ranking and the table's redraw, or the Fit plot's redraw — to the next turn: the two
+#: together, then the paint, were the window's longest stalls with six builds in training (a
+#: 6 ms pass, 5 ms of ranking and table, 5-20 ms of paint: 17-24 ms; ``benchmarks/ui_stalls.py``).
+#: Below it (an inference job's quick pass) the table follows in the same turn, a turn earlier.
+SPLIT_AFTER_MS = 2.0
 
 
 class _WorkerSignals(QObject):
@@ -88,6 +97,7 @@ class _SweepRun:
 
     workload: Workload
     steps: object  # evaluate.fit_curve_steps(workload), a generator
+    out: object = None  # its answer, once computed (redrawn in the next turn: ``SPLIT_AFTER_MS``)
 
 
 @dataclasses.dataclass
@@ -376,6 +386,8 @@ class Session(QObject):
         self._suggest_pending = False  # looked for again once this state's builds are in
         self._suggest_timer.stop()
         if self._sweep_run is not None and self._sweep_run.workload != self.workload:
+            if self._sweep_run.out is not None and not isinstance(self._sweep_run.out, Exception):
+                self._cache_curves(self._sweep_run.workload, self._sweep_run.out)  # computed: kept, not drawn
             self._drop_sweep()  # superseded: this state's sweep starts after its builds are in
         self._pass = _Pass(self.catalog, self.arch, self.workload, self.builds, self._prepare(), given, self._margin)
         self._continue_pass()
@@ -392,13 +404,18 @@ class Session(QObject):
         if p is None:
             return
         start = time.perf_counter()
+        computed = False
         while len(p.done) < len(p.entries):
             i = len(p.done)
             p.done.append(evaluate.evaluate_build(p.catalog, p.arch, p.workload, p.entries[i], p.margin, False,
                                                   p.prepared[i]))
+            computed = True
             if (time.perf_counter() - start) * 1e3 >= self.slice_ms and not self._closed:
                 self._pass_timer.start()  # the next builds, or the table, in the next turn: keys first
                 return
+        if computed and self._split(start):
+            self._pass_timer.start()  # the ranking and the table in the next turn (``SPLIT_AFTER_MS``)
+            return
         self._pass = None
         cached = self._curve_cache.get(p.workload)  # the sweep may have come in while the builds were done
         self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
@@ -461,6 +478,10 @@ class Session(QObject):
         run = self._sweep_run
         if run is None or self._pass is not None:
             return  # none, or paused while the builds' estimates are computed (their end resumes it)
+        if run.out is not None:  # computed in the last turn: now its redraw
+            self._sweep_run = None
+            self._on_sweep_finished(run.workload, run.out)
+            return
         start = time.perf_counter()
         try:
             while True:
@@ -472,8 +493,17 @@ class Session(QObject):
             out = done.value
         except Exception as exc:  # noqa: BLE001 - said on the status bar; the table and other plots stand
             out = exc
+        if self._split(start):
+            run.out = out
+            self._sweep_step_timer.start()  # the plot's redraw in the next turn (``SPLIT_AFTER_MS``)
+            return
         self._sweep_run = None
         self._on_sweep_finished(run.workload, out)
+
+    def _split(self, start: float) -> bool:
+        """Whether this turn has computed long enough that what follows goes to the next one."""
+        return (time.perf_counter() - start) * 1e3 >= min(self.slice_ms, SPLIT_AFTER_MS) and not self._closed \
+            and self.slice_ms != math.inf
 
     def _drop_sweep(self) -> None:
         self._sweep_run = None
@@ -501,15 +531,18 @@ class Session(QObject):
         if isinstance(out, Exception):  # said once; the table and the other plots stand
             self.problem_reported.emit(f"fit curves: {out}")
             return
-        self._curve_cache.pop(workload, None)
-        self._curve_cache[workload] = out
-        while len(self._curve_cache) > CURVE_CACHE_SIZE:
-            del self._curve_cache[next(iter(self._curve_cache))]
+        self._cache_curves(workload, out)
         if workload == self.workload and self.results is not None and self._pass is None:
             self.results = with_curves(self.results, out)
             self.curves_computed.emit(self.results)
         else:  # not for the state on screen now: kept (a pass of its workload takes it), not shown
             self._start_background()
+
+    def _cache_curves(self, workload: Workload, out) -> None:
+        self._curve_cache.pop(workload, None)
+        self._curve_cache[workload] = out
+        while len(self._curve_cache) > CURVE_CACHE_SIZE:
+            del self._curve_cache[next(iter(self._curve_cache))]
 
     def _on_suggestions_found(self, generation: int, out) -> None:
         from advisor.core.advice.evaluate import with_suggestions

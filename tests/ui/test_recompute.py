@@ -213,6 +213,52 @@ def test_a_change_during_the_pass_starts_it_again_for_the_new_state(app_window, 
 
 
 
+def test_a_turn_that_computed_long_leaves_the_table_and_the_plot_to_the_next(app_window, drawn, monkeypatch, qtbot):
+    """Builds or a sweep that took ``SPLIT_AFTER_MS`` or more in a turn: the ranking and the table, or
+    the Fit plot's redraw, follow in the next turn, so a key typed meanwhile waits for one of the two,
+    not both (issue 20: the pass and the table's redraw together were the longest stalls)."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    from advisor.ui.session import SPLIT_AFTER_MS
+
+    real_build, real_steps = evaluate.evaluate_build, evaluate.fit_curve_steps
+
+    def slow_build(*a, **k):
+        time.sleep(SPLIT_AFTER_MS / 1e3)
+        return real_build(*a, **k)
+
+    def slow_steps(workload):  # every size in one turn, the turn longer than SPLIT_AFTER_MS
+        out = yield from real_steps(workload)
+        time.sleep(SPLIT_AFTER_MS / 1e3)
+        return out
+
+    monkeypatch.setattr(evaluate, "evaluate_build", slow_build)
+    monkeypatch.setattr(evaluate, "fit_curve_steps", slow_steps)
+    session, window = app_window
+    session.slice_ms = 1e3  # every build in one turn
+    computed, curves = [], []
+    session.results_computed.connect(computed.append)
+    session.curves_computed.connect(curves.append)
+    first = session.workload.model_copy(update={"batch": 21})
+    session.set_workload(first)
+    assert session.results_pending and not computed  # every build computed, the table not yet redrawn
+    assert len(session._pass.done) == len(session.builds) and session._pass_timer.isActive()
+    deadline = time.monotonic() + 5
+    while not (session._sweep_run is not None and session._sweep_run.out is not None) and time.monotonic() < deadline:
+        QApplication.processEvents()  # one pass at a time: that state lasts one turn
+    assert session._sweep_run is not None and session._sweep_run.out is not None
+    assert computed and not curves and session.sweep_pending  # the sweep is in, its redraw waits a turn
+    second = first.model_copy(update={"batch": 22})
+    session.set_workload(second)  # a change before that turn: the first sweep is kept, not drawn
+    assert first in session._curve_cache and session._sweep_run is None
+    drawn(window)
+    assert len(curves) == 1 and session.workload == second and not session.sweep_pending
+    session.undo_stack.undo()
+    assert session.workload == first and not session.sweep_pending  # drawn from what was kept
+
+
 def test_closing_the_window_stops_every_timer_and_job(qtbot, qapp):
     """A pass, a sweep or a search started by a timer after the window went reported to a session
     being destroyed: the whole suite crashed in a later test's event loop (issue 20)."""
