@@ -257,10 +257,19 @@ class SideLegend(pg.GraphicsWidget):
         """
         if [(id(i), t) for i, t in entries] == [(id(i), t) for i, t in self._entries]:
             return
+        # New figures under the same names keep the names' cut: starting again from whole names
+        # set every build's label two or three times per workload change (whole, then without
+        # "usable", then cut: 9 label layouts a change with six builds, issue 20).
+        # A suffix that got shorter by more than a digit or two (" on 2 GPUs" gone) may leave room
+        # for whole names again: measured from the start then.
+        same_names = [(id(i), t[0]) for i, t in entries] == [(id(i), t[0]) for i, t in self._entries]
+        longest = max((len(t[1]) for _, t in entries), default=0)
+        shorter = longest < max((len(t[1]) for _, t in self._entries), default=0) - 2
         self._entries = list(entries)
-        self._name_chars = LEGEND_NAME_CHARS
-        self._terse = False
-        self._shrunk_at = None
+        if not same_names or shorter:
+            self._name_chars = LEGEND_NAME_CHARS
+            self._terse = False
+            self._shrunk_at = None
         self._fill()
 
     def _fill(self) -> None:

@@ -112,3 +112,41 @@ def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
 
     kept, fresh = render(states), render(states[-1:])
     assert kept == fresh
+
+
+def test_fit_legend_new_figures_keep_the_names_cut_and_set_each_label_once(app_window, drawn, qapp, monkeypatch):
+    """With names cut to fit a narrow plot, a workload change that only moves the figures sets each
+    label at most once: starting again from whole names set every build's label two or three times
+    per change (issue 20); the legend ends as a fresh one given the same results would."""
+    import pyqtgraph as pg
+
+    from advisor import plots
+    from advisor.core.advice.comparison import BuildEntry
+
+    session, window = app_window
+    session._set_builds(tuple(BuildEntry(name=f"A long build name number {i} (PCIe)", gpu_id="rtx-5090",
+                                         gpu_count=i) for i in range(1, 6)), "five")
+    window.resize(1024, 700)
+    drawn(window)
+    for _ in range(5):
+        qapp.processEvents()
+    fit = window.tabs.view(0).builder
+    assert any("…" in label for label in fit.side.labels()), fit.side.labels()  # cut at this width
+    calls = []
+    real = pg.LabelItem.setText
+    monkeypatch.setattr(pg.LabelItem, "setText", lambda self, text, **kw: calls.append(self) or real(self, text, **kw))
+    for batch in (3, 5, 9):
+        calls.clear()
+        session.set_workload(session.workload.model_copy(update={"batch": batch}))
+        drawn(window)
+        assert len(calls) == len(set(map(id, calls))), "a label was set twice in one change"
+    fresh = plots.FitPlot()
+    view = pg.GraphicsLayoutWidget()
+    view.addItem(fresh.item)
+    canvas = window.tabs.view(0).canvas
+    view.resize(canvas.size())
+    view.show()
+    fresh.update(session.results, session.prefs.memory_unit, session.arch.name)
+    qapp.processEvents()
+    assert fresh.side.labels() == fit.side.labels()
+    view.close()
