@@ -85,3 +85,31 @@ def test_the_frame_opens_where_the_window_was_left(qapp, monkeypatch, tmp_path):
     monkeypatch.setenv("LLM_ADVISOR_HOME", str(tmp_path / "other"))
     seen = _start(tmp_path / "other", {"window_geometry": 12})  # odd: the default place, said after the paint
     assert seen["frame"]["height"] == 800
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_content_ready_comes_from_the_event_loop_once_the_first_results_are_in(qtbot, qapp, monkeypatch):
+    """``content_ready`` (the packaging smoke test quits on it) is emitted once, with the first
+    results in, and not from inside the session's computation: a quit from in there crashed the
+    installed app on exit in 2 of 30 runs under load."""
+    import inspect
+
+    import advisor.ui.session
+    from advisor.ui.app import start_app
+
+    monkeypatch.setattr(advisor.ui.session, "SPLIT_AFTER_MS", 0.0)  # the first results come a turn later
+    seen = []
+    window = start_app(None)
+    qtbot.addWidget(window)
+    window.content_ready.connect(lambda: seen.append(
+        (window.session.results is not None, [f.function for f in inspect.stack()])))
+    qtbot.waitUntil(lambda: bool(seen), timeout=20000)
+    qtbot.wait(200)  # later changes' results do not say it again
+    window.session.set_workload(window.session.workload.model_copy(update={"batch": 5}))
+    qtbot.waitUntil(lambda: not window.session.results_pending, timeout=10000)
+    qtbot.wait(50)
+    assert len(seen) == 1
+    results_in, stack = seen[0]
+    assert results_in and "_continue_pass" not in stack
+    window.skip_unsaved_prompt = True
+    window.close()
