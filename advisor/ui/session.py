@@ -10,8 +10,8 @@ table has painted. Both run on the UI thread a few builds or model sizes per tur
 loop (``SLICE_MS``), so a key typed meanwhile waits at most one turn; what follows a long turn of
 computing (the table's redraw after the builds, the plot's after the sweep) waits for the next turn
 (``SPLIT_AFTER_MS``); a newer change drops the sweep under way, and a sweep for a workload no longer
-current is never shown. The search for what
-would make a build fit runs on a worker thread once the job stays put (``SUGGEST_DELAY_MS``).
+current is never shown. The search for what would make a build fit runs on a worker thread once the
+job stays put (``SUGGEST_DELAY_MS``).
 """
 
 from __future__ import annotations
