@@ -317,8 +317,12 @@ class BuildsPanel(QWidget):
         frozen = self.table_builds.frozen
         frozen.customContextMenuRequested.connect(lambda pos: self._on_context_menu(pos, frozen))
         header = self.table_builds.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Widths follow the contents (``_fit_columns``), growing at once and giving room back once
+        # the job stays put: fitted exactly at every change (Qt's ResizeToContents), the columns
+        # jittered as figures were typed and each new width repainted the table a second time.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        self._fitted_rows = -1  # the row count the columns were last fitted exactly for
         self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
         self.label_messages = QLabel()
@@ -334,6 +338,11 @@ class BuildsPanel(QWidget):
         self._shrink_timer.setSingleShot(True)
         self._shrink_timer.setInterval(PANEL_SHRINK_MS)
         self._shrink_timer.timeout.connect(lambda: self._fit_panel_height(shrink=True))
+        self._columns_timer = QTimer(self)  # the same for the columns' widths
+        self._columns_timer.setSingleShot(True)
+        self._columns_timer.setInterval(PANEL_SHRINK_MS)
+        self._columns_timer.timeout.connect(lambda: self._fit_columns(shrink=True))
+        session.prefs_changed.connect(lambda: self._fit_columns(shrink=True))  # other units: other texts
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
         self.buttons["down"].clicked.connect(lambda: self._move(1))
@@ -374,6 +383,24 @@ class BuildsPanel(QWidget):
         if t.minimumHeight() != h:  # a new limit re-lays out the whole window: only on change
             t.setMinimumHeight(h)
             t.setMaximumHeight(h)
+
+    def _fit_columns(self, shrink: bool) -> None:
+        """Each column (but the last, which stretches) as wide as its header and cells need: wider at
+        once; narrower only with ``shrink`` (else ``PANEL_SHRINK_MS`` after the last change)."""
+        t = self.table_builds
+        header = t.horizontalHeader()
+        narrower = False
+        for c in range(len(COLUMNS) - 1):
+            need = max(t.sizeHintForColumn(c), header.sectionSizeHint(c))
+            have = header.sectionSize(c)
+            if need > have or (shrink and need < have):
+                header.resizeSection(c, need)
+            elif need < have:
+                narrower = True
+        if narrower:
+            self._columns_timer.start()
+        elif shrink:
+            self._columns_timer.stop()
 
     def _fit_panel_height(self, shrink: bool = True) -> None:
         """Never shorter than its wrapped lines need at this width: a splitter gives a panel its
@@ -428,6 +455,9 @@ class BuildsPanel(QWidget):
             self.combo_criterion.blockSignals(True)
             self.combo_criterion.setCurrentIndex(i)
             self.combo_criterion.blockSignals(False)
+        rows = self.model.rowCount()
+        self._fit_columns(shrink=rows != self._fitted_rows)  # other builds: fitted exactly at once
+        self._fitted_rows = rows
         self._fit_height()
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
