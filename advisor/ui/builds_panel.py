@@ -334,14 +334,8 @@ class BuildsPanel(QWidget):
         # Fewer lines under the table give their room back only once the job stays put: a panel
         # that shrank and grew as the user typed re-laid out the window and repainted the plot
         # beside the table each time (10 ms of the table's update, issue 20), and the plot jumped.
-        self._shrink_timer = QTimer(self)
-        self._shrink_timer.setSingleShot(True)
-        self._shrink_timer.setInterval(PANEL_SHRINK_MS)
-        self._shrink_timer.timeout.connect(lambda: self._fit_panel_height(shrink=True))
-        self._columns_timer = QTimer(self)  # the same for the columns' widths
-        self._columns_timer.setSingleShot(True)
-        self._columns_timer.setInterval(PANEL_SHRINK_MS)
-        self._columns_timer.timeout.connect(lambda: self._fit_columns(shrink=True))
+        self._shrink_timer = self._settled_timer(lambda: self._fit_panel_height(shrink=True))
+        self._columns_timer = self._settled_timer(lambda: self._fit_columns(shrink=True))  # the same for the columns
         session.prefs_changed.connect(lambda: self._fit_columns(shrink=True))  # other units: other texts
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
@@ -349,6 +343,14 @@ class BuildsPanel(QWidget):
         session.results_computed.connect(self._on_results_computed)
         session.suggestions_computed.connect(self._on_results_computed)
         session.builds_changed.connect(self._on_builds_changed)
+
+    def _settled_timer(self, slot) -> QTimer:
+        """A timer that runs ``slot`` once ``PANEL_SHRINK_MS`` have passed since it was last (re)started."""
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(PANEL_SHRINK_MS)
+        timer.timeout.connect(slot)
+        return timer
 
     def selected_row(self) -> int:
         rows = self.table_builds.selectionModel().selectedRows()

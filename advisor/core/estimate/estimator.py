@@ -27,9 +27,6 @@ from advisor.core.units import GIB, format_bytes
 
 __all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of"]
 
-ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "deepspeed": "DeepSpeed-FastGen"}
-
-
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
     judge by (issue 20: a training job's search probes dozens of plans per build and shows one).
@@ -97,7 +94,7 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                    host_need_bytes=f.host_need_bytes,
                    reason=f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}")
     if f.short_kv:
-        engine = ENGINE_NAMES.get(workload.engine.value, workload.engine.value)
+        engine = workload.engine.label
         reason = (f"{engine}'s KV cache would hold {kv_capacity_tokens:,.0f} tokens, "
                   f"less than one {workload.context_len}-token sequence")
     elif f.fits:

@@ -140,12 +140,11 @@ def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
     if need is None:
         return []
     oldest = next(f for f, c in COMPUTE_CAPABILITY.items() if c == need)
-    engine = {Engine.VLLM: "vLLM"}.get(w.engine, w.engine.value)
     for g in build.gpus[: w.n_gpus]:
         family = g.architecture.split(" ", 1)[0]
         cc = COMPUTE_CAPABILITY.get(family) if g.vendor == "NVIDIA" else None
         if cc is not None and cc < need:
-            return [Problem(field="weights", message=f"{engine} runs FP8 weights on {oldest} or newer NVIDIA GPUs "
+            return [Problem(field="weights", message=f"{w.engine.label} runs FP8 weights on {oldest} or newer NVIDIA GPUs "
                                                      f"(compute capability {need:.1f}); the {g.name} is {family} "
                                                      f"({cc:.1f}): pick 8-bit integer or 4-bit weights")]
     return []

@@ -142,6 +142,16 @@ class Engine(StrEnum):
         """Runs GGUF files with llama.cpp's CUDA/Metal backends (llama.cpp, Ollama)."""
         return self in (Engine.LLAMA_CPP, Engine.OLLAMA)
 
+    @property
+    def label(self) -> str:
+        """The engine as its users write it ('vLLM', 'TensorRT-LLM'; the others by their own names)."""
+        return ENGINE_NAMES.get(self, self.value)
+
+
+#: Engines whose name is not their value, as their users write it (``Engine.label``).
+ENGINE_NAMES = {Engine.VLLM: "vLLM", Engine.SGLANG: "SGLang", Engine.TENSORRT_LLM: "TensorRT-LLM",
+                Engine.DEEPSPEED: "DeepSpeed-FastGen"}
+
 
 class DecodeAttention(StrEnum):
     """How a decode step's attention kernel reads the KV cache (issue 15).
@@ -241,6 +251,13 @@ class Workload(Frozen):
     n_gpus: int = Field(1, ge=1, le=100_000, description="GPUs the job uses")
     parallel: Parallel = Parallel.NONE
     offload: tuple[Offload, ...] = ()
+
+    @property
+    def foreach_adamw(self) -> bool:
+        """PyTorch's AdamW in its foreach form (more passes over the states, a state-sized temporary):
+        AdamW with the foreach kernel, or with none chosen (PyTorch's own default; a job with its
+        framework's defaults applied always has one)."""
+        return self.optimizer is Optimizer.ADAMW and self.optimizer_kernel is not OptimizerKernel.FUSED
 
     @property
     def lora_rank_effective(self) -> int:

@@ -27,7 +27,6 @@ from advisor.core.job.workload import (
     Objective,
     Offload,
     Optimizer,
-    OptimizerKernel,
     Parallel,
     Precision,
     Workload,
@@ -477,8 +476,7 @@ def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _Afte
     during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
     comm = _comm_buffers(w, grads, notes)  # alive when gradients are reduced
     step_temp = 0.0
-    if (w.optimizer is Optimizer.ADAMW and w.optimizer_kernel is not OptimizerKernel.FUSED
-            and Offload.OPTIMIZER not in w.offload and not w.optimizer_in_backward):
+    if w.foreach_adamw and Offload.OPTIMIZER not in w.offload and not w.optimizer_in_backward:
         step_temp = optim_states_only(trainable, w) * model_share / odiv
         if notes is not None:
             notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")

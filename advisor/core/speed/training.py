@@ -40,7 +40,6 @@ from advisor.core.job.workload import (
     Objective,
     Offload,
     Optimizer,
-    OptimizerKernel,
     Parallel,
     Precision,
     Workload,
@@ -190,7 +189,7 @@ def optimizer_step_bytes_per_param(w: Workload) -> float:
     a state and ``FOREACH_EXTRA_GRAD_PASSES`` over the gradient: 30 + 10 × 4 + 2 = 72 B under AMP. The
     memory estimate counts the same kernel's sqrt(v) temporary (``memory.training``). Other optimizers
     (bitsandbytes' 8-bit and paged AdamW, SGD, Adafactor) take the one-pass count."""
-    return _step_bytes(w.optimizer, w.precision, w.optimizer_kernel is not OptimizerKernel.FUSED)
+    return _step_bytes(w.optimizer, w.precision, w.foreach_adamw)
 
 
 @lru_cache(maxsize=64)
@@ -198,7 +197,7 @@ def _step_bytes(optimizer: Optimizer, precision: Precision, foreach: bool) -> fl
     weight = param_bytes(precision) + master_bytes_per_param(precision)
     states = optimizer_bytes_per_param(optimizer, precision)
     fused = 2 * weight + param_bytes(precision) + 2 * states
-    if not foreach or optimizer is not Optimizer.ADAMW:
+    if not foreach:
         return fused
     return fused + FOREACH_EXTRA_STATE_PASSES * states / 2 + FOREACH_EXTRA_GRAD_PASSES * param_bytes(precision)
 
@@ -259,7 +258,7 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     optimizer_s = optimizer_step_seconds(arch, w, sp, min(bws))
     compute += optimizer_s  # once per step, after the last micro-batch's backward
     if optimizer_s >= 1e-3:
-        fused = w.optimizer_kernel is OptimizerKernel.FUSED or w.optimizer is not Optimizer.ADAMW
+        fused = not w.foreach_adamw
         notes.append(f"optimizer step {optimizer_s * 1e3:.0f} ms: each trained weight, its gradient and its "
                      "optimizer states " + ("read and written once (a fused AdamW)" if fused else
                                             "passed over several times (PyTorch's foreach AdamW; a fused one "

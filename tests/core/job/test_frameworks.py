@@ -12,7 +12,7 @@ from advisor.core.job.frameworks import (
     Profile,
     apply_framework,
 )
-from advisor.core.job.workload import Framework, OptimizerKernel, Workload
+from advisor.core.job.workload import Framework, Mode, OptimizerKernel, Workload
 
 
 def test_litgpt_constants_are_the_cited_ones():
@@ -60,3 +60,22 @@ def test_each_framework_runs_the_adamw_kernel_its_code_builds():
     chosen = job.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED})
     assert apply_framework(chosen).optimizer_kernel is OptimizerKernel.FUSED  # the user's choice stands
     assert apply_framework(Workload()).optimizer_kernel is None  # inference: no optimizer
+
+
+def test_foreach_adamw_is_decided_in_one_place():
+    """Memory (the sqrt(v) temporary), speed (the extra passes) and the estimate's notes all ask
+    ``Workload.foreach_adamw``: AdamW with the foreach kernel or none chosen; never another optimizer."""
+    from advisor.core.job.workload import Optimizer
+
+    base = Workload(mode=Mode.TRAIN)
+    assert base.foreach_adamw  # PyTorch's own default when nothing chose
+    assert base.model_copy(update={"optimizer_kernel": OptimizerKernel.FOREACH}).foreach_adamw
+    assert not base.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED}).foreach_adamw
+    assert not base.model_copy(update={"optimizer": Optimizer.ADAMW_8BIT}).foreach_adamw
+    assert not apply_framework(base.model_copy(update={"framework": Framework.HF})).foreach_adamw  # fused there
+
+
+def test_engines_are_named_as_their_users_write_them():
+    from advisor.core.job.workload import Engine
+
+    assert [e.label for e in (Engine.VLLM, Engine.TENSORRT_LLM, Engine.LLAMA_CPP)] == ["vLLM", "TensorRT-LLM", "llama.cpp"]
