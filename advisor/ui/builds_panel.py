@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -75,6 +76,40 @@ class FrozenColumnTable(QTableView):
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.verticalHeader().sectionResized.connect(self._on_row_resized)
         self.verticalScrollBar().valueChanged.connect(self.frozen.verticalScrollBar().setValue)
+        # (column, a cell's size key) -> its width; (column, header text) -> the header's (``column_need``)
+        self._widths: dict[tuple, int] = {}
+
+    def column_need(self, column: int, keys: list) -> int:
+        """The width ``column`` needs for its header and every cell: what ``sizeHintForColumn`` and
+        ``sectionSizeHint`` answer, with each cell's width kept by its key in ``keys`` (per row,
+        what the cell's look depends on: its text and font) and the header's by its text. Measured
+        at every change, Qt's own sizing asked the model for every role of every cell (2.6 of the
+        table's 5 ms per change with six builds, issue 20); a change measures only new texts."""
+        if len(self._widths) > 4096:
+            self._widths.clear()
+        model = self.model()
+        key = (column, model.headerData(column, Qt.Orientation.Horizontal))
+        need = self._widths.get(key)
+        if need is None:
+            need = self._widths[key] = self.horizontalHeader().sectionSizeHint(column)
+        option = None
+        cells = 0
+        for row, cell in enumerate(keys):
+            key = (column, cell)
+            width = self._widths.get(key)
+            if width is None:
+                if option is None:
+                    option = QStyleOptionViewItem()
+                    self.initViewItemOption(option)
+                index = model.index(row, column)
+                width = self._widths[key] = self.itemDelegateForIndex(index).sizeHint(option, index).width()
+            cells = max(cells, width)
+        return max(need, cells + (1 if self.showGrid() else 0))  # Qt counts the grid line in a cell's width
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: other fonts or style, other widths
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._widths.clear()
+        super().changeEvent(event)
 
     def setModel(self, model) -> None:  # noqa: N802 - Qt override
         super().setModel(model)
@@ -166,6 +201,10 @@ class BuildsTableModel(QAbstractTableModel):
                 self._winner_row = i
         prefs, workload = self.session.prefs, self.session.workload
         return [[r.name, *(fmt.cell(r, c, prefs, workload) for c in range(1, len(COLUMNS)))] for r in results.builds]
+
+    def size_keys(self, column: int) -> list[tuple[str, bool]]:
+        """Per row, what the width of the cell in ``column`` depends on: its text, and whether it is bold."""
+        return [(cells[column], column == 0 and row == self._winner_row) for row, cells in enumerate(self.cells)]
 
     def _on_results_computed(self, results) -> None:
         same_rows = self.results is not None and len(self.results.builds) == len(results.builds)
@@ -323,6 +362,7 @@ class BuildsPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self._fitted_rows = -1  # the row count the columns were last fitted exactly for
+        self._panel_need_key, self._panel_need = None, 0  # the height the lines last needed, and for what
         self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
         self.label_messages = QLabel()
@@ -393,7 +433,7 @@ class BuildsPanel(QWidget):
         header = t.horizontalHeader()
         narrower = False
         for c in range(len(COLUMNS) - 1):
-            need = max(t.sizeHintForColumn(c), header.sectionSizeHint(c))
+            need = t.column_need(c, self.model.size_keys(c))
             have = header.sectionSize(c)
             if need > have or (shrink and need < have):
                 header.resizeSection(c, need)
@@ -409,7 +449,13 @@ class BuildsPanel(QWidget):
         minimum size hint, which knows nothing of word wrap, and the lines under the table were
         then drawn over its last row and scroll bar (seen at 1280×800 in training).
         ``shrink=False``: grow at once, give room back ``PANEL_SHRINK_MS`` after the last call."""
-        need = self.layout().totalHeightForWidth(self.width())
+        # Laying the wrapped lines out is the costly part (0.6 ms per change): only when they, the
+        # table's height or the width changed since the last time.
+        key = (self.width(), self.label_winner.text(), self.label_messages.text(), self.table_builds.minimumHeight(),
+               self.font().key())
+        if key != self._panel_need_key:
+            self._panel_need_key, self._panel_need = key, self.layout().totalHeightForWidth(self.width())
+        need = self._panel_need
         current = self.minimumHeight()
         if need <= 0 or need == current:
             return

@@ -129,3 +129,47 @@ def test_columns_grow_at_once_and_give_room_back_once_the_job_stays_put(app_wind
     assert resized and all(new >= old for _, old, new in resized), resized
     assert widths() != needs()  # wider than the last figures need, for now
     qtbot.waitUntil(lambda: widths() == needs(), timeout=5000)
+
+
+def test_a_columns_width_is_what_qt_measures_and_only_new_texts_are_measured(app_window):
+    """``column_need`` keeps each cell's width by its text and font (``size_keys``; Qt's sizing asked for
+    every role of every cell at each change, issue 20): its answer is Qt's own at every change, the winner's bold name
+    and a new font included, and a table whose texts did not change measures no cell again."""
+    from PySide6.QtWidgets import QStyledItemDelegate
+
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    _six(session)
+    table = window.builds_panel.table_builds
+    header = table.horizontalHeader()
+    measured = []
+
+    class Counting(QStyledItemDelegate):
+        def sizeHint(self, option, index):  # noqa: N802 - Qt override
+            measured.append((index.row(), index.column()))
+            return super().sizeHint(option, index)
+
+    delegate = Counting(table)
+    table.setItemDelegate(delegate)
+
+    def needs():
+        return [table.column_need(c, table.model().size_keys(c)) for c in range(len(COLUMNS) - 1)]
+
+    def qt_needs():
+        return [max(table.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in range(len(COLUMNS) - 1)]
+
+    train = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
+    for workload in (train, train.model_copy(update={"batch": 16, "seq_len": 8192}), session.workload):
+        session.set_workload(workload)
+        assert needs() == qt_needs()
+    assert table.model()._winner_row >= 0  # a bold name among the measured
+    measured.clear()
+    assert needs() == qt_needs()
+    measured.clear()
+    needs()
+    assert measured == []  # nothing new: nothing measured
+    font = table.font()
+    font.setPointSize(font.pointSize() + 4)
+    table.setFont(font)
+    assert needs() == qt_needs()  # a new font: measured again
