@@ -81,7 +81,16 @@ class _PlotTab(QWidget):
     def _show_text(self) -> None:
         if self._text is not None and self._text != self._below_html:
             self._below_html = self._text
-            self.label_below.setHtml(self._text)
+            browser = self.label_below
+            # New HTML empties the document first: a shown scroll bar went and came back, and the
+            # text was laid out twice more at the two widths (3 ms and a repaint per change,
+            # issue 20). Held on while the text is replaced; it goes only if the new text fits.
+            held = browser.verticalScrollBar().isVisible()
+            if held:
+                browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+            browser.setHtml(self._text)
+            if held:
+                browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
 
 def _running_cost_html(results, workload, prefs) -> str:

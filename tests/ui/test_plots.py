@@ -150,3 +150,40 @@ def test_fit_legend_new_figures_keep_the_names_cut_and_set_each_label_once(app_w
     qapp.processEvents()
     assert fresh.side.labels() == fit.side.labels()
     view.close()
+
+
+def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_window, drawn):
+    """The text under the Fit plot overflows its box at 1280×800 with six builds in training; new text
+    there emptied the box first, its scroll bar went and came back and the text was laid out at both
+    widths (3 ms and a repaint of the tab per change, issue 20). The bar now stays while the text is
+    replaced; it goes when the new text fits."""
+    from PySide6.QtCore import QEvent, QObject
+
+    _session, window = app_window
+    window.resize(1280, 800)
+    window.tabs.setCurrentIndex(0)
+    tab = window.tabs.view(0)
+    drawn(window)
+    browser = tab.label_below
+    browser.setHtml("<br>".join(f"line {i}" for i in range(40)))  # overflowing, whatever the fonts
+    bar = browser.verticalScrollBar()
+    assert bar.isVisible()
+
+    class Resizes(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Resize:
+                Resizes.count += 1
+            return False
+
+    spy = Resizes()
+    browser.viewport().installEventFilter(spy)
+    tab._below_html = ""
+    tab._text = "<br>".join(f"other line {i}" for i in range(40))
+    tab._show_text()
+    assert Resizes.count == 0 and bar.isVisible() and "other line 39" in browser.toPlainText()
+    tab._text = "one line"
+    tab._show_text()
+    assert not bar.isVisible() and browser.toPlainText() == "one line"  # the new text fits: the bar goes
+    browser.viewport().removeEventFilter(spy)
