@@ -56,6 +56,9 @@ def fill_window(window, comparison_path: str | None = None):
     loaded = load_settings()
     session = Session()
     session.prefs = loaded.settings
+    from advisor.ui.sweep_process import SweepProcess
+
+    session.set_sweeper(SweepProcess(session))  # the fit sweep beside the builds' estimates (issue 20)
     window.attach(session, loaded.settings)
     window.restore()
     window.catalog_editor_requested.connect(lambda: _open_catalog_editor(window))

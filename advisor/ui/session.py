@@ -5,12 +5,14 @@ here and redraw from the signals. Every setter is an undoable edit on ``undo_sta
 (``advisor.ui.history``); opening or starting a comparison clears it.
 
 A change is computed in two steps (issue 20): each build's estimate, checks, price and the
-ranking first (the table and the verdict), then the fit plot's sweep over model sizes, after the
-table has painted. Both run on the UI thread a few builds or model sizes per turn of the event
-loop (``SLICE_MS``), so a key typed meanwhile waits at most one turn; what follows a long turn of
-computing (the table's redraw after the builds, the plot's after the sweep) waits for the next turn
-(``SPLIT_AFTER_MS``); a newer change drops the sweep under way, and a sweep for a workload no longer
-current is never shown. The search for what would make a build fit runs on a worker thread once the
+ranking first (the table and the verdict), then the fit plot's sweep over model sizes, drawn after
+the table has painted. The builds run on the UI thread a few per turn of the event loop
+(``SLICE_MS``), so a key typed meanwhile waits at most one turn; the sweep, which depends on the job
+alone, is sent at the change to a process of its own (``advisor.ui.sweep_process``) and computed
+there beside the builds — on the UI thread in the same turns as the builds until that process is
+ready, or if it cannot run. What follows a long turn of computing (the table's redraw after the
+builds, the plot's after the sweep) waits for the next turn (``SPLIT_AFTER_MS``); a newer change
+drops the sweep under way, and a sweep for a workload no longer current is kept, never shown. The search for what would make a build fit runs on a worker thread once the
 job stays put (``SUGGEST_DELAY_MS``).
 """
 
@@ -177,6 +179,9 @@ class Session(QObject):
         self._worker = QThreadPool(self)  # the search for what would make a build fit
         self._worker.setMaxThreadCount(1)
         self._sweep_run: _SweepRun | None = None  # the fit sweep under way (one at a time)
+        # The sweep's own process (``advisor.ui.sweep_process``; the window sets one): started with the
+        # first results, it computes each change's sweep beside the builds' estimates.
+        self.sweeper = None
         self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
@@ -389,6 +394,8 @@ class Session(QObject):
             if self._sweep_run.out is not None and not isinstance(self._sweep_run.out, Exception):
                 self._cache_curves(self._sweep_run.workload, self._sweep_run.out)  # computed: kept, not drawn
             self._drop_sweep()  # superseded: this state's sweep starts after its builds are in
+        if curves is None and self._sweeper_ready():
+            self.sweeper.submit(self.workload)  # beside the builds' estimates, on another core
         self._pass = _Pass(self.catalog, self.arch, self.workload, self.builds, self._prepare(), given, self._margin)
         self._continue_pass()
 
@@ -426,6 +433,8 @@ class Session(QObject):
             self.curves_computed.emit(self.results)
         if self._closed:
             return
+        if self.sweeper is not None and self.slice_ms != math.inf:
+            self.sweeper.start()  # once: after the first results, so never before the first paint
         if self.sweep_pending:
             self._sweep_timer.start()  # after the table's paint; a running sweep's end starts the next
         if self._suggest_pending:
@@ -465,11 +474,16 @@ class Session(QObject):
         if self._pass is not None or self._closed or not self.sweep_pending:
             return
         if self._sweep_run is None:
+            if self.sweeper is not None and self.sweeper.pending(self.workload):
+                return  # its own process computes it (``_on_sweeper_done`` draws it)
             from advisor.core.advice.evaluate import fit_curve_steps
 
             self._sweep_run = _SweepRun(self.workload, fit_curve_steps(self.workload))
         elif self._sweep_step_timer.isActive():
             return  # under way: its next turn is due
+        elif self._sweep_run.out is not None:  # from its process: drawn a turn after the table's paint,
+            self._sweep_step_timer.start()     # not in one stall with it
+            return
         self._continue_sweep()
 
     def _continue_sweep(self) -> None:
@@ -508,6 +522,36 @@ class Session(QObject):
     def _drop_sweep(self) -> None:
         self._sweep_run = None
         self._sweep_step_timer.stop()
+
+    def set_sweeper(self, sweeper) -> None:
+        """The process that computes the sweeps (``advisor.ui.sweep_process.SweepProcess``); None: the UI thread."""
+        self.sweeper = sweeper
+        if sweeper is not None:
+            sweeper.done.connect(self._on_sweeper_done)
+
+    def _sweeper_ready(self) -> bool:
+        return self.sweeper is not None and self.sweeper.ready and self.slice_ms != math.inf and not self._closed
+
+    def _on_sweeper_done(self, workload: Workload, out) -> None:
+        """A sweep from its process: drawn once the table has painted (as a sweep computed here
+        would be), kept for undo if the job has changed since; if the process died, the UI thread
+        sweeps."""
+        if self._closed:
+            return
+        if out is None:  # the process died
+            self._start_background()  # this change's sweep, here (no more are sent there)
+            return
+        if workload != self.workload:
+            if not isinstance(out, Exception):
+                self._cache_curves(workload, out)
+            return
+        if workload in self._curve_cache:
+            return  # drawn already
+        self._drop_sweep()
+        self._sweep_run = _SweepRun(workload, None, out)
+        if self._pass is None and self.results is not None and not self._sweep_timer.isActive():
+            self._continue_sweep()  # the table has painted: the plot's redraw now
+        # else the end of the builds' pass, then the table's paint, come first (``_sweep_timer``)
 
     def _start_search(self) -> None:
         """What would make the current results' builds fit, on the worker; a newer change cancels it
@@ -570,6 +614,8 @@ class Session(QObject):
         for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):
             timer.stop()
         self._worker.waitForDone()
+        if self.sweeper is not None:
+            self.sweeper.close()
 
 
     def _rank(self) -> None:
