@@ -6,7 +6,7 @@ import sys
 from advisor.cli import main
 
 if __name__ == "__main__":
-    # The window's fit sweep runs in a process of its own (advisor/ui/sweep_process.py): in a frozen
+    # The window's fit sweep and search run in a process of their own (advisor/ui/core_process.py): in a frozen
     # bundle that process is this executable started again, which must serve it, not open the app.
     multiprocessing.freeze_support()
     sys.exit(main())

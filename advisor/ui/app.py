@@ -56,9 +56,9 @@ def fill_window(window, comparison_path: str | None = None):
     loaded = load_settings()
     session = Session()
     session.prefs = loaded.settings
-    from advisor.ui.sweep_process import SweepProcess
+    from advisor.ui.core_process import CoreProcess
 
-    session.set_sweeper(SweepProcess(session))  # the fit sweep beside the builds' estimates (issue 20)
+    session.set_core_process(CoreProcess(session))  # the fit sweep and the search off the UI thread (issue 20)
     window.attach(session, loaded.settings)
     window.restore()
     window.catalog_editor_requested.connect(lambda: _open_catalog_editor(window))

@@ -8,12 +8,13 @@ A change is computed in two steps (issue 20): each build's estimate, checks, pri
 ranking first (the table and the verdict), then the fit plot's sweep over model sizes, drawn after
 the table has painted. The builds run on the UI thread a few per turn of the event loop
 (``SLICE_MS``), so a key typed meanwhile waits at most one turn; the sweep, which depends on the job
-alone, is sent at the change to a process of its own (``advisor.ui.sweep_process``) and computed
+alone, is sent at the change to a process of its own (``advisor.ui.core_process``) and computed
 there beside the builds — on the UI thread in the same turns as the builds until that process is
 ready, or if it cannot run. What follows a long turn of computing (the table's redraw after the
 builds, the plot's after the sweep) waits for the next turn (``SPLIT_AFTER_MS``); a newer change
-drops the sweep under way, and a sweep for a workload no longer current is kept, never shown. The search for what would make a build fit runs on a worker thread once the
-job stays put (``SUGGEST_DELAY_MS``).
+drops the sweep under way, and a sweep for a workload no longer current is kept, never shown. The
+search for what would make a build fit runs in the same process (on a worker thread if that process
+cannot run) once the job stays put (``SUGGEST_DELAY_MS``).
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ if TYPE_CHECKING:
 #: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
 CURVE_CACHE_SIZE = 8
 #: The search for what would make a build fit starts once the job has stayed the same this long:
-#: it takes 0.1-0.5 s for six builds in training, and while it runs on the worker thread every
-#: Python call of the UI thread (each table cell it paints) waits for the interpreter lock, so it
-#: is not started for each key typed (the table and the plots are; issue 20).
+#: it takes 0.1-0.5 s for six builds in training, so it is not started for each key typed (the
+#: table and the plots are; issue 20). It runs in the core's process (on the worker thread, where
+#: every Python call of the UI thread waited for the interpreter lock, only if that cannot run).
 SUGGEST_DELAY_MS = 250
 #: The builds' estimates run on the UI thread a few builds per turn of the event loop: another build
 #: is started in the same turn only while the turn has used less than this (a key typed meanwhile
@@ -179,9 +180,9 @@ class Session(QObject):
         self._worker = QThreadPool(self)  # the search for what would make a build fit
         self._worker.setMaxThreadCount(1)
         self._sweep_run: _SweepRun | None = None  # the fit sweep under way (one at a time)
-        # The sweep's own process (``advisor.ui.sweep_process``; the window sets one): started with the
-        # first results, it computes each change's sweep beside the builds' estimates.
-        self.sweeper = None
+        # The core's own process (``advisor.ui.core_process``; the window sets one): started with the
+        # first results, it computes each change's sweep beside the builds' estimates, and the search.
+        self.core_process = None
         self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
@@ -394,8 +395,8 @@ class Session(QObject):
             if self._sweep_run.out is not None and not isinstance(self._sweep_run.out, Exception):
                 self._cache_curves(self._sweep_run.workload, self._sweep_run.out)  # computed: kept, not drawn
             self._drop_sweep()  # superseded: this state's sweep starts after its builds are in
-        if curves is None and self._sweeper_ready():
-            self.sweeper.submit(self.workload)  # beside the builds' estimates, on another core
+        if curves is None and self._process_ready():
+            self.core_process.submit_sweep(self.workload)  # beside the builds' estimates, on another core
         self._pass = _Pass(self.catalog, self.arch, self.workload, self.builds, self._prepare(), given, self._margin)
         self._continue_pass()
 
@@ -433,8 +434,8 @@ class Session(QObject):
             self.curves_computed.emit(self.results)
         if self._closed:
             return
-        if self.sweeper is not None and self.slice_ms != math.inf:
-            self.sweeper.start()  # once: after the first results, so never before the first paint
+        if self.core_process is not None and self.slice_ms != math.inf:
+            self.core_process.start()  # once: after the first results, so never before the first paint
         if self.sweep_pending:
             self._sweep_timer.start()  # after the table's paint; a running sweep's end starts the next
         if self._suggest_pending:
@@ -474,8 +475,8 @@ class Session(QObject):
         if self._pass is not None or self._closed or not self.sweep_pending:
             return
         if self._sweep_run is None:
-            if self.sweeper is not None and self.sweeper.pending(self.workload):
-                return  # its own process computes it (``_on_sweeper_done`` draws it)
+            if self.core_process is not None and self.core_process.pending(self.workload):
+                return  # the core's process computes it (``_on_swept`` draws it)
             from advisor.core.advice.evaluate import fit_curve_steps
 
             self._sweep_run = _SweepRun(self.workload, fit_curve_steps(self.workload))
@@ -523,16 +524,30 @@ class Session(QObject):
         self._sweep_run = None
         self._sweep_step_timer.stop()
 
-    def set_sweeper(self, sweeper) -> None:
-        """The process that computes the sweeps (``advisor.ui.sweep_process.SweepProcess``); None: the UI thread."""
-        self.sweeper = sweeper
-        if sweeper is not None:
-            sweeper.done.connect(self._on_sweeper_done)
+    def set_core_process(self, process) -> None:
+        """The process that computes the sweeps and the search (``advisor.ui.core_process.CoreProcess``);
+        None: the UI thread and the worker thread."""
+        self.core_process = process
+        if process is not None:
+            process.swept.connect(self._on_swept)
+            process.found.connect(self._on_found)
 
-    def _sweeper_ready(self) -> bool:
-        return self.sweeper is not None and self.sweeper.ready and self.slice_ms != math.inf and not self._closed
+    def _process_ready(self) -> bool:
+        return (self.core_process is not None and self.core_process.ready and self.slice_ms != math.inf
+                and not self._closed)
 
-    def _on_sweeper_done(self, workload: Workload, out) -> None:
+    def _on_found(self, generation: int, out) -> None:
+        """The search's answer from the core's process; None: it was stopped or skipped for a newer
+        change, or the process died (then the worker thread searches)."""
+        if self._closed:
+            return
+        if out is None:
+            self._suggest_job = None
+            self._start_search()  # for the state on screen, if it still needs one
+            return
+        self._on_suggestions_found(generation, out)
+
+    def _on_swept(self, workload: Workload, out) -> None:
         """A sweep from its process: drawn once the table has painted (as a sweep computed here
         would be), kept for undo if the job has changed since; if the process died, the UI thread
         sweeps."""
@@ -559,9 +574,13 @@ class Session(QObject):
         if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
                 or self._pass is not None or self._closed):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
-        from advisor.core.advice.evaluate import find_suggestions
+        from advisor.core.advice.evaluate import find_suggestions, suggestion_inputs
 
         arch, workload, results, margin, generation = self.arch, self.workload, self.results, self._margin, self._generation
+        if self._process_ready() and self.core_process.submit_search(
+                generation, arch, workload, suggestion_inputs(results), margin):
+            self._suggest_job = generation  # answered by ``found`` (``_on_found``)
+            return
         self._suggest_job = self._run(generation, lambda: find_suggestions(
             arch, workload, results, margin, cancelled=lambda: generation != self._generation), self._on_suggestions_found)
 
@@ -614,8 +633,8 @@ class Session(QObject):
         for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):
             timer.stop()
         self._worker.waitForDone()
-        if self.sweeper is not None:
-            self.sweeper.close()
+        if self.core_process is not None:
+            self.core_process.close()
 
 
     def _rank(self) -> None:

@@ -291,18 +291,30 @@ def find_suggestions(arch: ModelArch, workload: Workload, results: Results, marg
     """Per build of ``results``: what would make it fit (None where nothing is looked for).
 
     The slow part of an evaluation (a plan search per change tried: 20–470 ms for six builds in
-    training, measured with benchmarks/ui_recompute.py's builds), so the window runs it on its worker
+    training, measured with benchmarks/ui_recompute.py's builds), so the window runs it off its UI
     thread after the table is on screen; ``evaluate`` runs it inline unless told not to.
     ``cancelled``: asked before each build and each re-estimate within one; when it says True the
     search stops and returns None (a newer change waits at most one plan search for the worker)."""
+    return suggestions_for(arch, workload, suggestion_inputs(results), margin, cancelled)
+
+
+def suggestion_inputs(results: Results) -> tuple[tuple[ResolvedBuild, PlanPins] | None, ...]:
+    """What ``find_suggestions`` reads of each build: the build and its pinned plan, or None where
+    nothing is looked for (a fraction of the results, for a search run in another process)."""
+    return tuple((r.resolved, r.entry.plan or PlanPins()) if needs_suggestions(r) else None for r in results.builds)
+
+
+def suggestions_for(arch: ModelArch, workload: Workload, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
+                    margin: float = 0.0, cancelled: Callable[[], bool] | None = None
+                    ) -> tuple[tuple[Suggestion, ...] | None, ...] | None:
+    """``find_suggestions`` from ``suggestion_inputs``."""
     job = job_of(workload)
     found: list[tuple[Suggestion, ...] | None] = []
-    for r in results.builds:
+    for one in inputs:
         if cancelled is not None and cancelled():
             return None
         try:
-            found.append(tuple(suggestions(arch, job, r.resolved, r.entry.plan or PlanPins(), margin, cancelled))
-                         if needs_suggestions(r) else None)
+            found.append(None if one is None else tuple(suggestions(arch, job, one[0], one[1], margin, cancelled)))
         except SearchCancelled:
             return None
     return tuple(found)

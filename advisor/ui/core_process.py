@@ -1,0 +1,197 @@
+"""The core's slow, pure work in a process of its own, beside the UI thread (issue 20).
+
+Two computations leave the UI thread for one worker process:
+
+* the Fit plot's sweep (``evaluate.fit_curves``: each technique's memory at every model size of the
+  plot), which depends on the job alone, so it is sent the moment the job changes and runs on
+  another core while the UI thread estimates the builds and paints the table;
+* the search for what would make each build fit (``evaluate.suggestions_for``, 0.1-0.5 s for six
+  builds in training), once the job stays put. On a worker thread it took turns with the UI thread
+  at the interpreter lock, and a change typed meanwhile stalled the window for 25-30 ms.
+
+The worker (started with ``spawn``: a fresh interpreter, nothing of the window in it) takes one
+request at a time. It is started once the window's first results are in, and does its imports and
+two warm-up sweeps before it says it is ready. The UI thread writes each request to a pipe and is
+woken when an answer is there (a socket notifier on the pipe; a 1 ms poll where pipes cannot be
+watched, on Windows): no thread of this process stands between them (a ``ProcessPoolExecutor``'s
+threads waited for the interpreter lock while the UI thread computed, and answers came 5-10 ms
+late). A request still waiting when a newer one comes is skipped, and a search stops within one
+plan search when a newer request comes (``cancelled``). Until the worker is ready, when it cannot
+start, or once it has died, ``submit_*`` say no and the session computes on its own as before.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+
+from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
+
+SKIPPED = "skipped"  # the worker's answer to a request a newer one made useless
+_READY = "ready"
+SWEEP, SEARCH = "sweep", "search"
+
+
+def _worker_main(conn) -> None:
+    """The worker process's entry."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in the terminal is the window's to handle
+    serve(conn)
+
+
+def serve(conn) -> None:
+    """The worker: its imports, then one answer per request until the pipe closes. A request is
+    ``(key, SWEEP, workload)`` or ``(key, SEARCH, (arch, workload, inputs, margin))``; the answer
+    ``(key, out)``: the sweep, the suggestions (None if a newer request stopped the search),
+    ``SKIPPED``, or the exception raised."""
+    from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
+    from advisor.core.advice.comparison import canonical_comparison  # noqa: PLC0415
+    from advisor.core.job.workload import Method, Mode  # noqa: PLC0415
+
+    start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
+    for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):
+        evaluate.fit_curves(workload)
+    conn.send(_READY)
+    try:
+        while True:
+            request = conn.recv()
+            if request is None:
+                return
+            while conn.poll():  # newer requests wait: the older ones are not worth computing
+                conn.send((request[0], SKIPPED))
+                request = conn.recv()
+                if request is None:
+                    return
+            key, kind, payload = request
+            try:
+                if kind == SWEEP:
+                    out = evaluate.fit_curves(payload)
+                else:
+                    arch, workload, inputs, margin = payload
+                    out = evaluate.suggestions_for(arch, workload, inputs, margin, cancelled=conn.poll)
+            except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
+                out = exc
+            conn.send((key, out))
+    except (EOFError, OSError):  # the window went
+        return
+
+
+class CoreProcess(QObject):
+    """The worker process and what was asked of it (owned by the session, used on the UI thread)."""
+
+    swept = Signal(object, object)  # the workload, and (curves, current technique), an exception, or None if it died
+    found = Signal(object, object)  # the search's tag, and its answer; None if stopped, skipped or the worker died
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._process = None
+        self._conn = None
+        self._watch = None  # the notifier (or the poll timer) that wakes the UI thread for answers
+        self.ready = False  # the worker has done its imports: requests go to it
+        self.failed = False  # it could not start, or died: the UI thread computes from now on
+        self._asked: dict[int, tuple[str, object]] = {}  # request number -> (kind, workload or search tag)
+        self._count = 0
+
+    def start(self) -> None:
+        """Start the worker (once); ``ready`` once it has done its imports."""
+        if self._process is not None or self.failed:
+            return
+        ctx = multiprocessing.get_context("spawn")
+        try:
+            self._conn, child = ctx.Pipe()
+            self._process = ctx.Process(target=_worker_main, args=(child,), name="advisor-core", daemon=True)
+            self._process.start()
+        except (OSError, RuntimeError):  # no processes here (a sandbox, a frozen build without them)
+            self._fail()
+            return
+        child.close()
+        if sys.platform == "win32":  # a pipe cannot be watched by a socket notifier there
+            self._watch = QTimer(self)
+            self._watch.setTimerType(Qt.TimerType.PreciseTimer)
+            self._watch.setInterval(1)
+            self._watch.timeout.connect(self._read)
+            self._watch.start()
+        else:
+            self._watch = QSocketNotifier(self._conn.fileno(), QSocketNotifier.Type.Read, self)
+            self._watch.activated.connect(self._read)
+
+    def pending(self, workload) -> bool:
+        """``workload``'s sweep was asked for and not answered yet."""
+        return (SWEEP, workload) in self._asked.values()
+
+    def submit_sweep(self, workload) -> bool:
+        """Ask for ``workload``'s sweep (``swept`` answers); False when the worker cannot take it."""
+        return self.pending(workload) or self._send(SWEEP, workload, workload)
+
+    def submit_search(self, tag, arch, workload, inputs, margin: float) -> bool:
+        """Ask what would make the builds fit (``evaluate.suggestions_for``; ``found`` answers with
+        ``tag``); False when the worker cannot take it."""
+        return self._send(SEARCH, tag, (arch, workload, inputs, margin))
+
+    def close(self) -> None:
+        """Nothing more is asked; the worker exits once it sees the pipe closed (after what it runs)."""
+        self.ready = False
+        self._asked.clear()
+        self._unwatch()
+        if self._conn is not None:
+            try:
+                self._conn.send(None)
+            except (OSError, ValueError):
+                pass
+            self._conn.close()
+            self._conn = None
+
+    #: Requests left unanswered beyond which nothing more is sent (a worker that stopped answering
+    #: would otherwise fill the pipe until a send blocked the UI thread): the UI thread computes.
+    MAX_ASKED = 8
+
+    def _send(self, kind: str, ident, payload) -> bool:
+        if not self.ready or len(self._asked) >= self.MAX_ASKED:
+            return False
+        self._count += 1
+        try:
+            self._conn.send((self._count, kind, payload))
+        except (OSError, ValueError):  # the worker died
+            self._died()
+            return False
+        self._asked[self._count] = (kind, ident)
+        return True
+
+    def _read(self) -> None:
+        """Every answer the pipe holds (the UI thread was woken for them)."""
+        try:
+            while self._conn is not None and self._conn.poll():
+                message = self._conn.recv()
+                if message == _READY:
+                    self.ready = True
+                    continue
+                key, out = message
+                kind, ident = self._asked.pop(key, (None, None))
+                skipped = isinstance(out, str) and out == SKIPPED
+                if kind == SWEEP and not skipped:
+                    self.swept.emit(ident, out)
+                elif kind == SEARCH:
+                    self.found.emit(ident, None if skipped else out)
+        except (EOFError, OSError, ValueError):  # the worker died: the UI thread computes from now on
+            self._died()
+
+    def _died(self) -> None:
+        asked = list(self._asked.values())
+        self._fail()
+        for kind, ident in asked:
+            (self.swept if kind == SWEEP else self.found).emit(ident, None)
+
+    def _fail(self) -> None:
+        self.ready, self.failed = False, True
+        self._asked.clear()
+        self._unwatch()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _unwatch(self) -> None:
+        if isinstance(self._watch, QSocketNotifier):
+            self._watch.setEnabled(False)
+        elif self._watch is not None:
+            self._watch.stop()

@@ -1,0 +1,213 @@
+"""The core's sweep and search in a process of their own, beside the UI thread (issue 20)."""
+
+import multiprocessing
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from advisor.core.advice import evaluate
+from advisor.core.advice.comparison import canonical_comparison
+from advisor.core.job.workload import Method, Mode
+from advisor.ui import core_process
+from advisor.ui.core_process import SEARCH, SKIPPED, SWEEP, CoreProcess, serve
+
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
+
+START_S = 60  # a fresh interpreter importing the core on a loaded CI machine
+
+
+def _same_sweep(out, workload):
+    curves, current = out
+    want, want_current = evaluate.fit_curves(workload)
+    assert current == want_current and set(curves) == set(want)
+    for label, y in want.items():
+        np.testing.assert_array_equal(curves[label], y)
+
+
+def test_the_worker_skips_requests_a_newer_one_made_useless():
+    """Requests waiting when the worker takes one are answered ``skipped`` (the user typed on), the
+    newest is computed as the core computes it, and the worker ends when the window says so."""
+    ours, theirs = multiprocessing.Pipe()
+    base = canonical_comparison().workload
+    jobs = [base.model_copy(update={"batch": b}) for b in (3, 4, 5)]
+    for k, job in enumerate(jobs, 1):
+        ours.send((k, SWEEP, job))  # all waiting when the worker, its imports done, takes the first
+    worker = threading.Thread(target=serve, args=(theirs,))
+    worker.start()
+    answers = []
+    while len(answers) < 4 and ours.poll(30):
+        answers.append(ours.recv())
+    ours.send(None)
+    worker.join(30)
+    assert not worker.is_alive()
+    assert answers[0] == "ready"
+    assert answers[1:3] == [(1, SKIPPED), (2, SKIPPED)]
+    key, out = answers[3]
+    assert key == 3 and len(answers) == 4
+    _same_sweep(out, jobs[2])
+
+
+def test_a_failed_sweep_is_answered_with_its_exception(monkeypatch):
+    ours, theirs = multiprocessing.Pipe()
+
+    def broken(_workload):
+        raise ValueError("no curve")
+
+    base = canonical_comparison().workload
+    worker = threading.Thread(target=serve, args=(theirs,))
+    worker.start()
+    assert ours.poll(30) and ours.recv() == "ready"
+    monkeypatch.setattr(evaluate, "technique_workloads", broken)  # after the warm-up sweeps
+    ours.send((1, SWEEP, base))
+    assert ours.poll(30)
+    key, out = ours.recv()
+    ours.send(None)
+    worker.join(30)
+    assert key == 1 and isinstance(out, ValueError) and "no curve" in str(out)
+
+
+def _ready(qtbot, worker):
+    worker.start()
+    qtbot.waitUntil(lambda: worker.ready or worker.failed, timeout=START_S * 1000)
+    assert worker.ready, "the worker process did not start"
+
+
+def test_the_worker_process_answers_on_the_ui_thread_and_ends_when_closed(qtbot):
+    worker = CoreProcess()
+    assert not worker.submit_sweep(canonical_comparison().workload)  # not started: the caller sweeps itself
+    _ready(qtbot, worker)
+    job = canonical_comparison().workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA, "batch": 7})
+    with qtbot.waitSignal(worker.swept, timeout=20000) as answer:
+        assert worker.submit_sweep(job) and worker.pending(job)
+    workload, out = answer.args
+    assert workload == job and not worker.pending(job)
+    _same_sweep(out, job)
+    process = worker._process
+    worker.close()
+    process.join(20)
+    assert process.exitcode == 0  # it read the closed pipe and returned
+
+
+def test_the_window_draws_the_sweep_from_its_process_not_from_the_ui_thread(app_window, qtbot, drawn, monkeypatch):
+    session, window = app_window
+    session.slice_ms = 8.0  # as in the app (the fixture computes every change at once)
+    _ready(qtbot, session.core_process)
+    here = []
+    real_steps = evaluate.fit_curve_steps
+    monkeypatch.setattr(evaluate, "fit_curve_steps", lambda w: here.append(w) or real_steps(w))
+    job = session.workload.model_copy(update={"batch": 13, "context_len": 3000})
+    with qtbot.waitSignal(session.curves_computed, timeout=20000):
+        session.set_workload(job)
+        assert session.core_process.pending(job)  # sent at the change, before the builds are estimated
+    drawn(window)
+    assert session.results.curves and not here
+    _same_sweep((session.results.curves, session.results.current_technique), job)
+    assert session.results.builds[0].largest_fit  # the largest fits follow the curves
+
+
+def test_if_the_process_dies_the_ui_thread_sweeps(app_window, qtbot, drawn):
+    session, window = app_window
+    session.slice_ms = 8.0
+    _ready(qtbot, session.core_process)
+    session.core_process._process.kill()
+    session.core_process._process.join(20)
+    job = session.workload.model_copy(update={"batch": 11})
+    with qtbot.waitSignal(session.curves_computed, timeout=20000):
+        session.set_workload(job)
+    drawn(window)
+    assert session.core_process.failed and not session.core_process.ready
+    _same_sweep((session.results.curves, session.results.current_technique), job)
+    later = job.model_copy(update={"batch": 12})
+    with qtbot.waitSignal(session.curves_computed, timeout=20000):
+        session.set_workload(later)  # from now on, here
+    assert not session.core_process.pending(later)
+
+
+def test_no_worker_where_processes_cannot_start(qtbot, monkeypatch):
+    class NoProcesses:
+        def Pipe(self):  # noqa: N802 - multiprocessing's name
+            raise OSError("no processes here")
+
+    monkeypatch.setattr(core_process.multiprocessing, "get_context", lambda _method: NoProcesses())
+    worker = CoreProcess()
+    worker.start()
+    assert worker.failed and not worker.ready and not worker.submit_sweep(canonical_comparison().workload)
+
+
+def test_closing_the_window_ends_the_worker(app_window, qtbot):
+    session, window = app_window
+    session.slice_ms = 8.0
+    _ready(qtbot, session.core_process)
+    process = session.core_process._process
+    window.close()
+    session.close()
+    deadline = time.monotonic() + 20
+    while process.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not process.is_alive()
+
+
+def _training_results():
+    """Six builds of different kinds and a LoRA job too big or tight for each: every build is searched."""
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    arch = evaluate.resolve_model(catalog, c.model)
+    job = c.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA, "batch": 40, "seq_len": 4096})
+    six = ({"build_id": "2x-rtx-3090-nvlink"}, {"build_id": "2x-rtx-4090-pcie-x16"},
+           {"system_id": "apple-mac-studio-m3-ultra-96gb"}, {"system_id": "nvidia-dgx-h100"},
+           {"cloud_id": "runpod-h200-secure-cloud"}, {"gpu_id": "rtx-5090", "gpu_count": 1})
+    done = [evaluate.evaluate_build(catalog, arch, job, BuildEntry(name=f"build {i}", **src), 0.05, False)
+            for i, src in enumerate(six)]
+    return arch, job, evaluate.assemble(arch, job, done, evaluate.fit_curves(job))
+
+
+def test_the_worker_searches_as_the_core_does_and_a_newer_request_stops_it():
+    arch, job, results = _training_results()
+    inputs = evaluate.suggestion_inputs(results)
+    assert sum(i is not None for i in inputs) >= 4
+    want = evaluate.find_suggestions(arch, job, results, 0.05)
+    ours, theirs = multiprocessing.Pipe()
+    worker = threading.Thread(target=serve, args=(theirs,))
+    worker.start()
+    assert ours.poll(30) and ours.recv() == "ready"
+    ours.send((1, SEARCH, (arch, job, inputs, 0.05)))
+    assert ours.poll(30)
+    key, out = ours.recv()
+    assert key == 1 and out == want and any(f for f in out)
+    ours.send((2, SEARCH, (arch, job, inputs, 0.05)))
+    ours.send((3, SWEEP, job))  # sent right behind: the search is skipped or stopped within one plan search
+    answers = dict(ours.recv() for _ in range(2) if ours.poll(30))
+    ours.send(None)
+    worker.join(30)
+    assert answers[2] in (SKIPPED, None)
+    _same_sweep(answers[3], job)
+
+
+def test_the_windows_search_runs_in_the_process_and_starts_again_after_a_change(app_window, qtbot, drawn,
+                                                                                monkeypatch):
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.ui.session import Session
+
+    session, window = app_window
+    for name, src in (("DGX", {"system_id": "nvidia-dgx-h100"}), ("5090", {"gpu_id": "rtx-5090"})):
+        session.add_build(BuildEntry(name=name, **src))
+    session.slice_ms = 8.0
+    _ready(qtbot, session.core_process)
+    threads = []
+    real_run = Session._run
+    monkeypatch.setattr(Session, "_run", lambda self, *a: threads.append(a) or real_run(self, *a))
+    big = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA, "batch": 40, "seq_len": 4096})
+    session.set_workload(big)
+    qtbot.waitUntil(lambda: session._suggest_job is not None, timeout=20000)  # the search was sent …
+    bigger = big.model_copy(update={"batch": 48})
+    with qtbot.waitSignal(session.suggestions_computed, timeout=60000):
+        session.set_workload(bigger)  # … and a change came while it ran: searched again for this one
+    drawn(window)
+    assert not threads  # never on the worker thread
+    want = evaluate.find_suggestions(session.arch, session.workload, session.results, session._margin)
+    assert tuple(r.suggestions if f is not None else None for r, f in zip(session.results.builds, want)) == want
