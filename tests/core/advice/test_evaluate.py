@@ -1,5 +1,7 @@
 """One evaluation of a comparison: largest-fit interpolation, model resolution, honest messages."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,11 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
         assert any(looked_for) and not looked_for[-1]  # the unknown build has nothing to look for
         found = compute.find_suggestions(arch, workload, first, 0.05)
         assert [f is not None for f in found] == looked_for
+        # What a search in another process is sent: each build and its pins, only where it looks.
+        inputs = compute.suggestion_inputs(first)
+        assert [i is not None for i in inputs] == looked_for
+        assert all(i[0] is r.resolved for i, r in zip(inputs, first.builds, strict=True) if i is not None)
+        assert compute.suggestions_for(arch, workload, pickle.loads(pickle.dumps(inputs)), 0.05) == found
         both = compute.with_suggestions(first, found)
         assert [r.suggestions for r in both.builds] == [r.suggestions for r in whole.builds]
         assert any(r.suggestions for r in both.builds)
