@@ -362,7 +362,6 @@ class BuildsPanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self._fitted_rows = -1  # the row count the columns were last fitted exactly for
-        self._panel_need_key, self._panel_need = None, 0  # the height the lines last needed, and for what
         self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
         self.label_messages = QLabel()
@@ -449,13 +448,7 @@ class BuildsPanel(QWidget):
         minimum size hint, which knows nothing of word wrap, and the lines under the table were
         then drawn over its last row and scroll bar (seen at 1280×800 in training).
         ``shrink=False``: grow at once, give room back ``PANEL_SHRINK_MS`` after the last call."""
-        # Laying the wrapped lines out is the costly part (0.6 ms per change): only when they, the
-        # table's height or the width changed since the last time.
-        key = (self.width(), self.label_winner.text(), self.label_messages.text(), self.table_builds.minimumHeight(),
-               self.font().key())
-        if key != self._panel_need_key:
-            self._panel_need_key, self._panel_need = key, self.layout().totalHeightForWidth(self.width())
-        need = self._panel_need
+        need = self.layout().totalHeightForWidth(self.width())
         current = self.minimumHeight()
         if need <= 0 or need == current:
             return
