@@ -211,3 +211,15 @@ def test_the_windows_search_runs_in_the_process_and_starts_again_after_a_change(
     assert not threads  # never on the worker thread
     want = evaluate.find_suggestions(session.arch, session.workload, session.results, session._margin)
     assert tuple(r.suggestions if f is not None else None for r, f in zip(session.results.builds, want)) == want
+
+
+def test_a_worker_that_stops_answering_is_sent_no_more_than_max_asked():
+    """A worker that no longer answers (stopped, swapped out) would fill the pipe until a send blocked
+    the UI thread: beyond ``MAX_ASKED`` unanswered requests nothing more is sent, the caller computes."""
+    worker = CoreProcess()
+    ours, _theirs = multiprocessing.Pipe()  # nobody reads the other end
+    worker._conn, worker.ready = ours, True
+    base = canonical_comparison().workload
+    sent = [worker.submit_sweep(base.model_copy(update={"batch": b})) for b in range(1, CoreProcess.MAX_ASKED + 3)]
+    assert sent == [True] * CoreProcess.MAX_ASKED + [False, False]
+    worker._conn = None
