@@ -171,6 +171,8 @@ def _plot_item(title: str, left: str, bottom: str = "", axes: dict | None = None
     item.getAxis("left").setWidth(62)  # equal widths keep stacked plots' x axes aligned
     item.setMenuEnabled(False)
     item.hideButtons()
+    for side in ("left", "bottom"):
+        item.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
     return item
 
 
@@ -309,6 +311,7 @@ class SideLegend(pg.GraphicsWidget):
             label = pg.LabelItem(" ", color=legend.opts["labelTextColor"], justify="left",
                                  size=legend.opts["labelTextSize"])
             label.item.document().setDocumentMargin(1)  # compact rows: 13 entries on a short plot
+            label.item.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
             sample = legend.sampleType(item)
             sample.sigClicked.connect(legend.sigSampleClicked)
             for part in (sample, label):

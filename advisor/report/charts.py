@@ -10,6 +10,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsItem
 
 from advisor import plots
 from advisor.core.advice.evaluate import Results
@@ -63,10 +64,17 @@ def _render_as_vectors(scene, painter: QPainter, target: QRectF, source: QRectF)
     (what pyqtgraph's own exporters do, ``Exporter.setExportMode``)."""
     opts = {"antialias": True, "background": "w", "painter": painter, "resolutionScale": 1.0}
     items = [i for i in scene.items() if hasattr(i, "setExportMode")]
+    # Items the window paints from a pixmap cache (axes, legend labels: ``plots``) are drawn here
+    # as themselves: a cached item would go into the PDF as a picture of its text.
+    cached = [(i, i.cacheMode()) for i in scene.items() if i.cacheMode() != QGraphicsItem.CacheMode.NoCache]
     for item in items:
         item.setExportMode(True, opts)
+    for item, _mode in cached:
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     try:
         scene.render(painter, target, source)
     finally:
         for item in items:
             item.setExportMode(False, opts)
+        for item, mode in cached:
+            item.setCacheMode(mode)

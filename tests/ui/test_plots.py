@@ -187,3 +187,20 @@ def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_wi
     tab._show_text()
     assert not bar.isVisible() and browser.toPlainText() == "one line"  # the new text fits: the bar goes
     browser.viewport().removeEventFilter(spy)
+
+
+def test_axes_and_legend_labels_are_painted_from_a_cache(app_window, drawn):
+    """The Fit plot's axes (with the grid) and legend labels keep a pixmap cache: a repaint that changes
+    nothing in them (the plot beside a table that grew, a window uncovered) blits them instead of drawing
+    their text again (a full repaint 4.0 → 1.8 ms median, benchmarks/README.md, issue 20). The PDF
+    draws them without it (tests/report/test_charts.py)."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    _session, window = app_window
+    window.tabs.setCurrentIndex(0)
+    drawn(window)
+    builder = window.tabs.view(0).builder
+    cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    assert all(builder.item.getAxis(side).cacheMode() == cached for side in ("left", "bottom"))
+    labels = [label for _sample, label in builder.side.legend.items]
+    assert labels and all(label.item.cacheMode() == cached for label in labels)
