@@ -183,7 +183,9 @@ class Session(QObject):
         # The core's own process (``advisor.ui.core_process``; the window sets one): started with the
         # first results, it computes each change's sweep beside the builds' estimates, and the search.
         self.core_process = None
-        self._suggest_job: _WorkerJob | None = None  # the "what would make it fit" search running
+        # The "what would make it fit" search running: its job on the worker thread, or the generation it
+        # was sent to the core's process for.
+        self._suggest_job: _WorkerJob | int | None = None
         self._suggest_pending = False  # the current results still lack their suggestions
         self._generation = 0  # counts recomputes: a search's answer is shown only for its own
         self._prepared: dict = {}  # BuildEntry → PreparedBuild, for the catalog loaded now
@@ -569,8 +571,9 @@ class Session(QObject):
         # else the end of the builds' pass, then the table's paint, come first (``_sweep_timer``)
 
     def _start_search(self) -> None:
-        """What would make the current results' builds fit, on the worker; a newer change cancels it
-        within one plan search (its answer would not be shown; ``find_suggestions``' ``cancelled``)."""
+        """What would make the current results' builds fit, in the core's process (else on the worker
+        thread); a newer change stops it within one plan search (its answer would not be shown;
+        ``find_suggestions``' ``cancelled``)."""
         if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
                 or self._pass is not None or self._closed):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
