@@ -52,8 +52,8 @@ def serve(conn) -> None:
     start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
     for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):
         evaluate.fit_curves(workload)
-    conn.send(_READY)
     try:
+        conn.send(_READY)
         while True:
             request = conn.recv()
             if request is None:
@@ -73,7 +73,7 @@ def serve(conn) -> None:
             except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
                 out = exc
             conn.send((key, out))
-    except (EOFError, OSError):  # the window went
+    except (EOFError, OSError):  # the window went (a closed pipe: EOF reading, BrokenPipeError writing)
         return
 
 

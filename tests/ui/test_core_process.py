@@ -223,3 +223,12 @@ def test_a_worker_that_stops_answering_is_sent_no_more_than_max_asked():
     sent = [worker.submit_sweep(base.model_copy(update={"batch": b})) for b in range(1, CoreProcess.MAX_ASKED + 3)]
     assert sent == [True] * CoreProcess.MAX_ASKED + [False, False]
     worker._conn = None
+
+
+def test_a_worker_whose_window_went_before_it_was_ready_ends_quietly(capfd):
+    """A window closed within its first second: the worker finds the pipe closed when it says it is
+    ready, and ends without a traceback on the terminal."""
+    ours, theirs = multiprocessing.Pipe()
+    ours.close()
+    serve(theirs)  # returns
+    assert "Traceback" not in capfd.readouterr().err
