@@ -12,10 +12,10 @@ Two computations leave the UI thread for one worker process:
 The worker (started with ``spawn``: a fresh interpreter, nothing of the window in it) takes one
 request at a time. It is started once the window's first results are in, and does its imports and
 two warm-up sweeps before it says it is ready. The UI thread writes each request to a pipe and is
-woken when an answer is there (a socket notifier on the pipe; a 1 ms poll where pipes cannot be
-watched, on Windows): no thread of this process stands between them (a ``ProcessPoolExecutor``'s
-threads waited for the interpreter lock while the UI thread computed, and answers came 5-10 ms
-late). A request still waiting when a newer one comes is skipped, and a search stops within one
+woken when an answer is there (a socket notifier on the pipe; on Windows, where pipes cannot be
+watched, a 1 ms poll while an answer is awaited): no thread of this process stands between them
+(a ``ProcessPoolExecutor``'s threads waited for the interpreter lock while the UI thread computed,
+and answers came 5-10 ms late). A request still waiting when a newer one comes is skipped, and a search stops within one
 plan search when a newer request comes (``cancelled``). Until the worker is ready, when it cannot
 start, or once it has died, ``submit_*`` say no and the session computes on its own as before.
 """
@@ -27,6 +27,9 @@ import sys
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
 
+#: Windows cannot watch a pipe with a socket notifier: there the UI thread polls it every 1 ms, and only
+#: while an answer is awaited (the worker's "ready", or a request's).
+POLL_PIPE = sys.platform == "win32"
 SKIPPED = "skipped"  # the worker's answer to a request a newer one made useless
 _READY = "ready"
 SWEEP, SEARCH = "sweep", "search"
@@ -106,12 +109,12 @@ class CoreProcess(QObject):
             self._fail()
             return
         child.close()
-        if sys.platform == "win32":  # a pipe cannot be watched by a socket notifier there
+        if POLL_PIPE:
             self._watch = QTimer(self)
             self._watch.setTimerType(Qt.TimerType.PreciseTimer)
             self._watch.setInterval(1)
             self._watch.timeout.connect(self._read)
-            self._watch.start()
+            self._watch.start()  # until "ready" (``_read`` stops it when nothing is awaited)
         else:
             self._watch = QSocketNotifier(self._conn.fileno(), QSocketNotifier.Type.Read, self)
             self._watch.activated.connect(self._read)
@@ -156,6 +159,8 @@ class CoreProcess(QObject):
             self._died()
             return False
         self._asked[self._count] = (kind, ident)
+        if isinstance(self._watch, QTimer) and not self._watch.isActive():
+            self._watch.start()
         return True
 
     def _read(self) -> None:
@@ -175,6 +180,9 @@ class CoreProcess(QObject):
                     self.found.emit(ident, None if skipped else out)
         except (EOFError, OSError, ValueError):  # the worker died: the UI thread computes from now on
             self._died()
+            return
+        if isinstance(self._watch, QTimer) and self.ready and not self._asked:
+            self._watch.stop()  # nothing awaited: no polling while the window is idle
 
     def _died(self) -> None:
         asked = list(self._asked.values())

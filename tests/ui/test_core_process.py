@@ -232,3 +232,21 @@ def test_a_worker_whose_window_went_before_it_was_ready_ends_quietly(capfd):
     ours.close()
     serve(theirs)  # returns
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_where_the_pipe_is_polled_it_is_polled_only_while_an_answer_is_awaited(qtbot, monkeypatch):
+    """Windows cannot watch a pipe with a socket notifier; a 1 ms timer there runs until the worker is
+    ready and while a request waits for its answer, never while the window is idle."""
+    monkeypatch.setattr(core_process, "POLL_PIPE", True)
+    worker = CoreProcess()
+    worker.start()
+    timer = worker._watch
+    assert timer.isActive()
+    qtbot.waitUntil(lambda: worker.ready or worker.failed, timeout=START_S * 1000)
+    assert worker.ready and not timer.isActive()
+    job = canonical_comparison().workload.model_copy(update={"batch": 9})
+    with qtbot.waitSignal(worker.swept, timeout=20000) as answer:
+        assert worker.submit_sweep(job) and timer.isActive()
+    _same_sweep(answer.args[1], job)
+    assert not timer.isActive()
+    worker.close()
