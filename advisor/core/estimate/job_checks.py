@@ -23,6 +23,7 @@ from advisor.core.job.workload import (
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.schema import Frozen
+from advisor.core.speed.flops import generation
 
 FOUR_BIT_BASES = ("nf4", "fp4")  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
 NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "awq", "int8", "fp8")  # loaders llama.cpp does not have
@@ -141,7 +142,7 @@ def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
         return []
     oldest = next(f for f, c in COMPUTE_CAPABILITY.items() if c == need)
     for g in build.gpus[: w.n_gpus]:
-        family = g.architecture.split(" ", 1)[0]
+        family = generation(g.architecture)
         cc = COMPUTE_CAPABILITY.get(family) if g.vendor == "NVIDIA" else None
         if cc is not None and cc < need:
             return [Problem(field="weights", message=f"{w.engine.label} runs FP8 weights on {oldest} or newer NVIDIA GPUs "
