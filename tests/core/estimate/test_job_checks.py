@@ -24,8 +24,10 @@ def test_the_cited_figures():
     # W8A16 through FP8 Marlin where the card has no FP8 tensor cores; transformers docs (finegrained_fp8):
     # compute capability 9 (H100).
     assert FP8_MIN_COMPUTE_CAPABILITY == {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
-    assert (COMPUTE_CAPABILITY["Turing"], COMPUTE_CAPABILITY["Ampere"], COMPUTE_CAPABILITY["Ada"],
-            COMPUTE_CAPABILITY["Hopper"]) == (7.5, 8.0, 8.9, 9.0)
+    # CUDA C++ Programming Guide, "Compute Capabilities" (Pascal 6.0, Volta 7.0, Turing 7.5); TransformerEngine
+    # support matrix (Ampere 8.0, Ada 8.9, Hopper 9.0, Blackwell 10.0: each family's lowest).
+    assert COMPUTE_CAPABILITY == {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0, "Ada": 8.9,
+                                  "Hopper": 9.0, "Blackwell": 10.0}
 
 
 @pytest.mark.parametrize(("engine", "gpu", "refused"), [
