@@ -81,16 +81,20 @@ class _PlotTab(QWidget):
     def _show_text(self) -> None:
         if self._text is not None and self._text != self._below_html:
             self._below_html = self._text
-            browser = self.label_below
-            # New HTML empties the document first: a shown scroll bar went and came back, and the
-            # text was laid out twice more at the two widths (3 ms and a repaint per change,
-            # issue 20). Held on while the text is replaced; it goes only if the new text fits.
-            held = browser.verticalScrollBar().isVisible()
-            if held:
-                browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-            browser.setHtml(self._text)
-            if held:
-                browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+            replace_html(self.label_below, self._text)
+
+
+def replace_html(browser: QTextBrowser, html: str) -> None:
+    """New HTML in a text browser whose policy is ``ScrollBarAsNeeded``. ``setHtml`` empties the
+    document first: a shown scroll bar went and came back, and the text was laid out twice more at
+    the two widths (3 ms and a repaint per change, issue 20). The bar is held on while the text is
+    replaced; it goes only if the new text fits."""
+    held = browser.verticalScrollBar().isVisible()
+    if held:
+        browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    browser.setHtml(html)
+    if held:
+        browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
 
 def _running_cost_html(results, workload, prefs) -> str:
@@ -173,7 +177,7 @@ class DetailsTab(QTextBrowser):
         self.setOpenExternalLinks(True)
 
     def update_from(self, results) -> None:
-        self.setHtml(fmt.details_html(results, self.session.workload, self.session.prefs))
+        replace_html(self, fmt.details_html(results, self.session.workload, self.session.prefs))
 
 
 TABS = (

@@ -204,3 +204,32 @@ def test_axes_and_legend_labels_are_painted_from_a_cache(app_window, drawn):
     assert all(builder.item.getAxis(side).cacheMode() == cached for side in ("left", "bottom"))
     labels = [label for _sample, label in builder.side.legend.items]
     assert labels and all(label.item.cacheMode() == cached for label in labels)
+
+
+def test_the_details_tab_keeps_its_scroll_bar_across_a_change(app_window, drawn):
+    """The Details tab's text (always longer than its box) is replaced through the same helper as the
+    text under the plots: a change does not make its scroll bar go and come back."""
+    from PySide6.QtCore import QEvent, QObject
+
+    session, window = app_window
+    window.resize(1280, 800)
+    index = next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == "Details")
+    window.tabs.setCurrentIndex(index)
+    drawn(window)
+    details = window.tabs.view(index)
+    assert details.verticalScrollBar().isVisible()
+
+    class Resizes(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Resize:
+                Resizes.count += 1
+            return False
+
+    spy = Resizes()
+    details.viewport().installEventFilter(spy)
+    session.set_workload(session.workload.model_copy(update={"batch": 3}))
+    drawn(window)
+    details.viewport().removeEventFilter(spy)
+    assert Resizes.count == 0 and details.verticalScrollBar().isVisible()
