@@ -3,11 +3,12 @@
 Each published row becomes the job a user would set (model, engine, weights, batch, prompt and
 generated lengths, GPUs and their layout) and is compared with the same quantity:
 
-* ``per-sequence`` decode rows that time a whole ``generate`` call (the Qwen speed benchmarks):
-  generated tokens / (time to first token for the prompt + generated tokens at the decode
-  rate of the mid-generation context);
-* ``per-gpu`` decode rows (TensorRT-LLM's throughput tables): output tokens of the batch / the
-  same total time / GPUs;
+* decode rows: the job ``--context P+G --prompt-tokens P`` (P prompt and G generated tokens per
+  sequence), whose speed the app gives for that request (``estimator.request_speed``: time to first
+  token for the prompt, then the decode rate of the mid-generation context; "incl. prefill" in the CLI):
+  ``per-sequence`` rows that time a whole ``generate`` call (the Qwen speed benchmarks) take it per
+  sequence, ``per-gpu`` rows (TensorRT-LLM's throughput tables) per GPU;
+* prefill rows (llama-bench ppN): ``--context N``, its prefill tokens/s;
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
 Rows whose GPU, model, weight format or layout the app cannot express are reported as skipped,
@@ -164,12 +165,17 @@ def job_of(row: dict[str, str]) -> Workload | str:
             weights = weight_format(row["weights"]).name
         except ValueError:
             return f"weight format {row['weights']}"
-    prompt, gen = max(1, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
     # TensorRT-LLM 0.9.0's FP8 tables also quantise the KV cache ('kv_cache_quant_algo FP8' in the
     # page's build configs, quoted in the rows' notes).
     kv = "fp8" if engine == "tensorrt-llm" and weights == "fp8" else "bf16"
+    if row["group"] == "prefill":  # llama-bench ppN: one batch of N prompt tokens (--context N)
+        context, prompt = max(1, _int(row, "prompt_tokens", 512)), None
+    else:  # a request of P prompt and G generated tokens per sequence (--context P+G --prompt-tokens P;
+        # llama-bench's tg test has no prompt: P = 0)
+        prompt = max(0, _int(row, "prompt_tokens", 1))
+        context = prompt + max(1, _int(row, "gen_tokens", 1))
     return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
-                    parallel=parallel, context_len=prompt + gen, kv_dtype=kv)
+                    parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv)
 
 
 #: TensorRT-LLM's XQA decode kernels (tensor cores, one KV read per query group) arrived in v0.7/v0.8
@@ -216,21 +222,6 @@ def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention
     return DecodeAttention.PER_HEAD
 
 
-def _decode_time(arch: ModelArch, w: Workload, build, prompt: int, gen: int) -> float | None:
-    """Seconds to prefill the prompt of every sequence and generate ``gen`` tokens each; with no
-    prompt (``prompt`` 0: llama-bench's tg test; ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp
-    times ``test_prompt`` only ``if (t.n_prompt > 0)`` and then ``test_gen``), the generated tokens alone."""
-    mid = estimate(arch, w.model_copy(update={"context_len": max(1, prompt + gen // 2)}), build).speed
-    if not mid.decode_tokens_per_s:
-        return None
-    if prompt == 0:
-        return gen * w.batch / mid.decode_tokens_per_s
-    at_prompt = estimate(arch, w.model_copy(update={"context_len": prompt}), build).speed
-    if not at_prompt.time_to_first_token_s:
-        return None
-    return at_prompt.time_to_first_token_s + gen * w.batch / mid.decode_tokens_per_s
-
-
 def evaluate(row: dict[str, str], catalog) -> Outcome:
     n = _int(row, "n_gpus", 1)
     base = dict(row_id=row["id"], group=row["group"], engine=row["engine"], n_gpus=n,
@@ -253,18 +244,11 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
             tps = estimate(arch, job, build).speed.train_tokens_per_s
             value = None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
         elif row["group"] == "prefill":
-            # llama-bench ppN: one batch of N prompt tokens, tokens/s of that prefill.
-            prompt = max(1, _int(row, "prompt_tokens", 512))
-            value = estimate(arch, job.model_copy(update={"context_len": prompt}), build).speed.prefill_tokens_per_s
-        else:
-            prompt, gen = max(0, _int(row, "prompt_tokens", 1)), max(1, _int(row, "gen_tokens", 1))
-            t = _decode_time(arch, job, build, prompt, gen)
-            if t is None:
-                value = None
-            elif row["tokens_per_s_kind"] == "per-sequence":
-                value = gen / t
-            else:
-                value = gen * job.batch / t / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)
+            value = estimate(arch, job, build).speed.prefill_tokens_per_s
+        else:  # the request's generated tokens/s, prefill included: what the app shows as "incl. prefill"
+            tps = estimate(arch, job, build).speed.request_tokens_per_s
+            kind = row["tokens_per_s_kind"]
+            value = None if tps is None else tps / (job.batch if kind == "per-sequence" else n if kind == "per-gpu" else 1)
     except ValueError as exc:
         return Outcome(**base, skipped=f"not estimable: {exc}".splitlines()[0])
     if value is None:

@@ -109,6 +109,39 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                host_need_bytes=f.host_need_bytes, host_available_bytes=host_avail, reason=reason)
 
 
+def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, full: SpeedEstimate, usable: float | None,
+                  weights_bytes_override: float | None = None) -> SpeedEstimate:
+    """A request of ``prompt_tokens`` prompt tokens and ``context_len - prompt_tokens`` generated tokens per
+    sequence, every sequence of the batch at once: time to first token for the prompt, then the generation at
+    the decode rate of the mid-generation context (the KV cache read per step grows linearly from the prompt
+    to the whole context, so the mean step is the middle one's), and the whole request's time and generated
+    tokens/s, prefill included. This is how the published throughput tables time a batch (TensorRT-LLM's
+    gptSessionBenchmark: batch × output tokens / total latency; Qwen's speed benchmark: a ``generate`` call;
+    llama-bench's tg test: no prompt, ``prompt_tokens`` 0). ``full``: the speed at the whole context, kept
+    where a part cannot be estimated."""
+    prompt, gen = w.prompt_tokens or 0, w.context_len - (w.prompt_tokens or 0)
+
+    def at(context: int) -> SpeedEstimate:
+        job = w.model_copy(update={"context_len": context})
+        return estimate_speed(arch, job, build, estimate_memory(arch, job, usable, weights_bytes_override).breakdown)
+
+    mid = at(max(1, prompt + gen // 2))
+    first = at(prompt) if prompt else None
+    if not mid.decode_tokens_per_s or (first is not None and not first.time_to_first_token_s):
+        return full
+    ttft = first.time_to_first_token_s if first is not None else 0.0
+    seconds = ttft + gen * w.batch / mid.decode_tokens_per_s
+    note = (f"a request of {prompt:,} prompt and {gen:,} generated tokens per sequence: decode speed at the "
+            f"mid-generation context ({max(1, prompt + gen // 2):,} tokens), "
+            + (f"time to first token for the {prompt:,}-token prompt" if prompt else "no prompt")
+            + f"; the whole request {seconds:.2f} s")
+    notes = tuple(n for n in mid.notes if not n.startswith("decode speed at a full")) + (note,)
+    return mid.model_copy(update={
+        "prefill_tokens_per_s": first.prefill_tokens_per_s if first is not None else None,
+        "time_to_first_token_s": first.time_to_first_token_s if first is not None else None,
+        "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": notes})
+
+
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
              weights_bytes_override: float | None = None) -> Estimate:
     """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload.
@@ -128,6 +161,9 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         fit = None
     else:
         speed = estimate_speed(arch, workload, build, mem.breakdown)
+        if workload.mode is Mode.INFERENCE and workload.prompt_tokens is not None \
+                and workload.prompt_tokens < workload.context_len:
+            speed = request_speed(arch, workload, build, speed, usable, weights_bytes_override)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     assumptions = list(mem.assumptions)
     if build is not None:

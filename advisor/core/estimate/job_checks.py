@@ -68,6 +68,9 @@ def _format_problems(w: Workload) -> list[Problem]:
                                                       f"{w.engine.value} uses fp16/bf16/fp8"))
     if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine.pooled:
         out.append(Problem(field="weights", message=f"{w.weights} is a GGUF type: run it with llama.cpp"))
+    if w.mode is Mode.INFERENCE and w.prompt_tokens is not None and w.prompt_tokens > w.context_len:
+        out.append(Problem(field="prompt_tokens", message=f"a {w.prompt_tokens:,}-token prompt does not fit a "
+                                                          f"{w.context_len:,}-token context"))
     return out
 
 

@@ -213,7 +213,10 @@ class Workload(Frozen):
     full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
     moe_offload_layers: int = Field(0, ge=0, le=100_000,
                                     description="llama.cpp --n-cpu-moe: layers whose routed experts stay in host RAM")
-    prompt_tokens: int | None = Field(None, ge=1, le=10_000_000, description="Prompt part of the context")
+    prompt_tokens: int | None = Field(None, ge=0, le=10_000_000,
+                                      description="Prompt part of the context; the rest is generated (0: no "
+                                                  "prompt, as llama-bench's tg test; unset: the whole context "
+                                                  "is both prompt and generation bound)")
     decode_attention: DecodeAttention = Field(DecodeAttention.GROUPED,
                                               description="Decode attention kernel: grouped (FlashAttention, XQA) "
                                                           "or per-head (TensorRT-LLM masked MHA)")

@@ -231,7 +231,7 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         if w.full_prompt_logits:
             # transformers < 4.45: generate computed the logits of every prompt position; the peak
             # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.
-            prompt = w.prompt_tokens or w.context_len
+            prompt = w.prompt_tokens if w.prompt_tokens is not None else w.context_len
             at_logits = (weights + kv * min(1.0, prompt / max(1, w.context_len))
                          + full_prompt_logits_bytes(arch, prompt, w.batch))
             buffers += max(0.0, at_logits - (weights + kv + acts + buffers))

@@ -21,6 +21,10 @@ class SpeedEstimate(Frozen):
     decode_tokens_per_s: float | None = Field(None, description="Generated tokens/s, all sequences together")
     prefill_tokens_per_s: float | None = None
     time_to_first_token_s: float | None = None
+    request_s: float | None = Field(None, description="A request of the job's prompt and generated tokens, every "
+                                                      "sequence: prefill, then generation (``prompt_tokens`` set)")
+    request_tokens_per_s: float | None = Field(None, description="Generated tokens/s over the whole request, "
+                                                                  "prefill included")
     train_tokens_per_s: float | None = None
     step_time_s: float | None = None
     interconnect_share: float = Field(0.0, ge=0, le=1, description="Share of time spent on GPU-to-GPU traffic")

@@ -176,3 +176,34 @@ def test_build_of_other_gpus_uses_the_smallest_usable():
     assert tp.fit.usable_per_gpu_bytes == usable_memory_bytes(small)
     e = estimate(llama2_7b(), Workload(n_gpus=2, parallel="layer-split"), b)
     assert usable_memory_bytes(small) < e.fit.usable_per_gpu_bytes < usable_memory_bytes(rtx4090())
+
+
+def test_a_request_of_prompt_and_generated_tokens_is_timed_as_the_throughput_tables_time_it():
+    """``prompt_tokens`` set: the first token after the prompt, then the generation at the decode rate of
+    its middle context (the KV read grows linearly over it), and the whole request's time and generated
+    tokens/s (TensorRT-LLM's gptSessionBenchmark: batch × output tokens / total latency; benchmarks/
+    speed_fidelity.py scores exactly these figures)."""
+    arch, build = llama2_7b(), one_4090()
+    job = Workload(engine="vllm", batch=8, context_len=2048 + 512, prompt_tokens=2048)
+    s = estimate(arch, job, build).speed
+    mid = estimate(arch, job.model_copy(update={"context_len": 2048 + 256, "prompt_tokens": None}), build).speed
+    first = estimate(arch, job.model_copy(update={"context_len": 2048, "prompt_tokens": None}), build).speed
+    assert s.decode_tokens_per_s == pytest.approx(mid.decode_tokens_per_s)
+    assert s.time_to_first_token_s == pytest.approx(first.time_to_first_token_s)
+    assert s.request_s == pytest.approx(first.time_to_first_token_s + 512 * 8 / mid.decode_tokens_per_s)
+    assert s.request_tokens_per_s == pytest.approx(512 * 8 / s.request_s)
+    assert s.request_tokens_per_s < s.decode_tokens_per_s  # the prefill is part of the request
+    whole = estimate(arch, job.model_copy(update={"prompt_tokens": None}), build).speed
+    assert whole.request_s is None and whole.decode_tokens_per_s < s.decode_tokens_per_s  # full context: slower
+
+
+def test_a_request_with_no_prompt_is_generation_alone():
+    """llama-bench's tg test (``prompt_tokens`` 0): no first token to wait for."""
+    arch, build = llama2_7b(), one_4090()
+    s = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=128, prompt_tokens=0), build).speed
+    assert s.time_to_first_token_s is None and s.request_s == pytest.approx(128 / s.decode_tokens_per_s)
+
+
+def test_a_prompt_longer_than_its_context_is_a_problem():
+    problems = check_workload(llama2_7b(), Workload(context_len=1024, prompt_tokens=2048))
+    assert [p.field for p in problems] == ["prompt_tokens"] and "does not fit" in problems[0].message
