@@ -84,6 +84,7 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                    "phases": {name: _gib(v) for name, v in mem.phases}},
         "speed": {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
                   "time_to_first_token_s": speed.time_to_first_token_s,
+                  "request_s": speed.request_s, "request_tokens_per_s": speed.request_tokens_per_s,
                   "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
                   "interconnect_share": speed.interconnect_share, "comm_link": speed.comm_link or None,
                   "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes)},
@@ -209,7 +210,9 @@ def result_text(data: dict[str, Any]) -> str:
                 lines.append(f"  - {x['change']} ({', '.join(extra)})")
     s = data["speed"]
     speed_rows = [("decode", s["decode_tokens_per_s"], "tokens/s"), ("prefill", s["prefill_tokens_per_s"], "tokens/s"),
-                  ("first token", s["time_to_first_token_s"], "s"), ("training", s["train_tokens_per_s"], "tokens/s"),
+                  ("first token", s["time_to_first_token_s"], "s"), ("whole request", s.get("request_s"), "s"),
+                  ("incl. prefill", s.get("request_tokens_per_s"), "tokens/s"),
+                  ("training", s["train_tokens_per_s"], "tokens/s"),
                   ("step time", s["step_time_s"], "s")]
     shown = [(k, v, u) for k, v, u in speed_rows if v is not None]
     if shown:

@@ -49,7 +49,16 @@ MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "
 
 
 def positive_int(text: str) -> int:
-    """A whole number written in ASCII digits ('٣' and '1e400' are refused, not read as numbers)."""
+    """A whole number ≥ 1 written in ASCII digits ('٣' and '1e400' are refused, not read as numbers)."""
+    return _whole(text, 1)
+
+
+def count_int(text: str) -> int:
+    """``positive_int``, 0 allowed."""
+    return _whole(text, 0)
+
+
+def _whole(text: str, least: int) -> int:
     stripped = text.strip()
     if not (stripped.isascii() and stripped.lstrip("+").isdigit()) or len(stripped) > 12:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}")
@@ -57,8 +66,8 @@ def positive_int(text: str) -> int:
         value = int(stripped)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
     return value
 
 
@@ -169,7 +178,10 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--engine", choices=ENGINES, help="inference engine (default vllm; llama.cpp for .gguf)")
     w.add_argument("--full-prompt-logits", action="store_true",
                    help="transformers before 4.45: generate computes logits for every prompt position")
-    w.add_argument("--prompt-tokens", type=positive_int, metavar="P", help="prompt part of the context")
+    w.add_argument("--prompt-tokens", type=count_int, metavar="P",
+                   help="prompt part of the context; the rest is generated: speed is then for that request (decode "
+                        "at the mid-generation context, first token for the prompt, the whole request's time); 0: "
+                        "no prompt")
     w.add_argument("--decode-attention", choices=DECODE_ATTENTION,
                    help="decode attention kernel: grouped (FlashAttention, XQA; default) or per-head "
                         "(TensorRT-LLM masked MHA: before v0.7, or a head layout without an XQA kernel)")

@@ -17,6 +17,10 @@ TIPS: dict[str, str] = {
               "transformers is the Hugging Face reference implementation.",
     "context_len": "Tokens per sequence (prompt plus output). The KV cache grows linearly with it: "
                    "2 × layers × KV heads × head size × bytes per element, per token.",
+    "prompt_tokens": "The prompt's share of the context; the rest is generated. Set, the speed is that of one "
+                     "such request for every sequence: the first token after the prompt, then the generation at "
+                     "the decode speed of its middle, and the whole request's time (how published throughput "
+                     "tables time a batch). Not set: decode speed at the full context.",
     "batch": "Inference: sequences served at once by the whole build (each has its own KV cache; "
              "copies of the model on several GPUs share them out). Fine-tuning: the "
              "micro-batch per GPU per step (activations grow with it).",

@@ -17,6 +17,7 @@ FIELD_LABELS: dict[str, str] = {
     "weights": "Weights",
     "engine": "Engine",
     "context_len": "Context length",
+    "prompt_tokens": "Prompt tokens",
     "kv_dtype": "KV cache type",
     "decode_attention": "Attention kernel",
     "gpu_memory_utilization": "vLLM memory share",

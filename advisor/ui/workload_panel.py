@@ -175,6 +175,9 @@ class WorkloadPanel(QScrollArea):
         form.addRow("Engine", self.combo_engine)
         self.spin_context_len = _spin(1, 10_000_000, TIPS["context_len"], 1024)
         form.addRow("Context length", self.spin_context_len)
+        self.spin_prompt_tokens = _spin(-1, 10_000_000, TIPS["prompt_tokens"], 128)
+        self.spin_prompt_tokens.setSpecialValueText("not set")  # -1: None (0 is a request with no prompt)
+        form.addRow("Prompt tokens", self.spin_prompt_tokens)
         self.combo_kv_dtype = _combo(KV_DTYPES, TIPS["kv_dtype"])
         form.addRow("KV cache type", self.combo_kv_dtype)
         self.combo_decode_attention = _combo([d.value for d in DecodeAttention], TIPS["decode_attention"])
@@ -303,6 +306,7 @@ class WorkloadPanel(QScrollArea):
         self.combo_objective.currentIndexChanged.connect(self._on_control_edited)
         self.check_precompute_ref.toggled.connect(self._on_control_edited)
         self.spin_dataset_mtokens.valueChanged.connect(self._on_control_edited)
+        self.spin_prompt_tokens.valueChanged.connect(self._on_control_edited)
         self.spin_epochs.valueChanged.connect(self._on_control_edited)
 
     @staticmethod
@@ -340,6 +344,9 @@ class WorkloadPanel(QScrollArea):
         data.update({f: self._value(w) for f, w in self._fields().items()})
         data["lora_targets"] = tuple(t for t, cb in self.check_lora_targets.items() if cb.isChecked())
         mode, method = Mode(data["mode"]), Method(data["method"])
+        if mode is Mode.INFERENCE:
+            prompt = self.spin_prompt_tokens.value()
+            data["prompt_tokens"] = prompt if prompt >= 0 else None
         shown = self.session.workload
         if mode is not shown.mode:
             self._batch_kept[shown.mode] = shown.batch
@@ -426,6 +433,7 @@ class WorkloadPanel(QScrollArea):
             self.combo_objective.blockSignals(False)
         self._show(self.check_precompute_ref, workload.precompute_ref)
         self._show(self.spin_dataset_mtokens, (workload.dataset_tokens or 0) / 1e6)
+        self._show(self.spin_prompt_tokens, -1 if workload.prompt_tokens is None else workload.prompt_tokens)
         self._show(self.spin_epochs, workload.epochs)
         for f, combo in self.data_combos.items():
             value = getattr(workload, f)

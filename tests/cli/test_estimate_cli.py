@@ -32,8 +32,8 @@ def test_json_has_every_documented_key(capsys):
     assert per_gpu["weights"] == pytest.approx(6_738_415_616 * 2 / 2**30, rel=1e-3)  # bf16 default
     assert per_gpu["runtime"] > 0 and "host_gib" in data["memory"]
     speed = data["speed"]
-    for key in ("decode_tokens_per_s", "prefill_tokens_per_s", "time_to_first_token_s", "train_tokens_per_s",
-                "step_time_s"):
+    for key in ("decode_tokens_per_s", "prefill_tokens_per_s", "time_to_first_token_s", "request_s",
+                "request_tokens_per_s", "train_tokens_per_s", "step_time_s"):
         assert key in speed and speed[key] is None  # no hardware: no speed
     assert data["fit"] is None and data["hardware"] is None
     assert isinstance(data["assumptions"], list) and data["assumptions"]
@@ -338,3 +338,17 @@ def test_decode_attention_per_head_slows_a_large_gqa_batch(capsys):
     assert per_head["speed"]["decode_tokens_per_s"] < 0.5 * grouped["speed"]["decode_tokens_per_s"]
     rc, _, err = run_cli(capsys, *args, "--decode-attention", "xqa")
     assert rc != 0 and "--decode-attention" in err
+
+
+def test_prompt_tokens_give_the_requests_speed(capsys):
+    """``--prompt-tokens``: the first token, the whole request and its tokens/s with the prefill (0: no prompt)."""
+    from advisor.cli import main
+
+    assert main(["estimate", "llama-3.1-8b", "--batch", "4", "--context", "4096", "--prompt-tokens", "2048",
+                 "--gpu", "rtx-4090"]) == 0
+    out = capsys.readouterr().out
+    assert "whole request" in out and "incl. prefill" in out and "first token" in out
+    assert main(["estimate", "llama-3.1-8b", "--context", "128", "--prompt-tokens", "0", "--engine", "llama.cpp",
+                 "--weights", "q4_k_m", "--gpu", "rtx-4090"]) == 0
+    out = capsys.readouterr().out
+    assert "whole request" in out and "first token" not in out

@@ -136,3 +136,18 @@ def test_the_decode_attention_kernel_is_a_window_option(app_window):
     session.undo_stack.undo()
     assert session.workload.decode_attention is DecodeAttention.GROUPED
     assert panel.combo_decode_attention.currentText() == "grouped"
+
+
+def test_prompt_tokens_in_the_window(app_window):
+    """The window sets the same request as ``--prompt-tokens``: not set by default, a number from the field,
+    and back to not set; the table's speed is then that request's."""
+    session, window = app_window
+    spin = window.workload_panel.spin_prompt_tokens
+    assert session.workload.prompt_tokens is None and spin.text() == "not set"
+    spin.setValue(1024)
+    assert session.workload.prompt_tokens == 1024
+    assert all(r.estimate.speed.request_s for r in session.results.builds if r.estimate and r.estimate.speed.decode_tokens_per_s)
+    spin.setValue(spin.minimum())
+    assert session.workload.prompt_tokens is None
+    session.undo_stack.undo()
+    assert spin.value() == 1024  # the field follows the workload (undo)
