@@ -74,6 +74,9 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
         rows += [("Task", f"inference with {w.engine.value}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
+        if w.prompt_tokens is not None:
+            rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {max(0, w.context_len - w.prompt_tokens):,} "
+                                    "generated: speed is that request's (decode at the middle of the generation)"))
         if w.decode_attention.value != "grouped":
             rows.append(("Attention kernel", f"{w.decode_attention.value}: one query head at a time on the CUDA cores"))
     else:
@@ -174,6 +177,8 @@ def _speed_cell(r: BuildResult, w: Workload) -> str:
         return f"{s.train_tokens_per_s:,.0f} tok/s train; 1 B tokens in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
     dec = f"decode {s.decode_tokens_per_s:,.0f} tok/s" if s.decode_tokens_per_s else "decode speed not known"
     pre = f"prefill {s.prefill_tokens_per_s:,.0f} tok/s" if s.prefill_tokens_per_s else "no prefill figure"
+    if s.request_s is not None:  # a request of the job's prompt and generated tokens (``prompt_tokens``)
+        return f"{dec}, {pre}; whole request {s.request_s:,.1f} s ({s.request_tokens_per_s:,.0f} tok/s with prefill)"
     return f"{dec}, {pre}"
 
 

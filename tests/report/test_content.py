@@ -170,3 +170,15 @@ def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
     expected = h200.usd_per_hour / (h200.estimate.speed.train_tokens_per_s * 3600) * 1e6
     assert rows["H200"][-1] == f"${expected:,.2f} per M tokens" and "$0.00" not in rows["H200"][-1]
     assert rows["pair"][-1].endswith(" per tok/s")
+
+
+def test_a_request_in_the_report(catalog):
+    """With prompt tokens set, the workload table says the request and each speed cell its whole time."""
+    comp = canonical_comparison()
+    comp = comp.model_copy(update={"workload": comp.workload.model_copy(update={"prompt_tokens": 4096})})
+    doc, results = _doc(catalog, comp)
+    workload = dict(_table(doc, "Setting").rows)
+    rows = {row[0]: row for row in _table(doc, "Build").rows}
+    for r in results.builds:
+        assert f"whole request {r.estimate.speed.request_s:,.1f} s" in rows[r.name][5]
+    assert "4,096 prompt tokens, 4,096 generated" in workload["Request"]
