@@ -80,11 +80,18 @@ def _unit(job: Workload) -> str:
     return "training tokens/s" if job.mode is Mode.TRAIN else "generated tokens/s"
 
 
-def _shortfall(r) -> str:
+def need_and_have(r) -> tuple[str, str]:
+    """What a build that does not fit needs and has, in words: GPU memory per GPU, or host RAM where the
+    GPUs' part fits and what goes to the host (or, on unified memory, what the GPU part leaves) does not."""
     fit = r.estimate.fit
     if fit.host_short:
-        return f"needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM, {fit.host_available_bytes / GIB:.1f} GiB there"
-    return f"needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU, {fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
+        return f"{fit.host_need_bytes / GIB:.1f} GiB of host RAM", f"{fit.host_available_bytes / GIB:.1f} GiB there"
+    return f"{fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU", f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
+
+
+def _shortfall(r) -> str:
+    need, have = need_and_have(r)
+    return f"needs {need}, {have}"
 
 
 def _prices(win, wp: float, other, op: float) -> str:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from advisor.core.advice.ranking import Criterion, rank
+from advisor.core.advice.ranking import Criterion, need_and_have, rank
 from advisor.core.cost.running import is_stale, usd_per_million_tokens
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
-from advisor.core.units import GIB, format_usd
+from advisor.core.units import format_usd
 
 LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
 PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence
@@ -44,15 +44,10 @@ def _fix(r) -> str:
     return " What would make it fit: " + " or ".join(s.change for s in r.suggestions[:2]) + "."
 
 
-def _shortfall(r) -> str:
-    """What the build lacks: GPU memory, or host RAM where the GPUs' part fits but what is offloaded
-    to the host (or, on unified memory, what the GPU part leaves of the pool) does not."""
-    fit = r.estimate.fit
-    if fit.host_short:
-        return (f"{r.name} needs {fit.host_need_bytes / GIB:.1f} GiB of host RAM and has "
-                f"{fit.host_available_bytes / GIB:.1f} GiB")
-    return (f"{r.name} needs {fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU and has "
-            f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable")
+def _lacks(r) -> str:
+    """'needs 21.8 GiB per GPU and has 20.0 GiB usable' (``ranking.need_and_have``)."""
+    need, have = need_and_have(r)
+    return f"needs {need} and has {have}"
 
 
 def _prefill_sentence(ok) -> list[str]:
@@ -88,7 +83,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     blocked = [r for r in with_estimate if r.problems]
     if not ok:
         for r in too_big:
-            out.append(f"{_shortfall(r)}.{_fix(r)}")
+            out.append(f"{r.name} {_lacks(r)}.{_fix(r)}")
         if not too_big:
             out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
         for r in blocked:
@@ -133,7 +128,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     if any(LAYER_SPLIT_NOTE in r.estimate.speed.notes for r in ok):
         out.append("Where the model is split by layers, the second GPU adds memory, not speed.")
     for r in too_big:
-        out.append(f"{r.name} does not fit: it needs {_shortfall(r).split(' needs ', 1)[1]}.{_fix(r)}")
+        out.append(f"{r.name} does not fit: it {_lacks(r)}.{_fix(r)}")
     for r in blocked:
         out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
     return " ".join(out)
