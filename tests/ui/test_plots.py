@@ -1,7 +1,8 @@
 """Plot items follow the session: legend per mode, labels that fit, a contradiction from the panel."""
 
-import pytest
+import contextlib
 
+import pytest
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from advisor.plots import wrap_to_width
@@ -157,8 +158,6 @@ def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_wi
     there emptied the box first, its scroll bar went and came back and the text was laid out at both
     widths (3 ms and a repaint of the tab per change, issue 20). The bar now stays while the text is
     replaced; it goes when the new text fits."""
-    from PySide6.QtCore import QEvent, QObject
-
     _session, window = app_window
     window.resize(1280, 800)
     window.tabs.setCurrentIndex(0)
@@ -168,25 +167,14 @@ def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_wi
     browser.setHtml("<br>".join(f"line {i}" for i in range(40)))  # overflowing, whatever the fonts
     bar = browser.verticalScrollBar()
     assert bar.isVisible()
-
-    class Resizes(QObject):
-        count = 0
-
-        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-            if event.type() == QEvent.Type.Resize:
-                Resizes.count += 1
-            return False
-
-    spy = Resizes()
-    browser.viewport().installEventFilter(spy)
-    tab._below_html = ""
-    tab._text = "<br>".join(f"other line {i}" for i in range(40))
-    tab._show_text()
-    assert Resizes.count == 0 and bar.isVisible() and "other line 39" in browser.toPlainText()
+    with _resizes(browser.viewport()) as resized:
+        tab._below_html = ""
+        tab._text = "<br>".join(f"other line {i}" for i in range(40))
+        tab._show_text()
+    assert resized == [] and bar.isVisible() and "other line 39" in browser.toPlainText()
     tab._text = "one line"
     tab._show_text()
     assert not bar.isVisible() and browser.toPlainText() == "one line"  # the new text fits: the bar goes
-    browser.viewport().removeEventFilter(spy)
 
 
 def test_axes_and_legend_labels_are_painted_from_a_cache(app_window, drawn):
@@ -209,8 +197,6 @@ def test_axes_and_legend_labels_are_painted_from_a_cache(app_window, drawn):
 def test_the_details_tab_keeps_its_scroll_bar_across_a_change(app_window, drawn):
     """The Details tab's text (always longer than its box) is replaced through the same helper as the
     text under the plots: a change does not make its scroll bar go and come back."""
-    from PySide6.QtCore import QEvent, QObject
-
     session, window = app_window
     window.resize(1280, 800)
     index = next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == "Details")
@@ -218,18 +204,28 @@ def test_the_details_tab_keeps_its_scroll_bar_across_a_change(app_window, drawn)
     drawn(window)
     details = window.tabs.view(index)
     assert details.verticalScrollBar().isVisible()
+    with _resizes(details.viewport()) as resized:
+        session.set_workload(session.workload.model_copy(update={"batch": 3}))
+        drawn(window)
+    assert resized == [] and details.verticalScrollBar().isVisible()
 
-    class Resizes(QObject):
-        count = 0
 
+@contextlib.contextmanager
+def _resizes(widget):
+    """The sizes ``widget`` is given while the block runs (a Qt event filter)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    seen = []
+
+    class Spy(QObject):
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
             if event.type() == QEvent.Type.Resize:
-                Resizes.count += 1
+                seen.append(event.size())
             return False
 
-    spy = Resizes()
-    details.viewport().installEventFilter(spy)
-    session.set_workload(session.workload.model_copy(update={"batch": 3}))
-    drawn(window)
-    details.viewport().removeEventFilter(spy)
-    assert Resizes.count == 0 and details.verticalScrollBar().isVisible()
+    spy = Spy()
+    widget.installEventFilter(spy)
+    try:
+        yield seen
+    finally:
+        widget.removeEventFilter(spy)
