@@ -202,6 +202,38 @@ def test_the_last_level_of_escalation_needs_the_least_gpu_memory(catalog, job, m
     assert min(need) == pytest.approx(need[-1], rel=1e-12), list(zip(levels, need, strict=True))
 
 
+@settings(max_examples=150, deadline=None)
+@given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS), n_gpus=st.sampled_from([1, 2, 4, 8]),
+       scheme=st.sampled_from(plan_search.TRAIN_SCHEMES))
+def test_full_checkpointing_needs_the_least_gpu_memory_of_its_offload(catalog, job, model, n_gpus, scheme):
+    # What lets best_plan skip a further offload's other levels for a scheme short of GPU memory
+    # with that offload and full checkpointing: recomputing activations never adds to the peak.
+    arch = catalog.models[model]
+    parallel = scheme if n_gpus > 1 else Parallel.NONE
+    by_offload: dict = {}
+    for o, c in plan_search._levels(job, PlanPins()):
+        need = estimate_memory(arch, apply_plan(job, Plan(n_gpus=n_gpus, parallel=parallel, offload=o,
+                                                          checkpointing=c))).breakdown.total
+        by_offload.setdefault(o, {})[c] = need
+    for o, needs in by_offload.items():
+        if Checkpointing.FULL in needs:
+            assert min(needs.values()) == pytest.approx(needs[Checkpointing.FULL], rel=1e-12), (o, needs)
+
+
+def test_a_job_that_fits_only_with_everything_offloaded_skips_the_optimizer_offloads_other_levels(catalog):
+    # LoRA of Llama 3.1 8B at batch 8 on two RTX 3090s (the window's six-build benchmark): it runs only
+    # with optimizer and parameters offloaded and full checkpointing.
+    arch = catalog.models["llama-3.1-8b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.LORA, batch=8, seq_len=1024)
+    build = resolve_build(catalog, "2x-rtx-3090-nvlink")
+    planned = best_plan(arch, job, build)
+    assert planned.plan.offload == (Offload.OPTIMIZER, Offload.PARAMS)
+    assert planned.plan.checkpointing is Checkpointing.FULL
+    n = len(plan_search.TRAIN_SCHEMES)
+    assert planned.considered == 7 * n  # 9 levels; of optimizer offload alone, only full checkpointing
+    assert planned.plan == _exhaustive(arch, job, build).plan
+
+
 def _exhaustive(arch, job, build):
     """The search before it dropped schemes: every level, every scheme, in order."""
     n = build.gpu_count
