@@ -11,9 +11,10 @@ Order of search (documented so a user can predict it):
    plan fits is the one used. When nothing runs at the job's own level, the last level (the least
    GPU memory) is probed next: a scheme that is short of GPU memory even there is short at every
    level and is dropped, so a job that fits nowhere costs two levels of probes, not all of them.
-   Likewise, on reaching a further offload, a scheme is first tried with it and full checkpointing:
-   short of GPU memory there, it is short at that offload's other levels, which are skipped (a job
-   that fits only with optimizer and parameters offloaded costs 42 probes of six schemes, not 54).
+   Likewise, after the job's own level, a scheme is tried with full checkpointing at an offload
+   before it is tried with less: short of GPU memory there, it is short at that offload's other
+   levels, which are skipped (a job that runs only with optimizer and parameters offloaded costs 36
+   probes of six schemes, not 54; one that runs with full checkpointing alone, a few more).
 3. Scheme: among the plans of that level that fit, the fastest (decode tokens/s for inference,
    training tokens/s for training). Within ``SPEED_TIE`` (15 %) of each other the engine's usual
    choice wins, in the order of ``schemes_for``: llama.cpp and transformers split by layers
@@ -223,10 +224,10 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
         return probed[level, scheme]
 
     out_of_memory: set[int] = set()  # schemes whose GPU need exceeds the card at every level
-    # For the levels of a further offload than the job's own: the level of that offload with full
-    # checkpointing, which needs the least GPU memory of them (a property test pins it).
-    floor = [levels.index((o, Checkpointing.FULL)) if o != levels[0][0] and (o, Checkpointing.FULL) in levels
-             else i for i, (o, _c) in enumerate(levels)]
+    # For each level after the job's own: the level of its offload with full checkpointing, which needs
+    # the least GPU memory of that offload's levels (a property test pins it).
+    floor = [levels.index((o, Checkpointing.FULL)) if i > 0 and (o, Checkpointing.FULL) in levels else i
+             for i, (o, _c) in enumerate(levels)]
     chosen: _Probe | None = None
     for level in range(len(levels)):
         if level == 1 and len(levels) > 2:
@@ -240,7 +241,7 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             if s in out_of_memory:
                 continue
             if floor[level] != level and _gpu_short(at(floor[level], s)):
-                continue  # short even with full checkpointing at this offload: short at its other levels too
+                continue  # short even with full checkpointing at this offload: short with less too
             probe = at(level, s)
             if probe.status.runs:
                 running.append(probe)
