@@ -11,10 +11,11 @@ Order of search (documented so a user can predict it):
    plan fits is the one used. When nothing runs at the job's own level, the last level (the least
    GPU memory) is probed next: a scheme that is short of GPU memory even there is short at every
    level and is dropped, so a job that fits nowhere costs two levels of probes, not all of them.
-   Likewise, after the job's own level, a scheme is tried with full checkpointing at an offload
-   before it is tried with less: short of GPU memory there, it is short at that offload's other
-   levels, which are skipped (a job that runs only with optimizer and parameters offloaded costs 36
-   probes of six schemes, not 54; one that runs with full checkpointing alone, a few more).
+   Likewise, after the job's own level: a level at which ZeRO-3, the scheme that needs the least GPU
+   memory, is short of it is skipped whole; and a scheme is tried with full checkpointing at an
+   offload before it is tried with less: short of GPU memory there, it is short at that offload's
+   other levels, which are skipped (a LoRA job that runs only with optimizer and parameters
+   offloaded costs 19 probes of six schemes, not 54).
 3. Scheme: among the plans of that level that fit, the fastest (decode tokens/s for inference,
    training tokens/s for training). Within ``SPEED_TIE`` (15 %) of each other the engine's usual
    choice wins, in the order of ``schemes_for``: llama.cpp and transformers split by layers
@@ -49,6 +50,11 @@ from advisor.core.speed.inference import estimate_speed
 #: smaller lead is not evidence enough to leave the engine's usual layout.
 SPEED_TIE = 0.15
 
+#: The training scheme that needs the least GPU memory per GPU at every level of escalation: ZeRO-3 shards
+#: parameters, gradients and optimizer states (Rajbhandari et al. 2020, arXiv:1910.02054, §5: the model
+#: states per GPU fall by the data-parallel degree), as FSDP's full sharding does, and keeps no more
+#: buffers than it. A property test pins it for the estimator's figures.
+LEAST_MEMORY_SCHEME = Parallel.ZERO3
 OFFLOAD_STEPS: tuple[tuple[Offload, ...], ...] = ((), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS))
 CHECKPOINT_STEPS = (Checkpointing.NONE, Checkpointing.SELECTIVE, Checkpointing.FULL)
 TRAIN_SCHEMES = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.FSDP_GRAD_OP, Parallel.FSDP, Parallel.ZERO3)
@@ -228,6 +234,8 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     # the least GPU memory of that offload's levels (a property test pins it).
     floor = [levels.index((o, Checkpointing.FULL)) if i > 0 and (o, Checkpointing.FULL) in levels else i
              for i, (o, _c) in enumerate(levels)]
+    # The scheme that needs the least GPU memory at any level (``LEAST_MEMORY_SCHEME``), if it is tried.
+    least = schemes.index(LEAST_MEMORY_SCHEME) if n > 1 and LEAST_MEMORY_SCHEME in schemes else None
     chosen: _Probe | None = None
     for level in range(len(levels)):
         if level == 1 and len(levels) > 2:
@@ -236,6 +244,10 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             # recomputing an activation never adds to the GPU's peak; a property test pins it), so
             # a scheme whose GPU need exceeds the card there does so at every level: not tried again.
             out_of_memory = {s for s in range(len(schemes)) if _gpu_short(at(len(levels) - 1, s))}
+        if len(out_of_memory) == len(schemes):
+            break  # no level can run (the closest plan is among those probed: they need the least)
+        if level > 0 and least is not None and _gpu_short(at(level, least)):
+            continue  # short of GPU memory with the least of the schemes: none runs at this level
         running: list[_Probe] = []
         for s in range(len(schemes)):
             if s in out_of_memory:
@@ -252,8 +264,6 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             chosen = comfortable[0] if len(comfortable) == 1 else _fastest_probe(
                 arch, build, comfortable, order, weights_bytes_override)
             break
-        if len(out_of_memory) == len(schemes):
-            break  # no level can run (the closest plan is among those probed: they need the least)
     tried = [probed[k] for k in sorted(probed)]  # in search order: ties go to the least escalation
     if chosen is None and pins.moe_offload_layers is None:
         chosen = _moe_offload(arch, job, build, tried[0].plan if tried else Plan(n_gpus=n), margin,
