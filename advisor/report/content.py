@@ -74,8 +74,8 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
         rows += [("Task", f"inference with {w.engine.value}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
-        if w.prompt_tokens is not None:
-            rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {max(0, w.context_len - w.prompt_tokens):,} "
+        if w.is_request:
+            rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {w.context_len - w.prompt_tokens:,} "
                                     "generated: speed is that request's (decode at the middle of the generation)"))
         if w.decode_attention.value != "grouped":
             rows.append(("Attention kernel", f"{w.decode_attention.value}: one query head at a time on the CUDA cores"))

@@ -135,11 +135,10 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, full: Spee
             f"mid-generation context ({max(1, prompt + gen // 2):,} tokens), "
             + (f"time to first token for the {prompt:,}-token prompt" if prompt else "no prompt")
             + f"; the whole request {seconds:.2f} s")
-    notes = tuple(n for n in mid.notes if not n.startswith("decode speed at a full")) + (note,)
     return mid.model_copy(update={
         "prefill_tokens_per_s": first.prefill_tokens_per_s if first is not None else None,
         "time_to_first_token_s": first.time_to_first_token_s if first is not None else None,
-        "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": notes})
+        "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": (*mid.notes, note)})
 
 
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
@@ -161,8 +160,7 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         fit = None
     else:
         speed = estimate_speed(arch, workload, build, mem.breakdown)
-        if workload.mode is Mode.INFERENCE and workload.prompt_tokens is not None \
-                and workload.prompt_tokens < workload.context_len:
+        if workload.is_request:
             speed = request_speed(arch, workload, build, speed, usable, weights_bytes_override)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     assumptions = list(mem.assumptions)

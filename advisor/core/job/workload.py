@@ -256,6 +256,12 @@ class Workload(Frozen):
     offload: tuple[Offload, ...] = ()
 
     @property
+    def is_request(self) -> bool:
+        """Inference with a prompt shorter than the context: one request of ``prompt_tokens`` prompt tokens
+        and the rest generated, whose speed the estimate gives (``estimator.request_speed``)."""
+        return self.mode is Mode.INFERENCE and self.prompt_tokens is not None and self.prompt_tokens < self.context_len
+
+    @property
     def foreach_adamw(self) -> bool:
         """PyTorch's AdamW in its foreach form (more passes over the states, a state-sized temporary):
         AdamW with the foreach kernel, or with none chosen (PyTorch's own default; a job with its

@@ -266,8 +266,9 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     if pre is not None:
         ttft = pre[0]
         prefill_tps = w.context_len * sequences / ttft
-    notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
-                 f"{w.context_len}-token prompt per sequence")
+    if not w.is_request:  # (a request's speed says what it is timed at: ``estimator.request_speed``)
+        notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
+                     f"{w.context_len}-token prompt per sequence")
     return SpeedEstimate(decode_tokens_per_s=decode_tps, prefill_tokens_per_s=prefill_tps,
                          time_to_first_token_s=ttft, interconnect_share=share, bottleneck=bottleneck,
                          notes=tuple(notes))

@@ -195,6 +195,9 @@ def test_a_request_of_prompt_and_generated_tokens_is_timed_as_the_throughput_tab
     assert s.request_tokens_per_s < s.decode_tokens_per_s  # the prefill is part of the request
     whole = estimate(arch, job.model_copy(update={"prompt_tokens": None}), build).speed
     assert whole.request_s is None and whole.decode_tokens_per_s < s.decode_tokens_per_s  # full context: slower
+    # What each figure is timed at, said once: the request's words, not the full context's.
+    assert not any("at a full" in n for n in s.notes) and any("at a full 2560-token" in n for n in whole.notes)
+    assert sum("a request of 2,048 prompt and 512 generated tokens" in n for n in s.notes) == 1
 
 
 def test_a_request_with_no_prompt_is_generation_alone():
