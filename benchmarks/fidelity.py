@@ -26,7 +26,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.job.workload import Parallel, Workload  # noqa: E402
-from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.peak import estimate_memory  # noqa: E402
 from advisor.core.memory.results import MemoryBreakdown  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
@@ -209,9 +208,8 @@ def evaluate(row: dict[str, str]) -> Outcome:
     except ValueError as exc:
         return Outcome(**base, estimate_bytes=None, skipped=f"not estimable: {exc}".splitlines()[0])
     b = result.breakdown
-    if weights_only(row):
-        whole = row.get("memory_scope") == "total"
-        return Outcome(**base, estimate_bytes=weights_bytes(arch, workload) if whole else b.weights + b.adapters)
+    if weights_only(row):  # the breakdown's weights and adapters rows, as the CLI and the window list them
+        return Outcome(**base, estimate_bytes=b.weights + b.adapters)
     est = estimate_of_kind(row, b)  # paged optimizer states are outside allocated / reserved (MemoryBreakdown.paged)
     return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
 
