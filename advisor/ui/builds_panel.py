@@ -361,7 +361,7 @@ class BuildsPanel(QWidget):
         # jittered as figures were typed and each new width repainted the table a second time.
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        self._fitted_rows = -1  # the row count the columns were last fitted exactly for
+        self._fitted_builds = None  # the builds the columns were last fitted exactly for
         self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
         self.label_messages = QLabel()
@@ -496,9 +496,9 @@ class BuildsPanel(QWidget):
             self.combo_criterion.blockSignals(True)
             self.combo_criterion.setCurrentIndex(i)
             self.combo_criterion.blockSignals(False)
-        rows = self.model.rowCount()
-        self._fit_columns(shrink=rows != self._fitted_rows)  # other builds: fitted exactly at once
-        self._fitted_rows = rows
+        builds = self.session.builds
+        self._fit_columns(shrink=builds != self._fitted_builds)  # other builds: fitted exactly at once
+        self._fitted_builds = builds
         self._fit_height()
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
