@@ -71,7 +71,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                              + (f", MoE {arch.moe.n_active} of {arch.moe.n_experts} experts" if arch.moe else "")
                              + (f", attention {arch.attention.kind.value}" if arch.attention.kind.value != "full" else ""))]
     if w.mode is Mode.INFERENCE:
-        rows += [("Task", f"inference with {w.engine.value}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
+        rows += [("Task", f"inference with {w.engine.label}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
         if w.is_request:

@@ -48,7 +48,7 @@ def job_words(job: Job) -> str:
     w = job.workload
     if w.mode.value == "train":
         return f"{job.arch.name}: {w.method.value} fine-tune, {w.seq_len:,}-token sequences, micro-batch {w.batch}"
-    return (f"{job.arch.name}: {w.weights} on {w.engine.value}, {w.batch} × {w.context_len:,} tokens")
+    return (f"{job.arch.name}: {w.weights} on {w.engine.label}, {w.batch} × {w.context_len:,} tokens")
 
 
 def _speed_words(found) -> str:

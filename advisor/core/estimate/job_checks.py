@@ -65,7 +65,7 @@ def _format_problems(w: Workload) -> list[Problem]:
                                                      "such as q4_k_m, or another engine"))
     if w.mode is Mode.INFERENCE and w.kv_dtype.lower() in LLAMA_CPP_KV and not w.engine.gguf:
         out.append(Problem(field="kv_dtype", message=f"{w.kv_dtype} KV cache is a llama.cpp type; "
-                                                      f"{w.engine.value} uses fp16/bf16/fp8"))
+                                                      f"{w.engine.label} uses fp16/bf16/fp8"))
     if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine.pooled:
         out.append(Problem(field="weights", message=f"{w.weights} is a GGUF type: run it with llama.cpp"))
     if w.mode is Mode.INFERENCE and w.prompt_tokens is not None and w.prompt_tokens > w.context_len:

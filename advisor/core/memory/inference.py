@@ -198,7 +198,7 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
             per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, w.kv_dtype, w.engine), tp, stages)
             capacity = kv / per_token
-            notes.append(f"{w.engine.value} pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache "
+            notes.append(f"{w.engine.label} pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache "
                          f"fills the rest: {capacity:,.0f} tokens")
         else:
             notes.append("vLLM: card size unknown, KV cache shown for context × batch only")

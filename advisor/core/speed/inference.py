@@ -135,7 +135,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     comp_t = g_t + ac_t
     comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     if floor > max(mem_t, comp_t):
-        notes.append(f"decode limited by the {w.engine.value} per-token overhead (~{floor * 1e3:.0f} ms a step), "
+        notes.append(f"decode limited by the {w.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
     return max(_kernels(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 

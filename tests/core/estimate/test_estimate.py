@@ -210,3 +210,12 @@ def test_a_request_with_no_prompt_is_generation_alone():
 def test_a_prompt_longer_than_its_context_is_a_problem():
     problems = check_workload(llama2_7b(), Workload(context_len=1024, prompt_tokens=2048))
     assert [p.field for p in problems] == ["prompt_tokens"] and "does not fit" in problems[0].message
+
+
+@pytest.mark.parametrize("engine", ["vllm", "sglang", "tensorrt-llm"])
+def test_the_words_of_an_estimate_name_the_engine_as_its_users_write_it(engine):
+    """'vLLM pre-allocates…', not the option's value 'vllm' (``Engine.label``)."""
+    e = estimate(llama2_7b(), Workload(engine=engine, batch=1, context_len=512), one_4090())
+    words = " ".join((*e.assumptions, *e.speed.notes))
+    label = Workload(engine=engine).engine.label
+    assert label in words and f"{engine} " not in words
