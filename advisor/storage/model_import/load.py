@@ -26,7 +26,10 @@ def load_model(path_or_id: str | Path, catalog_dir: Path | None = None, catalog=
         raise ModelImportError("empty model name")
     if len(text) > MAX_NAME_CHARS or "\0" in text:
         raise ModelImportError(f"{text[:60]}…: not a model name or path (too long or not text)")
-    path = Path(text).expanduser()
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError:  # '~name' with no such user (pathlib: "Could not determine home directory"):
+        path = Path(text)  # kept as written, as a shell keeps it
     try:
         exists = path.exists()
     except OSError as exc:  # a name longer than the OS allows (ENAMETOOLONG) …

@@ -38,3 +38,12 @@ def test_missing_path_is_named(text):
 def test_a_name_the_os_cannot_use_is_one_clear_error(name):
     with pytest.raises(ModelImportError):
         load_model(name)
+
+
+def test_a_home_of_no_such_user_is_one_clear_error():
+    """'~name' where no user of that name exists: pathlib raises RuntimeError from ``expanduser``; the
+    name is kept as written (as a shell keeps it) and is then no known model."""
+    with pytest.raises(ModelImportError):
+        load_model("~no-such-user-4f1c9/config.json")
+    with pytest.raises(ModelImportError, match="~no-such-user-4f1c9"):
+        load_model("~no-such-user-4f1c9")
