@@ -375,6 +375,17 @@ class BuildsPanel(QWidget):
         # beside the table each time (10 ms of the table's update, issue 20), and the plot jumped.
         self._shrink_timer = self._settled_timer(lambda: self._fit_panel_height(shrink=True))
         self._columns_timer = self._settled_timer(lambda: self._fit_columns(shrink=True))  # the same for the columns
+        # More lines under the table take their room a turn after the new figures have painted: the
+        # taller panel re-lays out the window and repaints the plot beside the table (its axes'
+        # caches drawn again), and done in the same turn it delayed the table's paint by 8-17 ms —
+        # most of the slow changes while the search for what would make a build fit ran (issue
+        # 20). Meanwhile the new last line is cut off at the panel's edge for that one frame,
+        # never drawn over the table. A timer object with a 0 ms interval fires after the pending
+        # paint (as the session's sweep timer does).
+        self._grow_timer = QTimer(self)
+        self._grow_timer.setSingleShot(True)
+        self._grow_timer.setInterval(0)
+        self._grow_timer.timeout.connect(lambda: self._fit_panel_height(shrink=False))
         session.prefs_changed.connect(lambda: self._fit_columns(shrink=True))  # other units: other texts
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
@@ -503,5 +514,5 @@ class BuildsPanel(QWidget):
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
-        self._fit_panel_height(shrink=False)
+        self._grow_timer.start()  # ``_fit_panel_height(shrink=False)`` once the table has painted
         self._on_builds_changed()
