@@ -33,6 +33,9 @@ _WINNER_BACKGROUND = QColor("#DFF3E4")  # the winner's row
 #: need (ms): longer than the pause between keys of a typed number (the window's own search for
 #: "what would make it fit" waits 250 ms for the same reason), short enough to look settled.
 PANEL_SHRINK_MS = 600
+#: The longest the lines under the table wait for the Fit plot's sweep before taking the room they
+#: need (ms): the sweep is usually in within a few turns; a slow or failed one does not hold them.
+GROW_LATEST_MS = 100
 _FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
 _TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
 
@@ -375,17 +378,20 @@ class BuildsPanel(QWidget):
         # beside the table each time (10 ms of the table's update, issue 20), and the plot jumped.
         self._shrink_timer = self._settled_timer(lambda: self._fit_panel_height(shrink=True))
         self._columns_timer = self._settled_timer(lambda: self._fit_columns(shrink=True))  # the same for the columns
-        # More lines under the table take their room a turn after the new figures have painted: the
+        # More lines under the table take their room after the new figures have painted: the
         # taller panel re-lays out the window and repaints the plot beside the table (its axes'
         # caches drawn again), and done in the same turn it delayed the table's paint by 8-17 ms —
         # most of the slow changes while the search for what would make a build fit ran (issue
-        # 20). Meanwhile the new last line is cut off at the panel's edge for that one frame,
-        # never drawn over the table. A timer object with a 0 ms interval fires after the pending
-        # paint (as the session's sweep timer does).
+        # 20). The panel grows when the Fit plot's new curves are drawn, so that one paint shows
+        # both (``GROW_LATEST_MS`` at the latest), or, with no sweep to wait for, in the turn after
+        # the table's paint (a timer object with a 0 ms interval fires after the pending paint, as
+        # the session's sweep timer does). Meanwhile the new last line is cut off at the panel's
+        # edge, never drawn over the table.
         self._grow_timer = QTimer(self)
         self._grow_timer.setSingleShot(True)
-        self._grow_timer.setInterval(0)
-        self._grow_timer.timeout.connect(lambda: self._fit_panel_height(shrink=False))
+        self._grow_timer.timeout.connect(self._grow)
+        self._grow_with_curves = False
+        session.curves_computed.connect(self._on_curves_computed)
         session.prefs_changed.connect(lambda: self._fit_columns(shrink=True))  # other units: other texts
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
@@ -514,5 +520,16 @@ class BuildsPanel(QWidget):
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
         if text != self.label_messages.text():
             self.label_messages.setText(text)
-        self._grow_timer.start()  # ``_fit_panel_height(shrink=False)`` once the table has painted
+        self._grow_with_curves = self.session.sweep_pending  # the plot redraws when its sweep is in
+        self._grow_timer.start(GROW_LATEST_MS if self._grow_with_curves else 0)
+
+    def _on_curves_computed(self, _results) -> None:
+        if self._grow_with_curves:  # in the plot's redraw: one paint for both
+            self._grow()
+
+    def _grow(self) -> None:
+        """Room for the lines under the table, taken after the table's paint (``_grow_timer``)."""
+        self._grow_with_curves = False
+        self._grow_timer.stop()
+        self._fit_panel_height(shrink=False)
         self._on_builds_changed()

@@ -104,37 +104,65 @@ def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_wi
     assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
 
 
-def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(app_window, qtbot):
+def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(app_window, qtbot, monkeypatch):
     """The taller panel re-lays out the window and repaints the plot beside the table: done before
     the paint, it held back the table's new figures 8-17 ms (issue 20). The figures paint first;
-    the panel grows a turn later, and nothing under the table is ever drawn over it."""
+    the panel grows with the Fit plot's new curves (one repaint of the plot for both), and nothing
+    under the table is ever drawn over it."""
+    import time
+
     from PySide6.QtCore import QEvent, QObject
 
+    from advisor.core.advice import evaluate
+    from advisor.ui import builds_panel
+
+    real_steps = evaluate.fit_curve_steps
+
+    def slow_steps(workload):  # ~1 ms a model size: the sweep takes turns of its own, with paints between
+        steps = real_steps(workload)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+            time.sleep(0.001)
+            yield
+
+    monkeypatch.setattr(evaluate, "fit_curve_steps", slow_steps)
+    monkeypatch.setattr(builds_panel, "GROW_LATEST_MS", 10_000)  # however slow this machine: with the curves
     session, window = app_window
     _six(session)
     _settle(qtbot, window, 1280, 800)
+    session.core_process = None  # the sweep on this thread, in turns (as before the core's process is ready)
+    session.slice_ms = 0.0
+    window.tabs.setCurrentIndex(0)  # the Fit plot
     bp, panel = window.builds_panel, window.workload_panel
     viewport = bp.table_builds.viewport()
+    canvas = window.tabs.view(0).canvas.viewport()
     seen: list[str] = []
     computed = []
     session.results_computed.connect(lambda _r: computed.append(True))
+    session.curves_computed.connect(lambda _r: seen.append("curves drawn"))  # after the panel's own slot
 
     class Spy(QObject):
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-            if obj is viewport and event.type() == QEvent.Type.Paint and computed:
-                seen.append("table painted")
+            if event.type() == QEvent.Type.Paint and computed and obj in (viewport, canvas):
+                seen.append("table painted" if obj is viewport else "plot painted")
             elif obj is bp and event.type() == QEvent.Type.Resize and event.size().height() > event.oldSize().height():
                 seen.append("panel grown")
             return False
 
     spy = Spy()
     viewport.installEventFilter(spy)
+    canvas.installEventFilter(spy)
     bp.installEventFilter(spy)
     short = bp.minimumHeight()
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # several "does not fit" lines
-    qtbot.waitUntil(lambda: "panel grown" in seen, timeout=5000)
+    qtbot.waitUntil(lambda: "panel grown" in seen and "curves drawn" in seen, timeout=10_000)
     assert bp.minimumHeight() > short
-    assert "table painted" in seen and seen.index("table painted") < seen.index("panel grown"), seen
+    grown = seen.index("panel grown")
+    assert "table painted" in seen[:grown], seen
+    assert seen[grown + 1] == "curves drawn", seen  # the panel waited for the curves: one paint for both
     assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
     assert bp.label_messages.geometry().bottom() <= bp.height()
 
