@@ -33,6 +33,23 @@ def synchronous():
 
 
 @pytest.fixture
+def slow_sweep(monkeypatch):
+    """The fit sweep at ~1 ms a model size: on the UI thread it takes turns of its own (with
+    ``slice_ms`` 0), with paints between them, and outlasts ``waitUntil``'s polling."""
+    import time
+
+    from advisor.core.advice import evaluate
+
+    real_point = evaluate._point
+
+    def slow_point(workload, n_params):
+        time.sleep(0.001)
+        return real_point(workload, n_params)
+
+    monkeypatch.setattr(evaluate, "_point", slow_point)
+
+
+@pytest.fixture
 def drawn(qtbot):
     """``drawn(window)``: wait until the plots show the session's current results."""
     return lambda window: wait_until_drawn(qtbot, window)

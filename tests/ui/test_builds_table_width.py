@@ -104,31 +104,16 @@ def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_wi
     assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
 
 
-def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(app_window, qtbot, monkeypatch):
+def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(app_window, qtbot, monkeypatch,
+                                                                                slow_sweep):
     """The taller panel re-lays out the window and repaints the plot beside the table: done before
     the paint, it held back the table's new figures 8-17 ms (issue 20). The figures paint first;
     the panel grows with the Fit plot's new curves (one repaint of the plot for both), and nothing
     under the table is ever drawn over it."""
-    import time
-
     from PySide6.QtCore import QEvent, QObject
 
-    from advisor.core.advice import evaluate
     from advisor.ui import builds_panel
 
-    real_steps = evaluate.fit_curve_steps
-
-    def slow_steps(workload):  # ~1 ms a model size: the sweep takes turns of its own, with paints between
-        steps = real_steps(workload)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
-            time.sleep(0.001)
-            yield
-
-    monkeypatch.setattr(evaluate, "fit_curve_steps", slow_steps)
     monkeypatch.setattr(builds_panel, "GROW_LATEST_MS", 10_000)  # however slow this machine: with the curves
     session, window = app_window
     _six(session)

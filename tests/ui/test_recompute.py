@@ -83,25 +83,11 @@ def test_what_makes_it_fit_is_found_off_the_ui_thread_for_the_last_change_only(a
     assert session.recommendation == recommendation(reference, session.workload, session.criterion)
 
 
-def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, drawn, qtbot, monkeypatch):
+def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, drawn, qtbot, slow_sweep):
     """The fit sweep is computed on the UI thread in turns (``slice_ms``: here one model size per
     turn), after the table; a change made while it runs drops it, and what is drawn in the end is
-    the last workload's sweep, equal to ``fit_curves`` (issue 20)."""
-    import time
-
-    real_steps = evaluate.fit_curve_steps
-
-    def slow_steps(workload):  # ~1 ms a size: the sweep outlasts waitUntil's polling (a fast one was missed)
-        steps = real_steps(workload)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
-            time.sleep(0.001)
-            yield
-
-    monkeypatch.setattr(evaluate, "fit_curve_steps", slow_steps)
+    the last workload's sweep, equal to ``fit_curves`` (issue 20). (``slow_sweep``: a fast one was
+    missed by waitUntil's polling.)"""
     session, window = app_window
     session.slice_ms = 0.0
     shown = []
