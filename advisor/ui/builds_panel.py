@@ -522,6 +522,7 @@ class BuildsPanel(QWidget):
             self.label_messages.setText(text)
         self._grow_with_curves = self.session.sweep_pending  # the plot redraws when its sweep is in
         self._grow_timer.start(GROW_LATEST_MS if self._grow_with_curves else 0)
+        self._on_builds_changed()
 
     def _on_curves_computed(self, _results) -> None:
         if self._grow_with_curves:  # in the plot's redraw: one paint for both
@@ -532,4 +533,3 @@ class BuildsPanel(QWidget):
         self._grow_with_curves = False
         self._grow_timer.stop()
         self._fit_panel_height(shrink=False)
-        self._on_builds_changed()
