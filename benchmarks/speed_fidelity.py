@@ -39,6 +39,7 @@ from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  #
 from advisor.core.job.workload import DecodeAttention, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
+from advisor.core.speed.inference import xqa_covers  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 CSV = ROOT / "tests/data/speeds.csv"
@@ -178,14 +179,13 @@ def job_of(row: dict[str, str]) -> Workload | str:
                     parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv)
 
 
-#: TensorRT-LLM's XQA decode kernels (tensor cores, one KV read per query group) arrived in v0.7/v0.8
-#: (NVIDIA/TensorRT-LLM docs/source/blogs/Falcon180B-H200.md at 3c44cb97: 'GQA ... 2.4x improvement on
-#: Llama-70B over TensorRT-LLM v0.5', v0.7a vs v0.6a; blogs/XQA-kernel.md: 'included in the v0.8
-#: releases'); its precompiled single-query XQA kernels cover 8 query heads per KV head with head size
-#: 128 or 256 only (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h
-#: at 2340c776). Any other model, and every model before v0.7, decodes with masked MHA (per head).
+
+
+#: TensorRT-LLM's XQA decode kernels arrived in v0.7/v0.8 (NVIDIA/TensorRT-LLM
+#: docs/source/blogs/Falcon180B-H200.md at 3c44cb97: 'GQA ... 2.4x improvement on Llama-70B over
+#: TensorRT-LLM v0.5', v0.7a vs v0.6a; blogs/XQA-kernel.md: 'included in the v0.8 releases'): every row of an
+#: earlier version decoded per head; from v0.7, the head layouts the core's ``xqa_covers`` names ran XQA.
 XQA_SINCE = (0, 7)
-XQA_LAYOUTS = {(8, 128), (8, 256)}  # (query heads per KV head, head size)
 
 
 def _version(text: str) -> tuple[int, int]:
@@ -213,11 +213,11 @@ def weights_of(row: dict[str, str], arch: ModelArch, weights: str) -> str:
 
 
 def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention:
-    """The decode attention kernel the row's engine ran for its model (``XQA_SINCE``, ``XQA_LAYOUTS``)."""
+    """The decode attention kernel the row's engine ran for its model (``XQA_SINCE``, ``inference.XQA_LAYOUTS``):
+    what a user of that version sets as the attention kernel (the app says so for TensorRT-LLM)."""
     if row["engine"] != "tensorrt-llm":
         return DecodeAttention.GROUPED
-    layout = (arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim)
-    if _version(row.get("engine_version", "")) >= XQA_SINCE and layout in XQA_LAYOUTS:
+    if _version(row.get("engine_version", "")) >= XQA_SINCE and xqa_covers(arch):
         return DecodeAttention.GROUPED
     return DecodeAttention.PER_HEAD
 

@@ -222,6 +222,7 @@ def result_text(data: dict[str, Any]) -> str:
             lines.append(f"  {'per GPU':<14}{_fmt(s['train_tokens_per_s'] / w['n_gpus'], 'tokens/s'):>16}")
         if s.get("comm_link"):
             lines.append(f"  GPU-to-GPU traffic {s['interconnect_share']:.0%} of the step, mostly over {s['comm_link']}")
+        lines += [f"  - {note}" for note in s["notes"]]  # what the figures are timed at, and what limits them
     elif not data["hardware"]:
         lines += ["", "Speed: give --gpu or --build"]
     elif s["notes"]:

@@ -90,6 +90,17 @@ def test_gpu_adds_fit_and_speed(capsys):
     assert data["speed"]["decode_tokens_per_s"] > 0 and data["speed"]["train_tokens_per_s"] is None
 
 
+def test_text_lists_what_the_speed_is_timed_at_and_limited_by(capsys):
+    """The speed's notes (the JSON's ``speed.notes``) are printed under its figures in the text output:
+    the TensorRT-LLM kernel note, what a layer split costs and the like went to JSON readers only."""
+    data = run_json(capsys, "mistral-7b-v0.1", "--engine", "tensorrt-llm", "--weights", "fp16", "--gpu", "h100-sxm")
+    rc, text, _err = run_cli(capsys, "mistral-7b-v0.1", "--engine", "tensorrt-llm", "--weights", "fp16", "--gpu", "h100-sxm")
+    assert rc == 0
+    assert any("XQA" in n for n in data["speed"]["notes"])
+    for note in data["speed"]["notes"]:
+        assert f"  - {note}" in text
+
+
 def test_gpu_with_gpus_is_n_cards_on_pcie(capsys):
     data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--gpu", "rtx-4090",
                     "--gpus", "2")

@@ -29,7 +29,7 @@ from dataclasses import replace
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import DecodeAttention, Mode, Parallel, Workload
+from advisor.core.job.workload import DecodeAttention, Engine, Mode, Parallel, Workload
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.memory.inference import (
     kv_cache_bytes,
@@ -71,6 +71,29 @@ def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
     routed = (arch.n_layers - min(moe.n_dense_layers, arch.n_layers)) * moe.n_experts * m * arch.hidden_size * moe.expert_ffn_size
     used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
     return (c.total - routed * (1 - used)) / c.total
+
+
+#: TensorRT-LLM's precompiled single-query XQA decode kernels (tensor cores, one KV read per query group)
+#: cover 8 query heads per KV head with head size 128 or 256 only
+#: (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h at 2340c776; the
+#: docs: 'only supports a limited number of model configurations, such as the LLAMA2 70B model'); any
+#: other head layout decodes with masked MHA, one query head at a time (``DecodeAttention.PER_HEAD``).
+XQA_LAYOUTS = {(8, 128), (8, 256)}  # (query heads per KV head, head size)
+
+
+def xqa_covers(arch: ModelArch) -> bool:
+    """Whether TensorRT-LLM's precompiled XQA kernels cover the model's head layout (``XQA_LAYOUTS``)."""
+    return (arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim) in XQA_LAYOUTS
+
+
+def _xqa_note(arch: ModelArch, w: Workload) -> str | None:
+    """TensorRT-LLM with the grouped kernel on a head layout its precompiled XQA kernels do not cover."""
+    if w.engine is not Engine.TENSORRT_LLM or w.decode_attention is DecodeAttention.PER_HEAD or xqa_covers(arch):
+        return None
+    group = arch.n_heads // max(1, arch.n_kv_heads)
+    return (f"TensorRT-LLM's precompiled XQA decode kernels cover 8 query heads per KV head (head size 128 or 256); "
+            f"this model has {group} per KV head (head size {arch.head_dim}): a version with only those kernels "
+            "decodes it one query head at a time — choose the per-head attention kernel for such a version")
 
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
@@ -266,6 +289,8 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     if pre is not None:
         ttft = pre[0]
         prefill_tps = w.context_len * sequences / ttft
+    if (xqa := _xqa_note(arch, w)) is not None:
+        notes.append(xqa)
     if not w.is_request:  # (a request's speed says what it is timed at: ``estimator.request_speed``)
         notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
                      f"{w.context_len}-token prompt per sequence")

@@ -58,3 +58,29 @@ def test_gqa_saves_a_per_head_kernel_nothing():
 
 def test_per_head_rate_is_the_fp32_peak_share():
     assert sp.per_head_attention_flops_per_s(one_h100(), 1) == (67e12 * es.PER_HEAD_ATTENTION_SHARE,)
+
+
+def test_xqa_layouts_are_the_precompiled_kernels():
+    # cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h at 2340c776:
+    # 8 query heads per KV head, head size 128 or 256.
+    assert sp.XQA_LAYOUTS == {(8, 128), (8, 256)}
+    assert sp.xqa_covers(llama2_70b())  # 64 heads / 8 KV heads, head size 128
+    assert not sp.xqa_covers(llama2_7b())  # multi-head attention: 1 per KV head
+
+
+def _notes(arch, **kw):
+    w = Workload(weights="fp8", kv_dtype="fp8", batch=8, context_len=2048, **kw)
+    return sp.estimate_speed(arch, w, one_h100(), estimate_memory(arch, w).breakdown).notes
+
+
+def test_trt_llm_says_when_its_xqa_kernels_do_not_cover_the_model():
+    """The rule the speed benchmark maps TensorRT-LLM rows with is the app's: a user choosing TensorRT-LLM
+    for a model its XQA kernels do not cover is told to choose the per-head kernel for such a version."""
+    def xqa(notes):
+        return [n for n in notes if "XQA" in n]
+
+    said = xqa(_notes(llama2_7b(), engine="tensorrt-llm"))
+    assert len(said) == 1 and "1 per KV head" in said[0] and "per-head attention kernel" in said[0]
+    assert not xqa(_notes(llama2_70b(), engine="tensorrt-llm"))  # covered
+    assert not xqa(_notes(llama2_7b(), engine="tensorrt-llm", decode_attention="per-head"))  # already chosen
+    assert not xqa(_notes(llama2_7b(), engine="vllm"))  # another engine
