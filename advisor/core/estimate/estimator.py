@@ -109,7 +109,7 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
                host_need_bytes=f.host_need_bytes, host_available_bytes=host_avail, reason=reason)
 
 
-def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, full: SpeedEstimate, usable: float | None,
+def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, usable: float | None,
                   weights_bytes_override: float | None = None) -> SpeedEstimate:
     """A request of ``prompt_tokens`` prompt tokens and ``context_len - prompt_tokens`` generated tokens per
     sequence, every sequence of the batch at once: time to first token for the prompt, then the generation at
@@ -117,8 +117,8 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, full: Spee
     to the whole context, so the mean step is the middle one's), and the whole request's time and generated
     tokens/s, prefill included. This is how the published throughput tables time a batch (TensorRT-LLM's
     gptSessionBenchmark: batch × output tokens / total latency; Qwen's speed benchmark: a ``generate`` call;
-    llama-bench's tg test: no prompt, ``prompt_tokens`` 0). ``full``: the speed at the whole context, kept
-    where a part cannot be estimated."""
+    llama-bench's tg test: no prompt, ``prompt_tokens`` 0). Where a part cannot be estimated, the speed at
+    the mid-generation context as it is (its notes say what is missing)."""
     prompt, gen = w.prompt_tokens or 0, w.context_len - (w.prompt_tokens or 0)
 
     def at(context: int) -> SpeedEstimate:
@@ -128,7 +128,7 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, full: Spee
     mid = at(max(1, prompt + gen // 2))
     first = at(prompt) if prompt else None
     if not mid.decode_tokens_per_s or (first is not None and not first.time_to_first_token_s):
-        return full
+        return mid
     ttft = first.time_to_first_token_s if first is not None else 0.0
     seconds = ttft + gen * w.batch / mid.decode_tokens_per_s
     note = (f"a request of {prompt:,} prompt and {gen:,} generated tokens per sequence: decode speed at the "
@@ -159,9 +159,8 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s",))
         fit = None
     else:
-        speed = estimate_speed(arch, workload, build, mem.breakdown)
-        if workload.is_request:
-            speed = request_speed(arch, workload, build, speed, usable, weights_bytes_override)
+        speed = (request_speed(arch, workload, build, usable, weights_bytes_override) if workload.is_request
+                 else estimate_speed(arch, workload, build, mem.breakdown))
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     assumptions = list(mem.assumptions)
     if build is not None:
