@@ -191,7 +191,9 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         tokens = min(VLLM_MAX_BATCHED_TOKENS, w.context_len * w.batch)
         acts = inference_forward_bytes(arch, tokens, w.context_len, AttentionImpl.FLASH, tp)
         buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
-        notes.append(f"vLLM profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
+        # vLLM's figures stand for every engine with a pre-allocated KV pool; the note says whose they are.
+        whose = "vLLM" if w.engine is Engine.VLLM else f"{w.engine.label} (vLLM's figures)"
+        notes.append(f"{whose} profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
         if gpu_memory_bytes is not None:
             budget = w.gpu_memory_utilization * gpu_memory_bytes
             # vLLM counts non-torch memory (CUDA context) inside the budget; graphs come after.
@@ -201,9 +203,9 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             notes.append(f"{w.engine.label} pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache "
                          f"fills the rest: {capacity:,.0f} tokens")
         else:
-            notes.append("vLLM: card size unknown, KV cache shown for context × batch only")
+            notes.append(f"{w.engine.label}: card size unknown, KV cache shown for context × batch only")
         runtime += VLLM_CUDA_GRAPH_BYTES
-        notes.append(f"vLLM CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
+        notes.append(f"{whose} CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
     elif w.engine.gguf:
         # Ollama leaves flash attention off unless OLLAMA_FLASH_ATTENTION=1 (Ollama docs, FAQ).
         flash = w.attention is AttentionImpl.FLASH and w.engine is not Engine.OLLAMA

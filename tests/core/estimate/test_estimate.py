@@ -219,3 +219,15 @@ def test_the_words_of_an_estimate_name_the_engine_as_its_users_write_it(engine):
     words = " ".join((*e.assumptions, *e.speed.notes))
     label = Workload(engine=engine).engine.label
     assert label in words and f"{engine} " not in words
+
+
+@pytest.mark.parametrize(("engine", "whose"), [("vllm", "vLLM profile"),
+                                               ("tensorrt-llm", "TensorRT-LLM (vLLM's figures) profile"),
+                                               ("sglang", "SGLang (vLLM's figures) profile")])
+def test_vllms_profile_figures_say_whose_they_are(engine, whose):
+    """The profile run's batched tokens and the CUDA graphs are vLLM's figures, used for every engine with a
+    pre-allocated KV pool: a TensorRT-LLM estimate said 'vLLM profile', as if the job ran vLLM."""
+    e = estimate(llama2_7b(), Workload(engine=engine, batch=1, context_len=512), one_4090())
+    assert any(a.startswith(whose) for a in e.assumptions), e.assumptions
+    if engine != "vllm":
+        assert not any(a.startswith("vLLM ") for a in e.assumptions), e.assumptions
