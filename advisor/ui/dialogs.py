@@ -475,8 +475,9 @@ class PreferencesDialog(QDialog):
         self.combo_currency_style.setCurrentIndex(0 if prefs.currency_style == "symbol" else 1)
         form.addRow("Prices shown as", self.combo_currency_style)
         self.combo_default_engine = QComboBox()
-        self.combo_default_engine.addItems([e.value for e in Engine])
-        self.combo_default_engine.setCurrentText(prefs.default_engine.value)
+        for e in Engine:
+            self.combo_default_engine.addItem(e.label, e.value)
+        self.combo_default_engine.setCurrentIndex(self.combo_default_engine.findData(prefs.default_engine.value))
         form.addRow("Engine of a new comparison", self.combo_default_engine)
         # Running cost (issue 18): defaults and sources in advisor.core.cost.running.
         from advisor.core.cost.running import ELECTRICITY_SOURCE
@@ -509,7 +510,7 @@ class PreferencesDialog(QDialog):
         return Settings.model_validate({**self.prefs.model_dump(), **{
             "memory_unit": self.combo_memory_unit.currentText(),
             "currency_style": self.combo_currency_style.currentData(),
-            "default_engine": Engine(self.combo_default_engine.currentText()),
+            "default_engine": Engine(self.combo_default_engine.currentData()),
             "electricity_usd_per_kwh": self.spin_electricity.value(),
             "hours_per_day": self.spin_hours.value(),
             "years": self.spin_years.value(),

@@ -58,9 +58,14 @@ from advisor.ui.workload_rules import (
 )
 
 
-def _combo(values, tip: str, editable: bool = False) -> QComboBox:
+def _combo(values, tip: str, editable: bool = False, labels=None) -> QComboBox:
+    """``labels``: the words shown for ``values`` (kept as each item's data, what the job takes)."""
     c = QComboBox()
-    c.addItems([str(v) for v in values])
+    if labels is None:
+        c.addItems([str(v) for v in values])
+    else:
+        for value, label in zip(values, labels, strict=True):
+            c.addItem(str(label), str(value))
     # Size to a short text, not the longest item: the panel must stay narrow at 1280 px.
     c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     c.setMinimumContentsLength(8)
@@ -171,7 +176,7 @@ class WorkloadPanel(QScrollArea):
         box = QGroupBox("Inference")
         form = QFormLayout(box)
         self.form_inference = form
-        self.combo_engine = _combo([e.value for e in Engine], TIPS["engine"])
+        self.combo_engine = _combo([e.value for e in Engine], TIPS["engine"], labels=[e.label for e in Engine])
         form.addRow("Engine", self.combo_engine)
         self.spin_context_len = _spin(1, 10_000_000, TIPS["context_len"], 1024)
         form.addRow("Context length", self.spin_context_len)
@@ -312,7 +317,8 @@ class WorkloadPanel(QScrollArea):
     @staticmethod
     def _value(w: QWidget):
         if isinstance(w, QComboBox):
-            return w.currentText().strip()
+            data = w.currentData()  # the value behind a label (``_combo``'s ``labels``)
+            return data if data is not None else w.currentText().strip()
         if isinstance(w, QCheckBox):
             return w.isChecked()
         return w.value()
@@ -324,7 +330,9 @@ class WorkloadPanel(QScrollArea):
         w.blockSignals(True)
         if isinstance(w, QComboBox):
             text = str(getattr(value, "value", value))
-            i = w.findText(text)
+            i = w.findData(text)
+            if i < 0:
+                i = w.findText(text)
             if i >= 0:
                 w.setCurrentIndex(i)
             elif w.isEditable():

@@ -51,3 +51,16 @@ def test_preferences_dialog_edits_the_running_cost_settings(qtbot):
     d.spin_years.setValue(5)
     prefs = d.result_prefs()
     assert (prefs.electricity_usd_per_kwh, prefs.hours_per_day, prefs.years) == (0.32, 24, 5)
+
+
+def test_preferences_dialog_lists_engines_as_their_users_write_them(qtbot):
+    from advisor.core.job.workload import Engine
+    from advisor.storage.settings import Settings
+
+    d = PreferencesDialog(Settings(default_engine=Engine.TENSORRT_LLM))
+    qtbot.addWidget(d)
+    combo = d.combo_default_engine
+    assert combo.currentText() == "TensorRT-LLM"
+    assert d.result_prefs().default_engine is Engine.TENSORRT_LLM  # kept as it was
+    combo.setCurrentIndex(combo.findText("vLLM"))
+    assert d.result_prefs().default_engine is Engine.VLLM

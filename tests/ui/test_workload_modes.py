@@ -67,7 +67,7 @@ def test_vllm_memory_share_only_with_vllm(app_window):
     _session, window = app_window
     panel = window.workload_panel
     form = panel.form_inference
-    _pick(panel.combo_engine, "vllm")
+    _pick(panel.combo_engine, "vLLM")
     assert form.isRowVisible(panel.spin_gpu_memory_utilization)
     _pick(panel.combo_engine, "transformers")
     assert not form.isRowVisible(panel.spin_gpu_memory_utilization)
@@ -80,7 +80,7 @@ def test_an_engine_switch_never_leaves_a_choice_it_cannot_run(app_window):
     panel = window.workload_panel
     _llama_cpp_q4(panel)
     _pick(panel.combo_kv_dtype, "q8_0")
-    _pick(panel.combo_engine, "vllm")
+    _pick(panel.combo_engine, "vLLM")
     w = session.workload
     assert w.engine is Engine.VLLM and w.weights == "awq" and w.kv_dtype == "fp8"
     assert _all_problems(session) == []
@@ -126,7 +126,7 @@ def test_the_decode_attention_kernel_is_a_window_option(app_window):
     session, window = app_window
     panel = window.workload_panel
     session.add_build(BuildEntry(name="one H100", gpu_id="h100-sxm", gpu_count=1))  # a fast memory: the kernel shows
-    _pick(panel.combo_engine, "tensorrt-llm")
+    _pick(panel.combo_engine, "TensorRT-LLM")
     panel.spin_batch.setValue(64)
     grouped = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
     _pick(panel.combo_decode_attention, "per-head")
@@ -151,3 +151,20 @@ def test_prompt_tokens_in_the_window(app_window):
     assert session.workload.prompt_tokens is None
     session.undo_stack.undo()
     assert spin.value() == 1024  # the field follows the workload (undo)
+
+
+def test_engines_are_listed_as_their_users_write_them(app_window):
+    """'vLLM', 'TensorRT-LLM' on screen (``Engine.label``), the job's value behind each; undo puts the
+    label of the engine back."""
+    from advisor.core.job.workload import Engine
+
+    session, window = app_window
+    combo = window.workload_panel.combo_engine
+    shown = [combo.itemText(i) for i in range(combo.count())]
+    assert shown == [e.label for e in Engine] and "vLLM" in shown and "tensorrt-llm" not in shown
+    _pick(combo, "TensorRT-LLM")
+    assert session.workload.engine is Engine.TENSORRT_LLM
+    _pick(combo, "SGLang")
+    assert session.workload.engine is Engine.SGLANG
+    session.undo_stack.undo()
+    assert session.workload.engine is Engine.TENSORRT_LLM and combo.currentText() == "TensorRT-LLM"
