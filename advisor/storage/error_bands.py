@@ -41,14 +41,15 @@ def median_pct(workload: Workload) -> float | None:
 
 
 def speed_band_text(workload: Workload) -> str:
-    """'speed ±15 % median, ±50 % p90 (67 measurements, vllm)' — the engine's band, else
+    """'speed ±15 % median, ±50 % p90 (67 measurements, vLLM)' — the engine's band (named as its users
+    write it, ``Engine.label``), else
     the overall one (training uses the overall band too), or NOT_MEASURED."""
     bands = _bands().get("speed", {})
     key = workload.engine.value if workload.mode is Mode.INFERENCE else "overall"
     entry = bands.get(key) if isinstance(bands.get(key), dict) else bands.get("overall")
     if not isinstance(entry, dict) or entry.get("median_pct") is None:
         return f"speed: {NOT_MEASURED}"
-    label = key if bands.get(key) is entry else "all engines"
+    label = (key if key == "overall" else workload.engine.label) if bands.get(key) is entry else "all engines"
     return (f"speed ±{entry['median_pct']:.0f} % median, ±{entry['p90_pct']:.0f} % p90 "
             f"({entry.get('rows', '?')} measurements, {label})")
 

@@ -16,7 +16,8 @@ def test_shipped_bands_are_read_per_group():
     speed = json.loads((fidelity_path()).read_text())["speed"]["overall"]
     assert f"speed ±{speed['median_pct']:.0f} % median" in text  # issue 15: measured, shown
     vllm = fidelity.error_band_text(Workload(engine="vllm"))
-    assert "vllm)" in vllm and "not yet measured" not in vllm
+    assert "vLLM)" in vllm and "not yet measured" not in vllm  # the engine as its users write it
+    assert "TensorRT-LLM)" in fidelity.speed_band_text(Workload(engine="tensorrt-llm"))
 
 
 def fidelity_path():
