@@ -18,10 +18,17 @@ watched, a 1 ms poll while an answer is awaited): no thread of this process stan
 and answers came 5-10 ms late). A request still waiting when a newer one comes is skipped, and a search stops within one
 plan search when a newer request comes (``cancelled``). Until the worker is ready, when it cannot
 start, or once it has died, ``submit_*`` say no and the session computes on its own as before.
+
+The worker's garbage collections wait for a pause (``PauseCollector``), as the window's do
+(``advisor.ui.idle_gc``): with CPython's thresholds a full collection ran every few requests, in
+the middle of one, over the worker's whole heap (16-40 ms; ``gc.callbacks`` around
+``suggestions_for`` of the six builds of ``benchmarks/ui_recompute.py`` in training), and the sweep
+a newer change asked for came that much later.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import sys
 
@@ -35,19 +42,65 @@ _READY = "ready"
 SWEEP, SEARCH = "sweep", "search"
 
 
+#: How long the worker waits without a request before its full collection (s): the window's own
+#: first idle collection waits as long (``idle_gc.YOUNG_IDLE_MS``); a user typing sends a request
+#: per change, so the collection comes when they pause.
+IDLE_COLLECT_S = 0.5
+
+
+class PauseCollector:
+    """The worker's garbage collections, out of the way of its answers.
+
+    ``settle`` (once its imports and warm-up are done): one full collection, then ``gc.freeze()``
+    (docs.python.org/3.11/library/gc.html: frozen objects are ignored by all future collections) —
+    the modules, the catalog and the warm-up's caches live as long as the worker — and the oldest
+    generation collected by counts only after ``idle_gc.OLDEST_THRESHOLD`` collections of the
+    middle one (CPython's default is 10). ``wait`` before each request: if a request was answered
+    since the last collection and none comes within ``idle_s``, the full collection runs then
+    (``gc.collect()``; 3-6 ms once the start-up's objects are frozen).
+    """
+
+    def __init__(self, idle_s: float = IDLE_COLLECT_S) -> None:
+        self.idle_s = idle_s
+        self.collections = 0
+        self._dirty = False  # a request was answered since the last collection
+
+    def settle(self) -> None:
+        from advisor.ui.idle_gc import OLDEST_THRESHOLD  # noqa: PLC0415 - the window's bound, in the worker
+
+        self.collect()
+        gc.freeze()
+        t0, t1, t2 = gc.get_threshold()
+        gc.set_threshold(t0, t1, max(t2, OLDEST_THRESHOLD))
+
+    def wait(self, conn) -> None:
+        """Before a request is read: a pause since the last answer gets the full collection."""
+        if self._dirty and not conn.poll(self.idle_s):
+            self.collect()
+            self.collections += 1
+            self._dirty = False
+
+    def answered(self) -> None:
+        self._dirty = True
+
+    def collect(self) -> None:
+        gc.collect()
+
+
 def _worker_main(conn) -> None:
     """The worker process's entry."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in the terminal is the window's to handle
-    serve(conn)
+    serve(conn, PauseCollector())
 
 
-def serve(conn) -> None:
+def serve(conn, collector: PauseCollector | None = None) -> None:
     """The worker: its imports, then one answer per request until the pipe closes. A request is
     ``(key, SWEEP, workload)`` or ``(key, SEARCH, (arch, workload, inputs, margin))``; the answer
     ``(key, out)``: the sweep, the suggestions (None if a newer request stopped the search),
-    ``SKIPPED``, or the exception raised."""
+    ``SKIPPED``, or the exception raised. ``collector``: the worker process's collections (none
+    for a ``serve`` run on a thread of another process, as the tests do)."""
     from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
     from advisor.core.advice.comparison import canonical_comparison  # noqa: PLC0415
     from advisor.core.job.workload import Method, Mode  # noqa: PLC0415
@@ -55,9 +108,13 @@ def serve(conn) -> None:
     start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
     for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):
         evaluate.fit_curves(workload)
+    if collector is not None:
+        collector.settle()
     try:
         conn.send(_READY)
         while True:
+            if collector is not None:
+                collector.wait(conn)
             request = conn.recv()
             if request is None:
                 return
@@ -76,6 +133,8 @@ def serve(conn) -> None:
             except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
                 out = exc
             conn.send((key, out))
+            if collector is not None:
+                collector.answered()
     except (EOFError, OSError):  # the window went (a closed pipe: EOF reading, BrokenPipeError writing)
         return
 

@@ -250,3 +250,69 @@ def test_where_the_pipe_is_polled_it_is_polled_only_while_an_answer_is_awaited(q
     _same_sweep(answer.args[1], job)
     assert not timer.isActive()
     worker.close()
+
+
+def test_the_workers_full_collections_wait_for_a_pause():
+    """Its garbage collections come when the user pauses, not in the middle of an answer (a full
+    collection by allocation counts delayed a change's sweep 16-40 ms while the search ran)."""
+
+    class Recorded(core_process.PauseCollector):
+        def __init__(self) -> None:
+            super().__init__(idle_s=1.0)
+            self.calls: list[str] = []
+
+        def settle(self) -> None:  # (the real one freezes this whole test process's objects)
+            self.calls.append("settle")
+
+        def collect(self) -> None:
+            self.calls.append("collect")
+
+    collector = Recorded()
+    ours, theirs = multiprocessing.Pipe()
+    worker = threading.Thread(target=serve, args=(theirs, collector))
+    worker.start()
+    assert ours.poll(30) and ours.recv() == "ready"
+    assert collector.calls == ["settle"]  # after the imports and the warm-up, before any request
+    base = canonical_comparison().workload
+    for k, batch in enumerate((3, 4, 5), 1):  # a user typing: each request right after the last answer
+        ours.send((k, SWEEP, base.model_copy(update={"batch": batch})))
+        assert ours.poll(30) and ours.recv()[0] == k
+    assert collector.calls == ["settle"]
+    time.sleep(1.6)  # a pause
+    assert collector.calls == ["settle", "collect"] and collector.collections == 1
+    time.sleep(1.6)  # nothing asked since: nothing more to collect
+    assert collector.calls == ["settle", "collect"]
+    ours.send((4, SWEEP, base.model_copy(update={"batch": 6})))
+    assert ours.poll(30) and ours.recv()[0] == 4
+    ours.send(None)
+    worker.join(30)
+    assert not worker.is_alive()
+    assert collector.calls == ["settle", "collect"]  # the window went before a pause: no collection
+
+
+def test_the_worker_process_settles_its_collector(monkeypatch):
+    """The process's entry hands ``serve`` the collector (a ``serve`` on a thread, as above, has none)."""
+    import signal
+
+    seen = []
+    monkeypatch.setattr(signal, "signal", lambda *_a: None)  # (this process's Ctrl+C stays as it is)
+    monkeypatch.setattr(core_process, "serve", lambda conn, collector=None: seen.append(collector))
+    core_process._worker_main(None)
+    assert len(seen) == 1 and type(seen[0]) is core_process.PauseCollector
+    assert seen[0].idle_s == core_process.IDLE_COLLECT_S
+
+
+def test_settling_freezes_what_lives_on_and_makes_full_collections_by_counts_rare():
+    """In a process of its own (``gc.freeze`` acts on the whole process)."""
+    import subprocess
+    import sys
+
+    from advisor.ui.idle_gc import OLDEST_THRESHOLD
+
+    code = ("import gc; from advisor.ui.core_process import PauseCollector; before = gc.get_threshold(); "
+            "PauseCollector().settle(); print(gc.get_freeze_count(), *before, *gc.get_threshold())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    frozen, *thresholds = map(int, out.stdout.split())
+    before, after = thresholds[:3], thresholds[3:]
+    assert frozen > 1000  # the modules' objects
+    assert after[:2] == before[:2] and after[2] == max(before[2], OLDEST_THRESHOLD) > before[2]
