@@ -152,6 +152,40 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
     assert bp.label_messages.geometry().bottom() <= bp.height()
 
 
+def test_when_the_panel_grows_only_what_changed_is_painted_again(app_window, qtbot):
+    """A taller panel repaints its new lines, not the table and the buttons above them (issue 20:
+    8-10 ms of a turn while the search runs). (The verdict's label is repainted with the lines
+    whenever their text changes, grown or not: both are transparent labels of the panel.)"""
+    from PySide6.QtCore import QEvent, QObject
+
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1280, 800)
+    bp = window.builds_panel
+    qtbot.waitUntil(lambda: not session.results_pending and not bp._grow_timer.isActive(), timeout=5000)
+    qtbot.wait(50)
+    unchanged = {bp.table_builds.viewport(): "table", bp.button_add: "add button", bp.buttons["remove"]: "remove button"}
+    painted: list[str] = []
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                painted.append(unchanged.get(obj, "lines" if obj is bp.label_messages else "other"))
+            return False
+
+    spy = Spy()
+    for widget in (*unchanged, bp.label_messages):
+        widget.installEventFilter(spy)
+    top = bp.label_messages.geometry().top()
+    bp.label_messages.setText(bp.label_messages.text() + "<br>one more line<br>and another")
+    bp._grow()
+    qtbot.waitUntil(lambda: "lines" in painted, timeout=5000)
+    qtbot.wait(50)
+    assert bp.label_messages.geometry().top() == top  # nothing above the lines moved
+    assert bp.minimumHeight() >= bp.layout().totalHeightForWidth(bp.width())  # grown
+    assert "lines" in painted and not set(painted) & set(unchanged.values()), painted
+
+
 def test_columns_grow_at_once_and_give_room_back_once_the_job_stays_put(app_window, qtbot):
     """While figures are typed no cell is ever cut and no column narrows (a column that narrowed and
     widened as the user typed jittered, and each new width repainted the table a second time, issue
