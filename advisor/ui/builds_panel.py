@@ -386,13 +386,16 @@ class BuildsPanel(QWidget):
         self._shrink_timer = self._settled_timer(lambda: self._fit_panel_height(shrink=True))
         self._columns_timer = self._settled_timer(lambda: self._fit_columns(shrink=True))  # the same for the columns
         # More lines under the table take their room after the new figures have painted: the
-        # taller panel re-lays out the window and repaints the plot beside the table (its axes'
-        # caches drawn again), and done in the same turn it delayed the table's paint by 8-17 ms —
-        # most of the slow changes while the search for what would make a build fit ran (issue
-        # 20). The panel grows when the Fit plot's new curves are drawn, so that one paint shows
-        # both (``GROW_LATEST_MS`` at the latest), or, with no sweep to wait for, in the turn after
-        # the table's paint (a timer object with a 0 ms interval fires after the pending paint, as
-        # the session's sweep timer does). Meanwhile the new last line is cut off at the panel's
+        # taller panel re-lays out the window and repaints the plot beside the table, and done in
+        # the same turn it delayed the table's paint by 8-17 ms (issue 20). When the Fit plot
+        # waits for its sweep, the panel grows in the turn after the plot's paint with its new
+        # curves (``GROW_LATEST_MS`` at the latest): done in the curves' own turn, the two made
+        # one 15-25 ms turn while the search for what would make a build fit ran; apart, the
+        # curves' turn is as it is without growth and the growth's repaints a plot whose curves
+        # are drawn already (a full repaint of the six-build Fit plot: 1.7 ms median,
+        # ``benchmarks/fit_paint.py``). With no sweep to wait for, it grows in the turn after the
+        # table's paint. (A timer object with a 0 ms interval fires after the pending paint, as
+        # the session's sweep timer does.) Meanwhile the new last line is cut off at the panel's
         # edge, never drawn over the table.
         self._grow_timer = QTimer(self)
         self._grow_timer.setSingleShot(True)
@@ -532,11 +535,12 @@ class BuildsPanel(QWidget):
         self._on_builds_changed()
 
     def _on_curves_computed(self, _results) -> None:
-        if self._grow_with_curves:  # in the plot's redraw: one paint for both
-            self._grow()
+        if self._grow_with_curves:  # the plot's redraw: the growth a turn after its paint
+            self._grow_with_curves = False
+            self._grow_timer.start(0)
 
     def _grow(self) -> None:
-        """Room for the lines under the table, taken after the table's paint (``_grow_timer``)."""
+        """Room for the lines under the table, taken after the table's and the plot's paint (``_grow_timer``)."""
         self._grow_with_curves = False
         self._grow_timer.stop()
         self._fit_panel_height(shrink=False)
