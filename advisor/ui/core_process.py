@@ -57,7 +57,8 @@ class PauseCollector:
     generation collected by counts only after ``idle_gc.OLDEST_THRESHOLD`` collections of the
     middle one (CPython's default is 10). ``wait`` before each request: if a request was answered
     since the last collection and none comes within ``idle_s``, the full collection runs then
-    (``gc.collect()``; 3-6 ms once the start-up's objects are frozen).
+    (``gc.collect()``; 2.6-5.5 ms once the start-up's objects were frozen, in the trace this module names; it
+    grows with what the core's caches hold).
     """
 
     def __init__(self, idle_s: float = IDLE_COLLECT_S) -> None:
