@@ -137,6 +137,27 @@ class FrozenColumnTable(QTableView):
         f.setContextMenuPolicy(self.contextMenuPolicy())
         f.show()
 
+    def resize_columns(self, widths: dict[int, int]) -> None:
+        """Columns to new widths (pixels, by column), shown by the paint already due.
+
+        ``resizeSection`` emits ``sectionResized``, and ``QTableView``'s slot for it lays the view
+        out and repaints it on a 0 ms timer (``columnResized``, qtableview.cpp): a second paint of
+        the table, after the one that already showed the new widths (3-5 ms of a change that
+        widened a column, issue 20). Here the signal is held while the sections are resized, and
+        the view is laid out and its viewport marked for the coming paint at once. (A user
+        dragging a column's edge goes through Qt's own path.)"""
+        header = self.horizontalHeader()
+        blocked = header.blockSignals(True)
+        try:
+            for column, width in widths.items():
+                header.resizeSection(column, width)
+            self.updateGeometries()  # (the stretching last column is resized here: held too)
+        finally:
+            header.blockSignals(blocked)
+        self.viewport().update()
+        if 0 in widths:
+            self._place_frozen()  # what ``_on_section_resized`` does for the name column
+
     def _on_section_resized(self, index: int, _old: int, new: int) -> None:
         if index == 0:
             self.frozen.setColumnWidth(0, new)
@@ -458,13 +479,16 @@ class BuildsPanel(QWidget):
         t = self.table_builds
         header = t.horizontalHeader()
         narrower = False
+        widths: dict[int, int] = {}
         for c in range(len(COLUMNS) - 1):
             need = t.column_need(c, self.model.size_keys(c))
             have = header.sectionSize(c)
             if need > have or (shrink and need < have):
-                header.resizeSection(c, need)
+                widths[c] = need
             elif need < have:
                 narrower = True
+        if widths:
+            t.resize_columns(widths)
         if narrower:
             self._columns_timer.start()
         elif shrink:
