@@ -39,7 +39,7 @@ from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  #
 from advisor.core.job.workload import DecodeAttention, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
-from advisor.core.speed.inference import xqa_covers  # noqa: E402
+from advisor.core.speed.inference import MOE_FP8_SINCE, xqa_covers  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 CSV = ROOT / "tests/data/speeds.csv"
@@ -179,8 +179,6 @@ def job_of(row: dict[str, str]) -> Workload | str:
                     parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv)
 
 
-
-
 #: TensorRT-LLM's XQA decode kernels arrived in v0.7/v0.8 (NVIDIA/TensorRT-LLM
 #: docs/source/blogs/Falcon180B-H200.md at 3c44cb97: 'GQA ... 2.4x improvement on Llama-70B over
 #: TensorRT-LLM v0.5', v0.7a vs v0.6a; blogs/XQA-kernel.md: 'included in the v0.8 releases'): every row of an
@@ -193,19 +191,10 @@ def _version(text: str) -> tuple[int, int]:
     return (parts + [0, 0])[0], (parts + [0, 0])[1]
 
 
-#: TensorRT-LLM before 0.10 had no FP8 path for MoE experts: tensorrt_llm/layers/moe.py at 250d9c29 (the
-#: commit whose docs/source/performance.md holds the trtllm090 rows, 'All data was generated using version
-#: 0.9.0') gives ``MixtureOfExperts`` ``self.weight_dtype = dtype`` and changes it only ``if
-#: quant_mode.is_weight_only()`` (to int8), and the 0.10.0 release notes (docs/source/release-notes.md) list
-#: 'Added FP8 quantization support for Mixtral'. So an MoE model in an FP8 table of an earlier version ran
-#: its routed experts (45.1 of Mixtral 8x7B's 46.7 B parameters) in 16-bit, with the FP8 KV cache of the
-#: page's build configs: such a row is the job 'fp16 weights, fp8 KV cache' (the attention projections,
-#: about 3 % of the weights, were FP8 there; the app takes one weight format for the whole model).
-MOE_FP8_SINCE = (0, 10)
-
-
 def weights_of(row: dict[str, str], arch: ModelArch, weights: str) -> str:
-    """The weight format the row's engine ran its model in (``MOE_FP8_SINCE``); ``weights`` otherwise."""
+    """The weight format the row's engine ran its model in: 16-bit experts for an FP8 MoE row of a TensorRT-LLM
+    version before ``inference.MOE_FP8_SINCE`` (what the app's speed notes tell a user of such a version to
+    choose; the row's KV cache stays FP8); ``weights`` otherwise."""
     if (row["engine"] == "tensorrt-llm" and weights == "fp8" and arch.moe is not None
             and _version(row.get("engine_version", "")) < MOE_FP8_SINCE):
         return "fp16"

@@ -11,7 +11,8 @@ TIPS: dict[str, str] = {
     "weights": "How weights are stored. bf16/fp16: 2 bytes each. int8: LLM.int8() (Dettmers et al. 2022, "
                "arXiv:2208.07339). nf4/fp4: bitsandbytes 4-bit as in QLoRA (arXiv:2305.14314). "
                "gptq: GPTQ (Frantar et al. 2022, arXiv:2210.17323). awq: AWQ (Lin et al. 2023, "
-               "arXiv:2306.00978). q4_k_m and friends: llama.cpp GGUF block quantization.",
+               "arXiv:2306.00978). q4_k_m and friends: llama.cpp GGUF block quantization. "
+               "TensorRT-LLM before 0.10 runs an MoE model's experts in 16-bit even in an fp8 build.",
     "engine": "The program serving the model. vLLM pre-allocates a share of the card for a paged KV cache "
               "(PagedAttention, Kwon et al. 2023, arXiv:2309.06180); llama.cpp runs GGUF files; "
               "transformers is the Hugging Face reference implementation.",

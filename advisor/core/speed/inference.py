@@ -81,19 +81,41 @@ def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
 XQA_LAYOUTS = {(8, 128), (8, 256)}  # (query heads per KV head, head size)
 
 
+def _head_layout(arch: ModelArch) -> tuple[int, int]:
+    """(query heads per KV head, head size)."""
+    return arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim
+
+
 def xqa_covers(arch: ModelArch) -> bool:
     """Whether TensorRT-LLM's precompiled XQA kernels cover the model's head layout (``XQA_LAYOUTS``)."""
-    return (arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim) in XQA_LAYOUTS
+    return _head_layout(arch) in XQA_LAYOUTS
 
 
-def _xqa_note(arch: ModelArch, w: Workload) -> str | None:
-    """TensorRT-LLM with the grouped kernel on a head layout its precompiled XQA kernels do not cover."""
-    if w.engine is not Engine.TENSORRT_LLM or w.decode_attention is DecodeAttention.PER_HEAD or xqa_covers(arch):
-        return None
-    group = arch.n_heads // max(1, arch.n_kv_heads)
-    return (f"TensorRT-LLM's precompiled XQA decode kernels cover 8 query heads per KV head (head size 128 or 256); "
-            f"this model has {group} per KV head (head size {arch.head_dim}): a version with only those kernels "
-            "decodes it one query head at a time — choose the per-head attention kernel for such a version")
+#: TensorRT-LLM before 0.10 had no FP8 path for MoE experts: tensorrt_llm/layers/moe.py at 250d9c29 (the
+#: commit whose docs/source/performance.md holds the 0.9.0 throughput tables) gives ``MixtureOfExperts``
+#: ``self.weight_dtype = dtype`` and changes it only ``if quant_mode.is_weight_only()`` (to int8), its MoE
+#: GEMMs (moe_gemm_kernels_template.h there) take half/bf16/float only, and the 0.10.0 release notes
+#: (docs/source/release-notes.md) list 'Added FP8 quantization support for Mixtral'. An FP8 build of an
+#: MoE model by an earlier version runs its routed experts in 16-bit.
+MOE_FP8_SINCE = (0, 10)  # (major, minor) TensorRT-LLM version
+
+
+def _trt_llm_notes(arch: ModelArch, w: Workload) -> list[str]:
+    """What a TensorRT-LLM job's figures assume that some versions do not run: XQA decode kernels for
+    the model's head layout, FP8 MoE experts. Each says which option a user of such a version sets."""
+    if w.engine is not Engine.TENSORRT_LLM:
+        return []
+    notes = []
+    if w.decode_attention is not DecodeAttention.PER_HEAD and not xqa_covers(arch):
+        group, head = _head_layout(arch)
+        notes.append(f"TensorRT-LLM's precompiled XQA decode kernels cover 8 query heads per KV head (head size "
+                     f"128 or 256); this model has {group} per KV head (head size {head}): a version with only "
+                     "those kernels decodes it one query head at a time — choose the per-head attention kernel "
+                     "for such a version")
+    if arch.moe is not None and w.weights == "fp8":
+        notes.append("TensorRT-LLM before 0.10 has no FP8 path for MoE experts: such a version runs this model's "
+                     "experts in 16-bit — choose 16-bit weights (the KV cache stays fp8) for such a version")
+    return notes
 
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
@@ -289,8 +311,7 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     if pre is not None:
         ttft = pre[0]
         prefill_tps = w.context_len * sequences / ttft
-    if (xqa := _xqa_note(arch, w)) is not None:
-        notes.append(xqa)
+    notes += _trt_llm_notes(arch, w)
     if not w.is_request:  # (a request's speed says what it is timed at: ``estimator.request_speed``)
         notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
                      f"{w.context_len}-token prompt per sequence")

@@ -84,3 +84,22 @@ def test_trt_llm_says_when_its_xqa_kernels_do_not_cover_the_model():
     assert not xqa(_notes(llama2_70b(), engine="tensorrt-llm"))  # covered
     assert not xqa(_notes(llama2_7b(), engine="tensorrt-llm", decode_attention="per-head"))  # already chosen
     assert not xqa(_notes(llama2_7b(), engine="vllm"))  # another engine
+
+
+def test_trt_llm_says_fp8_moe_experts_need_0_10():
+    """The rule the speed benchmark maps TensorRT-LLM 0.9.0's FP8 Mixtral rows with is the app's: a user
+    choosing TensorRT-LLM and fp8 weights for an MoE model is told that versions before 0.10
+    (``MOE_FP8_SINCE``) run its experts in 16-bit, and to choose 16-bit weights for such a version."""
+    def moe(notes):
+        return [n for n in notes if "MoE experts" in n]
+
+    assert sp.MOE_FP8_SINCE == (0, 10)  # tensorrt_llm/layers/moe.py at 250d9c29; 0.10.0 release notes
+    from advisor.storage.catalog_store import load_catalog
+
+    mixtral = load_catalog().catalog.models["mixtral-8x7b"]
+    said = moe(_notes(mixtral, engine="tensorrt-llm"))  # (fp8 weights and KV cache)
+    assert len(said) == 1 and "before 0.10" in said[0] and "16-bit weights" in said[0]
+    assert not moe(_notes(llama2_70b(), engine="tensorrt-llm"))  # dense: FP8 ran
+    assert not moe(_notes(mixtral, engine="vllm"))  # another engine
+    w = Workload(engine="tensorrt-llm", weights="fp16", kv_dtype="fp8", batch=8, context_len=2048)
+    assert not moe(sp.estimate_speed(mixtral, w, one_h100(), estimate_memory(mixtral, w).breakdown).notes)

@@ -8,6 +8,7 @@ in benchmarks/README.md and the README's "How good are the numbers?".
 
 import pytest
 
+from advisor.core.speed import inference
 from advisor.storage.catalog_store import load_catalog
 from tests.benchmark_scripts import load_benchmark
 
@@ -187,7 +188,7 @@ def test_tensorrt_llm_before_0_10_ran_moe_experts_in_16_bit(catalog):
     # (moe_gemm_kernels_template.h there); 0.10.0's release notes add 'FP8 quantization support for
     # Mixtral'. Its FP8-table Mixtral rows are the job 'fp16 weights' (KV cache still FP8); dense models
     # and later versions keep FP8.
-    assert speed_fidelity.MOE_FP8_SINCE == (0, 10)
+    assert speed_fidelity.MOE_FP8_SINCE is inference.MOE_FP8_SINCE == (0, 10)  # the app's rule
     row = ROWS["trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128"]
     mixtral = catalog.models[row["model_id"]]
     assert speed_fidelity.weights_of(row, mixtral, "fp8") == "fp16"
