@@ -12,7 +12,9 @@ generated lengths, GPUs and their layout) and is compared with the same quantity
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
 Rows whose GPU, model, weight format or layout the app cannot express are reported as skipped,
-with the reason.
+with the reason, and so are rows whose job the app refuses (``job_checks.check_workload``: a context
+beyond the model's, as the TensorRT-LLM 0.9.0 page ran Falcon 180B at 2,048 + 2,048 tokens): the
+window and the CLI give no speed for such a job, so the benchmark gives none either.
 
 The per-engine constants (``advisor.core.speed.engine_speed``) are fitted on the *calibration*
 rows by ``benchmarks/speed_calibration.py``; whole sources are held out (``split_of``: sha256 of
@@ -35,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.estimate.estimator import estimate  # noqa: E402
+from advisor.core.estimate.job_checks import check_workload  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
 from advisor.core.job.workload import DecodeAttention, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
@@ -229,6 +232,9 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
                                      "weights": weights_of(row, arch, job.weights)})
     try:
         build = hardware_of(row, catalog, gpu, n)
+        refused = check_workload(arch, job, build)
+        if refused:  # what the window shows as blocked and the CLI reports as a problem, with no speed
+            return Outcome(**base, skipped=f"the app refuses the job: {refused[0].message}")
         if row["group"] == "train":
             tps = estimate(arch, job, build).speed.train_tokens_per_s
             value = None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.job_checks import Problem, check_workload, past_trained_context
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
 from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
@@ -162,6 +162,9 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         speed = (request_speed(arch, workload, build, usable, weights_bytes_override) if workload.is_request
                  else estimate_speed(arch, workload, build, mem.breakdown))
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
+    past = past_trained_context(arch, workload)
+    if past is not None:
+        speed = speed.model_copy(update={"notes": (*speed.notes, past)})
     assumptions = list(mem.assumptions)
     if build is not None:
         assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "

@@ -43,6 +43,13 @@ COMPUTE_CAPABILITY = {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0,
 #: utilizing FP8 Marlin"). transformers: its fine-grained FP8 needs compute capability 9.0 (transformers docs,
 #: quantization/finegrained_fp8, v4.49 to v5.14: "You need a GPU with Compute Capability>=9 (H100)").
 FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
+#: Engines that serve a sequence longer than the model's trained context (``ModelArch.max_context``, the
+#: config's max_position_embeddings): TensorRT-LLM sizes an engine by its build's input and output lengths,
+#: and NVIDIA's own tables run past that figure — Falcon 180B, whose config there gives
+#: max_position_embeddings 2048, at 2,048 prompt + 2,048 generated tokens (docs/source/performance.md at
+#: 250d9c29, 'Falcon-180B' config and its 0.9.0 throughput rows), and Llama 2 70B (4,096) at 128 + 4,096
+#: (docs/source/blogs/Falcon180B-H200.md at 3c44cb97). Every other engine is held to the model's figure.
+RUNS_PAST_TRAINED_CONTEXT = (Engine.TENSORRT_LLM,)
 
 
 class Problem(Frozen):
@@ -111,9 +118,19 @@ def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     if w.n_gpus > 1 and w.parallel not in SPLIT_SCHEMES and w.parallel is not Parallel.NONE:
         out.append(Problem(field="parallel", message=f"{w.parallel.value} is a training scheme; for inference "
                                                      "use tp, pp or layer-split"))
-    if w.context_len > arch.max_context:
+    if w.context_len > arch.max_context and w.engine not in RUNS_PAST_TRAINED_CONTEXT:
         out.append(Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
     return out
+
+
+def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
+    """What an inference job longer than the model's trained context means, where its engine runs it
+    (``RUNS_PAST_TRAINED_CONTEXT``): the figures hold, the model's output past that length may not."""
+    if w.mode is not Mode.INFERENCE or w.context_len <= arch.max_context or w.engine not in RUNS_PAST_TRAINED_CONTEXT:
+        return None
+    return (f"{w.context_len:,} tokens per sequence, past the {arch.max_context:,} {arch.name} was trained on: "
+            f"{w.engine.label} runs it at these figures, but what the model writes past its trained length is not "
+            "what it was trained to write")
 
 
 def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> list[Problem]:

@@ -49,3 +49,29 @@ def test_what_would_make_it_fit_skips_fp8_where_it_cannot_run(catalog, capsys):
     assert main(["estimate", "llama-3.1-8b", "--engine", "transformers", "--batch", "1", "--gpu", "rtx-3060-12gb"]) == 0
     out = capsys.readouterr().out
     assert "What would make it fit:" in out and "FP8" not in out.split("What would make it fit:")[1].split("\n\n")[0]
+
+
+def test_a_context_past_the_trained_one_is_refused_except_by_an_engine_that_runs_it(catalog):
+    # Falcon 180B's config gives max_position_embeddings 2048. TensorRT-LLM sizes an engine by its build's
+    # lengths and NVIDIA's 0.9.0 tables run it at 2,048 + 2,048 tokens (docs/source/performance.md at
+    # 250d9c29): RUNS_PAST_TRAINED_CONTEXT. Every other engine is held to the model's figure.
+    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimate.job_checks import RUNS_PAST_TRAINED_CONTEXT, past_trained_context
+
+    assert RUNS_PAST_TRAINED_CONTEXT == (Engine.TENSORRT_LLM,)
+    falcon = catalog.models["falcon-180b"]
+    build = gpu_build(catalog, "h100-sxm", 8)
+    for engine in Engine:
+        job = Workload(engine=engine, weights="fp8" if engine is Engine.TENSORRT_LLM else "bf16", n_gpus=8,
+                       parallel="tp", context_len=4096, prompt_tokens=2048)
+        refused = [p for p in check_workload(falcon, job, build) if p.field == "context_len"]
+        assert bool(refused) is (engine is not Engine.TENSORRT_LLM), engine
+        if refused:
+            assert refused[0].message == "Falcon 180B takes at most 2048 tokens"
+    trt = Workload(engine="tensorrt-llm", weights="fp8", n_gpus=8, parallel="tp", context_len=4096, prompt_tokens=2048)
+    note = past_trained_context(falcon, trt)
+    assert note is not None and note.startswith("4,096 tokens per sequence, past the 2,048 Falcon 180B was trained on")
+    assert note in estimate(falcon, trt, build).speed.notes  # the whole request's length, not its mid-point's
+    within = trt.model_copy(update={"context_len": 2048, "prompt_tokens": 1024})
+    assert past_trained_context(falcon, within) is None
+    assert not any("trained on" in n for n in estimate(falcon, within, build).speed.notes)

@@ -197,3 +197,13 @@ def test_tensorrt_llm_before_0_10_ran_moe_experts_in_16_bit(catalog):
     dense = ROWS["trtllm090-mistral7b-h100-tp1-bs84-2048-128"]
     assert speed_fidelity.weights_of(dense, catalog.models[dense["model_id"]], "fp8") == "fp8"
     assert speed_fidelity.job_of(row).kv_dtype == "fp8"
+
+
+def test_a_row_whose_job_the_app_refuses_is_skipped_not_scored(catalog):
+    # The benchmark scores what a user gets: a job the window blocks and the CLI refuses has no speed there.
+    # TensorRT-LLM's Falcon 180B rows at 2,048 + 2,048 tokens score (the engine runs past the model's 2,048),
+    # the same row as a vLLM job does not.
+    row = ROWS["trtllm090-falcon180b-h100-tp4-bs64-2048-2048"]
+    assert speed_fidelity.evaluate(row, catalog).estimate is not None
+    o = speed_fidelity.evaluate({**row, "engine": "vllm", "weights": "bf16"}, catalog)
+    assert o.estimate is None and o.skipped == "the app refuses the job: Falcon 180B takes at most 2048 tokens"
