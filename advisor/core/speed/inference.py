@@ -60,7 +60,7 @@ def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
     return tuple(u / total for u in usable) if total > 0 else (1 / stages,) * stages
 
 
-def _moe_read_fraction(arch: ModelArch, batch: int) -> float:
+def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     """Share of the weights one decode step reads: routed experts that no token of the batch
     picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
     2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
@@ -141,7 +141,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
     e = engine_speed(w.engine)
-    frac = _moe_read_fraction(arch, w.batch)
+    frac = moe_read_fraction(arch, w.batch)
     kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
     kv_share = e.kv_share(w.batch)
     act = w.batch * arch.hidden_size * ACT_BYTES
@@ -199,7 +199,7 @@ def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floo
     e = engine_speed(w.engine)
     m = min(sp.stages, w.batch)
     per_mb = -(-w.batch // m)
-    frac = _moe_read_fraction(arch, per_mb)
+    frac = moe_read_fraction(arch, per_mb)
     kv_mb = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine) / m
     attn_mb = w.batch * attention_flops_per_token(arch, w.context_len) / m
     kv_share = e.kv_share(per_mb)

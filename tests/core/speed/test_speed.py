@@ -199,9 +199,9 @@ def test_moe_decode_reads_only_the_experts_in_use():
     moe = ModelArch(id="moe", name="8x7B-like", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=8,
                     head_dim=128, ffn_size=14336, vocab_size=32000,
                     moe=Moe(n_experts=8, n_active=2, expert_ffn_size=14336))
-    assert sp._moe_read_fraction(moe, 1) < 0.35
-    assert sp._moe_read_fraction(moe, 64) == pytest.approx(1.0, abs=1e-6)
-    assert sp._moe_read_fraction(llama2_7b(), 1) == 1.0
+    assert sp.moe_read_fraction(moe, 1) < 0.35
+    assert sp.moe_read_fraction(moe, 64) == pytest.approx(1.0, abs=1e-6)
+    assert sp.moe_read_fraction(llama2_7b(), 1) == 1.0
 
 
 # --- training FLOPs and throughput ----------------------------------------------------------
