@@ -154,13 +154,21 @@ def _table_row_height(table: Table, widths: list[float], cells: tuple[str, ...],
                             c, w - 6, device) for i, (c, w) in enumerate(zip(cells, widths, strict=False))) + 5
 
 
+def _paragraph_key(block: Paragraph) -> str:
+    return "small" if block.small else ("em" if block.emphasis else "body")
+
+
 def _start_height(block, width: float, device) -> float:
     """The height ``block`` needs to start on a page: a table its header and two rows' worth, a
-    chart all of it, text a few lines."""
+    chart all of it, a paragraph all of it (it is never split: ``_add_text``), a list its first item."""
     if isinstance(block, Table):
         return _table_row_height(block, _table_widths(block, width), block.columns, True, device) * 3
     if isinstance(block, Chart):
         return block.height_mm * MM
+    if isinstance(block, Paragraph):
+        return _text_height(_paragraph_key(block), block.text, width, device)
+    if isinstance(block, Bullets) and block.items:
+        return _text_height("small" if block.small else "body", f"•  {block.items[0]}", width - 6, device)
     return 40
 
 
@@ -218,8 +226,7 @@ def layout(document: ReportDocument, width: float, height: float, device, draw_c
             nxt = blocks[i + 1] if i + 1 < len(blocks) else None
             _add_heading(lay, block, device, _start_height(nxt, lay.width, device) if nxt is not None else 0)
         elif isinstance(block, Paragraph):
-            key = "small" if block.small else ("em" if block.emphasis else "body")
-            _add_text(lay, key, block.text, device, 6)
+            _add_text(lay, _paragraph_key(block), block.text, device, 6)
         elif isinstance(block, Bullets):
             for item in block.items:
                 _add_text(lay, "small" if block.small else "body", f"•  {item}", device, 2, indent=6)

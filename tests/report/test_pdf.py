@@ -208,3 +208,23 @@ def test_a_heading_is_never_left_alone_at_the_foot_of_a_page(qapp, tmp_path):
         if "term 0" not in pages[heading_page]:
             alone.append(filler)
     assert alone == []
+
+
+def test_a_heading_is_never_left_alone_above_a_paragraph_that_moves_on(qapp, tmp_path):
+    """A paragraph is placed whole: a heading given room for only a few of its lines stood alone at the
+    foot of a page while the paragraph went on to the next ('Running cost' on page 1 of a four-build
+    training report)."""
+    text = "Electricity and ownership: " + "the running cost of every build over its years of use. " * 12
+    alone = []
+    for filler in range(30, 75, 3):
+        blocks = (Table(columns=("Build", "Memory"), rows=tuple((f"Build {i}", "1 GiB") for i in range(filler))),
+                  Heading(text="Running cost"), Paragraph(text=text),
+                  Heading(text="Assumptions"), Bullets(items=(text, "second")))
+        out = tmp_path / f"p{filler}.pdf"
+        write_pdf(ReportDocument(title="t", blocks=blocks), out)
+        pages = [_norm(p.extract_text()) for p in PdfReader(out).pages]
+        for heading, first in (("Running cost", "Electricity and ownership"), ("Assumptions", "•")):
+            page = next(i for i, p in enumerate(pages) if heading in p)
+            if first not in pages[page].split(heading, 1)[1]:
+                alone.append((filler, heading))
+    assert alone == []
