@@ -17,6 +17,9 @@ holds its sweep), then the event loop runs until the window has painted:
 worker thread (it starts once the job has stayed put for ``SUGGEST_DELAY_MS``): a user who pauses
 and types again.
 
+``--pause-ms N`` waits N ms before each change with nothing running: the UI thread's first work after a
+pause runs slower on this VM (about 1.3-1.5x at 300 ms, thirteenth session), whether or not a search runs.
+
 ``--stages`` also prints, for six builds, when each stage of a change ended (results computed,
 table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes.
 
@@ -85,6 +88,9 @@ def main() -> int:
     parser.add_argument("--during-search", action="store_true",
                         help="make each change while the search for what would make a build fit runs on the worker "
                              "(as when a user pauses, then types again); samples without a search are still taken")
+    parser.add_argument("--pause-ms", type=float, default=0.0,
+                        help="wait this long before each change, with nothing running (as a user who pauses; "
+                             "--during-search waits for the search, SUGGEST_DELAY_MS and more)")
     parser.add_argument("--train", action="store_true",
                         help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
     args = parser.parse_args()
@@ -166,6 +172,8 @@ def main() -> int:
                     while session._suggest_job is None and time.perf_counter() < end:
                         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
                     time.sleep(0.01)  # the worker is into it
+                elif args.pause_ms:
+                    time.sleep(args.pause_ms / 1e3)
                 marks.clear()
                 heartbeat.start()
                 ticks.start()
