@@ -23,6 +23,7 @@ from advisor.core.cost.running import (
     price_date,
     usd_per_million_tokens,
 )
+from advisor.core.estimate.job_checks import message_of
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
 from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
@@ -192,7 +193,7 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
         verdict = r.status.value if r.status is not None else ("fits" if e.fit.fits else "does not fit")
         need = f"{_gib(e.fit.need_per_gpu_bytes, unit)} of {_gib(e.fit.usable_per_gpu_bytes, unit)}"
         if not r.runs:  # a build that does not run the job has no speed to sell: say why instead
-            why = r.problems[0] if r.problems else e.fit.reason
+            why = message_of(r.problems[0]) if r.problems else e.fit.reason
             rows.append((r.name, r.plan_text, verdict, need, why, "—", "—"))
             continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
@@ -242,7 +243,7 @@ def memory_table(results: Results, unit: str) -> Table:
 def _per_build_notes(results: Results) -> list:
     blocks = []
     for r in results.builds:
-        lines = [f"Problem: {p}" for p in r.problems] + [f"Check: {w}" for w in r.warnings]
+        lines = [f"Problem: {message_of(p)}" for p in r.problems] + [f"Check: {w}" for w in r.warnings]
         if r.estimate is not None:
             lines += list(r.estimate.speed.notes)
         if r.price_note:

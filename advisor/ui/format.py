@@ -115,8 +115,8 @@ def workload_mode(r: BuildResult) -> str:
 def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
     e = r.estimate
-    if r.problems:
-        return "cannot run as set: " + words.problem_message(r.problems[0])
+    if r.problems:  # the first clause: the whole message is in the tooltip and under the table
+        return "cannot run as set: " + words.problem_message(r.problems[0]).split("; ", 1)[0]
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
     band = median_pct(workload)
@@ -138,6 +138,8 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
         how = "You pinned parts of it (right-click ▸ Plan…)." if r.planned.pinned else \
             "Chosen automatically: all GPUs, the engine's usual layout, offload only when nothing else fits."
         return "\n".join(t for t in (r.plan_text, how, notes) if t)
+    if col == 2 and r.problems:
+        return "\n".join(map(words.problem, r.problems))
     if col == 2 and r.estimate is not None and r.estimate.fit is not None:
         fixes = ("\nWould fit with: " + "; ".join(s.change for s in r.suggestions)) if r.suggestions else ""
         tight = ("\nTight: the need is within the estimate's measured error of the usable memory."

@@ -182,3 +182,23 @@ def test_a_request_in_the_report(catalog):
     for r in results.builds:
         assert f"whole request {r.estimate.speed.request_s:,.1f} s" in rows[r.name][5]
     assert "4,096 prompt tokens, 4,096 generated" in workload["Request"]
+
+
+def test_a_build_the_job_cannot_run_on_is_said_in_words_without_field_names(catalog):
+    # TensorRT-LLM on a Mac: the recommendation, the verdict table and the build's notes give the reason as a
+    # buyer reads it ("TensorRT-LLM runs on NVIDIA GPUs only; ..."), not as the CLI's field ("engine: ...").
+    from advisor.core.advice.comparison import BuildEntry as Entry
+
+    base = canonical_comparison()
+    workload = Workload.model_validate({**base.workload.model_dump(), "engine": "tensorrt-llm"})
+    c = base.model_copy(update={"workload": workload,
+                                "builds": (base.builds[0], Entry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"))})
+    doc, results = _doc(catalog, c)
+    mac = results.builds[1]
+    assert mac.problems and mac.problems[0].startswith("engine: TensorRT-LLM runs on NVIDIA GPUs only")
+    text = " ".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
+    assert "cannot run it as set: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra" in text
+    why = {row[0]: row[4] for row in _table(doc, "Build").rows}[mac.name]
+    assert why.startswith("TensorRT-LLM runs on NVIDIA GPUs only")
+    words = " ".join(" ".join(getattr(b, "items", ())) + getattr(b, "text", "") for b in doc.blocks)
+    assert "engine:" not in words and "Problem: TensorRT-LLM runs on NVIDIA GPUs only" in words

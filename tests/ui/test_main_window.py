@@ -136,6 +136,24 @@ def test_contradiction_is_explained_inline(app_window):
     assert _cell(window, 0, 2).startswith("cannot run as set")
 
 
+def test_a_long_refusal_keeps_the_verdict_cell_short(app_window):
+    # The verdict cell says what is wrong in its first clause; the whole message (with what to choose
+    # instead) is in its tooltip and under the table. The column used to grow to the whole sentence and
+    # pushed the speed and price columns out of a 1280-px window.
+    from advisor.core.job.workload import Engine
+
+    session, window = app_window
+    session._set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
+                         BuildEntry(name="One 4090", gpu_id="rtx-4090", gpu_count=1)), "two")
+    session.set_workload(session.workload.model_copy(update={"engine": Engine.TENSORRT_LLM}))
+    m = window.builds_panel.model
+    assert _cell(window, 0, 2) == "cannot run as set: TensorRT-LLM runs on NVIDIA GPUs only"
+    tip = m.data(m.index(0, 2), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Engine: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra") and "choose another engine" in tip
+    assert "choose another engine" in window.builds_panel.label_messages.text()
+    assert _cell(window, 1, 2).startswith("fits")
+
+
 def test_the_winner_is_named_and_its_row_highlighted(app_window):
     from advisor.core.advice.recommend import recommendation
 

@@ -14,6 +14,7 @@ import datetime as dt
 
 from advisor.core.advice.ranking import Criterion, need_and_have, rank
 from advisor.core.cost.running import is_stale, usd_per_million_tokens
+from advisor.core.estimate.job_checks import message_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
 from advisor.core.units import format_usd
@@ -87,7 +88,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
         if not too_big:
             out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
         for r in blocked:
-            out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
+            out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
         return " ".join(out)
     unit = "training tokens/s" if w.mode is Mode.TRAIN else "generated tokens/s"
     known = {r.name: _headline(r, w) for r in ok if _headline(r, w)}
@@ -130,5 +131,5 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     for r in too_big:
         out.append(f"{r.name} does not fit: it {_lacks(r)}.{_fix(r)}")
     for r in blocked:
-        out.append(f"{r.name} cannot run it as set: {r.problems[0]}.")
+        out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
     return " ".join(out)

@@ -42,7 +42,9 @@ COMPUTE_CAPABILITY = {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0,
 #: features/quantization/fp8: "FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16,
 #: utilizing FP8 Marlin"). transformers: its fine-grained FP8 needs compute capability 9.0 (transformers docs,
 #: quantization/finegrained_fp8, v4.49 to v5.14: "You need a GPU with Compute Capability>=9 (H100)").
-FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
+#: TensorRT-LLM: FP8 on Ada Lovelace (SM89), Hopper and Blackwell; Ampere's precisions are FP32, FP16, BF16,
+#: INT8 and INT4 (docs/source/reference/support-matrix.md at 9b062a83, 'Precision').
+FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0, Engine.TENSORRT_LLM: 8.9}
 #: Engines that serve a sequence longer than the model's trained context (``ModelArch.max_context``, the
 #: config's max_position_embeddings): TensorRT-LLM sizes an engine by its build's input and output lengths,
 #: and NVIDIA's own tables run past that figure — Falcon 180B, whose config there gives
@@ -50,6 +52,11 @@ FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
 #: 250d9c29, 'Falcon-180B' config and its 0.9.0 throughput rows), and Llama 2 70B (4,096) at 128 + 4,096
 #: (docs/source/blogs/Falcon180B-H200.md at 3c44cb97). Every other engine is held to the model's figure.
 RUNS_PAST_TRAINED_CONTEXT = (Engine.TENSORRT_LLM,)
+#: Engines that run on one GPU vendor's cards only. TensorRT-LLM: "optimizes the performance of ... models on
+#: NVIDIA GPUs", its hardware list names NVIDIA architectures only and it "requires Linux x86_64 or Linux
+#: aarch64" (docs/source/reference/support-matrix.md at 9b062a83). Other engines run on several vendors'
+#: cards (vLLM: CUDA, ROCm, Intel GPUs, Apple's through vLLM-Metal) and are not judged here.
+VENDOR_ONLY = {Engine.TENSORRT_LLM: "NVIDIA"}
 
 
 class Problem(Frozen):
@@ -123,6 +130,13 @@ def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     return out
 
 
+def message_of(line: str) -> str:
+    """A ``field: message`` line of ``check_workload`` (``BuildResult.problems``) without its field name: the
+    words for a sentence a buyer reads (the recommendation, the PDF); the window puts the field's label first."""
+    field, sep, message = line.partition(": ")
+    return message if sep and field in Workload.model_fields else line
+
+
 def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
     """What an inference job longer than the model's trained context means, where its engine runs it
     (``RUNS_PAST_TRAINED_CONTEXT``): the figures hold, the model's output past that length may not."""
@@ -149,9 +163,22 @@ def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> 
                                                        "the other"))
     if w.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and w.n_gpus > arch.n_layers:
         out.append(Problem(field="n_gpus", message=f"{w.n_gpus} stages for {arch.n_layers} layers"))
-    if build is not None and w.mode is Mode.INFERENCE and w.weights.lower() == "fp8":
-        out += _fp8_problems(w, build)
+    if build is not None and w.mode is Mode.INFERENCE:
+        out += _vendor_problems(w, build)
+        if w.weights.lower() == "fp8":
+            out += _fp8_problems(w, build)
     return out
+
+
+def _vendor_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
+    """A card of another vendor than the engine runs on (``VENDOR_ONLY``)."""
+    vendor = VENDOR_ONLY.get(w.engine)
+    other = next((g for g in build.gpus[: w.n_gpus] if vendor is not None and g.vendor != vendor), None)
+    if other is None:
+        return []
+    return [Problem(field="engine", message=f"{w.engine.label} runs on {vendor} GPUs only; the {other.name} is "
+                                            f"{'an' if other.vendor[0] in 'AEIOU' else 'a'} {other.vendor} GPU: "
+                                            "choose another engine, such as llama.cpp")]
 
 
 def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:

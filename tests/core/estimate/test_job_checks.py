@@ -23,7 +23,8 @@ def test_the_cited_figures():
     # vLLM docs (features/quantization/fp8): FP8 models run from compute capability 7.5 (Turing), weight-only
     # W8A16 through FP8 Marlin where the card has no FP8 tensor cores; transformers docs (finegrained_fp8):
     # compute capability 9 (H100).
-    assert FP8_MIN_COMPUTE_CAPABILITY == {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0}
+    # TensorRT-LLM's support matrix (docs/source/reference/support-matrix.md at 9b062a83): FP8 from Ada (SM89).
+    assert FP8_MIN_COMPUTE_CAPABILITY == {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0, Engine.TENSORRT_LLM: 8.9}
     # CUDA C++ Programming Guide, "Compute Capabilities" (Pascal 6.0, Volta 7.0, Turing 7.5); TransformerEngine
     # support matrix (Ampere 8.0, Ada 8.9, Hopper 9.0, Blackwell 10.0: each family's lowest).
     assert COMPUTE_CAPABILITY == {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0, "Ada": 8.9,
@@ -35,6 +36,9 @@ def test_the_cited_figures():
     (Engine.TRANSFORMERS, "h100-sxm", False), (Engine.VLLM, "rtx-3090", False), (Engine.VLLM, "rtx-2080-ti", False),
     (Engine.VLLM, "v100-pcie-32gb", True), (Engine.SGLANG, "v100-pcie-32gb", False),  # no sourced figure: not judged
     (Engine.VLLM, "mi300x", False),  # AMD: not judged here
+    (Engine.TENSORRT_LLM, "a100-80gb-sxm", True), (Engine.TENSORRT_LLM, "rtx-3090", True),
+    (Engine.TENSORRT_LLM, "l40s", False), (Engine.TENSORRT_LLM, "rtx-4090", False),
+    (Engine.TENSORRT_LLM, "h100-sxm", False),
 ])
 def test_fp8_weights_on_a_card_the_engine_does_not_run_them_on(catalog, engine, gpu, refused):
     problems = _fp8(catalog, engine, gpu)
@@ -75,3 +79,29 @@ def test_a_context_past_the_trained_one_is_refused_except_by_an_engine_that_runs
     within = trt.model_copy(update={"context_len": 2048, "prompt_tokens": 1024})
     assert past_trained_context(falcon, within) is None
     assert not any("trained on" in n for n in estimate(falcon, within, build).speed.notes)
+
+
+
+@pytest.mark.parametrize(("engine", "gpu", "refused"), [
+    (Engine.TENSORRT_LLM, "rx-7900-xtx", True), (Engine.TENSORRT_LLM, "mi300x", True),
+    (Engine.TENSORRT_LLM, "apple-m2-ultra-192gb", True), (Engine.TENSORRT_LLM, "rtx-4090", False),
+    (Engine.TENSORRT_LLM, "h100-sxm", False), (Engine.VLLM, "mi300x", False), (Engine.LLAMA_CPP, "rx-7900-xtx", False),
+    (Engine.LLAMA_CPP, "apple-m2-ultra-192gb", False),
+])
+def test_an_engine_on_a_vendor_it_does_not_run_on(catalog, engine, gpu, refused):
+    # TensorRT-LLM runs on NVIDIA GPUs only (its support matrix at 9b062a83): an AMD or Apple build is refused
+    # with a word on what to choose; engines that run on several vendors are not judged.
+    from advisor.core.estimate.job_checks import VENDOR_ONLY
+
+    assert VENDOR_ONLY == {Engine.TENSORRT_LLM: "NVIDIA"}
+    arch = catalog.models["llama-3.1-8b"]
+    problems = [p for p in check_workload(arch, Workload(engine=engine), gpu_build(catalog, gpu, 1)) if p.field == "engine"]
+    assert bool(problems) is refused
+    if refused:
+        card = gpu_build(catalog, gpu, 1).gpus[0]
+        assert problems[0].message == (f"TensorRT-LLM runs on NVIDIA GPUs only; the {card.name} is "
+                                       f"{'an' if card.vendor[0] in 'AEIOU' else 'a'} {card.vendor} GPU: "
+                                       "choose another engine, such as llama.cpp")
+    # Training has no engine: not judged.
+    assert not [p for p in check_workload(arch, Workload(mode="train", engine=engine), gpu_build(catalog, gpu, 1))
+                if p.field == "engine"]
