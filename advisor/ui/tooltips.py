@@ -15,7 +15,8 @@ TIPS: dict[str, str] = {
                "TensorRT-LLM before 0.10 runs an MoE model's experts in 16-bit even in an fp8 build.",
     "engine": "The program serving the model. vLLM pre-allocates a share of the card for a paged KV cache "
               "(PagedAttention, Kwon et al. 2023, arXiv:2309.06180); llama.cpp runs GGUF files; "
-              "transformers is the Hugging Face reference implementation.",
+              "transformers is the Hugging Face reference implementation; TensorRT-LLM compiles the model for "
+              "NVIDIA GPUs only (FP8 from Ada) and runs sequences past the model's trained length.",
     "context_len": "Tokens per sequence (prompt plus output). The KV cache grows linearly with it: "
                    "2 × layers × KV heads × head size × bytes per element, per token.",
     "prompt_tokens": "The prompt's share of the context; the rest is generated. Set, the speed is that of one "
