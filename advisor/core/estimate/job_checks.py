@@ -176,9 +176,9 @@ def _vendor_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
     other = next((g for g in build.gpus[: w.n_gpus] if vendor is not None and g.vendor != vendor), None)
     if other is None:
         return []
+    what = "a CPU" if other.vendor == "CPU" else f"{'an' if other.vendor[0] in 'AEIOU' else 'a'} {other.vendor} GPU"
     return [Problem(field="engine", message=f"{w.engine.label} runs on {vendor} GPUs only; the {other.name} is "
-                                            f"{'an' if other.vendor[0] in 'AEIOU' else 'a'} {other.vendor} GPU: "
-                                            "choose another engine, such as llama.cpp")]
+                                            f"{what}: choose another engine, such as llama.cpp")]
 
 
 def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:

@@ -105,3 +105,16 @@ def test_an_engine_on_a_vendor_it_does_not_run_on(catalog, engine, gpu, refused)
     # Training has no engine: not judged.
     assert not [p for p in check_workload(arch, Workload(mode="train", engine=engine), gpu_build(catalog, gpu, 1))
                 if p.field == "engine"]
+
+
+def test_tensorrt_llm_on_a_cpu_only_build_is_said_as_a_cpu(catalog):
+    # This machine without a GPU is a one-"GPU" build whose vendor is CPU (ui.machine.cpu_only_entry).
+    from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
+
+    cpu = Gpu(id="local-cpu-only", sources=["https://example.org/cpu"], vendor="CPU", name="Ryzen 9 with system RAM",
+              segment=Segment.UNIFIED_MEMORY, memory_gib=64.0, memory_gb_marketing=69.0, mem_bandwidth_gb_per_s=60.0)
+    build = ResolvedBuild(name="This machine", gpus=(cpu,), unified_memory=True)
+    problems = [p for p in check_workload(catalog.models["llama-3.1-8b"], Workload(engine="tensorrt-llm"), build)
+                if p.field == "engine"]
+    assert [p.message for p in problems] == ["TensorRT-LLM runs on NVIDIA GPUs only; the Ryzen 9 with system RAM is "
+                                             "a CPU: choose another engine, such as llama.cpp"]
