@@ -32,6 +32,7 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
 
+from advisor.core.job.engine_versions import as_run  # noqa: E402
 from advisor.core.job.workload import Engine  # noqa: E402
 from advisor.core.speed import engine_speed as es  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
@@ -44,7 +45,7 @@ GRIDS = {
 }
 #: The share of the FP32 peak a per-head decode attention kernel reaches (``es.PER_HEAD_ATTENTION_SHARE``,
 #: one constant for every engine): fitted with the constants of the engine whose calibration rows ran
-#: that kernel (``speed_fidelity.decode_attention_of``), as a fifth coordinate.
+#: that kernel (the rows' TensorRT-LLM version: ``engine_versions.as_run``), as a fifth coordinate.
 PER_HEAD_GRID = [round(0.01 * i, 2) for i in range(2, 61)]  # 0.02 to 0.60
 PASSES = 3
 #: Grid values whose error is within this share of the best count as equally good; of those, the one
@@ -93,8 +94,11 @@ def _distance(value, prior) -> float:
 
 def runs_per_head(rows, catalog) -> bool:
     """Whether any of ``rows`` decoded with a per-head attention kernel."""
-    return any(speed_fidelity.decode_attention_of(r, catalog.models[r["model_id"]]).value == "per-head"
-               for r in rows if r.get("model_id") in catalog.models and r["group"] == "decode")
+    def per_head(r) -> bool:
+        job = speed_fidelity.job_of(r)
+        return not isinstance(job, str) and as_run(catalog.models[r["model_id"]], job).decode_attention.value == "per-head"
+
+    return any(per_head(r) for r in rows if r.get("model_id") in catalog.models and r["group"] == "decode")
 
 
 def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,

@@ -7,7 +7,8 @@ generated lengths, GPUs and their layout) and is compared with the same quantity
   sequence), whose speed the app gives for that request (``estimator.request_speed``: time to first
   token for the prompt, then the decode rate of the mid-generation context; "incl. prefill" in the CLI):
   ``per-sequence`` rows that time a whole ``generate`` call (the Qwen speed benchmarks) take it per
-  sequence, ``per-gpu`` rows (TensorRT-LLM's throughput tables) per GPU;
+  sequence, ``per-gpu`` rows (TensorRT-LLM's throughput tables) per GPU; a TensorRT-LLM row's version is
+  the job's ``--engine-version``;
 * prefill rows (llama-bench ppN): ``--context N``, its prefill tokens/s;
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
@@ -42,10 +43,10 @@ if str(ROOT) not in sys.path:
 from advisor.core.estimate.estimator import estimate  # noqa: E402
 from advisor.core.estimate.job_checks import check_workload  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
-from advisor.core.job.workload import DecodeAttention, Parallel, Workload  # noqa: E402
+from advisor.core.job.workload import Parallel, Workload  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
-from advisor.core.speed.inference import MOE_FP8_SINCE, moe_read_fraction, xqa_covers  # noqa: E402
+from advisor.core.speed.inference import moe_read_fraction  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 CSV = ROOT / "tests/data/speeds.csv"
@@ -181,40 +182,11 @@ def job_of(row: dict[str, str]) -> Workload | str:
         # llama-bench's tg test has no prompt: P = 0)
         prompt = max(0, _int(row, "prompt_tokens", 1))
         context = prompt + max(1, _int(row, "gen_tokens", 1))
+    # A TensorRT-LLM row's version (``--engine-version``): the app runs the job as that version did (its
+    # decode attention kernel, 16-bit experts of an FP8 MoE build before 0.10: ``engine_versions.as_run``).
+    version = ((row.get("engine_version") or "").strip() or None) if engine == "tensorrt-llm" else None
     return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
-                    parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv)
-
-
-#: TensorRT-LLM's XQA decode kernels arrived in v0.7/v0.8 (NVIDIA/TensorRT-LLM
-#: docs/source/blogs/Falcon180B-H200.md at 3c44cb97: 'GQA ... 2.4x improvement on Llama-70B over
-#: TensorRT-LLM v0.5', v0.7a vs v0.6a; blogs/XQA-kernel.md: 'included in the v0.8 releases'): every row of an
-#: earlier version decoded per head; from v0.7, the head layouts the core's ``xqa_covers`` names ran XQA.
-XQA_SINCE = (0, 7)
-
-
-def _version(text: str) -> tuple[int, int]:
-    parts = [int("".join(ch for ch in p if ch.isdigit()) or 0) for p in (text or "0").split(".")[:2]]
-    return (parts + [0, 0])[0], (parts + [0, 0])[1]
-
-
-def weights_of(row: dict[str, str], arch: ModelArch, weights: str) -> str:
-    """The weight format the row's engine ran its model in: 16-bit experts for an FP8 MoE row of a TensorRT-LLM
-    version before ``inference.MOE_FP8_SINCE`` (what the app's speed notes tell a user of such a version to
-    choose; the row's KV cache stays FP8); ``weights`` otherwise."""
-    if (row["engine"] == "tensorrt-llm" and weights == "fp8" and arch.moe is not None
-            and _version(row.get("engine_version", "")) < MOE_FP8_SINCE):
-        return "fp16"
-    return weights
-
-
-def decode_attention_of(row: dict[str, str], arch: ModelArch) -> DecodeAttention:
-    """The decode attention kernel the row's engine ran for its model (``XQA_SINCE``, ``inference.XQA_LAYOUTS``):
-    what a user of that version sets as the attention kernel (the app says so for TensorRT-LLM)."""
-    if row["engine"] != "tensorrt-llm":
-        return DecodeAttention.GROUPED
-    if _version(row.get("engine_version", "")) >= XQA_SINCE and xqa_covers(arch):
-        return DecodeAttention.GROUPED
-    return DecodeAttention.PER_HEAD
+                    parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version)
 
 
 def weight_read_bound(row: dict[str, str], arch: ModelArch, job: Workload, build, weights_bytes: float) -> float | None:
@@ -246,9 +218,6 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     job = job_of(row)
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
-    if job.mode.value == "inference":
-        job = job.model_copy(update={"decode_attention": decode_attention_of(row, arch),
-                                     "weights": weights_of(row, arch, job.weights)})
     try:
         build = hardware_of(row, catalog, gpu, n)
         refused = check_workload(arch, job, build)

@@ -4,6 +4,7 @@ they name, and the ``Workload`` they describe. Every bad value is a ``UsageError
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from advisor.cli import UsageError
@@ -42,7 +43,7 @@ FIELD_FLAGS = {"mode": "--mode", "weights": "--weights", "double_quant": "--doub
                "bnb_legacy": "--bnb-legacy", "activation_quant": "--activation-quant",
                "expandable_segments": "--expandable-segments", "full_prompt_logits": "--full-prompt-logits",
                "prompt_tokens": "--prompt-tokens", "moe_offload_layers": "--moe-offload-layers",
-               "decode_attention": "--decode-attention",
+               "decode_attention": "--decode-attention", "engine_version": "--engine-version",
                "dataset_tokens": "--dataset-tokens", "epochs": "--epochs"}
 MEMORY_ROWS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "adapters", "buffers", "allocator",
                "runtime")
@@ -68,6 +69,16 @@ def _whole(text: str, least: int) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+    return value
+
+
+def engine_version_arg(text: str) -> str:
+    """A version such as 0.9.0 or 0.7a (``Workload.engine_version``)."""
+    from advisor.core.job.workload import ENGINE_VERSION_PATTERN  # noqa: PLC0415 - the CLI imports the core lazily
+
+    value = text.strip()
+    if len(value) > 20 or re.match(ENGINE_VERSION_PATTERN, value) is None:
+        raise argparse.ArgumentTypeError(f"expected a version such as 0.9.0 or 0.7a, not {text!r}")
     return value
 
 
@@ -185,6 +196,9 @@ def add_workload_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--decode-attention", choices=DECODE_ATTENTION,
                    help="decode attention kernel: grouped (FlashAttention, XQA; default) or per-head "
                         "(TensorRT-LLM masked MHA: before v0.7, or a head layout without an XQA kernel)")
+    w.add_argument("--engine-version", metavar="V", type=engine_version_arg,
+                   help="TensorRT-LLM version (0.9.0, 0.7a): estimated as that version runs the model (its "
+                        "decode attention kernel, FP8 MoE experts); default: a current one")
     r = p.add_argument_group("training run (time and cost; issue 18)")
     r.add_argument("--dataset-tokens", metavar="N|chinchilla",
                    help="tokens in the training set (160B, 2.5e9); 'chinchilla': 20 per parameter "
@@ -338,7 +352,7 @@ def workload_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
               "optimizer_kernel": args.optimizer_kernel,
               "bnb_legacy": args.bnb_legacy or None, "expandable_segments": args.expandable_segments or None,
               "full_prompt_logits": args.full_prompt_logits or None, "moe_offload_layers": args.moe_offload_layers,
-              "decode_attention": args.decode_attention}
+              "decode_attention": args.decode_attention, "engine_version": args.engine_version}
     fields.update({k: v for k, v in simple.items() if v is not None})
     if args.lora_targets is not None:
         fields["lora_targets"] = lora_targets_arg(args.lora_targets)

@@ -25,6 +25,7 @@ from advisor.core.cost.running import (
 )
 from advisor.core.estimate.job_checks import message_of
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.engine_versions import as_run, trt_llm_version
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
 from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
 from advisor.core.memory.inference import base_format_name
@@ -72,14 +73,19 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                              + (f", MoE {arch.moe.n_active} of {arch.moe.n_experts} experts" if arch.moe else "")
                              + (f", attention {arch.attention.kind.value}" if arch.attention.kind.value != "full" else ""))]
     if w.mode is Mode.INFERENCE:
-        rows += [("Task", f"inference with {w.engine.label}"), ("Weights", w.weights + (" (double quant)" if w.double_quant else "")),
+        run = as_run(arch, w)  # as the named TensorRT-LLM version runs it (16-bit experts, per-head decoding)
+        version = f" {w.engine_version}" if trt_llm_version(w) is not None else ""
+        weights = w.weights + (" (double quant)" if w.double_quant else "")
+        if run.weights != w.weights:
+            weights += f" (experts in {run.weights}: no FP8 path for MoE experts before 0.10)"
+        rows += [("Task", f"inference with {w.engine.label}{version}"), ("Weights", weights),
                  ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
                  ("Concurrent sequences", str(w.batch))]
         if w.is_request:
             rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {w.context_len - w.prompt_tokens:,} "
                                     "generated: speed is that request's (decode at the middle of the generation)"))
-        if w.decode_attention.value != "grouped":
-            rows.append(("Attention kernel", f"{w.decode_attention.value}: one query head at a time on the CUDA cores"))
+        if run.decode_attention.value != "grouped":
+            rows.append(("Attention kernel", f"{run.decode_attention.value}: one query head at a time on the CUDA cores"))
     else:
         rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
             if w.method.value in ("lora", "qlora") else ""

@@ -28,6 +28,10 @@ TIPS: dict[str, str] = {
              "micro-batch per GPU per step (activations grow with it).",
     "kv_dtype": "Element type of the KV cache. fp8 halves it against bf16 (vLLM --kv-cache-dtype fp8); "
                 "q8_0/q4_0 are llama.cpp's quantized caches.",
+    "engine_version": "The TensorRT-LLM version that serves the model. Versions before 0.7 decode every model one "
+                      "query head at a time; up to 0.9, a model whose head layout its precompiled XQA kernels do "
+                      "not cover (8 query heads per KV head, head size 128 or 256) does too; before 0.10, an FP8 "
+                      "build keeps an MoE model's experts in 16-bit. current: as a current version runs it.",
     "decode_attention": "How the engine's kernel reads the KV cache while generating. grouped: once per KV head "
                         "for all the query heads that share it (FlashAttention, vLLM, SGLang, TensorRT-LLM's XQA). "
                         "per-head: once per query head on the CUDA cores (TensorRT-LLM's masked attention, what "

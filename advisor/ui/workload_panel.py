@@ -48,6 +48,7 @@ from advisor.ui.workload_rules import (
     LOSS_WORDS,
     OBJECTIVE_WORDS,
     OPTIMIZER_KERNEL_WORDS,
+    TRT_LLM_VERSIONS,
     SWITCH_WORDS,
     WEIGHT_FORMATS,
     allowed_kv,
@@ -187,6 +188,10 @@ class WorkloadPanel(QScrollArea):
         form.addRow("KV cache type", self.combo_kv_dtype)
         self.combo_decode_attention = _combo([d.value for d in DecodeAttention], TIPS["decode_attention"])
         form.addRow("Attention kernel", self.combo_decode_attention)
+        self.combo_engine_version = _combo([v for _t, v in TRT_LLM_VERSIONS], TIPS["engine_version"],
+                                           labels=[t for t, _v in TRT_LLM_VERSIONS])
+        self.combo_engine_version.currentIndexChanged.connect(self._on_control_edited)
+        form.addRow("TensorRT-LLM version", self.combo_engine_version)
         self.spin_gpu_memory_utilization = QDoubleSpinBox()
         self.spin_gpu_memory_utilization.setRange(0.05, 1.0)
         self.spin_gpu_memory_utilization.setSingleStep(0.05)
@@ -355,6 +360,8 @@ class WorkloadPanel(QScrollArea):
         if mode is Mode.INFERENCE:
             prompt = self.spin_prompt_tokens.value()
             data["prompt_tokens"] = prompt if prompt >= 0 else None
+            trt = Engine(data["engine"]) is Engine.TENSORRT_LLM
+            data["engine_version"] = (self.combo_engine_version.currentData() or None) if trt else None
         shown = self.session.workload
         if mode is not shown.mode:
             self._batch_kept[shown.mode] = shown.batch
@@ -442,6 +449,7 @@ class WorkloadPanel(QScrollArea):
         self._show(self.check_precompute_ref, workload.precompute_ref)
         self._show(self.spin_dataset_mtokens, (workload.dataset_tokens or 0) / 1e6)
         self._show(self.spin_prompt_tokens, -1 if workload.prompt_tokens is None else workload.prompt_tokens)
+        self._show_engine_version(workload.engine_version or "")
         self._show(self.spin_epochs, workload.epochs)
         for f, combo in self.data_combos.items():
             value = getattr(workload, f)
@@ -451,6 +459,18 @@ class WorkloadPanel(QScrollArea):
                 combo.setCurrentIndex(i)
                 combo.blockSignals(False)
         self._update_visibility(workload)
+
+    def _show_engine_version(self, value: str) -> None:
+        """The job's TensorRT-LLM version; one the list does not offer (a file's, the CLI's 0.9.0) is added."""
+        combo = self.combo_engine_version
+        i = combo.findData(value)
+        if i < 0:
+            combo.addItem(value, value)
+            i = combo.count() - 1
+        if i != combo.currentIndex():
+            combo.blockSignals(True)
+            combo.setCurrentIndex(i)
+            combo.blockSignals(False)
 
     def _update_visibility(self, workload: Workload) -> None:
         """Sections and options that apply to this mode, method and engine; the rest hidden or greyed."""
@@ -470,6 +490,7 @@ class WorkloadPanel(QScrollArea):
         self.combo_objective.setEnabled(training)  # an objective is what a training step optimizes
         self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)
+        self.form_inference.setRowVisible(self.combo_engine_version, workload.engine is Engine.TENSORRT_LLM)
         if not training:
             _enable_items(self.combo_weights, lambda t: allowed_weights(workload.engine, t))
         _enable_items(self.combo_kv_dtype, lambda t: allowed_kv(workload.engine, t))

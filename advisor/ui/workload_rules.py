@@ -73,6 +73,11 @@ OPTIMIZER_KERNEL_WORDS = {
     OptimizerKernel.FOREACH: "foreach",
 }
 
+#: TensorRT-LLM versions offered in the window (``Workload.engine_version``; the versions whose kernels differ:
+#: ``core.job.engine_versions``), as (words, value); "" is a current one (no version named).
+TRT_LLM_VERSIONS = (("current (0.10 or later)", ""), ("0.9", "0.9"), ("0.8", "0.8"), ("0.7", "0.7"),
+                    ("0.6", "0.6"), ("0.5", "0.5"))
+
 #: A switch the framework may set: its default, on or off.
 SWITCH_WORDS = {None: "framework default", True: "on", False: "off"}
 

@@ -351,6 +351,20 @@ def test_decode_attention_per_head_slows_a_large_gqa_batch(capsys):
     assert rc != 0 and "--decode-attention" in err
 
 
+def test_engine_version_runs_the_job_as_that_tensorrt_llm_did(capsys):
+    # --engine-version 0.9.0: Mistral 7B (4 query heads per KV head) decodes per head, as with
+    # --decode-attention per-head; a version is checked as one, in words.
+    args = ("mistral-7b-v0.1", "--engine", "tensorrt-llm", "--weights", "fp8", "--kv-dtype", "fp8", "--batch", "120",
+            "--context", "1152", "--gpu", "h200-sxm")
+    per_head = run_json(capsys, *args, "--decode-attention", "per-head")
+    v09 = run_json(capsys, *args, "--engine-version", "0.9.0")
+    assert v09["workload"]["engine_version"] == "0.9.0"
+    assert v09["speed"]["decode_tokens_per_s"] == pytest.approx(per_head["speed"]["decode_tokens_per_s"])
+    assert any(n.startswith("TensorRT-LLM 0.9.0 decodes this model one query head at a time") for n in v09["speed"]["notes"])
+    rc, _, err = run_cli(capsys, *args, "--engine-version", "latest")
+    assert rc == 2 and "expected a version such as 0.9.0 or 0.7a, not 'latest'" in err
+
+
 def test_prompt_tokens_give_the_requests_speed(capsys):
     """``--prompt-tokens``: the first token, the whole request and its tokens/s with the prefill (0: no prompt)."""
     from advisor.cli import main

@@ -128,6 +128,13 @@ def test_workload_rows_name_a_per_head_decode_kernel():
     assert "Attention kernel" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
     assert rows["Attention kernel"].startswith("per-head")
+    # A named TensorRT-LLM version: the task names it, and what it runs (per-head before 0.7; an MoE model's
+    # experts in 16-bit in an FP8 build before 0.10) is stated as the estimate used it.
+    rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", engine_version="0.5.0"), None))
+    assert rows["Task"] == "inference with TensorRT-LLM 0.5.0" and rows["Attention kernel"].startswith("per-head")
+    mixtral = load_catalog().catalog.models["mixtral-8x7b"]
+    rows = dict(workload_rows(mixtral, Workload(engine="tensorrt-llm", engine_version="0.9.0", weights="fp8"), None))
+    assert rows["Weights"] == "fp8 (experts in fp16: no FP8 path for MoE experts before 0.10)"
 
 
 def test_workload_rows_name_the_framework_and_what_it_sets():

@@ -168,3 +168,33 @@ def test_engines_are_listed_as_their_users_write_them(app_window):
     assert session.workload.engine is Engine.SGLANG
     session.undo_stack.undo()
     assert session.workload.engine is Engine.TENSORRT_LLM and combo.currentText() == "TensorRT-LLM"
+
+
+def test_the_tensorrt_llm_version_is_a_window_option(app_window):
+    # The speed benchmark runs each TensorRT-LLM row as the version it names (--engine-version, issue 15):
+    # a user of the window sets the same, shown only with TensorRT-LLM, and a version from a file stays.
+    from advisor.core.advice.comparison import BuildEntry
+
+    session, window = app_window
+    panel = window.workload_panel
+    form = panel.form_inference
+    session.add_build(BuildEntry(name="one H100", gpu_id="h100-sxm", gpu_count=1))
+    _pick(panel.combo_engine, "vLLM")
+    assert not form.isRowVisible(panel.combo_engine_version)
+    _pick(panel.combo_engine, "TensorRT-LLM")
+    assert form.isRowVisible(panel.combo_engine_version)
+    assert panel.combo_engine_version.currentText() == "current (0.10 or later)" and session.workload.engine_version is None
+    panel.spin_batch.setValue(64)  # Llama 3.1 8B: 4 query heads per KV head, not an XQA layout of 0.9
+    current = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
+    _pick(panel.combo_engine_version, "0.9")
+    assert session.workload.engine_version == "0.9"
+    older = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
+    assert all(o <= c for o, c in zip(older, current, strict=True)) and any(o < c for o, c in zip(older, current))
+    assert any(n.startswith("TensorRT-LLM 0.9 decodes this model one query head at a time")
+               for r in session.results.builds if r.estimate is not None for n in r.estimate.speed.notes)
+    session.set_workload(session.workload.model_copy(update={"engine_version": "0.7a"}))  # as a file gives it
+    assert panel.combo_engine_version.currentText() == "0.7a"
+    _pick(panel.combo_engine, "vLLM")
+    assert session.workload.engine_version is None and not form.isRowVisible(panel.combo_engine_version)
+    session.undo_stack.undo()
+    assert session.workload.engine_version == "0.7a" and panel.combo_engine_version.currentText() == "0.7a"

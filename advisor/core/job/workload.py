@@ -195,6 +195,7 @@ class Offload(StrEnum):
 
 
 LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
+ENGINE_VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?[a-z0-9.]*$"  # 0.9, 0.9.0, 0.7a, 0.10.0rc1
 
 
 class Workload(Frozen):
@@ -220,6 +221,10 @@ class Workload(Frozen):
     decode_attention: DecodeAttention = Field(DecodeAttention.GROUPED,
                                               description="Decode attention kernel: grouped (FlashAttention, XQA) "
                                                           "or per-head (TensorRT-LLM masked MHA)")
+    engine_version: str | None = Field(None, max_length=20, pattern=ENGINE_VERSION_PATTERN,
+                                       description="TensorRT-LLM version (0.9, 0.7a): its decode kernels and FP8 "
+                                                   "paths differ by version (``engine_versions.as_run``); unset: a "
+                                                   "current one")
     # --- training
     method: Method = Method.FULL
     objective: Objective = Field(Objective.SFT, description="Training objective: sft, dpo, orpo or reward")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from advisor.core.job.engine_versions import as_run
 from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory import training
@@ -25,7 +26,8 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     """
     if workload.mode is Mode.TRAIN:
         return _training(arch, workload, detail)
-    return estimate_inference(arch, workload, gpu_memory_bytes, weights_bytes_override)
+    # The job as its TensorRT-LLM version runs it (16-bit experts where it has no FP8 path for them).
+    return estimate_inference(arch, as_run(arch, workload), gpu_memory_bytes, weights_bytes_override)
 
 
 _SET_BY_USER = training.SET_BY_USER  # the cache keys on which of these the user set, as well as on the values

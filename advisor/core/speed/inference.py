@@ -29,6 +29,15 @@ from dataclasses import replace
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.engine_versions import (
+    XQA_SINCE,
+    as_run,
+    experts_in_16_bit,
+    head_layout,
+    runs_per_head,
+    trt_llm_version,
+    xqa_covers,
+)
 from advisor.core.job.workload import DecodeAttention, Engine, Mode, Parallel, Workload
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.memory.inference import (
@@ -73,48 +82,30 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     return (c.total - routed * (1 - used)) / c.total
 
 
-#: TensorRT-LLM's precompiled single-query XQA decode kernels (tensor cores, one KV read per query group)
-#: cover 8 query heads per KV head with head size 128 or 256 only
-#: (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h at 2340c776; the
-#: docs: 'only supports a limited number of model configurations, such as the LLAMA2 70B model'); any
-#: other head layout decodes with masked MHA, one query head at a time (``DecodeAttention.PER_HEAD``).
-XQA_LAYOUTS = {(8, 128), (8, 256)}  # (query heads per KV head, head size)
-
-
-def _head_layout(arch: ModelArch) -> tuple[int, int]:
-    """(query heads per KV head, head size)."""
-    return arch.n_heads // max(1, arch.n_kv_heads), arch.head_dim
-
-
-def xqa_covers(arch: ModelArch) -> bool:
-    """Whether TensorRT-LLM's precompiled XQA kernels cover the model's head layout (``XQA_LAYOUTS``)."""
-    return _head_layout(arch) in XQA_LAYOUTS
-
-
-#: TensorRT-LLM before 0.10 had no FP8 path for MoE experts: tensorrt_llm/layers/moe.py at 250d9c29 (the
-#: commit whose docs/source/performance.md holds the 0.9.0 throughput tables) gives ``MixtureOfExperts``
-#: ``self.weight_dtype = dtype`` and changes it only ``if quant_mode.is_weight_only()`` (to int8), its MoE
-#: GEMMs (moe_gemm_kernels_template.h there) take half/bf16/float only, and the 0.10.0 release notes
-#: (docs/source/release-notes.md) list 'Added FP8 quantization support for Mixtral'. An FP8 build of an
-#: MoE model by an earlier version runs its routed experts in 16-bit.
-MOE_FP8_SINCE = (0, 10)  # (major, minor) TensorRT-LLM version
-
-
 def _trt_llm_notes(arch: ModelArch, w: Workload) -> list[str]:
-    """What a TensorRT-LLM job's figures assume that some versions do not run: XQA decode kernels for
-    the model's head layout, FP8 MoE experts. Each says which option a user of such a version sets."""
+    """What a TensorRT-LLM job runs that another version of it does not (``job.engine_versions``): with the
+    version named, what that version does; without, what an older one would, and the option that says so.
+    ``w``: the job as the user set it (not ``as_run``)."""
     if w.engine is not Engine.TENSORRT_LLM:
         return []
-    notes = []
-    if w.decode_attention is not DecodeAttention.PER_HEAD and not xqa_covers(arch):
-        group, head = _head_layout(arch)
+    version, notes = trt_llm_version(w), []
+    group, head = head_layout(arch)
+    if version is not None and runs_per_head(arch, version):
+        why = ("its XQA kernels came in 0.7" if version < XQA_SINCE else
+               f"its precompiled XQA kernels cover 8 query heads per KV head (head size 128 or 256), and this "
+               f"model has {group} (head size {head})")
+        notes.append(f"TensorRT-LLM {w.engine_version} decodes this model one query head at a time: {why}")
+    elif version is None and w.decode_attention is not DecodeAttention.PER_HEAD and not xqa_covers(arch):
         notes.append(f"TensorRT-LLM's precompiled XQA decode kernels cover 8 query heads per KV head (head size "
                      f"128 or 256); this model has {group} per KV head (head size {head}): a version with only "
-                     "those kernels decodes it one query head at a time — choose the per-head attention kernel "
-                     "for such a version")
-    if arch.moe is not None and w.weights == "fp8":
+                     "those kernels (0.9 or earlier) decodes it one query head at a time — set the TensorRT-LLM "
+                     "version to see it")
+    if version is not None and experts_in_16_bit(arch, w, version):
+        notes.append(f"TensorRT-LLM {w.engine_version} has no FP8 path for MoE experts (it came in 0.10): this "
+                     "model's experts run in 16-bit, the KV cache as set")
+    elif version is None and arch.moe is not None and w.weights == "fp8":
         notes.append("TensorRT-LLM before 0.10 has no FP8 path for MoE experts: such a version runs this model's "
-                     "experts in 16-bit — choose 16-bit weights (the KV cache stays fp8) for such a version")
+                     "experts in 16-bit — set the TensorRT-LLM version to see it")
     return notes
 
 
@@ -278,6 +269,8 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
 
 
 def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
+    notes += _trt_llm_notes(arch, w)  # what the user set; the job as its engine version runs it below
+    w = as_run(arch, w)
     sequences = w.batch  # the job's concurrent sequences, over the whole build
     if sp.replicas > 1:  # independent copies share them out: each serves ceil(B / replicas)
         w = w.model_copy(update={"batch": -(-sequences // sp.replicas)})
@@ -311,7 +304,6 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     if pre is not None:
         ttft = pre[0]
         prefill_tps = w.context_len * sequences / ttft
-    notes += _trt_llm_notes(arch, w)
     if not w.is_request:  # (a request's speed says what it is timed at: ``estimator.request_speed``)
         notes.append(f"decode speed at a full {w.context_len}-token context; time to first token for a "
                      f"{w.context_len}-token prompt per sequence")

@@ -4,6 +4,7 @@ third session): its cost is query heads × context on the CUDA cores, so GQA sav
 import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job import engine_versions as ev
 from advisor.core.job.workload import DecodeAttention, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import engine_speed as es
@@ -63,9 +64,9 @@ def test_per_head_rate_is_the_fp32_peak_share():
 def test_xqa_layouts_are_the_precompiled_kernels():
     # cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/cubin/xqa_kernel_cubin.h at 2340c776:
     # 8 query heads per KV head, head size 128 or 256.
-    assert sp.XQA_LAYOUTS == {(8, 128), (8, 256)}
-    assert sp.xqa_covers(llama2_70b())  # 64 heads / 8 KV heads, head size 128
-    assert not sp.xqa_covers(llama2_7b())  # multi-head attention: 1 per KV head
+    assert ev.XQA_LAYOUTS == {(8, 128), (8, 256)}
+    assert ev.xqa_covers(llama2_70b())  # 64 heads / 8 KV heads, head size 128
+    assert not ev.xqa_covers(llama2_7b())  # multi-head attention: 1 per KV head
 
 
 def _notes(arch, **kw):
@@ -74,32 +75,82 @@ def _notes(arch, **kw):
 
 
 def test_trt_llm_says_when_its_xqa_kernels_do_not_cover_the_model():
-    """The rule the speed benchmark maps TensorRT-LLM rows with is the app's: a user choosing TensorRT-LLM
-    for a model its XQA kernels do not cover is told to choose the per-head kernel for such a version."""
+    """A user choosing TensorRT-LLM for a model its precompiled XQA kernels do not cover, without naming a
+    version, is told that a version with only those kernels decodes it per head, and to set the version."""
     def xqa(notes):
         return [n for n in notes if "XQA" in n]
 
     said = xqa(_notes(llama2_7b(), engine="tensorrt-llm"))
-    assert len(said) == 1 and "1 per KV head" in said[0] and "per-head attention kernel" in said[0]
+    assert len(said) == 1 and "1 per KV head" in said[0] and "set the TensorRT-LLM version" in said[0]
     assert not xqa(_notes(llama2_70b(), engine="tensorrt-llm"))  # covered
     assert not xqa(_notes(llama2_7b(), engine="tensorrt-llm", decode_attention="per-head"))  # already chosen
     assert not xqa(_notes(llama2_7b(), engine="vllm"))  # another engine
 
 
 def test_trt_llm_says_fp8_moe_experts_need_0_10():
-    """The rule the speed benchmark maps TensorRT-LLM 0.9.0's FP8 Mixtral rows with is the app's: a user
-    choosing TensorRT-LLM and fp8 weights for an MoE model is told that versions before 0.10
-    (``MOE_FP8_SINCE``) run its experts in 16-bit, and to choose 16-bit weights for such a version."""
+    """A user choosing TensorRT-LLM and fp8 weights for an MoE model, without naming a version, is told that
+    versions before 0.10 (``MOE_FP8_SINCE``) run its experts in 16-bit, and to set the version."""
     def moe(notes):
         return [n for n in notes if "MoE experts" in n]
 
-    assert sp.MOE_FP8_SINCE == (0, 10)  # tensorrt_llm/layers/moe.py at 250d9c29; 0.10.0 release notes
+    assert ev.MOE_FP8_SINCE == (0, 10)  # tensorrt_llm/layers/moe.py at 250d9c29; 0.10.0 release notes
     from advisor.storage.catalog_store import load_catalog
 
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
     said = moe(_notes(mixtral, engine="tensorrt-llm"))  # (fp8 weights and KV cache)
-    assert len(said) == 1 and "before 0.10" in said[0] and "16-bit weights" in said[0]
+    assert len(said) == 1 and "before 0.10" in said[0] and "set the TensorRT-LLM version" in said[0]
     assert not moe(_notes(llama2_70b(), engine="tensorrt-llm"))  # dense: FP8 ran
     assert not moe(_notes(mixtral, engine="vllm"))  # another engine
     w = Workload(engine="tensorrt-llm", weights="fp16", kv_dtype="fp8", batch=8, context_len=2048)
     assert not moe(sp.estimate_speed(mixtral, w, one_h100(), estimate_memory(mixtral, w).breakdown).notes)
+
+
+
+def test_a_named_tensorrt_llm_version_runs_the_job_as_that_version_did():
+    """``--engine-version``: the job as that version runs it (``engine_versions.as_run``). Before 0.7
+    (``XQA_SINCE``: the XQA kernels came with 0.7a, blogs/Falcon180B-H200.md at 3c44cb97) every model decodes per
+    head; up to 0.9 (``XQA_PRECOMPILED_UNTIL``: 0.9.0's own tables ran Mistral 7B, Mixtral, Falcon 180B per
+    head) a layout outside ``XQA_LAYOUTS`` does; before 0.10 (``MOE_FP8_SINCE``) an FP8 MoE build's experts
+    are 16-bit. Later versions, other engines and training are left as set."""
+    from advisor.storage.catalog_store import load_catalog
+
+    assert (ev.XQA_SINCE, ev.XQA_PRECOMPILED_UNTIL, ev.MOE_FP8_SINCE) == ((0, 7), (0, 9), (0, 10))
+    assert [ev.version_tuple(v) for v in ("0.9.0", "0.7a", "0.10.0rc1", "1.2", "", None)] == \
+        [(0, 9), (0, 7), (0, 10), (1, 2), None, None]
+    mixtral = load_catalog().catalog.models["mixtral-8x7b"]
+
+    def run(arch, version, engine="tensorrt-llm", **kw):
+        w = Workload(engine=engine, weights="fp8", kv_dtype="fp8", engine_version=version, **kw)
+        out = ev.as_run(arch, w)
+        return out.decode_attention.value, out.weights, out.kv_dtype
+
+    assert run(llama2_70b(), "0.5.0") == ("per-head", "fp8", "fp8")  # no XQA before 0.7
+    assert run(llama2_70b(), "0.7a") == ("grouped", "fp8", "fp8")  # 8 per KV head, 128: covered
+    assert run(llama2_7b(), "0.9.0") == ("per-head", "fp8", "fp8")  # 1 per KV head: not covered
+    assert run(llama2_7b(), "0.10.0") == ("grouped", "fp8", "fp8")  # later: not judged
+    assert run(mixtral, "0.9.0") == ("per-head", "fp16", "fp8")  # 4 per KV head; experts 16-bit
+    assert run(mixtral, "0.10.0") == ("grouped", "fp8", "fp8")
+    assert run(mixtral, None) == ("grouped", "fp8", "fp8")  # no version: a current one
+    assert run(mixtral, "0.9.0", engine="vllm") == ("grouped", "fp8", "fp8")  # another engine
+    w = Workload(mode="train", engine="tensorrt-llm", engine_version="0.5.0")
+    assert ev.as_run(llama2_7b(), w) is w
+
+
+def test_the_named_version_changes_memory_and_speed_and_says_so():
+    # Mixtral 8x7B fp8 on TensorRT-LLM 0.9.0: 16-bit experts (twice the weight bytes) and masked MHA; the
+    # notes name the version and why, instead of asking for it.
+    from advisor.storage.catalog_store import load_catalog
+
+    mixtral = load_catalog().catalog.models["mixtral-8x7b"]
+    base = Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", batch=8, context_len=2048)
+    old = base.model_copy(update={"engine_version": "0.9.0"})
+    m_new, m_old = estimate_memory(mixtral, base).breakdown, estimate_memory(mixtral, old).breakdown
+    assert m_old.weights == pytest.approx(2 * m_new.weights, rel=0.05)
+    s_old = sp.estimate_speed(mixtral, old, one_h100(), m_old)
+    s_new = sp.estimate_speed(mixtral, base, one_h100(), m_new)
+    assert s_old.decode_tokens_per_s < s_new.decode_tokens_per_s
+    assert "TensorRT-LLM 0.9.0 decodes this model one query head at a time: its precompiled XQA kernels cover 8 " \
+           "query heads per KV head (head size 128 or 256), and this model has 4 (head size 128)" in s_old.notes
+    assert "TensorRT-LLM 0.9.0 has no FP8 path for MoE experts (it came in 0.10): this model's experts run in " \
+           "16-bit, the KV cache as set" in s_old.notes
+    assert not any("set the TensorRT-LLM version" in n for n in s_old.notes)

@@ -96,10 +96,13 @@ def test_shipped_constants_are_a_fit_of_the_calibration_rows(catalog):
 
 
 def test_trt_llm_rows_map_to_the_kernel_their_version_ran(catalog):
+    # Each row names its TensorRT-LLM version (--engine-version); the app runs it as that version did:
     # XQA (grouped) from v0.7 for 8 query heads per KV head and head size 128/256 only
     # (xqa_kernel_cubin.h at 2340c776); masked MHA (per head) otherwise.
     rows = {r["id"]: r for r in speed_fidelity.load_rows()}
-    kind = {i: speed_fidelity.decode_attention_of(rows[i], catalog.models[rows[i]["model_id"]]).value
+    from advisor.core.job.engine_versions import as_run
+
+    kind = {i: as_run(catalog.models[rows[i]["model_id"]], speed_fidelity.job_of(rows[i])).decode_attention.value
             for i in ("trtllm090-llama70b-h200-tp1-bs64-2048-2048", "trtllm090-mistral7b-h200-tp1-bs120-128-2048",
                       "trtllm090-falcon180b-h200-tp4-bs64-2048-2048", "trtllm090-llama7b-h200-tp1-bs120-128-2048",
                       "trtllm050-llama70b-h200-tp1-bs64-2048-128", "trtllm07a-llama70b-h200-1gpu-bs192-128-2048",

@@ -183,21 +183,22 @@ def test_llama_bench_tg_rows_time_only_their_generated_tokens(catalog):
     assert o.estimate is not None
 
 
-def test_tensorrt_llm_before_0_10_ran_moe_experts_in_16_bit(catalog):
-    # TensorRT-LLM 0.9.0's MixtureOfExperts kept its experts in the model dtype unless weight-only
-    # quantised (tensorrt_llm/layers/moe.py at 250d9c29) and its MoE GEMMs took half/bf16/float only
-    # (moe_gemm_kernels_template.h there); 0.10.0's release notes add 'FP8 quantization support for
-    # Mixtral'. Its FP8-table Mixtral rows are the job 'fp16 weights' (KV cache still FP8); dense models
-    # and later versions keep FP8.
-    assert speed_fidelity.MOE_FP8_SINCE is inference.MOE_FP8_SINCE == (0, 10)  # the app's rule
+def test_tensorrt_llm_rows_name_their_version_and_the_app_runs_it(catalog):
+    # The rows' TensorRT-LLM version is the job's --engine-version; the app itself runs the job as that version
+    # did (engine_versions.as_run): 0.9.0's FP8 Mixtral rows get 16-bit experts (no FP8 path for MoE experts
+    # before 0.10) with the FP8 KV cache; a dense model and a later version keep FP8. The benchmark adds no rule.
+    from advisor.core.job.engine_versions import as_run
+
+    assert not hasattr(speed_fidelity, "weights_of") and not hasattr(speed_fidelity, "decode_attention_of")
     row = ROWS["trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128"]
     mixtral = catalog.models[row["model_id"]]
-    assert speed_fidelity.weights_of(row, mixtral, "fp8") == "fp16"
-    assert speed_fidelity.weights_of({**row, "engine_version": "0.10.0"}, mixtral, "fp8") == "fp8"
-    assert speed_fidelity.weights_of(row, mixtral, "fp16") == "fp16"
+    job = speed_fidelity.job_of(row)
+    assert (job.engine_version, job.weights, job.kv_dtype) == ("0.9.0", "fp8", "fp8")
+    assert as_run(mixtral, job).weights == "fp16" and as_run(mixtral, job).kv_dtype == "fp8"
+    assert as_run(mixtral, job.model_copy(update={"engine_version": "0.10.0"})).weights == "fp8"
     dense = ROWS["trtllm090-mistral7b-h100-tp1-bs84-2048-128"]
-    assert speed_fidelity.weights_of(dense, catalog.models[dense["model_id"]], "fp8") == "fp8"
-    assert speed_fidelity.job_of(row).kv_dtype == "fp8"
+    assert as_run(catalog.models[dense["model_id"]], speed_fidelity.job_of(dense)).weights == "fp8"
+    assert speed_fidelity.job_of(ROWS["qwen25-7b-vllm-bf16-in1-1gpu"]).engine_version is None  # not TensorRT-LLM
 
 
 def test_a_row_whose_job_the_app_refuses_is_skipped_not_scored(catalog):
