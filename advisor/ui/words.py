@@ -75,8 +75,9 @@ def problem(line: str) -> str:
 
 def problem_message(line: str) -> str:
     """The message alone, without the field it is about (for a cell that has little room)."""
-    field, sep, message = line.partition(": ")
-    return without_flags(message if sep and field in FIELD_LABELS else line)
+    from advisor.core.estimate.job_checks import message_of  # noqa: PLC0415 - the core loads after the first paint
+
+    return without_flags(message_of(line))
 
 
 _PYDANTIC: dict[str, str] = {
