@@ -8,14 +8,18 @@ Order of search (documented so a user can predict it):
    offload, then optimizer + parameter offload (ZeRO-Offload / FSDP CPU offload, Ren et al. 2021,
    arXiv:2101.06840), each with selective and then full activation checkpointing (Chen et al.
    2016, arXiv:1604.06174) — every step trades speed for memory, so the first level at which a
-   plan fits is the one used. When nothing runs at the job's own level, the last level (the least
-   GPU memory) is probed next: a scheme that is short of GPU memory even there is short at every
-   level and is dropped, so a job that fits nowhere costs two levels of probes, not all of them.
-   Likewise, after the job's own level: a level at which ZeRO-3, the scheme that needs the least GPU
-   memory, is short of it is skipped whole; and a scheme is tried with full checkpointing at an
+   plan fits is the one used. A level at which ZeRO-3, the scheme that needs the least GPU memory, is
+   short of it is skipped whole (at the job's own level, once the engine's first choice is short too:
+   a job that runs there costs no more probes). Before a scheme is tried after the job's own level,
+   it is tried at the last level (the least GPU memory of all): short of GPU memory even there, it is
+   short at every level and is dropped, so a job that fits nowhere costs the job's own level's two
+   probes and the last level's, not all of them. And a scheme is tried with full checkpointing at an
    offload before it is tried with less: short of GPU memory there, it is short at that offload's
    other levels, which are skipped (a LoRA job that runs only with optimizer and parameters
-   offloaded costs 19 probes of six schemes, not 54).
+   offloaded costs 11 probes of six schemes, not 54). Every skip drops only plans that cannot run,
+   and when nothing runs, the skipped plans that could be the closest are probed after all
+   (``_complete_for_closest``): the plan chosen is the one a search of every plan chooses (a
+   hypothesis test compares the two).
 3. Scheme: among the plans of that level that fit, the fastest (decode tokens/s for inference,
    training tokens/s for training). Within ``SPEED_TIE`` (15 %) of each other the engine's usual
    choice wins, in the order of ``schemes_for``: llama.cpp and transformers split by layers
@@ -55,6 +59,9 @@ SPEED_TIE = 0.15
 #: states per GPU fall by the data-parallel degree), as FSDP's full sharding does, and keeps no more
 #: buffers than it. A property test pins it for the estimator's figures.
 LEAST_MEMORY_SCHEME = Parallel.ZERO3
+#: Relative rounding within which two plans' GPU needs are taken as equal when the closest plan is looked for
+#: (the property tests hold the escalation's needs to 1e-12 of each other).
+HEADROOM_ROUNDING = 1e-9
 OFFLOAD_STEPS: tuple[tuple[Offload, ...], ...] = ((), (Offload.OPTIMIZER,), (Offload.OPTIMIZER, Offload.PARAMS))
 CHECKPOINT_STEPS = (Checkpointing.NONE, Checkpointing.SELECTIVE, Checkpointing.FULL)
 TRAIN_SCHEMES = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.FSDP_GRAD_OP, Parallel.FSDP, Parallel.ZERO3)
@@ -229,28 +236,34 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each)
         return probed[level, scheme]
 
-    out_of_memory: set[int] = set()  # schemes whose GPU need exceeds the card at every level
+    last = len(levels) - 1
+    # The scheme that needs the least GPU memory at any level (``LEAST_MEMORY_SCHEME``), if it is tried.
+    least = schemes.index(LEAST_MEMORY_SCHEME) if n > 1 and LEAST_MEMORY_SCHEME in schemes else None
+    escalates = last > 1  # the job's own level, the last, and some in between
+
+    def short_at_last(scheme: int) -> bool:
+        """Short of GPU memory at the last level (most offload, full checkpointing), which needs the least
+        GPU memory of all levels (offloading a state or recomputing an activation never adds to the
+        GPU's peak; a property test pins it): short there, the scheme is short at every level."""
+        return escalates and _gpu_short(at(last, scheme))
+
     # For each level after the job's own: the level of its offload with full checkpointing, which needs
     # the least GPU memory of that offload's levels (a property test pins it).
     floor = [levels.index((o, Checkpointing.FULL)) if i > 0 and (o, Checkpointing.FULL) in levels else i
              for i, (o, _c) in enumerate(levels)]
-    # The scheme that needs the least GPU memory at any level (``LEAST_MEMORY_SCHEME``), if it is tried.
-    least = schemes.index(LEAST_MEMORY_SCHEME) if n > 1 and LEAST_MEMORY_SCHEME in schemes else None
     chosen: _Probe | None = None
     for level in range(len(levels)):
-        if level == 1 and len(levels) > 2:
-            # Nothing ran at the job's own level. The last level (most offload, full
-            # checkpointing) needs the least GPU memory of all levels (offloading a state or
-            # recomputing an activation never adds to the GPU's peak; a property test pins it), so
-            # a scheme whose GPU need exceeds the card there does so at every level: not tried again.
-            out_of_memory = {s for s in range(len(schemes)) if _gpu_short(at(len(levels) - 1, s))}
-        if len(out_of_memory) == len(schemes):
+        if level == 1 and escalates and (least is None or short_at_last(least)) \
+                and all([short_at_last(s) for s in range(len(schemes))]):  # (each probed: the closest plan)
             break  # no level can run (the closest plan is among those probed: they need the least)
         if level > 0 and least is not None and _gpu_short(at(level, least)):
             continue  # short of GPU memory with the least of the schemes: none runs at this level
         running: list[_Probe] = []
         for s in range(len(schemes)):
-            if s in out_of_memory:
+            if level == 0 and s == 1 and escalates and least is not None and _gpu_short(probed[0, 0]) \
+                    and _gpu_short(at(0, least)):
+                break  # the engine's first choice and ZeRO-3 short: none runs at the job's own level
+            if level > 0 and short_at_last(s):
                 continue
             if floor[level] != level and _gpu_short(at(floor[level], s)):
                 continue  # short even with full checkpointing at this offload: short with less too
@@ -264,6 +277,8 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
             chosen = comfortable[0] if len(comfortable) == 1 else _fastest_probe(
                 arch, build, comfortable, order, weights_bytes_override)
             break
+    if chosen is None:
+        _complete_for_closest(probed, at, len(schemes), least, last)
     tried = [probed[k] for k in sorted(probed)]  # in search order: ties go to the least escalation
     if chosen is None and pins.moe_offload_layers is None:
         chosen = _moe_offload(arch, job, build, tried[0].plan if tried else Plan(n_gpus=n), margin,
@@ -279,6 +294,28 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
         est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
                    chosen.problems, tuple(notes), len(tried))
+
+
+def _complete_for_closest(probed: dict[tuple[int, int], _Probe], at, n_schemes: int, least: int | None,
+                          last: int) -> None:
+    """When nothing runs: probe the plans at the job's own level that the search skipped (``best_plan``: the
+    engine's first choice and ZeRO-3 short there) and that could be the closest plan (the most headroom, the
+    least escalated of equals).
+
+    A skipped plan's GPU need is at least that of two plans probed (property tests pin both): ZeRO-3's at the
+    same level (the least of the schemes) and the same scheme's at the last level (the least of the levels,
+    probed for every scheme by now). So its headroom is at most theirs, and it is probed only when both reach
+    the best headroom probed (within rounding): the closest plan is the one found when every scheme was probed
+    at the job's own level, ties included (a test compares the two)."""
+    unblocked = [p for p in probed.values() if p.status is not FitStatus.BLOCKED]
+    if not unblocked or least is None:
+        return
+    most = max(p.fit.headroom_bytes for p in unblocked)
+    for s in range(n_schemes):
+        if (0, s) not in probed and all(
+                b.fit.headroom_bytes >= most - HEADROOM_ROUNDING * abs(b.fit.need_per_gpu_bytes)
+                for b in (probed[0, least], at(last, s))):
+            at(0, s)
 
 
 def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Plan, margin: float,

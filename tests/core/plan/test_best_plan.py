@@ -242,10 +242,10 @@ def test_a_job_that_runs_only_with_everything_offloaded_skips_the_levels_where_z
     planned = best_plan(arch, job, build)
     assert planned.plan.offload == (Offload.OPTIMIZER, Offload.PARAMS)
     assert planned.plan.checkpointing is Checkpointing.FULL
-    n = len(plan_search.TRAIN_SCHEMES)
-    # The job's own level and the last; at each of the seven levels between, ZeRO-3 alone (short there,
-    # so no scheme runs and the level is skipped).
-    assert planned.considered == 2 * n + 7
+    # At the job's own level, DDP (the first choice) and ZeRO-3, both short of GPU memory, so no scheme runs
+    # there; at each of the seven levels between, ZeRO-3 alone (short there too); at the last, ZeRO-3 (probed
+    # first: not short there, so the levels between are tried) and DDP, which runs.
+    assert planned.considered == 2 + 7 + 2
     assert planned.plan == _exhaustive(arch, job, build).plan
 
 
@@ -292,8 +292,42 @@ def test_a_job_that_fits_nowhere_is_settled_in_two_levels(catalog):
     build = resolve_build(catalog, "2x-rtx-4090-pcie-x16")
     planned = best_plan(arch, job, build)
     assert planned.status is FitStatus.NO
-    assert planned.considered == 2 * len(plan_search.TRAIN_SCHEMES)  # the job's own level and the last
+    # At the job's own level, DDP and ZeRO-3 (short: no scheme runs there); at the last, every scheme (each
+    # short: none runs at any level). The closest plan is among those at the last level: each of the others at
+    # the job's own level has less headroom than ZeRO-3 there or than itself at the last level.
+    assert planned.considered == 2 + len(plan_search.TRAIN_SCHEMES)
     assert planned.plan == _exhaustive(arch, job, build).plan
+
+
+def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
+    # Nothing runs; at the job's own level (0) only DDP (0) and ZeRO-3 (5) were probed. A plan skipped there
+    # has no more headroom than ZeRO-3 at level 0, nor than itself at the last level (2): it is probed only
+    # when both reach the best headroom probed (-5 GB), so that an equal one at the job's own level still wins.
+    from advisor.core.estimate.estimator import FitFigures
+
+    gb = 1e9
+
+    def probe(headroom_gb: float, status: FitStatus = FitStatus.NO):
+        fit = FitFigures(fits=False, need_per_gpu_bytes=30 * gb - headroom_gb * gb, usable_per_gpu_bytes=30 * gb,
+                         host_need_bytes=0.0)
+        return plan_search._Probe(Plan(n_gpus=2), Workload(), (), fit, status, None)
+
+    last = {0: -8, 1: -5, 2: -7, 3: -5, 4: -6, 5: -5}  # each scheme at the last level, GB of headroom
+    probed = {(0, 0): probe(-12), (0, 5): probe(-5)} | {(2, s): probe(h) for s, h in last.items()}
+    probed[2, 2] = probe(-9, FitStatus.BLOCKED)  # refused at the last level: its need bounds level 0's all the same
+    asked = []
+
+    def at(level, s):
+        if (level, s) not in probed:
+            asked.append((level, s))
+            probed[level, s] = probe(-5)
+        return probed[level, s]
+
+    plan_search._complete_for_closest(probed, at, 6, 5, 2)
+    assert asked == [(0, 1), (0, 3)]  # ZeRO-1 and FSDP (grad-op) at level 0 could tie the best; the others cannot
+    probed_before = dict(probed)
+    plan_search._complete_for_closest(probed, at, 6, 5, 2)
+    assert probed == probed_before and asked == [(0, 1), (0, 3)]  # nothing asked twice
 
 
 def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
