@@ -19,9 +19,13 @@ and types again.
 
 ``--pause-ms N`` waits N ms before each change with nothing running: the UI thread's first work after a
 pause runs slower on this VM (about 1.3-1.5x at 300 ms, thirteenth session), whether or not a search runs.
+``--idle-ms N`` waits N ms before each change with the window's event loop running, as it runs while a
+user pauses: what the window does when idle runs in the pause (the young garbage collection after
+``idle_gc.YOUNG_IDLE_MS``, the search for what would make a build fit after ``SUGGEST_DELAY_MS``).
 
 ``--stages`` also prints, for six builds, when each stage of a change ended (results computed,
-table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes.
+table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes;
+and the garbage collections (``gc.callbacks``) run between the change and the table's paint.
 
 Reference in the same process: one ``estimate()`` of the window's first job on its first build,
 median of 200 (the ``×`` column divides by it, for comparing runs on a loaded machine).
@@ -33,6 +37,7 @@ Run: ``.venv/bin/python benchmarks/ui_recompute.py [--samples 100] [--tab 0] [--
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -91,6 +96,9 @@ def main() -> int:
     parser.add_argument("--pause-ms", type=float, default=0.0,
                         help="wait this long before each change, with nothing running (as a user who pauses; "
                              "--during-search waits for the search, SUGGEST_DELAY_MS and more)")
+    parser.add_argument("--idle-ms", type=float, default=0.0,
+                        help="wait this long before each change with the event loop running (a user's pause: the "
+                             "window's idle work runs in it)")
     parser.add_argument("--train", action="store_true",
                         help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
     args = parser.parse_args()
@@ -132,6 +140,16 @@ def main() -> int:
     session.results_computed.connect(lambda _r: marks.setdefault("computed", time.perf_counter() - t0[0]))
     session.curves_computed.connect(lambda _r: marks.setdefault("curves", time.perf_counter() - t0[0]))
     stages: list[dict[str, float]] = []
+    collecting = [0.0, 0.0, 0]  # start of the collection under way; ms collected before the table's paint; count
+
+    def on_collection(phase: str, _info: dict) -> None:
+        if phase == "start":
+            collecting[0] = time.perf_counter()
+        elif "table" not in marks:
+            collecting[1] += (time.perf_counter() - collecting[0]) * 1e3
+            collecting[2] += 1
+
+    gc.callbacks.append(on_collection)
     spy = Spy()
     app.installEventFilter(spy)
     ticks = QElapsedTimer()
@@ -174,7 +192,12 @@ def main() -> int:
                     time.sleep(0.01)  # the worker is into it
                 elif args.pause_ms:
                     time.sleep(args.pause_ms / 1e3)
+                elif args.idle_ms:
+                    end = time.perf_counter() + args.idle_ms / 1e3
+                    while (left := end - time.perf_counter()) > 0:
+                        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, max(1, int(left * 1e3)))
                 marks.clear()
+                collecting[1:] = [0.0, 0]
                 heartbeat.start()
                 ticks.start()
                 gaps[0] = 0.0
@@ -187,7 +210,7 @@ def main() -> int:
                 tick()
                 if r and "plots" in marks and "table" in marks:
                     if n == COUNTS[-1]:
-                        stages.append(dict(marks))
+                        stages.append({**marks, "gc_ms": collecting[1], "gc_n": collecting[2]})
                     out[n]["table"].append(marks["table"] * 1e3)
                     out[n]["plots"].append(marks["plots"] * 1e3)
                     out[n]["stall"].append(gaps[0])
@@ -210,6 +233,11 @@ def main() -> int:
             (("results computed", "computed"), ("table painted", "table"), ("curves in and plot redrawn", "curves"),
              ("plot painted", "plots"))
             if len(v := [d[key] * 1e3 for d in stages if key in d]) > 1))
+        gc_ms = [d["gc_ms"] for d in stages]
+        print(f"{COUNTS[-1]} builds, garbage collection between the change and the table's paint: "
+              f"{statistics.mean(d['gc_n'] for d in stages):.1f} collections per change (mean), "
+              f"{statistics.median(gc_ms):.2f} / {_p95(gc_ms):.2f} ms (p50 / p95), in {sum(1 for v in gc_ms if v)} of "
+              f"{len(gc_ms)} changes")
     window.close()
     return 0
 

@@ -8,16 +8,23 @@ one every fifty changes or so, in the middle of a change: 45–75 ms over the wh
 ``gc.callbacks`` trace of ``benchmarks/ui_recompute.py --train``), for nothing found: the app's
 objects are freed by reference counting (those full collections collected 0 objects).
 
+The young generations cost less but not nothing: a six-build training change allocates past CPython's
+``threshold0`` of 700 two or three times (0.1-0.4 ms each), and every tenth of those collections is one of
+generation 1 (1.8-2.3 ms; ``gc.callbacks`` around ``benchmarks/ui_recompute.py --train --pause-ms 300``,
+fourteenth session), all of it between the change and the table's paint.
+
 So, once the window's content is there (``start``):
 
-* ``gc.set_threshold(threshold0, threshold1, OLDEST_THRESHOLD)``: the young generations are
-  collected by allocation counts as before (cheap: they hold only the newest objects), the oldest
-  one only after ``OLDEST_THRESHOLD`` collections of generation 1 (some 400 training changes in a row
-  without a pause: a bound on what waits, not a time the user meets);
-* the collection itself is run here when nothing changes (``poke`` restarts the wait at every
-  change of the session and at the end of its work): ``gc.collect(1)`` after ``YOUNG_IDLE_MS``, then
-  ``gc.collect(2)`` (docs, ``gc.collect(generation)``: the oldest generation is 2, a full collection)
-  after ``FULL_IDLE_MS`` without a change. A change in between cancels what has not run yet.
+* ``gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, OLDEST_THRESHOLD)``: generation 0 is collected by
+  allocation counts once per change or so instead of two or three times, generation 1 after as many
+  changes as before (a user who types without a pause pays the same collections in fewer, larger
+  steps), the oldest one only after ``OLDEST_THRESHOLD`` collections of generation 1 (a bound on what
+  waits, not a time the user meets);
+* the collections themselves are run here when nothing changes (``poke`` restarts the wait at every
+  change of the session and at the end of its work): ``gc.collect(1)`` after ``YOUNG_IDLE_MS`` (so a
+  change made after a pause, however short, starts with empty young generations and runs no collection),
+  then ``gc.collect(2)`` (docs, ``gc.collect(generation)``: the oldest generation is 2, a full
+  collection) after ``FULL_IDLE_MS`` without a change. A change in between cancels what has not run yet.
 * after the first of those full collections (the first pause after start-up), ``gc.freeze()``
   (docs: "Freeze all the objects tracked by the garbage collector; move them to a permanent
   generation and ignore them in all the future collections"): the modules, the catalog and the
@@ -39,8 +46,15 @@ import gc
 
 from PySide6.QtCore import QObject, QTimer
 
-YOUNG_IDLE_MS = 500  # without a change: collect generations 0 and 1
+YOUNG_IDLE_MS = 150  # without a change: collect generations 0 and 1 (a few ms, between two keys typed)
 FULL_IDLE_MS = 2000  # without a change: collect all generations
+#: Allocations (less deallocations) of tracked objects between collections of generation 0. CPython's default is
+#: 700; a six-build training change, from one change to the next, counts 1,514 (p50) to 1,671 (max) of them
+#: (``gc.get_count()`` with collections held off, ``ui_recompute.py --train``, 20 changes, fourteenth session).
+YOUNG_THRESHOLD = 2_500
+#: Collections of generation 0 between those of generation 1: CPython's 10 × 700 allocations, kept about the
+#: same in allocations (3 × 2,500), so a collection of generation 1 goes over as many objects as before.
+MIDDLE_THRESHOLD = 3
 OLDEST_THRESHOLD = 100  # CPython's default is 10 collections of generation 1 between full ones (one per ~4 changes)
 
 _frozen = False  # the start-up's objects were frozen (once per process: tests open many windows)
@@ -54,9 +68,11 @@ class IdleCollector(QObject):
     """
 
     def __init__(self, parent: QObject | None = None, young_ms: int = YOUNG_IDLE_MS, full_ms: int = FULL_IDLE_MS,
-                 oldest_threshold: int = OLDEST_THRESHOLD) -> None:
+                 oldest_threshold: int = OLDEST_THRESHOLD, young_threshold: int = YOUNG_THRESHOLD,
+                 middle_threshold: int = MIDDLE_THRESHOLD) -> None:
         super().__init__(parent)
         self.young_ms, self.full_ms, self.oldest_threshold = young_ms, full_ms, oldest_threshold
+        self.young_threshold, self.middle_threshold = young_threshold, middle_threshold
         self.collections = {1: 0, 2: 0}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -65,11 +81,11 @@ class IdleCollector(QObject):
         self._thresholds: tuple[int, int, int] | None = None  # CPython's before ``start``
 
     def start(self) -> None:
-        """Make full collections by counts rare and wait for a pause."""
+        """Make collections by counts rarer and wait for a pause."""
         if self._thresholds is None:
             self._thresholds = gc.get_threshold()
-            t0, t1, _ = self._thresholds
-            gc.set_threshold(t0, t1, max(self.oldest_threshold, self._thresholds[2]))
+            t0, _t1, t2 = self._thresholds
+            gc.set_threshold(max(self.young_threshold, t0), self.middle_threshold, max(self.oldest_threshold, t2))
         self.poke()
 
     def stop(self) -> None:

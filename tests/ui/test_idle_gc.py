@@ -44,7 +44,8 @@ def test_a_pause_runs_the_young_then_the_full_collection_and_freezes_once(qtbot,
     before = gc.get_threshold()
     collector.start()
     try:
-        assert gc.get_threshold() == (before[0], before[1], max(idle_gc.OLDEST_THRESHOLD, before[2]))
+        assert gc.get_threshold() == (max(idle_gc.YOUNG_THRESHOLD, before[0]), idle_gc.MIDDLE_THRESHOLD,
+                                      max(idle_gc.OLDEST_THRESHOLD, before[2]))
         collector.poke()
         qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)
         assert collector.collections == {1: 1, 2: 1}
@@ -60,7 +61,7 @@ def test_a_pause_runs_the_young_then_the_full_collection_and_freezes_once(qtbot,
 
 
 def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_freeze):
-    collector = idle_gc.IdleCollector(young_ms=300, full_ms=600)
+    collector = idle_gc.IdleCollector(young_ms=300, full_ms=600, young_threshold=700, middle_threshold=10)  # CPython's
     collector.start()
     try:
         for _ in range(200):  # a change every few ms: the pause never comes
@@ -72,6 +73,22 @@ def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_fre
         assert collector.collections == {1: 0, 2: 0}
         qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)  # then the pause
         assert generations[-2:] == [1, 2]
+    finally:
+        collector.stop()
+
+
+def test_a_change_after_a_pause_runs_no_collection(qtbot, generations, no_freeze):
+    # A six-build training change allocates some 1,500-1,700 objects more than it frees: past CPython's 700 twice.
+    # After the pause's young collection, as much runs none.
+    collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
+    collector.start()
+    try:
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[1] == 1, timeout=5000)
+        del generations[:]
+        kept = [[] for _ in range(3 * 700)]  # a change's worth of new objects, and more
+        assert generations == []
+        assert gc.get_count()[0] > 2 * 700 and len(kept) == 3 * 700  # past CPython's threshold twice: counted only
     finally:
         collector.stop()
 
