@@ -42,6 +42,8 @@ def _cycles(n: int) -> None:
 def test_a_pause_runs_the_young_then_the_full_collection_and_freezes_once(qtbot, generations, no_freeze):
     collector = idle_gc.IdleCollector(young_ms=20, full_ms=80)
     before = gc.get_threshold()
+    gc.collect()  # no collections of generation 1 counted toward a full one yet
+    del generations[:]
     collector.start()
     try:
         assert gc.get_threshold() == (max(idle_gc.YOUNG_THRESHOLD, before[0]), idle_gc.MIDDLE_THRESHOLD,
@@ -62,6 +64,8 @@ def test_a_pause_runs_the_young_then_the_full_collection_and_freezes_once(qtbot,
 
 def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_freeze):
     collector = idle_gc.IdleCollector(young_ms=300, full_ms=600, young_threshold=700, middle_threshold=10)  # CPython's
+    gc.collect()  # no collections of generation 1 counted toward a full one yet
+    del generations[:]
     collector.start()
     try:
         for _ in range(200):  # a change every few ms: the pause never comes
@@ -71,8 +75,8 @@ def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_fre
         assert generations.count(1) > 10  # CPython's default would have run the oldest generation
         assert 2 not in generations
         assert collector.collections == {1: 0, 2: 0}
-        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)  # then the pause
-        assert generations[-2:] == [1, 2]
+        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)  # then the pause: the full collection
+        assert generations[-1] == 2 and generations.count(2) == 1
     finally:
         collector.stop()
 
@@ -89,6 +93,26 @@ def test_a_change_after_a_pause_runs_no_collection(qtbot, generations, no_freeze
         kept = [[] for _ in range(3 * 700)]  # a change's worth of new objects, and more
         assert generations == []
         assert gc.get_count()[0] > 2 * 700 and len(kept) == 3 * 700  # past CPython's threshold twice: counted only
+    finally:
+        collector.stop()
+
+
+def test_a_short_pause_runs_the_full_collection_once_enough_young_ones_counted(qtbot, generations, no_freeze):
+    # Each collection of generation 1 counts toward a full one: a user who pauses often but never long
+    # gets the full collection in a short pause, before the counts would run it in the middle of a change.
+    collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
+    collector.start()
+    try:
+        gc.collect()
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[1] == 1, timeout=5000)
+        assert collector.collections == {1: 1, 2: 0}  # one counted so far: a young collection
+        for _ in range(gc.get_threshold()[2] // 2):
+            gc.collect(1)
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)
+        assert collector.collections == {1: 1, 2: 1} and gc.get_count()[2] == 0
+        assert generations[-1] == 2
     finally:
         collector.stop()
 
