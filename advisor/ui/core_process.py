@@ -42,9 +42,9 @@ _READY = "ready"
 SWEEP, SEARCH = "sweep", "search"
 
 
-#: How long the worker waits without a request before its full collection (s): the window's own
-#: first idle collection waits as long (``idle_gc.YOUNG_IDLE_MS``); a user typing sends a request
-#: per change, so the collection comes when they pause.
+#: How long the worker waits without a request before its full collection (s): a user typing sends a
+#: request per change, so the collection comes when they pause (the window's own idle collection of its
+#: young generations comes sooner, ``idle_gc.YOUNG_IDLE_MS``: it costs less).
 IDLE_COLLECT_S = 0.5
 
 
