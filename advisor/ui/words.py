@@ -77,7 +77,7 @@ def problem_message(line: str) -> str:
     """The message alone, without the field it is about (for a cell that has little room)."""
     from advisor.core.estimate.job_checks import message_of  # noqa: PLC0415 - the core loads after the first paint
 
-    return without_flags(message_of(line))
+    return without_flags(message_of(line, flags=True))
 
 
 _PYDANTIC: dict[str, str] = {

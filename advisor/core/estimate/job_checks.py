@@ -6,6 +6,8 @@ message next to that field. Ranges (batch ≥ 1 …) are already enforced by ``W
 
 from __future__ import annotations
 
+import re
+
 from pydantic import Field
 
 from advisor.core.hardware.records import ResolvedBuild
@@ -130,11 +132,30 @@ def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     return out
 
 
-def message_of(line: str) -> str:
-    """A ``field: message`` line of ``check_workload`` (``BuildResult.problems``) without its field name: the
-    words for a sentence a buyer reads (the recommendation, the PDF); the window puts the field's label first."""
+#: The CLI's flags in the messages above, as a sentence a buyer reads says them (the recommendation, the PDF):
+#: whole phrases first, then any other flag as its words ("--objective dpo": "objective dpo").
+_FLAG_PHRASES: tuple[tuple[str, str], ...] = (
+    ("(use --method qlora or lora)", "(choose LoRA or QLoRA instead)"),
+    ("needs --method lora or qlora", "applies to the LoRA and QLoRA methods only"),
+    ("use --precision amp or bf16", "use amp or bf16 precision"),
+    (" (--n-gpus)", ""),
+    (" (--quantize bnb.nf4)", ""),
+    ("--objective dpo", "the DPO objective"),
+)
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def message_of(line: str, flags: bool = False) -> str:
+    """A ``field: message`` line of ``check_workload`` (``BuildResult.problems``) without its field name and
+    the CLI's flags: the words for a sentence a buyer reads (the recommendation, the PDF). ``flags=True``: the
+    flags kept, for a caller that says them its own way (the window names the control that sets each)."""
     field, sep, message = line.partition(": ")
-    return message if sep and field in Workload.model_fields else line
+    text = message if sep and field in Workload.model_fields else line
+    if flags:
+        return text
+    for flag_text, words in _FLAG_PHRASES:
+        text = text.replace(flag_text, words)
+    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), text)
 
 
 def past_trained_context(arch: ModelArch, w: Workload) -> str | None:

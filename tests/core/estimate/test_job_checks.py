@@ -2,9 +2,14 @@
 
 import pytest
 
-from advisor.core.estimate.job_checks import COMPUTE_CAPABILITY, FP8_MIN_COMPUTE_CAPABILITY, check_workload
+from advisor.core.estimate.job_checks import (
+    COMPUTE_CAPABILITY,
+    FP8_MIN_COMPUTE_CAPABILITY,
+    check_workload,
+    message_of,
+)
 from advisor.core.hardware.catalog import gpu_build
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.workload import Engine, Method, Mode, Optimizer, Parallel, Precision, Workload
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -118,3 +123,23 @@ def test_tensorrt_llm_on_a_cpu_only_build_is_said_as_a_cpu(catalog):
                 if p.field == "engine"]
     assert [p.message for p in problems] == ["TensorRT-LLM runs on NVIDIA GPUs only; the Ryzen 9 with system RAM is "
                                              "a CPU: choose another engine, such as llama.cpp"]
+
+
+@pytest.mark.parametrize("job", [
+    Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m"),
+    Workload(mode=Mode.TRAIN, method=Method.FULL, lora_rank=16),
+    Workload(mode=Mode.TRAIN, method=Method.ADAPTER, weights="q8_0"),
+    Workload(mode=Mode.TRAIN, precompute_ref=True),
+    Workload(mode=Mode.TRAIN, precision=Precision.FP32, optimizer=Optimizer.ADAMW_8BIT),
+    Workload(mode=Mode.TRAIN, parallel=Parallel.ZERO3),
+])
+def test_a_refusal_in_a_buyers_sentence_names_no_flag(catalog, job):
+    # The recommendation and the PDF say a refusal with message_of: no CLI flag (the CLI's own lines keep them;
+    # the window names the control instead, from the flags message_of keeps when asked).
+    arch = catalog.models["llama-3.1-8b"]
+    lines = [f"{p.field}: {p.message}" for p in check_workload(arch, job)]
+    assert lines and any("--" in line for line in lines), lines  # the CLI's words name a flag
+    for line in lines:
+        said = message_of(line)
+        assert "--" not in said and not said.startswith(line.split(":")[0] + ":"), said
+        assert "--" in message_of(line, flags=True) or "--" not in line
