@@ -133,3 +133,16 @@ def test_single_gpu_or_empty_message_costs_nothing_and_bad_input_is_refused():
         collective_time_s(pair_4090_pcie(), "all_reduce", 1e6, 3)
     with pytest.raises(ValueError):
         collective_time_s(pair_4090_pcie(), "broadcast", 1e6, 2)  # type: ignore[arg-type]
+
+
+def test_a_rings_slowest_hop_is_kept_per_build_object_and_never_shared_with_another():
+    # bottleneck_link remembers its answer by the build object (a plan search asks for the same ring again and
+    # again): the same object gets the same hop; another build, even one made in its place, gets its own.
+    a = ResolvedBuild(name="4x RTX 4090", gpus=(rtx4090(),) * 4, topology=Topology(pcie_gen=4, p2p=False))
+    first = bottleneck_link(a, 4)
+    assert bottleneck_link(a, 4) is first and first.kind is LinkKind.PCIE_HOST
+    assert bottleneck_link(a, 3) == min((link(a, 0, 1), link(a, 1, 2), link(a, 2, 0)),
+                                        key=lambda lk: (lk.duplex_gb_per_s, -lk.latency_s))
+    del a
+    b = ResolvedBuild(name="4x RTX 4090", gpus=(rtx4090(),) * 4, topology=Topology(pcie_gen=3, p2p=False))
+    assert bottleneck_link(b, 4).peak_gb_per_s == link(b, 0, 1).peak_gb_per_s < first.peak_gb_per_s  # its own
