@@ -81,40 +81,39 @@ def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_fre
         collector.stop()
 
 
-def test_a_change_after_a_pause_runs_no_collection(qtbot, generations, no_freeze):
+@pytest.fixture
+def paused(qtbot, no_freeze):
+    """The app's collector after its first short pause: the young collection has run, the full one is far off."""
+    collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
+    gc.collect()  # no collections of generation 1 counted toward a full one yet
+    collector.start()
+    try:
+        collector.poke()
+        qtbot.waitUntil(lambda: collector.collections[1] == 1, timeout=5000)
+        yield collector
+    finally:
+        collector.stop()
+
+
+def test_a_change_after_a_pause_runs_no_collection(paused, generations):
     # A six-build training change allocates some 1,500-1,700 objects more than it frees: past CPython's 700 twice.
     # After the pause's young collection, as much runs none.
-    collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
-    collector.start()
-    try:
-        collector.poke()
-        qtbot.waitUntil(lambda: collector.collections[1] == 1, timeout=5000)
-        del generations[:]
-        kept = [[] for _ in range(3 * 700)]  # a change's worth of new objects, and more
-        assert generations == []
-        assert gc.get_count()[0] > 2 * 700 and len(kept) == 3 * 700  # past CPython's threshold twice: counted only
-    finally:
-        collector.stop()
+    del generations[:]
+    kept = [[] for _ in range(3 * 700)]  # a change's worth of new objects, and more
+    assert generations == []
+    assert gc.get_count()[0] > 2 * 700 and len(kept) == 3 * 700  # past CPython's threshold twice: counted only
 
 
-def test_a_short_pause_runs_the_full_collection_once_enough_young_ones_counted(qtbot, generations, no_freeze):
+def test_a_short_pause_runs_the_full_collection_once_enough_young_ones_counted(qtbot, paused, generations):
     # Each collection of generation 1 counts toward a full one: a user who pauses often but never long
     # gets the full collection in a short pause, before the counts would run it in the middle of a change.
-    collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
-    collector.start()
-    try:
-        gc.collect()
-        collector.poke()
-        qtbot.waitUntil(lambda: collector.collections[1] == 1, timeout=5000)
-        assert collector.collections == {1: 1, 2: 0}  # one counted so far: a young collection
-        for _ in range(gc.get_threshold()[2] // 2):
-            gc.collect(1)
-        collector.poke()
-        qtbot.waitUntil(lambda: collector.collections[2] == 1, timeout=5000)
-        assert collector.collections == {1: 1, 2: 1} and gc.get_count()[2] == 0
-        assert generations[-1] == 2
-    finally:
-        collector.stop()
+    assert paused.collections == {1: 1, 2: 0}  # one counted so far: a young collection
+    for _ in range(gc.get_threshold()[2] // 2):
+        gc.collect(1)
+    paused.poke()
+    qtbot.waitUntil(lambda: paused.collections[2] == 1, timeout=5000)
+    assert paused.collections == {1: 1, 2: 1} and gc.get_count()[2] == 0
+    assert generations[-1] == 2
 
 
 def test_the_window_pokes_the_app_collector(app_window, qtbot):
