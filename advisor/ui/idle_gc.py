@@ -9,9 +9,9 @@ one every fifty changes or so, in the middle of a change: 45–75 ms over the wh
 objects are freed by reference counting (those full collections collected 0 objects).
 
 The young generations cost less but not nothing: a six-build training change allocates past CPython's
-``threshold0`` of 700 two or three times (0.1-0.4 ms each), and every tenth of those collections is one of
-generation 1 (1.8-2.3 ms; ``gc.callbacks`` around ``benchmarks/ui_recompute.py --train --pause-ms 300``,
-fourteenth session), all of it between the change and the table's paint.
+``threshold0`` of 700 twice, and every tenth of those collections is one of generation 1: 35 of 40 changes
+ran a collection before the table's paint, 0.2-0.5 ms p50 and 1.8-4.1 ms p95 per change
+(``benchmarks/ui_recompute.py --train --stages``, e7703f3, fourteenth session).
 
 So, once the window's content is there (``start``):
 
@@ -119,9 +119,9 @@ class IdleCollector(QObject):
         generation = self._next
         if generation == 1 and gc.get_count()[2] >= gc.get_threshold()[2] // 2:
             # Each collection of generation 1, these included, counts toward a full one by counts: after
-            # ``OLDEST_THRESHOLD`` of them, the next change to run a collection would run a full one (26 ms
-            # in one of 30 changes made 1 s apart, ``ui_recompute.py --idle-ms 1000``, before the pause's
-            # collection ran this early). Halfway there, the full collection runs in this pause instead.
+            # ``OLDEST_THRESHOLD`` of them, the next change to run a collection would run a full one (26-29 ms,
+            # the p95 of the collections in 30 changes made 1 s apart, ``ui_recompute.py --train --stages
+            # --idle-ms 1000`` on e7703f3). Halfway there, the full collection runs in this pause instead.
             generation = 2
         gc.collect(generation)
         self.collections[generation] += 1
