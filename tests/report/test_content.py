@@ -95,6 +95,28 @@ def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
     need = results.builds[0].estimate.fit.need_per_gpu_bytes / GIB
     assert text.startswith("No build runs this job as set; the closest is")
     assert f"needs {need:.1f} GiB per GPU" in text
+    closest = next(r for r in results.builds if f"the closest is {r.name} (" in text)
+    assert f"{closest.name} needs" not in text  # its need is said once
+
+
+def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_repeating_it(catalog):
+    # The PDF's paragraph had said the closest build's need twice ("the closest is a (needs …). See what would
+    # make it fit. a needs … and has …. What would make it fit: …"); likewise the build named beside a lone winner.
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=Workload(mode="train", method="lora", batch=40),
+                   builds=(BuildEntry(name="a", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="b", gpu_id="rtx-5090")))
+    _, results = _doc(catalog, c)  # (evaluate looks for what would make each build fit)
+    text = recommendation(results, c.workload)
+    closest = next(r for r in results.builds if f"the closest is {r.name} (" in text)
+    other = next(r for r in results.builds if r is not closest)
+    assert closest.suggestions and f"What would make {closest.name} fit: {closest.suggestions[0].change}" in text
+    assert f"{closest.name} needs" not in text
+    assert f"{other.name} needs" in text and "What would make it fit: " in text
+    one = Comparison(model=c.model, workload=Workload(mode="train", method="full", batch=8), builds=c.builds)
+    _, results = _doc(catalog, one)
+    text = recommendation(results, one.workload)
+    short = next(r for r in results.builds if not r.runs)
+    assert "is the only build that runs this job" in text and text.count(f"{short.name} needs") == 1
+    assert f"{short.name} does not fit" not in text and f"What would make {short.name} fit: " in text
 
 
 def test_qlora_base_is_what_the_estimate_stores(catalog):

@@ -66,6 +66,7 @@ class Ranking:
     order: tuple  # BuildResult, best first
     criterion: Criterion
     sentence: str
+    short: tuple = ()  # the builds whose shortfall ``sentence`` states (``recommendation`` does not say it again)
 
     @property
     def winner(self):
@@ -164,7 +165,7 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
         else:
             sentence = (f"No build runs this job as set; the closest is {closest.name} ({_shortfall(closest)}). "
                         "See what would make it fit.")
-        return Ranking(order, criterion, sentence)
+        return Ranking(order, criterion, sentence, (closest,) if closest is not None else ())
     running = _close_calls(running, criterion)
     order = (*running, *(r for r in order if not r.runs))
     win = running[0]
@@ -175,7 +176,7 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
         speed = speed_of(win)
         at = f" at {speed:,.0f} {unit}" if speed else ""
         sentence = f"{win.name} wins: it is the only build that runs this job{at}{tight}{why}."
-        return Ranking(order, criterion, sentence)
+        return Ranking(order, criterion, sentence, tuple(others[:1]))
     other = running[1]
     if win.status is FitStatus.FITS and other.status is FitStatus.TIGHT and _better_on(other, win, criterion):
         # The runner-up does better on the criterion but fits only within the estimate's error: the

@@ -42,7 +42,20 @@ def _fix(r) -> str:
     """' What would make it fit: Q4_K_M weights (...) or 1 more GPU.' from the build's suggestions."""
     if not r.suggestions:
         return ""
-    return " What would make it fit: " + " or ".join(s.change for s in r.suggestions[:2]) + "."
+    return " What would make it fit: " + _changes(r) + "."
+
+
+def _does_not_fit(r, ranking, form: str) -> str:
+    """A build that does not fit: its shortfall in ``form`` and what would make it fit; only the latter where
+    the ranking's sentence has said the shortfall (the PDF's paragraph had said it twice)."""
+    if any(r is said for said in ranking.short):
+        return f"What would make {r.name} fit: {_changes(r)}." if r.suggestions else ""
+    return form.format(name=r.name, lacks=_lacks(r)) + _fix(r)
+
+
+def _changes(r) -> str:
+    """'Q4_K_M weights (...) or 1 more GPU': the build's first two suggestions."""
+    return " or ".join(s.change for s in r.suggestions[:2])
 
 
 def _lacks(r) -> str:
@@ -84,12 +97,12 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     blocked = [r for r in with_estimate if r.problems]
     if not ok:
         for r in too_big:
-            out.append(f"{r.name} {_lacks(r)}.{_fix(r)}")
+            out.append(_does_not_fit(r, ranking, "{name} {lacks}."))
         if not too_big:
             out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
         for r in blocked:
             out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
-        return " ".join(out)
+        return " ".join(filter(None, out))
     unit = "training tokens/s" if w.mode is Mode.TRAIN else "generated tokens/s"
     known = {r.name: _headline(r, w) for r in ok if _headline(r, w)}
     if w.mode is Mode.INFERENCE:
@@ -129,7 +142,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     if any(LAYER_SPLIT_NOTE in r.estimate.speed.notes for r in ok):
         out.append("Where the model is split by layers, the second GPU adds memory, not speed.")
     for r in too_big:
-        out.append(f"{r.name} does not fit: it {_lacks(r)}.{_fix(r)}")
+        out.append(_does_not_fit(r, ranking, "{name} does not fit: it {lacks}."))
     for r in blocked:
         out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
-    return " ".join(out)
+    return " ".join(filter(None, out))
