@@ -25,7 +25,7 @@ from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
 from advisor.core.units import GIB, format_bytes
 
-__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of"]
+__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of", "job_speed"]
 
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
@@ -141,6 +141,16 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, usable: fl
         "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": (*mid.notes, note)})
 
 
+def job_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: MemoryBreakdown, usable: float | None,
+              weights_bytes_override: float | None = None) -> SpeedEstimate:
+    """The speed shown for a job: a request's (``request_speed``) where the job is one (``Workload.is_request``),
+    else the steady speed at the job's context (``estimate_speed`` with ``memory``, the job's breakdown). The plan
+    search judges plans by it and the catalog search ranks by it, so both agree with the estimate shown."""
+    if w.is_request:
+        return request_speed(arch, w, build, usable, weights_bytes_override)
+    return estimate_speed(arch, w, build, memory)
+
+
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
              weights_bytes_override: float | None = None) -> Estimate:
     """Memory per GPU, speed (None without a build), fit and the rule of thumb for one workload.
@@ -159,8 +169,7 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s",))
         fit = None
     else:
-        speed = (request_speed(arch, workload, build, usable, weights_bytes_override) if workload.is_request
-                 else estimate_speed(arch, workload, build, mem.breakdown))
+        speed = job_speed(arch, workload, build, mem.breakdown, usable, weights_bytes_override)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     past = past_trained_context(arch, workload)
     if past is not None:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of
+from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
@@ -47,7 +47,6 @@ from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Wo
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
-from advisor.core.speed.inference import estimate_speed
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
 #: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
@@ -197,7 +196,8 @@ def _gpu_short(probe: _Probe) -> bool:
 
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
-    s = estimate_speed(arch, probe.workload, build, probe.memory)
+    usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.plan.n_gpus])
+    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override)
     return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
@@ -287,7 +287,8 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
     if quick:
-        est = Estimate(memory=chosen.memory, speed=estimate_speed(arch, chosen.workload, build, chosen.memory),
+        est = Estimate(memory=chosen.memory, speed=job_speed(arch, chosen.workload, build, chosen.memory,
+                                                             min(usable_each), weights_bytes_override),
                        fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
                        params_total=0.0, params_trainable=0.0)
     else:
