@@ -39,11 +39,9 @@ FIELD_LABELS: dict[str, str] = {
     "framework": "Framework",
 }
 
-#: Whole flag phrases of the core's messages, as a buyer would read them.
+#: Where the window says a flag phrase its own way (the control to use), before the core's words for the
+#: others (``job_checks.FLAG_PHRASES``).
 _PHRASES: tuple[tuple[str, str], ...] = (
-    ("(use --method qlora or lora)", "(choose LoRA or QLoRA as the Method)"),
-    ("needs --method lora or qlora", "applies only to the LoRA and QLoRA methods"),
-    ("use --precision amp or bf16", "set Precision to amp or bf16"),
     ("(--n-gpus)", "(right-click the build ▸ Plan… to set its GPUs)"),
 )
 _FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
@@ -60,9 +58,11 @@ def _flag_label(match: re.Match) -> str:
 
 def without_flags(message: str) -> str:
     """A core message with every CLI flag named as the control that sets it."""
+    from advisor.core.estimate.job_checks import flag_phrases  # noqa: PLC0415 - the core loads after the first paint
+
     for flag_text, words in _PHRASES:
         message = message.replace(flag_text, words)
-    return _FLAG.sub(_flag_label, message)
+    return _FLAG.sub(_flag_label, flag_phrases(message))
 
 
 def problem(line: str) -> str:

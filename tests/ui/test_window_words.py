@@ -19,7 +19,7 @@ RAW = re.compile(r"--[a-z]|\b(n_gpus|lora_rank|kv_dtype|context_len|seq_len|gpu_
 @pytest.mark.parametrize(("line", "expect"), [
     ("weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained (use --method qlora or lora)",
      ("Weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained "
-      "(choose LoRA or QLoRA as the Method)")),
+      "(choose the LoRA or QLoRA method)")),
     ("lora_rank: a LoRA rank needs --method lora or qlora",
      "LoRA rank: a LoRA rank applies only to the LoRA and QLoRA methods"),
     ("parallel: tp needs 2 or more GPUs (--n-gpus)",
@@ -27,7 +27,7 @@ RAW = re.compile(r"--[a-z]|\b(n_gpus|lora_rank|kv_dtype|context_len|seq_len|gpu_
     ("n_gpus: tensor parallel 3 does not divide 32 heads",
      "GPUs used (the build's plan): tensor parallel 3 does not divide 32 heads"),
     ("optimizer: 8-bit optimizer states with pure fp32 weights: use --precision amp or bf16, or a 32-bit optimizer",
-     "Optimizer: 8-bit optimizer states with pure fp32 weights: set Precision to amp or bf16, or a 32-bit optimizer"),
+     "Optimizer: 8-bit optimizer states with pure fp32 weights: use amp or bf16 precision, or a 32-bit optimizer"),
     ("kv_dtype: q4_0 KV cache is a llama.cpp type; vllm uses fp16/bf16/fp8",
      "KV cache type: q4_0 KV cache is a llama.cpp type; vllm uses fp16/bf16/fp8"),
     ("something: a --future-flag here", "something: a Future flag here"),
@@ -55,7 +55,7 @@ def test_a_contradiction_is_said_in_words_everywhere(app_window):
              window.workload_panel.label_problems.text()]
     for text in texts:  # … said as the window says them
         assert text and not RAW.search(text), text
-    assert "set Precision to amp or bf16" in window.workload_panel.label_problems.text()
+    assert "use amp or bf16 precision" in window.workload_panel.label_problems.text()
 
 
 def test_a_greyed_add_build_button_says_why(app_window):

@@ -132,17 +132,25 @@ def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     return out
 
 
-#: The CLI's flags in the messages above, as a sentence a buyer reads says them (the recommendation, the PDF):
-#: whole phrases first, then any other flag as its words ("--objective dpo": "objective dpo").
-_FLAG_PHRASES: tuple[tuple[str, str], ...] = (
-    ("(use --method qlora or lora)", "(choose LoRA or QLoRA instead)"),
-    ("needs --method lora or qlora", "applies to the LoRA and QLoRA methods only"),
+#: The CLI's flags in the messages above, as a sentence says them (the recommendation, the PDF and the window):
+#: whole phrases, the one place their words live. A flag no phrase covers: ``message_of`` says it as its words
+#: ("--future-flag": "future flag"), the window as the label of the control that sets it.
+FLAG_PHRASES: tuple[tuple[str, str], ...] = (
+    ("(use --method qlora or lora)", "(choose the LoRA or QLoRA method)"),
+    ("needs --method lora or qlora", "applies only to the LoRA and QLoRA methods"),
     ("use --precision amp or bf16", "use amp or bf16 precision"),
     (" (--n-gpus)", ""),
     (" (--quantize bnb.nf4)", ""),
     ("--objective dpo", "the DPO objective"),
 )
 _FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def flag_phrases(text: str) -> str:
+    """``text`` with every phrase of ``FLAG_PHRASES`` in words."""
+    for flag_text, words in FLAG_PHRASES:
+        text = text.replace(flag_text, words)
+    return text
 
 
 def message_of(line: str, flags: bool = False) -> str:
@@ -153,9 +161,7 @@ def message_of(line: str, flags: bool = False) -> str:
     text = message if sep and field in Workload.model_fields else line
     if flags:
         return text
-    for flag_text, words in _FLAG_PHRASES:
-        text = text.replace(flag_text, words)
-    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), text)
+    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), flag_phrases(text))
 
 
 def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
