@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import TYPE_CHECKING
 
 from advisor.core.job.workload import Mode, Workload
@@ -112,11 +113,15 @@ def workload_mode(r: BuildResult) -> str:
     return r.planned.workload.mode.value if r.planned is not None else ""
 
 
+_FIRST_CLAUSE = re.compile(r"[;:] ")  # where a refusal's first clause ends ("8-bit optimizer states with pure fp32
+# weights: use amp or bf16 precision, …" had pushed the Speed and Price columns out of a 1280-px window)
+
+
 def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
     e = r.estimate
-    if r.problems:  # the first clause: the whole message is in the tooltip and under the table
-        return "cannot run as set: " + words.problem_message(r.problems[0]).split("; ", 1)[0]
+    if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
+        return "cannot run as set: " + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0]
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
     band = median_pct(workload)

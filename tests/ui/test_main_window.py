@@ -140,7 +140,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window):
     # The verdict cell says what is wrong in its first clause; the whole message (with what to choose
     # instead) is in its tooltip and under the table. The column used to grow to the whole sentence and
     # pushed the speed and price columns out of a 1280-px window.
-    from advisor.core.job.workload import Engine
+    from advisor.core.job.workload import Engine, Workload
 
     session, window = app_window
     session._set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
@@ -152,6 +152,9 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window):
     assert tip.startswith("Engine: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra") and "choose another engine" in tip
     assert "choose another engine" in window.builds_panel.label_messages.text()
     assert _cell(window, 1, 2).startswith("fits")
+    # A first clause that ends at a colon: 8-bit optimizer states with fp32 weights.
+    session.set_workload(Workload(mode="train", precision="fp32", optimizer="adamw-8bit"))
+    assert _cell(window, 1, 2) == "cannot run as set: 8-bit optimizer states with pure fp32 weights"
 
 
 def test_the_winner_is_named_and_its_row_highlighted(app_window):
