@@ -89,6 +89,23 @@ def generation(architecture: str) -> str:
     return architecture.split(" ", 1)[0]
 
 
+#: FP32 lanes per streaming multiprocessor (results per clock of a 32-bit floating-point multiply-add):
+#: 64 on compute capability 6.0, 7.x and 8.0, 128 on 5.x, 6.1, 8.6, 8.9, 9.0 and later (CUDA C++ Programming
+#: Guide, "Arithmetic Instructions", throughput table; warp shuffles are 32 per clock on every one of them).
+#: By the chip named in ``Gpu.architecture`` ("Ampere (GA100)") where its generation holds both kinds, else by
+#: the generation; an architecture named neither way takes 128, the lanes of every generation since Ampere's
+#: GA10x.
+FP32_LANES_64_CHIPS = ("GP100", "GV100", "GA100")  # Pascal's, Volta's and Ampere's data-center chips
+FP32_LANES_64_GENERATIONS = ("Volta", "Turing")
+
+
+def fp32_lanes_per_sm(architecture: str) -> int:
+    """FP32 lanes per SM of a GPU of ``architecture`` (``FP32_LANES_64_CHIPS``, ``FP32_LANES_64_GENERATIONS``)."""
+    if generation(architecture) in FP32_LANES_64_GENERATIONS or any(c in architecture for c in FP32_LANES_64_CHIPS):
+        return 64
+    return 128
+
+
 @lru_cache(maxsize=64)
 def _generation_mfu(architecture: str, framework: str) -> float:
     gen = generation(architecture)

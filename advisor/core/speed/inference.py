@@ -52,7 +52,7 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
-from advisor.core.speed.flops import attention_flops_per_token, matmul_share
+from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
@@ -111,8 +111,15 @@ def _trt_llm_notes(arch: ModelArch, w: Workload) -> list[str]:
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
     """What a per-head decode attention kernel achieves on each GPU used, FLOP/s: the card's FP32
-    (CUDA-core) peak × ``engine_speed.PER_HEAD_ATTENTION_SHARE`` (None: FP32 peak not published)."""
-    return tuple(None if g.fp32_tflops is None else g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE
+    (CUDA-core) peak × ``engine_speed.PER_HEAD_ATTENTION_SHARE``, a share of the peak of an SM of 128 FP32
+    lanes (None: FP32 peak not published). The kernel ends each key's dot product with a reduction across
+    the threads that hold the key (``qk_dot_``'s ``__shfl_xor_sync`` loop, cpp/tensorrt_llm/kernels/
+    decoderMaskedMultiheadAttention/decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95): its rate follows
+    the SMs' instruction issue, the same per clock on every generation, not their FP32 lanes
+    (``flops.fp32_lanes_per_sm``). On a chip of 64 lanes per SM (A100, V100, T4), whose FP32 peak counts half
+    as many lanes per SM, the same kernel reaches twice that share of its peak."""
+    return tuple(None if g.fp32_tflops is None else
+                 g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE * 128 / fp32_lanes_per_sm(g.architecture)
                  for g in build.gpus[:n_gpus])
 
 

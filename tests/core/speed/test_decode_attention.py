@@ -9,7 +9,8 @@ from advisor.core.job.workload import DecodeAttention, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import engine_speed as es
 from advisor.core.speed import inference as sp
-from advisor.core.speed.flops import attention_flops_per_token
+from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm
+from advisor.storage.catalog_store import load_catalog
 from tests.core.speed.speed_fixtures import h100, llama2_7b, llama2_70b
 
 
@@ -59,6 +60,30 @@ def test_gqa_saves_a_per_head_kernel_nothing():
 
 def test_per_head_rate_is_the_fp32_peak_share():
     assert sp.per_head_attention_flops_per_s(one_h100(), 1) == (67e12 * es.PER_HEAD_ATTENTION_SHARE,)
+
+
+@pytest.mark.parametrize(("architecture", "lanes"), [
+    ("Ampere (GA100)", 64), ("Ampere (GA102)", 128), ("Ampere", 128), ("Volta (GV100)", 64), ("Volta", 64),
+    ("Turing", 64), ("Turing (TU102)", 64), ("Pascal (GP100)", 64), ("Pascal (GP102)", 128), ("Hopper", 128),
+    ("Ada Lovelace (AD102)", 128), ("Blackwell (GB202)", 128), ("", 128),
+])
+def test_fp32_lanes_per_sm_by_chip_then_generation(architecture, lanes):
+    # CUDA C++ Programming Guide, throughput table: 64 FP32 results per clock per SM on compute capability
+    # 6.0, 7.x and 8.0; 128 on 6.1, 8.6, 8.9, 9.0 (shader units / SMs in the TechPowerUp database agree for
+    # every NVIDIA card of the catalog).
+    assert fp32_lanes_per_sm(architecture) == lanes
+
+
+def test_per_head_rate_follows_the_sms_issue_not_their_fp32_lanes():
+    """An A100 (GA100, 64 FP32 lanes per SM) reaches twice the share of its FP32 peak that an H100 (128)
+    reaches: the kernel's per-key shuffles issue at the same rate per SM on both (issue 15, fifteenth
+    session: the TensorRT-LLM 0.9.0 A100 rows of Mistral 7B, Mixtral and Falcon 180B had been 18-37 % slow)."""
+    a100 = h100().model_copy(update={"id": "a100-80gb-sxm", "architecture": "Ampere (GA100)", "fp32_tflops": 19.5})
+    build = ResolvedBuild(name="1x A100", gpus=(a100,), topology=Topology(pcie_gen=4))
+    assert sp.per_head_attention_flops_per_s(build, 1) == pytest.approx((2 * 19.5e12 * es.PER_HEAD_ATTENTION_SHARE,))
+    catalog = load_catalog().catalog
+    for gpu_id in ("a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm", "a30"):
+        assert fp32_lanes_per_sm(catalog.gpus[gpu_id].architecture) == 64, gpu_id
 
 
 def test_xqa_layouts_are_the_precompiled_kernels():
