@@ -87,12 +87,16 @@ def formulas() -> tuple[Formula, ...]:
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
                 f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
-                "kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs), at least "
+                "kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
+                f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
+                "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
                 "the host floor × layers, plus tensor-parallel all-reduces. Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
-                         "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053")),
+                         "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
+                         "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
+                         "CUDA C++ Programming Guide, arithmetic instruction throughput")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above); training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("

@@ -119,7 +119,8 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: before XQA existed, beside v0.7a's XQA rows (blogs/Falcon180B-H200.md at 3c44cb97), with
 #: TensorRT-LLM on vLLM's constants (its own are not fitted: no row at a small batch). The kernel
 #: reaches a small share: FP32 accumulation and per-key reductions across a warp, not its
-#: multiply-adds, bound it.
+#: multiply-adds, bound it. The share is of an SM of 128 FP32 lanes (the H200's); on a chip of 64
+#: (``flops.fp32_lanes_per_sm``) the same kernel reaches twice it (``inference.per_head_attention_flops_per_s``).
 PER_HEAD_ATTENTION_SHARE = 0.11
 
 
