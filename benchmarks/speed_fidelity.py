@@ -18,7 +18,8 @@ beyond the model's, as the TensorRT-LLM 0.9.0 page ran Falcon 180B at 2,048 + 2,
 window and the CLI give no speed for such a job, so the benchmark gives none either. A decode row measured
 faster than its stated job can run at all (``weight_read_bound``: every step reads the weights it must at
 the cards' peak bandwidth, and nothing else takes time) is a known gap, reported and not scored: the
-published figure is not that job's.
+published figure is not that job's. So is a row of an MoE model whose source ran it on filler weights
+(``FILLER_WEIGHT_SOURCES``): its router's choices, and so the experts each step reads, are not a user's.
 
 The per-engine constants (``advisor.core.speed.engine_speed``) are fitted on the *calibration*
 rows by ``benchmarks/speed_calibration.py``; whole sources are held out (``split_of``: sha256 of
@@ -189,6 +190,29 @@ def job_of(row: dict[str, str]) -> Workload | str:
                     parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version)
 
 
+#: Sources whose engines were built without a checkpoint, on their filler weights (random, or left unfilled,
+#: by version: tensorrt_llm/parameter.py). Speed does not depend on a dense model's weight values, but an MoE
+#: model's router decides from them which experts each token reads: with filler weights its choices are not a
+#: trained router's, which spreads a batch's tokens over the experts (``inference.moe_read_fraction``). Such
+#: a row of an MoE model times a job no user runs, and is a known gap. TensorRT-LLM's 0.9.0 performance page
+#: builds every engine it documents with ``trtllm-build --model_config <config.json>`` from a config it prints
+#: ("Prepare a config json file"; GPT-J, Llama 2 7B and 70B, Falcon 180B) and documents no Mixtral build; three
+#: of its twelve Mixtral rows are faster than reading, each step, the experts a balanced routing of their batch
+#: touches (``weight_read_bound``), which a trained router's batch cannot be.
+FILLER_WEIGHT_SOURCES = {
+    "https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html":
+        "TensorRT-LLM's 0.9.0 performance page builds its engines from a model config, without weights",
+}
+
+
+def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
+    """Why an MoE row measured on filler weights is not scored (``FILLER_WEIGHT_SOURCES``); None otherwise."""
+    why = FILLER_WEIGHT_SOURCES.get(row.get("url", "").strip())
+    if why is None or arch.moe is None:
+        return None
+    return f"known gap: an MoE model run on filler weights ({why}): its router is not a trained one"
+
+
 def weight_read_bound(row: dict[str, str], arch: ModelArch, job: Workload, build, weights_bytes: float) -> float | None:
     """The most a decode row's quantity can be for its job: one step of the batch reads at least the
     busiest GPU's weights (``weights_bytes``) — of an MoE model, the experts that uniform routing of the
@@ -218,6 +242,9 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     job = job_of(row)
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
+    filler = filler_weight_moe(row, arch)
+    if filler is not None:
+        return Outcome(**base, skipped=filler)
     try:
         build = hardware_of(row, catalog, gpu, n)
         refused = check_workload(arch, job, build)
