@@ -4,8 +4,9 @@ The six builds of ``benchmarks/ui_recompute.py`` (its ``SIX``), the window's mod
 canonical comparison's), each change a new batch and sequence length (context length for
 inference) as ``ui_recompute.py`` makes them, so no cache keyed by the workload helps:
 
-* pass: ``evaluate_build`` of the six builds without the suggestions (what the window's
-  ``Session._continue_pass`` computes before the table paints), then ``assemble``;
+* pass: ``evaluate_build`` of the six builds without the suggestions and, since the fifteenth session,
+  without what only the Details tab shows (``quick=True``: what the window's ``Session._continue_pass``
+  computes before the table paints), then ``assemble``;
 * sweep: ``fit_curves`` of the changed workload (the Fit plot's curves).
 
 Builds are prepared once (``prepare_build``, as the window keeps them) and one change is made
@@ -77,7 +78,8 @@ def one_pass(catalog, arch, entries, prepared, w, margin: float):
         technique_workloads,
     )
 
-    done = [evaluate_build(catalog, arch, w, e, margin, False, p) for e, p in zip(entries, prepared, strict=True)]
+    done = [evaluate_build(catalog, arch, w, e, margin, False, p, quick=True)  # as the window: Details adds the rest
+            for e, p in zip(entries, prepared, strict=True)]
     return assemble(arch, w, done, ({}, technique_workloads(w)[1]))
 
 

@@ -177,7 +177,12 @@ class DetailsTab(QTextBrowser):
         self.setOpenExternalLinks(True)
 
     def update_from(self, results) -> None:
-        replace_html(self, fmt.details_html(results, self.session.workload, self.session.prefs))
+        from advisor.core.advice.evaluate import detailed_results  # noqa: PLC0415 - the window's core imports after the first paint
+
+        # The window's pass leaves out what only this tab shows (``evaluate_build(quick=True)``): added here,
+        # when the tab is drawn.
+        replace_html(self, fmt.details_html(detailed_results(self.session.arch, results), self.session.workload,
+                                            self.session.prefs))
 
 
 TABS = (

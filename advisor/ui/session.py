@@ -418,7 +418,7 @@ class Session(QObject):
         while len(p.done) < len(p.entries):
             i = len(p.done)
             p.done.append(evaluate.evaluate_build(p.catalog, p.arch, p.workload, p.entries[i], p.margin, False,
-                                                  p.prepared[i]))
+                                                  p.prepared[i], quick=True))  # the Details tab adds the rest
             computed = True
             if (time.perf_counter() - start) * 1e3 >= self.slice_ms and not self._closed:
                 self._pass_timer.start()  # the next builds, or the table, in the next turn: keys first

@@ -210,6 +210,24 @@ def test_the_details_tab_keeps_its_scroll_bar_across_a_change(app_window, drawn)
     assert resized == [] and details.verticalScrollBar().isVisible()
 
 
+def test_the_details_tab_shows_what_the_windows_quick_pass_leaves_out(app_window, drawn):
+    """The window's pass estimates each build without the rule of thumb, the parameter counts and the
+    assumptions (issue 20, fifteenth session); the Details tab adds them when it is drawn."""
+    session, window = app_window
+    session.set_workload(session.workload.model_copy(update={"batch": 5}))
+    drawn(window)
+    assert session.results.builds and not any(r.detailed for r in session.results.builds if r.estimate is not None)
+    index = next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == "Details")
+    window.tabs.setCurrentIndex(index)
+    drawn(window)
+    text = window.tabs.view(index).toPlainText()
+    for r in session.results.builds:
+        assert r.name in text
+    assert text.count("Rule of thumb") == len(session.results.builds)
+    assert text.count("Parameters: 8.03 B total") == len(session.results.builds)
+    assert "usable memory: card size minus" in text
+
+
 @contextlib.contextmanager
 def _resizes(widget):
     """The sizes ``widget`` is given while the block runs (a Qt event filter)."""

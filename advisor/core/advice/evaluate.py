@@ -18,6 +18,7 @@ import numpy as np
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.cost.running import price_date
+from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
 from advisor.core.hardware.catalog import (
@@ -75,6 +76,9 @@ class BuildResult:
     price_date: dt.date | None = None  # oldest date among the prices shown (new, else used; cloud: its rate's)
     largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
     model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
+    #: False: the estimate leaves out the rule of thumb, the parameter counts and the assumptions (the
+    #: window's pass: ``evaluate_build(quick=True)``); ``detailed`` adds them, nothing else differs.
+    detailed: bool = True
 
     @property
     def name(self) -> str:
@@ -329,8 +333,12 @@ def with_suggestions(results: Results, found: tuple[tuple[Suggestion, ...] | Non
 
 def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry,
                    margin: float = 0.0, with_suggestions: bool = True,
-                   prepared: PreparedBuild | None = None) -> BuildResult:
-    """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price."""
+                   prepared: PreparedBuild | None = None, quick: bool = False) -> BuildResult:
+    """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price.
+
+    ``quick``: the estimate without what only the Details tab shows (``best_plan(quick=True)``: no rule of
+    thumb, parameter counts or assumptions; memory, speed and fit are the same); ``detailed`` adds it. The
+    window's pass after each change takes it, 19 % of a training pass with six builds (issue 20)."""
     if prepared is None:
         prepared = prepare_build(catalog, entry)
     if prepared.resolved is None:
@@ -341,7 +349,7 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     job = _job_of(workload)
     pins = entry.plan or PlanPins()
     try:
-        planned = best_plan(arch, job, resolved, pins, margin)
+        planned = best_plan(arch, job, resolved, pins, margin, quick=quick)
     except ValueError as exc:  # the estimator's refusal (unknown format) is shown, not raised
         return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error=f"no estimate: {exc}",
                            problems=_problem_lines(check_workload(arch, job, resolved)), **money_fields)
@@ -353,7 +361,23 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     return BuildResult(entry=entry, resolved=resolved, estimate=planned.estimate, planned=planned,
                        plan_text=plan_words(planned.plan, resolved, job.mode, pins.any), status=planned.status,
                        suggestions=found, problems=_problem_lines(planned.problems), warnings=warnings,
-                       model_capacity_bytes=capacity, **money_fields)
+                       model_capacity_bytes=capacity, detailed=not quick, **money_fields)
+
+
+def detailed(arch: ModelArch | None, r: BuildResult) -> BuildResult:
+    """``r`` with the whole estimate of its plan (``estimate``: the rule of thumb, the parameter counts and the
+    assumptions that ``evaluate_build(quick=True)`` leaves out)."""
+    if r.detailed or arch is None or r.planned is None or r.resolved is None:
+        return r
+    est = estimate(arch, r.planned.workload, r.resolved)
+    return dataclasses.replace(r, estimate=est, planned=dataclasses.replace(r.planned, estimate=est), detailed=True)
+
+
+def detailed_results(arch: ModelArch | None, results: Results) -> Results:
+    """``results`` with every build ``detailed``."""
+    if all(r.detailed for r in results.builds):
+        return results
+    return dataclasses.replace(results, builds=tuple(detailed(arch, r) for r in results.builds))
 
 
 def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entries: tuple[BuildEntry, ...],

@@ -145,10 +145,12 @@ def job_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: Memory
               weights_bytes_override: float | None = None) -> SpeedEstimate:
     """The speed shown for a job: a request's (``request_speed``) where the job is one (``Workload.is_request``),
     else the steady speed at the job's context (``estimate_speed`` with ``memory``, the job's breakdown). The plan
-    search judges plans by it and the catalog search ranks by it, so both agree with the estimate shown."""
-    if w.is_request:
-        return request_speed(arch, w, build, usable, weights_bytes_override)
-    return estimate_speed(arch, w, build, memory)
+    search judges plans by it and the catalog search ranks by it, so both agree with the estimate shown. Its
+    notes say when the job runs past the model's trained context (``past_trained_context``)."""
+    speed = (request_speed(arch, w, build, usable, weights_bytes_override) if w.is_request
+             else estimate_speed(arch, w, build, memory))
+    past = past_trained_context(arch, w)
+    return speed if past is None else speed.model_copy(update={"notes": (*speed.notes, past)})
 
 
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
@@ -166,14 +168,12 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         usable = min(usable_memory_bytes(g) for g in build.gpus[: workload.n_gpus])
     mem = estimate_memory(arch, workload, usable, weights_bytes_override)
     if build is None:
-        speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s",))
+        past = past_trained_context(arch, workload)
+        speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s", *((past,) if past else ())))
         fit = None
     else:
         speed = job_speed(arch, workload, build, mem.breakdown, usable, weights_bytes_override)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
-    past = past_trained_context(arch, workload)
-    if past is not None:
-        speed = speed.model_copy(update={"notes": (*speed.notes, past)})
     assumptions = list(mem.assumptions)
     if build is not None:
         assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "

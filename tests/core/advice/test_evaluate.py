@@ -117,3 +117,41 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
     assert len(asked) > 2 * len(first.builds)
     with pytest.raises(ValueError, match="one prepared build per entry"):
         compute.evaluate(catalog, arch, c.workload, entries, curves, prepared=prepared[:1])
+
+
+def test_a_quick_evaluation_differs_only_in_what_the_details_add():
+    """The window's pass (issue 20, fifteenth session) leaves out the rule of thumb, the parameter counts and
+    the assumptions; memory, speed (its notes too), fit, plan and status are the full evaluation's, and
+    ``detailed`` makes it the full one."""
+    catalog = load_catalog().catalog
+    c = canonical_comparison()
+    entries = (*c.builds, BuildEntry(name="one 5090", build_id="1x-rtx-5090"),
+               BuildEntry(name="unknown", build_id="no-such-build"))
+    falcon = catalog.models["falcon-180b"]
+    cases = ((compute.resolve_model(catalog, c.model), c.workload),
+             (compute.resolve_model(catalog, c.model), Workload(mode=Mode.TRAIN, method=Method.LORA, batch=4)),
+             (compute.resolve_model(catalog, ModelRef(preset_id="llama-3.1-70b")), c.workload),
+             # past the model's trained context on TensorRT-LLM: the speed notes say so in both
+             (falcon, Workload(engine="tensorrt-llm", weights="fp8", context_len=4096, prompt_tokens=2048)))
+    for arch, workload in cases:
+        for entry in entries:
+            full = compute.evaluate_build(catalog, arch, workload, entry, 0.05, False)
+            quick = compute.evaluate_build(catalog, arch, workload, entry, 0.05, False, quick=True)
+            assert full.detailed
+            if full.estimate is None:
+                assert quick == full
+                continue
+            assert not quick.detailed
+            a, b = full.estimate, quick.estimate
+            assert (a.memory, a.speed, a.fit) == (b.memory, b.speed, b.fit)
+            assert (quick.status, quick.plan_text, quick.planned.plan, quick.problems) == \
+                (full.status, full.plan_text, full.planned.plan, full.problems)
+            assert b.rule_of_thumb is None and b.params_total == 0 and b.assumptions == ()
+            assert a.params_total > 0 and a.assumptions
+            assert compute.detailed(arch, quick) == full
+            if arch is falcon:
+                assert any("past the 2,048 Falcon 180B was trained on" in n for n in b.speed.notes)
+    results = compute.assemble(arch, workload, [compute.evaluate_build(catalog, arch, workload, e, 0.05, False, quick=True)
+                                                for e in entries], ({}, ""))
+    whole = compute.detailed_results(arch, results)
+    assert all(r.detailed for r in whole.builds) and compute.detailed_results(arch, whole) is whole
