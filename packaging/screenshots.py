@@ -7,8 +7,9 @@ Run under a virtual screen, e.g.::
 Scenes: ``first-launch`` (the canonical comparison, the winner named), ``does-not-fit`` (a build on
 which the job does not fit, with what would make it fit), ``find-builds`` (the catalog search with
 its plot) and ``six-builds`` (a GPU pair, a prebuilt, a Mac, a cloud instance, a single card and a
-user-priced card side by side), ``catalog-editor`` (the editor on the RTX 3090's record). Each is
-saved as ``SCENE-WxH.png``.
+user-priced card side by side), ``six-builds-details`` (the same six builds on the Details tab: each
+build's rule of thumb, parameters and assumptions), ``catalog-editor`` (the editor on the RTX 3090's
+record). Each is saved as ``SCENE-WxH.png``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "catalog-editor")
+SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "six-builds-details", "catalog-editor")
 
 
 def _settle(app, rounds: int = 6, window=None) -> None:
@@ -47,12 +48,13 @@ def _scene(name: str, session, window):
     from advisor.core.job.workload import Engine
 
     session.apply(canonical_comparison(), None)
+    window.tabs.setCurrentIndex(0)
     if name == "does-not-fit":
         session.add_build(BuildEntry(name="1× RTX 5090", build_id="1x-rtx-5090"))
         session.set_model(ModelRef(preset_id="llama-3.1-70b"))
         session.set_workload(session.workload.model_copy(update={"weights": "q4_k_m", "engine": Engine.LLAMA_CPP,
                                                                  "batch": 1, "context_len": 4096}))
-    if name == "six-builds":
+    if name in ("six-builds", "six-builds-details"):
         cat = session.catalog
         mac = next(k for k in cat.systems if "mac-studio" in k and session.resolved_ok(BuildEntry(name="m", system_id=k)))
         cloud = next(k for k, v in cat.cloud.items() if v.gpu_count == 8)
@@ -61,6 +63,9 @@ def _scene(name: str, session, window):
                       BuildEntry(name="Workstation", system_id=system),
                       BuildEntry(name="1× RTX PRO 6000", build_id="1x-rtx-pro-6000")):
             session.add_build(entry)
+        if name == "six-builds-details":
+            window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count())
+                                             if window.tabs.tabText(i) == "Details"))
     if name == "catalog-editor":
         from advisor.core.hardware.catalog import RecordKind
         from advisor.ui.catalog_editor.window import CatalogEditor
