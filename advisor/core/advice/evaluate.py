@@ -338,7 +338,8 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
 
     ``quick``: the estimate without what only the Details tab shows (``best_plan(quick=True)``: no rule of
     thumb, parameter counts or assumptions; memory, speed and fit are the same); ``detailed`` adds it. The
-    window's pass after each change takes it, 19 % of a training pass with six builds (issue 20)."""
+    window's pass after each change takes it: 13.5 % fewer instructions in a training pass of six builds, 15 % in
+    an inference one (issue 20; benchmarks/README.md, fifteenth session)."""
     if prepared is None:
         prepared = prepare_build(catalog, entry)
     if prepared.resolved is None:
