@@ -10,10 +10,10 @@ from pydantic import Field
 from advisor.core.hardware import interconnect
 from advisor.core.hardware import memory as usable
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.core.job.workload import Framework, Mode, OptimizerKernel, Workload
+from advisor.core.job.workload import Engine, Framework, Mode, OptimizerKernel, Workload
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
-from advisor.core.speed import engine_speed, flops
+from advisor.core.speed import engine_speed, flops, scores
 from advisor.core.speed import training as speed_training
 from advisor.core.units import MIB
 
@@ -98,7 +98,10 @@ def formulas() -> tuple[Formula, ...]:
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
                          "CUDA C++ Programming Guide, arithmetic instruction throughput")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
-                f"(c per engine, above); training 6·P per token, 8·P with full "
+                f"(c per engine, above); a prompt's attention without a fused kernel (transformers' eager attention, "
+                f"llama.cpp without flash attention, Ollama by default) also moves its scores through memory, "
+                f"{scores.SCORE_BYTES[Engine.TRANSFORMERS]:g} and {scores.SCORE_BYTES[Engine.LLAMA_CPP]:g} bytes a score, "
+                f"at the bandwidth share b; training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
                 + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
                 + "; " + ", ".join(f"{FRAMEWORK_NAMES[Framework(f)]} on {g} {m:.0%}"
@@ -113,7 +116,9 @@ def formulas() -> tuple[Formula, ...]:
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
                          "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",
                          "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)",
-                         "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adamw.py at 002d2f0b (foreach and fused AdamW)")),
+                         "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adamw.py at 002d2f0b (foreach and fused AdamW)",
+                         "transformers modeling_llama.py at 00227283 (eager attention); llama.cpp src/llama-graph.cpp at "
+                         "434f71a5 (attention without flash attention)")),
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

@@ -55,6 +55,7 @@ from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
 from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
+from advisor.core.speed.scores import score_bytes, score_context
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
@@ -238,17 +239,25 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
         return None
     e = engine_speed(w.engine)
     tokens = w.context_len * w.batch
-    flops = tokens * (r.two_n + attention_flops_per_token(arch, w.context_len / 2))
+    scores = score_bytes(arch, w)  # without a fused attention kernel: every score it computes goes through memory
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, score_context(w) if scores else w.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        t = sum(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth))
-                for f, p, b in zip(shares, r.peaks, r.bws, strict=True))
+        parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)), scores * f / (b * e.bandwidth))
+                 for f, p, b in zip(shares, r.peaks, r.bws, strict=True)]
+        t, scores_t = sum(a + s for a, s in parts), sum(s for _a, s in parts)
         comm_t = sum(r.sends(act, sp.stages))
-        return t + comm_t, comm_t
-    comp_t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth))
-    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
-    return comp_t + comm_t, comm_t
+    else:
+        scores_t = scores / sp.tp / (min(r.bws) * e.bandwidth)
+        t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
+        comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    if scores:
+        why = "Ollama leaves flash attention off" if w.engine is Engine.OLLAMA else (
+            "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off")
+        notes.append(f"the prompt's attention writes its scores to memory ({why}): {scores_t:.2f} s of the "
+                     f"{t + comm_t:.2f} s prefill")
+    return t + comm_t, comm_t
 
 
 #: Host RAM bandwidth the CPU achieves when it runs offloaded MoE experts: dual-channel DDR5-5600

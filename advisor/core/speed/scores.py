@@ -1,0 +1,56 @@
+"""A prompt's attention without a fused kernel: the scores go through memory (issue 15, prefill "with and
+without flash attention").
+
+A fused attention kernel (FlashAttention, Dao et al. 2022, arXiv:2205.14135; PyTorch's SDPA; vLLM's, SGLang's,
+TensorRT-LLM's, ExLlamaV2's and llama.cpp's ``-fa``) keeps each block of scores in on-chip memory and skips
+the blocks the causal mask hides: its cost is its FLOPs (``flops.attention_flops_per_token`` at half the
+context). Without one, the engine writes the whole seq × seq score matrix of every query head to the card's
+memory and reads it back, op by op: a prompt pays those bytes at the card's bandwidth, beside its FLOPs over
+every score it computes.
+"""
+
+from __future__ import annotations
+
+from advisor.core.job.workload import AttentionImpl, Engine, Workload
+from advisor.core.memory.activations import LLAMA_CPP_UBATCH
+from advisor.core.model.arch import ModelArch
+
+#: Bytes each score moves, by engine, where it writes them (``materialized``):
+#: * transformers, eager attention (``--attention eager``; src/transformers/models/llama/modeling_llama.py at
+#:   00227283, ``LlamaAttention.forward``): QKᵀ written in the model's 16 bits (2), divided by √d (read and
+#:   written: 4), the causal mask added (the scores and the mask read, the sum written: 6), the softmax in fp32
+#:   (2 read, 4 written), cast back (4 read, 2 written), read by the PV matmul (2): 26 bytes;
+#: * llama.cpp without flash attention (src/llama-graph.cpp at 434f71a5, ``build_attn_mha``, its non-flash
+#:   branch): KQ in fp32 (``ggml_mul_mat`` with F32 precision: 4), ``ggml_soft_max_ext`` with the scale and
+#:   the f16 mask fused (4 and 2 read, 4 written), read by the KQV matmul (4): 18 bytes.
+SCORE_BYTES: dict[Engine, float] = {Engine.TRANSFORMERS: 26.0, Engine.LLAMA_CPP: 18.0, Engine.OLLAMA: 18.0}
+
+
+def materialized(w: Workload) -> bool:
+    """The engine writes the prompt's scores to memory: transformers with eager attention (SDPA and
+    FlashAttention-2 are fused), llama.cpp without flash attention, and Ollama, which leaves it off unless
+    OLLAMA_FLASH_ATTENTION=1 is set (Ollama docs, FAQ; the memory estimate takes the same rule). Every other
+    engine runs fused attention kernels whatever the attention option says."""
+    if w.engine is Engine.TRANSFORMERS:
+        return w.attention is AttentionImpl.EAGER
+    if w.engine is Engine.OLLAMA:
+        return True
+    return w.engine is Engine.LLAMA_CPP and w.attention is not AttentionImpl.FLASH
+
+
+def score_context(w: Workload) -> float:
+    """The mean number of keys each prompt token's scores span: transformers computes the whole square and
+    masks it (``context_len``); llama.cpp computes each ubatch of ``LLAMA_CPP_UBATCH`` tokens against the cache
+    so far, the ubatch itself included ((context + ubatch) / 2)."""
+    s = w.context_len
+    if w.engine is Engine.TRANSFORMERS:
+        return float(s)
+    return (s + min(LLAMA_CPP_UBATCH, s)) / 2
+
+
+def score_bytes(arch: ModelArch, w: Workload) -> float:
+    """Bytes the prompt's scores move, every sequence and layer, all query heads (0 where they are not
+    ``materialized``)."""
+    if not materialized(w):
+        return 0.0
+    return w.batch * arch.n_layers * arch.n_heads * w.context_len * score_context(w) * SCORE_BYTES[w.engine]
