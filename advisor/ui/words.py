@@ -19,7 +19,7 @@ FIELD_LABELS: dict[str, str] = {
     "context_len": "Context length",
     "prompt_tokens": "Prompt tokens",
     "kv_dtype": "KV cache type",
-    "decode_attention": "Attention kernel",
+    "decode_attention": "Decode attention",
     "gpu_memory_utilization": "vLLM memory share",
     "method": "Method",
     "objective": "Objective",

@@ -43,6 +43,7 @@ from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     ACTIVATION_QUANT_WORDS,
+    ATTENTION_CHOICE_ENGINES,
     DEFAULT_WEIGHTS,
     KV_DTYPES,
     LOSS_WORDS,
@@ -171,6 +172,10 @@ class WorkloadPanel(QScrollArea):
         self.spin_batch = _spin(1, 100_000, TIPS["batch"])
         self.label_batch = QLabel("Concurrent sequences")
         form.addRow(self.label_batch, self.spin_batch)
+        # Training's activations and a prompt's speed both depend on it (issue 15: prefill with and without
+        # flash attention); in inference only the engines that let it be chosen take it.
+        self.combo_attention = _combo([a.value for a in AttentionImpl], TIPS["attention"])
+        form.addRow("Attention", self.combo_attention)
         return box
 
     def _inference_box(self) -> QGroupBox:
@@ -187,7 +192,7 @@ class WorkloadPanel(QScrollArea):
         self.combo_kv_dtype = _combo(KV_DTYPES, TIPS["kv_dtype"])
         form.addRow("KV cache type", self.combo_kv_dtype)
         self.combo_decode_attention = _combo([d.value for d in DecodeAttention], TIPS["decode_attention"])
-        form.addRow("Attention kernel", self.combo_decode_attention)
+        form.addRow("Decode attention", self.combo_decode_attention)
         self.combo_engine_version = _combo([v for _t, v in TRT_LLM_VERSIONS], TIPS["engine_version"],
                                            labels=[t for t, _v in TRT_LLM_VERSIONS])
         self.combo_engine_version.currentIndexChanged.connect(self._on_control_edited)
@@ -229,8 +234,6 @@ class WorkloadPanel(QScrollArea):
         form.addRow("Epochs", self.spin_epochs)
         self.combo_checkpointing = _combo([c.value for c in Checkpointing], TIPS["checkpointing"])
         form.addRow("Checkpointing", self.combo_checkpointing)
-        self.combo_attention = _combo([a.value for a in AttentionImpl], TIPS["attention"])
-        form.addRow("Attention", self.combo_attention)
         self.spin_lora_rank = _spin(1, 65536, TIPS["lora_rank"])
         form.addRow("LoRA rank", self.spin_lora_rank)
         grid = QGridLayout()  # three rows: seven boxes in one row widen the whole panel
@@ -491,6 +494,7 @@ class WorkloadPanel(QScrollArea):
         self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)
         self.form_inference.setRowVisible(self.combo_engine_version, workload.engine is Engine.TENSORRT_LLM)
+        self.combo_attention.setEnabled(training or workload.engine in ATTENTION_CHOICE_ENGINES)
         if not training:
             _enable_items(self.combo_weights, lambda t: allowed_weights(workload.engine, t))
         _enable_items(self.combo_kv_dtype, lambda t: allowed_kv(workload.engine, t))

@@ -142,18 +142,31 @@ def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
     assert rows["Objective"].endswith("reference log-probabilities precomputed")
 
 
+def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
+    # issue 15 (fifteenth session): a prompt without a fused attention kernel is slower; the PDF says so.
+    from advisor.report.content import workload_rows
+    from tests.core.speed.speed_fixtures import llama2_7b
+
+    assert "Prompt attention" not in dict(workload_rows(llama2_7b(), Workload(engine="transformers"), None))
+    assert "Prompt attention" not in dict(workload_rows(llama2_7b(), Workload(engine="vllm", attention="eager"), None))
+    rows = dict(workload_rows(llama2_7b(), Workload(engine="transformers", attention="eager"), None))
+    assert rows["Prompt attention"] == "not fused (eager): the prompt's attention scores go through the card's memory"
+    rows = dict(workload_rows(llama2_7b(), Workload(engine="ollama", weights="q4_k_m"), None))
+    assert rows["Prompt attention"].startswith("not fused (Ollama's default)")
+
+
 def test_workload_rows_name_a_per_head_decode_kernel():
     # issue 15 (third session): the PDF states the decode attention kernel when it is not the default.
     from advisor.report.content import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
-    assert "Attention kernel" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
+    assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
-    assert rows["Attention kernel"].startswith("per-head")
+    assert rows["Decode attention"].startswith("per-head")
     # A named TensorRT-LLM version: the task names it, and what it runs (per-head before 0.7; an MoE model's
     # experts in 16-bit in an FP8 build before 0.10) is stated as the estimate used it.
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", engine_version="0.5.0"), None))
-    assert rows["Task"] == "inference with TensorRT-LLM 0.5.0" and rows["Attention kernel"].startswith("per-head")
+    assert rows["Task"] == "inference with TensorRT-LLM 0.5.0" and rows["Decode attention"].startswith("per-head")
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
     rows = dict(workload_rows(mixtral, Workload(engine="tensorrt-llm", engine_version="0.9.0", weights="fp8"), None))
     assert rows["Weights"] == "fp8 (experts in fp16: no FP8 path for MoE experts before 0.10)"

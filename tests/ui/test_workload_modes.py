@@ -198,3 +198,25 @@ def test_the_tensorrt_llm_version_is_a_window_option(app_window):
     assert session.workload.engine_version is None and not form.isRowVisible(panel.combo_engine_version)
     session.undo_stack.undo()
     assert session.workload.engine_version == "0.7a" and panel.combo_engine_version.currentText() == "0.7a"
+
+
+def test_prompt_attention_is_a_window_option_where_the_engine_takes_it(app_window):
+    """Issue 15, fifteenth session: a prompt without a fused attention kernel is slower; the Attention box sits
+    with the task, enabled in inference for transformers and llama.cpp, greyed for engines that always fuse."""
+    from advisor.core.job.workload import AttentionImpl
+
+    session, window = app_window
+    panel = window.workload_panel
+    assert panel.combo_attention.isVisible()  # in inference too (it was in the training box alone)
+    assert session.workload.engine.value == "vllm" and not panel.combo_attention.isEnabled()
+    _pick(panel.combo_engine, "transformers")
+    assert panel.combo_attention.isEnabled()
+    panel.spin_context_len.setValue(8192)
+    fused = [r.estimate.speed.prefill_tokens_per_s for r in session.results.builds if r.estimate is not None]
+    _pick(panel.combo_attention, "eager")
+    assert session.workload.attention is AttentionImpl.EAGER
+    eager = [r.estimate.speed for r in session.results.builds if r.estimate is not None]
+    assert all(e.prefill_tokens_per_s < f for e, f in zip(eager, fused, strict=True))
+    assert all(any("writes its scores to memory (eager attention)" in n for n in e.notes) for e in eager)
+    _pick(panel.combo_mode, "train")
+    assert panel.combo_attention.isEnabled() and panel.combo_attention.currentText() == "eager"

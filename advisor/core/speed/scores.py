@@ -26,6 +26,11 @@ from advisor.core.model.arch import ModelArch
 SCORE_BYTES: dict[Engine, float] = {Engine.TRANSFORMERS: 26.0, Engine.LLAMA_CPP: 18.0, Engine.OLLAMA: 18.0}
 
 
+#: The inference engines whose prompt attention the attention option sets (``materialized``); the others
+#: decide it themselves.
+OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP)
+
+
 def materialized(w: Workload) -> bool:
     """The engine writes the prompt's scores to memory: transformers with eager attention (SDPA and
     FlashAttention-2 are fused), llama.cpp without flash attention, and Ollama, which leaves it off unless
