@@ -27,7 +27,7 @@ from advisor.core.estimate.job_checks import message_of
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.engine_versions import as_run, trt_llm_version
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
-from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
+from advisor.core.job.workload import Engine, Loss, Mode, Optimizer, Workload
 from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
@@ -88,7 +88,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
         if run.decode_attention.value != "grouped":
             rows.append(("Decode attention", f"{run.decode_attention.value}: one query head at a time on the CUDA cores"))
         if scores.materialized(w):
-            rows.append(("Prompt attention", "not fused (" + ("Ollama's default" if w.engine.value == "ollama"
+            rows.append(("Prompt attention", "not fused (" + ("Ollama's default" if w.engine is Engine.OLLAMA
                                                               else w.attention.value)
                          + "): the prompt's attention scores go through the card's memory"))
     else:
