@@ -8,7 +8,6 @@ that sets it (issue 17). The CLI keeps its own wording: nothing here changes the
 
 from __future__ import annotations
 
-import re
 
 #: Workload field → the label of the control that edits it (workload panel, Plan… dialog).
 FIELD_LABELS: dict[str, str] = {
@@ -44,7 +43,6 @@ FIELD_LABELS: dict[str, str] = {
 _PHRASES: tuple[tuple[str, str], ...] = (
     ("(--n-gpus)", "(right-click the build ▸ Plan… to set its GPUs)"),
 )
-_FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
 
 
 def label(field: str) -> str:
@@ -52,17 +50,13 @@ def label(field: str) -> str:
     return FIELD_LABELS.get(field, field.replace("_", " ").capitalize())
 
 
-def _flag_label(match: re.Match) -> str:
-    return label(match.group(1).replace("-", "_"))
-
-
 def without_flags(message: str) -> str:
     """A core message with every CLI flag named as the control that sets it."""
-    from advisor.core.estimate.job_checks import flag_phrases  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core.estimate.job_checks import flags_said  # noqa: PLC0415 - the core loads after the first paint
 
     for flag_text, words in _PHRASES:
         message = message.replace(flag_text, words)
-    return _FLAG.sub(_flag_label, flag_phrases(message))
+    return flags_said(message, lambda name: label(name.replace("-", "_")))
 
 
 def problem(line: str) -> str:

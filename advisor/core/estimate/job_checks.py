@@ -7,6 +7,7 @@ message next to that field. Ranges (batch ≥ 1 …) are already enforced by ``W
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pydantic import Field
 
@@ -146,11 +147,12 @@ FLAG_PHRASES: tuple[tuple[str, str], ...] = (
 _FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
 
 
-def flag_phrases(text: str) -> str:
-    """``text`` with every phrase of ``FLAG_PHRASES`` in words."""
+def flags_said(text: str, say: Callable[[str], str]) -> str:
+    """``text`` with every phrase of ``FLAG_PHRASES`` in words, then each flag left as ``say`` says its name
+    ("n-gpus" for ``--n-gpus``)."""
     for flag_text, words in FLAG_PHRASES:
         text = text.replace(flag_text, words)
-    return text
+    return _FLAG.sub(lambda m: say(m.group(1)), text)
 
 
 def message_of(line: str, flags: bool = False) -> str:
@@ -161,7 +163,7 @@ def message_of(line: str, flags: bool = False) -> str:
     text = message if sep and field in Workload.model_fields else line
     if flags:
         return text
-    return _FLAG.sub(lambda m: m.group(1).replace("-", " "), flag_phrases(text))
+    return flags_said(text, lambda name: name.replace("-", " "))
 
 
 def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
