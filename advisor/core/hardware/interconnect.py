@@ -29,6 +29,7 @@ from typing import Literal
 from pydantic import Field
 
 from advisor.core.hardware.records import Gpu, NicFabric, ResolvedBuild
+from advisor.core.memo import HeldById
 from advisor.core.schema import Frozen
 
 # PCIe payload rate per lane per direction, GB/s: 8b/10b encoding for gen 1-2, 128b/130b
@@ -222,23 +223,19 @@ def ring_links(build: ResolvedBuild, n_gpus: int) -> list[Link]:
     return [link(build, a, b) for a, b in hops]
 
 
-#: (id of the build, GPUs) -> (the build, its ring's slowest hop): a plan search asks for the same build's ring at
-#: every plan it times and the speed estimate of each (issue 20: 490 rings of the six builds over 120 changes of
-#: ``benchmarks/core_pass.py``, 6 % of the pass). The build is held, so its id names it while the entry lives.
-_BOTTLENECK: dict[tuple[int, int], tuple[ResolvedBuild, Link]] = {}
+#: (the build, GPUs) -> its ring's slowest hop: a plan search asks for the same build's ring at every plan it
+#: times and the speed estimate of each (issue 20: 490 rings of the six builds over 120 changes of
+#: ``benchmarks/core_pass.py``, 6 % of the pass).
+_BOTTLENECK: HeldById[Link] = HeldById(256)
 
 
 def bottleneck_link(build: ResolvedBuild, n_gpus: int) -> Link:
     """The slowest hop of the ring (what limits every ring collective)."""
-    key = (id(build), n_gpus)
-    got = _BOTTLENECK.get(key)
-    if got is not None and got[0] is build:
-        return got[1]
-    slowest = min(ring_links(build, n_gpus), key=lambda lk: (lk.duplex_gb_per_s, -lk.latency_s))
-    if len(_BOTTLENECK) >= 256:
-        _BOTTLENECK.clear()
-    _BOTTLENECK[key] = (build, slowest)
-    return slowest
+    got = _BOTTLENECK.get((build,), n_gpus)
+    if got is not None:
+        return got
+    return _BOTTLENECK.put((build,), n_gpus, min(ring_links(build, n_gpus),
+                                                 key=lambda lk: (lk.duplex_gb_per_s, -lk.latency_s)))
 
 
 def collective_time_s(build: ResolvedBuild, op: Collective, n_bytes: float, n_gpus: int) -> float:

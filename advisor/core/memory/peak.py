@@ -5,6 +5,7 @@ from __future__ import annotations
 from advisor.core.job.engine_versions import as_run
 from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.workload import Mode, Workload
+from advisor.core.memo import HeldById
 from advisor.core.memory import training
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.results import MemoryResult
@@ -32,22 +33,16 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
 
 _SET_BY_USER = training.SET_BY_USER  # the cache keys on which of these the user set, as well as on the values
 _FIELDS = training._ALL_FIELDS
-#: (id of the model, the workload's values, which of _SET_BY_USER are set, with words) -> (the model, the
-#: estimate): the model is held, so its id names it while the entry lives, and a lookup hashes no model.
-_TRAINING: dict[tuple, tuple[ModelArch, MemoryResult]] = {}
-_TRAINING_SIZE = 4096
+#: (the model; the workload's values, which of _SET_BY_USER are set, with words) -> the estimate.
+_TRAINING: HeldById[MemoryResult] = HeldById(4096)
 
 
 def _training(arch: ModelArch, workload: Workload, detail: bool = True) -> MemoryResult:
-    key = (id(arch), _FIELDS(workload.__dict__), _SET_BY_USER.intersection(workload.model_fields_set), detail)
-    got = _TRAINING.get(key)
-    if got is not None and got[0] is arch:
-        return got[1]
-    if len(_TRAINING) >= _TRAINING_SIZE:
-        _TRAINING.clear()
-    result = estimate_training(arch, workload, detail)
-    _TRAINING[key] = (arch, result)
-    return result
+    key = (_FIELDS(workload.__dict__), _SET_BY_USER.intersection(workload.model_fields_set), detail)
+    got = _TRAINING.get((arch,), key)
+    if got is not None:
+        return got
+    return _TRAINING.put((arch,), key, estimate_training(arch, workload, detail))
 
 
 def clear_cache() -> None:

@@ -31,6 +31,7 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
+from advisor.core.memo import HeldById
 from advisor.core.memory.activations import (
     FULL_TRAINING,
     adapter_saved_inputs,
@@ -192,10 +193,8 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
 #: activation offload); the rest (model states, sharding, buffers, offload) is kept per job without them.
 MICRO_BATCH_FIELDS = ("batch", "seq_len")
 _BATCH_FREE_FIELDS = itemgetter(*(f for f in Workload.model_fields if f not in MICRO_BATCH_FIELDS))
-#: (id of the model, the job's other fields, with words) -> (the model, its parts): the model is held, so its
-#: id names it while the entry lives, and a lookup hashes no model.
-_BATCH_FREE_CACHE: dict[tuple, tuple[ModelArch, tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]]] = {}
-_BATCH_FREE_CACHE_SIZE = 4096
+#: (the model; the job's other fields, with words) -> its parts.
+_BATCH_FREE_CACHE: HeldById[tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]] = HeldById(4096)
 
 
 def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> MemoryResult:
@@ -306,18 +305,15 @@ def _batch_free(arch: ModelArch, w: Workload,
                 words: bool) -> tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]:
     """``_before_batch`` and ``_after_batch`` (and their words, when asked), kept per (model, job without
     ``MICRO_BATCH_FIELDS``)."""
-    key = (id(arch), _BATCH_FREE_FIELDS(w.__dict__), words)
-    got = _BATCH_FREE_CACHE.get(key)
-    if got is not None and got[0] is arch:
-        return got[1]
-    if len(_BATCH_FREE_CACHE) >= _BATCH_FREE_CACHE_SIZE:
-        _BATCH_FREE_CACHE.clear()
+    key = (_BATCH_FREE_FIELDS(w.__dict__), words)
+    got = _BATCH_FREE_CACHE.get((arch,), key)
+    if got is not None:
+        return got
     before_words: list[str] | None = [] if words else None
     after_words: list[str] | None = [] if words else None
     b = _before_batch(arch, w, before_words)
     parts = (b, _after_batch(w, b, after_words), tuple(before_words or ()), tuple(after_words or ()))
-    _BATCH_FREE_CACHE[key] = (arch, parts)
-    return parts
+    return _BATCH_FREE_CACHE.put((arch,), key, parts)
 
 
 @dataclass(frozen=True, slots=True)

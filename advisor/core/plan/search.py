@@ -44,6 +44,7 @@ from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
+from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -151,10 +152,10 @@ class _Probe(NamedTuple):
     kv_capacity_tokens: float | None = None  # vLLM's cache, for the chosen plan's ``fit_of``
 
 
-#: A training job's probe, by the identities of (model, job, plan) -> (model, job, plan, the job under the plan,
-#: its memory): memory depends on the plan, not on the card, so builds of as many GPUs share their probes
-#: (the window's pass plans one job object on every build). The objects are held, so their ids name them.
-_TRAINING_PROBES: dict[tuple[int, int, int], tuple] = {}
+#: A training job's probe, by (model, job, plan) -> (the job under the plan, its memory): memory depends on the
+#: plan, not on the card, so builds of as many GPUs share their probes (the window's pass plans one job object
+#: on every build).
+_TRAINING_PROBES: HeldById[tuple] = HeldById(512)
 _PLANS: dict[tuple, Plan] = {}  # validated once: a search probes the same few dozen plans at every change
 
 
@@ -175,16 +176,15 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
     """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once)."""
     if usable_each is None:
         usable_each = [usable_memory_bytes(g) for g in build.gpus[: plan.n_gpus]]
-    shared = _TRAINING_PROBES.get((id(arch), id(job), id(plan))) if job.mode is Mode.TRAIN else None
-    if shared is not None and shared[0] is arch and shared[1] is job and shared[2] is plan:
-        workload, mem = shared[3], shared[4]
+    training = job.mode is Mode.TRAIN
+    shared = _TRAINING_PROBES.get((arch, job, plan)) if training else None
+    if shared is not None:
+        workload, mem = shared
     else:
         workload = apply_plan(job, plan)
         mem = estimate_memory(arch, workload, min(usable_each), weights_bytes_override, detail=False)
-        if job.mode is Mode.TRAIN:
-            if len(_TRAINING_PROBES) >= 512:
-                _TRAINING_PROBES.clear()
-            _TRAINING_PROBES[id(arch), id(job), id(plan)] = (arch, job, plan, workload, mem)
+        if training:
+            _TRAINING_PROBES.put((arch, job, plan), None, (workload, mem))
     problems = tuple(check_workload(arch, workload, build))
     fit = fit_figures(mem.breakdown, workload, build, mem.kv_capacity_tokens, usable_each)
     return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
