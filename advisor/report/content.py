@@ -32,7 +32,6 @@ from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
 from advisor.core.model.arch import ModelArch
-from advisor.core.speed import scores
 from advisor.core.units import GB, GIB, format_usd
 from advisor.core.units import format_params as fmt_params
 from advisor.report.document import (
@@ -87,7 +86,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
                                     "generated: speed is that request's (decode at the middle of the generation)"))
         if run.decode_attention.value != "grouped":
             rows.append(("Decode attention", f"{run.decode_attention.value}: one query head at a time on the CUDA cores"))
-        if scores.materialized(w):
+        if w.scores_in_memory:
             rows.append(("Prompt attention", "not fused (" + ("Ollama's default" if w.engine is Engine.OLLAMA
                                                               else w.attention.value)
                          + "): the prompt's attention scores go through the card's memory"))

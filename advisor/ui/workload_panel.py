@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
 from advisor.core.job.workload import (
+    ATTENTION_OPTION_ENGINES,
     LORA_TARGETS,
     AttentionImpl,
     Checkpointing,
@@ -43,7 +44,6 @@ from advisor.ui.model_box import ModelBox
 from advisor.ui.tooltips import TIPS
 from advisor.ui.workload_rules import (
     ACTIVATION_QUANT_WORDS,
-    ATTENTION_CHOICE_ENGINES,
     DEFAULT_WEIGHTS,
     KV_DTYPES,
     LOSS_WORDS,
@@ -494,7 +494,7 @@ class WorkloadPanel(QScrollArea):
         self.check_precompute_ref.setEnabled(training and workload.objective is Objective.DPO)
         self.form_inference.setRowVisible(self.spin_gpu_memory_utilization, workload.engine is Engine.VLLM)
         self.form_inference.setRowVisible(self.combo_engine_version, workload.engine is Engine.TENSORRT_LLM)
-        self.combo_attention.setEnabled(training or workload.engine in ATTENTION_CHOICE_ENGINES)
+        self.combo_attention.setEnabled(training or workload.engine in ATTENTION_OPTION_ENGINES)
         if not training:
             _enable_items(self.combo_weights, lambda t: allowed_weights(workload.engine, t))
         _enable_items(self.combo_kv_dtype, lambda t: allowed_kv(workload.engine, t))

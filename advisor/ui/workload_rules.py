@@ -24,10 +24,6 @@ from advisor.core.job.workload import (
     Precision,
 )
 from advisor.core.memory.formats import is_gguf
-from advisor.core.speed.scores import OPTION_ENGINES
-
-#: The inference engines whose attention (fused or not) the Attention box sets; in training it always applies.
-ATTENTION_CHOICE_ENGINES = OPTION_ENGINES
 
 WEIGHT_FORMATS = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",
                   "q4_k_m", "q3_k_m", "iq4_xs")

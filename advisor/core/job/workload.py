@@ -195,6 +195,9 @@ class Offload(StrEnum):
 
 
 LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
+#: The inference engines whose prompt attention the attention option sets (``Workload.scores_in_memory``); the
+#: others decide it themselves.
+ATTENTION_OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP)
 ENGINE_VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?[a-z0-9.]*$"  # 0.9, 0.9.0, 0.7a, 0.10.0rc1
 
 
@@ -265,6 +268,19 @@ class Workload(Frozen):
         """Inference with a prompt shorter than the context: one request of ``prompt_tokens`` prompt tokens
         and the rest generated, whose speed the estimate gives (``estimator.request_speed``)."""
         return self.mode is Mode.INFERENCE and self.prompt_tokens is not None and self.prompt_tokens < self.context_len
+
+    @property
+    def scores_in_memory(self) -> bool:
+        """An inference job's prompt attention writes its seq × seq scores to memory rather than running a fused
+        kernel: transformers with eager attention (SDPA and FlashAttention-2 are fused), llama.cpp without flash
+        attention, and Ollama, which leaves it off unless OLLAMA_FLASH_ATTENTION=1 is set (Ollama docs, FAQ).
+        Every other engine fuses it whatever ``attention`` says (``ATTENTION_OPTION_ENGINES``). The memory
+        estimate (llama.cpp's compute buffer) and the prefill speed (``speed.scores``) both read it."""
+        if self.engine is Engine.TRANSFORMERS:
+            return self.attention is AttentionImpl.EAGER
+        if self.engine is Engine.OLLAMA:
+            return True
+        return self.engine is Engine.LLAMA_CPP and self.attention is not AttentionImpl.FLASH
 
     @property
     def foreach_adamw(self) -> bool:

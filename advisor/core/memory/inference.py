@@ -207,8 +207,7 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         runtime += VLLM_CUDA_GRAPH_BYTES
         notes.append(f"{whose} CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
     elif w.engine.gguf:
-        # Ollama leaves flash attention off unless OLLAMA_FLASH_ATTENTION=1 (Ollama docs, FAQ).
-        flash = w.attention is AttentionImpl.FLASH and w.engine is not Engine.OLLAMA
+        flash = not w.scores_in_memory  # (Ollama leaves flash attention off: Workload.scores_in_memory)
         acts = 0.0
         buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash)
         notes.append("llama.cpp: full n_ctx KV cache allocated at start; compute buffer for n_ubatch=512 "

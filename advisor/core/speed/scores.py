@@ -11,11 +11,11 @@ every score it computes.
 
 from __future__ import annotations
 
-from advisor.core.job.workload import AttentionImpl, Engine, Workload
+from advisor.core.job.workload import Engine, Workload
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.model.arch import ModelArch
 
-#: Bytes each score moves, by engine, where it writes them (``materialized``):
+#: Bytes each score moves, by engine, where it writes them (``Workload.scores_in_memory``):
 #: * transformers, eager attention (``--attention eager``; src/transformers/models/llama/modeling_llama.py at
 #:   00227283, ``LlamaAttention.forward``): QKᵀ written in the model's 16 bits (2), divided by √d (read and
 #:   written: 4), the causal mask added (the scores and the mask read, the sum written: 6), the softmax in fp32
@@ -24,23 +24,6 @@ from advisor.core.model.arch import ModelArch
 #:   branch): KQ in fp32 (``ggml_mul_mat`` with F32 precision: 4), ``ggml_soft_max_ext`` with the scale and
 #:   the f16 mask fused (4 and 2 read, 4 written), read by the KQV matmul (4): 18 bytes.
 SCORE_BYTES: dict[Engine, float] = {Engine.TRANSFORMERS: 26.0, Engine.LLAMA_CPP: 18.0, Engine.OLLAMA: 18.0}
-
-
-#: The inference engines whose prompt attention the attention option sets (``materialized``); the others
-#: decide it themselves.
-OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP)
-
-
-def materialized(w: Workload) -> bool:
-    """The engine writes the prompt's scores to memory: transformers with eager attention (SDPA and
-    FlashAttention-2 are fused), llama.cpp without flash attention, and Ollama, which leaves it off unless
-    OLLAMA_FLASH_ATTENTION=1 is set (Ollama docs, FAQ; the memory estimate takes the same rule). Every other
-    engine runs fused attention kernels whatever the attention option says."""
-    if w.engine is Engine.TRANSFORMERS:
-        return w.attention is AttentionImpl.EAGER
-    if w.engine is Engine.OLLAMA:
-        return True
-    return w.engine is Engine.LLAMA_CPP and w.attention is not AttentionImpl.FLASH
 
 
 def score_context(w: Workload) -> float:
@@ -54,8 +37,8 @@ def score_context(w: Workload) -> float:
 
 
 def score_bytes(arch: ModelArch, w: Workload) -> float:
-    """Bytes the prompt's scores move, every sequence and layer, all query heads (0 where they are not
-    ``materialized``)."""
-    if not materialized(w):
+    """Bytes the prompt's scores move, every sequence and layer, all query heads (0 where they do not go through
+    memory: ``Workload.scores_in_memory``)."""
+    if not w.scores_in_memory:
         return 0.0
     return w.batch * arch.n_layers * arch.n_heads * w.context_len * score_context(w) * SCORE_BYTES[w.engine]

@@ -39,7 +39,7 @@ def test_bytes_per_score_are_the_ops_each_engine_runs():
 ])
 def test_which_engines_write_their_scores(engine, attention, written):
     w = Workload(engine=engine, attention=attention, weights="q4_k_m" if engine in ("llama.cpp", "ollama") else "bf16")
-    assert scores.materialized(w) is written
+    assert w.scores_in_memory is written
     assert (scores.score_bytes(llama2_7b(), w) > 0) is written
 
 
