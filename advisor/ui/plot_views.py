@@ -175,14 +175,16 @@ class DetailsTab(QTextBrowser):
         super().__init__()
         self.session = session
         self.setOpenExternalLinks(True)
+        # The tab is built when first shown, after the first paint: the core's evaluation may load now.
+        from advisor.core.advice.evaluate import detailed_results  # noqa: PLC0415
+        from advisor.core.memo import KeepLast  # noqa: PLC0415
+
+        # The window's pass leaves out what only this tab shows (``evaluate_build(quick=True)``): added here, once
+        # per results (a redraw for other units or prices uses them again).
+        self._detailed = KeepLast(lambda results: detailed_results(self.session.arch, results))
 
     def update_from(self, results) -> None:
-        from advisor.core.advice.evaluate import detailed_results  # noqa: PLC0415 - the window's core imports after the first paint
-
-        # The window's pass leaves out what only this tab shows (``evaluate_build(quick=True)``): added here,
-        # when the tab is drawn.
-        replace_html(self, fmt.details_html(detailed_results(self.session.arch, results), self.session.workload,
-                                            self.session.prefs))
+        replace_html(self, fmt.details_html(self._detailed(results), self.session.workload, self.session.prefs))
 
 
 TABS = (
