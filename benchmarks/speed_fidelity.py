@@ -197,7 +197,7 @@ def job_of(row: dict[str, str]) -> Workload | str:
 #: a row of an MoE model times a job no user runs, and is a known gap. TensorRT-LLM's 0.9.0 performance page
 #: builds every engine it documents with ``trtllm-build --model_config <config.json>`` from a config it prints
 #: ("Prepare a config json file"; GPT-J, Llama 2 7B and 70B, Falcon 180B) and documents no Mixtral build; three
-#: of its twelve Mixtral rows are faster than reading, each step, the experts a balanced routing of their batch
+#: of its sixteen Mixtral rows are faster than reading, each step, the experts a balanced routing of their batch
 #: touches (``weight_read_bound``), which a trained router's batch cannot be.
 FILLER_WEIGHT_SOURCES = {
     "https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html":
@@ -314,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{o.row_id:<58} {o.engine:<13} {o.split[:5]:<5} meas {o.measured:10.1f}  {tail}")
     skipped = [o for o in outcomes if o.estimate is None]
     print(f"rows: {len(outcomes)}, scored: {len(outcomes) - len(skipped)}, skipped: {len(skipped)}")
+    gaps: dict[str, list[str]] = {}  # trusted rows no option of the app expresses, by reason (not scored)
+    for o in skipped:
+        if o.trusted and o.skipped.startswith("known gap: "):
+            gaps.setdefault(o.skipped.removeprefix("known gap: ").split(" (")[0], []).append(o.row_id)
+    print(f"known gaps (trusted rows not scored): {sum(map(len, gaps.values()))}")
+    for reason, ids in gaps.items():
+        print(f"  {len(ids):3d} {reason}: {', '.join(ids[:3])}{', …' if len(ids) > 3 else ''}")
     parts = {name: summarize(outcomes, split) for name, split in
              (("calibration", "calibration"), ("held-out", "held-out"), ("all", None))}
     print(f"{'trusted rows':<24}" + "".join(f" {name:>24}" for name in parts))
