@@ -123,3 +123,11 @@ def test_the_window_pokes_the_app_collector(app_window, qtbot):
     collector._timer.stop()
     session.set_workload(session.workload.model_copy(update={"batch": session.workload.batch + 1}))
     assert collector.waiting  # the change restarted the wait for a pause
+
+
+def test_the_idle_waits_are_the_measured_ones():
+    # YOUNG_IDLE_MS 150 (was 500): a change made after a pause of 150 ms or more starts with empty young
+    # generations (fourteenth session, ui_recompute.py --train --stages --idle-ms 300: 0 of 40 changes collected
+    # against 35 of 40); FULL_IDLE_MS 2 s and the thresholds as measured (YOUNG_THRESHOLD, MIDDLE_THRESHOLD).
+    assert (idle_gc.YOUNG_IDLE_MS, idle_gc.FULL_IDLE_MS) == (150, 2000)
+    assert (idle_gc.YOUNG_THRESHOLD, idle_gc.MIDDLE_THRESHOLD, idle_gc.OLDEST_THRESHOLD) == (2_500, 3, 100)

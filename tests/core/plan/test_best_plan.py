@@ -387,3 +387,9 @@ def test_the_catalog_searchs_quick_estimate_times_a_request_as_the_estimate_show
     assert job.is_request and quick.plan == full.plan
     assert quick.estimate.speed.decode_tokens_per_s == pytest.approx(full.estimate.speed.decode_tokens_per_s)
     assert quick.estimate.speed.request_s == pytest.approx(full.estimate.speed.request_s)
+
+
+def test_plans_of_equal_need_are_equal_within_a_rounding_far_above_the_estimators():
+    # HEADROOM_ROUNDING: relative; the property tests hold the escalation's needs to 1e-12 of each other, and a
+    # real difference between two plans' needs is a whole tensor (far above 1e-9 of a GPU's need).
+    assert plan_search.HEADROOM_ROUNDING == 1e-9
