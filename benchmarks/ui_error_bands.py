@@ -62,7 +62,8 @@ def main() -> int:
         shipped = json.loads(TARGET.read_text(encoding="utf-8"))
         same = shipped.get("memory") == fresh["memory"] and shipped.get("speed") == fresh["speed"]
         print("shipped error bands match a fresh run" if same else
-              f"shipped {shipped.get('memory')}\nfresh   {fresh['memory']}")
+              "\n".join(f"{part}: shipped {shipped.get(part)}\n{part}: fresh   {fresh[part]}"
+                        for part in ("memory", "speed") if shipped.get(part) != fresh[part]))
         return 0 if same else 1
     TARGET.write_text(json.dumps(fresh, indent=2) + "\n", encoding="utf-8")
     for g, v in fresh["memory"].items():

@@ -90,12 +90,15 @@ def formulas() -> tuple[Formula, ...]:
                 "kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
                 f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
-                "the host floor × layers, plus tensor-parallel all-reduces. Per engine "
+                "the host floor × layers, plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
+                "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
+                         "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "
+                         "(one all-reduce per side-by-side layer)",
                          "CUDA C++ Programming Guide, arithmetic instruction throughput")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above); a prompt's attention without a fused kernel (transformers' eager attention, "

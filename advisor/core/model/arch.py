@@ -85,6 +85,9 @@ class ModelArch(Frozen):
                                                 "RMSNorm (upcast to fp32)")
     parallel_block: bool = Field(False, description="Attention and MLP side by side from one shared norm "
                                                     "(GPT-J, Phi-1.5/2) instead of one after the other")
+    parallel_residual: bool = Field(False, description="Attention and MLP side by side, each from its own norm "
+                                                       "(Falcon's new decoder architecture, GPT-NeoX's "
+                                                       "use_parallel_residual) instead of one after the other")
     post_norms: bool = Field(False, description="A norm after the attention and after the MLP as well as before "
                                                 "them (Gemma 2/3): four norms per layer")
     attention: AttentionLayout = AttentionLayout()
@@ -102,4 +105,12 @@ class ModelArch(Frozen):
             raise ValueError(f"n_kv_heads ({self.n_kv_heads}) exceeds n_heads ({self.n_heads})")
         if self.n_heads % self.n_kv_heads:
             raise ValueError(f"n_heads ({self.n_heads}) is not a multiple of n_kv_heads ({self.n_kv_heads})")
+        if self.parallel_block and self.parallel_residual:
+            raise ValueError("parallel_block (one shared norm) and parallel_residual (a norm each) exclude each other")
         return self
+
+    @property
+    def side_by_side(self) -> bool:
+        """Attention and MLP read the same layer input and their outputs are added, with one shared
+        norm or a norm each."""
+        return self.parallel_block or self.parallel_residual

@@ -12,7 +12,8 @@ bandwidth and compute shares and per-token floor, fitted to published tokens/s:
 Splits of one model over GPUs:
 * tensor parallel (Megatron, Shoeybi et al. 2019 arXiv:1909.08053 §3): every GPU reads 1/t
   of the weights; two all-reduces of the layer's activations per layer in the forward pass
-  (two more in the backward), which do not overlap compute;
+  (two more in the backward), which do not overlap compute; one where the engine reduces a
+  side-by-side layer's attention and MLP together (``layout.tp_all_reduces_per_layer``);
 * layer split (llama.cpp ``--split-mode layer``, accelerate ``device_map="auto"``): the GPUs
   take turns, handing one activation to the next; no faster than one GPU that held it all;
 * pipeline parallel (GPipe, Huang et al. 2019 arXiv:1811.06965): stages work on different
@@ -53,7 +54,15 @@ from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
-from advisor.core.speed.layout import ACT_BYTES, LAYER_SPLIT_NOTE, Run, Split, run_of, split_of
+from advisor.core.speed.layout import (
+    ACT_BYTES,
+    LAYER_SPLIT_NOTE,
+    Run,
+    Split,
+    run_of,
+    split_of,
+    tp_all_reduces_per_layer,
+)
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.scores import score_bytes, score_context
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
@@ -177,7 +186,8 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     comp_t = g_t + ac_t
-    comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    reduces = tp_all_reduces_per_layer(arch, w.engine) * arch.n_layers
+    comm_t = reduces * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {w.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
@@ -251,7 +261,8 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     else:
         scores_t = scores / sp.tp / (min(r.bws) * e.bandwidth)
         t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
-        comm_t = 2 * arch.n_layers * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+        reduces = tp_all_reduces_per_layer(arch, w.engine) * arch.n_layers
+        comm_t = reduces * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
     if scores:
         why = "Ollama leaves flash attention off" if w.engine is Engine.OLLAMA else (
             "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off")

@@ -20,11 +20,33 @@ from advisor.core.hardware.interconnect import (
     node_link,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Parallel, Workload
+from advisor.core.job.workload import Engine, Parallel, Workload
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.flops import bandwidth_bytes_per_s, matmul_params, peak_flops
 
 ACT_BYTES = 2  # activations exchanged between GPUs are bf16/fp16
+
+#: Engines whose implementation of these model families adds the attention and MLP outputs of a
+#: side-by-side layer (``ModelArch.side_by_side``) and all-reduces the sum once, where Megatron's
+#: layer all-reduces after the attention and again after the MLP:
+#: TensorRT-LLM tensorrt_llm/models/falcon/model.py (``FalconDecoderLayer``: ``tp_group = None`` for
+#: the attention and the MLP, "allreduce applies after those layer"; at 585c7565, and in every stored
+#: version since the 0.7-era constructor API, which covers 0.9);
+#: vLLM vllm/model_executor/models/falcon.py (``reduce_row_parallel_results = not
+#: (new_decoder_architecture or parallel_attn)``, "only one all-reduce", at 7477b4f8).
+#: Not other families: vLLM's phi.py reduces in both ``RowParallelLinear`` (``dense``, ``fc2``;
+#: ``reduce_results`` left at its default, at 4652ef5d).
+ONE_ALL_REDUCE_FAMILIES: dict[Engine, frozenset[str]] = {
+    Engine.TENSORRT_LLM: frozenset({"falcon", "RefinedWeb", "RefinedWebModel"}),
+    Engine.VLLM: frozenset({"falcon", "RefinedWeb", "RefinedWebModel"}),
+}
+
+
+def tp_all_reduces_per_layer(arch: ModelArch, engine: Engine) -> int:
+    """All-reduces of a layer's activations in one tensor-parallel forward pass: one where the
+    engine reduces a side-by-side layer's sum (``ONE_ALL_REDUCE_FAMILIES``), else two (Megatron,
+    Shoeybi et al. 2019 arXiv:1909.08053 §3: after the attention's and the MLP's row-parallel GEMMs)."""
+    return 1 if arch.side_by_side and arch.family in ONE_ALL_REDUCE_FAMILIES.get(engine, ()) else 2
 DATA_PARALLEL = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP,
                  Parallel.FSDP_GRAD_OP, Parallel.FSDP_NO_SHARD)
 STAGES = (Parallel.PP, Parallel.LAYER_SPLIT)

@@ -24,9 +24,11 @@ _PLAIN_MLP = {"falcon", "RefinedWeb", "RefinedWebModel", "gpt2", "gpt_neox", "gp
 _FALCON = ("falcon", "RefinedWeb", "RefinedWebModel")
 # Norm layout (training activations, issue 14), per each transformers modeling_<model>.py: LayerNorm
 # instead of RMSNorm; one norm shared by attention and MLP side by side (PhiDecoderLayer's
-# input_layernorm, GPTJBlock's ln_1, FalconDecoderLayer without new_decoder_architecture when
-# parallel_attn); Gemma 2/3's post_attention_layernorm and post_feedforward_layernorm besides the two
-# pre-norms.
+# input_layernorm, GPTJBlock's ln_1, FalconDecoderLayer's input_layernorm when parallel_attn without
+# new_decoder_architecture or with num_ln_in_parallel_attn 1); side by side with a norm each
+# (FalconDecoderLayer's ln_attn and ln_mlp with new_decoder_architecture, num_ln_in_parallel_attn 2
+# by default; GPTNeoXLayer with use_parallel_residual, its default); Gemma 2/3's
+# post_attention_layernorm and post_feedforward_layernorm besides the two pre-norms.
 _LAYER_NORM = {"gpt2", "gpt_neox", "gptj", "opt", "bloom", "phi", "gpt_bigcode", "starcoder2", *_FALCON}
 _POST_NORMS = {"gemma2", "gemma3", "gemma3_text"}
 
@@ -166,9 +168,14 @@ def arch_from_hf_config(cfg: dict[str, Any], path: Path, model_id: str | None = 
     }
     if model_type in _LAYER_NORM:
         data["layer_norm"] = True
-    if model_type in ("phi", "gptj") or (model_type in _FALCON and not cfg.get("new_decoder_architecture")
-                                         and c.flag("parallel_attn", True)):
+    if model_type in ("phi", "gptj"):
         data["parallel_block"] = True
+    elif model_type == "gpt_neox" and c.flag("use_parallel_residual", True):
+        data["parallel_residual"] = True
+    elif model_type in _FALCON and (c.flag("new_decoder_architecture", False) or c.flag("parallel_attn", True)):
+        norms = c.int("num_ln_in_parallel_attn", minimum=1)
+        two_norms = c.flag("new_decoder_architecture", False) and norms in (None, 2)
+        data["parallel_residual" if two_norms else "parallel_block"] = True
     if model_type in _POST_NORMS:
         data["post_norms"] = True
     moe = _moe(c, n_layers)

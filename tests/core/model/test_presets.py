@@ -114,6 +114,22 @@ def test_plain_mlp_models(model_id):
     assert _load(MODELS_DIR / f"{model_id}.json").gated_mlp is False
 
 
+@pytest.mark.parametrize(("model_id", "block", "residual"),
+                         [("falcon-40b", False, True), ("falcon-180b", False, True), ("phi-1.5", True, False),
+                          ("llama-2-70b", False, False)])
+def test_side_by_side_layers(model_id, block, residual):
+    # Falcon's new decoder architecture: ln_attn and ln_mlp, attention and MLP added (config.json
+    # new_decoder_architecture); phi-1.5: one shared input_layernorm.
+    arch = _load(MODELS_DIR / f"{model_id}.json")
+    assert (arch.parallel_block, arch.parallel_residual, arch.side_by_side) == (block, residual, block or residual)
+
+
+def test_one_shared_norm_and_a_norm_each_exclude_each_other():
+    data = json.loads((MODELS_DIR / "falcon-40b.json").read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match="exclude each other"):
+        ModelArch.model_validate({**data, "parallel_block": True})
+
+
 @pytest.mark.parametrize(
     ("model_id", "active_published"),
     [("mixtral-8x7b", 12.9e9), ("mixtral-8x22b", 39e9), ("qwen3-30b-a3b", 3.3e9),

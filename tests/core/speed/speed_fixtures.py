@@ -64,3 +64,10 @@ def llama2_7b() -> ModelArch:
 def llama2_70b() -> ModelArch:
     return ModelArch(id="llama-2-70b", name="Llama-2-70B", n_layers=80, hidden_size=8192, n_heads=64,
                      n_kv_heads=8, head_dim=128, ffn_size=28672, vocab_size=32000, max_context=4096)
+
+
+def falcon_40b() -> ModelArch:
+    """Falcon-40B's config.json (new_decoder_architecture: ln_attn and ln_mlp side by side)."""
+    return ModelArch(id="falcon-40b", name="Falcon-40B", family="falcon", n_layers=60, hidden_size=8192, n_heads=128,
+                     n_kv_heads=8, head_dim=64, ffn_size=32768, vocab_size=65024, gated_mlp=False, layer_norm=True,
+                     parallel_residual=True, max_context=2048)

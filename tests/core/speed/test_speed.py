@@ -5,7 +5,7 @@ import pytest
 from advisor.core.hardware.interconnect import collective_time_s
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.frameworks import with_framework_defaults
-from advisor.core.job.workload import Workload
+from advisor.core.job.workload import Engine, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch, Moe
 from advisor.core.speed import inference as sp
@@ -20,6 +20,7 @@ from advisor.core.speed.flops import (
 from advisor.core.speed.flops import trainable_params as train_params
 from advisor.core.speed.results import Bottleneck
 from tests.core.speed.speed_fixtures import (
+    falcon_40b,
     hgx_h100,
     llama2_7b,
     llama2_70b,
@@ -119,6 +120,26 @@ def test_tensor_parallel_decode_pays_two_all_reduces_per_layer():
     comm = 2 * a.n_layers * collective_time_s(pair_4090_pcie(), "all_reduce", a.hidden_size * 2, 2)
     step = 1 / s.decode_tokens_per_s
     assert s.interconnect_share * step == pytest.approx(comm)
+
+
+@pytest.mark.parametrize(("engine", "reduces"), [("tensorrt-llm", 1), ("vllm", 1), ("sglang", 2),
+                                                ("deepspeed", 2)])
+def test_falcon_tensor_parallel_decode_reduces_once_per_layer_where_the_engine_adds_first(engine, reduces):
+    # TensorRT-LLM's and vLLM's Falcon add the side-by-side attention and MLP outputs and all-reduce the
+    # sum once (layout.ONE_ALL_REDUCE_FAMILIES); the other engines reduce after each.
+    a, build = falcon_40b(), hgx_h100()
+    w = Workload(weights="fp16", engine=engine, n_gpus=8, parallel="tp", context_len=1024)
+    s = speed(a, w, build)
+    comm = reduces * a.n_layers * collective_time_s(build, "all_reduce", a.hidden_size * 2, 8)
+    assert s.interconnect_share / s.decode_tokens_per_s == pytest.approx(comm)
+
+
+def test_only_side_by_side_falcon_layers_reduce_once():
+    falcon, one_after_other = falcon_40b(), falcon_40b().model_copy(update={"parallel_residual": False})
+    assert speed_plan.tp_all_reduces_per_layer(falcon, Engine.TENSORRT_LLM) == 1
+    assert speed_plan.tp_all_reduces_per_layer(one_after_other, Engine.TENSORRT_LLM) == 2
+    phi = llama2_7b().model_copy(update={"family": "phi", "parallel_block": True})  # vLLM phi.py: reduces twice
+    assert speed_plan.tp_all_reduces_per_layer(phi, Engine.VLLM) == 2
 
 
 def test_fsdp_moves_one_and_a_half_times_the_ddp_volume():

@@ -197,6 +197,20 @@ def test_norm_layout_follows_the_model_type(tmp_path):
     falcon40 = {"model_type": "falcon", "hidden_size": 8192, "num_attention_heads": 128, "num_hidden_layers": 60,
                 "num_kv_heads": 8, "new_decoder_architecture": True, "vocab_size": 65024}
     arch = load_model(write_json(tmp_path / "config.json", falcon40)).arch
-    assert arch.layer_norm and not arch.parallel_block  # ln_attn and ln_mlp: two norms
+    assert arch.layer_norm and not arch.parallel_block and arch.parallel_residual  # ln_attn and ln_mlp: two norms
+    falcon11 = {**falcon40, "num_ln_in_parallel_attn": 1}  # Falcon2-11B: one input_layernorm for both
+    arch = load_model(write_json(tmp_path / "config.json", falcon11)).arch
+    assert arch.parallel_block and not arch.parallel_residual
+    falcon7 = {k: v for k, v in falcon40.items() if k not in ("new_decoder_architecture", "num_kv_heads")}
+    arch = load_model(write_json(tmp_path / "config.json", {**falcon7, "parallel_attn": True})).arch
+    assert arch.parallel_block and not arch.parallel_residual
+    arch = load_model(write_json(tmp_path / "config.json", {**falcon7, "parallel_attn": False})).arch
+    assert not arch.side_by_side
+    neox = {"model_type": "gpt_neox", "hidden_size": 6144, "intermediate_size": 24576, "num_attention_heads": 64,
+            "num_hidden_layers": 44, "vocab_size": 50432}  # GPT-NeoX-20B: use_parallel_residual by default
+    arch = load_model(write_json(tmp_path / "config.json", neox)).arch
+    assert arch.parallel_residual and not arch.parallel_block
+    arch = load_model(write_json(tmp_path / "config.json", {**neox, "use_parallel_residual": False})).arch
+    assert not arch.side_by_side
     arch = load_model(write_json(tmp_path / "config.json", LLAMA2_7B_CONFIG)).arch
     assert not (arch.layer_norm or arch.parallel_block or arch.post_norms)
