@@ -112,7 +112,8 @@ TIPS: dict[str, str] = {
                 "zero1/2/3: optimizer states, gradients and weights sharded (ZeRO, Rajbhandari et al. 2019, "
                 "arXiv:1910.02054). fsdp: PyTorch's fully sharded data parallel (Zhao et al. 2023, "
                 "arXiv:2304.11277). tp: every layer split across GPUs, two all-reduces per layer (Megatron, "
-                "Shoeybi et al. 2019, arXiv:1909.08053). pp/layer-split: whole layers per GPU.",
+                "Shoeybi et al. 2019, arXiv:1909.08053; one for Falcon in TensorRT-LLM and vLLM, which add "
+                "its side-by-side attention and MLP first). pp/layer-split: whole layers per GPU.",
     "offload": "Move optimizer states (or weights) to host RAM between uses (ZeRO-Offload): less GPU "
                "memory, much slower steps, host RAM needed.",
     "double_quant": "Quantize the 4-bit blocks' scale constants too: ~0.37 bits per weight saved "

@@ -188,6 +188,9 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     comp_t = g_t + ac_t
     reduces = tp_all_reduces_per_layer(arch, w.engine) * arch.n_layers
     comm_t = reduces * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+    if sp.tp > 1 and reduces == arch.n_layers:
+        notes.append(f"tensor parallel: one all-reduce a layer, not two ({w.engine.label} adds this model's "
+                     "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {w.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")

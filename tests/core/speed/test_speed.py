@@ -132,6 +132,7 @@ def test_falcon_tensor_parallel_decode_reduces_once_per_layer_where_the_engine_a
     s = speed(a, w, build)
     comm = reduces * a.n_layers * collective_time_s(build, "all_reduce", a.hidden_size * 2, 8)
     assert s.interconnect_share / s.decode_tokens_per_s == pytest.approx(comm)
+    assert any("one all-reduce a layer" in n for n in s.notes) is (reduces == 1)
 
 
 def test_only_side_by_side_falcon_layers_reduce_once():
