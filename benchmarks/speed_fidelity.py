@@ -297,6 +297,25 @@ def summarize(outcomes: list[Outcome], split: str | None = None) -> dict[str, tu
     return out
 
 
+#: Issue 15's targets, absolute % error: group -> (median at most, p90 at most; None: no p90 target).
+TARGETS = {"decode 1 GPU": (10.0, 25.0), "decode multi-GPU": (10.0, 25.0), "prefill": (15.0, 35.0),
+           "training": (20.0, None)}
+
+
+def target_misses(summary: dict[str, tuple[int, float, float]]) -> list[str]:
+    """The groups of ``summary`` (``summarize``) over a target, in words; empty when all are met."""
+    misses = []
+    for group, (median_max, p90_max) in TARGETS.items():
+        if group not in summary:
+            continue
+        _n, med, top = summary[group]
+        if med > median_max:
+            misses.append(f"{group} median {med:.1f} > {median_max:g}")
+        if p90_max is not None and top > p90_max:
+            misses.append(f"{group} p90 {top:.1f} > {p90_max:g}")
+    return misses
+
+
 def load_rows(path: Path = CSV) -> list[dict[str, str]]:
     with path.open(newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -331,6 +350,10 @@ def main(argv: list[str] | None = None) -> int:
         cells = [parts[name].get(key) for name in parts]
         print(f"{key:<24}" + "".join(f" {c[0]:6d} {c[1]:9.1f} {c[2]:7.1f}" if c else f" {'-':>6} {'-':>9} {'-':>7}"
                                      for c in cells))
+    print("targets (median / p90 %: decode 10 / 25, prefill 15 / 35, training median 20):")
+    for name, part in parts.items():
+        misses = target_misses(part)
+        print(f"  {name:<12} {'met' if not misses else 'missed: ' + '; '.join(misses)}")
     return 0
 
 

@@ -162,6 +162,20 @@ def test_every_trusted_scored_row_is_pinned(catalog):
     assert scored <= set(PINNED)
 
 
+def test_issue_15_targets_hold_on_the_held_out_sources(catalog):
+    # Whole sources held out of every fit (``split_of``): what the estimate does on measurements it never saw.
+    outcomes = [speed_fidelity.evaluate(r, catalog) for r in ROWS.values()]
+    held_out = speed_fidelity.summarize(outcomes, "held-out")
+    assert set(speed_fidelity.TARGETS) <= set(held_out)
+    assert speed_fidelity.target_misses(held_out) == []
+
+
+def test_target_misses_names_each_group_over_its_target():
+    summary = {"decode 1 GPU": (10, 9.0, 26.0), "prefill": (5, 16.0, 30.0), "training": (3, 21.0, 90.0)}
+    assert speed_fidelity.target_misses(summary) == [
+        "decode 1 GPU p90 26.0 > 25", "prefill median 16.0 > 15", "training median 21.0 > 20"]
+
+
 def test_engines_differ_where_published_rates_do(catalog):
     # issue 15: the engine changes the estimate (transformers' eager generate is slower).
     rows = [r for r in ROWS.values() if r["id"].startswith("qwen25-7b-") and r["id"].endswith("-bf16-in1-1gpu")]
