@@ -26,12 +26,21 @@ from advisor.core.speed.flops import bandwidth_bytes_per_s, matmul_params, peak_
 
 ACT_BYTES = 2  # activations exchanged between GPUs are bf16/fp16
 
+DATA_PARALLEL = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP,
+                 Parallel.FSDP_GRAD_OP, Parallel.FSDP_NO_SHARD)
+STAGES = (Parallel.PP, Parallel.LAYER_SPLIT)
+LAYER_SPLIT_NOTE = ("layer split: the GPUs take turns on every token, so the extra GPU adds memory "
+                    "(capacity), not speed")
+
+
 #: Engines whose implementation of these model families adds the attention and MLP outputs of a
 #: side-by-side layer (``ModelArch.side_by_side``) and all-reduces the sum once, where Megatron's
 #: layer all-reduces after the attention and again after the MLP:
 #: TensorRT-LLM tensorrt_llm/models/falcon/model.py (``FalconDecoderLayer``: ``tp_group = None`` for
-#: the attention and the MLP, "allreduce applies after those layer"; at 585c7565, and in every stored
-#: version since the 0.7-era constructor API, which covers 0.9);
+#: the attention and the MLP, "allreduce applies after those layer"; in all three stored versions
+#: that have it — one with constructor arguments, one built from a ``PretrainedConfig`` (the 0.9 era of
+#: ``trtllm-build``), and 585c7565 with its own ``FalconConfig`` — while the stored version at 027cd518,
+#: older than all three, reduced twice);
 #: vLLM vllm/model_executor/models/falcon.py (``reduce_row_parallel_results = not
 #: (new_decoder_architecture or parallel_attn)``, "only one all-reduce", at 7477b4f8).
 #: Not other families: vLLM's phi.py reduces in both ``RowParallelLinear`` (``dense``, ``fc2``;
@@ -47,11 +56,6 @@ def tp_all_reduces_per_layer(arch: ModelArch, engine: Engine) -> int:
     engine reduces a side-by-side layer's sum (``ONE_ALL_REDUCE_FAMILIES``), else two (Megatron,
     Shoeybi et al. 2019 arXiv:1909.08053 §3: after the attention's and the MLP's row-parallel GEMMs)."""
     return 1 if arch.side_by_side and arch.family in ONE_ALL_REDUCE_FAMILIES.get(engine, ()) else 2
-DATA_PARALLEL = (Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3, Parallel.FSDP,
-                 Parallel.FSDP_GRAD_OP, Parallel.FSDP_NO_SHARD)
-STAGES = (Parallel.PP, Parallel.LAYER_SPLIT)
-LAYER_SPLIT_NOTE = ("layer split: the GPUs take turns on every token, so the extra GPU adds memory "
-                    "(capacity), not speed")
 
 
 @dataclass(frozen=True)
