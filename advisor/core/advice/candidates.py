@@ -83,8 +83,7 @@ def _power(build: ResolvedBuild) -> float | None:
 
 def _is_card(gpu) -> bool:
     """A card one can put in a PCIe slot: not an SXM/OAM module, not a unified-memory chip."""
-    form = (gpu.form_factor or "").lower()
-    return gpu.segment is not Segment.UNIFIED_MEMORY and "sxm" not in form and "oam" not in form
+    return gpu.segment is not Segment.UNIFIED_MEMORY and not gpu.is_module
 
 
 def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int) -> list[Candidate]:

@@ -471,8 +471,7 @@ def on_baseboard(gpu: Gpu, count: int) -> bool:
     record's ``nvlink.max_gpus`` is that domain); AMD's OAM modules sit on a UBB whose GPUs are joined
     all-to-all by Infinity Fabric (the mi300x record: 7 links per GPU, one to each of the other 7). Neither has a PCIe
     card form to run without its board. True for 2 or more of them, up to the domain."""
-    module = gpu.form_factor.upper().startswith(("SXM", "OAM"))
-    return count > 1 and module and gpu.nvlink is not None and count <= gpu.nvlink.max_gpus
+    return count > 1 and gpu.is_module and gpu.nvlink is not None and count <= gpu.nvlink.max_gpus
 
 
 def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:

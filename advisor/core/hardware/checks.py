@@ -117,8 +117,9 @@ def check_psu(build: ResolvedBuild) -> list[BuildWarning]:
 def check_slot_spacing(build: ResolvedBuild) -> list[BuildWarning]:
     """Each card (but the last) must fit in the spacing to the next slot; equal = no air gap.
 
-    The spacing is per pair, from the board's slot positions where the build names a board."""
-    if build.gpu_count < 2:
+    The spacing is per pair, from the board's slot positions where the build names a board.
+    SXM and OAM modules sit on their baseboard, in no slot: nothing to check."""
+    if build.gpu_count < 2 or all(g.is_module for g in build.gpus):
         return []
     spacings = slot_spacings(build)
     if any(s is None for s in spacings):

@@ -151,6 +151,12 @@ class Gpu(Record):
             )
         return self
 
+    @property
+    def is_module(self) -> bool:
+        """An SXM or OAM module: it sits on a baseboard (HGX, UBB), not in a PCIe slot (the catalog's
+        form factors 'SXM5 module (HGX H100)', 'OAM module (8-GPU UBB platform)', …)."""
+        return self.form_factor.upper().startswith(("SXM", "OAM"))
+
 
 class LaneSource(StrEnum):
     CPU = "cpu"

@@ -105,6 +105,16 @@ def nvlink(spacing, **over):
     return resolved(gpus=[{"gpu_id": "card-nv", "count": 2}], topology=top, cpu_pcie_lanes=64, **over)
 
 
+def test_modules_on_their_baseboard_have_no_slots_to_check():
+    # SXM / OAM modules sit on an HGX or UBB board: "slot spacing unknown" would be noise to a buyer.
+    module = Gpu.model_validate(gpu_data("h100-sxm", form_factor="SXM5 module (HGX H100)", slot_width=None))
+    card = Gpu.model_validate(gpu_data("l40s", form_factor="PCIe card, dual-slot, passive"))
+    assert module.is_module and not card.is_module
+    kinds_of = {g.id: {w.kind for w in check_build(gpu_build(catalog_of(g), g.id, 8))} for g in (module, card)}
+    assert WarningKind.SLOT_SPACING not in kinds_of["h100-sxm"]
+    assert WarningKind.SLOT_SPACING in kinds_of["l40s"]
+
+
 def test_canonical_pair_3090_like_nvlink_on_4_slot_spacing_is_clean():
     warnings = [w for w in check_build(nvlink(4)) if w.severity is not Severity.INFO]
     assert warnings == []
