@@ -95,8 +95,8 @@ TIPS: dict[str, str] = {
     "attention": "FlashAttention computes attention in tiles without storing the seq × seq score matrix "
                  "(Dao et al. 2022, arXiv:2205.14135); sdpa is PyTorch's fused kernel; eager stores it: more "
                  "memory in training, a slower prompt. In inference it is chosen with transformers and llama.cpp "
-                 "(flash: -fa on); vLLM, SGLang, TensorRT-LLM, ExLlamaV2 and DeepSpeed always fuse it, and Ollama "
-                 "leaves it off unless OLLAMA_FLASH_ATTENTION=1.",
+                 "(flash: llama.cpp's flash attention on); vLLM, SGLang, TensorRT-LLM, ExLlamaV2 and DeepSpeed always "
+                 "fuse it, and Ollama leaves it off unless its flash-attention setting is turned on.",
     "lora_rank": "Rank r of each adapter: it adds r × (d_in + d_out) trainable weights per adapted matrix "
                  "(Hu et al. 2021, arXiv:2106.09685 §4).",
     "lora_targets": "Which projections get adapters: attention q/k/v/o and the MLP gate/up/down. "

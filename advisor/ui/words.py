@@ -8,7 +8,6 @@ that sets it (issue 17). The CLI keeps its own wording: nothing here changes the
 
 from __future__ import annotations
 
-
 #: Workload field → the label of the control that edits it (workload panel, Plan… dialog).
 FIELD_LABELS: dict[str, str] = {
     "mode": "Mode",

@@ -276,11 +276,13 @@ class Workload(Frozen):
         attention, and Ollama, which leaves it off unless OLLAMA_FLASH_ATTENTION=1 is set (Ollama docs, FAQ).
         Every other engine fuses it whatever ``attention`` says (``ATTENTION_OPTION_ENGINES``). The memory
         estimate (llama.cpp's compute buffer) and the prefill speed (``speed.scores``) both read it."""
-        if self.engine is Engine.TRANSFORMERS:
-            return self.attention is AttentionImpl.EAGER
         if self.engine is Engine.OLLAMA:
             return True
-        return self.engine is Engine.LLAMA_CPP and self.attention is not AttentionImpl.FLASH
+        if self.engine not in ATTENTION_OPTION_ENGINES:
+            return False
+        if self.engine is Engine.TRANSFORMERS:  # SDPA and FlashAttention-2 are fused
+            return self.attention is AttentionImpl.EAGER
+        return self.attention is not AttentionImpl.FLASH  # llama.cpp: only its flash attention is
 
     @property
     def foreach_adamw(self) -> bool:

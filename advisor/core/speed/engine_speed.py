@@ -122,6 +122,8 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: multiply-adds, bound it. The share is of an SM of 128 FP32 lanes (the H200's); on a chip of 64
 #: (``flops.fp32_lanes_per_sm``) the same kernel reaches twice it (``inference.per_head_attention_flops_per_s``).
 PER_HEAD_ATTENTION_SHARE = 0.11
+#: FP32 lanes per SM of the cards the share was fitted on (the H200's; ``flops.fp32_lanes_per_sm``).
+PER_HEAD_ATTENTION_SHARE_LANES = 128
 
 
 #: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it: the

@@ -129,7 +129,8 @@ def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[f
     (``flops.fp32_lanes_per_sm``). On a chip of 64 lanes per SM (A100, V100, T4), whose FP32 peak counts half
     as many lanes per SM, the same kernel reaches twice that share of its peak."""
     return tuple(None if g.fp32_tflops is None else
-                 g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE * 128 / fp32_lanes_per_sm(g.architecture)
+                 g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE
+                 * _es.PER_HEAD_ATTENTION_SHARE_LANES / fp32_lanes_per_sm(g.architecture)
                  for g in build.gpus[:n_gpus])
 
 
@@ -186,9 +187,8 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     comp_t = g_t + ac_t
-    reduces = tp_all_reduces_per_layer(arch, w.engine) * arch.n_layers
-    comm_t = reduces * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
-    if sp.tp > 1 and reduces == arch.n_layers:
+    comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
+    if sp.tp > 1 and tp_all_reduces_per_layer(arch, w.engine) == 1:
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({w.engine.label} adds this model's "
                      "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
@@ -264,8 +264,7 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     else:
         scores_t = scores / sp.tp / (min(r.bws) * e.bandwidth)
         t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
-        reduces = tp_all_reduces_per_layer(arch, w.engine) * arch.n_layers
-        comm_t = reduces * r.coll("all_reduce", act, sp.tp) if sp.tp > 1 else 0.0
+        comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
     if scores:
         why = "Ollama leaves flash attention off" if w.engine is Engine.OLLAMA else (
             "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off")

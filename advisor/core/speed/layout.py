@@ -123,6 +123,13 @@ class Run:
             return hierarchical_parts(self.ring, self.across, op, n_bytes, n, g)  # type: ignore[arg-type]
         return self.coll(op, n_bytes, n, per_node), 0.0
 
+    def tp_all_reduces(self, arch: ModelArch, engine: Engine, n_bytes: float, tp: int) -> float:
+        """Seconds of one forward pass's tensor-parallel all-reduces over ``tp`` GPUs:
+        ``tp_all_reduces_per_layer`` a layer, each of ``n_bytes`` (0 without tensor parallel)."""
+        if tp < 2:
+            return 0.0
+        return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * self.coll("all_reduce", n_bytes, tp)
+
     def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
         """(inside, across) seconds of one hand-off at each of ``stages - 1`` stage boundaries:
         stages fill machines in order, so ``machines - 1`` boundaries cross the network."""

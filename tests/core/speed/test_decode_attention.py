@@ -32,6 +32,9 @@ def test_share_is_the_calibration_fit():
     # benchmarks/speed_calibration.py, 2026-11-25 (fourth session, per-kernel decode step): TensorRT-LLM
     # v0.5.0 / v0.7a H200 rows.
     assert es.PER_HEAD_ATTENTION_SHARE == 0.11
+    # ... on H200s: the share is of an SM of the H200's FP32 lanes (CUDA C++ Programming Guide, compute capability 9.0).
+    h200 = load_catalog().catalog.gpus["h200-sxm"]
+    assert es.PER_HEAD_ATTENTION_SHARE_LANES == fp32_lanes_per_sm(h200.architecture) == 128
 
 
 def test_per_head_is_never_faster_and_costs_nothing_at_one_short_sequence():
