@@ -36,8 +36,8 @@ def _settle(app, rounds: int = 6, window=None) -> None:
 
         deadline = time.monotonic() + 10
         s = window.session  # the search for what would make a build fit follows the job's last change
-        while (s.results_pending or s.sweep_pending or s.suggestions_pending or not window.tabs.up_to_date()) \
-                and time.monotonic() < deadline:
+        while (s.results_pending or s.sweep_pending or s.suggestions_pending or not window.tabs.up_to_date()
+               or window.builds_panel.lines_pending) and time.monotonic() < deadline:
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
         for _ in range(rounds):
             app.processEvents()

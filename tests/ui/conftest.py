@@ -8,10 +8,10 @@ import pytest
 def wait_until_drawn(qtbot, window, timeout_ms: int = 10000) -> None:
     """Wait for what follows a change after the table (issue 20): the fit sweep (in turns of the event
     loop), the search for what would make each build fit (on the worker thread), then the visible
-    tab's redraw."""
+    tab's redraw and the lines under the table."""
     s = window.session
     qtbot.waitUntil(lambda: not s.results_pending and not s.sweep_pending and not s.suggestions_pending
-                    and window.tabs.up_to_date(), timeout=timeout_ms)
+                    and window.tabs.up_to_date() and not window.builds_panel.lines_pending, timeout=timeout_ms)
 
 
 def synchronous_results(session):

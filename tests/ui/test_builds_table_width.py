@@ -153,6 +153,65 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
     assert bp.label_messages.geometry().bottom() <= bp.height()
 
 
+def test_the_lines_under_the_table_change_after_the_tables_new_figures_have_painted(app_window, qtbot):
+    """Laying out six builds' rich-text lines took 1.5-2.5 ms before the table's paint (issue 20):
+    the table's new figures are on screen first, the lines' new text a turn later."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1280, 800)
+    bp = window.builds_panel
+    qtbot.waitUntil(lambda: not session.results_pending and not bp.lines_pending, timeout=5000)
+    session.slice_ms = 0.0  # the builds in turns, as in the window
+    before = bp.label_messages.text()
+    computed: list[bool] = []
+    at_table_paint: list[str] = []
+    session.results_computed.connect(lambda _r: computed.append(True))
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint and computed and not at_table_paint:
+                at_table_paint.append(bp.label_messages.text())
+            return False
+
+    spy = Spy()
+    bp.table_builds.viewport().installEventFilter(spy)
+    session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
+    qtbot.waitUntil(lambda: bool(computed) and not bp.lines_pending, timeout=5000)
+    after = bp.label_messages.text()
+    assert after != before and "does not fit" in after  # training: some builds do not fit
+    assert at_table_paint == [before]
+
+
+def test_a_change_drops_the_last_states_lines_and_growth_not_yet_shown(app_window, qtbot):
+    """The last state's lines (its suggestions often come in just as the user types again) would lay
+    the window out and repaint the plot beside the table in the middle of the next change, before
+    its figures (a six-build change's table 27-46 ms late, issue 20): the change drops them; the
+    new state's lines and room follow its own table's paint."""
+    from advisor.core.job.workload import Method, Mode
+
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1280, 800)
+    bp = window.builds_panel
+    qtbot.waitUntil(lambda: not session.results_pending and not bp.lines_pending
+                    and not bp._grow_timer.isActive(), timeout=5000)
+    session.slice_ms = 0.0  # the builds in turns, as in the window
+    bp.label_messages.setText("")  # the suggestions' lines just in: new text and room due
+    session.suggestions_computed.emit(session.results)
+    assert bp.lines_pending and bp._grow_timer.isActive()
+    session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
+    assert session.results_pending and not bp.lines_pending and not bp._grow_timer.isActive()
+    qtbot.waitUntil(lambda: not session.results_pending and not bp.lines_pending
+                    and not bp._grow_timer.isActive(), timeout=5000)
+    assert "does not fit" in bp.label_messages.text()  # the new state's lines, with their room
+    assert bp.minimumHeight() >= bp.layout().totalHeightForWidth(bp.width())
+    assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
+
+
 def test_when_the_panel_grows_only_what_changed_is_painted_again(app_window, qtbot):
     """A taller panel repaints its new lines, not the table and the buttons above them (issue 20:
     8-10 ms of a turn while the search runs). (The verdict's label is repainted with the lines

@@ -127,16 +127,16 @@ def test_save_and_reopen(app_window, tmp_path):
     assert window.windowTitle().startswith("c.json")
 
 
-def test_contradiction_is_explained_inline(app_window):
+def test_contradiction_is_explained_inline(app_window, qtbot):
     session, window = app_window
     session.set_workload(session.workload.model_copy(update={"kv_dtype": "q4_0"}))  # a llama.cpp type on vLLM
-    text = window.builds_panel.label_messages.text()
-    assert "llama.cpp type" in text
+    # The lines under the table follow a turn after the table's paint (issue 20).
+    qtbot.waitUntil(lambda: "llama.cpp type" in window.builds_panel.label_messages.text(), timeout=5000)
     assert all(r.problems for r in session.results.builds)
     assert _cell(window, 0, 2).startswith("cannot run as set")
 
 
-def test_a_long_refusal_keeps_the_verdict_cell_short(app_window):
+def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
     # The verdict cell says what is wrong in its first clause; the whole message (with what to choose
     # instead) is in its tooltip and under the table. The column used to grow to the whole sentence and
     # pushed the speed and price columns out of a 1280-px window.
@@ -150,7 +150,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window):
     assert _cell(window, 0, 2) == "cannot run as set: TensorRT-LLM runs on NVIDIA GPUs only"
     tip = m.data(m.index(0, 2), Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("Engine: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra") and "choose another engine" in tip
-    assert "choose another engine" in window.builds_panel.label_messages.text()
+    qtbot.waitUntil(lambda: "choose another engine" in window.builds_panel.label_messages.text(), timeout=5000)
     assert _cell(window, 1, 2).startswith("fits")
     # A first clause that ends at a colon: 8-bit optimizer states with fp32 weights.
     session.set_workload(Workload(mode="train", precision="fp32", optimizer="adamw-8bit"))
@@ -204,7 +204,7 @@ def test_each_build_shows_its_plan_and_a_pin_is_kept(app_window):
     assert _cell(window, 1, 1) == "2 GPUs, tensor parallel"
 
 
-def test_a_build_that_does_not_fit_says_what_would(app_window, drawn, synchronous):
+def test_a_build_that_does_not_fit_says_what_would(app_window, drawn, synchronous, qtbot):
     session, window = app_window
     session.add_build(BuildEntry(name="one 5090", build_id="1x-rtx-5090"))
     session.set_model(ModelRef(preset_id="llama-3.1-70b"))
@@ -213,7 +213,8 @@ def test_a_build_that_does_not_fit_says_what_would(app_window, drawn, synchronou
     # The table is current at once; the search for what would make it fit runs on the worker (issue 20).
     assert not r.runs and not r.suggestions and session.suggestions_pending
     assert _cell(window, row, 3) == "—"  # no speed for a build that does not run the job
-    assert "one 5090 does not fit; looking for what would make it fit" in window.builds_panel.label_messages.text()
+    qtbot.waitUntil(lambda: "one 5090 does not fit; looking for what would make it fit"
+                    in window.builds_panel.label_messages.text(), timeout=5000)  # a turn after the table's paint
     drawn(window)
     r = session.results.builds[row]
     assert not session.suggestions_pending and r.suggestions

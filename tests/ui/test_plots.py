@@ -29,7 +29,7 @@ def test_fit_legend_lists_only_the_current_modes_techniques(app_window, drawn):
     assert "bf16" in _legend_labels(fit) and "LoRA" not in _legend_labels(fit)
 
 
-def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window):
+def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window, qtbot):
     session, window = app_window
     panel = window.workload_panel
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
@@ -37,7 +37,7 @@ def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window):
     panel.combo_weights.setEditText("fp32")
     assert session.workload.weights == "fp32"
     assert "QLoRA" in panel.label_problems.text()
-    assert "QLoRA" in window.builds_panel.label_messages.text()
+    qtbot.waitUntil(lambda: "QLoRA" in window.builds_panel.label_messages.text(), timeout=5000)  # a turn later
 
 
 @pytest.mark.parametrize(("name", "width", "expect"), [

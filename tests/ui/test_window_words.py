@@ -44,9 +44,10 @@ def test_the_cli_keeps_naming_its_flags():
     assert "--method qlora or lora" in messages and "--method lora or qlora" in messages
 
 
-def test_a_contradiction_is_said_in_words_everywhere(app_window):
+def test_a_contradiction_is_said_in_words_everywhere(app_window, qtbot):
     session, window = app_window
     session.set_workload(Workload(mode=Mode.TRAIN, precision="fp32", optimizer="adamw-8bit"))
+    qtbot.waitUntil(lambda: not window.builds_panel.lines_pending, timeout=5000)  # they follow the table's paint
     r = session.results.builds[0]
     assert r.problems and "--precision" in " ".join(r.problems)  # the core's words …
     texts = [fmt.cell(r, 2, session.prefs, session.workload),
