@@ -186,6 +186,52 @@ def test_the_lines_under_the_table_change_after_the_tables_new_figures_have_pain
     assert at_table_paint == [before]
 
 
+def test_a_workload_edit_repaints_only_the_cells_that_changed(app_window, qtbot):
+    """Six rows of both views were repainted at every change (3 ms, issue 20): now only the cells
+    whose text or colour changed (and both rows of a new winner)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QRegion
+
+    from advisor.ui.builds_panel import PRICE_COLUMN
+
+    session, window = app_window
+    _six(session)
+    _settle(qtbot, window, 1920, 1080)  # every column in view
+    bp = window.builds_panel
+    table, model = bp.table_builds, bp.model
+    a, b = session.workload, session.workload.model_copy(update={"batch": session.workload.batch + 3})
+    for w in (b, a):  # the columns are as wide as both states need: no new width repaints it all
+        session.set_workload(w)
+        qtbot.waitUntil(lambda: not session.results_pending and not bp.lines_pending, timeout=5000)
+        qtbot.wait(20)
+    painted: dict = {}
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                painted[obj] = painted.get(obj, QRegion()).united(event.region())
+            return False
+
+    spy = Spy()
+    for view in (table, table.frozen):
+        view.viewport().installEventFilter(spy)
+    texts = [[model.data(model.index(r, c)) for c in range(len(COLUMNS))] for r in range(model.rowCount())]
+    winner = bp.model._winner_row
+    session.set_workload(b)
+    qtbot.waitUntil(lambda: table.viewport() in painted, timeout=5000)
+    qtbot.wait(20)
+    changed = {(r, c) for r in range(model.rowCount()) for c in range(len(COLUMNS))
+               if model.data(model.index(r, c)) != texts[r][c]}
+    assert changed and all(c != PRICE_COLUMN for _r, c in changed)  # figures change, prices do not
+    region = painted[table.viewport()]
+    for r, c in changed:
+        assert region.contains(table.visualRect(model.index(r, c)).center()), (r, c)
+    if bp.model._winner_row == winner:  # (a new winner repaints its row and the last one's)
+        for r in range(model.rowCount()):
+            assert not region.contains(table.visualRect(model.index(r, PRICE_COLUMN)).center()), r
+        assert table.frozen.viewport() not in painted  # the names did not change
+
+
 def test_a_change_drops_the_last_states_lines_and_growth_not_yet_shown(app_window, qtbot):
     """The last state's lines (its suggestions often come in just as the user types again) would lay
     the window out and repaint the plot beside the table in the middle of the next change, before
