@@ -33,8 +33,9 @@ _WINNER_BACKGROUND = QColor("#DFF3E4")  # the winner's row
 #: need (ms): longer than the pause between keys of a typed number (the window's own search for
 #: "what would make it fit" waits 250 ms for the same reason), short enough to look settled.
 PANEL_SHRINK_MS = 600
-#: The longest the lines under the table wait for the Fit plot's sweep before taking the room they
-#: need (ms): the sweep is usually in within a few turns; a slow or failed one does not hold them.
+#: The longest the lines under the table wait for the Fit plot's sweep before they show their new text
+#: and take the room they need (ms): the sweep is usually in within a few turns; a slow or failed one
+#: does not hold them.
 GROW_LATEST_MS = 100
 _FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
 _TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
@@ -456,18 +457,14 @@ class BuildsPanel(QWidget):
         # after the change). The new state's lines take their room after its own table's paint.
         for changed in (session.workload_changed, session.model_changed, session.builds_changed):
             changed.connect(self._drop_pending_lines)
-        # The lines' new text is set in the turn after the table's and the verdict's paint, as their
-        # growth is: after ``QLabel.setText`` the panel's layout asks the lines' height again, and
-        # laying out six builds' rich-text lines took 1.5 ms of the 2-3.6 ms of that layout before
-        # the table's paint, for lines below the table that are read after its figures (issue 20;
-        # ``benchmarks/ui_recompute.py --train``, its events timed). A timer object with a
-        # 0 ms interval fires after the pending paint; a change drops text not set yet, as it drops
-        # the growth.
-        self._messages: str | None = None  # the lines' new text, set by ``_messages_timer``
-        self._messages_timer = QTimer(self)
-        self._messages_timer.setSingleShot(True)
-        self._messages_timer.setInterval(0)
-        self._messages_timer.timeout.connect(self._show_messages)
+        # The lines' new text is set with their growth (``_grow``), after the table's and the
+        # verdict's paint, and after the Fit plot's new curves when they are awaited: after
+        # ``QLabel.setText`` the panel's layout asks the lines' height again, and laying out six
+        # builds' rich-text lines took 1.5 ms of the 2-3.6 ms of that layout before the table's
+        # paint, for lines below the table that are read after its figures (issue 20;
+        # ``benchmarks/ui_recompute.py --train``, its events timed). A change drops text not set
+        # yet, as it drops the growth.
+        self._messages: str | None = None  # the lines' new text, set by ``_grow``
         session.prefs_changed.connect(lambda: self._fit_columns(shrink=True))  # other units: other texts
         self.buttons["remove"].clicked.connect(lambda: self._with_row(session.remove_build))
         self.buttons["up"].clicked.connect(lambda: self._move(-1))
@@ -597,9 +594,7 @@ class BuildsPanel(QWidget):
         self._fitted_builds = builds
         self._fit_height()
         text = fmt.messages_html(results, self.session.prefs, looking=self.session.suggestions_pending)
-        self._messages = text if text != self.label_messages.text() else None
-        if self._messages is not None:
-            self._messages_timer.start()  # after the table's and the verdict's paint
+        self._messages = text if text != self.label_messages.text() else None  # shown by ``_grow``
         self._grow_with_curves = self.session.sweep_pending  # the plot redraws when its sweep is in
         self._grow_timer.start(GROW_LATEST_MS if self._grow_with_curves else 0)
         self._on_builds_changed()
@@ -613,23 +608,17 @@ class BuildsPanel(QWidget):
         self._grow_with_curves = False
         self._grow_timer.stop()
         self._messages = None
-        self._messages_timer.stop()
 
     @property
     def lines_pending(self) -> bool:
         """The lines under the table have new text not shown yet (it follows the table's paint)."""
         return self._messages is not None
 
-    def _show_messages(self) -> None:
-        """The lines under the table, a turn after the table's paint (``_messages_timer``)."""
-        self._messages_timer.stop()
+    def _grow(self) -> None:
+        """The lines under the table and their room, after the table's and the plot's paint (``_grow_timer``)."""
+        self._grow_with_curves = False
+        self._grow_timer.stop()
         if self._messages is not None:
             self.label_messages.setText(self._messages)
             self._messages = None
-
-    def _grow(self) -> None:
-        """Room for the lines under the table, taken after the table's and the plot's paint (``_grow_timer``)."""
-        self._grow_with_curves = False
-        self._grow_timer.stop()
-        self._show_messages()  # the room is for the new lines
         self._fit_panel_height(shrink=False)

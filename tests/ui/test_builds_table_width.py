@@ -133,6 +133,8 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
             if event.type() == QEvent.Type.Paint and computed and obj in (viewport, canvas):
                 seen.append("table painted" if obj is viewport else "plot painted")
+                if obj is canvas and "curves drawn" in seen and not lines_at_curves:
+                    lines_at_curves.append(bp.label_messages.text())
             elif obj is bp and event.type() == QEvent.Type.Resize and event.size().height() > event.oldSize().height():
                 seen.append("panel grown")
             return False
@@ -142,8 +144,11 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
     canvas.installEventFilter(spy)
     bp.installEventFilter(spy)
     short = bp.minimumHeight()
+    lines_at_curves: list[str] = []
+    before = bp.label_messages.text()
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # several "does not fit" lines
     qtbot.waitUntil(lambda: "panel grown" in seen and "curves drawn" in seen, timeout=10_000)
+    assert lines_at_curves == [before] != [bp.label_messages.text()]  # the new lines come with their room
     assert bp.minimumHeight() > short
     grown = seen.index("panel grown")
     assert "table painted" in seen[:grown], seen
