@@ -25,6 +25,7 @@ user pauses: what the window does when idle runs in the pause (the young garbage
 
 ``--stages`` also prints, for six builds, when each stage of a change ended (results computed,
 table painted, the fit sweep's curves in and the plot redrawn, plot painted): where the time goes;
+the time from the results to the table's paint and from the table's paint to the plot's, per change;
 and the garbage collections (``gc.callbacks``) run between the change and the table's paint.
 
 Reference in the same process: one ``estimate()`` of the window's first job on its first build,
@@ -233,6 +234,13 @@ def main() -> int:
             (("results computed", "computed"), ("table painted", "table"), ("curves in and plot redrawn", "curves"),
              ("plot painted", "plots"))
             if len(v := [d[key] * 1e3 for d in stages if key in d]) > 1))
+        # Per change, the time from one stage to the next: what follows the builds' pass (the VM's
+        # speed moves the pass itself most, so these compare two versions of the window better).
+        print(f"{COUNTS[-1]} builds, ms between stages of a change (p50 / p95): " + "; ".join(
+            f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, a, b in
+            (("results computed to table painted", "computed", "table"),
+             ("table painted to plot painted", "table", "plots"))
+            if len(v := [(d[b] - d[a]) * 1e3 for d in stages if a in d and b in d]) > 1))
         gc_ms = [d["gc_ms"] for d in stages]
         print(f"{COUNTS[-1]} builds, garbage collection between the change and the table's paint: "
               f"{statistics.mean(d['gc_n'] for d in stages):.1f} collections per change (mean), "
