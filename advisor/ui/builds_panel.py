@@ -442,8 +442,9 @@ class BuildsPanel(QWidget):
         # are drawn already (a full repaint of the six-build Fit plot: 1.7 ms median,
         # ``benchmarks/fit_paint.py``). With no sweep to wait for, it grows in the turn after the
         # table's paint. (A timer object with a 0 ms interval fires after the pending paint, as
-        # the session's sweep timer does.) Meanwhile the new last line is cut off at the panel's
-        # edge, never drawn over the table.
+        # the session's sweep timer does.) The lines' new text comes in that same turn, with the
+        # room it needs (below); text longer than the room would be cut at the panel's edge, never
+        # drawn over the table.
         self._grow_timer = QTimer(self)
         self._grow_timer.setSingleShot(True)
         self._grow_timer.timeout.connect(self._grow)
