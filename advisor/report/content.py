@@ -32,6 +32,7 @@ from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
 from advisor.core.model.arch import ModelArch
+from advisor.core.speed.scores import unfused_reason
 from advisor.core.units import GB, GIB, format_usd
 from advisor.core.units import format_params as fmt_params
 from advisor.report.document import (
@@ -87,9 +88,8 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
         if run.decode_attention.value != "grouped":
             rows.append(("Decode attention", f"{run.decode_attention.value}: one query head at a time on the CUDA cores"))
         if w.scores_in_memory:
-            rows.append(("Prompt attention", "not fused (" + ("Ollama's default" if w.engine is Engine.OLLAMA
-                                                              else w.attention.value)
-                         + "): the prompt's attention scores go through the card's memory"))
+            rows.append(("Prompt attention", f"not fused ({unfused_reason(w)}): the prompt's attention scores go "
+                                             "through the card's memory"))
     else:
         rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
             if w.method.value in ("lora", "qlora") else ""

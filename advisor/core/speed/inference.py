@@ -64,7 +64,7 @@ from advisor.core.speed.layout import (
     tp_all_reduces_per_layer,
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
-from advisor.core.speed.scores import score_bytes, score_context
+from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
 from advisor.core.speed.training import host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
@@ -266,9 +266,7 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
         t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
         comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
     if scores:
-        why = "Ollama leaves flash attention off" if w.engine is Engine.OLLAMA else (
-            "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off")
-        notes.append(f"the prompt's attention writes its scores to memory ({why}): {scores_t:.2f} s of the "
+        notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(w)}): {scores_t:.2f} s of the "
                      f"{t + comm_t:.2f} s prefill")
     return t + comm_t, comm_t
 

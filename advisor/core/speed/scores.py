@@ -42,3 +42,11 @@ def score_bytes(arch: ModelArch, w: Workload) -> float:
     if not w.scores_in_memory:
         return 0.0
     return w.batch * arch.n_layers * arch.n_heads * w.context_len * score_context(w) * SCORE_BYTES[w.engine]
+
+
+def unfused_reason(w: Workload) -> str:
+    """Why the prompt's attention is not fused, in words (where ``Workload.scores_in_memory``): the speed note
+    and the PDF's task table say it alike."""
+    if w.engine is Engine.OLLAMA:
+        return "Ollama leaves flash attention off"
+    return "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off"
