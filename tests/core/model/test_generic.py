@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from advisor.core.model.generic import generic_decoder, hidden_size_for
@@ -20,17 +20,23 @@ def test_total_is_the_requested_size(n):
 
 @settings(max_examples=300, deadline=None)
 @given(sizes)
+@example(8191283200.0)  # 14,746 / 4,096 = 3.60x: over the band as first written (3.6), in CI
+@example(8218928048.5)  # the widest MLP from 3B up, 3.62x
 def test_shape_is_llama_like(n):
     arch = generic_decoder(n)
     group = arch.n_kv_heads * arch.head_dim
     assert abs(arch.n_heads * arch.head_dim - arch.hidden_size) <= group / 2  # heads in whole GQA groups
     assert arch.head_dim in (64, 128)
     assert arch.n_heads % arch.n_kv_heads == 0
-    # SwiGLU width in the band published models span: Llama 3.2 3B 2.67x … Llama 3.1 405B 3.25x
-    # from 3B up; small models run wide MLPs (Llama 3.2 1B 4x, Qwen2.5-0.5B 5.4x, 1.5B 5.8x).
+    # SwiGLU width in the band published models span: Llama 3.2 3B 2.67x … Llama 3.1 8B 3.5x (Qwen2.5-72B
+    # 3.61x) from 3B up; small models run wide MLPs (Llama 3.2 1B 4x, Qwen2.5-0.5B 5.4x, 1.5B 5.8x).
+    # The MLP takes up what rounding the hidden size (to 128) and the layers (to whole) leaves: above
+    # an anchor, until either steps up, it widens, by up to ~7 % of Llama 3.1 8B's 3.5x (half a
+    # 128-wide step is 1.6 % of 4096, about 3 % of the parameters; half a layer of 32, 1.6 %): 3.62x at
+    # 8.22B (a sweep of 10^5 sizes from 3B to 2T, seventeenth session; hypothesis found 3.60x at 8.19B).
     # Below Qwen2.5-0.5B (the smallest anchor) the shape is extrapolated and the MLP widens to
     # ~8.5x at 100M; GPT-2 small (124M) is 4x ungated, i.e. 8x the gated width per parameter.
-    low, high = (2.3, 3.6) if n >= 3e9 else (2.3, 8.0) if n >= 0.49e9 else (2.3, 9.0)
+    low, high = (2.3, 3.5 * 1.07) if n >= 3e9 else (2.3, 8.0) if n >= 0.49e9 else (2.3, 9.0)
     assert low <= arch.ffn_size / arch.hidden_size <= high
     assert arch.moe is None and arch.gated_mlp
     # Depth/width ratio in the band real models span (Llama 3.2 1B: 128 wide per layer …
