@@ -65,6 +65,8 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
                "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
                "reason": f.reason, "status": planned.status.value if planned is not None else None,
+               "problems": [{"field": p.field, "message": p.message, "software": p.support}
+                            for p in (planned.problems if planned is not None else ())],
                "suggestions": [suggestion_json(x) for x in suggestions]}
     hardware = None
     if request.build is not None:
@@ -197,7 +199,10 @@ def result_text(data: dict[str, Any]) -> str:
         f = data["fit"]
         verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",
                    "cannot run as set": "NO"}.get(f.get("status") or "", "yes" if f["fits"] else "NO")
-        lines += ["", f"Fit: {verdict} ({f['reason']})"]
+        if f.get("problems"):  # what the software does not run here: the verdict, before any memory figure
+            lines += ["", f"Fit: cannot run ({f['problems'][0]['message']})"]
+        else:
+            lines += ["", f"Fit: {verdict} ({f['reason']})"]
         if f.get("suggestions"):
             lines.append("What would make it fit:")
             for x in f["suggestions"]:

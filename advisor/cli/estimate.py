@@ -244,7 +244,9 @@ def _check(request: Request) -> None:
     if request.build is not None and request.pins is not None:  # pinned parts are checked against the build
         workload = workload.model_copy(update={k: getattr(request.pins, k) for k in BUILD_ONLY_FIELDS
                                                if getattr(request.pins, k) is not None})
-    problems = check_workload(request.arch, workload, request.build)
+    # What the software does not run on the build is the build's verdict ("cannot run"), shown with the
+    # estimate; only settings that contradict each other are usage errors.
+    problems = [p for p in check_workload(request.arch, workload, request.build) if not p.support]
     if problems:
         first = problems[0]
         flag = FIELD_FLAGS.get(first.field, f"--{first.field.replace('_', '-')}")

@@ -38,7 +38,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed
-from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.job_checks import Problem, check_workload, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
@@ -48,6 +48,8 @@ from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
+from advisor.core.speed.results import SpeedEstimate
+from advisor.core.support.check import as_run_on
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
 #: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
@@ -125,11 +127,18 @@ def _status(fit: Fit | FitFigures | None, problems: tuple[Problem, ...], margin:
     return FitStatus.TIGHT if fit.need_per_gpu_bytes * (1 + margin) > fit.usable_per_gpu_bytes else FitStatus.FITS
 
 
-def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
-    """(offload, checkpointing) pairs in order of escalation: least speed given up first."""
+def _levels(job: Workload, pins: PlanPins, unified: bool = False) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
+    """(offload, checkpointing) pairs in order of escalation: least speed given up first. On unified memory
+    (``unified``) offload is not a step: "host RAM" is the pool the GPU already draws on, so moving states
+    there frees nothing of it (the fit counts one pool: ``estimator.fit_figures``)."""
     if job.mode is Mode.INFERENCE:
         return [(pins.offload if pins.offload is not None else job.offload, job.checkpointing)]
-    offloads = [pins.offload] if pins.offload is not None else [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
+    if pins.offload is not None:
+        offloads = [pins.offload]
+    elif unified:
+        offloads = [job.offload]
+    else:
+        offloads = [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
     if pins.checkpointing is not None:
         ckpts = [pins.checkpointing]
     elif job.checkpointing in CHECKPOINT_STEPS:
@@ -220,14 +229,25 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if n > build.gpu_count:
         notes.append(f"pinned {n} GPUs; {build.name} has {build.gpu_count}, so {build.gpu_count} are used")
         n = build.gpu_count
+    job, substituted = as_run_on(job, build.gpus[:n])
+    notes += substituted
     order = (pins.parallel,) if pins.parallel is not None else schemes_for(job, n)
     if pins.parallel is not None and n > 1 and pins.parallel is Parallel.NONE and job.mode is Mode.TRAIN:
         order = (Parallel.DDP,)
     training = job.mode is Mode.TRAIN
-    levels = _levels(job, pins)
+    levels = _levels(job, pins, build.unified_memory)
     schemes = order if n > 1 else (Parallel.NONE,)
     probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
     usable_each = [usable_memory_bytes(g) for g in build.gpus[:n]]  # every probe uses the same n GPUs
+    refused = support_problems(job.model_copy(update={"n_gpus": n}), build)
+    if refused:  # the software does not run the job here: no plan search, no speed (the verdict needs neither)
+        first = _probe(arch, job, build, _plan(n, schemes[0], *levels[0], pins.moe_offload_layers or 0), margin,
+                       weights_bytes_override, usable_each)
+        speed = SpeedEstimate(notes=("none: the software does not run this job on this build (see the fit)",))
+        est = Estimate(memory=first.memory, speed=speed,
+                       fit=fit_of(first.memory, first.workload, build, first.kv_capacity_tokens, usable_each),
+                       params_total=0.0, params_trainable=0.0)
+        return Planned(first.plan, first.workload, est, FitStatus.BLOCKED, pins.any, first.problems, tuple(notes), 1)
 
     def at(level: int, scheme: int) -> _Probe:
         if (level, scheme) not in probed:
@@ -286,6 +306,13 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if chosen is None:
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
+    return _planned(arch, chosen, build, margin, weights_bytes_override, usable_each, quick, pins, notes, len(tried))
+
+
+def _planned(arch: ModelArch, chosen: _Probe, build: ResolvedBuild, margin: float,
+             weights_bytes_override: float | None, usable_each: list[float], quick: bool, pins: PlanPins,
+             notes: list[str], considered: int) -> Planned:
+    """The chosen probe's estimate (``quick``: without the rule of thumb and the assumptions) as the build's plan."""
     if quick:
         est = Estimate(memory=chosen.memory, speed=job_speed(arch, chosen.workload, build, chosen.memory,
                                                              min(usable_each), weights_bytes_override),
@@ -294,7 +321,7 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     else:
         est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
-                   chosen.problems, tuple(notes), len(tried))
+                   chosen.problems, tuple(notes), considered)
 
 
 def _complete_for_closest(probed: dict[tuple[int, int], _Probe], at, n_schemes: int, least: int | None,
@@ -358,7 +385,8 @@ def _fastest_probe(arch: ModelArch, build: ResolvedBuild, options: list[_Probe],
 
 def plan_for(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> Planned:
     """The estimate under one given plan (no search): for suggestions and tests."""
+    job, notes = as_run_on(job, build.gpus[: plan.n_gpus])
     workload = apply_plan(job, plan)
     problems = tuple(check_workload(arch, workload, build))
     est = estimate(arch, workload, build)
-    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems)
+    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems, notes)
