@@ -65,6 +65,7 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
                "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
                "reason": f.reason, "status": planned.status.value if planned is not None else None,
+               "sequences_at_once": f.sequences_at_once,
                "problems": [{"field": p.field, "message": p.message, "software": p.support}
                             for p in (planned.problems if planned is not None else ())],
                "suggestions": [suggestion_json(x) for x in suggestions]}

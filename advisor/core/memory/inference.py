@@ -154,6 +154,28 @@ def per_gpu_kv(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
     return whole * heads / arch.n_kv_heads
 
 
+#: Engines whose scheduler admits only as many sequences as the KV pool holds and queues (or preempts) the
+#: rest: vLLM's scheduler allocates KV blocks per running request and preempts when none is free
+#: (vllm/v1/core/sched/scheduler.py, ``kv_cache_manager.allocate_slots``), capped at ``max_num_seqs`` (256);
+#: SGLang's scheduler admits requests while its token pool has room (``max_running_requests`` derived from
+#: ``max_total_num_tokens``, python/sglang/srt/managers/scheduler.py).
+POOL_SCHEDULED_ENGINES = (Engine.VLLM, Engine.SGLANG)
+
+
+def sequences_at_once(w: Workload, kv_capacity_tokens: float | None) -> int | None:
+    """How many of the job's ``batch`` sequences a pool-scheduled engine (``POOL_SCHEDULED_ENGINES``) runs at
+    once: as many full-length sequences (``context_len`` tokens each) as one copy's KV pool holds, at most
+    ``max_num_seqs``, times the copies of the model (independent replicas on several GPUs). None where the
+    engine is not pool-scheduled or the pool is unknown; 0 when not one sequence fits (the fit says so)."""
+    if kv_capacity_tokens is None or w.engine not in POOL_SCHEDULED_ENGINES or w.mode is not Mode.INFERENCE:
+        return None
+    tp, stages = _split(w)
+    copies = w.n_gpus if w.n_gpus > 1 and tp == 1 and stages == 1 else 1
+    per_copy = -(-w.batch // copies)
+    fit = min(per_copy, VLLM_MAX_NUM_SEQS, int(kv_capacity_tokens // max(1, w.context_len)))
+    return min(w.batch, fit * copies)
+
+
 def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
                         weights_override: float | None) -> MemoryResult:
     notes: list[str] = []

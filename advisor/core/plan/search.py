@@ -48,7 +48,6 @@ from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
-from advisor.core.speed.results import SpeedEstimate
 from advisor.core.support.check import as_run_on
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
@@ -206,7 +205,7 @@ def _gpu_short(probe: _Probe) -> bool:
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
     usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.plan.n_gpus])
-    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override)
+    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override, probe.kv_capacity_tokens)
     return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
@@ -240,14 +239,10 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
     usable_each = [usable_memory_bytes(g) for g in build.gpus[:n]]  # every probe uses the same n GPUs
     refused = support_problems(job.model_copy(update={"n_gpus": n}), build)
-    if refused:  # the software does not run the job here: no plan search, no speed (the verdict needs neither)
+    if refused:  # the software does not run the job here: no plan search, no speed (``job_speed``)
         first = _probe(arch, job, build, _plan(n, schemes[0], *levels[0], pins.moe_offload_layers or 0), margin,
                        weights_bytes_override, usable_each)
-        speed = SpeedEstimate(notes=("none: the software does not run this job on this build (see the fit)",))
-        est = Estimate(memory=first.memory, speed=speed,
-                       fit=fit_of(first.memory, first.workload, build, first.kv_capacity_tokens, usable_each),
-                       params_total=0.0, params_trainable=0.0)
-        return Planned(first.plan, first.workload, est, FitStatus.BLOCKED, pins.any, first.problems, tuple(notes), 1)
+        return _planned(arch, first, build, margin, weights_bytes_override, usable_each, quick, pins, notes, 1)
 
     def at(level: int, scheme: int) -> _Probe:
         if (level, scheme) not in probed:
@@ -315,7 +310,8 @@ def _planned(arch: ModelArch, chosen: _Probe, build: ResolvedBuild, margin: floa
     """The chosen probe's estimate (``quick``: without the rule of thumb and the assumptions) as the build's plan."""
     if quick:
         est = Estimate(memory=chosen.memory, speed=job_speed(arch, chosen.workload, build, chosen.memory,
-                                                             min(usable_each), weights_bytes_override),
+                                                             min(usable_each), weights_bytes_override,
+                                                             chosen.kv_capacity_tokens),
                        fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
                        params_total=0.0, params_trainable=0.0)
     else:
