@@ -18,6 +18,7 @@ from advisor.core.memory.activations import (
     llama_cpp_compute_buffer_bytes,
 )
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params, linear_shapes
@@ -43,6 +44,12 @@ TP_SPLITS = (Parallel.TP,)
 STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
 
 
+#: What transformers holds a GGUF file's weights as: it dequantizes the file at load — "The GGUF checkpoint
+#: is dequantized to fp32" (transformers docs, gguf, v4.56); on main only Qwen3.5 keeps its blocks, and only on
+#: Metal (quantization/gguf). So a GGUF job on transformers is sized at fp32, not at the file's bits.
+GGUF_IN_TRANSFORMERS_DTYPE = "fp32"
+
+
 def base_format_name(workload: Workload) -> str:
     """The stored format of the (frozen or served) weights."""
     if workload.mode is Mode.TRAIN and workload.method is Method.QLORA:
@@ -60,7 +67,11 @@ def weights_bytes(arch: ModelArch, workload: Workload) -> float:
     Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
     bitsandbytes' default does not).
     """
-    name = base_format_name(workload)
+    name = base_format_name(workload).strip().lower()
+    if workload.mode is Mode.INFERENCE and workload.engine is Engine.TRANSFORMERS and is_gguf(name):
+        name = GGUF_IN_TRANSFORMERS_DTYPE  # dequantized at load (``GGUF_IN_TRANSFORMERS_DTYPE``)
+    if name in MIXES:  # a llama.cpp K-quant file, tensor by tensor (``memory.gguf_mix``)
+        return mix_layout(arch, name)[0]
     fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
     counts = count_params(arch)
     if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
@@ -104,9 +115,13 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
 
 
 def routed_expert_bytes_per_layer(arch: ModelArch, w: Workload) -> float:
-    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models)."""
+    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
+    K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
     if arch.moe is None:
         return 0.0
+    name = w.weights.strip().lower()
+    if name in MIXES and moe_layers(arch):
+        return mix_layout(arch, name)[1] / moe_layers(arch)
     m = 3 if arch.gated_mlp else 2
     params = arch.moe.n_experts * m * arch.hidden_size * arch.moe.expert_ffn_size
     return params * weight_format(w.weights, w.quant_group_size, w.double_quant).bits_per_weight / 8
@@ -188,8 +203,16 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         w = w.model_copy(update={"batch": share})
     fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
     if weights_override is None:
-        notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
         whole = weights_bytes(arch, w)
+        if w.engine is Engine.TRANSFORMERS and is_gguf(w.weights):
+            notes.append(f"weights {fmt.name}: transformers dequantizes a GGUF file to "
+                         f"{GGUF_IN_TRANSFORMERS_DTYPE} at load (its GGUF docs)")
+        elif fmt.name in MIXES:
+            bits = whole * 8 / count_params(arch).total
+            notes.append(f"weights {fmt.name}: {bits:.3f} bits/weight on average, each tensor at the type "
+                         "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
+        else:
+            notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
