@@ -13,7 +13,7 @@ from typing import NamedTuple
 from advisor.core.estimate.job_checks import Problem, check_workload, past_trained_context, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
-from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
+from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, unified_pool_bytes, usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
 from advisor.core.memory.inference import sequences_at_once
@@ -65,13 +65,11 @@ def fit_figures(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuil
         ratio = (need - overhead) * len(each) / sum(each) + overhead / min(each)
         usable = need / ratio
     host_avail = None
-    pool_gib = build.host_ram_gib
-    if pool_gib is None and build.unified_memory:  # one pool: the GPU's memory is the machine's RAM
-        pool_gib = sum(g.memory_gib for g in build.gpus[: workload.n_gpus])
-    if pool_gib is not None:
-        host_avail = pool_gib * GIB
-        if build.unified_memory:  # what the GPU part leaves of the one pool
-            host_avail = max(0.0, host_avail - need * len(each))
+    if build.unified_memory:  # one pool: what the GPU part leaves of it
+        pool = unified_pool_bytes(build.gpus[: workload.n_gpus], build.host_ram_gib)
+        host_avail = max(0.0, pool - need * len(each))
+    elif build.host_ram_gib is not None:
+        host_avail = build.host_ram_gib * GIB
     gpu_ok = need <= usable
     short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
     if short_kv and gpu_ok:
@@ -217,7 +215,8 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
     assumptions = list(mem.assumptions)
     if build is not None:
         assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "
-                           "(RTX 4090 deviceQuery); Apple: Metal working-set cap")
+                           "(RTX 4090 deviceQuery); Apple: Metal working-set cap; DGX Spark: what its OS leaves free "
+                           "(measured at boot)")
     trainable = trainable_params(arch, workload) if workload.mode is Mode.TRAIN else 0.0
     rule = rule_of_thumb(arch, workload, mem.breakdown)  # reuses the breakdown: one estimate_memory per call
     return Estimate(memory=mem.breakdown, speed=speed, fit=fit, rule_of_thumb=rule,

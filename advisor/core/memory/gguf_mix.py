@@ -9,8 +9,8 @@ model (``LLM_TYPE_70B``) ``attn_v`` one step up; the MoE router (``ffn_gate_inp`
 quantized (f32); a tensor whose row is not a whole number of blocks falls back to a 32-weight type
 (``tensor_type_fallback``: ``_bits``). One average width per mix cannot follow that: DeepSeek-V3 is mostly routed
 experts, a third of them ``ffn_down`` at Q6_K on half the layers, so its Q4_K_M file averages 4.84 bits per
-weight, not Llama-3.1-8B's 4.89 with its larger attention share — and the published files weigh about 377 GiB
-(unsloth/DeepSeek-V3-GGUF Q4_K_M, 404 GB), not the 349 GiB one average gave.
+weight, not Llama-3.1-8B's 4.89 with its larger attention share — and the published file weighs 404.43 GB
+(376.7 GiB; bartowski/deepseek-ai_DeepSeek-V3-0324-GGUF, llama.cpp b4944), not the 349 GiB one average gave.
 """
 
 from __future__ import annotations
