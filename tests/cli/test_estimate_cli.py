@@ -379,3 +379,17 @@ def test_prompt_tokens_give_the_requests_speed(capsys):
                  "--weights", "q4_k_m", "--gpu", "rtx-4090"]) == 0
     out = capsys.readouterr().out
     assert "whole request" in out and "first token" not in out
+
+
+def test_vllm_reports_the_sequences_it_runs_at_once(capsys):
+    # 32 sequences of 8,192 tokens on one RTX 4090: vLLM's pool holds 4 of them; the speed is that of 4.
+    d = run_json(capsys, "llama-3.1-8b", "--engine", "vllm", "--batch", "32", "--context", "8192", "--gpu", "rtx-4090")
+    four = run_json(capsys, "llama-3.1-8b", "--engine", "vllm", "--batch", "4", "--context", "8192", "--gpu",
+                    "rtx-4090")
+    assert d["fit"]["fits"] and d["fit"]["sequences_at_once"] == 4 and four["fit"]["sequences_at_once"] == 4
+    assert d["fit"]["reason"].startswith("runs 4 of the 32 sequences at once")
+    assert d["speed"]["decode_tokens_per_s"] == pytest.approx(four["speed"]["decode_tokens_per_s"])
+    assert any("8 rounds to serve all 32" in n for n in d["speed"]["notes"])
+    # Engines without a pool scheduler say nothing of it.
+    assert run_json(capsys, "llama-3.1-8b", "--engine", "transformers", "--batch", "32", "--gpu",
+                    "rtx-4090")["fit"]["sequences_at_once"] is None

@@ -26,7 +26,7 @@ from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
 from advisor.core.units import GIB, format_bytes
 
-__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of", "job_speed"]
+__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of", "job_speed", "refused_speed"]
 
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
@@ -150,6 +150,13 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, usable: fl
         "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": (*mid.notes, note)})
 
 
+def refused_speed(w: Workload, build: ResolvedBuild) -> SpeedEstimate | None:
+    """No speed where the software does not run the job on the build (the fit's problems say why); None where
+    it does (``advisor.core.support``)."""
+    refused = support_problems(w, build) if w.n_gpus <= build.gpu_count else []
+    return SpeedEstimate(notes=(f"none: {refused[0].message.split(';')[0]}",)) if refused else None
+
+
 def job_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: MemoryBreakdown, usable: float | None,
               weights_bytes_override: float | None = None, kv_capacity_tokens: float | None = None) -> SpeedEstimate:
     """The speed shown for a job: a request's (``request_speed``) where the job is one (``Workload.is_request``),
@@ -160,9 +167,6 @@ def job_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: Memory
     ``kv_capacity_tokens``: a pool-scheduled engine's KV pool (vLLM, SGLang). Where it holds fewer of the job's
     sequences than ``batch`` (``sequences_at_once``), the speed is that of the sequences running together, and
     a request of every sequence takes as many rounds as the pool needs to serve them all."""
-    refused = support_problems(w, build) if w.n_gpus <= build.gpu_count else []
-    if refused:  # the software does not run it here: no speed to show (the fit's problems say why)
-        return SpeedEstimate(notes=(f"none: {refused[0].message.split(';')[0]}",))
     running = sequences_at_once(w, kv_capacity_tokens)
     if running is not None and 0 < running < w.batch:
         return _queued_speed(arch, w, build, memory, usable, weights_bytes_override, running, kv_capacity_tokens)
@@ -210,7 +214,8 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s", *((past,) if past else ())))
         fit = None
     else:
-        speed = job_speed(arch, workload, build, mem.breakdown, usable, weights_bytes_override, mem.kv_capacity_tokens)
+        speed = refused_speed(workload, build) or job_speed(arch, workload, build, mem.breakdown, usable,
+                                                            weights_bytes_override, mem.kv_capacity_tokens)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     assumptions = list(mem.assumptions)
     if build is not None:

@@ -180,16 +180,20 @@ def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> 
     return out
 
 
-def support_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
-    """What the software cannot run of ``w`` on the GPUs it uses of ``build`` (``advisor.core.support``)."""
-    return [Problem(field=r.field, message=r.message, support=True) for r in refusals(w, build.gpus[: w.n_gpus])]
+def support_problems(w: Workload, build: ResolvedBuild, n_gpus: int | None = None) -> list[Problem]:
+    """What the software cannot run of ``w`` on the GPUs it uses of ``build`` (``advisor.core.support``): its
+    first ``n_gpus`` (default: the workload's own count)."""
+    used = build.gpus[: n_gpus if n_gpus is not None else w.n_gpus]
+    return [Problem(field=r.field, message=r.message, support=True) for r in refusals(w, used)]
 
 
-def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> list[Problem]:
-    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``)."""
+def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
+                   support: bool = True) -> list[Problem]:
+    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``), and (``support``)
+    what the software does not run of it on the build's GPUs."""
     out = _format_problems(workload)
     out += _training_problems(arch, workload) if workload.mode is Mode.TRAIN else _inference_problems(arch, workload)
     out += _gpu_problems(arch, workload, build)
-    if build is not None:
+    if build is not None and support:
         out += support_problems(workload, build)
     return out

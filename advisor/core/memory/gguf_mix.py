@@ -16,7 +16,6 @@ weight, not Llama-3.1-8B's 4.89 with its larger attention share — and the publ
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from advisor.core.memory.formats import GGML_BLOCK_SIZES, gguf_block_bits
 from advisor.core.model.arch import AttentionKind, ModelArch
@@ -85,10 +84,25 @@ def _layer_tensors(arch: ModelArch) -> dict[str, tuple[int, int]]:
     return out
 
 
-@cache
+#: (id(arch), mix) -> (the arch, its layout): asked at every plan probe; kept by identity, not by the model's hash
+#: (a frozen model's hash reads every field).
+_LAYOUTS: dict[tuple[int, str], tuple[ModelArch, tuple[float, float, float]]] = {}
+
+
 def mix_layout(arch: ModelArch, name: str) -> tuple[float, float, float]:
     """(whole-model bytes, bytes of every MoE layer's routed experts together, bits of output.weight) of a
     ``name`` file of ``arch`` (``name`` in ``MIXES``)."""
+    held = _LAYOUTS.get((id(arch), name))
+    if held is not None and held[0] is arch:
+        return held[1]
+    if len(_LAYOUTS) >= 1024:
+        _LAYOUTS.clear()
+    layout = _mix_layout(arch, name)
+    _LAYOUTS[id(arch), name] = (arch, layout)
+    return layout
+
+
+def _mix_layout(arch: ModelArch, name: str) -> tuple[float, float, float]:
     default, v_rule, down_rule, o_type = _MIXES[name]
     n = arch.n_layers
     moe = arch.moe

@@ -193,6 +193,7 @@ def sequences_at_once(w: Workload, kv_capacity_tokens: float | None) -> int | No
 
 def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
                         weights_override: float | None) -> MemoryResult:
+    counts = count_params(arch)
     notes: list[str] = []
     tp, stages = _split(w)
     if w.n_gpus > 1 and tp == 1 and stages == 1:
@@ -208,7 +209,7 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             notes.append(f"weights {fmt.name}: transformers dequantizes a GGUF file to "
                          f"{GGUF_IN_TRANSFORMERS_DTYPE} at load (its GGUF docs)")
         elif fmt.name in MIXES:
-            bits = whole * 8 / count_params(arch).total
+            bits = whole * 8 / counts.total
             notes.append(f"weights {fmt.name}: {bits:.3f} bits/weight on average, each tensor at the type "
                          "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
         else:
@@ -284,6 +285,5 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
     breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,
                                 host=host)
-    counts = count_params(arch)
     return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
                         params_total=counts.total, params_trainable=0.0)

@@ -48,9 +48,11 @@ def _movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool) 
 def ruled_out(arch: ModelArch, job: Workload, build: ResolvedBuild, whole_weights: float) -> str | None:
     """Why no plan of ``best_plan`` runs ``job`` on ``build`` (``NOT_RUN``, ``TOO_SMALL``), or None when one may.
     ``whole_weights``: the job's whole-model weight bytes (``estimate_memory`` of the job, before any split)."""
-    if support_problems(job.model_copy(update={"n_gpus": build.gpu_count}), build):
+    if support_problems(job, build, build.gpu_count):
         return NOT_RUN
-    gpu = sum(usable_memory_bytes(g) for g in build.gpus)
+    first = build.gpus[0]
+    gpu = (usable_memory_bytes(first) * len(build.gpus) if all(g is first for g in build.gpus)
+           else sum(usable_memory_bytes(g) for g in build.gpus))
     movable = _movable_bytes(arch, job, whole_weights, build.unified_memory)
     if whole_weights - movable > gpu or whole_weights > gpu + _host_bytes(build, gpu):
         return TOO_SMALL

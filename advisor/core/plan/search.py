@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed
+from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed, refused_speed
 from advisor.core.estimate.job_checks import Problem, check_workload, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
@@ -180,8 +180,11 @@ def _plan(n_gpus: int, parallel: Parallel, offload: tuple[Offload, ...], checkpo
 
 
 def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
-           weights_bytes_override: float | None, usable_each: list[float] | None = None) -> _Probe:
-    """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once)."""
+           weights_bytes_override: float | None, usable_each: list[float] | None = None,
+           support: bool = True) -> _Probe:
+    """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once).
+    ``support=False``: the software's support already judged (``best_plan`` does it once, before its probes; what
+    the table judges does not change with the scheme, the offload or the checkpointing)."""
     if usable_each is None:
         usable_each = [usable_memory_bytes(g) for g in build.gpus[: plan.n_gpus]]
     training = job.mode is Mode.TRAIN
@@ -193,7 +196,7 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
         mem = estimate_memory(arch, workload, min(usable_each), weights_bytes_override, detail=False)
         if training:
             _TRAINING_PROBES.put((arch, job, plan), None, (workload, mem))
-    problems = tuple(check_workload(arch, workload, build))
+    problems = tuple(check_workload(arch, workload, build, support=support))
     fit = fit_figures(mem.breakdown, workload, build, mem.kv_capacity_tokens, usable_each)
     return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
 
@@ -238,7 +241,7 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     schemes = order if n > 1 else (Parallel.NONE,)
     probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
     usable_each = [usable_memory_bytes(g) for g in build.gpus[:n]]  # every probe uses the same n GPUs
-    refused = support_problems(job.model_copy(update={"n_gpus": n}), build)
+    refused = support_problems(job, build, n)
     if refused:  # the software does not run the job here: no plan search, no speed (``job_speed``)
         first = _probe(arch, job, build, _plan(n, schemes[0], *levels[0], pins.moe_offload_layers or 0), margin,
                        weights_bytes_override, usable_each)
@@ -248,7 +251,8 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
         if (level, scheme) not in probed:
             offload, ckpt = levels[level]
             plan = _plan(n, schemes[scheme] if n > 1 else Parallel.NONE, offload, ckpt, pins.moe_offload_layers or 0)
-            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each)
+            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each,
+                                           support=False)
         return probed[level, scheme]
 
     last = len(levels) - 1
@@ -309,9 +313,10 @@ def _planned(arch: ModelArch, chosen: _Probe, build: ResolvedBuild, margin: floa
              notes: list[str], considered: int) -> Planned:
     """The chosen probe's estimate (``quick``: without the rule of thumb and the assumptions) as the build's plan."""
     if quick:
-        est = Estimate(memory=chosen.memory, speed=job_speed(arch, chosen.workload, build, chosen.memory,
-                                                             min(usable_each), weights_bytes_override,
-                                                             chosen.kv_capacity_tokens),
+        speed = refused_speed(chosen.workload, build) if chosen.status is FitStatus.BLOCKED else None
+        est = Estimate(memory=chosen.memory, speed=speed or job_speed(arch, chosen.workload, build, chosen.memory,
+                                                                      min(usable_each), weights_bytes_override,
+                                                                      chosen.kv_capacity_tokens),
                        fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
                        params_total=0.0, params_trainable=0.0)
     else:
@@ -352,7 +357,7 @@ def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Pla
 
     def probe(k: int) -> _Probe:
         p = _probe(arch, job, build, base.model_copy(update={"moe_offload_layers": k}), margin, weights_bytes_override,
-                   usable_each)
+                   usable_each, support=False)
         tried.append(p)
         return p
 

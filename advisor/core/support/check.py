@@ -83,8 +83,23 @@ def judge(feature: Feature, gpu: Gpu | Card) -> tuple[Rule, str] | None:
     return None
 
 
+#: id(job) -> (the job, its features): the plan search asks for one job's at every build.
+_FEATURES: dict[int, tuple[Workload, tuple[Feature, ...]]] = {}
+
+
 def job_features(w: Workload) -> tuple[Feature, ...]:
     """What ``w`` asks of the software, in the order refusals are listed."""
+    held = _FEATURES.get(id(w))
+    if held is not None and held[0] is w:
+        return held[1]
+    if len(_FEATURES) >= 4096:
+        _FEATURES.clear()
+    features = _job_features(w)
+    _FEATURES[id(w)] = (w, features)
+    return features
+
+
+def _job_features(w: Workload) -> tuple[Feature, ...]:
     out: list[Feature] = []
     weights, kv = w.weights.strip().lower(), w.kv_dtype.strip().lower()
     if w.mode is Mode.INFERENCE:
@@ -131,9 +146,38 @@ class Card(NamedTuple):
     gfx_target: str
 
 
+#: id(gpu) -> (the record, its Card): a search asks about the same few dozen records thousands of times; the
+#: record is kept beside its Card so that an id reused after the record is gone is never mistaken for it.
+_CARDS: dict[int, tuple[Gpu, Card]] = {}
+
+
+def _card(g: Gpu) -> Card:
+    held = _CARDS.get(id(g))
+    if held is not None and held[0] is g:
+        return held[1]
+    if len(_CARDS) >= 4096:
+        _CARDS.clear()
+    card = Card(g.name, g.vendor, g.backend, g.cc, g.compute_capability, g.gfx_target)
+    _CARDS[id(g)] = (g, card)
+    return card
+
+
+#: id(the GPUs' tuple) -> (the tuple, its distinct Cards): a plan search asks about one build's tuple at every
+#: probe (a full slice of a tuple is the tuple itself).
+_CARD_SETS: dict[int, tuple[Sequence[Gpu], tuple[Card, ...]]] = {}
+
+
 def _cards(gpus: Sequence[Gpu]) -> tuple[Card, ...]:
-    unique = {g.id: g for g in gpus}.values()
-    return tuple(Card(g.name, g.vendor, g.backend, g.cc, g.compute_capability, g.gfx_target) for g in unique)
+    held = _CARD_SETS.get(id(gpus))
+    if held is not None and held[0] is gpus:
+        return held[1]
+    first = gpus[0] if gpus else None
+    cards = ((_card(first),) if first is not None and all(g is first for g in gpus)
+             else tuple(dict.fromkeys(_card(g) for g in gpus)))
+    if len(_CARD_SETS) >= 4096:
+        _CARD_SETS.clear()
+    _CARD_SETS[id(gpus)] = (gpus, cards)
+    return cards
 
 
 @lru_cache(maxsize=4096)
@@ -150,7 +194,19 @@ def _refusals(features: tuple[Feature, ...], gpus: tuple[Card, ...]) -> tuple[Re
 
 def refusals(w: Workload, gpus: Sequence[Gpu]) -> tuple[Refusal, ...]:
     """What ``w`` asks of the software that one of ``gpus`` (the GPUs the job uses) cannot run."""
-    return _refusals(job_features(w), _cards(gpus))
+    features = job_features(w)
+    return _refusals(features, _cards(gpus)) if features else ()
+
+
+@lru_cache(maxsize=1024)
+def _flash_blocked(cards: tuple[Card, ...]) -> Card | None:
+    """The first of ``cards`` FlashAttention-2 does not run on, or None."""
+    return next((g for g in cards if judge(Feature.FLASH_ATTENTION_2, g) is not None), None)
+
+
+#: id(job) -> (the job, its substitute): the same substitute object for the same job whatever the cards, so that
+#: what the plan search keeps per job object (a training job's memory, by job and plan) is found again.
+_AS_RUN: dict[int, tuple[Workload, Workload]] = {}
 
 
 def as_run_on(w: Workload, gpus: Sequence[Gpu]) -> tuple[Workload, tuple[str, ...]]:
@@ -161,8 +217,13 @@ def as_run_on(w: Workload, gpus: Sequence[Gpu]) -> tuple[Workload, tuple[str, ..
                     else w.framework in FLASH_PACKAGE_FRAMEWORKS)
     if w.attention is not AttentionImpl.FLASH or "attention" in w.model_fields_set or not uses_package:
         return w, ()
-    blocked = next((g for g in _cards(gpus) if judge(Feature.FLASH_ATTENTION_2, g) is not None), None)
+    blocked = _flash_blocked(_cards(gpus))
     if blocked is None:
         return w, ()
     note = f"FlashAttention-2 does not run on the {blocked.name}: PyTorch's SDPA attention is assumed instead"
-    return w.model_copy(update={"attention": AttentionImpl.SDPA}), (note,)
+    held = _AS_RUN.get(id(w))
+    if held is None or held[0] is not w:
+        if len(_AS_RUN) >= 1024:
+            _AS_RUN.clear()
+        held = _AS_RUN[id(w)] = (w, w.model_copy(update={"attention": AttentionImpl.SDPA}))
+    return held[1], (note,)
