@@ -27,6 +27,7 @@ import datetime as dt
 
 from pydantic import Field
 
+from advisor.core.cost.machine import STALE_DAYS, is_stale  # noqa: F401 (one definition; re-exported)
 from advisor.core.cost.prices import Condition, gpu_price, part_price
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild, Segment
@@ -50,8 +51,6 @@ IDLE_SOURCE = "about 20 W per discrete GPU at desktop idle (RTX 3090 ≈ 18 W, R
 #: Chinchilla's compute-optimal ratio (Hoffmann et al. 2022, arXiv:2203.15556).
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
 CHINCHILLA_SOURCE = "Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556): ~20 tokens per parameter, 6·N·D FLOPs"
-#: A price older than this is stale (shown with its date; the advisor says when it ranked on one).
-STALE_DAYS = 365
 DAYS_PER_YEAR = 365
 
 
@@ -72,10 +71,6 @@ class PowerDraw(Frozen):
     load_w: float | None = Field(description="Sustained draw under load: GPU TDPs plus the platform, W")
     idle_w: float | None = Field(description="GPUs at idle, W (platform idle not counted: no figure)")
     note: str = ""
-
-
-def is_stale(date: dt.date | None, today: dt.date) -> bool:
-    return date is not None and (today - date).days > STALE_DAYS
 
 
 def power_draw(build: ResolvedBuild) -> PowerDraw:
