@@ -110,8 +110,7 @@ def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today:
             out.append(Candidate(
                 id=f"{count}x-{gpu_id}", name=name, kind="machine", build=build.model_copy(update={"name": name}),
                 entry=BuildEntry(name=name, gpu_id=gpu_id, gpu_count=count),
-                price=machine_price(build, choice, today), power_w=_power(build),
-                notes=(f"platform: {build.tier.name.lower()} (typical; in the price)",)))
+                price=machine_price(build, choice, today), power_w=_power(build)))
     return out
 
 
@@ -178,10 +177,6 @@ def _multi_node_candidates(single: list[Candidate], max_nodes: int) -> list[Cand
     return out
 
 
-def _signature(build: ResolvedBuild) -> tuple:
-    return tuple(sorted(g.id for g in build.gpus)), tuple(sorted(build.topology.nvlink_pairs))
-
-
 def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, where: Where = Where.OWNED,
                        max_gpus: int = MAX_GPUS, this_machine: ResolvedBuild | None = None,
                        max_nodes: int = 1, today: dt.date | None = None,
@@ -195,9 +190,9 @@ def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, 
     if where in (Where.OWNED, Where.ANY):
         systems = _system_candidates(catalog, choice, today)
         named = _build_candidates(catalog, choice, today) + systems + _multi_node_candidates(systems, max_nodes)
-        seen = {_signature(c.build) for c in named}  # a catalog build beats the same cards on a typical platform
-        out += [c for c in _gpu_candidates(catalog, choice, max_gpus, today, skipped)
-                if _signature(c.build) not in seen] + named
+        # The same cards on a typical platform and as a catalog build or system are both machines one can buy;
+        # where one is no better than the other, the search folds it under the other.
+        out += _gpu_candidates(catalog, choice, max_gpus, today, skipped) + named
         if this_machine is not None:
             out.append(Candidate(id="this-machine", name="This machine", kind="this-machine", build=this_machine,
                                  entry=BuildEntry(name="This machine", inline=this_machine),

@@ -193,7 +193,10 @@ def _platform(total: _Sum, build: ResolvedBuild, choice: PriceChoice,
     if build.tier is None and record is not None and record.platform_cost_usd is not None:
         if not record.platform_cost_usd:  # the machine's price is its chip's (a Mac, a DGX Spark)
             return 0.0, "", "the whole machine"
-        return record.platform_cost_usd, "its platform at the build's stated cost", "stated platform cost"
+        total.usd += record.platform_cost_usd
+        total.kinds["platform"].add("new")  # a stated platform cost is taken as bought new
+        return (record.platform_cost_usd, "its platform at the build's stated cost (undated)",
+                "stated platform cost")
     platform = build.platform
     if build.tier is None and platform is not None:
         parts = platform.priced_parts()

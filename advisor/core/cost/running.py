@@ -28,7 +28,6 @@ import datetime as dt
 from pydantic import Field
 
 from advisor.core.cost.machine import STALE_DAYS, is_stale  # noqa: F401 (one definition; re-exported)
-from advisor.core.cost.prices import Condition, gpu_price, part_price
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild, Segment
 from advisor.core.schema import Frozen
@@ -83,14 +82,6 @@ def power_draw(build: ResolvedBuild) -> PowerDraw:
     unified = build.unified_memory or any(g.segment is Segment.UNIFIED_MEMORY for g in build.gpus)
     idle = None if unified else IDLE_W_PER_GPU * build.gpu_count
     return PowerDraw(load_w=load, idle_w=idle, note=note)
-
-
-def price_date(build: ResolvedBuild, condition: Condition = Condition.NEW) -> dt.date | None:
-    """The oldest date among the prices a build's total is made of (GPUs and priced parts)."""
-    dates = [p.date_seen for g in build.gpus if (p := gpu_price(g, condition)) is not None]
-    if build.platform is not None:
-        dates += [p.date_seen for part in build.platform.priced_parts() if (p := part_price(part, condition)) is not None]
-    return min(dates) if dates else None
 
 
 def energy_usd_per_hour(load_w: float | None, settings: CostSettings) -> float | None:
