@@ -129,7 +129,8 @@ def _summary(kind, record) -> str:
     if kind is RecordKind.CLOUD:
         return f"{record.provider}: {record.gpu_count}x {record.gpu_id}"
     if kind is RecordKind.SYSTEM:
-        return f"{record.vendor} ({record.kind.value})"
+        vendor = "vendor not known" if record.vendor == "unknown" else record.vendor
+        return f"{vendor} ({record.kind.value})" + ("" if record.build else ", not evaluable: no verified GPUs")
     if kind is RecordKind.PART:
         return f"{record.part.value}, {record.vendor}"
     if kind is RecordKind.PLATFORM:
@@ -274,8 +275,13 @@ def do_validate(args: argparse.Namespace) -> int:
     from advisor.storage.catalog_store import load_catalog
 
     if args.path is None:
+        from advisor.core.hardware.data_checks import Severity, data_problems
+
         result = load_catalog(migrate_user_files=False)
-        count, problems = len(result.catalog), result.problems
+        found = data_problems(result.catalog)  # data errors that change answers, and what is not offered
+        count, problems = len(result.catalog), [*result.problems, *(p for p in found if p.severity is Severity.ERROR)]
+        for note in (p for p in found if p.severity is not Severity.ERROR):
+            print(note)
     else:
         if not args.path.exists():
             raise UsageError(f"{args.path}: no such file or folder")
