@@ -20,7 +20,7 @@ from pathlib import Path
 
 from advisor.cli import Parser, UsageError
 
-KINDS = ("gpu", "build", "system", "cloud", "model", "part")
+KINDS = ("gpu", "build", "system", "cloud", "model", "part", "platform")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
