@@ -236,7 +236,7 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     found.sort(key=lambda f: _key(f, request.sort))
     folded = fold(found)
     ranked = tuple(folded[: request.top] if request.top else folded)
-    return SearchResult(ranked, tuple(pareto_front(found)), len(candidates),
+    return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),
                         tuple(_assumptions(request, candidates, found, folded, ranked, skipped, today)))
 
 

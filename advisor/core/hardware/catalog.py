@@ -418,6 +418,10 @@ def with_network(catalog: Catalog, build: ResolvedBuild, nic_id: str, count: int
     return build.model_copy(update={"network": NodeNetwork(nic=nic, count=count)})
 
 
+#: Vendor words that are no brand to put before a name: no vendor is known, or nobody sells it whole.
+NOT_A_BRAND = ("unknown", "build-your-own")
+
+
 def display_name(vendor: str, name: str) -> str:
     """A record's name as people read it: the brand once, never a note about the vendor.
 
@@ -425,7 +429,7 @@ def display_name(vendor: str, name: str) -> str:
     document)") and names often start with the brand already ("Apple Mac Studio"): issue 17.
     """
     brand = re.split(r"[ (;,]", vendor.strip(), maxsplit=1)[0] if vendor.strip() else ""
-    if not brand or brand.lower() == "unknown" or name.lower().startswith(brand.lower()):
+    if not brand or brand.lower() in NOT_A_BRAND or name.lower().startswith(brand.lower()):
         return name
     return f"{brand} {name}"
 
