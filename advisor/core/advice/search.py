@@ -142,8 +142,27 @@ def _no_better(a: Found, b: Found) -> bool:
         return False
     if a.usable and not b.usable:
         return False
+    if a.calibrated and not b.calibrated:
+        return False  # "no faster" would rest on an extrapolated estimate: a measured machine stays in view
     return (ca.rank_usd >= cb.rank_usd and ca.build.gpu_count >= cb.build.gpu_count
             and a.rank_speed <= b.rank_speed * (1 + SPEED_TIE))
+
+
+def measured_first(ranked: list[Found]) -> list[Found]:
+    """An extrapolated candidate stays above a calibrated one only where it also costs no more: it never
+    outranks a measured machine on its speed estimate alone. Each one ranked above a calibrated one that costs
+    less moves just below it (a stable pass; the order is otherwise kept)."""
+    out = list(ranked)
+    moved = True
+    while moved:
+        moved = False
+        for i in range(len(out) - 1):
+            a, b = out[i], out[i + 1]
+            if (not a.calibrated and b.calibrated and a.usable == b.usable and a.candidate.rank_usd is not None
+                    and b.candidate.rank_usd is not None and a.candidate.rank_usd > b.candidate.rank_usd):
+                out[i], out[i + 1] = b, a
+                moved = True
+    return out
 
 
 def fold(ranked: list[Found]) -> list[Found]:
@@ -234,6 +253,8 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
             continue
         found.append(f)
     found.sort(key=lambda f: _key(f, request.sort))
+    if request.sort in (Criterion.BEST, Criterion.VALUE, Criterion.SPEED):  # orders that lean on a speed estimate
+        found = measured_first(found)
     folded = fold(found)
     ranked = tuple(folded[: request.top] if request.top else folded)
     return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),
