@@ -73,17 +73,23 @@ def _rank(point: PricePoint, today: dt.date) -> float:
     return point.usd * (1 + STALE_UNCERTAINTY) if is_stale(point.date_seen, today) else point.usd
 
 
-def today_price(prices: Iterable[PricePoint], choice: PriceChoice, today: dt.date) -> PricePoint | None:
-    """The price of the kind asked one would pay today (module docstring); None when none is known."""
+def today_price(prices: Iterable[PricePoint], choice: PriceChoice, today: dt.date,
+                sold_new_until: dt.date | None = None) -> PricePoint | None:
+    """The price of the kind asked one would pay today (module docstring); None when none is known.
+    ``sold_new_until``: the maker stopped selling it new then — a new price seen up to that day is history
+    once it has passed; a street price seen later (a shop's remaining stock) still counts."""
     prices = tuple(prices)
     if choice is PriceChoice.EITHER:
-        found = [p for c in (PriceChoice.NEW, PriceChoice.USED) if (p := today_price(prices, c, today)) is not None]
+        found = [p for c in (PriceChoice.NEW, PriceChoice.USED)
+                 if (p := today_price(prices, c, today, sold_new_until)) is not None]
         return min(found, key=lambda p: (_rank(p, today), p.kind is not PriceKind.USED)) if found else None
     if choice is PriceChoice.USED:
         kinds = [p for p in prices if p.kind is PriceKind.USED]
     else:
         kinds = [p for p in prices if p.kind in NEW_KINDS
                  or (p.kind is PriceKind.LAUNCH_MSRP and not is_stale(p.date_seen, today))]
+        if sold_new_until is not None and today > sold_new_until:
+            kinds = [p for p in kinds if p.date_seen > sold_new_until and p.kind is PriceKind.STREET_NEW]
     return max(kinds, key=lambda p: p.date_seen) if kinds else None
 
 
@@ -238,12 +244,15 @@ def machine_price(build: ResolvedBuild, choice: PriceChoice, today: dt.date,
                                       "includes": f"{k} machines, each {one.includes}" if one.includes else ""})
     total = _Sum(today)
     if build.machine_prices:
-        point = today_price(build.machine_prices, choice, today)
+        point = today_price(build.machine_prices, choice, today, build.machine_sold_new_until)
         total.add(point, 1, f"{choice.short} price of {build.name}", "GPUs")
         return _result(total, choice, "the whole machine as sold", None, None, "the whole machine as sold")
     gpus_usd = 0.0
     for g in build.gpus:
-        got = total.add(today_price(g.prices, choice, today), 1, f"{choice.short} price of {g.name}", "GPUs")
+        ended = g.sold_new_until is not None and today > g.sold_new_until and choice is not PriceChoice.USED
+        what = f"{choice.short} price of {g.name}" + (f" (not sold new since {g.sold_new_until.isoformat()})"
+                                                      if ended else "")
+        got = total.add(today_price(g.prices, choice, today, g.sold_new_until), 1, what, "GPUs")
         gpus_usd = None if got is None or gpus_usd is None else gpus_usd + got
     platform_usd, words, short = _platform(total, build, choice, fallback_tier)
     includes = _gpus_words(build) + (f" + {words}" if words else "")

@@ -454,7 +454,8 @@ def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBu
     if system.build is None:
         raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
     resolved = _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
-    resolved = resolved.model_copy(update={"machine_prices": system.prices})
+    resolved = resolved.model_copy(update={"machine_prices": system.prices,
+                                           "machine_sold_new_until": system.sold_new_until})
     nic = _part(catalog, system.nic, PartKind.NIC, f"system {system.id!r}")
     if nic is not None:  # the adapters the system ships with (not priced apart: the system's price has them)
         resolved = resolved.model_copy(update={"network": NodeNetwork(nic=nic, count=system.nics)})

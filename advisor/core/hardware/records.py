@@ -114,6 +114,9 @@ class Gpu(Record):
     gfx_target: str = Field("", pattern=GFX_TARGET_PATTERN,
                             description="AMD LLVM target, e.g. 'gfx1100' (ROCm GPU hardware specifications)")
     launch_date: dt.date | None = None
+    sold_new_until: dt.date | None = Field(
+        None, description="Last day its maker sold it new (None: still sold, or not known); a new price seen up to "
+                          "then is no price one can buy at after it")
     prices: tuple[PricePoint, ...] = ()
 
     @model_validator(mode="after")
@@ -245,6 +248,8 @@ class PrebuiltSystem(Record):
     name: str = Field(min_length=1)
     build: Build | None = Field(None, description="None where the configuration is unverified")
     total_gpu_memory_gb: GbMemory | None = None
+    sold_new_until: dt.date | None = Field(
+        None, description="Last day its maker sold it new (None: still sold, or not known)")
     prices: tuple[PricePoint, ...] = ()
     url: HttpUrl | None = None
     nic: RecordId | None = Field(None, description="Network adapter it ships with to join others: a 'nic' part id (issue 21)")
@@ -447,6 +452,7 @@ class ResolvedBuild(Frozen):
                                                         "build names cards only (price, host RAM, PSU)")
     machine_prices: tuple[PricePoint, ...] = Field((), description="Prices of the whole machine as sold (a prebuilt "
                                                                    "system): what it costs, GPUs included")
+    machine_sold_new_until: dt.date | None = Field(None, description="Last day the system was sold new, if it is not")
 
     @model_validator(mode="after")
     def _nodes_divide(self) -> ResolvedBuild:

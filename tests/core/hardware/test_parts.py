@@ -149,10 +149,11 @@ SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
 #: Shipped builds and their price today (new, 2026-11-27): GPUs plus their listed parts where every listed part
 #: has a price, else the typical platform tier for their cards (``advisor.core.hardware.machines.price_tier``);
 #: the Mac, DGX Spark and Framework at the machine's own price. A build whose price moves must be listed here on
-#: purpose. 8x-h100-sxm has no price: no dated price of an H100 SXM module and no tier carries modules.
+#: purpose. 8x-h100-sxm has no price: no dated price of an H100 SXM module and no tier carries modules; nor has the
+#: 512 GB Mac Studio, no longer sold new.
 SHIPPED_NEW_PRICES = {
     "1x-rtx-5090": 5209.19, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
-    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0, "mac-studio-m3-ultra-512gb": 11699.0,
+    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,
     "2x-rtx-3090-nvlink": 3757.98, "2x-rtx-4090-pcie-x16": 4720.0, "2x-rtx-5090": 8270.0, "4x-rtx-3090": 7389.96,
 }
 
@@ -165,6 +166,7 @@ def test_the_shipped_builds_price_as_whole_machines():
               for bid in cat.builds}
     assert {bid: p.usd for bid, p in prices.items() if p.usd is not None} == pytest.approx(SHIPPED_NEW_PRICES)
     assert prices["8x-h100-sxm"].usd is None
+    assert "not sold new since 2026-03-01" in prices["mac-studio-m3-ultra-512gb"].missing[0]  # Apple dropped 512 GB
     for bid, p in prices.items():
         assert p.usd is None or (p.date is not None and p.includes), bid
         assert not any(w.severity is Severity.ERROR and "x16" in w.message for w in check_build(resolve_build(cat, bid)))
