@@ -26,6 +26,7 @@ from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.machines import machine_build, price_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild, Segment
+from advisor.core.hardware.tiers import ram_step
 
 __all__ = ["MAX_GPUS", "MAX_NODES_SEARCHED", "Candidate", "PriceChoice", "Where", "catalog_candidates"]
 
@@ -95,8 +96,27 @@ def machine_name(build: ResolvedBuild) -> str:
     return f"{build.tier.name}: {cards}" if build.tier is not None else cards
 
 
+#: Host RAM kept free for the operating system and the engine beside what a job puts there, GiB.
+OS_RAM_GIB = 16.0
+
+
+def _with_ram(c: Candidate, need_gib: float, choice: PriceChoice, today: dt.date) -> Candidate | None:
+    """The machine with enough host RAM for ``need_gib`` (its tier's next RAM size that holds it, priced at the
+    tier's RAM price), or None when its default RAM holds it or its board takes no more."""
+    tier = c.build.tier
+    gib = ram_step(tier, need_gib + OS_RAM_GIB) if tier is not None else None
+    if gib is None:
+        return None
+    build = c.build.model_copy(update={"host_ram_gib": gib})
+    name = f"{tier.name} with {gib:g} GB RAM: {c.name.split(': ', 1)[-1]}"
+    build = build.model_copy(update={"name": name})
+    return Candidate(id=f"{c.id}-{gib:g}gb-ram", name=name, kind="machine", build=build,
+                     entry=BuildEntry(name=name[:120], inline=build), price=machine_price(build, choice, today),
+                     power_w=c.power_w)
+
+
 def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today: dt.date,
-                    skipped: dict[str, int]) -> list[Candidate]:
+                    skipped: dict[str, int], host_need_gib: float | None = None) -> list[Candidate]:
     out = []
     for gpu_id, gpu in catalog.gpus.items():
         if not _is_card(gpu):
@@ -107,10 +127,15 @@ def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today:
                 skipped["no platform tier carries the cards"] = skipped.get("no platform tier carries the cards", 0) + 1
                 continue
             name = machine_name(build)
-            out.append(Candidate(
-                id=f"{count}x-{gpu_id}", name=name, kind="machine", build=build.model_copy(update={"name": name}),
-                entry=BuildEntry(name=name, gpu_id=gpu_id, gpu_count=count),
-                price=machine_price(build, choice, today), power_w=_power(build)))
+            c = Candidate(id=f"{count}x-{gpu_id}", name=name, kind="machine", build=build.model_copy(update={"name": name}),
+                          entry=BuildEntry(name=name, gpu_id=gpu_id, gpu_count=count),
+                          price=machine_price(build, choice, today), power_w=_power(build))
+            out.append(c)
+            if host_need_gib is not None and count * gpu.memory_gib < host_need_gib:
+                # The job's weights overflow the cards: the same machine with the RAM to hold what goes to the host
+                # (MoE experts, offloaded layers), at the tier's RAM price.
+                if (more := _with_ram(c, host_need_gib, choice, today)) is not None:
+                    out.append(more)
     return out
 
 
@@ -180,10 +205,11 @@ def _multi_node_candidates(single: list[Candidate], max_nodes: int) -> list[Cand
 def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, where: Where = Where.OWNED,
                        max_gpus: int = MAX_GPUS, this_machine: ResolvedBuild | None = None,
                        max_nodes: int = 1, today: dt.date | None = None,
-                       skipped: dict[str, int] | None = None) -> list[Candidate]:
+                       skipped: dict[str, int] | None = None, host_need_gib: float | None = None) -> list[Candidate]:
     """Every candidate the catalog can make, filtered by ``where`` and GPU count per machine;
     with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined.
-    ``skipped`` (when given) counts what was left out and why."""
+    ``skipped`` (when given) counts what was left out and why. ``host_need_gib``: what a job may put in host RAM
+    (its weights); a machine whose cards hold less is offered with that much RAM too."""
     today = today or dt.date.today()
     skipped = skipped if skipped is not None else {}
     out: list[Candidate] = []
@@ -192,7 +218,7 @@ def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, 
         named = _build_candidates(catalog, choice, today) + systems + _multi_node_candidates(systems, max_nodes)
         # The same cards on a typical platform and as a catalog build or system are both machines one can buy;
         # where one is no better than the other, the search folds it under the other.
-        out += _gpu_candidates(catalog, choice, max_gpus, today, skipped) + named
+        out += _gpu_candidates(catalog, choice, max_gpus, today, skipped, host_need_gib) + named
         if this_machine is not None:
             out.append(Candidate(id="this-machine", name="This machine", kind="this-machine", build=this_machine,
                                  entry=BuildEntry(name="This machine", inline=this_machine),

@@ -47,6 +47,7 @@ from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
 from advisor.core.speed.basis import SpeedBasis
+from advisor.core.units import GIB
 
 
 class Job(Frozen):
@@ -238,7 +239,7 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
         nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
     skipped: dict[str, int] = {}
     candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
-                                    today, skipped)
+                                    today, skipped, host_need_gib=max(weights) / GIB if weights else None)
     found: list[Found] = []
     for c in candidates:
         why = _limits(c, request)

@@ -135,7 +135,7 @@ class _Sum:
         self.missing: list[str] = []
         self.kinds: dict[str, set[str]] = {"GPUs": set(), "platform": set()}
 
-    def add(self, point: PricePoint | None, times: int, what: str, part: str = "platform") -> float | None:
+    def add(self, point: PricePoint | None, times: float, what: str, part: str = "platform") -> float | None:
         if point is None:
             self.missing.append(what)
             return None
@@ -188,6 +188,14 @@ def _tier_part(total: _Sum, tier: PlatformTier, build: ResolvedBuild,
         usd = None if usd is None else usd + (extra or 0.0)
         words += f" + a fan and shroud for each of {fans} fanless card{'s' if fans > 1 else ''}"
     short = f"{tier.name[0].lower()}{tier.name[1:]} (typical)" + (" + card fans" if fans else "")
+    more = (build.host_ram_gib or tier.host_ram_gib) - tier.host_ram_gib
+    if more > 0 and tier.ram_usd_per_gib is not None and tier.ram_price_date is not None:
+        ram = PricePoint(kind=PriceKind.STREET_NEW, usd=tier.ram_usd_per_gib, date_seen=tier.ram_price_date,
+                         source=tier.ram_price_source)
+        extra = total.add(ram, more, "", part="")  # per GiB × the GiB beyond the tier's default
+        usd = None if usd is None else usd + (extra or 0.0)
+        words += f" + {more:g} GB more RAM ({build.host_ram_gib:g} GB in all)"
+        short += f", {build.host_ram_gib:g} GB RAM"
     return usd, words, short
 
 

@@ -54,6 +54,10 @@ class PlatformTier(Record):
     cooling: str = Field(min_length=1, description="What cools the cards and what it needs, in words")
     host_ram_gib: Gib = Field(description="Host RAM of the typical build, GiB (edit it for another size)")
     max_ram_gib: Gib | None = Field(None, description="Most RAM the board takes, GiB")
+    ram_usd_per_gib: Usd | None = Field(None, description="What RAM beyond host_ram_gib costs, USD per GiB (None: not "
+                                                          "priced, so no more RAM is offered)")
+    ram_price_source: HttpUrl | None = Field(None, description="Where that RAM price comes from")
+    ram_price_date: dt.date | None = Field(None, description="Day that RAM price was seen")
     cools_passive_cards: bool = Field(False, description="Its chassis pushes server airflow through fanless cards")
     only_passive_cards: bool = Field(False, description="A rack server: it takes fanless (or blower) cards only")
     passive_cooler_usd: Usd | None = Field(
@@ -77,6 +81,8 @@ class PlatformTier(Record):
             raise ValueError("passive_cooler_usd needs passive_cooler_source and passive_cooler_date")
         if self.max_ram_gib is not None and self.max_ram_gib < self.host_ram_gib:
             raise ValueError("max_ram_gib is below host_ram_gib")
+        if self.ram_usd_per_gib is not None and (self.ram_price_source is None or self.ram_price_date is None):
+            raise ValueError("ram_usd_per_gib needs ram_price_source and ram_price_date")
         return self
 
 
@@ -121,6 +127,19 @@ def typical_usd(tier: PlatformTier) -> float:
     if not tier.prices:
         return float("inf")
     return max(tier.prices, key=lambda p: p.date_seen).usd
+
+
+#: RAM sizes a machine is offered with beyond its tier's default, GiB (the common totals of 2-8 DIMMs).
+RAM_STEPS_GIB = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048)
+
+
+def ram_step(tier: PlatformTier, need_gib: float) -> float | None:
+    """The smallest RAM size of ``RAM_STEPS_GIB`` that holds ``need_gib`` and the tier's board takes, above its
+    default; None when the default already holds it, the board takes no more, or more RAM has no price."""
+    if need_gib <= tier.host_ram_gib or tier.ram_usd_per_gib is None:
+        return None
+    top = tier.max_ram_gib or tier.host_ram_gib
+    return next((float(s) for s in RAM_STEPS_GIB if need_gib <= s <= top), None)
 
 
 def tier_for(tiers: Iterable[PlatformTier], gpus: Sequence) -> PlatformTier | None:

@@ -140,3 +140,17 @@ def test_pareto_front_keeps_only_undominated():
     pts = [_f(1000, 10), _f(1500, 9), _f(2000, 20), _f(2500, 20), _f(3000, 30), _f(None, 50)]
     front = pareto_front(pts)
     assert [(f.candidate.price_usd, f.speed_score) for f in front] == [(1000, 10), (2000, 20), (3000, 30)]
+
+
+def test_a_job_whose_weights_overflow_the_cards_is_offered_machines_with_the_ram_for_them(catalog):
+    """Qwen3 235B-A22B's experts in host RAM (llama.cpp --n-cpu-moe): two 24 GB cards need ~126 GiB of RAM, more
+    than a two-card desktop's 64 GB; the same desktop with 192 GB is a candidate, priced with its RAM."""
+    owned = catalog_candidates(catalog, PriceChoice.EITHER, today=TODAY, host_need_gib=126)
+    plain = next(c for c in owned if c.id == "2x-rtx-3090")
+    more = next(c for c in owned if c.id == "2x-rtx-3090-192gb-ram")
+    tier = plain.build.tier
+    assert plain.build.host_ram_gib == tier.host_ram_gib == 64 and more.build.host_ram_gib == 192
+    assert more.price_usd == pytest.approx(plain.price_usd + (192 - 64) * tier.ram_usd_per_gib)
+    assert "128 GB more RAM (192 GB in all)" in more.price.includes and more.entry.inline == more.build
+    assert not any(c.id.startswith("2x-rtx-5090-") and c.id.endswith("gb-ram") for c in
+                   catalog_candidates(catalog, today=TODAY, host_need_gib=40))  # 64 GB of cards hold 40 GiB
