@@ -170,10 +170,16 @@ def fold(ranked: list[Found]) -> list[Found]:
     """Each candidate no better than one ranked above it (``_no_better``) folded under that one."""
     kept: list[Found] = []
     under: dict[int, list[Found]] = {}
+    cheapest = float("inf")  # no candidate folds under one that costs more: skip the scan when none costs less
     for f in ranked:
-        host = next((i for i, k in enumerate(kept) if _no_better(f, k)), None)
+        price = f.candidate.rank_usd
+        host = None
+        if price is not None and f.rank_speed and price >= cheapest:
+            host = next((i for i, k in enumerate(kept) if _no_better(f, k)), None)
         if host is None:
             kept.append(f)
+            if price is not None and f.rank_speed:
+                cheapest = min(cheapest, price)
         else:
             under.setdefault(host, []).append(f)
     return [replace(k, folded=tuple(under.get(i, ()))) for i, k in enumerate(kept)]

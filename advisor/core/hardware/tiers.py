@@ -103,13 +103,13 @@ def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
     """Why ``tier`` cannot carry ``gpus`` (None: it can)."""
     if len(gpus) > tier.max_gpus:
         return f"it carries at most {tier.max_gpus} cards"
-    widths = [g.slot_width for g in gpus if g.slot_width is not None]
+    kinds = {g.id: g for g in gpus}.values()  # a build is mostly one kind of card: judge each kind once
+    widths = [g.slot_width for g in kinds if g.slot_width is not None]
     if widths and max(widths) > tier.max_card_slots:
         return f"it takes cards up to {tier.max_card_slots:g} slots wide"
-    tdps = [g.tdp_w for g in gpus if g.tdp_w is not None]
-    if sum(tdps) > tier.gpu_power_w:
+    if sum(g.tdp_w for g in gpus if g.tdp_w is not None) > tier.gpu_power_w:
         return f"its power supply feeds at most {tier.gpu_power_w:,.0f} W of cards"
-    passive = [passively_cooled(g) for g in gpus]
+    passive = [passively_cooled(g) for g in kinds]
     if any(passive) and not tier.cools_passive_cards and tier.passive_cooler_usd is None:
         return "it has no airflow for fanless datacenter cards"
     if tier.only_passive_cards and not all(passive):
@@ -119,7 +119,10 @@ def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
 
 def passive_coolers(tier: PlatformTier, gpus: Sequence) -> int:
     """Fans and shrouds the build needs: one per fanless card, unless the chassis cools them."""
-    return 0 if tier.cools_passive_cards else sum(1 for g in gpus if passively_cooled(g))
+    if tier.cools_passive_cards:
+        return 0
+    passive = {g.id: passively_cooled(g) for g in {g.id: g for g in gpus}.values()}
+    return sum(1 for g in gpus if passive[g.id])
 
 
 def typical_usd(tier: PlatformTier) -> float:
