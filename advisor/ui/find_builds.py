@@ -109,6 +109,8 @@ class FindBuildsDialog(QDialog):
         self.table_found.verticalHeader().setVisible(False)
         self.table_found.itemSelectionChanged.connect(self._on_selection_changed)
         split.addWidget(self.table_found)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 2)  # the ranking is the answer: it gets two thirds, the plot one
         lay.addWidget(split, 1)
         self.label_summary = QLabel()
         self.label_summary.setWordWrap(True)
@@ -227,7 +229,12 @@ class FindBuildsDialog(QDialog):
         head = (f"{len(self.found)} builds run every job within the limits." if self.found else
                 "No build in the catalog runs every job within these limits: raise the budget, allow used "
                 "prices or renting, or make a job lighter.")
-        self.label_summary.setText(head + " " + "; ".join(result.assumptions[1:]))
+        order = next((a for a in result.assumptions if a.startswith("order:")), "")
+        words = [head, "Prices: whole machines, cards and what carries them, dated."]
+        if order:
+            words.append(order[len("order: "):].capitalize() + ".")
+        self.label_summary.setText(" ".join(words))  # short: the table keeps its rows; the rest in the tooltip
+        self.label_summary.setToolTip("\n".join(result.assumptions))
 
     def _fill_table(self) -> None:
         t = self.table_found

@@ -280,7 +280,7 @@ def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> 
         usable = f"inference: {request.min_tokens_per_s:g} generated tokens/s per sequence or more"
         if request.max_hours is not None:
             usable += f"; training: the run ends within {request.max_hours:g} h"
-        slower = sum(1 for f in found if not f.usable)
+        slower = sum(1 for f in folded if not f.usable)  # of the rows shown (the folded ones are under them)
         notes.append(f"order: the most speed for the money among machines that run every job at a usable speed "
                      f"({usable})" + (f", then the {slower} slower ones" if slower else ""))
     notes.append("speed: geometric mean of each job's generated (inference) or training tokens/s under the "

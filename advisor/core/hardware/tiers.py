@@ -102,7 +102,7 @@ def passively_cooled(gpu) -> bool:
 def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
     """Why ``tier`` cannot carry ``gpus`` (None: it can)."""
     if len(gpus) > tier.max_gpus:
-        return f"it carries at most {tier.max_gpus} cards"
+        return f"it carries at most {tier.max_gpus} card{'s' if tier.max_gpus > 1 else ''}"
     kinds = {g.id: g for g in gpus}.values()  # a build is mostly one kind of card: judge each kind once
     widths = [g.slot_width for g in kinds if g.slot_width is not None]
     if widths and max(widths) > tier.max_card_slots:
