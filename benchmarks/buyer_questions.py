@@ -70,13 +70,15 @@ def mac(min_gb: float, chip: str = "") -> Callable[[dict], bool]:
     return ok
 
 
-def rented(min_total_gb: float, max_gpus: int = 8, min_each_gb: float = 0) -> Callable[[dict], bool]:
-    """A cloud instance with at least ``min_total_gb`` of GPU memory on at most ``max_gpus`` GPUs."""
+def rented(min_total_gb: float, max_gpus: int = 8, min_each_gb: float = 0,
+           max_each_gb: float = float("inf")) -> Callable[[dict], bool]:
+    """A cloud instance with at least ``min_total_gb`` of GPU memory on at most ``max_gpus`` GPUs of
+    ``min_each_gb`` to ``max_each_gb`` each."""
     def ok(c: dict) -> bool:
         g = _gpus(c)
         return (c["price_kind"] == "per_hour" and 0 < len(g) <= max_gpus
                 and sum(x.memory_gb_marketing for x in g) >= min_total_gb
-                and all(x.memory_gb_marketing >= min_each_gb for x in g))
+                and all(min_each_gb <= x.memory_gb_marketing <= max_each_gb for x in g))
     return ok
 
 
@@ -176,7 +178,7 @@ QUESTIONS = (
     Question("8b-bf16-serve-rent", "Serve Llama 3.1 8B in bf16 with vLLM, rented, $2 an hour at most",
              ("llama-3.1-8b", "--engine", "vllm", "--cloud", "--budget", "2"),
              "one 24-48 GB GPU (L4, A10G, L40S or an RTX 4090 class card)",
-             rented(24, max_gpus=1),
+             rented(24, max_gpus=1, max_each_gb=48),
              ("https://kubernetes.recipes/recipes/ai/llama-70b-model-size-gpu-requirements/",)),
     Question("full-8b-rent", "Full fine-tune of Llama 3.1 8B, rented",
              ("llama-3.1-8b", "--mode", "train", "--method", "full", "--cloud"),
