@@ -150,7 +150,7 @@ class Engine(StrEnum):
 
 #: Engines whose name is not their value, as their users write it (``Engine.label``).
 ENGINE_NAMES = {Engine.VLLM: "vLLM", Engine.SGLANG: "SGLang", Engine.TENSORRT_LLM: "TensorRT-LLM",
-                Engine.DEEPSPEED: "DeepSpeed-FastGen"}
+                Engine.DEEPSPEED: "DeepSpeed-FastGen", Engine.OLLAMA: "Ollama", Engine.EXLLAMAV2: "ExLlamaV2"}
 
 
 class DecodeAttention(StrEnum):

@@ -133,7 +133,7 @@ def test_reward_model_has_no_vocabulary_logits_or_lm_head():
 
 def test_objective_and_method_in_the_assumptions():
     notes = estimate_memory(llama2_7b(), train(method="lora", objective="dpo")).assumptions
-    assert any(n.startswith("objective: DPO") and "arXiv:2305.18290" in n and "method lora" in n for n in notes)
+    assert any(n.startswith("objective: DPO") and "arXiv:2305.18290" in n and "method: LoRA" in n for n in notes)
     notes = estimate_memory(llama2_7b(), train(method="adapter")).assumptions
     assert any(n.startswith("objective: supervised fine-tuning") for n in notes)
     assert any("1,229,760 trainable params" in n for n in notes)
