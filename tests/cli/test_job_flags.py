@@ -138,7 +138,7 @@ def test_the_text_says_the_job_in_words_and_the_json_keeps_ids(capsys):
     rc, out, _err = run_cli(capsys, "llama-3.1-8b", "--mode", "train", "--method", "qlora", "--gpu", "rtx-4090")
     assert rc == 0
     job = out.split("\nJob\n")[1].split("\nBuild:")[0]
-    assert "QLoRA (4-bit base)" in job and "NF4 (bitsandbytes, 4.5 bits)" in job and "mixed (bf16 + fp32 master)" in job
+    assert "QLoRA (4-bit base)" in job and "NF4 (4.5 bits)" in job and "mixed precision" in job
     for raw in ("qlora", "nf4", "amp", "adamw", "framework hf", "zero1", "loss: upcast", "advisor.core", "n_ctx",
                 "n_ubatch", "logits_to_keep"):
         assert not re.search(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", out), raw

@@ -8,11 +8,12 @@ from advisor.core.job.frameworks import apply_framework
 from advisor.core.job.settings import SETTINGS, Section, Setting, applies, choice_label, default_of, setting
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.format_words import format_words, kv_words
+from advisor.core.memory.inference import base_format_name
 
 
 def say(name: str, value: object, job: Workload | None = None) -> str:
     """One value of setting ``name`` in words: a weight format with its bits ('Q4_K_M (GGUF, 4.9 bits)'), a
-    choice by its declared words ('mixed (bf16 + fp32 master)'), a number with its unit ('8,192 tokens').
+    choice by its declared words ('mixed precision'), a number with its unit ('8,192 tokens').
     ``job`` gives the weights their group size and double quantization."""
     s = setting(name)
     if value is None:
@@ -56,7 +57,8 @@ def _shown(s: Setting, value: object) -> bool:
 def job_rows(job: Workload) -> tuple[tuple[str, str], ...]:
     """The job as (label, words) rows, the mode and its own section first: every setting that applies to it and is
     worth a line (``Setting.brief``, or set to something other than its default), with the values the
-    estimate uses (the framework's defaults filled in). The plan's settings are each build's, not here."""
+    estimate uses (the framework's defaults filled in, a QLoRA base as the 4-bit format it is stored in). The
+    plan's settings are each build's, not here."""
     effective = apply_framework(job)
     own = Section.TRAINING if job.mode is Mode.TRAIN else Section.INFERENCE
     rank = {s.name: (s.name != "mode", s.section is not own, i) for i, s in enumerate(SETTINGS)}
@@ -64,12 +66,12 @@ def job_rows(job: Workload) -> tuple[tuple[str, str], ...]:
     for s in sorted(SETTINGS, key=lambda s: rank[s.name]):
         if s.section is Section.PLAN or not applies(s, job):
             continue
-        value = getattr(effective, s.name)
+        value = base_format_name(effective) if s.name == "weights" else getattr(effective, s.name)
         if not _shown(s, value):
             continue
         words = say(s.name, value, effective)
         c = s.choice(value)
         if c is not None and c.tip:
-            words += f" ({c.tip})"
+            words += f": {c.tip}"
         rows.append((s.label_in(job.mode), words))
     return tuple(rows)

@@ -11,8 +11,6 @@ from advisor.core.memory.formats import (
     weight_format,
 )
 
-#: What a format is, beside its name, where the name alone does not say it.
-_FAMILY = {"int8": "LLM.int8()", "nf4": "bitsandbytes", "fp4": "bitsandbytes", "gptq": "", "awq": ""}
 _LLAMA_CPP_KV = ("q8_0", "q4_0")
 
 
@@ -21,8 +19,9 @@ def _bits(value: float) -> str:
 
 
 def format_words(name: str, group_size: int = 128, double_quant: bool = False) -> str:
-    """'BF16 (16 bits)', 'NF4 (bitsandbytes, 4.5 bits)', 'Q4_K_M (GGUF, 4.9 bits)', 'EXL2 (4.65 bits)'; the name
-    as given where it is not a known format (the estimate says what is wrong with it)."""
+    """'BF16 (16 bits)', 'NF4 (4.5 bits)', 'Q4_K_M (GGUF, 4.9 bits)', 'EXL2 (4.65 bits)': short enough for the
+    window's list (the weights' tooltip says what each is); the name as given where it is not a known format
+    (the estimate says what is wrong with it)."""
     key = name.strip().lower()
     try:
         fmt = weight_format(key, group_size, double_quant)
@@ -33,8 +32,7 @@ def format_words(name: str, group_size: int = 128, double_quant: bool = False) -
     if is_gguf(key):
         average = GGUF_MIX_BPW.get(key, GGUF_MIX_BPW_LLAMA2.get(key, fmt.bits_per_weight))
         return f"{fmt.name.upper()} (GGUF, {_bits(average)})"
-    family = _FAMILY.get(fmt.name, "")
-    return f"{fmt.name.upper()} ({family + ', ' if family else ''}{_bits(fmt.bits_per_weight)})"
+    return f"{fmt.name.upper()} ({_bits(fmt.bits_per_weight)})"
 
 
 def kv_words(dtype: str) -> str:

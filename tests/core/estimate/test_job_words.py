@@ -12,10 +12,10 @@ RAW = re.compile(r"(?<![\w-])(q4_k_m|nf4|gptq|amp|adamw|hf|zero1|qlora|sft|fp32-
 
 def test_values_in_words():
     assert say("weights", "q4_k_m") == "Q4_K_M (GGUF, 4.9 bits)"  # llama.cpp's README average for Llama 3.1 8B
-    assert say("weights", "nf4", Workload(double_quant=True)) == "NF4 (bitsandbytes, 4.1 bits)"
+    assert say("weights", "nf4", Workload(double_quant=True)) == "NF4 (4.1 bits)"
     assert say("weights", "gptq", Workload(quant_group_size=32)) == "GPTQ (4.6 bits)"  # 4 + 20 / 32
     assert say("kv_dtype", "q8_0") == "Q8_0 (llama.cpp, 8.5 bits)"
-    assert say("precision", "amp") == "mixed (bf16 + fp32 master)"
+    assert say("precision", "amp") == "mixed precision"
     assert say("optimizer", "adamw") == "AdamW"
     assert say("framework", "hf") == "Hugging Face"
     assert say("parallel", "zero1") == "ZeRO-1 (optimizer states sharded)"

@@ -63,7 +63,7 @@ def test_bounds_and_defaults_come_from_the_model():
 @pytest.mark.parametrize(("job", "name", "words", "flags"), [
     (Workload(mode="train", method="full"), "lora_rank", "applies only with LoRA or QLoRA (4-bit base)",
      "only applies to --method lora or qlora"),
-    (Workload(mode="train"), "precompute_ref", "applies only with objective set to Preference tuning (DPO)",
+    (Workload(mode="train"), "precompute_ref", "applies only with objective set to DPO (preferences)",
      "only applies to --objective dpo"),
     (Workload(), "seq_len", "applies only to fine-tuning", "only applies to --mode train"),
     (Workload(engine="vllm"), "engine_version", "applies only with TensorRT-LLM",

@@ -8,9 +8,9 @@ def test_formats_in_words():
     assert format_words("bf16") == "BF16 (16 bits)"
     assert format_words("Q4_K_M") == f"Q4_K_M (GGUF, {GGUF_MIX_BPW['q4_k_m']:.1f} bits)"
     assert format_words("q4_0") == "Q4_0 (GGUF, 4.5 bits)"  # one block type: 18 bytes per 32 weights
-    assert format_words("nf4") == "NF4 (bitsandbytes, 4.5 bits)"  # 4 + 32/64 (QLoRA §3)
+    assert format_words("nf4") == "NF4 (4.5 bits)"  # 4 + 32/64 (QLoRA §3)
     assert format_words("gptq") == "GPTQ (4.2 bits)"  # 4 + 20/128
-    assert format_words("int8") == "INT8 (LLM.int8(), 8 bits)"
+    assert format_words("int8") == "INT8 (8 bits)"
     assert format_words("4.65bpw") == "EXL2 (4.65 bits)"
     assert format_words("not-a-format") == "not-a-format"  # the estimate says what is wrong with it
 

@@ -185,6 +185,6 @@ def test_fit_plot_draws_an_adapter_job_as_the_current_technique():
     from advisor.core.advice.evaluate import technique_workloads
 
     variants, current = technique_workloads(train(method="adapter-v2", objective="dpo"))
-    assert current == "adapter-v2 (current)" and variants[current].method is Method.ADAPTER_V2
+    assert current == "LLaMA-Adapter V2 (LitGPT) (current)" and variants[current].method is Method.ADAPTER_V2
     assert {"full fine-tune", "LoRA", "QLoRA"} <= set(variants)
     assert all(v.objective is Objective.DPO for v in variants.values())  # the objective is kept for every technique

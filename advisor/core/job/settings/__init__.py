@@ -48,7 +48,7 @@ def by_flag(flag: str) -> Setting | None:
 
 
 def choice_label(name: str, value: object) -> str:
-    """A value of a setting in its declared words ('amp' → 'mixed (bf16 + fp32 master)'); the value itself
+    """A value of a setting in its declared words ('amp' → 'mixed precision'); the value itself
     where the declaration gives no words for it (a number, a typed weight format)."""
     c = _BY_NAME[name].choice(value) if name in _BY_NAME else None
     if c is not None and c.label:
@@ -97,7 +97,7 @@ def _among(value: object, values: tuple[object, ...]) -> bool:
 
 def reason_words(reason: Reason, flags: bool = False) -> str:
     """Why not, in the window's and the PDF's words ('applies only to fine-tuning', 'applies only with
-    objective set to Preference tuning (DPO)'); with ``flags``, as the command line says it ('only applies to
+    objective set to DPO (preferences)'); with ``flags``, as the command line says it ('only applies to
     --objective dpo')."""
     s = _BY_NAME[reason.name]
     if flags:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
 from advisor.core.job.settings.task import FOUR_BIT
-from advisor.core.job.workload import ActivationQuant, Checkpointing, Loss, Mode, Optimizer, OptimizerKernel
+from advisor.core.job.workload import ActivationQuant, Checkpointing, Loss, Method, Mode, Optimizer, OptimizerKernel
 
 TRAINING = Where(modes=(Mode.TRAIN,))
 #: A switch the framework may set: its default, on or off.
@@ -87,7 +87,8 @@ SETTINGS = (
     Setting(
         "bnb_legacy", "bitsandbytes before 0.43.2", "bitsandbytes before 0.43.2: every 4-bit layer keeps its input",
         Section.FRAMEWORK, Widget.SWITCH, flag="--bnb-legacy",
-        where=Where(modes=(Mode.TRAIN,), when=(("weights", FOUR_BIT),)),
+        where=Where(modes=(Mode.TRAIN,), methods=(Method.QLORA, Method.ADAPTER, Method.ADAPTER_V2),
+                    when=(("weights", FOUR_BIT),)),
         tip="Training on a 4-bit base with bitsandbytes older than 0.43.2: every 4-bit layer keeps its input for "
             "the backward pass, not only the layers with an adapter."),
     Setting(

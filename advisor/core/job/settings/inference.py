@@ -45,8 +45,8 @@ SETTINGS = (
         "decode_attention", "Decode attention", "how the decode kernel reads the KV cache: grouped (FlashAttention, "
         "XQA) or per head (TensorRT-LLM's masked attention: before v0.7, or a head layout without an XQA kernel)",
         Section.INFERENCE, Widget.CHOICE, flag="--decode-attention", where=INFERENCE,
-        choices=(Choice(DecodeAttention.GROUPED, "grouped (FlashAttention, XQA)"),
-                 Choice(DecodeAttention.PER_HEAD, "per head (masked attention)")),
+        choices=(Choice(DecodeAttention.GROUPED, "grouped", "FlashAttention, XQA: each KV head read once"),
+                 Choice(DecodeAttention.PER_HEAD, "per head", "masked attention: each query head reads the cache")),
         tip="How the engine's kernel reads the KV cache while generating. Grouped: once per KV head for all the "
             "query heads that share it (FlashAttention, vLLM, SGLang, TensorRT-LLM's XQA). Per head: once per query "
             "head on the CUDA cores (TensorRT-LLM's masked attention, what versions before 0.7 ran, and later ones "

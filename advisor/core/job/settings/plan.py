@@ -40,7 +40,9 @@ SETTINGS = (
     Setting(
         "moe_offload_layers", "MoE experts in host RAM", "llama.cpp --n-cpu-moe: layers whose MoE experts stay in "
         "host RAM (default: the fewest that fit)", Section.PLAN, Widget.PLAN, flag="--moe-offload-layers",
-        metavar="N", unit="layers", exempt=PER_BUILD,
+        metavar="N", unit="layers",
+        exempt="chosen for each build: the fewest layers whose experts must stay in host RAM for the rest to fit; "
+               "only the command line pins it",
         where=Where(modes=(Mode.INFERENCE,), engines=(Engine.LLAMA_CPP, Engine.OLLAMA)),
         tip="llama.cpp's --n-cpu-moe: the routed experts of this many layers stay in host RAM and run on the CPU."),
 )

@@ -24,8 +24,10 @@ SETTINGS = (
         "objective", "Objective", "what the training teaches: instruction tuning (SFT), preference tuning (DPO, "
         "ORPO) or a reward model; the last three train on chosen/rejected pairs", Section.TRAINING, Widget.CHOICE,
         flag="--objective", where=TRAINING, brief=True,
-        choices=(Choice(Objective.SFT, "Instruction tuning (SFT)"), Choice(Objective.DPO, "Preference tuning (DPO)"),
-                 Choice(Objective.ORPO, "Preference tuning (ORPO)"), Choice(Objective.REWARD, "Reward model")),
+        choices=(Choice(Objective.SFT, "SFT (instructions)", "instruction tuning on example answers"),
+                 Choice(Objective.DPO, "DPO (preferences)", "preference tuning against a frozen reference"),
+                 Choice(Objective.ORPO, "ORPO (preferences)", "preference tuning without a reference model"),
+                 Choice(Objective.REWARD, "Reward model", "a scalar head scoring answer pairs")),
         tip="What the training teaches. Instruction tuning (SFT): example answers. Preference tuning (DPO, "
             "arXiv:2305.18290; ORPO, arXiv:2403.07691): a preferred and a rejected answer per example, so twice the "
             "sequences per step; DPO with full fine-tuning also keeps a frozen reference copy of the model. Reward "
@@ -41,8 +43,8 @@ SETTINGS = (
     Setting(
         "precision", "Precision", "the training precision: mixed (bf16 compute, fp32 master weights), pure bf16 or "
         "fp32", Section.TRAINING, Widget.CHOICE, flag="--precision", where=TRAINING, brief=True,
-        choices=(Choice(Precision.AMP, "mixed (bf16 + fp32 master)"), Choice(Precision.BF16, "bf16"),
-                 Choice(Precision.FP32, "fp32")),
+        choices=(Choice(Precision.AMP, "mixed precision", "bf16 compute with fp32 master weights"),
+                 Choice(Precision.BF16, "bf16"), Choice(Precision.FP32, "fp32")),
         tip="Mixed: bf16 compute with fp32 master weights (Micikevicius et al. 2018, arXiv:1710.03740). bf16: "
             "everything in bf16. fp32: everything in 4-byte floats."),
     Setting(
