@@ -210,9 +210,10 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     elif w.engine.gguf:
         flash = not w.scores_in_memory  # (Ollama leaves flash attention off: Workload.scores_in_memory)
         acts = 0.0
-        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash)
+        ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
+        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash, ubatch)
         notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "
-                     f"batches of {LLAMA_CPP_UBATCH} tokens "
+                     f"batches of {ubatch} tokens "
                      f"({'with' if flash else 'without'} flash attention), approximated")
     elif w.engine is Engine.EXLLAMAV2:
         # ExLlamaV2 allocates its cache for max_seq_len × batch at load (ExLlamaV2Cache) and

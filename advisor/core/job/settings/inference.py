@@ -52,6 +52,16 @@ SETTINGS = (
             "head on the CUDA cores (TensorRT-LLM's masked attention, what versions before 0.7 ran, and later ones "
             "for head layouts XQA lacks): slower at large batches for models that share KV heads."),
     Setting(
+        "ubatch_tokens", "Prompt batch", "prompt tokens llama.cpp computes at once (its --ubatch-size): a larger "
+        "batch, a larger compute buffer and fewer copies of offloaded experts", Section.INFERENCE, Widget.WHOLE,
+        flag="--ubatch-size", metavar="TOKENS", unit="tokens", step=256,
+        where=Where(modes=(Mode.INFERENCE,), engines=(Engine.LLAMA_CPP,)),
+        tip="llama.cpp computes a prompt this many tokens at a time (--ubatch-size, n_ubatch: 512 by default in "
+            "common/common.h; llama-bench's -ub). Its compute buffer holds one such batch's largest tensor (the "
+            "logits, or without flash attention the scores against the whole context), and an MoE model's experts "
+            "kept in host RAM are copied to the GPU once per batch: raising it speeds such a prompt and costs GPU "
+            "memory, lowering it frees memory. Values above --batch-size (2,048 by default) need that raised too."),
+    Setting(
         "engine_version", "TensorRT-LLM version", "estimated as that TensorRT-LLM version runs the model (its decode "
         "attention kernel, FP8 MoE experts); default: a current one", Section.INFERENCE, Widget.CHOICE,
         flag="--engine-version", metavar="V", resets=True,
