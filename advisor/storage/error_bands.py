@@ -64,3 +64,10 @@ def error_band_text(workload: Workload) -> str:
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
     return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} measurements, "
             f"{group}); {speed_band_text(workload)}")
+
+
+def speed_basis_table() -> dict:
+    """The shipped table of which GPU families were measured with which engine or framework
+    (``advisor.core.speed.basis``), keyed 'family|software'; empty when not shipped."""
+    table = _bands().get("speed_basis", {})
+    return table if isinstance(table, dict) else {}
