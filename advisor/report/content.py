@@ -77,11 +77,12 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
     if w.mode is Mode.INFERENCE:
         run = as_run(arch, w)  # as the named TensorRT-LLM version runs it (16-bit experts, per-head decoding)
         if run.weights != w.weights:
-            settings["Weights"] += f" (experts in {say('weights', run.weights)}: no FP8 path for MoE experts before 0.10)"
+            experts = say("weights", run.weights)
+            settings["Weights"] += f" (experts in {experts}: no FP8 path for MoE experts before 0.10)"
         if run.decode_attention is not w.decode_attention or "Decode attention" in settings:
-            settings["Decode attention"] = (f"{say('decode_attention', run.decode_attention)}: one query head at a time "
-                                            "on the CUDA cores") if run.decode_attention.value != "grouped" else \
-                say("decode_attention", run.decode_attention)
+            kernel = say("decode_attention", run.decode_attention)
+            per_head = run.decode_attention.value != "grouped"
+            settings["Decode attention"] = f"{kernel}: one query head at a time on the CUDA cores" if per_head else kernel
     rows += settings.items()
     if w.is_request:
         rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {w.context_len - w.prompt_tokens:,} "

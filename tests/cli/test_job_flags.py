@@ -95,7 +95,7 @@ def test_pinning_a_scheme_keeps_the_builds_gpus(capsys):
                     "--build", "nvidia-dgx-h100")
     assert data["plan"]["n_gpus"] == 8 and data["plan"]["parallel"] == "fsdp"
     rc, _out, err = run_cli(capsys, "llama-3.1-8b", "--mode", "train", "--parallel", "fsdp", "--gpu", "rtx-4090")
-    assert rc == 2 and "--parallel: fsdp needs 2 or more GPUs (--gpus)" in err  # one card: said with the flag to fix
+    assert rc == 2 and "--parallel: FSDP (fully sharded) needs 2 or more GPUs (--gpus)" in err  # one card: said with the flag to fix
 
 
 def test_gpus_with_one_card_is_per_machine_and_every_gpu_is_used(capsys):

@@ -1,7 +1,8 @@
 """Settings that are impossible or contradict each other, each blamed on one workload field.
 
 Each problem names its field; the CLI says it as the field's flag, the window as the label of the
-control that sets it (both from the setting's declaration, ``advisor.core.job.settings``). Ranges (batch ≥ 1 …) are already enforced by ``Workload``.
+control that sets it (both from the setting's declaration, ``advisor.core.job.settings``). Ranges
+(batch ≥ 1 …) are already enforced by ``Workload``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from advisor.core.estimate.job_rules import (
     engine_loads,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.settings import applies, by_flag
+from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.job.workload import (
     LORA_TARGETS,
     Engine,
@@ -31,6 +32,7 @@ from advisor.core.job.workload import (
     Precision,
     Workload,
 )
+from advisor.core.memory.format_words import format_words, kv_words
 from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.speed.flops import generation
@@ -80,12 +82,13 @@ def _format_problems(w: Workload) -> list[Problem]:
     except ValueError as exc:
         out.append(Problem(field="kv_dtype", message=str(exc)))
     if w.mode is Mode.INFERENCE and not engine_loads(w.engine, w.weights):
-        message = (f"llama.cpp cannot load {w.weights} weights; pick a GGUF type such as q4_k_m, or another engine"
-                   if w.engine.gguf else f"{w.weights} is a GGUF type: run it with llama.cpp")
+        weights = format_words(w.weights)
+        message = (f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"
+                   if w.engine.gguf else f"{weights} is a GGUF type: run it with llama.cpp")
         out.append(Problem(field="weights", message=message))
     if w.mode is Mode.INFERENCE and not engine_caches(w.engine, w.kv_dtype):
-        out.append(Problem(field="kv_dtype", message=f"{w.kv_dtype} KV cache is a llama.cpp type; "
-                                                      f"{w.engine.label} uses fp16/bf16/fp8"))
+        out.append(Problem(field="kv_dtype", message=f"{kv_words(w.kv_dtype)} KV cache is a llama.cpp type; "
+                                                      f"{w.engine.label} uses FP16, BF16 or FP8"))
     if w.mode is Mode.INFERENCE and w.prompt_tokens is not None and w.prompt_tokens > w.context_len:
         out.append(Problem(field="prompt_tokens", message=f"a {w.prompt_tokens:,}-token prompt does not fit a "
                                                           f"{w.context_len:,}-token context"))
@@ -96,13 +99,16 @@ def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     out: list[Problem] = []
     explicit = w.model_fields_set
     if w.method is Method.QLORA and "weights" in explicit and w.weights.lower() not in FOUR_BIT_BASES:
-        out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit nf4/fp4 base, not {w.weights}"))
+        out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit NF4 or FP4 base, not "
+                                                     f"{format_words(w.weights)}"))
     if w.method is Method.FULL and "weights" in explicit and w.weights.lower() not in FULL_BASES:
-        out.append(Problem(field="weights", message=f"full fine-tuning updates every weight; a {w.weights} "
-                                                     "base cannot be trained (use --method qlora or lora)"))
+        out.append(Problem(field="weights", message="full fine-tuning updates every weight; a "
+                                                     f"{format_words(w.weights)} base cannot be trained "
+                                                     "(use --method qlora or lora)"))
     if w.method.litgpt_adapter and "weights" in explicit and w.weights.lower() not in ADAPTER_BASES:
         out.append(Problem(field="weights", message=f"LitGPT's adapters train on a 16-bit base or a bitsandbytes "
-                                                     f"nf4/fp4 one (--quantize bnb.nf4), not {w.weights}"))
+                                                     "NF4 or FP4 one (--quantize bnb.nf4), not "
+                                                     f"{format_words(w.weights)}"))
     unknown = sorted(set(w.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
     if w.method is not Method.FULL and unknown:
         out.append(Problem(field="lora_targets", message=f"unknown LoRA targets {', '.join(unknown)}; "
@@ -120,8 +126,9 @@ def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     if w.offload and not applies("offload", w):
         out.append(Problem(field="offload", message="offload is a training option (ZeRO-Offload / FSDP CPU offload)"))
     if w.n_gpus > 1 and w.parallel not in SPLIT_SCHEMES and w.parallel is not Parallel.NONE:
-        out.append(Problem(field="parallel", message=f"{w.parallel.value} is a training scheme; for inference "
-                                                     "use tp, pp or layer-split"))
+        scheme = choice_label("parallel", w.parallel)
+        out.append(Problem(field="parallel", message=f"{scheme} is a training scheme; for inference use tp, pp or "
+                                                     "layer-split"))
     if w.context_len > arch.max_context and w.engine not in RUNS_PAST_TRAINED_CONTEXT:
         out.append(Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
     return out
@@ -191,7 +198,8 @@ def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
 def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> list[Problem]:
     out: list[Problem] = []
     if w.n_gpus == 1 and w.parallel is not Parallel.NONE:
-        out.append(Problem(field="parallel", message=f"{w.parallel.value} needs 2 or more GPUs (--gpus)"))
+        scheme = choice_label("parallel", w.parallel)
+        out.append(Problem(field="parallel", message=f"{scheme} needs 2 or more GPUs (--gpus)"))
     if build is not None and w.n_gpus > build.gpu_count:
         out.append(Problem(field="n_gpus", message=f"{build.name} has {build.gpu_count} GPU(s), not {w.n_gpus}"))
     if w.parallel is Parallel.TP and w.n_gpus > 1:

@@ -51,7 +51,8 @@ SETTINGS = (
         "optimizer", "Optimizer", "the optimizer and how it stores its states", Section.TRAINING, Widget.CHOICE,
         flag="--optimizer", where=TRAINING, brief=True,
         choices=(Choice(Optimizer.ADAMW, "AdamW"), Choice(Optimizer.ADAMW_8BIT, "AdamW 8-bit"),
-                 Choice(Optimizer.PAGED_ADAMW, "AdamW, paged"), Choice(Optimizer.PAGED_ADAMW_8BIT, "AdamW 8-bit, paged"),
+                 Choice(Optimizer.PAGED_ADAMW, "AdamW, paged"),
+                 Choice(Optimizer.PAGED_ADAMW_8BIT, "AdamW 8-bit, paged"),
                  Choice(Optimizer.SGD, "SGD"), Choice(Optimizer.ADAFACTOR, "Adafactor")),
         tip="AdamW keeps two fp32 states per trained weight (8 bytes). 8-bit AdamW keeps them in 8 bits (Dettmers "
             "et al. 2021, arXiv:2110.02861); paged variants spill to host memory on pressure. SGD (no momentum) "
