@@ -8,7 +8,9 @@ import datetime as dt
 import json
 from typing import Any
 
-from advisor.cli._job_args import add_workload_arguments, machine_count, positive_int
+from advisor.cli._job_args import machine_count, positive_int
+from advisor.cli._job_flags import add_workload_arguments
+from advisor.cli._prices import price_json
 
 SORTS = ("best", "price", "speed", "value")
 
@@ -54,16 +56,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _gib(n: float | None) -> float | None:
     return None if n is None else round(n / 2**30, 3)
-
-
-def price_json(price) -> dict[str, Any] | None:
-    """A machine's price as the JSON says it: amount, kind, date, what it includes, how stale."""
-    if price is None:
-        return None
-    return {"usd": price.usd, "kind": price.kind_words if price.usd is not None else None,
-            "date": price.date.isoformat() if price.date else None, "stale": price.stale,
-            "uncertainty": round(price.uncertainty, 3), "includes": price.includes, "platform": price.platform,
-            "missing": list(price.missing), "sources": list(price.sources)}
 
 
 def candidate_json(found) -> dict[str, Any]:
