@@ -155,7 +155,10 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 6:
         return "\n".join((*map(words.problem, r.problems), *r.warnings)) or None
     if col == 0 and r.resolved is not None:
-        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
+        tier = r.resolved.tier
+        on = (f"\nOn a typical {tier.name[0].lower()}{tier.name[1:]}: {tier.board}, {tier.ram}, {tier.psu}, "
+              f"{tier.case} (in its price; its host RAM {r.resolved.host_ram_gib:g} GB)") if tier is not None else ""
+        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}{on}"
     if col == 7:
         return machines_tip(r)
     return None

@@ -59,3 +59,10 @@ def test_largest_fit_headers_align_with_their_numbers():
                       current_technique="bf16", chosen_params=None, chosen_need_bytes=None)
     text = fmt.largest_fit_html(results)
     assert "<th align='right'>int8 (LLM.int8)</th>" in text
+
+
+def test_a_gpu_count_build_says_it_stands_on_a_typical_platform():
+    """Issue 40: a user's GPU × count build gets its tier's platform added, and says so."""
+    r = _priced()
+    tip = fmt.cell_tip(r, 0, Settings(), Workload())
+    assert "On a typical desktop for two cards" in tip and "in its price; its host RAM 64 GB" in tip
