@@ -134,7 +134,7 @@ def _summary(kind, record) -> str:
     if kind is RecordKind.PART:
         return f"{record.part.value}, {record.vendor}"
     if kind is RecordKind.PLATFORM:
-        return (f"{record.kind.words}, up to {record.max_gpus} card{'s' if record.max_gpus > 1 else ''}, "
+        return (f"{record.kind.words}, up to {record.max_cards} card{'s' if record.max_cards > 1 else ''}, "
                 f"{record.host_ram_gib:g} GiB RAM")
     return record.family
 

@@ -276,7 +276,7 @@ _SIGNATURES: tuple[tuple[RecordKind, frozenset[str]], ...] = (
     (RecordKind.SYSTEM, frozenset({"kind", "vendor"})),
     (RecordKind.BUILD, frozenset({"gpus", "name"})),
     (RecordKind.PART, frozenset({"part", "vendor", "name"})),
-    (RecordKind.PLATFORM, frozenset({"max_gpus", "max_card_slots"})),
+    (RecordKind.PLATFORM, frozenset({"max_cards", "max_card_slots"})),
 )
 
 

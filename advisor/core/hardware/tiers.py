@@ -39,11 +39,11 @@ Slots = Annotated[PositiveFloat, _within(0.5, 8, "slots")]
 
 
 class PlatformTier(Record):
-    """The typical platform for up to ``max_gpus`` cards: what it is made of and what it costs."""
+    """The typical platform for up to ``max_cards`` cards: what it is made of and what it costs."""
 
     kind: TierKind
     name: str = Field(min_length=1, description="As a buyer reads it: 'Desktop for two cards'")
-    max_gpus: int = Field(ge=1, le=16, description="Most cards it carries")
+    max_cards: int = Field(ge=1, le=16, description="Most cards it carries")
     max_card_slots: Slots = Field(description="Widest card it takes at its most cards, in slots")
     gpu_power_w: Watts = Field(description="Most GPU board power (sum of TDPs) its PSU(s) feed, W")
     cpu: str = Field(min_length=1, description="The typical CPU, in words")
@@ -101,8 +101,8 @@ def passively_cooled(gpu) -> bool:
 
 def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
     """Why ``tier`` cannot carry ``gpus`` (None: it can)."""
-    if len(gpus) > tier.max_gpus:
-        return f"it carries at most {tier.max_gpus} card{'s' if tier.max_gpus > 1 else ''}"
+    if len(gpus) > tier.max_cards:
+        return f"it carries at most {tier.max_cards} card{'s' if tier.max_cards > 1 else ''}"
     kinds = {g.id: g for g in gpus}.values()  # a build is mostly one kind of card: judge each kind once
     widths = [g.slot_width for g in kinds if g.slot_width is not None]
     if widths and max(widths) > tier.max_card_slots:
@@ -151,4 +151,4 @@ def tier_for(tiers: Iterable[PlatformTier], gpus: Sequence) -> PlatformTier | No
     if not fits:
         return None
     return min(fits, key=lambda t: (typical_usd(t) + passive_coolers(t, gpus) * (t.passive_cooler_usd or 0.0),
-                                    t.max_gpus, t.id))
+                                    t.max_cards, t.id))
