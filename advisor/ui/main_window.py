@@ -162,10 +162,14 @@ class MainWindow(QMainWindow):
         m.setToolTipsVisible(True)
         e = self.menus["edit"]
         stack = self.session.undo_stack
+        # The platform's own keys, each once (Ctrl+Shift+Z listed twice was an ambiguous shortcut: it did nothing).
         self.action_undo = stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
         self.action_redo = stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), *QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)])
+        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
+        from advisor.ui.undo_keys import WindowUndoKeys
+
+        self.undo_keys = WindowUndoKeys(self)  # Ctrl+Z in a field with nothing uncommitted: the window's undo
         e.addAction(self.action_undo)
         e.addAction(self.action_redo)
         e.addSeparator()
@@ -308,11 +312,28 @@ class MainWindow(QMainWindow):
 
     # --- documents ------------------------------------------------------------------
     def new(self) -> None:
-        from advisor.core.advice.comparison import canonical_workload
+        """File ▸ New: the default job (``advisor.core.job.defaults``) for the engine chosen in Preferences,
+        shaped for that engine (vLLM serves 16 × 8,192 tokens, the others one conversation of 4,096)."""
+        from advisor.core.job.defaults import default_job
 
-        self.session.new(canonical_workload().model_copy(update={"engine": self.settings.default_engine}))
+        if self.may_replace_document():
+            self.session.new(default_job(engine=self.settings.default_engine))
+
+    def may_replace_document(self) -> bool:
+        """Before New, Open, Open Recent, a dropped comparison or Quit: an unsaved comparison asks
+        Save / Discard / Cancel (False: the user cancelled, or the save did not happen)."""
+        if not self.session.dirty or getattr(self, "skip_unsaved_prompt", False):
+            return True
+        answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
+                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                      | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
 
     def open_dialog(self) -> None:
+        if not self.may_replace_document():
+            return
         path, _ = QFileDialog.getOpenFileName(self, "Open comparison", "", FILTER)
         if path:
             self.session.open(path)
@@ -328,7 +349,8 @@ class MainWindow(QMainWindow):
             self.dialog_missing_recent = box
             box.open()
             return
-        self.session.open(path)
+        if self.may_replace_document():
+            self.session.open(path)
 
     def _set_recent(self, recent: tuple[str, ...]) -> None:
         if recent == self.settings.recent_comparisons:
@@ -391,8 +413,9 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event) -> None:  # noqa: N802
         for url in event.mimeData().urls():
             path = url.toLocalFile()
-            if path.endswith(".json") and Path(path).name != "config.json" and self.session.open(path):
-                continue
+            if path.endswith(".json") and Path(path).name != "config.json":
+                if not self.may_replace_document() or self.session.open(path):
+                    continue
             self.session.import_model(path)
 
     def persist(self) -> None:
@@ -417,13 +440,9 @@ class MainWindow(QMainWindow):
         if self.session is None:  # closed before its content came: nothing to save or to wait for
             event.accept()
             return
-        if self.session.dirty and not getattr(self, "skip_unsaved_prompt", False):
-            answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
-                                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                                          | QMessageBox.StandardButton.Cancel)
-            if answer == QMessageBox.StandardButton.Cancel or (answer == QMessageBox.StandardButton.Save and not self.save()):
-                event.ignore()
-                return
+        if not self.may_replace_document():
+            event.ignore()
+            return
         self.persist()
         self.session.close()  # no worker job outlives the window, no timer starts one after it
         event.accept()

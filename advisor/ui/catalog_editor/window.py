@@ -135,9 +135,9 @@ class CatalogEditor(QMainWindow):
 
     def _make_actions(self) -> None:
         self.action_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)  # the platform's keys, each once
         self.action_redo = self.undo_stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
         self.action_new = self._act("&New", self.new_record, QKeySequence.StandardKey.New, "Add a record from scratch")
         self.action_duplicate = self._act("&Duplicate", self.duplicate_selected, "Ctrl+D",
                                           "New record copied from the selected one (the usual way to add a new card)")
