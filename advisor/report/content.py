@@ -299,7 +299,7 @@ def _hours(h: float | None) -> str:
 def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, cost: CostSettings,
                         today: dt.date) -> list:
     """Running cost per build and owning against renting (issue 18), under the user's settings."""
-    from advisor.core.advice.running import build_running_cost, chinchilla_plan, rent_vs_buy
+    from advisor.core.advice.running import build_running_cost, chinchilla_plan, cost_per_token_gap, rent_vs_buy
 
     training = w.mode is Mode.TRAIN
     kind = "trained" if training else "generated"
@@ -327,7 +327,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
             else f"{c.load_w:,.0f} W / —" if c.load_w is not None else "not stated")
         row = [r.name, price, power, "—" if c.rented else _usd(c.energy_usd_per_year),
                _usd(c.usd_per_hour, "/h") if c.usd_per_hour is not None else ("no price" if c.price_usd is None else "—"),
-               _usd(per_m) if per_m is not None else "—",
+               _usd(per_m) if per_m is not None else cost_per_token_gap(r, c, w),
                "—" if c.rented else _usd(c.tco_usd)]
         if with_run:
             row.append(f"{_hours(c.train_hours)}, {_usd(c.train_usd)}" if c.train_hours is not None else "—")
@@ -345,9 +345,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
         items = []
         for b in rvb.rows:
             if b.hours is None:
-                why = "its power is not stated" if b.energy_usd_per_hour is None else \
-                    "renting costs less per hour than its electricity"
-                items.append(f"{b.owned} ({_usd(b.price_usd)}): never breaks even with {rvb.cloud} ({why}).")
+                items.append(f"{b.owned} ({_usd(b.price_usd)}) against {rvb.cloud}: {b.verdict}.")
             else:
                 days = b.hours / cost.hours_per_day
                 items.append(f"{b.owned} ({_usd(b.price_usd)}) costs as much as {_hours(b.hours)} of {rvb.cloud} "

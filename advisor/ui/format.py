@@ -132,6 +132,9 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
             ", less than one ", " < one ")
     if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
         return f"needs host RAM: {e.fit.reason}"
+    if e.fit.host_short:  # the GPUs' part fits: the numbers that do not are the host RAM's
+        return (f"too big for host RAM: {mem(e.fit.host_need_bytes, prefs)}{tail} / "
+                f"{mem(e.fit.host_available_bytes, prefs)}")
     word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
                                                                            "fits" if e.fit.fits else "too big")
     return f"{word}: {numbers}"

@@ -102,7 +102,7 @@ def _running_cost_html(results, workload, prefs) -> str:
     import datetime as dt
     import html
 
-    from advisor.core.advice.running import build_running_cost
+    from advisor.core.advice.running import build_running_cost, cost_per_token_gap
 
     cost = prefs.cost
     training = workload.mode is Mode.TRAIN
@@ -117,7 +117,8 @@ def _running_cost_html(results, workload, prefs) -> str:
             continue
         seen = f" (seen {c.price_date.isoformat()}{', stale' if c.price_stale else ''})" if c.price_date else ""
         per_m = c.usd_per_million_tokens
-        m = f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None else "no speed estimate"
+        m = (f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None
+             else f"per million {kind} tokens: {cost_per_token_gap(r, c, workload)}")
         if c.rented:
             parts = [f"rented {fmt.usd(c.price_usd, prefs, '/h')}{seen}", m]
         else:
@@ -154,8 +155,7 @@ def _rent_vs_buy_html(results, prefs, workload) -> str:
     rows = []
     for b in rvb.rows:
         if b.hours is None:
-            why = "power not stated" if b.energy_usd_per_hour is None else "renting costs less than its electricity"
-            rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}): never breaks even ({why})")
+            rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}): {b.verdict}")
             continue
         days = b.hours / prefs.cost.hours_per_day
         rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}) = {b.hours:,.0f} h of {html.escape(rvb.cloud)} "
