@@ -47,7 +47,7 @@ from advisor.report.document import (
     report_title,
 )
 
-CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
+CHARTS = (("fit", "Fit: the memory a whole model needs by size; each build's line at the largest model its own plan runs"),
           ("memory", "Memory per GPU by term, against capacity"),
           ("speed", "Speed, with the share lost to GPU-to-GPU traffic"),
           ("value", "Value: price against capability, and running cost per million tokens"))
