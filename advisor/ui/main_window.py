@@ -37,6 +37,19 @@ def formulas_html() -> str:
             "measured against published measurements and this project's own on an H100 (benchmarks/fidelity.py); where none was measured the app says so.</p>")
 
 
+def fit_into(window, free) -> None:
+    """Resize and move ``window`` so that its frame lies inside ``free`` (a QRect of the screen)."""
+    frame_w = max(window.frameGeometry().width() - window.width(), 0)  # 0 before the window manager framed it
+    frame_h = max(window.frameGeometry().height() - window.height(), 0)
+    w, h = min(window.width(), free.width() - frame_w), min(window.height(), free.height() - frame_h)
+    if (w, h) != (window.width(), window.height()):
+        window.resize(w, h)
+    x = min(max(window.x(), free.left()), free.right() + 1 - w - frame_w)
+    y = min(max(window.y(), free.top()), free.bottom() + 1 - h - frame_h)
+    if (x, y) != (window.x(), window.y()):
+        window.move(x, y)
+
+
 class _DetectSignals(QObject):
     finished = Signal(object)
     failed = Signal(str)
@@ -390,6 +403,15 @@ class MainWindow(QMainWindow):
                           f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(shipped_catalog_date())}<br>"
                           f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
 
+    def fit_to_screen(self) -> None:
+        """The window inside its screen's free area (no taller or wider, title bar and panels kept): the
+        default 1280×800, or a place saved on a larger screen, opened past a 1024×700 screen's edges."""
+        from PySide6.QtWidgets import QApplication
+
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            fit_into(self, screen.availableGeometry())
+
     # --- events ---------------------------------------------------------------------
     def _on_problem_reported(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
@@ -433,6 +455,7 @@ class MainWindow(QMainWindow):
     def restore(self) -> None:
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.window_geometry.encode()))
+            self.fit_to_screen()  # left on a larger screen: brought inside this one
         if self.settings.window_state:
             self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
 
