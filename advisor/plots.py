@@ -101,7 +101,7 @@ class BarAxis(pg.AxisItem):
     label may take is the axis length divided by the number of slots, known at each resize.
     """
 
-    MAX_LINES = 2  # plus a line for why a slot has no bar
+    MAX_LINES = 2  # plus up to two lines for why a slot has no bar (cut at one, it read "(not estimat…)")
     names: tuple[str, ...] = ()  # class default: AxisItem.__init__ already resizes the axis
 
     def __init__(self) -> None:
@@ -131,7 +131,7 @@ class BarAxis(pg.AxisItem):
         metrics = QtGui.QFontMetricsF(self.style["tickFont"])
         room = max(self.slot_width() - 8, 24.0)
         labels = [wrap_to_width(n, room, metrics, self.MAX_LINES) for n in self.names]
-        labels = [t + (f"\n({wrap_to_width(note, room - 8, metrics, 1)})" if note else "")
+        labels = [t + (f"\n({wrap_to_width(note, room - 8, metrics, 2)})" if note else "")  # whole: two lines
                   for t, note in zip(labels, self.notes or ("",) * len(labels))]
         if getattr(self, "_labels", None) == labels:
             return

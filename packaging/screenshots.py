@@ -150,16 +150,18 @@ def six_builds(session):
 def write_reports(session, out: Path) -> None:
     """The six-build comparison's inference and training reports, as File ▸ Export PDF writes them."""
     from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.job.defaults import default_job
     from advisor.core.job.workload import Method, Mode
     from advisor.report.export import export_pdf
     from advisor.storage.catalog_store import shipped_catalog_date
+    from advisor.storage.error_bands import error_band_text
 
     comp = canonical_comparison().model_copy(update={"builds": six_builds(session)})
-    train = comp.model_copy(update={"workload": comp.workload.model_copy(
-        update={"mode": Mode.TRAIN, "method": Method.FULL, "dataset_tokens": 10**9})})
+    train = comp.model_copy(update={"workload": default_job(Mode.TRAIN).model_copy(
+        update={"method": Method.FULL, "dataset_tokens": 10**9})})
     for name, c in (("six-builds-inference.pdf", comp), ("six-builds-training.pdf", train)):
-        export_pdf(c, session.catalog, out / name, catalog_date=shipped_catalog_date(), error_band="", overwrite=True,
-                   cost=session.prefs.cost)
+        export_pdf(c, session.catalog, out / name, catalog_date=shipped_catalog_date(),
+                   error_band=error_band_text(c.workload), overwrite=True, cost=session.prefs.cost)
         print(out / name)
 
 

@@ -21,13 +21,12 @@ from advisor.core.cost.running import (
     CostSettings,
     is_stale,
     price_date,
-    usd_per_million_tokens,
 )
 from advisor.core.estimate.job_checks import message_of
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.engine_versions import as_run, trt_llm_version
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
-from advisor.core.job.workload import Engine, Loss, Mode, Optimizer, Workload
+from advisor.core.job.workload import Loss, Mode, Optimizer, Workload
 from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.memory.training import OBJECTIVE_WORDS
@@ -39,7 +38,6 @@ from advisor.report.document import (
     Bullets,
     Chart,
     Heading,
-    PageBreak,
     Paragraph,
     ReportDocument,
     Table,
@@ -47,7 +45,7 @@ from advisor.report.document import (
     report_title,
 )
 
-CHARTS = (("fit", "Fit: the memory a whole model needs by size; each build's line at the largest model its own plan runs"),
+CHARTS = (("fit", "Fit: a whole model's memory by size; each build's line where its largest model meets the job's curve"),
           ("memory", "Memory per GPU by term, against capacity"),
           ("speed", "Speed, with the share lost to GPU-to-GPU traffic"),
           ("value", "Value: price against capability, and running cost per million tokens"))
@@ -110,6 +108,18 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
             rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
     rows.append(("GPUs and parallelism", "chosen for each build (see the plan in Verdict per build)"))
     return tuple(rows)
+
+
+def job_line(arch: ModelArch | None, w: Workload) -> str:
+    """Page 1's line about the job, whole: the model and what is done with it (weights, engine, context and
+    sequences; or method, sequence length and micro-batch), not the model alone."""
+    model = arch.name if arch is not None else "no model"
+    if w.mode is Mode.INFERENCE:
+        return (f"Job: {model}, inference with {w.engine.label} — {w.weights} weights, {w.batch:,} "
+                f"sequence{'s' if w.batch > 1 else ''} of {w.context_len:,} tokens")
+    base = base_format_name(w)
+    return (f"Job: {model}, fine-tuning ({w.method.value}{_objective(w)}) — {base} base, micro-batch {w.batch:,} "
+            f"of {w.seq_len:,}-token sequences")
 
 
 def _objective(w: Workload) -> str:
@@ -193,7 +203,14 @@ def _speed_cell(r: BuildResult, w: Workload) -> str:
     return f"{dec}, {pre}"
 
 
-def verdict_table(results: Results, w: Workload, unit: str) -> Table:
+def verdict_table(results: Results, w: Workload, unit: str, cost: CostSettings | None = None,
+                  today: dt.date | None = None) -> Table:
+    """One row per build. Its cost is one unit for all: dollars per million tokens generated (or trained),
+    an owned build's price spread over its hours of use plus its energy, a rented one's hourly rate (the
+    column mixed $ per tok/s and $ per M tokens)."""
+    from advisor.core.advice.running import build_running_cost, cost_per_token_gap
+
+    cost, today = cost or CostSettings(), today or dt.date.today()
     rows = []
     for r in results.builds:
         e = r.estimate
@@ -208,16 +225,12 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
             continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
         link = f"{e.speed.interconnect_share:.0%}" + (f", mostly {e.speed.comm_link}" if e.speed.comm_link and r.resolved.nodes > 1 else "")
-        headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
-        if r.usd_per_hour is not None and headline:  # rented: the hour's price over the hour's tokens
-            per = _usd(usd_per_million_tokens(r.usd_per_hour, headline), " per M tokens")
-        elif r.price_new_usd is not None and headline:
-            per = _usd(r.price_new_usd / headline, " per tok/s")
-        else:
-            per = "no price"
+        c = build_running_cost(r, w, cost, today)
+        per = _usd(c.usd_per_million_tokens) if c.usd_per_million_tokens is not None else cost_per_token_gap(r, c, w)
         rows.append((r.name, r.plan_text, verdict, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
+    kind = "trained" if w.mode is Mode.TRAIN else "generated"
     return Table(columns=("Build", "Plan", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed",
-                          "Cost per unit"),
+                          f"Cost per million {kind} tokens"),
                  rows=tuple(rows), column_weights=(1.2, 1.5, 0.8, 1.1, 1.2, 1.5, 1.0), small=True)
 
 
@@ -243,8 +256,9 @@ def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
 
 def memory_table(results: Results, unit: str) -> Table:
     builds = [r for r in results.builds if r.estimate is not None]
+    # The terms some build has: an inference job lists no gradients, optimizer states or adapters.
     rows = [(term_label(term), *(_gib(getattr(r.estimate.memory, term), unit) for r in builds)) for term in MEMORY_TERMS
-            if term != "reference_weights" or any(r.estimate.memory.reference_weights for r in builds)]
+            if term == "weights" or any(getattr(r.estimate.memory, term) for r in builds)]
     rows.append(("total per GPU", *(_gib(r.estimate.memory.total, unit) for r in builds)))
     rows.append(("host RAM", *(_gib(r.estimate.memory.host, unit) for r in builds)))
     return Table(columns=("Term", *(r.name for r in builds)), rows=tuple(rows))
@@ -379,14 +393,17 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     title = report_title(comparison.title, [r.name for r in results.builds])  # all builds, never a stale two
     params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
     blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w, comparison.rank_by)),
-                    Heading(text="Verdict per build"), verdict_table(results, w, unit), *fixes_blocks(results, w, unit),
-                    Heading(text="Builds"), builds_table(results, unit),
-                    *running_cost_blocks(results, arch, w, cost or CostSettings(), made_on)]
-    if arch is not None:
+                    Heading(text="Verdict per build"), verdict_table(results, w, unit, cost, made_on)]
+    if arch is not None:  # the job beside its verdicts, on the first pages (it came on page 3, after the costs)
         blocks += [Heading(text="Workload"),
                    Table(columns=("Setting", "Value"), rows=workload_rows(arch, w, params), column_weights=(1, 3))]
-    blocks += [PageBreak(), Heading(text="Charts")]
-    blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95) for kind, caption in CHARTS]
+    blocks += [*fixes_blocks(results, w, unit), Heading(text="Builds"), builds_table(results, unit),
+               *running_cost_blocks(results, arch, w, cost or CostSettings(), made_on)]
+    blocks += [Heading(text="Charts")]  # no forced break: a page left 40-60 % blank before it (issue 41)
+    # A bar chart may be drawn a quarter shorter to finish a page (a page was left 40-60 % blank); the Fit
+    # chart less (its legend of techniques and builds needs the height: at 70 % it took two columns, names cut).
+    blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95,
+                     shrink=0.85 if kind == "fit" else 0.75) for kind, caption in CHARTS]
     blocks += [Heading(text="Memory per GPU by term"), memory_table(results, unit)]
     blocks += [Heading(text="Notes per build"), *_per_build_notes(results)]
     blocks += [Heading(text="Assumptions"), *_assumptions(results, error_band, unit)]
@@ -395,8 +412,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
                Heading(text="Catalog sources of each build's numbers", level=2), *_sources(results)]
     return ReportDocument(
         title=title,
-        subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — "
-                        f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + _objective(w) + ')'}",
+        subtitle_lines=(job_line(arch, w),
                         f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
         footer_left=f"{APP_NAME} {__version__} · {builds_title([r.name for r in results.builds])}",
         blocks=tuple(blocks),

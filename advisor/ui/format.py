@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 2
     from advisor.core.advice.evaluate import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
+#: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
+PINNED = " (pinned)"
 
 
 def mem(n_bytes: float, prefs) -> str:
@@ -109,7 +111,7 @@ def plan_short(r: BuildResult) -> str:
         return "—"
     plan = r.planned.plan
     if r.resolved is not None and all(g.vendor == "CPU" for g in r.resolved.gpus):
-        return "CPU and RAM" + (" 📌" if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
+        return "CPU and RAM" + (PINNED if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
     words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
              "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
              "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}
@@ -120,7 +122,7 @@ def plan_short(r: BuildResult) -> str:
         text += ", offload"
     if plan.checkpointing.value != "none" and workload_mode(r) == "train":
         text += ", checkpointing"
-    return text + (" 📌" if r.planned.pinned else "")
+    return text + (PINNED if r.planned.pinned else "")
 
 
 def workload_mode(r: BuildResult) -> str:
