@@ -204,7 +204,7 @@ def test_each_build_shows_its_plan_and_a_pin_is_kept(app_window):
     session, window = app_window
     assert _cell(window, 0, 1) == "2 GPUs, tensor parallel"
     session.set_build_plan(0, PlanPins(parallel=Parallel.PP))
-    assert _cell(window, 0, 1) == "2 GPUs, pipeline 📌"
+    assert _cell(window, 0, 1) == "2 GPUs, pipeline (pinned)"
     assert session.comparison().builds[0].plan.parallel is Parallel.PP
     assert _cell(window, 1, 1) == "2 GPUs, tensor parallel"
 
