@@ -100,9 +100,11 @@ def job_line(arch: ModelArch | None, w: Workload) -> str:
     if w.mode is Mode.INFERENCE:
         return (f"Job: {model}, inference with {say('engine', w.engine)} — {say('weights', w.weights)} weights, "
                 f"{w.batch:,} sequence{'s' if w.batch > 1 else ''} of {w.context_len:,} tokens")
-    objective = "" if w.objective.value == "sft" else f", {say('objective', w.objective)}"
-    return (f"Job: {model}, fine-tuning ({say('method', w.method)}{objective}) — {say('weights', base_format_name(w))} "
-            f"base, micro-batch {w.batch:,} of {w.seq_len:,}-token sequences")
+    method = say("method", w.method)
+    method += "" if "fine-tun" in method else " fine-tuning"
+    objective = "" if w.objective.value == "sft" else f" ({say('objective', w.objective)})"
+    return (f"Job: {model}, {method}{objective} — {say('weights', base_format_name(w))} base, micro-batch "
+            f"{w.batch:,} of {w.seq_len:,}-token sequences")
 
 
 def _links(b: ResolvedBuild) -> str:

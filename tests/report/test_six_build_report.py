@@ -44,7 +44,7 @@ def _export(catalog, tmp_path, workload, name):
 def test_page_one_names_the_job_and_one_unit_per_column(qapp, catalog, tmp_path):
     pages, _ = _export(catalog, tmp_path, default_job(), "inference.pdf")
     first = pages[0]
-    assert "Job: Llama 3.1 8B, inference with vLLM — bf16 weights, 16 sequences of 8,192 tokens" in first
+    assert "Job: Llama 3.1 8B, inference with vLLM — BF16 (16 bits) weights, 16 sequences of 8,192 tokens" in first
     assert "Concurrent sequences" in first  # the job's table is on page 1 too
     assert "Cost per million generated tokens" in first and "per tok/s" not in first and "per M tokens" not in first
     text = " ".join(pages)
@@ -55,7 +55,8 @@ def test_page_one_names_the_job_and_one_unit_per_column(qapp, catalog, tmp_path)
 def test_a_training_report_names_its_job_and_no_pre_training_plan(qapp, catalog, tmp_path):
     job = default_job(Mode.TRAIN).model_copy(update={"method": Method.FULL, "dataset_tokens": 10**9})
     pages, _ = _export(catalog, tmp_path, job, "training.pdf")
-    assert "Job: Llama 3.1 8B, fine-tuning (full) — bf16 base, micro-batch 1 of 2,048-token sequences" in pages[0]
+    assert ("Job: Llama 3.1 8B, full fine-tuning — BF16 (16 bits) base, micro-batch 1 of 2,048-token "
+            "sequences") in pages[0]
     assert "Cost per million trained tokens" in pages[0]
     assert not any("re-training" in p for p in pages)  # a 1B-token fine-tune is not a pre-training run
 
