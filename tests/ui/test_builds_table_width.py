@@ -423,3 +423,27 @@ def test_lines_under_six_builds_never_cover_the_table(app_window, qtbot, size):
     assert bp.label_messages.text()
     assert bp.label_messages.geometry().top() >= bp.table_builds.geometry().bottom()
     assert bp.label_messages.geometry().bottom() <= bp.height()
+
+
+SIX_KINDS = (BuildEntry(name="Mac Studio", system_id="apple-mac-studio-m3-ultra-512gb"),
+             BuildEntry(name="Cloud 8× H100", cloud_id="aws-p5.48xlarge"),
+             BuildEntry(name="Workstation", system_id="answerai-fsdp-qlora-2x24gb"),
+             BuildEntry(name="1× RTX PRO 6000", build_id="1x-rtx-pro-6000"))
+
+
+def test_six_builds_of_six_kinds_fit_1280_and_nothing_stretches_at_1920(app_window, qtbot, drawn):
+    """Every column in view at 1280×800 with the screenshots' six builds (Price was cut and Checks and Machines
+    needed scrolling); at 1920×1080 each column is as wide as its contents (Machines spread "1" over 500 px)."""
+    session, window = app_window
+    for entry in SIX_KINDS:
+        session.add_build(entry)
+    _settle(qtbot, window, 1280, 800)
+    drawn(window)
+    table = window.builds_panel.table_builds
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0, timeout=5000)
+    last = len(COLUMNS) - 1
+    assert table.columnViewportPosition(last) + table.columnWidth(last) <= table.viewport().width()
+    _settle(qtbot, window, 1920, 1080)
+    header = table.horizontalHeader()
+    assert header.sectionSize(last) == table.column_need(last, window.builds_panel.model.size_keys(last))
+    assert table.frozen.horizontalHeader().height() == header.height()  # the frozen name column's rows line up
