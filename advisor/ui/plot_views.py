@@ -139,9 +139,13 @@ def _running_cost_html(results, workload, prefs) -> str:
             power = f"{c.load_w:,.0f} W at load" if c.load_w is not None else "power not stated"
             if c.idle_w is not None:
                 power += f", {c.idle_w:,.0f} W idle"
-            parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}", power,
-                     f"electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}", m,
-                     f"{fmt.usd(c.tco_usd, prefs)} over {cost.years:g} years"]
+            if c.load_w is None:  # said once, with what it leaves unknown (not "not known" three times)
+                parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}",
+                         "power not stated: no electricity, cost per token or cost of ownership"]
+            else:
+                parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}", power,
+                         f"electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}", m,
+                         f"{fmt.usd(c.tco_usd, prefs)} over {cost.years:g} years"]
         if c.train_hours is not None:
             parts.append(f"training run {c.train_hours:,.1f} h, {fmt.usd(c.train_usd, prefs)}")
         rows.append(f"{name}: " + "; ".join(parts))

@@ -75,4 +75,4 @@ def test_a_mac_without_stated_power_says_that_not_no_speed(app_window, qtbot, dr
     tab = _value_tab(window)
     drawn(window)
     mac = next(line for line in tab.label_below.toPlainText().splitlines() if line.startswith("Mac:"))
-    assert "power not stated" in mac and "no speed" not in mac
+    assert "power not stated" in mac and "no speed" not in mac and "not known" not in mac
