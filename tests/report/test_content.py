@@ -83,7 +83,7 @@ def test_recommendation_names_the_faster_build_and_the_link(catalog):
     fastest = max(speeds, key=speeds.get)
     slowest = min(speeds, key=speeds.get)
     assert text.startswith(f"{fastest} wins on speed: {speeds[fastest]:,.0f} training tokens/s, "
-                           f"{speeds[fastest] / speeds[slowest]:.1f}× {slowest}")
+                           f"{speeds[fastest] / speeds[slowest]:.1f} times as fast as {slowest}")
     assert "GPU-to-GPU link matters" in text  # FSDP over PCIe without P2P vs NVLink
 
 
@@ -111,7 +111,10 @@ def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_
     assert closest.suggestions and f"What would make {closest.name} fit: {closest.suggestions[0].change}" in text
     assert f"{closest.name} needs" not in text
     assert f"{other.name} needs" in text and "What would make it fit: " in text
-    one = Comparison(model=c.model, workload=Workload(mode="train", method="full", batch=8), builds=c.builds)
+    # (A GPU × count build now has its desktop tier's 32 GB of host RAM, short of a full fine-tune's offload: the
+    # catalog 5090 build, whose RAM the record leaves unstated, stands in for the one that runs it.)
+    one = Comparison(model=c.model, workload=Workload(mode="train", method="full", batch=8),
+                     builds=(c.builds[0], BuildEntry(name="b", build_id="1x-rtx-5090")))
     _, results = _doc(catalog, one)
     text = recommendation(results, one.workload)
     short = next(r for r in results.builds if not r.runs)
@@ -125,7 +128,7 @@ def test_qlora_base_is_what_the_estimate_stores(catalog):
                    builds=(BuildEntry(name="a", build_id="1x-rtx-5090"), BuildEntry(name="b", build_id="1x-rtx-pro-6000")))
     doc, _ = _doc(catalog, c)
     rows = dict(_table(doc, "Setting").rows)
-    assert rows["Base weights"] == "nf4"
+    assert rows["Base weights"] == "NF4 (4.5 bits)"
 
 
 def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
@@ -133,13 +136,15 @@ def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
     from advisor.report.content import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
+    # The settings in their declared words (the sources of each objective are the estimate's assumptions).
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", objective="dpo"), None))
-    assert rows["Objective"].startswith("DPO (Rafailov et al. 2023, arXiv:2305.18290")
-    assert "rank 16" in rows["Task"]
+    assert rows["Objective"].startswith("DPO (preferences)")
+    assert rows["Method"] == "LoRA" and rows["LoRA rank"] == "16"
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="adapter-v2"), None))
-    assert rows["Task"] == "fine-tuning: adapter-v2" and rows["Objective"].startswith("supervised fine-tuning")
+    assert rows["Method"] == "LLaMA-Adapter V2 (LitGPT)" and rows["Objective"].startswith("SFT (instructions)")
+    assert "LoRA rank" not in rows
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", objective="dpo", precompute_ref=True), None))
-    assert rows["Objective"].endswith("reference log-probabilities precomputed")
+    assert rows["Reference scores computed beforehand"] == "on"
 
 
 def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
@@ -166,14 +171,15 @@ def test_workload_rows_name_a_per_head_decode_kernel():
 
     assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
-    assert rows["Decode attention"].startswith("per-head")
+    assert rows["Decode attention"].startswith("per head")
     # A named TensorRT-LLM version: the task names it, and what it runs (per-head before 0.7; an MoE model's
     # experts in 16-bit in an FP8 build before 0.10) is stated as the estimate used it.
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", engine_version="0.5.0"), None))
-    assert rows["Task"] == "inference with TensorRT-LLM 0.5.0" and rows["Decode attention"].startswith("per-head")
+    assert rows["Engine"] == "TensorRT-LLM" and rows["TensorRT-LLM version"] == "0.5.0"
+    assert rows["Decode attention"].startswith("per head: one query head at a time")
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
     rows = dict(workload_rows(mixtral, Workload(engine="tensorrt-llm", engine_version="0.9.0", weights="fp8"), None))
-    assert rows["Weights"] == "fp8 (experts in fp16: no FP8 path for MoE experts before 0.10)"
+    assert rows["Weights"] == "FP8 (8 bits) (experts in FP16 (16 bits): no FP8 path for MoE experts before 0.10)"
 
 
 def test_workload_rows_name_the_framework_and_what_it_sets():
@@ -184,22 +190,28 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     from tests.core.speed.speed_fixtures import llama2_7b
 
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert rows["Framework"].startswith("LitGPT (pure bf16")
-    assert rows["Precision"] == "bf16" and rows["Loss"].startswith("chunked in ")
+    assert rows["Framework"].startswith("LitGPT: pure bf16")
+    from advisor.core.job.frameworks import PROFILES
+    from advisor.core.job.workload import Framework
+
+    assert rows["Precision"] == "bf16" and rows["Loss"] == "chunked"
+    assert rows["Loss chunks"] == str(PROFILES[Framework.LITGPT].loss_chunks)  # the framework's, as estimated
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora"), None))
-    assert rows["Framework"].startswith("Hugging Face (") and rows["Precision"] == "amp"
-    assert rows["Optimizer"] == "adamw (fused kernel)"  # issue 15: the kernel the estimate took
+    assert rows["Framework"].startswith("Hugging Face: ") and rows["Precision"].startswith("mixed precision")
+    assert rows["Optimizer"] == "AdamW" and rows["Optimizer kernel"] == "fused"  # the kernel the estimate took
     lit = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert lit["Optimizer"] == "adamw (foreach kernel)"
+    assert lit["Optimizer kernel"] == "foreach"
     eight = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", optimizer="adamw-8bit"), None))
-    assert eight["Optimizer"] == "adamw-8bit"  # bitsandbytes' own kernel: no PyTorch kernel to name
+    assert eight["Optimizer"] == "AdamW 8-bit" and "Optimizer kernel" not in eight  # bitsandbytes' own kernel
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
-    assert rows["Precision"] == "amp"  # what the user set stands
+    assert rows["Precision"].startswith("mixed precision")  # what the user set stands
     assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
 
 
-def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
-    """A rented build's cost per unit was its hourly rate over tokens/s: '$0.00/h per tok/s' on page 1."""
+def test_the_verdict_table_prices_every_build_per_million_tokens():
+    """One unit for the column: a rented build's hourly rate over its tokens per hour, an owned one's running cost
+    (its cost per unit was its hourly rate over tokens/s, '$0.00/h per tok/s', and owned builds' $ per tok/s sat
+    beside rented builds' $ per M tokens)."""
     from advisor.core.advice.comparison import BuildEntry, ModelRef
     from advisor.core.advice.evaluate import evaluate, resolve_model
     from advisor.core.job.workload import Method, Mode
@@ -211,11 +223,20 @@ def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
     results = evaluate(catalog, resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b")), w,
                        (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
                         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
-    rows = {row[0]: row for row in verdict_table(results, w, "GiB").rows}
+    import datetime as dt
+
+    from advisor.core.advice.running import build_running_cost
+    from advisor.core.cost.running import CostSettings
+
+    table = verdict_table(results, w, "GiB", CostSettings(), dt.date(2026, 11, 1))
+    assert table.columns[-1] == "Cost per million trained tokens"
+    rows = {row[0]: row for row in table.rows}
     h200 = results.builds[0]
     expected = h200.usd_per_hour / (h200.estimate.speed.train_tokens_per_s * 3600) * 1e6
-    assert rows["H200"][-1] == f"${expected:,.2f} per M tokens" and "$0.00" not in rows["H200"][-1]
-    assert rows["pair"][-1].endswith(" per tok/s")
+    assert rows["H200"][-1] == f"${expected:,.2f}" and "$0.00" not in rows["H200"][-1]
+    pair = build_running_cost(results.builds[1], w, CostSettings(), dt.date(2026, 11, 1))
+    assert rows["pair"][-1] == f"${pair.usd_per_million_tokens:,.2f}"
+    assert not any("tok/s" in row[-1] for row in table.rows)
 
 
 def test_a_request_in_the_report(catalog):

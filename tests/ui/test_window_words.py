@@ -20,9 +20,7 @@ RAW = re.compile(r"--[a-z]|\b(n_gpus|lora_rank|kv_dtype|context_len|seq_len|gpu_
     ("weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained (use --method qlora or lora)",
      ("Weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained "
       "(choose the LoRA or QLoRA method)")),
-    ("lora_rank: a LoRA rank needs --method lora or qlora",
-     "LoRA rank: a LoRA rank applies only to the LoRA and QLoRA methods"),
-    ("parallel: tp needs 2 or more GPUs (--n-gpus)",
+    ("parallel: tp needs 2 or more GPUs (--gpus)",
      "Parallel scheme (the build's plan): tp needs 2 or more GPUs (right-click the build ▸ Plan… to set its GPUs)"),
     ("n_gpus: tensor parallel 3 does not divide 32 heads",
      "GPUs used (the build's plan): tensor parallel 3 does not divide 32 heads"),
@@ -38,9 +36,11 @@ def test_core_lines_in_the_windows_words(line, expect):
 
 
 def test_the_cli_keeps_naming_its_flags():
+    from advisor.core.estimate.job_rules import ignored
+
     arch = generic_decoder(8e9)
     w = Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)
-    messages = " ".join(p.message for p in check_workload(arch, w))
+    messages = " ".join(p.message for p in check_workload(arch, w) + ignored(w, {"lora_rank"}))
     assert "--method qlora or lora" in messages and "--method lora or qlora" in messages
 
 
@@ -69,3 +69,22 @@ def test_a_greyed_add_build_button_says_why(app_window):
     assert not button.isEnabled() and "six builds" in button.toolTip()
     session.remove_build(len(session.builds) - 1)
     assert button.isEnabled() and "Add a candidate" in button.toolTip()
+
+
+def test_a_build_short_of_host_ram_says_so_in_its_cell():
+    """A unified-memory Mac whose GPU share fits but whose RAM cannot hold the rest: the cell's numbers are
+    the RAM's, so "too big" reads true (it showed 4.8 GiB / 22.4 GiB, the reason only in a tooltip)."""
+    from advisor.core.advice import evaluate
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.storage.catalog_store import load_catalog
+    from advisor.storage.settings import Settings
+
+    cat = load_catalog().catalog
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    r = evaluate.evaluate_build(cat, cat.models["llama-3.1-8b"], job,
+                                BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"), with_suggestions=False)
+    assert r.estimate.fit.host_short and not r.runs
+    text = fmt.verdict_text(r, Settings(), job)
+    need, available = (float(x.split()[0]) for x in text.split(": ", 1)[1].split(" / "))
+    assert text.startswith("too big for host RAM: ") and need > available
+    assert need == pytest.approx(r.estimate.fit.host_need_bytes / 2**30, abs=0.05)
