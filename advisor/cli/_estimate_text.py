@@ -39,6 +39,7 @@ def suggestion_json(s) -> dict[str, Any]:
 
 
 def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
+    from advisor.core.hardware.memory import host_ram_gib
     from advisor.core.job.frameworks import apply_framework
     from advisor.core.model.params import count_params
 
@@ -73,7 +74,7 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
     if request.build is not None:
         b = request.build
         hardware = {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
-                    "host_ram_gib": b.host_ram_gib, "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
+                    "host_ram_gib": host_ram_gib(b), "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
                     "network": network_json(b)}
     rot = est.rule_of_thumb
     from advisor.core.estimate.job_checks import past_trained_context

@@ -13,7 +13,12 @@ from typing import NamedTuple
 from advisor.core.estimate.job_checks import Problem, check_workload, past_trained_context, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
-from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, unified_pool_bytes, usable_memory_bytes
+from advisor.core.hardware.memory import (
+    DRIVER_RESERVED_BYTES,
+    host_ram_gib,
+    unified_pool_bytes,
+    usable_memory_bytes,
+)
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
 from advisor.core.memory.inference import sequences_at_once
@@ -65,11 +70,12 @@ def fit_figures(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuil
         ratio = (need - overhead) * len(each) / sum(each) + overhead / min(each)
         usable = need / ratio
     host_avail = None
+    ram_gib = host_ram_gib(build)
     if build.unified_memory:  # one pool: what the GPU part leaves of it
-        pool = unified_pool_bytes(build.gpus[: workload.n_gpus], build.host_ram_gib)
+        pool = unified_pool_bytes(build.gpus[: workload.n_gpus], ram_gib)
         host_avail = max(0.0, pool - need * len(each))
-    elif build.host_ram_gib is not None:
-        host_avail = build.host_ram_gib * GIB
+    elif ram_gib is not None:
+        host_avail = ram_gib * GIB
     gpu_ok = need <= usable
     short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
     if short_kv and gpu_ok:

@@ -382,13 +382,6 @@ def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPl
                             nvlink_bridges=bridges, gpu_slots=slots, nic=nic, nics=refs.nics)
 
 
-def platform_ram_gib(platform: ResolvedPlatform | None) -> float | None:
-    """The RAM a build's parts list gives it (the kit's capacity × kits); None where it names no RAM kit."""
-    if platform is None or platform.ram is None or platform.ram.capacity_gib is None:
-        return None
-    return platform.ram.capacity_gib * platform.ram_kits
-
-
 def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> ResolvedBuild:
     gpus = tuple(_gpu(catalog, g.gpu_id, used_by) for g in build.gpus for _ in range(g.count))
     platform = resolve_platform(catalog, build, used_by)
@@ -397,7 +390,7 @@ def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> Resolve
         name=name,
         gpus=gpus,
         topology=build.topology,
-        host_ram_gib=build.host_ram_gib if build.host_ram_gib is not None else platform_ram_gib(platform),
+        host_ram_gib=build.host_ram_gib,
         unified_memory=build.unified_memory,
         build=build,
         platform=platform,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.core.hardware.records import Gpu, Segment
+from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
 from advisor.core.units import GIB
 
 # Memory the NVIDIA driver keeps out of CUDA's reach: an RTX 4090 (24 GiB) reports
@@ -50,3 +50,14 @@ def unified_pool_bytes(gpus: Sequence[Gpu], host_ram_gib: float | None) -> float
     return pool
 
 
+
+
+def host_ram_gib(build: ResolvedBuild) -> float | None:
+    """The host RAM a build is known to have: its record's (or its platform tier's) figure, else the RAM kits its
+    parts list names (capacity × kits); None where nothing says."""
+    if build.host_ram_gib is not None:
+        return build.host_ram_gib
+    p = build.platform
+    if p is None or p.ram is None or p.ram.capacity_gib is None:
+        return None
+    return p.ram.capacity_gib * p.ram_kits

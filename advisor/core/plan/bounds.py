@@ -16,7 +16,7 @@ the two over random jobs and catalog builds):
 from __future__ import annotations
 
 from advisor.core.estimate.job_checks import support_problems
-from advisor.core.hardware.memory import unified_pool_bytes, usable_memory_bytes
+from advisor.core.hardware.memory import host_ram_gib, unified_pool_bytes, usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
@@ -30,9 +30,10 @@ TOO_SMALL = "too little memory"
 def _host_bytes(build: ResolvedBuild, gpu_bytes: float) -> float:
     """Host RAM a plan may fill beside the GPUs: the build's known RAM, or on unified memory what the pool holds
     beyond the GPUs' usable share; 0 where the RAM is not known (unknown RAM is not counted: ``fit_figures``)."""
+    ram = host_ram_gib(build)
     if build.unified_memory:
-        return max(0.0, unified_pool_bytes(build.gpus, build.host_ram_gib) - gpu_bytes)
-    return build.host_ram_gib * GIB if build.host_ram_gib is not None else 0.0
+        return max(0.0, unified_pool_bytes(build.gpus, ram) - gpu_bytes)
+    return ram * GIB if ram is not None else 0.0
 
 
 def _movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool) -> float:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
 from advisor.core.advice.search import Job, SearchRequest, evaluate_candidate, search
-from advisor.core.hardware.catalog import resolve_build
+from advisor.core.hardware.catalog import gpu_build, resolve_build
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.plan.bounds import NOT_RUN, TOO_SMALL, ruled_out
@@ -60,13 +60,13 @@ def test_the_issue_s_disagreements_are_gone():
     pair = resolve_build(CATALOG, "2x-rtx-3090-nvlink")
     assert best_plan(qwen, job, pair).status.runs and ruled_out(qwen, job, pair, _weights(qwen, job)) is None
     result = search(CATALOG, (Job(arch=qwen, workload=job),), SearchRequest(max_gpus=2))
-    assert any(f.candidate.build.name == pair.name for f in result.ranked)
+    shown = [f for f in result.ranked] + [g for f in result.ranked for g in f.folded]  # ranked, or folded under one
+    assert any(f.candidate.build.name == pair.name for f in shown)
     # Ruled out with the reason: the software (vLLM on a Mac), the memory (70B Q4 on one 8 GB card).
     mac = resolve_build(CATALOG, "mac-studio-m3-ultra-512gb")
     vllm = Workload(engine="vllm")
     assert ruled_out(CATALOG.models["llama-3.1-8b"], vllm, mac, 1.0) == NOT_RUN
-    small = [c for c in CANDIDATES if c.kind == "gpus" and c.build.gpu_count == 1
-             and c.build.gpus[0].id == "rtx-4060-ti-8gb"][0]
+    small = [c for c in CANDIDATES if c.build.gpu_count == 1 and c.build.gpus[0].id == "rtx-4060-ti-8gb"][0]
     llama70 = CATALOG.models["llama-3.1-70b"]
     q4 = Workload(weights="q4_k_m", engine="llama.cpp")
     assert ruled_out(llama70, q4, small.build, _weights(llama70, q4)) == TOO_SMALL
@@ -82,5 +82,6 @@ def test_host_ram_counts_only_where_known_and_once_on_unified_memory(unified):
         assert _host_bytes(build, gpu) == 512 * 2**30 - gpu  # the pool beyond the GPU's share, not both
         assert _host_bytes(build.model_copy(update={"host_ram_gib": None}), gpu) == 512 * 2**30 - gpu
     else:
-        assert _host_bytes(build, gpu) == 256 * 2**30
-        assert _host_bytes(build.model_copy(update={"host_ram_gib": None}), gpu) == 0.0
+        assert _host_bytes(build, gpu) == 256 * 2**30  # its parts list: 8 × 32 GB RDIMMs
+        bare = gpu_build(CATALOG, "rtx-3090", 2)  # cards alone, no tier: nothing says what RAM it has
+        assert bare.host_ram_gib is None and _host_bytes(bare, gpu) == 0.0
