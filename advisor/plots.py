@@ -598,6 +598,8 @@ def why_not_in_bar(r, unit: str = "GiB") -> str:
         return "cannot run as set"
     if fit.host_short:
         ub = unit_bytes(unit)
+        if fit.host_available_bytes is None:  # RAM not known is not RAM enough
+            return f"host RAM not known: needs {fit.host_need_bytes / ub:,.0f} {unit}"
         return f"host RAM short: {fit.host_need_bytes / ub:,.0f} of {fit.host_available_bytes / ub:,.0f} {unit}"
     if "KV cache" in fit.reason:
         return "KV cache too small"

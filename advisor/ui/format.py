@@ -142,6 +142,8 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
         return f"needs host RAM: {e.fit.reason}"
     if e.fit.host_short:  # the GPUs' part fits: the numbers that do not are the host RAM's
+        if e.fit.host_available_bytes is None:  # RAM not known is not RAM enough
+            return f"host RAM not known: needs {mem(e.fit.host_need_bytes, prefs)}"
         return f"too big for host RAM: {mem_pair(e.fit.host_need_bytes, e.fit.host_available_bytes, prefs)}"
     word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
                                                                            "fits" if e.fit.fits else "too big")
