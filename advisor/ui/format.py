@@ -132,7 +132,10 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
     e = r.estimate
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
-        return "cannot run as set: " + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0]
+        # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
+        support = r.planned is not None and bool(r.planned.problems) and r.planned.problems[0].support
+        return (("cannot run: " if support else "cannot run as set: ")
+                + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0])
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
     numbers = mem_pair(e.fit.need_per_gpu_bytes, e.fit.usable_per_gpu_bytes, prefs)  # the error band: in the header

@@ -145,15 +145,14 @@ RULES: tuple[Rule, ...] = (
          instead=_NO_ENGINE),
     Rule(Feature.VLLM, XPU, R, _VLLM_GPU, "vLLM 0.14"),
     Rule(Feature.VLLM, METAL, N, _VLLM_APPLE, "vLLM 0.21",
-         why="vLLM's own engine runs on a Mac's CPU only; its GPU path there is the separate vLLM-Metal plugin "
-             "over MLX, whose memory and speed are not the vLLM figures used here",
+         why="no vLLM on Mac GPUs; its Mac build runs on the CPU, and vLLM-Metal, a separate MLX plugin, is not "
+             "modelled",
          instead="choose llama.cpp or Ollama"),
     Rule(Feature.SGLANG, CUDA, R, _SGLANG, "SGLang 0.5.12"),
     Rule(Feature.SGLANG, ROCM, R, _SGLANG, "SGLang 0.5.12"),
     Rule(Feature.SGLANG, XPU, R, _SGLANG, "SGLang 0.5.12"),
     Rule(Feature.SGLANG, METAL, N, _SGLANG_METAL, "SGLang 0.5.12",
-         why="SGLang runs on Apple silicon through MLX (or a less supported torch.mps path), not the pooled "
-             "engine whose figures are used here", instead="choose llama.cpp or Ollama"),
+         why="SGLang runs on a Mac through MLX; not the engine modelled here", instead="choose llama.cpp or Ollama"),
     Rule(Feature.LLAMA_CPP, CUDA, R, _LLAMA_CPP, "llama.cpp b5046"),
     Rule(Feature.LLAMA_CPP, ROCM, R, _LLAMA_CPP, "llama.cpp b5046"),
     Rule(Feature.LLAMA_CPP, METAL, R, _LLAMA_CPP, "llama.cpp b5046"),
@@ -175,7 +174,7 @@ RULES: tuple[Rule, ...] = (
     Rule(Feature.UNSLOTH, ROCM, R, _UNSLOTH, "Unsloth 2026-08"),
     Rule(Feature.UNSLOTH, XPU, R, _UNSLOTH, "Unsloth 2026-08"),
     Rule(Feature.UNSLOTH, METAL, N, _UNSLOTH, "Unsloth 2026-08",
-         why="Unsloth trains on a Mac through MLX, not the PyTorch code whose memory is modelled here",
+         why="Unsloth trains on a Mac through MLX; not the PyTorch code modelled here",
          instead="choose the Hugging Face framework"),
     # --- weight formats, optimizers and kernels
     Rule(Feature.BNB_4BIT, CUDA, R, _BNB, "bitsandbytes 0.50.0", min_cc=(6, 0)),

@@ -82,4 +82,4 @@ def test_estimate_says_cannot_run_with_the_reason(capsys):
     assert fit["problems"][0]["field"] == "engine" and fit["problems"][0]["software"]
     assert "vLLM-Metal" in fit["problems"][0]["message"]
     assert main(["estimate", "llama-3.1-8b", "--engine", "vllm", "--gpu", "apple-m3-ultra-512gb"]) == 0
-    assert "Fit: cannot run (vLLM's own engine runs on a Mac's CPU only" in capsys.readouterr().out
+    assert "Fit: cannot run (no vLLM on Mac GPUs; its Mac build runs on the CPU, and vLLM-Metal" in capsys.readouterr().out
