@@ -192,6 +192,8 @@ def verdict_table(results: Results, w: Workload, unit: str, cost: CostSettings |
             rows.append((r.name, "", "no estimate", r.error or "", "", "", ""))
             continue
         verdict = r.status.value if r.status is not None else ("fits" if e.fit.fits else "does not fit")
+        if r.planned is not None and r.planned.unsupported:  # the software does not run it here
+            verdict = "cannot run"
         need = f"{_gib(e.fit.need_per_gpu_bytes, unit)} of {_gib(e.fit.usable_per_gpu_bytes, unit)}"
         if not r.runs:  # a build that does not run the job has no speed to sell: say why instead
             # A refusal's first clause (to a ';' or a ':'), as the window's cell says it: the whole of it is in the

@@ -133,7 +133,7 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     e = r.estimate
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
         # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
-        support = r.planned is not None and bool(r.planned.problems) and r.planned.problems[0].support
+        support = r.planned is not None and r.planned.unsupported
         return (("cannot run: " if support else "cannot run as set: ")
                 + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0])
     if e.fit is None:

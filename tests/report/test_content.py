@@ -264,7 +264,7 @@ def test_a_build_the_job_cannot_run_on_is_said_in_words_without_field_names(cata
     mac = results.builds[1]
     assert mac.problems and mac.problems[0].startswith("engine: TensorRT-LLM runs on NVIDIA GPUs only")
     text = " ".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
-    assert "cannot run it as set: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra" in text
+    assert "cannot run it: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra" in text
     why = {row[0]: row[4] for row in _table(doc, "Build").rows}[mac.name]
     assert why.startswith("TensorRT-LLM runs on NVIDIA GPUs only")
     words = " ".join(" ".join(getattr(b, "items", ())) + getattr(b, "text", "") for b in doc.blocks)

@@ -93,6 +93,12 @@ class Planned:
     considered: int = 1
 
     @property
+    def unsupported(self) -> bool:
+        """The software does not run the job on this build (``advisor.core.support``): "cannot run", where a
+        contradiction of the settings is "cannot run as set"."""
+        return bool(self.problems) and self.problems[0].support
+
+    @property
     def headline_tokens_per_s(self) -> float | None:
         s = self.estimate.speed
         return s.train_tokens_per_s if self.workload.mode is Mode.TRAIN else s.decode_tokens_per_s
