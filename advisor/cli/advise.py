@@ -23,6 +23,15 @@ def _money(text: str) -> float:
     return value
 
 
+def _gpus_per_machine(text: str) -> int:
+    from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE
+
+    value = positive_int(text)
+    if value > MAX_GPUS_PER_MACHINE:  # no machine holds more (the search's builds would not validate)
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_GPUS_PER_MACHINE}, not {value}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "advise", help="find catalog builds that run a job within a budget",
@@ -35,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--budget", type=_money, metavar="USD", help="most you will pay (per hour with --cloud)")
     s.add_argument("--used", action="store_true", help="price cards at used-market prices (new when no used price)")
     s.add_argument("--cloud", action="store_true", help="rent instead: cloud instances, priced per hour")
-    s.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
+    s.add_argument("--max-gpus", type=_gpus_per_machine, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
     s.add_argument("--max-nodes", type=machine_count, metavar="N",
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")

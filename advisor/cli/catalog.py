@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.cli import Parser, UsageError
+from advisor.cli import Parser, UsageError, is_output_error
 
 KINDS = ("gpu", "build", "system", "cloud", "model", "part")
 
@@ -75,6 +75,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     except (UsageError, BrokenPipeError):
         raise
+    except OSError as exc:
+        if is_output_error(exc):  # writing the output failed: said once by main
+            raise
+        print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
         print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
         return 1

@@ -44,6 +44,8 @@ Usd = Annotated[PositiveFloat, _within(0.01, 100_000_000, "USD")]
 PlatformUsd = Annotated[NonNegativeFloat, _within(0, 100_000_000, "USD")]
 UsdPerHour = Annotated[PositiveFloat, _within(0.0001, 100_000, "USD/h")]
 GpuIndex = Annotated[int, Field(ge=0, le=575)]  # a position in a build of at most 576 GPUs
+#: GPUs in one machine: a GB200 NVL72 rack, the largest single NVLink domain sold as one system.
+MAX_GPUS_PER_MACHINE = 72
 
 
 class Segment(StrEnum):
@@ -204,7 +206,7 @@ def topology_problem(topology: Topology, n: int) -> str | None:
 
 class BuildGpu(Frozen):
     gpu_id: RecordId
-    count: int = Field(ge=1, le=72)
+    count: int = Field(ge=1, le=MAX_GPUS_PER_MACHINE)
 
 
 class Build(Record):
