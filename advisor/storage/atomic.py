@@ -34,7 +34,8 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make the renames in ``folder`` durable (a no-op where folders cannot be opened)."""
     # Makes the rename itself durable; directories cannot be opened on Windows.
     if os.name != "posix":
         return
@@ -108,7 +109,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
     if backup and path.exists():
         _replace_with(backup_path(path), _current_bytes(path))
     _replace_with(path, data)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     remove_stale_temps(path.parent)
 
 
@@ -126,7 +127,7 @@ def remove_with_backup(path: Path) -> Path:
     path = Path(path)
     target = backup_path(path)
     os.replace(path, target)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return target
 
 
@@ -153,7 +154,7 @@ def keep_aside(path: Path, suffix: str, *, move: bool) -> Path:
                 _move_new(path, target)
         except FileExistsError:
             continue
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         return target
     raise FileExistsError(errno.EEXIST, "no free name to keep a copy under", str(path))
 

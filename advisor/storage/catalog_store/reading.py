@@ -23,7 +23,7 @@ from advisor.core.hardware.catalog import (
     dangling_references,
 )
 from advisor.core.schema import SCHEMA_VERSION
-from advisor.storage import paths, shipped
+from advisor.storage import journal, paths, shipped
 from advisor.storage.catalog_store.files import listed_files, read_bytes, read_file_bytes, record_files
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file
 from advisor.storage.catalog_store.migrated import write_migrated
@@ -211,6 +211,7 @@ def load_catalog(
     else:
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
+    problems += _finish_interrupted_import(user_root)
     user = _load_layer(user_root, keep_bytes=keep_user_bytes)
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
@@ -223,6 +224,18 @@ def load_catalog(
     for kind, rid, field_name, message in dangling_references(catalog):
         problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
     return LoadResult(catalog, problems, user.raw)
+
+
+def _finish_interrupted_import(root: Path) -> list[LoadProblem]:
+    """An import killed mid-way is finished (committed) or dropped (not) before the user's files are read."""
+    if not journal.pending(root):
+        return []
+    try:
+        with journal.catalog_lock(root):
+            pass  # taking the lock recovers
+    except OSError as exc:  # a damaged journal (kept aside), a read-only folder, a lock timeout
+        return [LoadProblem(root / journal.JOURNAL, None, None, f"an interrupted import: {exc}")]
+    return []
 
 
 def shipped_catalog_date(shipped_dir: Path | None = None) -> str:
