@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,10 +100,10 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
+def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[RecordKind] | None = None) -> _Layer:
     layer = _empty_layer()
     listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
-    for kind in RecordKind:
+    for kind in RecordKind if kinds is None else kinds:
         folder = root / kind.folder
         if folder.exists() and not folder.is_dir():  # issue 19: was ignored without a word
             listings[kind] = LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
@@ -111,7 +111,8 @@ def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
         else:
             listings[kind] = listed_files(folder)
     count = sum(len(files) for files in listings.values() if isinstance(files, list))
-    before, now = _parsed.pop(root, {}), {}
+    before = _parsed.pop(root, {})
+    now = {} if kinds is None else {p: entry for p, entry in before.items() if entry[0] not in kinds}  # kept for later
     with _collector_paused(freeze=count >= FREEZE_AT_FILES):
         for kind, files in listings.items():
             if isinstance(files, LoadProblem):
@@ -194,13 +195,15 @@ def shipped_ids(kind: RecordKind, shipped_dir: Path | None = None) -> frozenset[
 
 def load_catalog(
     shipped_dir: Path | None = None, user_dir: Path | None = None, *, migrate_user_files: bool = True,
-    keep_user_bytes: bool = False,
+    keep_user_bytes: bool = False, kinds: Iterable[RecordKind] | None = None,
 ) -> LoadResult:
     """Shipped catalog + the user's overlay; problems are listed, never raised.
 
     User files of an older schema are migrated: the original is copied to
     ``<id>.json.v<N>.bak`` first, then the migrated record is written atomically.
     ``keep_user_bytes`` fills ``LoadResult.user_bytes`` (a migrated file: its bytes as migrated).
+    ``kinds``: read only the user's records of these kinds (a model preset needs no GPU; 20,000 user
+    records took 440 MB to find one model). References between records are then not checked.
     """
     problems: list[LoadProblem] = []
     shipped_root = shipped_dir if shipped_dir is not None else _default_shipped()
@@ -212,7 +215,8 @@ def load_catalog(
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
     problems += _finish_interrupted_import(user_root)
-    user = _load_layer(user_root, keep_bytes=keep_user_bytes)
+    only = None if kinds is None else frozenset(RecordKind(k) for k in kinds)
+    user = _load_layer(user_root, keep_bytes=keep_user_bytes, kinds=only)
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
     if migrate_user_files and user.migrated:
@@ -221,7 +225,7 @@ def load_catalog(
             user.raw.update({path: read_bytes(path) for path, _, _ in user.migrated})
     catalog = Catalog(shipped=_as_layer(ship), user=_as_layer(user), hidden=hidden)
     where = {**ship.paths, **user.paths}
-    for kind, rid, field_name, message in dangling_references(catalog):
+    for kind, rid, field_name, message in dangling_references(catalog) if only is None else ():
         problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
     return LoadResult(catalog, problems, user.raw)
 
