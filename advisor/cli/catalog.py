@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         if is_output_error(exc):  # writing the output failed: said once by main
             raise
-        print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
+        why = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc)  # no "[Errno 20]"
+        print(f"llm-advisor catalog {args.action}: error: {why}", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
         print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)

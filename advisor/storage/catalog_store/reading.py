@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -214,7 +215,11 @@ def load_catalog(
     else:
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    problems += _finish_interrupted_import(user_root)
+    if os.path.lexists(user_root) and not user_root.is_dir():  # was silent: no record loaded, no word said
+        problems.append(LoadProblem(user_root, None, None, "should be the folder of your catalog but is not a "
+                                    "folder: your records and hidden ids cannot load; move it aside"))
+    else:
+        problems += _finish_interrupted_import(user_root)
     only = None if kinds is None else frozenset(RecordKind(k) for k in kinds)
     user = _load_layer(user_root, keep_bytes=keep_user_bytes, kinds=only)
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
