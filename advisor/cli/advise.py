@@ -13,14 +13,24 @@ from advisor.cli._job_args import add_workload_arguments, machine_count, positiv
 SORTS = ("price", "speed", "value")
 
 
-def _money(text: str) -> float:
+def _amount(text: str, unit: str, least: float) -> float:
     try:
         value = float(text.replace(",", "").lstrip("$"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an amount in USD, not {text!r}") from None
-    if not 0 < value < 1e9:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1,000,000,000 USD, not {text}")
+        raise argparse.ArgumentTypeError(f"expected an amount in {unit}, not {text!r}") from None
+    if not least <= value < 1e9:
+        raise argparse.ArgumentTypeError(f"must be from {least:g} to 1,000,000,000 {unit}, not {text}")
     return value
+
+
+def _money(text: str) -> float:
+    """A budget: from a cent (an hourly budget with --cloud) to a billion dollars."""
+    return _amount(text, "USD", 0.01)
+
+
+def _watts(text: str) -> float:
+    """A power limit: from 1 W (no GPU draws less) up."""
+    return _amount(text, "W", 1.0)
 
 
 def _gpus_per_machine(text: str) -> int:
@@ -47,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--max-gpus", type=_gpus_per_machine, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
     s.add_argument("--max-nodes", type=machine_count, metavar="N",
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
-    s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")
+    s.add_argument("--max-power", type=_watts, metavar="W", help="at most W watts at load")
     s.add_argument("--sort", choices=SORTS, default="price", help="what matters most (default price)")
     s.add_argument("--top", type=positive_int, default=10, metavar="K", help="show the best K (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
