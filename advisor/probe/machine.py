@@ -87,7 +87,8 @@ def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu]) -> Thi
         if gpu is None:
             gpu = adhoc_gpu(det)
             if gpu is None:
-                notes.append(f"GPU {det.index} ({det.name or 'unnamed'}): memory not read, so it cannot be estimated.")
+                notes.append(f"GPU {det.index} ({det.name or 'unnamed'}): memory not read (or not a size a GPU has), "
+                             "so it cannot be estimated.")
         entries.append(MachineGpu(detected=det, match=match, gpu=gpu, add_to_catalog=match.gpu_id is None and gpu is not None))
     usable = [e for e in entries if e.gpu is not None]
     if len(usable) > MAX_GPUS_PER_MACHINE:

@@ -43,11 +43,15 @@ def _out_of_range(name: str, value: Any) -> bool:
     if name not in RANGES or value is None or isinstance(value, bool) or not isinstance(value, int | float):
         return False
     lo, hi = RANGES[name]
-    return not (math.isfinite(value) and lo <= value <= hi)
+    if isinstance(value, float) and not math.isfinite(value):  # (math.isfinite of a 300-digit int overflows)
+        return True
+    return not lo <= value <= hi
 
 
 def _shown(value: float) -> str:
-    return f"{value:.3g}" if isinstance(value, float) or abs(value) >= 10**12 else str(value)
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"{str(value)[:3]}… ({len(str(abs(value)))} digits)" if abs(value) >= 10**300 else f"{value:.3g}"
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def drop_out_of_range(data: Any, unread: bool = False) -> Any:
