@@ -73,9 +73,20 @@ def fill_window(window, comparison_path: str | None = None):
 
         session.load_catalog()
         path = comparison_path or loaded.settings.last_comparison
-        if path and not session.open(path) and comparison_path is None:
-            # Said (the session names the file and why), and forgotten: the next start does not try it again.
-            window.statusBar().showMessage(f"last comparison could not be reopened: {path}", 10000)
+        said: list[str] = []
+
+        def keep(message: str) -> None:
+            said.append(message)
+
+        session.problem_reported.connect(keep)
+        try:
+            opened = not path or session.open(path)
+        finally:
+            session.problem_reported.disconnect(keep)
+        if not opened and comparison_path is None:
+            # Said with the file and why, and forgotten: the next start does not try it again (a file that
+            # could not be read had been reopened, and had failed, at every start).
+            window.statusBar().showMessage(f"last comparison could not be reopened: {said[-1] if said else path}", 15000)
             window.settings = window.settings.model_copy(update={"last_comparison": None})
         idle_gc.watch(session)  # full garbage collections when the user pauses, not mid-change
 

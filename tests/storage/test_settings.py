@@ -1,6 +1,11 @@
 """Settings: defaults when missing, round trip; a bad file said, its values never dropped silently, every copy kept."""
 
+import json
+
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from advisor.core.job.workload import Engine
 from advisor.storage import paths
@@ -47,14 +52,27 @@ def test_a_value_of_the_wrong_kind_is_dropped_alone_and_named():
     assert loaded.damage == "values" and "memory_unit 'furlongs'" in loaded.warning
 
 
-def test_a_second_bad_file_never_replaces_the_first_copy():
-    f = paths.settings_file()
-    f.parent.mkdir(parents=True)
-    texts = ["{first", "{second", '{"hours_per_day": 99}']
+_bad_texts = st.one_of(st.text(max_size=20).filter(lambda t: not t.strip().startswith("{")),
+                       st.builds(lambda k, v: json.dumps({k: v}),
+                                 st.sampled_from(["hours_per_day", "years", "memory_unit", "last_comparison"]),
+                                 st.one_of(st.integers(-10**9, 10**9), st.floats(), st.text(max_size=5))))
+
+
+@hyp_settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(_bad_texts, min_size=1, max_size=5))
+def test_every_bad_file_the_window_meets_is_kept(tmp_path_factory, texts):
+    f = tmp_path_factory.mktemp("config") / "settings.json"
+    kept_texts = []
     for text in texts:
         f.write_text(text)
-        keep_bad_settings(load_settings())
-    assert sorted(p.read_text() for p in _kept(f)) == sorted(texts)
+        loaded = load_settings(f)
+        if loaded.damage is None:
+            continue  # a good file (the text happened to be valid settings): nothing to keep
+        assert loaded.warning and "\n" not in loaded.warning
+        kept = keep_bad_settings(loaded)
+        assert "kept as" in kept.warning
+        kept_texts.append(text)
+    assert sorted(p.read_text() for p in _kept(f)) == sorted(kept_texts)  # none replaced another
 
 
 def test_unknown_keys_from_a_newer_version_are_ignored():
@@ -66,12 +84,8 @@ def test_unknown_keys_from_a_newer_version_are_ignored():
 
 # --- issue 19 ---------------------------------------------------------------------------------------
 
-import json  # noqa: E402
 import os  # noqa: E402
 
-from hypothesis import HealthCheck, given  # noqa: E402
-from hypothesis import settings as hyp_settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 def test_deeply_nested_settings_are_moved_aside_and_defaults_used():
