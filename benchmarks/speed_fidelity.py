@@ -99,6 +99,7 @@ class Outcome:
     measured: float
     estimate: float | None = None
     skipped: str = ""
+    gpu_id: str = ""
 
     @property
     def error_pct(self) -> float:
@@ -236,6 +237,7 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     gpu = GPU_IDS.get(row["gpu"].strip().lower())
     if gpu is None or gpu not in catalog.gpus:
         return Outcome(**base, skipped=f"no catalog GPU for {row['gpu']}")
+    base["gpu_id"] = gpu
     arch = catalog.models.get(row.get("model_id") or "")
     if arch is None:
         return Outcome(**base, skipped=f"no model preset for {row['model']}")

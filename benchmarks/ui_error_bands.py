@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +51,33 @@ def measure() -> dict:
     return {"schema_version": 1, "what": "absolute % error of the per-GPU peak memory estimate (memory) and of "
             "tokens/s by engine (speed) vs published measurements, trusted rows of benchmarks/fidelity.py and "
             "benchmarks/speed_fidelity.py", "measured_on": dt.date.today().isoformat(),
-            "commit": commit, "memory": groups, "speed": speeds}
+            "commit": commit, "memory": groups, "speed": speeds, "speed_basis": speed_basis(speed, catalog)}
+
+
+def speed_basis(outcomes: list, catalog) -> dict:
+    """Per GPU family and engine (or training framework), the trusted scored rows and their error
+    (``advisor.core.speed.basis``): which pairs the speed was measured on. Calibration and held-out
+    rows both count as measured there."""
+    from advisor.core.speed.basis import basis_key
+
+    groups: dict[str, list[float]] = {}
+    for o in outcomes:
+        if o.estimate is None or not o.trusted or not o.gpu_id:
+            continue
+        key = basis_key(catalog.gpus[o.gpu_id].speed_family, engine_words(o.engine))
+        groups.setdefault(key, []).append(o.error_pct)
+    return {key: {"rows": len(errs), "median_pct": round(statistics.median(errs), 1),
+                  "p90_pct": round(speed_fidelity.p90(errs), 1)} for key, errs in sorted(groups.items())}
+
+
+def engine_words(engine: str) -> str:
+    """An engine or framework as the app names it (``Engine.label``; training frameworks by their id)."""
+    from advisor.core.job.workload import Engine
+
+    try:
+        return Engine(engine).label
+    except ValueError:
+        return engine
 
 
 def main() -> int:
@@ -60,10 +87,11 @@ def main() -> int:
     fresh = measure()
     if args.check:
         shipped = json.loads(TARGET.read_text(encoding="utf-8"))
-        same = shipped.get("memory") == fresh["memory"] and shipped.get("speed") == fresh["speed"]
+        parts = ("memory", "speed", "speed_basis")
+        same = all(shipped.get(part) == fresh[part] for part in parts)
         print("shipped error bands match a fresh run" if same else
               "\n".join(f"{part}: shipped {shipped.get(part)}\n{part}: fresh   {fresh[part]}"
-                        for part in ("memory", "speed") if shipped.get(part) != fresh[part]))
+                        for part in parts if shipped.get(part) != fresh[part]))
         return 0 if same else 1
     TARGET.write_text(json.dumps(fresh, indent=2) + "\n", encoding="utf-8")
     for g, v in fresh["memory"].items():

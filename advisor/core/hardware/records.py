@@ -14,6 +14,14 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, HttpUrl, field_validator, model_validator
 
+from advisor.core.hardware.backend import (
+    COMPUTE_CAPABILITY_PATTERN,
+    GFX_TARGET_PATTERN,
+    Backend,
+    backend_of,
+    cc_tuple,
+    speed_family,
+)
 from advisor.core.schema import Frozen, NonNegativeFloat, PositiveFloat, Record, RecordId
 
 
@@ -140,6 +148,11 @@ class Gpu(Record):
     )
     nvlink: NvLink | None = Field(None, description="None = no GPU-to-GPU link (or unknown)")
     pci_device_ids: tuple[str, ...] = Field((), description="PCI device ids, e.g. '0x2204'")
+    compute_capability: str | None = Field(
+        None, pattern=COMPUTE_CAPABILITY_PATTERN,
+        description="NVIDIA CUDA compute capability, e.g. '8.6' (developer.nvidia.com/cuda-gpus)")
+    gfx_target: str = Field("", pattern=GFX_TARGET_PATTERN,
+                            description="AMD LLVM target, e.g. 'gfx1100' (ROCm GPU hardware specifications)")
     launch_date: dt.date | None = None
     prices: tuple[PricePoint, ...] = ()
 
@@ -152,6 +165,30 @@ class Gpu(Record):
                 f"memory_gib {self.memory_gib} is not close to memory_gb_marketing {self.memory_gb_marketing}"
             )
         return self
+
+    @model_validator(mode="after")
+    def _stack_fields_match_vendor(self) -> Gpu:
+        backend = self.backend
+        if self.compute_capability is not None and backend is not Backend.CUDA:
+            raise ValueError("compute_capability is NVIDIA's; this card's vendor is not NVIDIA")
+        if self.gfx_target and backend is not Backend.ROCM:
+            raise ValueError("gfx_target is AMD's; this card's vendor is not AMD")
+        return self
+
+    @property
+    def backend(self) -> Backend | None:
+        """The stack it runs LLM software on (CUDA, ROCm, Metal, XPU); None for an unknown vendor."""
+        return backend_of(self.vendor)
+
+    @property
+    def cc(self) -> tuple[int, int] | None:
+        """The compute capability as a comparable pair ((8, 6)); None when not NVIDIA or unknown."""
+        return cc_tuple(self.compute_capability)
+
+    @property
+    def speed_family(self) -> str:
+        """The family its speed is measured by ('NVIDIA sm_86', 'AMD gfx1100', 'Apple M2')."""
+        return speed_family(self.vendor, self.architecture, self.compute_capability, self.gfx_target)
 
     @property
     def is_module(self) -> bool:
