@@ -271,7 +271,7 @@ def test_a_title_with_a_byte_the_terminal_cannot_decode_is_one_line(tmp_path, he
     title = head + chr(0xDC00 + byte) + tail  # how Python hands over an undecodable argv byte (PEP 383)
     out = tmp_path / "t.pdf"
     line = assert_one_line(run("report", "--params", "8b", "--build", "2x-rtx-3090-nvlink",
-                               "--build", "2x-rtx-4090-pcie-x16", "--title", title, "--out", str(out)), 2)
+                               "--build", "2x-rtx-4090-pcie-x16", f"--title={title}", "--out", str(out)), 2)
     assert "--title" in line and f"0x{byte:02x}" in line and not out.exists()
 
 
