@@ -7,11 +7,17 @@ process (in-process ``main``, a fresh user folder per case). Per case the worker
 code, whether a traceback escaped (an exception out of ``main`` or "Traceback" in its output), the
 error lines on stderr, the time, the process's peak resident memory (Linux: reset through
 ``/proc/self/clear_refs`` before each case, read from ``VmHWM`` after; absolute, imports included)
-and, for a command that failed, whether any user file changed. The parent gives each case a time
-limit; a worker past it is killed, the case counted as a hang, and a new worker goes on. The window
-family starts the real main window (offscreen) with a hostile last comparison or user record.
+and, for a command that failed, whether any user file changed (the locks' own files aside). The parent
+gives each case a time limit; a worker past it is killed, the case counted as a hang, and a new worker
+goes on. A worker is replaced every ``RECYCLE_AFTER`` cases, so a case's peak includes at most what the
+99 before it left in the process (a CLI command is a process of its own). The window family starts
+the real main window (offscreen, a process per start) with a hostile last comparison or user record:
+it must start, and name the file when the file is bad.
 
-    .venv/bin/python benchmarks/hostile_inputs.py [--cases 10500] [--workers 2] [--seed 44] [--json out.json]
+    .venv/bin/python benchmarks/hostile_inputs.py [--cases 10500] [--workers 2] [--seed 44] [--json out.json] [--no-scale]
+
+The issue's large inputs come first, each alone in a fresh worker (``SCALE``): a 99 MB GGUF, a 48 MB
+safetensors header, 20,000 user records, price imports of 1,000 and 10,000 rows.
 
 A single case, to look at it: ``--show FAMILY SEED``.
 """
@@ -43,6 +49,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "catalog"
 CASE_LIMIT_S = 90.0
+#: A worker is replaced after this many cases (a window after each: one start per process, as a user's), so
+#: what one case leaves in the process (caches, a closed window) is not counted against the next.
+RECYCLE_AFTER = 100
 #: The share of the cases each family gets (the window's starts are slow: a few hundred of them).
 FAMILIES = {
     "record": 26, "hidden": 4, "settings": 7, "comparison": 9, "bundle": 5, "prices": 7, "config": 7,
@@ -313,12 +322,68 @@ def make_case(family: str, seed: int, home: Path, work: Path) -> tuple[list[str]
         (tools / name).chmod(0o755)
         note["path"] = str(tools)
         return ["detect", "--timeout", "3"] + (["--json"] if rng.random() < 0.5 else []), note
+    if family == "scale":
+        return _scale_case(seed % len(SCALE), home, work), note
     if family == "stdout":
         note["stdout"] = rng.choice(["ENOSPC", "EIO", "ascii", "EPIPE"])
         return rng.choice([["estimate", "--params", "8b"], ["estimate", "--params", "8b", "--build", "2x-rtx-3090-nvlink"],
                            ["estimate", "--params", "8b", "--json"], ["advise", "--params", "8b", "--top", "2"],
                            ["catalog", "list"], ["catalog", "show", "2x-rtx-3090-nvlink"], ["detect", "--timeout", "1"]]), note
     raise ValueError(family)
+
+
+#: The issue's large inputs, one case each (each in a process of its own): the memory they made the
+#: reader take, and the price import's time at 1,000 and 10,000 rows (linear: about 10 times).
+SCALE = ("gguf 99 MB of small arrays", "gguf 99 MB of strings", "safetensors header 48 MB",
+         "20,000 user records: catalog list", "20,000 user records: a model preset",
+         "20,000 user records: estimate on one GPU", "price import 1,000 rows", "price import 10,000 rows")
+
+
+def _scale_case(k: int, home: Path, work: Path) -> list[str]:
+    what = SCALE[k]
+    if what.startswith("gguf"):
+        def s(b: bytes) -> bytes:
+            return struct.pack("<Q", len(b)) + b
+
+        kvs = [s(b"general.architecture") + struct.pack("<I", 8) + s(b"llama")]
+        size = i = 0
+        while size < 99_000_000 and len(kvs) < 65_000:
+            if "arrays" in what:
+                item = s(f"k{i}".encode()) + struct.pack("<IIQ", 9, 0, 4096) + b"\x01" * 4096
+            else:
+                item = s(f"k{i}".encode()) + struct.pack("<I", 8) + s(b"x" * 4000)
+            kvs.append(item)
+            size, i = size + len(item), i + 1
+        path = work / "big.gguf"
+        path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs)) + b"".join(kvs))
+        return ["estimate", str(path)]
+    if what.startswith("safetensors"):
+        folder = work / "model"
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps(LLAMA_CONFIG))
+        parts, size, i = [], 0, 0
+        while size < 48_000_000:
+            e = f'"t{i:07d}":{{"dtype":"F16","shape":[1,1,1,1,1,1,1,1],"data_offsets":[{2 * i},{2 * i + 2}]}}'
+            parts.append(e)
+            size, i = size + len(e) + 1, i + 1
+        header = ("{" + ",".join(parts) + "}").encode()
+        (folder / "model.safetensors").write_bytes(struct.pack("<Q", len(header)) + header + b"\0" * (2 * i))
+        return ["estimate", str(folder)]
+    if what.startswith("20,000"):
+        record = json.loads((CATALOG / "gpus" / "rtx-3090.json").read_text())
+        folder = home / "data" / "catalog" / "gpus"
+        folder.mkdir(parents=True)
+        for i in range(20_000):
+            (folder / f"u{i:05d}.json").write_text(json.dumps({**record, "id": f"u{i:05d}", "name": f"U {i}"}))
+        return {"catalog list": ["catalog", "list"], "a model preset": ["estimate", "llama-3.1-8b"],
+                "estimate on one GPU": ["estimate", "--params", "8b", "--gpu", "rtx-3090"]}[what.split(": ")[1]]
+    rows = int(what.split()[2].replace(",", ""))
+    gpus = [p.stem for p in _shipped("gpus")]
+    lines = ["id,kind,usd,date,source_url"] + [
+        f"gpu:{gpus[i % len(gpus)]},used,{300 + i},2025-{1 + i % 12:02d}-{1 + i % 28:02d},https://example.org/{i}"
+        for i in range(rows)]
+    (work / "p.csv").write_text("\n".join(lines) + "\n")
+    return ["catalog", "prices", "import", str(work / "p.csv")]
 
 
 # --- the worker: runs cases in its own process, one JSON line per case ----------------------------------------
@@ -363,9 +428,17 @@ def _hwm_mb() -> float | None:
     return None
 
 
-def _reset_peak() -> None:
+def _reset_peak() -> float | None:
+    """Reset the peak to the present resident size; returns that size (MB), the case's baseline."""
     with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
 
 
 def run_case(family: str, seed: int, scratch: Path) -> dict[str, Any]:
@@ -391,7 +464,7 @@ def run_case(family: str, seed: int, scratch: Path) -> dict[str, Any]:
         target = io.TextIOWrapper(io.BufferedWriter(_FailingRaw(getattr(errno, stdout_mode))), encoding="utf-8")
     else:
         target = out
-    _reset_peak()
+    baseline = _reset_peak()
     start = time.monotonic()
     escaped = None
     real_stdout = sys.stdout
@@ -420,6 +493,7 @@ def run_case(family: str, seed: int, scratch: Path) -> dict[str, Any]:
     shutil.rmtree(case_dir, ignore_errors=True)
     return {"family": family, "seed": seed, "argv": [a[:80] for a in argv], "code": code, "seconds": round(seconds, 3),
             "peak_mb": None if peak is None else round(peak, 1),
+            "growth_mb": None if peak is None or baseline is None else round(peak - baseline, 1),
             "traceback": escaped or ("Traceback" in err.getvalue() or "Traceback" in text_out),
             "error_lines": len(errors) if code not in (0, -1) else 0, "first_error": errors[0][:200] if errors else "",
             "unclear": unclear,
@@ -455,7 +529,8 @@ def run_window_case(seed: int, scratch: Path, app) -> dict[str, Any]:
         path.parent.mkdir(parents=True)
         data = mutate_json(rng, json.loads(source.read_text()))
         path.write_bytes(data)
-    _reset_peak()
+    invalid = _is_invalid(which, path)
+    baseline = _reset_peak()
     start = time.monotonic()
     escaped, named, started = None, None, False
     try:
@@ -477,12 +552,32 @@ def run_window_case(seed: int, scratch: Path, app) -> dict[str, Any]:
     except BaseException as exc:  # noqa: BLE001
         escaped = "".join(traceback.format_exception_only(type(exc), exc)).strip()[-300:]
     seconds = time.monotonic() - start
-    unchanged = path.read_bytes() == data
+    peak = _hwm_mb()
+    # A bad file is never written; a good record of an older schema is migrated (its original kept as .v<N>.bak).
+    changed = invalid and (not path.exists() or path.read_bytes() != data)
     shutil.rmtree(case_dir, ignore_errors=True)
-    return {"family": "window", "seed": seed, "argv": [which], "code": 0 if started and named else 1,
-            "seconds": round(seconds, 3), "peak_mb": _hwm_mb(), "traceback": escaped or False, "error_lines": 0,
-            "first_error": "" if named else "the file was not named", "changed_on_failure": not unchanged,
-            "started": started, "named": bool(named)}
+    ok = started and (named or not invalid)
+    return {"family": "window", "seed": seed, "argv": [which, "invalid" if invalid else "valid"], "code": 0 if ok else 1,
+            "seconds": round(seconds, 3), "peak_mb": peak,
+            "growth_mb": None if peak is None or baseline is None else round(peak - baseline, 1),
+            "traceback": escaped or False, "error_lines": 0,
+            "first_error": "" if ok else ("did not start" if not started else "the file was not named"),
+            "changed_on_failure": changed, "started": started, "named": bool(named)}
+
+
+def _is_invalid(which: str, path: Path) -> bool:
+    """Whether the file the window meets is one it must refuse (and name)."""
+    if which == "comparison":
+        from advisor.storage.comparison_file import ComparisonFileError, load_comparison
+
+        try:
+            load_comparison(path)
+        except ComparisonFileError:
+            return True
+        return False
+    from advisor.storage.catalog_store import load_catalog
+
+    return any(p.path == path for p in load_catalog(migrate_user_files=False).problems)
 
 
 def worker(window: bool) -> int:
@@ -512,6 +607,7 @@ class _Worker:
         self.proc = subprocess.Popen([sys.executable, __file__, "--worker"] + (["--window"] if window else []),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, cwd=ROOT, env=env, start_new_session=True)
+        self.done = 0
 
     def run(self, family: str, seed: int, limit_s: float) -> dict[str, Any] | None:
         self.proc.stdin.write(json.dumps([family, seed]) + "\n")
@@ -522,18 +618,27 @@ class _Worker:
         line = self.proc.stdout.readline()
         return json.loads(line) if line else {"family": family, "seed": seed, "crashed": True}
 
+    def close(self) -> None:
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
     def kill(self) -> None:
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, 9)
         self.proc.wait()
 
 
-def plan(cases: int, seed: int) -> list[tuple[str, int]]:
+def plan(cases: int, seed: int, scale: bool = True) -> list[tuple[str, int]]:
     total = sum(FAMILIES.values())
     out = []
     for family, share in FAMILIES.items():
         out += [(family, seed * 1_000_000 + i) for i in range(round(cases * share / total))]
     random.Random(seed).shuffle(out)
+    if scale:  # first: each alone in a fresh worker
+        out = [("scale", k) for k in range(len(SCALE))] + out
     return out
 
 
@@ -552,18 +657,21 @@ def run_all(cases: list[tuple[str, int]], workers: int) -> list[dict[str, Any]]:
             window = family == "window"
             w = pools.get(window) or pools.setdefault(window, _Worker(window))
             result = w.run(family, seed, CASE_LIMIT_S)
+            w.done += 1
             if result is None or result.get("crashed"):
                 w.kill()
                 pools.pop(window)
                 result = {"family": family, "seed": seed, "hang": result is None, "crashed": result is not None}
+            elif window or family == "scale" or w.done >= RECYCLE_AFTER:
+                w.close()
+                pools.pop(window)
             with lock:
                 results.append(result)
                 if len(results) % 500 == 0:
                     print(f"  {len(results):,} of {len(cases):,} cases, {time.monotonic() - start:,.0f} s",
                           file=sys.stderr, flush=True)
         for w in pools.values():
-            w.proc.stdin.close()
-            w.proc.wait(timeout=60)
+            w.close()
 
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         list(pool.map(drive, queues))
@@ -584,6 +692,8 @@ def summary(results: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
                                                               and r.get("code") != 0],
     }
     peaks = [r["peak_mb"] for r in results if r.get("peak_mb")]
+    growths = [r for r in results if r.get("growth_mb") is not None]
+    most = max(growths, key=lambda r: r["growth_mb"]) if growths else {}
     worst = max(results, key=lambda r: r.get("peak_mb") or 0)
     slowest = max(results, key=lambda r: r.get("seconds") or 0)
     return {
@@ -597,7 +707,12 @@ def summary(results: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "examples": {k: [{x: r.get(x) for x in ("family", "seed", "argv", "traceback", "first_error")} for r in v[:3]]
                      for k, v in bad.items() if v},
         "peak_rss_mb": max(peaks) if peaks else None, "peak_rss_case": [worst["family"], worst["seed"], worst.get("argv")],
+        "largest_growth_in_one_case_mb": most.get("growth_mb"),
+        "largest_growth_case": [most.get("family"), most.get("seed"), most.get("argv")],
         "slowest_s": slowest.get("seconds"), "slowest_case": [slowest["family"], slowest["seed"], slowest.get("argv")],
+        "scale": {SCALE[r["seed"] % len(SCALE)]: {"code": r.get("code"), "seconds": r.get("seconds"),
+                                                   "peak_mb": r.get("peak_mb"), "growth_mb": r.get("growth_mb")}
+                  for r in sorted(results, key=lambda r: r["seed"]) if r["family"] == "scale"},
     }
 
 
@@ -607,6 +722,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--json", type=Path, help="write every case's result here")
+    ap.add_argument("--no-scale", action="store_true", help="leave out the issue's large inputs (a minute or two)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--window", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--show", nargs=2, metavar=("FAMILY", "SEED"), help="run one case here and print what it did")
@@ -624,7 +740,7 @@ def main() -> int:
         else:
             print(json.dumps(run_case(family, seed, scratch), indent=1))
         return 0
-    cases = plan(args.cases, args.seed)
+    cases = plan(args.cases, args.seed, scale=not args.no_scale)
     start = time.monotonic()
     results = run_all(cases, args.workers)
     report = summary(results, time.monotonic() - start)
