@@ -86,8 +86,13 @@ def _catalog_for(args: argparse.Namespace, read=None):
         return None
     if read is not None:
         return read
+    from advisor.core.hardware.catalog import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
+    if args.gpu and not args.build:  # what the estimate needs: those cards, the network cards, the model presets
+        gpus = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
+        return load_catalog(migrate_user_files=False, kinds=(RecordKind.GPU, RecordKind.PART, RecordKind.MODEL),
+                            ids={RecordKind.GPU: gpus}).catalog
     return load_catalog(migrate_user_files=False).catalog
 
 

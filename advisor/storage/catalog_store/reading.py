@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,7 +101,8 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[RecordKind] | None = None) -> _Layer:
+def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[RecordKind] | None = None,
+                ids: Mapping[RecordKind, Collection[str]] | None = None) -> _Layer:
     layer = _empty_layer()
     listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
     for kind in RecordKind if kinds is None else kinds:
@@ -111,6 +112,9 @@ def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[Record
                                          "but is a file: its records cannot load; move it aside")
         else:
             listings[kind] = listed_files(folder)
+            if ids is not None and kind in ids:  # only these records' files (a file is named by its record's id)
+                wanted = {os.path.normcase(f"{rid}.json") for rid in ids[kind]}
+                listings[kind] = [(p, plain) for p, plain in listings[kind] if os.path.normcase(p.name) in wanted]
     count = sum(len(files) for files in listings.values() if isinstance(files, list))
     before = _parsed.pop(root, {})
     now = {} if kinds is None else {p: entry for p, entry in before.items() if entry[0] not in kinds}  # kept for later
@@ -197,6 +201,7 @@ def shipped_ids(kind: RecordKind, shipped_dir: Path | None = None) -> frozenset[
 def load_catalog(
     shipped_dir: Path | None = None, user_dir: Path | None = None, *, migrate_user_files: bool = True,
     keep_user_bytes: bool = False, kinds: Iterable[RecordKind] | None = None,
+    ids: Mapping[RecordKind, Collection[str]] | None = None,
 ) -> LoadResult:
     """Shipped catalog + the user's overlay; problems are listed, never raised.
 
@@ -204,7 +209,9 @@ def load_catalog(
     ``<id>.json.v<N>.bak`` first, then the migrated record is written atomically.
     ``keep_user_bytes`` fills ``LoadResult.user_bytes`` (a migrated file: its bytes as migrated).
     ``kinds``: read only the user's records of these kinds (a model preset needs no GPU; 20,000 user
-    records took 440 MB to find one model). References between records are then not checked.
+    records took 440 MB to find one model). ``ids``: of these kinds, read only the user's records of
+    these ids (an estimate on one GPU reads that GPU's file, not the 20,000 others). With either,
+    references between records are not checked (the catalog is partial).
     """
     problems: list[LoadProblem] = []
     shipped_root = shipped_dir if shipped_dir is not None else _default_shipped()
@@ -221,7 +228,8 @@ def load_catalog(
     else:
         problems += _finish_interrupted_import(user_root)
     only = None if kinds is None else frozenset(RecordKind(k) for k in kinds)
-    user = _load_layer(user_root, keep_bytes=keep_user_bytes, kinds=only)
+    user = _load_layer(user_root, keep_bytes=keep_user_bytes, kinds=only, ids=ids)
+    partial = only is not None or ids is not None
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
     if migrate_user_files and user.migrated:
@@ -230,7 +238,7 @@ def load_catalog(
             user.raw.update({path: read_bytes(path) for path, _, _ in user.migrated})
     catalog = Catalog(shipped=_as_layer(ship), user=_as_layer(user), hidden=hidden)
     where = {**ship.paths, **user.paths}
-    for kind, rid, field_name, message in dangling_references(catalog) if only is None else ():
+    for kind, rid, field_name, message in dangling_references(catalog) if not partial else ():
         problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
     return LoadResult(catalog, problems, user.raw)
 

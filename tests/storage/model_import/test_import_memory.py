@@ -116,13 +116,14 @@ def test_a_bad_safetensors_header_is_one_line(tmp_path, bad):
 
 
 @settings(max_examples=4, deadline=None)
-@given(n=st.integers(2_000, 6_000))
-def test_a_model_preset_does_not_read_the_users_other_records(n):
+@given(n=st.integers(2_000, 6_000), argv=st.sampled_from([("estimate", "llama-3.1-8b", "--json"),
+                                                          ("estimate", "--params", "8b", "--gpu", "u7", "--json")]))
+def test_an_estimate_reads_only_the_user_records_it_needs(n, argv):
     record = json.loads((Path(__file__).resolve().parents[3] / "catalog" / "gpus" / "rtx-3090.json").read_text())
     with fresh_home() as home:
         folder = home / "data" / "catalog" / "gpus"
         folder.mkdir(parents=True)
         for i in range(n):
             (folder / f"u{i}.json").write_text(json.dumps({**record, "id": f"u{i}"}))
-        o = run("estimate", "llama-3.1-8b", "--json")
+        o = run(*argv)
     assert_clean(o, 0, max_growth_mb=40)  # 6,000 such records take ~130 MB when read
