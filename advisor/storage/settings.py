@@ -32,6 +32,7 @@ from advisor.core.cost.running import (
     YEARS_RANGE,
     CostSettings,
 )
+from advisor.core.job.defaults import DEFAULT_ENGINE
 from advisor.core.job.workload import Engine
 from advisor.storage import json_text, paths
 from advisor.storage.atomic import atomic_write_text, keep_aside
@@ -55,7 +56,7 @@ class Settings(BaseModel):
     schema_version: Literal[1] = 1
     memory_unit: Literal["GiB", "GB"] = Field("GiB", description="How memory sizes are shown")
     currency_style: Literal["symbol", "code"] = Field("symbol", description="'$1,234' or '1,234 USD'")
-    default_engine: Engine = Field(Engine.TRANSFORMERS, description="Engine of a new comparison's workload")
+    default_engine: Engine = Field(DEFAULT_ENGINE, description="Engine of a new comparison's workload (first launch's)")
     window_geometry: str | None = Field(None, max_length=MAX_QT_STATE_CHARS, description="QWidget.saveGeometry(), base64")
     window_state: str | None = Field(None, max_length=MAX_QT_STATE_CHARS, description="QMainWindow.saveState(), base64")
     last_comparison: str | None = Field(None, min_length=1, max_length=MAX_PATH_CHARS,

@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 2
     from advisor.core.advice.evaluate import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
+#: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
+PINNED = " (pinned)"
 
 
 def mem(n_bytes: float, prefs) -> str:
@@ -30,16 +32,30 @@ def usd(value: float | None, prefs, per: str = "") -> str:
     return (f"${text}" if prefs.currency_style == "symbol" else f"{text} USD") + per
 
 
+def mem_pair(need_bytes: float, have_bytes: float, prefs) -> str:
+    """'21.8 / 23.6 GiB': two sizes in one unit, said once."""
+    unit = prefs.memory_unit
+    scale = GIB if unit == "GiB" else GB
+    return f"{need_bytes / scale:.1f} / {have_bytes / scale:.1f} {unit}"
+
+
+def fit_header(workload: Workload) -> str:
+    """The verdict column's header: the estimate's error band is the job's, one for every build."""
+    band = median_pct(workload)
+    return "Fits? need / usable\nper GPU" + (f", ±{band:.0f}%" if band is not None else "")
+
+
 def speed_text(r: BuildResult, workload: Workload) -> str:
+    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``)."""
     s = r.estimate.speed
     if workload.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
             return UNKNOWN
-        return f"{s.train_tokens_per_s:,.0f} tok/s · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
+        return f"{s.train_tokens_per_s:,.0f} · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
     dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else UNKNOWN
     if s.prefill_tokens_per_s is None:
-        return f"{dec} / — tok/s"  # no prefill figure for this build and plan (the tooltip says why)
-    return f"{dec} / {s.prefill_tokens_per_s:,.0f} tok/s"
+        return f"{dec} / —"  # no prefill figure for this build and plan (the tooltip says why)
+    return f"{dec} / {s.prefill_tokens_per_s:,.0f}"
 
 
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
@@ -52,12 +68,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 3:
         return speed_text(r, workload) if r.runs else "—"
     if col == 4:
-        if r.usd_per_hour is not None:
-            return usd(r.usd_per_hour, prefs, "/h")
-        if r.price_new_usd is None and r.price_used_usd is None:
-            return "no price"  # not "? · ?" (issue 17); the tooltip and Details say where to look
-        return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
-               f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
+        return price_cell(r, prefs)
     if col == 5:
         return f"{r.power_w:,.0f} W" if r.power_w is not None else "not stated"
     if col == 6:
@@ -95,7 +106,7 @@ def plan_short(r: BuildResult) -> str:
         return "—"
     plan = r.planned.plan
     if r.resolved is not None and all(g.vendor == "CPU" for g in r.resolved.gpus):
-        return "CPU and RAM" + (" 📌" if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
+        return "CPU and RAM" + (PINNED if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
     words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
              "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
              "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}
@@ -106,7 +117,7 @@ def plan_short(r: BuildResult) -> str:
         text += ", offload"
     if plan.checkpointing.value != "none" and workload_mode(r) == "train":
         text += ", checkpointing"
-    return text + (" 📌" if r.planned.pinned else "")
+    return text + (PINNED if r.planned.pinned else "")
 
 
 def workload_mode(r: BuildResult) -> str:
@@ -124,14 +135,14 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
         return "cannot run as set: " + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0]
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
-    band = median_pct(workload)
-    tail = f" ±{band:.0f}%" if band is not None else ""
-    numbers = f"{mem(e.fit.need_per_gpu_bytes, prefs)}{tail} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+    numbers = mem_pair(e.fit.need_per_gpu_bytes, e.fit.usable_per_gpu_bytes, prefs)  # the error band: in the header
     if "KV cache would hold" in e.fit.reason:  # vLLM: the pool, not the total, is what falls short
         return "too small a KV cache: " + e.fit.reason.split("KV cache would hold ", 1)[1].replace(
             ", less than one ", " < one ")
     if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
         return f"needs host RAM: {e.fit.reason}"
+    if e.fit.host_short:  # the GPUs' part fits: the numbers that do not are the host RAM's
+        return f"too big for host RAM: {mem_pair(e.fit.host_need_bytes, e.fit.host_available_bytes, prefs)}"
     word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
                                                                            "fits" if e.fit.fits else "too big")
     return f"{word}: {numbers}"
@@ -156,37 +167,73 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
         limit = f"Limited by {b.value}." if b is not None else ""
         return "\n".join((limit, *r.estimate.speed.notes)).strip() or None
     if col == 4:
-        sources = price_sources(r)
-        tail = ("\nSources: " + " · ".join(sources)) if sources else ""
-        return ((r.price_note or "") + tail).strip() or None
+        return price_tip(r, prefs)
     if col == 6:
         return "\n".join((*map(words.problem, r.problems), *r.warnings)) or None
     if col == 0 and r.resolved is not None:
-        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
+        tier = r.resolved.tier
+        on = (f"\nOn a typical {tier.name[0].lower()}{tier.name[1:]}: {tier.board}, {tier.ram}, {tier.psu}, "
+              f"{tier.case} (in its price; its host RAM {r.resolved.host_ram_gib:g} GB)") if tier is not None else ""
+        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}{on}"
     if col == 7:
         return machines_tip(r)
     return None
 
 
+def price_cell(r: BuildResult, prefs) -> str:
+    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (issue 40/41: one
+    figure per machine on every screen); the tooltip dates it and says what it includes."""
+    if r.usd_per_hour is not None:
+        return usd(r.usd_per_hour, prefs, "/h")
+    p = r.price
+    if p is None or p.usd is None:
+        return "no price"  # not "? · ?" (issue 17); the tooltip and Details say why
+    kind = {"new": "new", "used": "used"}.get(p.kind_words, "new + used")
+    return f"{usd(p.usd, prefs)} {kind}"
+
+
+def price_tip(r: BuildResult, prefs) -> str | None:
+    """When and where the price was seen, what it includes, the other kind's figure, and whether it is stale."""
+    from advisor.core.cost.machine import price_words
+
+    p = r.price
+    if p is None:
+        return r.price_note or None
+    if p.usd is None:
+        return "No price: " + "; ".join(p.missing) if p.missing else None
+    lines = [price_words(p).replace(" (", ", ", 1).rstrip(")"), "Includes: " + p.includes]
+    if p.stale:
+        lines.append(f"Part of it was seen more than a year ago: ranked at ±{p.uncertainty * 100:.0f} % "
+                     "(its high end), since prices move by about that much in a year")
+    for other in (r.price_new, r.price_used):
+        if other is not None and other.usd is not None and other.usd != p.usd:
+            lines.append(f"{other.choice.value.capitalize()}: {price_words(other)}")
+    sources = price_sources(r)
+    if sources:
+        lines.append("Sources: " + " · ".join(sources))
+    return "\n".join(lines)
+
+
 def price_sources(r: BuildResult) -> list[str]:
-    """Where the build's prices were seen, or else the catalog's sources for its GPUs."""
+    """Where the build's prices were seen (every part of today's price), else the catalog's sources for its GPUs."""
+    if r.price is not None and r.price.sources:
+        return list(r.price.sources)
     if r.resolved is None:
         return []
-    seen = [str(p.source) for g in r.resolved.gpus for p in g.prices]
-    if not seen:
-        seen = [str(u) for g in r.resolved.gpus for u in g.sources]
+    seen = [str(u) for g in r.resolved.gpus for u in g.sources]
     return list(dict.fromkeys(seen))
 
 
 def price_html(r: BuildResult, prefs) -> str:
-    """The Details line about the price: amount, or "no price", with linked sources."""
+    """The Details line about the price: today's figure with its kind, date and contents, with linked sources."""
+    from advisor.core.cost.machine import price_words
+
     if r.usd_per_hour is not None:
         amount = usd(r.usd_per_hour, prefs, "/h")
-    elif r.price_new_usd is None and r.price_used_usd is None:
+    elif r.price is None or r.price.usd is None:
         amount = "no price in the catalog"
     else:
-        amount = " · ".join(f"{label} {usd(v, prefs)}" for label, v in (("new", r.price_new_usd), ("used", r.price_used_usd))
-                            if v is not None)
+        amount = price_words(r.price)
     links = ", ".join(f"<a href='{html.escape(u)}'>{html.escape(u.split('/')[2] if '//' in u else u)}</a>"
                       for u in price_sources(r)[:4])
     note = f" ({html.escape(r.price_note)})" if r.price_note else ""
@@ -236,17 +283,23 @@ def messages_html(results: Results, prefs=None, looking: bool = False) -> str:
 
 
 def largest_fit_html(results: Results) -> str:
-    """Under the fit plot: the largest model that fits, per technique per build."""
+    """Under the fit plot: the largest model each build runs, per technique (its own plan search)."""
+    from advisor.plots import fmt_largest
+
     if not results.curves:
         return ""
+    if not results.fits_found:
+        return "<b>Largest model that fits</b>: being worked out for each build…"
     techs = list(results.curves)
     # Headers right-aligned like their numbers (issue 17: "int8" sat off its column).
     head = "".join(f"<th align='right'>{html.escape(t)}</th>" for t in techs)
     rows = []
     for r in results.builds:
-        cells = "".join(f"<td align='right'>{fmt_params(r.largest_fit.get(t))}</td>" for t in techs)
+        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t)) if not r.problems else '—'}</td>"
+                        for t in techs)
         rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
-    return (f"<b>Largest model that fits</b> (generic dense decoder, current settings; — = not even 0.5 B)"
+    return ("<b>Largest model that fits</b> (a generic dense decoder with this job's settings, on each build's own "
+            "plan — offload and sharding included; the job's own model as its verdict says; — = none from 0.5 B)"
             f"<table cellspacing=6><tr><th align='left'></th>{head}</tr>{''.join(rows)}</table>")
 
 

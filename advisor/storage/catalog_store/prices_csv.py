@@ -41,7 +41,7 @@ MAX_CSV_BYTES = 1_048_576  # ~10,000 rows: far more than a price update holds
 MAX_ROWS = 10_000
 REQUIRED = ("id", "kind", "usd", "date", "source_url")
 OPTIONAL = ("region", "note")
-_PRICED_KINDS = (RecordKind.GPU, RecordKind.PART, RecordKind.SYSTEM)
+_PRICED_KINDS = (RecordKind.GPU, RecordKind.PART, RecordKind.SYSTEM, RecordKind.PLATFORM)
 _KIND_WORDS = {"new": PriceKind.STREET_NEW, "used": PriceKind.USED}
 #: No price of the hardware this app knows predates this (the first CUDA GPU, the GeForce 8800, is 2006).
 EARLIEST_PRICE_DATE = dt.date(2000, 1, 1)

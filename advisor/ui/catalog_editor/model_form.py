@@ -43,6 +43,17 @@ LABELS = {
     "total_gpu_memory_gb": "GPU memory in total (GB)", "url": "Web page", "kind": "Kind",
     "version": "Version", "total_gb_per_s_per_gpu": "Bandwidth per GPU (GB/s)", "max_gpus": "Most GPUs joined",
     "bridge_slot_spacings": "Bridge slot spacings",
+    # platform tiers
+    "max_cards": "Most cards", "max_card_slots": "Widest card (slots)", "gpu_power_w": "Power for the cards (W)",
+    "board": "Motherboard", "ram": "RAM", "psu": "Power supply(s)", "case": "Case or frame", "cooling": "Cooling",
+    "max_ram_gib": "Most RAM the board takes (GiB)", "ram_usd_per_gib": "More RAM (USD per GiB)",
+    "ram_price_source": "More RAM: where its price comes from", "ram_price_date": "More RAM: day its price was seen",
+    "cools_passive_cards": "Cools fanless cards", "only_passive_cards": "Fanless cards only",
+    "passive_cooler_usd": "Fan and shroud per fanless card (USD)",
+    "passive_cooler_source": "Fan and shroud: where its price comes from",
+    "passive_cooler_date": "Fan and shroud: day its price was seen", "pcie_lanes_per_gpu": "PCIe lanes per card",
+    "slot_lanes": "Lanes of each GPU slot", "chipset_slots": "GPU slots behind the chipset",
+    "slot_spacing": "Slot spacing (slots)", "sold_new_until": "Sold new until",
 }
 
 
@@ -74,7 +85,7 @@ def error_label() -> QLabel:
 
 
 _PYDANTIC_WORDS = {
-    "missing": "Needed.", "string_too_short": "Needed.",
+    "missing": "Needed.", "string_too_short": "Needed.", "too_short": "Needed.",
     "greater_than": "Must be more than {gt:g}.", "greater_than_equal": "Must be at least {ge:g}.",
     "less_than_equal": "Must be at most {le:g}.", "less_than": "Must be less than {lt:g}.",
     "float_parsing": "Enter a number.", "float_type": "Enter a number.", "int_parsing": "Enter a whole number.",
@@ -122,6 +133,10 @@ class ModelForm(QWidget):
         self.errors: dict[str, QLabel] = {}
         self.extra_check: Callable[[dict], dict[str, str]] | None = None
         self.form_error = error_label()
+        # The record-wide message's room is fixed (two lines; the whole text in its tooltip): a message
+        # that came or grew while typing moved every field below it under the cursor.
+        self.form_error.setFixedHeight(2 * self.form_error.fontMetrics().lineSpacing() + 2)
+        self.form_error.setObjectName("form_error")
         self.valid: bool | None = None
         self.field_messages: dict[str, str] = {}
         self.touched: set[str] = set()  # messages show only for fields the user has edited
@@ -184,6 +199,11 @@ class ModelForm(QWidget):
                 errors[name] = err
         return data, errors
 
+    def touch(self, names: set[str]) -> None:
+        """Show the messages of ``names`` now, as if the user had edited them."""
+        self.touched |= names & self.editors.keys()
+        self.revalidate()
+
     def _on_edited(self, name: str = "") -> None:
         if not self._loading:
             self.touched.add(name)
@@ -223,7 +243,8 @@ class ModelForm(QWidget):
             msg = field_msgs.get(name, "") if name in self.touched else ""
             label.setText(msg)
             label.setToolTip(msg)  # a message wider than the form is read here
-        self.form_error.setText("\n".join(form_msgs) if self.touched else "")
+        self.form_error.setText(" ".join(form_msgs) if self.touched else "")
+        self.form_error.setToolTip(self.form_error.text())
         valid = record is not None
         if valid != self.valid:
             self.valid = valid
