@@ -155,7 +155,7 @@ def _kill_after(script: str, args: list[str], delay_s: float) -> bool:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="SIGKILL is POSIX")
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(delay=st.floats(0.3, 2.5), kind=st.sampled_from(["prices", "bundle"]))
 def test_kill_9_during_an_import_leaves_all_or_nothing(tmp_path_factory, shipped_many, delay, kind):
     work = tmp_path_factory.mktemp("kill")
