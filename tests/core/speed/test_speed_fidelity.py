@@ -162,18 +162,37 @@ def test_every_trusted_scored_row_is_pinned(catalog):
     assert scored <= set(PINNED)
 
 
-def test_issue_15_targets_hold_on_the_held_out_sources(catalog):
-    # Whole sources held out of every fit (``split_of``): what the estimate does on measurements it never saw.
+def test_issue_15_targets_hold_on_the_sources_it_held_out(catalog):
+    # The sources issue 15 held out of every fit (``split_of``), since seen while mechanisms were chosen
+    # ("held-out, seen"): its targets (decode 10 / 25 %, prefill 15 / 35 %, training median 20 %) still hold.
     outcomes = [speed_fidelity.evaluate(r, catalog) for r in ROWS.values()]
-    held_out = speed_fidelity.summarize(outcomes, "held-out")
-    assert set(speed_fidelity.TARGETS) <= set(held_out)
-    assert speed_fidelity.target_misses(held_out) == []
+    seen = speed_fidelity.summarize(outcomes, "held-out, seen")
+    for group in ("decode 1 GPU", "decode multi-GPU", "prefill 1 GPU"):
+        median_max, p90_max = speed_fidelity.TARGETS[group]
+        assert seen[group][1] <= median_max and seen[group][2] <= p90_max, (group, seen[group])
+    assert seen["training"][1] <= 20
 
 
-def test_target_misses_names_each_group_over_its_target():
-    summary = {"decode 1 GPU": (10, 9.0, 26.0), "prefill": (5, 16.0, 30.0), "training": (3, 21.0, 90.0)}
+def test_held_out_counts_only_sources_never_seen(catalog):
+    # A source held out by the hash but listed in benchmarks/seen_sources.txt is "held-out, seen"; only one held
+    # out and never seen while a mechanism was chosen is "held-out", the part the targets are judged on.
+    sources = speed_fidelity.sources
+    for row in ROWS.values():
+        part = speed_fidelity.part_of(row)
+        assert (part == "calibration") == (speed_fidelity.split_of(row) == "calibration")
+        assert (part == "held-out") == (speed_fidelity.split_of(row) == "held-out"
+                                        and row["url"].strip() not in sources.SEEN_SOURCES)
+    url = next(r["url"] for r in ROWS.values() if speed_fidelity.split_of(r) == "held-out")
+    assert sources.part_of(url, frozenset()) == "held-out" and sources.part_of(url, frozenset({url})) == "held-out, seen"
+
+
+def test_target_misses_names_each_group_over_its_target_or_without_rows():
+    summary = {"decode 1 GPU": (10, 9.0, 26.0), "decode multi-GPU": (4, 5.0, 9.0), "prefill 1 GPU": (5, 16.0, 30.0),
+               "prefill multi-GPU": (2, 10.0, 20.0), "training": (3, 16.0, 20.0)}
     assert speed_fidelity.target_misses(summary) == [
-        "decode 1 GPU p90 26.0 > 25", "prefill median 16.0 > 15", "training median 21.0 > 20"]
+        "decode 1 GPU p90 26.0 > 25", "prefill 1 GPU median 16.0 > 15", "training median 16.0 > 15"]
+    assert speed_fidelity.target_misses({k: v for k, v in summary.items() if k != "prefill multi-GPU"})[-2] == (
+        "prefill multi-GPU: no rows")
 
 
 def test_engines_differ_where_published_rates_do(catalog):
