@@ -183,21 +183,21 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
 
 
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
-    """``flops.TRAIN_MFU_BY_GENERATION`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU generation (the
-    first word of the catalog's architecture), the geometric mean over the calibration sources' training
-    rows run in bf16 without torch.compile of ``flops.train_flops_per_token`` of the row's job x its
-    tokens per GPU and step / (the GPU's bf16 peak x (the measured step less its optimizer step,
-    ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached:
-    rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``) give the generation's figure,
-    keyed by the generation; rows of another framework that framework's own, keyed (framework,
-    generation). Rows whose GPU, model or layout the app lacks are left out. Returns
+    """``flops.TRAIN_MFU_BY_FAMILY`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU family (``Gpu.speed_family``:
+    compute capability or gfx target), the geometric mean over the calibration sources' training rows run in
+    bf16 without torch.compile of ``flops.train_flops_per_token`` of the row's job x its tokens per GPU and
+    step / (the GPU's bf16 peak x its ``flops.train_matmul_factor`` x (the measured step less its optimizer
+    step, ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached on a
+    card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
+    give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
+    (framework, family). Rows whose GPU, model or layout the app lacks are left out. Returns
     {key: (MFU, the rows' ids)}."""
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
         bandwidth_bytes_per_s,
-        generation,
         peak_flops,
         train_flops_per_token,
+        train_matmul_factor,
     )
     from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.layout import split_of
@@ -221,10 +221,11 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         tokens = job.batch * job.seq_len * job.grad_accum_steps
         step_s = tokens / float(row["tokens_per_s"])
         optimizer_s = optimizer_step_seconds(arch, job, split_of(job), bandwidth_bytes_per_s(gpu))
-        mfu = tokens * train_flops_per_token(arch, job) / (peak_flops(gpu, job) * (step_s - optimizer_s))
-        gen = generation(gpu.architecture)
+        peak = peak_flops(gpu, job) * train_matmul_factor(gpu)
+        mfu = tokens * train_flops_per_token(arch, job) / (peak * (step_s - optimizer_s))
+        family = gpu.speed_family
         framework = job.framework.value
-        logs[gen if framework in PRETRAINING_FRAMEWORKS else (framework, gen)].append((math.log(mfu), row["id"]))
+        logs[family if framework in PRETRAINING_FRAMEWORKS else (framework, family)].append((math.log(mfu), row["id"]))
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
 
 
@@ -301,7 +302,7 @@ def main() -> int:
     print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
           f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
     for key, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items(), key=lambda kv: str(kv[0])):
-        table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_GENERATION"
+        table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_FAMILY"
         print(f"# {table}[{key!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():

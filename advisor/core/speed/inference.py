@@ -65,7 +65,7 @@ from advisor.core.speed.layout import (
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
-from advisor.core.speed.training import host_link_bytes_per_s, training_speed
+from advisor.core.speed.training import HOST_MEMORY_GB_PER_S, host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
 
@@ -271,10 +271,6 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     return t + comm_t, comm_t
 
 
-#: Host RAM bandwidth the CPU achieves when it runs offloaded MoE experts: dual-channel DDR5-5600
-#: peaks at 89.6 GB/s (5,600 MT/s × 8 B × 2 channels, JEDEC JESD79-5); streaming reads reach about
-#: two thirds of that on desktop platforms. A default: the catalog does not hold host bandwidth.
-HOST_MEMORY_GB_PER_S = 60.0
 
 
 def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:
