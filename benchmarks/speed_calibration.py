@@ -229,6 +229,57 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
 
 
+#: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of
+#: sources dated before July 2024 timed other kernels (MMQ with dp4a, or dequantization to FP16), and are left
+#: out of the MMQ path's fit (they stay scored: they are what those builds did). Undated sources are later PRs.
+MMQ_MMA_SINCE = "2024-07"
+
+
+def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
+    """``es.GGUF_PATH_COMPUTE``: for each GGUF kernel path but cuBLAS (``gguf_paths.gguf_path``), the share of
+    its peak that reproduces the calibration prefill rows of that path (llama.cpp, trusted), as the geometric
+    mean over them of share × measured / estimated (a prefill is compute-bound: its time goes as 1 / share),
+    iterated ``rounds`` times; ``MMQ_MMA_SINCE`` for the CUDA MMQ path. Returns {path: (share, row ids)}."""
+    from advisor.core.speed.gguf_paths import GgufPath, gguf_path
+
+    rows: dict = defaultdict(list)
+    for row in speed_fidelity.load_rows():
+        if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
+                or speed_fidelity.split_of(row) != "calibration"):
+            continue
+        gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+        job = speed_fidelity.job_of(row)
+        if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
+            continue
+        path = gguf_path(gpu, job.weights)
+        if path in (None, GgufPath.CUBLAS):
+            continue
+        if path is GgufPath.MMQ_MMA and row.get("source_date") and row["source_date"] < MMQ_MMA_SINCE:
+            continue
+        if speed_fidelity.evaluate(row, catalog).estimate is not None:  # rows the benchmark scores
+            rows[path].append(row)
+    shipped = dict(es.GGUF_PATH_COMPUTE)
+    out = {}
+    try:
+        for path, path_rows in rows.items():
+            for _ in range(rounds):
+                share = es.gguf_compute_share(path)
+                ratios = []
+                for row in path_rows:
+                    o = speed_fidelity.evaluate(row, catalog)
+                    if o.estimate is not None:
+                        ratios.append(math.log(o.measured / o.estimate))
+                if not ratios:
+                    break
+                es.GGUF_PATH_COMPUTE[path] = round(share * math.exp(sum(ratios) / len(ratios)), 3)
+            if path in es.GGUF_PATH_COMPUTE:
+                out[path] = (es.GGUF_PATH_COMPUTE[path], [r["id"] for r in path_rows])
+    finally:
+        es.GGUF_PATH_COMPUTE.clear()
+        es.GGUF_PATH_COMPUTE.update(shipped)
+    return out
+
+
 QUANT_GRID = [round(i * 0.01e-3, 8) for i in range(0, 31)]  # 0 to 0.3 ms per layer
 
 
@@ -304,6 +355,9 @@ def main() -> int:
     for key, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items(), key=lambda kv: str(kv[0])):
         table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_FAMILY"
         print(f"# {table}[{key!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
+    for path, (share, ids) in sorted(fit_gguf_paths(catalog).items(), key=lambda kv: kv[0].name):
+        print(f"# GGUF_PATH_COMPUTE[GgufPath.{path.name}] = {share:.3f}  (engine_speed.py; calibration rows: "
+              f"{', '.join(ids)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"

@@ -215,6 +215,22 @@ FILLER_WEIGHT_SOURCES = {
 }
 
 
+#: llama.cpp backends the app runs a GGUF job on: each GPU's own stack (``Gpu.backend``: CUDA, ROCm/HIP,
+#: Metal). A llama-bench row run on another backend of the same card (Vulkan, which geerlingguy/ai-benchmarks
+#: runs on every vendor) timed kernels the app does not model, and is skipped with the reason.
+OTHER_BACKENDS = ("backend Vulkan", "backend SYCL", "backend OpenCL")
+
+
+def other_backend(row: dict[str, str]) -> str | None:
+    """Why a llama.cpp row run on a backend other than its GPU's own stack is not scored; None otherwise."""
+    notes = row.get("notes", "")
+    hit = next((b for b in OTHER_BACKENDS if b in notes), None)
+    if hit is None or row["engine"] not in ("llama.cpp", "ollama"):
+        return None
+    return (f"llama.cpp's {hit.removeprefix('backend ')} backend: the app runs llama.cpp on each GPU's own stack "
+            "(CUDA, ROCm, Metal)")
+
+
 def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
     """Why an MoE row measured on filler weights is not scored (``FILLER_WEIGHT_SOURCES``); None otherwise."""
     why = FILLER_WEIGHT_SOURCES.get(row.get("url", "").strip())
@@ -253,6 +269,9 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     job = job_of(row)
     if isinstance(job, str):
         return Outcome(**base, skipped=job)
+    backend = other_backend(row)
+    if backend is not None:
+        return Outcome(**base, skipped=backend)
     filler = filler_weight_moe(row, arch)
     if filler is not None:
         return Outcome(**base, skipped=filler)

@@ -18,6 +18,7 @@ from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Objec
 from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
 from advisor.core.units import TERA
 
 # --- Efficiencies (achieved / peak), each from one published measurement ------------------
@@ -230,15 +231,17 @@ def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
     """Dense tensor peak the workload's kernels run at, FLOP/s (None: not published).
 
     fp32 work runs on the non-tensor FP32 units (PyTorch leaves TF32 matmuls off by default
-    since 1.12); llama.cpp's F16 GEMMs accumulate in FP16 (the GeForce 2× rate); everything
-    else is BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
+    since 1.12); llama.cpp and Ollama at the peak of the kernel path their weights take
+    (``gguf_paths``: F16 GEMMs accumulate in FP16, the GeForce 2× rate; quantized weights on the int8
+    tensor cores, with dp4a on the CUDA cores, on Metal's FP32 pipelines); everything else is
+    BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
     """
     fp32 = (workload.mode is Mode.TRAIN and workload.precision is Precision.FP32) or (
         workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp32")
     if fp32:
         tflops = gpu.fp32_tflops
-    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:
-        tflops = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
+    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:  # the kernel path of its weights' format
+        return gguf_peak_flops(gpu, workload.weights)
     elif runs_fp8(gpu, workload):
         tflops = gpu.fp8_tflops_dense
     else:
@@ -282,6 +285,8 @@ def matmul_share(gpu: Gpu, workload: Workload) -> float:
     """How much more (> 1) or less of its tensor peak ``gpu`` reaches than a typical card
     (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak the workload runs at, over ``TYPICAL_MATMUL_SHARE``);
     1 where the table has no row for the card and precision."""
+    if workload.mode is Mode.INFERENCE and workload.engine.gguf and gguf_path(gpu, workload.weights) is not GgufPath.CUBLAS:
+        return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
     key = (gpu.id, "8" if runs_fp8(gpu, workload) else "16")
     mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, workload)
     if mamf is None or not peak:

@@ -54,6 +54,7 @@ from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
+from advisor.core.speed.gguf_paths import gguf_path
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -291,6 +292,14 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
     return decode, prefill
 
 
+def _path_ratio(gpu, w: Workload) -> float:
+    """For a GGUF job: its kernel path's compute share over the engine's (``engine_speed.gguf_compute_share``),
+    so that the engine's share × the path's peak × this = the path's share of the path's peak; 1 otherwise."""
+    if not w.engine.gguf:
+        return 1.0
+    return _es.gguf_compute_share(gguf_path(gpu, w.weights)) / engine_speed(w.engine).compute
+
+
 def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimate:
     notes += _trt_llm_notes(arch, w)  # what the user set; the job as its engine version runs it below
     w = as_run(arch, w)
@@ -300,7 +309,8 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     r = run_of(arch, w, build)
     # Each card's matmuls reach their own share of its tensor peak (flops.matmul_share: measured
     # maximum achievable matmul FLOP/s); the engine's compute share is that of a typical card.
-    r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w)
+    # llama.cpp's matmuls reach the share of their kernel path's peak (``gguf_paths``), not the engine's one.
+    r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w) * _path_ratio(g, w)
                                for p, g in zip(r.peaks, build.gpus[: w.n_gpus], strict=True)))
     whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
     if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:

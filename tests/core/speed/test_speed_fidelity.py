@@ -24,15 +24,15 @@ PINNED = {
     "h100dev-decode-8b-b1-p4096": 14, "h100dev-decode-8b-b32": 3, "h100dev-decode-8b-b8": 23, "h100dev-full-1b": 3,
     "h100dev-lora-8b-ckpt": 6, "h100dev-prefill-8b-p2048": 7, "h100dev-prefill-8b-p8192": 11,
     "lcpp-22298-4090-l8b-iq2_s-pp2048": 16, "lcpp-22298-4090-l8b-q3_k_s-pp2048": 19,
-    "lcpp-22298-4090-l8b-q5_1-pp2048": 24, "lcpp-24127-3090-l8b-iq3_xxs-pp512": 10,
+    "lcpp-22298-4090-l8b-q5_1-pp2048": 24, "lcpp-24127-3090-l8b-iq3_xxs-pp512": 15,
     "lcpp-24127-4090-l8b-q4_k_s-pp512": 29, "lcpp-26284-7900xtx-l8b-q2_k-pp2048": 56,
-    "lcpp-26284-7900xtx-l8b-q4_k_m-pp2048": 5, "lcpp-2959-m2max30-l7b-q4_0-tg128": 20,
+    "lcpp-26284-7900xtx-l8b-q4_k_m-pp2048": 21, "lcpp-2959-m2max30-l7b-q4_0-tg128": 20,
     "lcpp-4766-4090-codellama7b-f16-pp512": 9, "lcpp-4766-4090-codellama7b-f16-tg128": 17,
-    "lcpp-4766-4090-codellama7b-q4_0-pp512": 32, "lcpp-4766-4090-codellama7b-q8_0-pp512": 38,
-    "lcpp-4766-4090-codellama7b-q8_0-tg128": 3, "lcpp-4812-3090ti-l7b-q4_0-pp512": 27,
-    "lcpp-4812-3090ti-l7b-q4_0-tg128": 46, "lcpp-8416-3090-l8b-q4_1-pp2048": 7, "lcpp-8416-3090-l8b-q5_k_s-pp2048": 9,
+    "lcpp-4766-4090-codellama7b-q4_0-pp512": 59, "lcpp-4766-4090-codellama7b-q8_0-pp512": 66,
+    "lcpp-4766-4090-codellama7b-q8_0-tg128": 3, "lcpp-4812-3090ti-l7b-q4_0-pp512": 53,
+    "lcpp-4812-3090ti-l7b-q4_0-tg128": 46, "lcpp-8416-3090-l8b-q4_1-pp2048": 18, "lcpp-8416-3090-l8b-q5_k_s-pp2048": 16,
     "lcpp-8416-4090-l8b-q4_k_s-pp2048": 22, "lcpp-8416-4090-l8b-q6_k-pp2048": 15,
-    "lcpp-geerling43-rtx4090-3b-pp512": 7, "qwen25-0.5b-transformers-awq-in1-1gpu": 27,
+    "qwen25-0.5b-transformers-awq-in1-1gpu": 27,
     "qwen25-0.5b-transformers-bf16-in1-1gpu": 5, "qwen25-0.5b-transformers-bf16-in14336-1gpu": 5,
     "qwen25-0.5b-transformers-bf16-in30720-1gpu": 5, "qwen25-0.5b-transformers-bf16-in6144-1gpu": 5,
     "qwen25-0.5b-transformers-gptq-int4-in1-1gpu": 11, "qwen25-0.5b-transformers-gptq-int8-in1-1gpu": 34,
@@ -135,6 +135,14 @@ PINNED = {
     # the RTX A6000's GA102 (8.6), which takes Llama 3's TRAIN_MFU like every unmeasured family: 20 -> 50 and
     # 28 -> 57. The A6000 rows imply 0.78 of its bf16 peak (0.67 less torch.compile's 1.16x), above anything
     # measured on the A100 (0.57-0.65), where the same table's RTX 4090 rows imply 0.47.
+    # 2026-11-27: llama.cpp's prompt matmuls at their kernel path's peak and share (speed.gguf_paths): quantized
+    # weights on the int8 tensor cores (MMQ, fitted on builds from July 2024 on), Metal on the FP32 pipelines.
+    # The 2024-01 builds' Q8_0 / Q4_0 prefill rows ran MMQ without tensor cores (PR #4766, #4812): 32-38 -> 53-66;
+    # the 3090 and RX 7900 XTX rows 5-10 -> 15-21. Apple M-series prefill rows score (the catalog's M1/M2 FP32 rates).
+    "lcpp-2959-m2max30-l7b-q4_0-pp512": 20, "lcpp-3084-m2ultra-l7b-f16-pp512": 4, "lcpp-3084-m2ultra-l7b-q4_0-pp512": 13,
+    "lcpp-3084-m2ultra-l7b-q4_1-pp512": 13, "lcpp-3084-m2ultra-l7b-q4_k_m-pp512": 28, "lcpp-3084-m2ultra-l7b-q5_k_m-pp512": 34,
+    "lcpp-3084-m2ultra-l7b-q5_k_s-pp512": 34, "lcpp-3084-m2ultra-l7b-q6_k-pp512": 34, "lcpp-3084-m2ultra-l7b-q8_0-pp512": 15,
+    "lcpp-3648-m2ultra-l7b-q4_0-pp512": 7, "lcpp-geerling48-applem1ultra-3b-pp512": 7,
     "tt-8b-full-1x4090": 13, "tt-8b-full-1xa6000": 50, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 57,
     "tt-8b-qlora-1x4090": 12, "tt-l32-3b-flags-ac": 8, "tt-l32-3b-flags-actoffload": 7,
     "tt-l32-3b-flags-adamw8bit": 12, "tt-l32-3b-flags-chunkedce": 12, "tt-l32-3b-flags-compile": 15,
