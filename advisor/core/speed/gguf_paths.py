@@ -2,7 +2,8 @@
 
 A prompt (a batch of more than a few tokens) goes through matrix-matrix kernels whose speed depends on
 what the GPU can do with the weights' format, not on the format's size. The kernel paths, read in
-ggml/src/ggml-cuda/ (common.cuh, mmq.cu, ggml-cuda.cu) at 00108827 and ggml-metal:
+ggml/src/ggml-cuda/common.cuh at 00108827 (``ggml_cuda_dp4a``, the CC constants) and mmq.cu at 027ef876
+(``ggml_cuda_should_use_mmq``), and ggml-metal:
 
 * ``CUBLAS``: F16, BF16 and F32 weights on CUDA go to cuBLAS GEMMs on the tensor cores, at the FP16
   tensor rate (FP16 accumulate on GeForce cards, their 2x rate: ``fp16_acc16_tflops_dense``; BF16/FP16
@@ -12,16 +13,20 @@ ggml/src/ggml-cuda/ (common.cuh, mmq.cu, ggml-cuda.cu) at 00108827 and ggml-meta
   (``turing_mma_available``: CC >= GGML_CUDA_CC_TURING; since PRs #7676 and #7860, June 2024), at the
   int8 tensor rate — twice the FP16 dense rate on every NVIDIA tensor-core generation since Turing
   (``int8_tops_dense``, else 2x the FP16 rate);
-* ``MMQ_DP4A``: quantized weights on CC 6.1 to 7.0 (Pascal GP102/GP104, Volta) run MMQ on the CUDA
-  cores with ``__dp4a`` (four int8 products summed in one instruction, ``GGML_CUDA_CC_DP4A`` = 610): four
-  multiply-adds per lane and clock where an FMA does one, as many integer lanes per SM as FP32 lanes on
-  both (CUDA C++ Programming Guide, arithmetic instruction throughput: 128 on 6.1, 64 and 64 on 7.0):
-  4x the FP32 rate in int8 operations;
+* ``MMQ_DP4A``: quantized weights on CC 6.1 and 6.2 (Pascal GP102/GP104: no FP16 tensor cores) run MMQ on
+  the CUDA cores with ``__dp4a`` (four int8 products summed in one instruction, ``GGML_CUDA_CC_DP4A`` = 610):
+  four multiply-adds per lane and clock where an FMA does one, as many integer lanes per SM as FP32 lanes
+  (CUDA C++ Programming Guide, arithmetic instruction throughput: 128 on 6.1): 4x the FP32 rate in int8
+  operations. On Volta (CC 7.0) MMQ runs only below ``MMQ_DP4A_MAX_BATCH_SIZE`` tokens
+  (``!fp16_mma_hardware_available(cc) || ne11 < MMQ_DP4A_MAX_BATCH_SIZE``): a prompt's weights are
+  dequantized to FP16 and go to cuBLAS on the tensor cores, the ``CUBLAS`` path (the dequantizing pass is
+  not counted);
 * ``DEQUANT``: quantized weights below CC 6.1 (the Tesla P100, GP100: no ``__dp4a``) are dequantized to
   FP16 and multiplied by cuBLAS on the CUDA cores (``ggml_cuda_should_use_mmq`` returns false below
   GGML_CUDA_CC_DP4A); the catalog holds no non-tensor FP16 rate, so that prefill is said to be unknown;
-* ``ROCM``: AMD cards through HIP run MMQ on MFMA (CDNA) or WMMA (RDNA3/4) units and rocBLAS for 16-bit
-  weights, at the card's dense 16-bit matrix rate (``bf16_tflops_dense``);
+* ``ROCM``: AMD cards through HIP run MMQ on MFMA (CDNA) or WMMA (RDNA3/4) units, or dequantize to 16 bits
+  for hipBLAS (RDNA3's Q2_K and Q6_K above 128 tokens, CDNA's K-quants above 256), and rocBLAS for 16-bit
+  weights, all at the card's dense 16-bit matrix rate (``bf16_tflops_dense``);
 * ``METAL``: Apple GPUs multiply 8x8 ``simdgroup_matrix`` tiles on their FP32 pipelines, which run FP16 at
   the same rate (philipturner/metal-benchmarks README at 936d911e: F16 and F32 OPs/clock equal on M1 and
   later), every weight type dequantized into threadgroup memory first: the FP32 peak (``fp32_tflops``).
@@ -43,13 +48,14 @@ FLOAT_FORMATS = ("f16", "bf16", "f32", "fp16", "fp32")
 #: The first compute capability with ``__dp4a`` (ggml-cuda common.cuh GGML_CUDA_CC_DP4A = 610) and the first
 #: with int8 tensor-core MMA instructions (GGML_CUDA_CC_TURING = 750).
 CC_DP4A = (6, 1)
+CC_VOLTA = (7, 0)  # FP16 tensor cores: a prompt's quantized weights go to cuBLAS (fp16_mma_hardware_available)
 CC_TURING = (7, 5)
 #: int8 operations per FP32 FMA slot: one ``__dp4a`` (4 multiply-adds = 8 operations) where an FMA does 2.
 DP4A_OPS_PER_FMA_OPS = 4
 
 
 class GgufPath(StrEnum):
-    CUBLAS = "cuBLAS FP16 tensor-core GEMM"
+    CUBLAS = "cuBLAS FP16 tensor-core GEMM"  # also Volta's dequantized weights
     MMQ_MMA = "MMQ on the int8 tensor cores"
     MMQ_DP4A = "MMQ with dp4a on the CUDA cores"
     DEQUANT = "dequantized to FP16, GEMM on the CUDA cores"
@@ -72,6 +78,8 @@ def gguf_path(gpu: Gpu, weights: str) -> GgufPath | None:
     cc = gpu.cc
     if cc is None or cc >= CC_TURING:
         return GgufPath.MMQ_MMA
+    if cc >= CC_VOLTA:
+        return GgufPath.CUBLAS
     return GgufPath.MMQ_DP4A if cc >= CC_DP4A else GgufPath.DEQUANT
 
 

@@ -17,7 +17,8 @@ def gpus():
 @pytest.mark.parametrize(("gpu", "weights", "path"), [
     ("rtx-4090", "f16", GgufPath.CUBLAS), ("rtx-4090", "q4_k_m", GgufPath.MMQ_MMA),
     ("rtx-2080-ti", "q4_0", GgufPath.MMQ_MMA),  # Turing, CC 7.5: int8 MMA
-    ("v100-pcie-16gb", "q4_0", GgufPath.MMQ_DP4A), ("tesla-p40", "q8_0", GgufPath.MMQ_DP4A),
+    ("v100-pcie-16gb", "q4_0", GgufPath.CUBLAS),  # Volta: dequantized to FP16 for its tensor cores
+    ("tesla-p40", "q8_0", GgufPath.MMQ_DP4A),
     ("tesla-p100-16gb-pcie", "q4_0", GgufPath.DEQUANT),  # GP100, CC 6.0: no __dp4a
     ("tesla-p100-16gb-pcie", "f16", GgufPath.CUBLAS),
     ("rx-7900-xtx", "q4_k_m", GgufPath.ROCM), ("apple-m2-ultra-192gb", "q4_0", GgufPath.METAL),
