@@ -231,8 +231,8 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
 
 #: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of
 #: sources dated before July 2024 timed other kernels (MMQ with dp4a, or dequantization to FP16), and are left
-#: out of the MMQ path's fit (they stay scored: they are what those builds did). Undated sources are later PRs.
-MMQ_MMA_SINCE = "2024-07"
+#: out of the MMQ path's fit (they stay scored: they are what those builds did); the two PRs' own tables (June 2024) are in.
+MMQ_MMA_SINCE = "2024-06"
 
 
 def fit_gguf_paths(catalog, rounds: int = 3) -> dict:

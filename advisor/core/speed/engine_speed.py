@@ -166,10 +166,10 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: rows from July 2024 on). Paths without such rows keep the prior as a share of their own peak.
 #: Fitted 2026-11-27: Metal on PR #3648's M2 Ultra Q4_0 pp512 and geerlingguy/ai-benchmarks issue #48's M1 Ultra
 #: 3B pp512 (0.631 of the FP32 peak); MMQ on the int8 tensor cores on PR #24127's RTX 4090 Q4_K_S and RTX 3090
-#: IQ3_XXS pp512 (0.253 of the int8 peak, i.e. 0.51 of the FP16 rate the engine's share was of); ROCm on PR
-#: #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048 (0.334 of the dense 16-bit matrix rate). Few rows each: the
-#: speed basis says where a family was measured.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.631, GgufPath.MMQ_MMA: 0.253, GgufPath.ROCM: 0.334}
+#: IQ3_XXS pp512, PR #8278's RTX 4090 IQ4_XS and PR #7860's RTX 4090 Q4_K_S pp2048 (0.240 of the int8 peak, i.e.
+#: 0.48 of the FP16 rate the engine's share was of); ROCm on PR #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048
+#: (0.334 of the dense 16-bit matrix rate). Few rows each: the speed basis says where a family was measured.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.631, GgufPath.MMQ_MMA: 0.240, GgufPath.ROCM: 0.334}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:
