@@ -73,6 +73,9 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                     "host_ram_gib": b.host_ram_gib, "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
                     "network": network_json(b)}
     rot = est.rule_of_thumb
+    from advisor.core.estimate.job_checks import past_trained_context
+
+    past = past_trained_context(arch, planned.workload if planned is not None else request.workload)
     return {
         "model": model,
         "workload": apply_framework(planned.workload if planned is not None else request.workload
@@ -94,6 +97,7 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
         "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
                                                    "why_different": rot.why_different},
         "assumptions": list(request.notes) + list(est.assumptions),
+        "warnings": [past] if past else [],
     }
 
 
@@ -174,16 +178,24 @@ def _fmt(value: float | None, unit: str, digits: int = 1) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f} {unit}"
 
 
+def job_text(w: dict[str, Any]) -> list[str]:
+    """The job as the PDF's job table says it (``job_words.job_rows``), from the JSON's ``workload``."""
+    from advisor.core.estimate.job_words import job_rows
+    from advisor.core.job.workload import Workload
+
+    rows = job_rows(Workload.model_validate(w))
+    return ["Job"] + [f"  {label:<26}{words}" for label, words in rows]
+
+
 def result_text(data: dict[str, Any]) -> str:
     m, w = data["model"], data["workload"]
     lines = [f"{m['name']} ({m['id']}): {m['params_total'] / 1e9:.2f}B parameters"
              + (f", {m['params_active'] / 1e9:.2f}B active" if m["moe"] else "")
              + f"; {m['n_layers']} layers, hidden {m['hidden_size']}, {m['n_heads']} heads / {m['n_kv_heads']} KV",
-             f"Workload: {w['mode']}" + (f" {w['method']}" + (f", {w['objective']}" if w.get("objective", "sft") != "sft"
-                                                              else "")
-                                         if w["mode"] == "train" else f", {w['weights']} weights")
-             + f", batch {w['batch']}, {w['n_gpus']} GPU(s)"
-             + (f", {data['hardware']['name']}" if data["hardware"] else "")]
+             *job_text(w), *(f"Warning: {x}" for x in data.get("warnings", ()))]
+    if data["hardware"]:
+        hw = data["hardware"]
+        lines.append(f"Build: {hw['name']}, {hw['gpu_count']} GPU{'s' if hw['gpu_count'] > 1 else ''}")
     hw = data["hardware"]
     if hw and hw.get("nodes", 1) > 1:
         net = hw.get("network")

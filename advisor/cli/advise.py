@@ -8,7 +8,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from advisor.cli._job_args import add_workload_arguments, machine_count, positive_int
+from advisor.cli._job_args import machine_count, positive_int
+from advisor.cli._job_flags import add_workload_arguments
 
 SORTS = ("price", "speed", "value")
 

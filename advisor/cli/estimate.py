@@ -22,30 +22,36 @@ from advisor.cli import UsageError
 from advisor.cli._estimate_text import result_json, result_text
 from advisor.cli._job_args import (
     ARCH_FLAGS,
-    FIELD_FLAGS,
     add_cost_arguments,
-    add_workload_arguments,
-    machine_count,
+    cost_settings,
     dataset_tokens_arg,
     load_model_arg,
-    make_workload,
-    cost_settings,
+    machine_count,
     override_arch,
-    workload_fields,
+)
+from advisor.cli._job_flags import (
+    FIELD_FLAGS,
+    add_workload_arguments,
+    given_fields,
+    job_fields,
+    make_workload,
+    refuse_ignored,
 )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "estimate", help="memory per GPU, speed and fit of one model and workload",
-        description="Estimate per-GPU memory (and with --gpu/--build: fit and speed) of running or training a model.")
+        description="Estimate per-GPU memory (and with --gpu/--build: fit and speed) of running or training a model.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model", nargs="?", metavar="MODEL", help="preset id, config.json, model folder or .gguf file")
     p.add_argument("--params", metavar="N", help="generic dense decoder of N parameters (6.74e9, 6.74B, 70b)")
     add_workload_arguments(p)
     h = p.add_argument_group("hardware")
     where = h.add_mutually_exclusive_group()
     where.add_argument("--gpu", metavar="ID", action="append",
-                       help="catalog GPU id (one card; N on PCIe with --gpus N; repeat for different cards in one machine)")
+                       help="catalog GPU id: a machine of --gpus N such cards on PCIe (default 1), all of them used; "
+                            "repeat for different cards in one machine")
     where.add_argument("--build", metavar="ID", help="catalog build, prebuilt system or cloud instance id")
     h.add_argument("--nodes", type=machine_count, metavar="N",
                    help="N identical machines of --gpu/--build joined by their network card (default 1)")
@@ -132,11 +138,11 @@ def _resolve_one(args: argparse.Namespace, catalog):
         if len(ids) > 1:
             from advisor.core.hardware.catalog import mixed_build
 
-            if args.gpus is not None and args.gpus > len(ids):
-                raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.gpus}")
+            if args.n_gpus is not None and args.n_gpus > len(ids):
+                raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
             return mixed_build(catalog, ids)
         try:
-            return gpu_build(catalog, ids[0], args.gpus or 1)
+            return gpu_build(catalog, ids[0], args.n_gpus or 1)
         except ValueError as exc:
             raise UsageError(f"--gpus: {exc}") from None
     resolvers = ((RecordKind.BUILD, resolve_build), (RecordKind.SYSTEM, resolve_system),
@@ -159,21 +165,31 @@ def _weights_override(imported, workload) -> float | None:
 
 
 def _with_defaults(fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
-    """The default job (``advisor.core.job.defaults``, as the window's) under the flags given."""
-    from advisor.core.job.defaults import default_job
+    """The default job (``advisor.core.job.defaults``, as the window's) under the flags given; a note says
+    the default job's size where the flags leave it."""
+    from advisor.core.job.defaults import default_job, shape_words
     from advisor.core.job.workload import Engine, Mode
 
     mode = Mode(fields.get("mode", "inference"))
     engine = Engine(fields["engine"]) if "engine" in fields else None
     base = default_job(mode, engine)
     merged = {k: getattr(base, k) for k in base.model_fields_set}
-    given = {k for k in fields if k != "mode"}
-    shown = [f"{FIELD_FLAGS.get(k, k)} {getattr(base, k).value if hasattr(getattr(base, k), 'value') else getattr(base, k)}"
-             for k in ("engine", "context_len", "batch") if k in merged and k not in given and mode is Mode.INFERENCE]
-    if shown:
-        notes.append("not given, the default job's: " + ", ".join(shown))
+    if mode is Mode.INFERENCE and not {"engine", "context_len", "batch"} <= set(fields):
+        notes.append(f"not given, the default job's: {shape_words(base.engine)} with {base.engine.label}")
     merged.update(fields)
     return merged
+
+
+def _gpus_given(args: argparse.Namespace, fields: dict[str, Any], build) -> None:
+    """``--gpus N``: with one ``--gpu`` card, the machine has N of them (each of ``--nodes`` machines) and the job
+    uses all; with ``--build`` or several ``--gpu`` cards, the job uses N of the build's GPUs, counted over all
+    its machines. Without hardware it is the job's own count."""
+    if args.n_gpus is None or build is None:
+        return
+    if args.gpu and len(args.gpu) == 1:
+        fields.pop("n_gpus")  # the build's shape, not a pin: the plan uses every GPU of every machine
+    elif args.n_gpus > build.gpu_count:
+        raise UsageError(f"--gpus: {build.name} has {build.gpu_count} GPU(s) in all, not {args.n_gpus}")
 
 
 def build_request(args: argparse.Namespace, read=None) -> Request:
@@ -188,34 +204,29 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     imported, arch = load_model_arg(args, catalog if catalog is not None else read)
     arch = override_arch(arch, args)
     notes: list[str] = []
-    fields = _with_defaults(workload_fields(args, imported), notes)
-    for flag, value in (("--dataset-tokens", getattr(args, "dataset_tokens", None)), ("--epochs", getattr(args, "epochs", None))):
-        if value is not None and args.mode != "train":
-            raise UsageError(f"{flag}: only applies to training (--mode train)")
+    given = given_fields(args)
+    fields = _with_defaults(job_fields(args, imported), notes)
     tokens, tokens_note = dataset_tokens_arg(getattr(args, "dataset_tokens", None), arch)
     if tokens is not None:
         fields["dataset_tokens"] = tokens
     if tokens_note:
         notes.append(tokens_note)
-    if getattr(args, "epochs", None) is not None:
-        fields["epochs"] = args.epochs
     build = _resolve_hardware(args, catalog)
-    if build is not None and args.gpus is not None and args.gpus > build.gpu_count:
-        raise UsageError(f"--gpus: {build.name} has {build.gpu_count} GPU(s), not {args.gpus}")
-    clamp = ("seq_len", "seq_len") if args.mode == "train" else ("context", "context_len")
-    flag, field = clamp
-    if getattr(args, flag) is None and arch.max_context < fields.get(field, 2048):
+    _gpus_given(args, fields, build)
+    field = "seq_len" if fields["mode"] == "train" else "context_len"
+    if field not in given and arch.max_context < fields.get(field, 2048):
         fields[field] = arch.max_context
-        notes.append(f"--{flag.replace('_', '-')} not given: the model's maximum, {arch.max_context} tokens")
+        notes.append(f"{FIELD_FLAGS[field]} not given: the model's maximum, {arch.max_context:,} tokens")
     workload = make_workload(fields)
+    refuse_ignored(workload, given)
     pins = pins_from_workload(workload)
     if args.params:
         notes.append(f"generic dense decoder of {arch.n_layers} layers x {arch.hidden_size} wide (advisor.core.model.generic)")
-    if any(getattr(args, flag) is not None for flag in ARCH_FLAGS):
+    arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
+    if arch_changed:
         notes.append("architecture overridden from the command line")
     if imported is not None:
         notes.extend(imported.notes)
-    arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
     exact = None if arch_changed else _weights_override(imported, workload)  # files no longer match the shapes
     job = workload if build is None else job_of(workload)  # without hardware, the flags are the plan
     return Request(arch, job, build, imported, exact, tuple(notes), pins, _entry(args, build, catalog), catalog)
@@ -236,19 +247,22 @@ def _entry(args: argparse.Namespace, build, catalog):
 
 
 def _check(request: Request) -> None:
-    """The first impossible or contradictory setting (``check_workload``), as a usage error."""
+    """The first impossible or contradictory setting (``check_workload``), as a usage error. With a build,
+    the pinned parts of the plan are checked against it, and the GPU count it leaves free as every GPU of the
+    build (what the plan starts from: a pinned scheme keeps the build's GPUs)."""
     from advisor.core.estimate.job_checks import check_workload
     from advisor.core.job.plan import BUILD_ONLY_FIELDS
 
     workload = request.workload
-    if request.build is not None and request.pins is not None:  # pinned parts are checked against the build
-        workload = workload.model_copy(update={k: getattr(request.pins, k) for k in BUILD_ONLY_FIELDS
-                                               if getattr(request.pins, k) is not None})
+    if request.build is not None and request.pins is not None:
+        update = {k: getattr(request.pins, k) for k in BUILD_ONLY_FIELDS if getattr(request.pins, k) is not None}
+        if "parallel" in update:
+            update.setdefault("n_gpus", request.build.gpu_count)
+        workload = workload.model_copy(update=update)
     problems = check_workload(request.arch, workload, request.build)
     if problems:
         first = problems[0]
-        flag = FIELD_FLAGS.get(first.field, f"--{first.field.replace('_', '-')}")
-        raise UsageError(f"{flag}: {first.message.replace('--n-gpus', '--gpus')}")
+        raise UsageError(f"{FIELD_FLAGS.get(first.field, first.field)}: {first.message}")
 
 
 def estimate_request(request: Request, margin: float = 0.0):

@@ -24,13 +24,11 @@ from advisor.core.cost.running import (
     usd_per_million_tokens,
 )
 from advisor.core.estimate.job_checks import message_of
+from advisor.core.estimate.job_words import job_rows, say
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.engine_versions import as_run, trt_llm_version
-from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES, apply_framework
-from advisor.core.job.workload import Engine, Loss, Mode, Optimizer, Workload
-from advisor.core.memory.inference import base_format_name
+from advisor.core.job.engine_versions import as_run
+from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.results import MEMORY_TERMS, term_label
-from advisor.core.memory.training import OBJECTIVE_WORDS
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.scores import unfused_reason
 from advisor.core.units import GB, GIB, format_usd
@@ -67,56 +65,42 @@ def _usd(value: float | None, per: str = "") -> str:
 
 
 def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> tuple[tuple[str, str], ...]:
-    """Every setting that matters for this mode, as (setting, value)."""
+    """The model, then every setting that matters for this job in its declared words (``job_words.job_rows``,
+    as the command line prints it), then what the estimate made of them where a setting alone does not say it
+    (a TensorRT-LLM version's kernels, a request, a prompt attention that is not fused)."""
     kv = f"{arch.n_heads} / {arch.n_kv_heads}"
     rows = [("Model", f"{arch.name} ({fmt_params(params_total)} parameters)"),
             ("Architecture", f"{arch.n_layers} layers, hidden {arch.hidden_size}, heads / KV heads {kv}, "
                              f"head dim {arch.head_dim}, FFN {arch.ffn_size}, vocab {arch.vocab_size:,}"
                              + (f", MoE {arch.moe.n_active} of {arch.moe.n_experts} experts" if arch.moe else "")
                              + (f", attention {arch.attention.kind.value}" if arch.attention.kind.value != "full" else ""))]
+    settings = dict(job_rows(w))
     if w.mode is Mode.INFERENCE:
         run = as_run(arch, w)  # as the named TensorRT-LLM version runs it (16-bit experts, per-head decoding)
-        version = f" {w.engine_version}" if trt_llm_version(w) is not None else ""
-        weights = w.weights + (" (double quant)" if w.double_quant else "")
         if run.weights != w.weights:
-            weights += f" (experts in {run.weights}: no FP8 path for MoE experts before 0.10)"
-        rows += [("Task", f"inference with {w.engine.label}{version}"), ("Weights", weights),
-                 ("KV cache", w.kv_dtype), ("Context", f"{w.context_len:,} tokens"),
-                 ("Concurrent sequences", str(w.batch))]
-        if w.is_request:
-            rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {w.context_len - w.prompt_tokens:,} "
-                                    "generated: speed is that request's (decode at the middle of the generation)"))
-        if run.decode_attention.value != "grouped":
-            rows.append(("Decode attention", f"{run.decode_attention.value}: one query head at a time on the CUDA cores"))
-        if w.scores_in_memory:
-            rows.append(("Prompt attention", f"not fused ({unfused_reason(w)}): the prompt's attention scores go "
-                                             "through the card's memory"))
-    else:
-        rank = f", rank {w.lora_rank_effective}, targets {','.join(w.lora_targets)}" \
-            if w.method.value in ("lora", "qlora") else ""
-        e = apply_framework(w)  # the framework's defaults where the job sets nothing: what the estimate uses
-        loss = e.loss.value + (f" in {e.loss_chunks} chunks" if e.loss is Loss.CHUNKED else "") if e.loss else "upcast"
-        rows += [("Task", f"fine-tuning: {w.method.value}{rank}"),
-                 ("Framework", f"{FRAMEWORK_NAMES[e.framework]} ({PROFILES[e.framework].summary})"),
-                 ("Objective", OBJECTIVE_WORDS[w.objective]
-                  + ("; reference log-probabilities precomputed" if w.precompute_ref else "")),
-                 ("Precision", e.precision.value),
-                 ("Optimizer", e.optimizer.value + (f" ({e.optimizer_kernel.value} kernel)"
-                                                    if e.optimizer is Optimizer.ADAMW and e.optimizer_kernel else "")),
-                 ("Sequence length", f"{w.seq_len:,}"),
-                 ("Micro-batch", f"{w.batch} (gradient accumulation {w.grad_accum_steps})"),
-                 ("Loss", loss),
-                 ("Checkpointing / attention", f"{e.checkpointing.value} / {e.attention.value}")]
-        if w.method.value == "qlora":
-            rows.append(("Base weights", base_format_name(w)))  # what the estimate stores, not the field
+            experts = say("weights", run.weights)
+            settings["Weights"] += f" (experts in {experts}: no FP8 path for MoE experts before 0.10)"
+        if run.decode_attention is not w.decode_attention or "Decode attention" in settings:
+            kernel = say("decode_attention", run.decode_attention)
+            per_head = run.decode_attention.value != "grouped"
+            settings["Decode attention"] = f"{kernel}: one query head at a time on the CUDA cores" if per_head else kernel
+    rows += settings.items()
+    if w.is_request:
+        rows.append(("Request", f"{w.prompt_tokens:,} prompt tokens, {w.context_len - w.prompt_tokens:,} "
+                                "generated: speed is that request's (decode at the middle of the generation)"))
+    if w.mode is Mode.INFERENCE and w.scores_in_memory:
+        rows.append(("Prompt attention", f"not fused ({unfused_reason(w)}): the prompt's attention scores go "
+                                         "through the card's memory"))
     rows.append(("GPUs and parallelism", "chosen for each build (see the plan in Verdict per build)"))
     return tuple(rows)
 
 
-def _objective(w: Workload) -> str:
-    """', DPO' beside the method in the subtitle; nothing for plain SFT."""
-    words = {"sft": "", "dpo": ", DPO", "orpo": ", ORPO", "reward": ", reward model"}
-    return words[w.objective.value]
+def _job_line(w: Workload) -> str:
+    """'inference with vLLM' / 'fine-tuning (QLoRA (4-bit base), DPO (preferences))': the subtitle's job."""
+    if w.mode is Mode.INFERENCE:
+        return f"inference with {say('engine', w.engine)}"
+    objective = "" if w.objective.value == "sft" else f", {say('objective', w.objective)}"
+    return f"fine-tuning ({say('method', w.method)}{objective})"
 
 
 def _links(b: ResolvedBuild) -> str:
@@ -414,8 +398,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
                Heading(text="Catalog sources of each build's numbers", level=2), *_sources(results)]
     return ReportDocument(
         title=title,
-        subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — "
-                        f"{'inference' if w.mode is Mode.INFERENCE else 'fine-tuning (' + w.method.value + _objective(w) + ')'}",
+        subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — {_job_line(w)}",
                         f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
         footer_left=f"{APP_NAME} {__version__} · {builds_title([r.name for r in results.builds])}",
         blocks=tuple(blocks),

@@ -55,16 +55,23 @@ def speed_band_text(workload: Workload) -> str:
             f"({entry.get('rows', '?')} measurements, {label})")
 
 
+def _group_words(group: str) -> str:
+    """A band's group as the job's settings say it ('QLoRA (4-bit base)', not 'qlora')."""
+    from advisor.core.job.settings import choice_label
+
+    return group if group == "inference" else choice_label("method", group)
+
+
 def error_band_text(workload: Workload) -> str:
-    """'memory ±6 % median, ±14 % p90 (12 measurements, lora); speed ±…' or NOT_MEASURED."""
+    """'memory ±6 % median, ±14 % p90 (12 measurements, LoRA); speed ±…' or NOT_MEASURED."""
     group = group_of(workload)
     entry = _bands().get("memory", {}).get(group)
     if not isinstance(entry, dict) or entry.get("median_pct") is None:
-        return f"memory: {NOT_MEASURED} ({group}); {speed_band_text(workload)}"
+        return f"memory: {NOT_MEASURED} ({_group_words(group)}); {speed_band_text(workload)}"
     p90 = entry.get("p90_pct")
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
     return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} measurements, "
-            f"{group}); {speed_band_text(workload)}")
+            f"{_group_words(group)}); {speed_band_text(workload)}")
 
 
 def speed_basis(workload: Workload, gpus) -> SpeedBasis:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from advisor.core.advice.candidates import PriceChoice, Where
 from advisor.core.advice.ranking import Criterion
 from advisor.core.advice.search import Job, SearchRequest, search
+from advisor.core.estimate.job_words import say
 from advisor.core.job.plan import job_of
 from advisor.core.units import GIB
 from advisor.storage.error_bands import median_pct
@@ -45,10 +46,11 @@ OTHER_COLOR = "#7A7A7A"
 
 
 def job_words(job: Job) -> str:
+    """A job in one line, its settings in their declared words (``job_words.say``)."""
     w = job.workload
     if w.mode.value == "train":
-        return f"{job.arch.name}: {w.method.value} fine-tune, {w.seq_len:,}-token sequences, micro-batch {w.batch}"
-    return (f"{job.arch.name}: {w.weights} on {w.engine.label}, {w.batch} × {w.context_len:,} tokens")
+        return (f"{job.arch.name}: {say('method', w.method)}, {w.seq_len:,}-token sequences, micro-batch {w.batch}")
+    return (f"{job.arch.name}: {say('weights', w.weights, w)} on {w.engine.label}, {w.batch} × {w.context_len:,} tokens")
 
 
 def _speed_words(found) -> str:

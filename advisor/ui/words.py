@@ -1,52 +1,39 @@
 """The core's and the validators' words, said in the window's words (Qt-free).
 
-The core names workload fields and CLI flags (``n_gpus: … (--n-gpus)``, ``use --method qlora
+The core names workload fields and CLI flags (``n_gpus: … (--gpus)``, ``use --method qlora
 or lora``) because the CLI is where a user types them; the window has labelled controls
 instead. Here each field name becomes the label the user sees and each flag the control
-that sets it (issue 17). The CLI keeps its own wording: nothing here changes the core.
+that sets it, both from the setting's declaration (``advisor.core.job.settings``). The CLI keeps
+its own wording: nothing here changes the core.
 """
 
 from __future__ import annotations
 
-#: Workload field → the label of the control that edits it (workload panel, Plan… dialog).
-FIELD_LABELS: dict[str, str] = {
-    "mode": "Mode",
-    "batch": "Batch",
-    "weights": "Weights",
-    "engine": "Engine",
-    "context_len": "Context length",
-    "prompt_tokens": "Prompt tokens",
-    "kv_dtype": "KV cache type",
-    "decode_attention": "Decode attention",
-    "gpu_memory_utilization": "vLLM memory share",
-    "method": "Method",
-    "objective": "Objective",
-    "precompute_ref": "Reference scores computed beforehand",
-    "precision": "Precision",
-    "optimizer": "Optimizer",
-    "seq_len": "Sequence length",
-    "grad_accum_steps": "Grad. accumulation",
-    "checkpointing": "Checkpointing",
-    "attention": "Attention",
-    "lora_rank": "LoRA rank",
-    "lora_targets": "LoRA targets",
-    "double_quant": "Double quantization",
-    "n_gpus": "GPUs used (the build's plan)",
-    "parallel": "Parallel scheme (the build's plan)",
-    "offload": "Offload (the build's plan)",
-    "framework": "Framework",
-}
-
 #: Where the window says a flag phrase its own way (the control to use), before the core's words for the
 #: others (``job_checks.FLAG_PHRASES``).
 _PHRASES: tuple[tuple[str, str], ...] = (
-    ("(--n-gpus)", "(right-click the build ▸ Plan… to set its GPUs)"),
+    ("(--gpus)", "(right-click the build ▸ Plan… to set its GPUs)"),
 )
 
 
 def label(field: str) -> str:
-    """The control's label for a workload field (the field itself, in words, if unknown)."""
-    return FIELD_LABELS.get(field, field.replace("_", " ").capitalize())
+    """The label of the control that edits a workload field (its declaration's: ``core.job.settings``); a
+    plan setting says it is the build's plan; another name in words."""
+    from advisor.core.job.settings import Widget, setting  # noqa: PLC0415 - the core loads after the first paint
+
+    try:
+        s = setting(field)
+    except KeyError:
+        return field.replace("_", " ").capitalize()
+    return f"{s.label} (the build's plan)" if s.widget is Widget.PLAN else s.label
+
+
+def flag_label(name: str) -> str:
+    """The label of the control a CLI flag's setting has ("gpus" → "GPUs used (the build's plan)")."""
+    from advisor.core.job.settings import by_flag  # noqa: PLC0415 - the core loads after the first paint
+
+    s = by_flag(f"--{name}")
+    return label(s.name) if s is not None else name.replace("-", " ").capitalize()
 
 
 def without_flags(message: str) -> str:
@@ -55,13 +42,15 @@ def without_flags(message: str) -> str:
 
     for flag_text, words in _PHRASES:
         message = message.replace(flag_text, words)
-    return flags_said(message, lambda name: label(name.replace("-", "_")))
+    return flags_said(message, flag_label)
 
 
 def problem(line: str) -> str:
     """One ``field: message`` line of ``check_workload`` as the window says it."""
     field, sep, message = line.partition(": ")
-    if sep and field in FIELD_LABELS:
+    from advisor.core.job.workload import Workload  # noqa: PLC0415 - the core loads after the first paint
+
+    if sep and field in Workload.model_fields:
         return f"{label(field)}: {without_flags(message)}"
     return without_flags(line)
 

@@ -102,11 +102,12 @@ def test_text_lists_what_the_speed_is_timed_at_and_limited_by(capsys):
 
 
 def test_gpu_with_gpus_is_n_cards_on_pcie(capsys):
+    # --gpus with one --gpu card is the machine (N cards), not a pin: its plan is chosen, on all of them.
     data = run_json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--gpu", "rtx-4090",
                     "--gpus", "2")
     assert data["hardware"]["gpu_count"] == 2 and data["workload"]["n_gpus"] == 2
     assert data["workload"]["parallel"] == "layer-split"  # the plan chosen for llama.cpp on 2 cards
-    assert data["plan"]["text"] == "2 GPUs, split by layers over PCIe (through host memory), no offload (pinned)"
+    assert data["plan"]["text"] == "2 GPUs, split by layers over PCIe (through host memory), no offload"
 
 
 def test_build_uses_all_its_gpus(capsys):

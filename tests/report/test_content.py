@@ -125,7 +125,7 @@ def test_qlora_base_is_what_the_estimate_stores(catalog):
                    builds=(BuildEntry(name="a", build_id="1x-rtx-5090"), BuildEntry(name="b", build_id="1x-rtx-pro-6000")))
     doc, _ = _doc(catalog, c)
     rows = dict(_table(doc, "Setting").rows)
-    assert rows["Base weights"] == "nf4"
+    assert rows["Base weights"] == "NF4 (4.5 bits)"
 
 
 def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
@@ -133,13 +133,15 @@ def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
     from advisor.report.content import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
+    # The settings in their declared words (the sources of each objective are the estimate's assumptions).
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", objective="dpo"), None))
-    assert rows["Objective"].startswith("DPO (Rafailov et al. 2023, arXiv:2305.18290")
-    assert "rank 16" in rows["Task"]
+    assert rows["Objective"].startswith("DPO (preferences)")
+    assert rows["Method"] == "LoRA" and rows["LoRA rank"] == "16"
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="adapter-v2"), None))
-    assert rows["Task"] == "fine-tuning: adapter-v2" and rows["Objective"].startswith("supervised fine-tuning")
+    assert rows["Method"] == "LLaMA-Adapter V2 (LitGPT)" and rows["Objective"].startswith("SFT (instructions)")
+    assert "LoRA rank" not in rows
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", objective="dpo", precompute_ref=True), None))
-    assert rows["Objective"].endswith("reference log-probabilities precomputed")
+    assert rows["Reference scores computed beforehand"] == "on"
 
 
 def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
@@ -166,14 +168,15 @@ def test_workload_rows_name_a_per_head_decode_kernel():
 
     assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
-    assert rows["Decode attention"].startswith("per-head")
+    assert rows["Decode attention"].startswith("per head")
     # A named TensorRT-LLM version: the task names it, and what it runs (per-head before 0.7; an MoE model's
     # experts in 16-bit in an FP8 build before 0.10) is stated as the estimate used it.
     rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", engine_version="0.5.0"), None))
-    assert rows["Task"] == "inference with TensorRT-LLM 0.5.0" and rows["Decode attention"].startswith("per-head")
+    assert rows["Engine"] == "TensorRT-LLM" and rows["TensorRT-LLM version"] == "0.5.0"
+    assert rows["Decode attention"].startswith("per head: one query head at a time")
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
     rows = dict(workload_rows(mixtral, Workload(engine="tensorrt-llm", engine_version="0.9.0", weights="fp8"), None))
-    assert rows["Weights"] == "fp8 (experts in fp16: no FP8 path for MoE experts before 0.10)"
+    assert rows["Weights"] == "FP8 (8 bits) (experts in FP16 (16 bits): no FP8 path for MoE experts before 0.10)"
 
 
 def test_workload_rows_name_the_framework_and_what_it_sets():
@@ -184,17 +187,21 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     from tests.core.speed.speed_fixtures import llama2_7b
 
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert rows["Framework"].startswith("LitGPT (pure bf16")
-    assert rows["Precision"] == "bf16" and rows["Loss"].startswith("chunked in ")
+    assert rows["Framework"].startswith("LitGPT: pure bf16")
+    from advisor.core.job.frameworks import PROFILES
+    from advisor.core.job.workload import Framework
+
+    assert rows["Precision"] == "bf16" and rows["Loss"] == "chunked"
+    assert rows["Loss chunks"] == str(PROFILES[Framework.LITGPT].loss_chunks)  # the framework's, as estimated
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora"), None))
-    assert rows["Framework"].startswith("Hugging Face (") and rows["Precision"] == "amp"
-    assert rows["Optimizer"] == "adamw (fused kernel)"  # issue 15: the kernel the estimate took
+    assert rows["Framework"].startswith("Hugging Face: ") and rows["Precision"].startswith("mixed precision")
+    assert rows["Optimizer"] == "AdamW" and rows["Optimizer kernel"] == "fused"  # the kernel the estimate took
     lit = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert lit["Optimizer"] == "adamw (foreach kernel)"
+    assert lit["Optimizer kernel"] == "foreach"
     eight = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", optimizer="adamw-8bit"), None))
-    assert eight["Optimizer"] == "adamw-8bit"  # bitsandbytes' own kernel: no PyTorch kernel to name
+    assert eight["Optimizer"] == "AdamW 8-bit" and "Optimizer kernel" not in eight  # bitsandbytes' own kernel
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
-    assert rows["Precision"] == "amp"  # what the user set stands
+    assert rows["Precision"].startswith("mixed precision")  # what the user set stands
     assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
 
 

@@ -12,7 +12,7 @@ def test_shipped_bands_are_read_per_group():
     fidelity._bands.cache_clear()
     text = fidelity.error_band_text(Workload(mode=Mode.TRAIN, method=Method.LORA))
     shipped = json.loads((fidelity_path()).read_text())["memory"]["lora"]
-    assert f"±{shipped['median_pct']:.0f} % median" in text and "lora" in text
+    assert f"±{shipped['median_pct']:.0f} % median" in text and "measurements, LoRA)" in text
     speed = json.loads((fidelity_path()).read_text())["speed"]["overall"]
     assert f"speed ±{speed['median_pct']:.0f} % median" in text  # issue 15: measured, shown
     vllm = fidelity.error_band_text(Workload(engine="vllm"))
@@ -44,4 +44,4 @@ def test_litgpt_adapters_share_the_adapter_band(method):
     fidelity._bands.cache_clear()
     text = fidelity.error_band_text(Workload(mode=Mode.TRAIN, method=method))
     shipped = json.loads((fidelity_path()).read_text())["memory"]["adapter"]
-    assert f"±{shipped['median_pct']:.0f} % median" in text and "measurements, adapter)" in text
+    assert f"±{shipped['median_pct']:.0f} % median" in text and "measurements, LLaMA-Adapter (LitGPT))" in text

@@ -4,6 +4,7 @@ import pytest
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.ui.builds_panel import COLUMNS
+from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -71,7 +72,7 @@ def test_price_header_says_what_a_cloud_price_is(app_window):
 def test_lines_under_the_table_never_cover_it(app_window, qtbot, size):
     session, window = app_window
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # long "would fit with" lines
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))  # long "would fit with" lines
     _settle(qtbot, window, *size)
     bp = window.builds_panel
     assert bp.label_messages.text()
@@ -90,12 +91,12 @@ def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_wi
     def need():
         return bp.layout().totalHeightForWidth(bp.width())
 
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # several "does not fit" lines
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))  # several "does not fit" lines
     qtbot.waitUntil(lambda: not session.results_pending, timeout=5000)
     qtbot.waitUntil(lambda: not bp._grow_timer.isActive(), timeout=5000)  # a turn later (the next test)
     tall = bp.minimumHeight()
     assert tall >= need()  # grown
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "inference")))
     qtbot.waitUntil(lambda: not session.results_pending, timeout=5000)
     qtbot.waitUntil(lambda: not bp._grow_timer.isActive(), timeout=5000)
     assert need() < tall  # inference: fewer lines
@@ -146,7 +147,7 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
     short = bp.minimumHeight()
     lines_at_curves: list[str] = []
     before = bp.label_messages.text()
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))  # several "does not fit" lines
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))  # several "does not fit" lines
     qtbot.waitUntil(lambda: "panel grown" in seen and "curves drawn" in seen, timeout=10_000)
     assert lines_at_curves == [before] != [bp.label_messages.text()]  # the new lines come with their room
     assert bp.minimumHeight() > short

@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.job.workload import Framework, Loss, Mode
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.ui.workload_rules import LOSS_WORDS
+from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -17,18 +17,18 @@ def _total(session):
 def test_framework_loss_and_switches_reach_the_workload_and_the_estimate(app_window):
     session, window = app_window
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
     panel.spin_batch.setValue(16)  # a micro-batch whose logits weigh: the loss decides the peak
-    combos = panel.data_combos
+    combos = {n: getattr(panel, f"combo_{n}") for n in ("framework", "loss", "activation_offload", "compile", "optimizer_in_backward", "optimizer_kernel", "activation_quant")}
     assert [combos["framework"].itemText(i) for i in range(combos["framework"].count())] == list(FRAMEWORK_NAMES.values())
     assert session.workload.framework is Framework.HF and session.workload.loss is None
 
     combos["framework"].setCurrentIndex(combos["framework"].findText(FRAMEWORK_NAMES[Framework.TORCHTUNE]))
     assert session.workload.framework is Framework.TORCHTUNE
 
-    combos["loss"].setCurrentIndex(combos["loss"].findText(LOSS_WORDS[Loss.FP32_LOGITS]))
+    combos["loss"].setCurrentIndex(combos["loss"].findText(shown("loss", Loss.FP32_LOGITS)))
     full_logits = _total(session)
-    combos["loss"].setCurrentIndex(combos["loss"].findText(LOSS_WORDS[Loss.FUSED]))
+    combos["loss"].setCurrentIndex(combos["loss"].findText(shown("loss", Loss.FUSED)))
     assert session.workload.loss is Loss.FUSED
     assert _total(session) < full_logits  # the fused loss never holds the vocabulary's logits
 
@@ -46,9 +46,9 @@ def test_the_boxes_show_a_loaded_workload(app_window):
     panel = window.workload_panel
     session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "framework": Framework.LITGPT,
                                                              "loss": Loss.CHUNKED, "compile": False}))
-    combos = panel.data_combos
+    combos = {n: getattr(panel, f"combo_{n}") for n in ("framework", "loss", "activation_offload", "compile", "optimizer_in_backward", "optimizer_kernel", "activation_quant")}
     assert combos["framework"].currentText() == FRAMEWORK_NAMES[Framework.LITGPT]
-    assert combos["loss"].currentText() == LOSS_WORDS[Loss.CHUNKED]
+    assert combos["loss"].currentText() == shown("loss", Loss.CHUNKED)
     assert combos["compile"].currentText() == "off"
     session.set_workload(session.workload.model_copy(update={"loss": None, "compile": None}))
     assert combos["loss"].currentIndex() == 0 and combos["compile"].currentIndex() == 0
@@ -63,34 +63,34 @@ def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
 
     session, window = app_window
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
-    panel.combo_method.setCurrentIndex(panel.combo_method.findText("qlora"))
-    controls = [panel.data_combos["optimizer_in_backward"], panel.data_combos["activation_quant"],
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText(shown("method", "qlora")))
+    controls = [panel.combo_optimizer_in_backward, panel.combo_activation_quant,
                 panel.spin_loss_chunks, panel.spin_checkpoint_every, panel.spin_tp, panel.spin_cp,
                 panel.check_bnb_legacy, panel.check_expandable_segments]
     assert all(c.toolTip() for c in controls)
 
     before = _total(session)
-    q = panel.data_combos["activation_quant"]
+    q = panel.combo_activation_quant
     q.setCurrentIndex(q.findData(ActivationQuant.FP8.value))
     assert session.workload.activation_quant is ActivationQuant.FP8 and _total(session) < before
     panel.check_bnb_legacy.setChecked(True)
     assert session.workload.bnb_legacy is True
     panel.check_expandable_segments.setChecked(True)
     assert session.workload.expandable_segments is True
-    ob = panel.data_combos["optimizer_in_backward"]
+    ob = panel.combo_optimizer_in_backward
     ob.setCurrentIndex(ob.findText("on"))
     assert session.workload.optimizer_in_backward is True
 
-    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("full"))
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText(shown("checkpointing", "full")))
     assert panel.spin_checkpoint_every.isEnabled()
     panel.spin_checkpoint_every.setValue(2)
     assert session.workload.checkpoint_every == 2
-    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("none"))
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText(shown("checkpointing", "none")))
     assert not panel.spin_checkpoint_every.isEnabled()  # nothing is checkpointed: no K to choose
 
-    combos = panel.data_combos
-    combos["loss"].setCurrentIndex(combos["loss"].findText(LOSS_WORDS[Loss.CHUNKED]))
+    combos = {n: getattr(panel, f"combo_{n}") for n in ("framework", "loss", "activation_offload", "compile", "optimizer_in_backward", "optimizer_kernel", "activation_quant")}
+    combos["loss"].setCurrentIndex(combos["loss"].findText(shown("loss", Loss.CHUNKED)))
     assert panel.spin_loss_chunks.isEnabled()
     panel.spin_loss_chunks.setValue(16)
     assert session.workload.loss_chunks == 16
@@ -112,31 +112,30 @@ def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window)
     state-sized temporary and passes over the states more often, so the same full fine-tune needs more
     memory and trains slower than with the fused kernel; the field is greyed for other optimizers."""
     from advisor.core.job.workload import OptimizerKernel
-    from advisor.ui.workload_rules import OPTIMIZER_KERNEL_WORDS
 
     from advisor.core.advice.comparison import ModelRef
 
     session, window = app_window
     panel = window.workload_panel
     session.set_model(ModelRef(preset_id="llama-3.2-1b"))  # fits the shown builds without offload
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
-    panel.combo_method.setCurrentIndex(panel.combo_method.findText("full"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText(shown("method", "full")))
     panel.spin_seq_len.setValue(512)  # short sequences: the optimizer step sets the peak
-    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText("full"))
-    combo = panel.data_combos["optimizer_kernel"]
+    panel.combo_checkpointing.setCurrentIndex(panel.combo_checkpointing.findText(shown("checkpointing", "full")))
+    combo = panel.combo_optimizer_kernel
     assert combo.toolTip() and combo.isEnabled()
-    assert [combo.itemText(i) for i in range(combo.count())] == list(OPTIMIZER_KERNEL_WORDS.values())
+    assert [combo.itemText(i) for i in range(combo.count())] == [shown("optimizer_kernel", v) for v in (None, OptimizerKernel.FUSED, OptimizerKernel.FOREACH)]
     assert session.workload.optimizer_kernel is None  # the framework's (Hugging Face: fused)
     default = session.results.builds[0].estimate
-    combo.setCurrentIndex(combo.findText(OPTIMIZER_KERNEL_WORDS[OptimizerKernel.FOREACH]))
+    combo.setCurrentIndex(combo.findText(shown("optimizer_kernel", OptimizerKernel.FOREACH)))
     assert session.workload.optimizer_kernel is OptimizerKernel.FOREACH
     foreach = session.results.builds[0].estimate
     assert foreach.memory.total > default.memory.total
     if default.speed.train_tokens_per_s and foreach.speed.train_tokens_per_s:
         assert foreach.speed.train_tokens_per_s < default.speed.train_tokens_per_s
     session.set_workload(session.workload.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED}))
-    assert combo.currentText() == OPTIMIZER_KERNEL_WORDS[OptimizerKernel.FUSED]  # a loaded job shows its kernel
-    panel.combo_optimizer.setCurrentIndex(panel.combo_optimizer.findText("adamw-8bit"))
+    assert combo.currentText() == shown("optimizer_kernel", OptimizerKernel.FUSED)  # a loaded job shows its kernel
+    panel.combo_optimizer.setCurrentIndex(panel.combo_optimizer.findText(shown("optimizer", "adamw-8bit")))
     assert not combo.isEnabled()  # bitsandbytes' 8-bit AdamW is its own kernel
 
 
@@ -163,7 +162,7 @@ def test_each_framework_says_what_it_changes(app_window):
     from advisor.core.job.frameworks import PROFILES
 
     _session, window = app_window
-    combo = window.workload_panel.data_combos["framework"]
+    combo = window.workload_panel.combo_framework
     for i in range(combo.count()):
         framework = Framework(combo.itemData(i))
         tip = combo.itemData(i, Qt.ItemDataRole.ToolTipRole)

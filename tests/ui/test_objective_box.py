@@ -3,8 +3,8 @@
 import pytest
 
 from advisor.core.job.workload import Method, Mode, Objective
-from advisor.ui.workload_rules import ADAPTER_BASES, OBJECTIVE_WORDS
-from tests.qt_widgets import pick as _pick
+from advisor.core.estimate.job_rules import ADAPTER_BASES
+from tests.qt_widgets import pick as _pick, pick_value, shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -18,32 +18,32 @@ def test_objective_box_lists_buyer_words_and_is_enabled_only_in_training(app_win
     session, window = app_window
     panel = window.workload_panel
     combo = panel.combo_objective
-    assert [combo.itemText(i) for i in range(combo.count())] == list(OBJECTIVE_WORDS.values())
-    assert combo.currentText() == "Instruction tuning (SFT)"
+    assert [combo.itemText(i) for i in range(combo.count())] == [shown("objective", o) for o in Objective]
+    assert combo.currentText() == "SFT (instructions)"
     assert session.workload.mode is Mode.INFERENCE
     assert not combo.isEnabled() and not panel.check_precompute_ref.isEnabled()
-    _pick(panel.combo_mode, "train")
+    pick_value(panel.combo_mode, "mode", "train")
     assert combo.isEnabled()
     assert not panel.check_precompute_ref.isEnabled()  # DPO only
-    _pick(panel.combo_mode, "inference")
+    pick_value(panel.combo_mode, "mode", "inference")
     assert not combo.isEnabled()
 
 
 def test_changing_the_objective_changes_the_estimate(app_window):
     session, window = app_window
     panel = window.workload_panel
-    _pick(panel.combo_mode, "train")
-    _pick(panel.combo_method, "lora")
+    pick_value(panel.combo_mode, "mode", "train")
+    pick_value(panel.combo_method, "method", "lora")
     sft = _memory(session)
     assert sft
-    _pick(panel.combo_objective, OBJECTIVE_WORDS[Objective.DPO])
+    _pick(panel.combo_objective, shown("objective", Objective.DPO))
     assert session.workload.objective is Objective.DPO
     dpo = _memory(session)
     # Chosen and rejected: more activations; LoRA's reference is the base with adapters off.
     assert all(d.activations + d.buffers > s.activations + s.buffers for s, d in zip(sft, dpo, strict=True))
     assert all(d.reference_weights == 0 for d in dpo)
     assert panel.check_precompute_ref.isEnabled()
-    _pick(panel.combo_method, "full")
+    pick_value(panel.combo_method, "method", "full")
     dpo_full = _memory(session)
 
     def reference(ms):  # on the GPU, or in host RAM when the plan offloads the parameters
@@ -54,7 +54,7 @@ def test_changing_the_objective_changes_the_estimate(app_window):
     precomputed = _memory(session)
     assert all(m.reference_weights == 0 for m in precomputed)
     assert all(p < d for p, d in zip(reference(precomputed), reference(dpo_full), strict=True))
-    _pick(panel.combo_objective, OBJECTIVE_WORDS[Objective.SFT])
+    _pick(panel.combo_objective, shown("objective", Objective.SFT))
     assert session.workload.objective is Objective.SFT and not session.workload.precompute_ref
     assert not panel.check_precompute_ref.isEnabled()
     assert all(s < d for s, d in zip(reference(_memory(session)), reference(dpo_full), strict=True))
@@ -64,11 +64,11 @@ def test_changing_the_objective_changes_the_estimate(app_window):
 def test_adapter_methods_are_in_the_method_box_with_their_bases(app_window):
     session, window = app_window
     panel = window.workload_panel
-    _pick(panel.combo_mode, "train")
+    pick_value(panel.combo_mode, "mode", "train")
     for method in ("adapter", "adapter-v2"):
-        _pick(panel.combo_method, method)
+        pick_value(panel.combo_method, "method", method)
         assert session.workload.method is Method(method)
-        assert [panel.combo_weights.itemText(i) for i in range(panel.combo_weights.count())] == list(ADAPTER_BASES)
+        assert [panel.combo_weights.itemText(i) for i in range(panel.combo_weights.count())] == [shown("weights", w) for w in ADAPTER_BASES]
         assert session.workload.weights == "bf16"
         assert not panel.spin_lora_rank.isEnabled()
         assert panel.label_problems.text() == ""

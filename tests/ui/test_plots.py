@@ -3,9 +3,11 @@
 import contextlib
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from advisor.plots import wrap_to_width
+from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -20,11 +22,11 @@ def test_fit_legend_lists_only_the_current_modes_techniques(app_window, drawn):
     fit = window.tabs.view(0).builder
     assert "bf16" in _legend_labels(fit) and "QLoRA" not in _legend_labels(fit)
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
     assert session.workload.mode.value == "train"
     drawn(window)  # the fit sweep comes from a worker thread, after the table (issue 20)
     assert _legend_labels(fit) == ["full fine-tune", "LoRA", "QLoRA"]
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "inference")))
     drawn(window)
     assert "bf16" in _legend_labels(fit) and "LoRA" not in _legend_labels(fit)
 
@@ -32,9 +34,10 @@ def test_fit_legend_lists_only_the_current_modes_techniques(app_window, drawn):
 def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window, qtbot):
     session, window = app_window
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
-    panel.combo_method.setCurrentIndex(panel.combo_method.findText("qlora"))
-    panel.combo_weights.setEditText("fp32")
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText(shown("method", "qlora")))
+    panel.combo_weights.setEditText("fp32")  # typed, then Enter
+    qtbot.keyClick(panel.combo_weights.lineEdit(), Qt.Key.Key_Return)
     assert session.workload.weights == "fp32"
     assert "QLoRA" in panel.label_problems.text()
     qtbot.waitUntil(lambda: "QLoRA" in window.builds_panel.label_messages.text(), timeout=5000)  # a turn later

@@ -1,6 +1,7 @@
 """The Fine-tuning section's dataset and epochs (issue 18): a training run's hours and cost per build."""
 
 import pytest
+from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -11,16 +12,16 @@ def test_dataset_and_epochs_reach_the_workload_and_the_running_cost(app_window):
 
     session, window = app_window
     panel = window.workload_panel
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
-    panel.combo_method.setCurrentIndex(panel.combo_method.findText("qlora"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
+    panel.combo_method.setCurrentIndex(panel.combo_method.findText(shown("method", "qlora")))
     panel.spin_seq_len.setValue(1024)
     panel.spin_batch.setValue(1)  # a job both canonical builds run, so each has a speed
     assert all(r.runs for r in session.results.builds)
-    assert session.workload.dataset_tokens is None and panel.spin_dataset_mtokens.text() == "not set"
+    assert session.workload.dataset_tokens is None and panel.spin_dataset_tokens.text() == "not set"
     text = _running_cost_html(session.results, session.workload, session.prefs)
     assert "training run" not in text.lower() or "dataset" in text.lower()
 
-    panel.spin_dataset_mtokens.setValue(500)  # 500 million tokens
+    panel.spin_dataset_tokens.setValue(500)  # 500 million tokens
     assert session.workload.dataset_tokens == 500_000_000
     panel.spin_epochs.setValue(3)
     assert session.workload.epochs == 3
@@ -29,7 +30,7 @@ def test_dataset_and_epochs_reach_the_workload_and_the_running_cost(app_window):
     panel.spin_epochs.setValue(1)
     assert _running_cost_html(session.results, session.workload, session.prefs) != once  # a third of the hours
 
-    panel.spin_dataset_mtokens.setValue(0)  # back to 'not set'
+    panel.spin_dataset_tokens.setValue(0)  # back to 'not set'
     assert session.workload.dataset_tokens is None
 
 
@@ -40,7 +41,7 @@ def test_a_loaded_job_shows_its_dataset_and_epochs(app_window):
 
     data = session.workload.model_dump() | {"mode": "train", "dataset_tokens": 2_000_000_000, "epochs": 1.5}
     session.set_workload(Workload.model_validate(data))
-    assert panel.spin_dataset_mtokens.value() == 2000 and panel.spin_epochs.value() == 1.5
+    assert panel.spin_dataset_tokens.value() == 2000 and panel.spin_epochs.value() == 1.5
 
 
 def test_each_mode_keeps_its_own_batch(app_window):
@@ -52,13 +53,13 @@ def test_each_mode_keeps_its_own_batch(app_window):
     session, window = app_window
     panel = window.workload_panel
     assert session.workload.mode is Mode.INFERENCE and session.workload.batch == 16
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
     assert session.workload.batch == Workload.model_fields["batch"].default == 1
     assert panel.spin_batch.value() == 1
     panel.spin_batch.setValue(4)
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("inference"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "inference")))
     assert session.workload.batch == 16 and panel.spin_batch.value() == 16
-    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train"))
+    panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
     assert session.workload.batch == 4
     session.undo_stack.undo()  # one edit: the mode and its batch come back together
     assert session.workload.mode is Mode.INFERENCE and session.workload.batch == 16

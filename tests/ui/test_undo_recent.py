@@ -9,6 +9,7 @@ from advisor.core.job.plan import PlanPins
 from advisor.probe.models import DetectedHost, Detection
 from advisor.storage.settings import load_settings
 from advisor.ui.recent import MAX_RECENT, with_recent
+from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -42,7 +43,7 @@ def test_every_edit_is_undone_and_redone(app_window):
     n = len(session.builds)
     _undo_redo_round_trip(session, window, lambda: panel.spin_batch.setValue(7),
                           lambda: panel.spin_batch.value() == 7 and session.workload.batch == 7)
-    _undo_redo_round_trip(session, window, lambda: panel.combo_mode.setCurrentIndex(panel.combo_mode.findText("train")),
+    _undo_redo_round_trip(session, window, lambda: panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train"))),
                           lambda: panel.box_training.isVisibleTo(panel))
     _undo_redo_round_trip(session, window, lambda: session.set_model(ModelRef(preset_id="llama-3.1-70b")),
                           lambda: session.arch.id == "llama-3.1-70b")

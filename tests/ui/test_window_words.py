@@ -20,9 +20,7 @@ RAW = re.compile(r"--[a-z]|\b(n_gpus|lora_rank|kv_dtype|context_len|seq_len|gpu_
     ("weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained (use --method qlora or lora)",
      ("Weights: full fine-tuning updates every weight; a q4_k_m base cannot be trained "
       "(choose the LoRA or QLoRA method)")),
-    ("lora_rank: a LoRA rank needs --method lora or qlora",
-     "LoRA rank: a LoRA rank applies only to the LoRA and QLoRA methods"),
-    ("parallel: tp needs 2 or more GPUs (--n-gpus)",
+    ("parallel: tp needs 2 or more GPUs (--gpus)",
      "Parallel scheme (the build's plan): tp needs 2 or more GPUs (right-click the build ▸ Plan… to set its GPUs)"),
     ("n_gpus: tensor parallel 3 does not divide 32 heads",
      "GPUs used (the build's plan): tensor parallel 3 does not divide 32 heads"),
@@ -38,9 +36,11 @@ def test_core_lines_in_the_windows_words(line, expect):
 
 
 def test_the_cli_keeps_naming_its_flags():
+    from advisor.core.estimate.job_rules import ignored
+
     arch = generic_decoder(8e9)
     w = Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)
-    messages = " ".join(p.message for p in check_workload(arch, w))
+    messages = " ".join(p.message for p in check_workload(arch, w) + ignored(w, {"lora_rank"}))
     assert "--method qlora or lora" in messages and "--method lora or qlora" in messages
 
 

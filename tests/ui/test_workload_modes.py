@@ -3,8 +3,7 @@
 import pytest
 
 from advisor.core.job.workload import Engine, Method, Mode
-from advisor.ui.workload_rules import allowed_kv, allowed_weights, fix_for_engine
-from tests.qt_widgets import pick as _pick
+from tests.qt_widgets import pick as _pick, pick_value, shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -16,7 +15,7 @@ def _all_problems(session):
 
 def _llama_cpp_q4(panel):
     _pick(panel.combo_engine, "llama.cpp")
-    _pick(panel.combo_weights, "q4_k_m")
+    pick_value(panel.combo_weights, "weights", "q4_k_m")
 
 
 def test_training_starts_from_a_trainable_base_and_inference_keeps_its_weights(app_window):
@@ -24,41 +23,41 @@ def test_training_starts_from_a_trainable_base_and_inference_keeps_its_weights(a
     panel = window.workload_panel
     _llama_cpp_q4(panel)
     assert session.workload.weights == "q4_k_m"
-    _pick(panel.combo_mode, "train")
+    pick_value(panel.combo_mode, "mode", "train")
     w = session.workload
     assert w.mode is Mode.TRAIN and w.method is Method.FULL
     assert "weights" not in w.model_fields_set and w.weights == "bf16"  # full: the precision's format
     assert "lora_rank" not in w.model_fields_set and w.lora_rank is None  # the greyed rank is not sent
     assert _all_problems(session) == []
-    assert panel.combo_weights.currentText() == "bf16" and not panel.combo_weights.isEnabled()
+    assert panel.combo_weights.currentText() == shown("weights", "bf16") and not panel.combo_weights.isEnabled()
     assert panel.label_weights.text() == "Base weights"
     assert not panel.spin_lora_rank.isEnabled()
     assert "--" not in panel.label_problems.text() and panel.label_problems.text() == ""
-    _pick(panel.combo_mode, "inference")
+    pick_value(panel.combo_mode, "mode", "inference")
     assert session.workload.weights == "q4_k_m"  # inference's own choice came back
-    assert panel.combo_weights.currentText() == "q4_k_m" and panel.label_weights.text() == "Weights"
+    assert panel.combo_weights.currentText() == shown("weights", "q4_k_m") and panel.label_weights.text() == "Weights"
 
 
 def test_each_method_keeps_its_own_base(app_window):
     session, window = app_window
     panel = window.workload_panel
-    _pick(panel.combo_mode, "train")
-    _pick(panel.combo_method, "qlora")
+    pick_value(panel.combo_mode, "mode", "train")
+    pick_value(panel.combo_method, "method", "qlora")
     assert session.workload.weights == "nf4"
     assert panel.check_double_quant.isEnabled() and panel.spin_lora_rank.isEnabled()
-    _pick(panel.combo_weights, "fp4")
-    _pick(panel.combo_method, "lora")
+    pick_value(panel.combo_weights, "weights", "fp4")
+    pick_value(panel.combo_method, "method", "lora")
     assert session.workload.weights == "bf16"
     assert not panel.check_double_quant.isEnabled()
     assert [panel.combo_weights.itemText(i) for i in range(panel.combo_weights.count())] == \
-        ["bf16", "fp16", "fp32", "int8"]
-    _pick(panel.combo_weights, "int8")
-    _pick(panel.combo_method, "qlora")
+        [shown("weights", w) for w in ("bf16", "fp16", "fp32", "int8")]
+    pick_value(panel.combo_weights, "weights", "int8")
+    pick_value(panel.combo_method, "method", "qlora")
     assert session.workload.weights == "fp4"
-    _pick(panel.combo_method, "lora")
+    pick_value(panel.combo_method, "method", "lora")
     assert session.workload.weights == "int8"
     assert session.workload.lora_rank == 16
-    _pick(panel.combo_method, "full")
+    pick_value(panel.combo_method, "method", "full")
     assert session.workload.lora_rank is None
     assert _all_problems(session) == []
 
@@ -79,26 +78,17 @@ def test_an_engine_switch_never_leaves_a_choice_it_cannot_run(app_window):
     session, window = app_window
     panel = window.workload_panel
     _llama_cpp_q4(panel)
-    _pick(panel.combo_kv_dtype, "q8_0")
+    pick_value(panel.combo_kv_dtype, "kv_dtype", "q8_0")
     _pick(panel.combo_engine, "vLLM")
     w = session.workload
     assert w.engine is Engine.VLLM and w.weights == "awq" and w.kv_dtype == "fp8"
     assert _all_problems(session) == []
-    assert "Weights set to awq" in panel.label_note.text()
+    assert "Weights set to AWQ (4.2 bits): vLLM does not load Q4_K_M (GGUF, 4.9 bits)." in panel.label_note.text()
     # what the engine cannot run is greyed out in the list
-    item = panel.combo_weights.model().item(panel.combo_weights.findText("q4_k_m"))
+    item = panel.combo_weights.model().item(panel.combo_weights.findText(shown("weights", "q4_k_m")))
     assert not item.isEnabled()
-    item = panel.combo_kv_dtype.model().item(panel.combo_kv_dtype.findText("q4_0"))
+    item = panel.combo_kv_dtype.model().item(panel.combo_kv_dtype.findText(shown("kv_dtype", "q4_0")))
     assert not item.isEnabled()
-
-
-def test_the_rules_agree_with_the_core():
-    assert not allowed_weights(Engine.LLAMA_CPP, "nf4") and allowed_weights(Engine.LLAMA_CPP, "q4_k_m")
-    assert not allowed_weights(Engine.VLLM, "q4_k_m") and allowed_weights(Engine.TRANSFORMERS, "q4_k_m")
-    assert not allowed_kv(Engine.VLLM, "q4_0") and allowed_kv(Engine.LLAMA_CPP, "q4_0")
-    note = "Weights set to q4_k_m: llama.cpp does not load gptq."
-    assert fix_for_engine(Engine.LLAMA_CPP, "gptq", "bf16") == ("q4_k_m", "bf16", note)
-    assert fix_for_engine(Engine.TRANSFORMERS, "bf16", "bf16")[2] == ""
 
 
 def test_a_rejected_value_is_a_sentence(app_window):
@@ -112,7 +102,7 @@ def test_a_rejected_value_is_a_sentence(app_window):
     with pytest.raises(ValidationError) as info:
         Workload(gpu_memory_utilization=0)
     text = validation_sentence(info.value.errors()[0])
-    assert text == "vLLM memory share must be more than 0; the previous value is kept."
+    assert text == "Memory share must be more than 0; the previous value is kept."
     assert "gpu_memory_utilization" not in text
     assert panel.label_problems.text() == ""
 
@@ -129,13 +119,13 @@ def test_the_decode_attention_kernel_is_a_window_option(app_window):
     _pick(panel.combo_engine, "TensorRT-LLM")
     panel.spin_batch.setValue(64)
     grouped = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
-    _pick(panel.combo_decode_attention, "per-head")
+    pick_value(panel.combo_decode_attention, "decode_attention", "per-head")
     assert session.workload.decode_attention is DecodeAttention.PER_HEAD
     per_head = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
     assert any(p is not None and g is not None and p < g for p, g in zip(per_head, grouped, strict=True))
     session.undo_stack.undo()
     assert session.workload.decode_attention is DecodeAttention.GROUPED
-    assert panel.combo_decode_attention.currentText() == "grouped"
+    assert panel.combo_decode_attention.currentText() == shown("decode_attention", "grouped")
 
 
 def test_prompt_tokens_in_the_window(app_window):
@@ -213,10 +203,10 @@ def test_prompt_attention_is_a_window_option_where_the_engine_takes_it(app_windo
     assert panel.combo_attention.isEnabled()
     panel.spin_context_len.setValue(8192)
     fused = [r.estimate.speed.prefill_tokens_per_s for r in session.results.builds if r.estimate is not None]
-    _pick(panel.combo_attention, "eager")
+    pick_value(panel.combo_attention, "attention", "eager")
     assert session.workload.attention is AttentionImpl.EAGER
     eager = [r.estimate.speed for r in session.results.builds if r.estimate is not None]
     assert all(e.prefill_tokens_per_s < f for e, f in zip(eager, fused, strict=True))
     assert all(any("writes its scores to memory (eager attention)" in n for n in e.notes) for e in eager)
-    _pick(panel.combo_mode, "train")
-    assert panel.combo_attention.isEnabled() and panel.combo_attention.currentText() == "eager"
+    pick_value(panel.combo_mode, "mode", "train")
+    assert panel.combo_attention.isEnabled() and panel.combo_attention.currentText() == shown("attention", "eager")

@@ -18,6 +18,7 @@ import numpy as np
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.cost.prices import Condition, build_cost
 from advisor.core.cost.running import price_date
+from advisor.core.estimate.job_words import say
 from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
@@ -182,13 +183,13 @@ def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
                                                    else workload.weights}) for k, m in TRAINING_TECHNIQUES.items()}
         current = next((k for k, m in TRAINING_TECHNIQUES.items() if m is workload.method), None)
         if current is None:  # LitGPT's adapters: drawn as the current technique beside the three
-            current = f"{workload.method.value} (current)"
+            current = f"{say('method', workload.method)} (current)"
             variants[current] = workload
         return variants, current
     variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()}
     current = next((k for k, w in INFERENCE_TECHNIQUES.items() if w == workload.weights.lower()), None)
     if current is None:
-        current = f"{workload.weights} (current)"
+        current = f"{say('weights', workload.weights, workload)} (current)"
         variants[current] = workload
     return variants, current
 

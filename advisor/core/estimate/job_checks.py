@@ -1,7 +1,8 @@
 """Settings that are impossible or contradict each other, each blamed on one workload field.
 
-The field name is the CLI flag without dashes (``n_gpus`` → ``--n-gpus``); the UI shows the
-message next to that field. Ranges (batch ≥ 1 …) are already enforced by ``Workload``.
+Each problem names its field; the CLI says it as the field's flag, the window as the label of the
+control that sets it (both from the setting's declaration, ``advisor.core.job.settings``). Ranges
+(batch ≥ 1 …) are already enforced by ``Workload``.
 """
 
 from __future__ import annotations
@@ -9,28 +10,36 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pydantic import Field
-
+from advisor.core.estimate.job_rules import (
+    ADAPTER_BASES,
+    FOUR_BIT_BASES,
+    FULL_BASES,
+    LLAMA_CPP_KV,
+    NOT_GGUF_QUANTS,
+    Problem,
+    engine_caches,
+    engine_loads,
+)
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.job.workload import (
     LORA_TARGETS,
     Engine,
     Method,
     Mode,
-    Objective,
     Optimizer,
     Parallel,
     Precision,
     Workload,
 )
-from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.format_words import format_words, kv_words
+from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.schema import Frozen
 from advisor.core.speed.flops import generation
 
-FOUR_BIT_BASES = ("nf4", "fp4")  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
-NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "awq", "int8", "fp8")  # loaders llama.cpp does not have
-LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
+__all__ = ["FOUR_BIT_BASES", "LLAMA_CPP_KV", "NOT_GGUF_QUANTS", "Problem", "check_workload", "message_of",
+           "past_trained_context"]
+
 EIGHT_BIT_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT)
 SPLIT_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT)
 
@@ -62,11 +71,6 @@ RUNS_PAST_TRAINED_CONTEXT = (Engine.TENSORRT_LLM,)
 VENDOR_ONLY = {Engine.TENSORRT_LLM: "NVIDIA"}
 
 
-class Problem(Frozen):
-    field: str = Field(description="Workload field / CLI flag (without dashes) the problem is about")
-    message: str
-
-
 def _format_problems(w: Workload) -> list[Problem]:
     out: list[Problem] = []
     try:
@@ -77,14 +81,14 @@ def _format_problems(w: Workload) -> list[Problem]:
         kv_bytes_per_element(w.kv_dtype)
     except ValueError as exc:
         out.append(Problem(field="kv_dtype", message=str(exc)))
-    if w.mode is Mode.INFERENCE and w.engine.gguf and w.weights.lower() in NOT_GGUF_QUANTS:
-        out.append(Problem(field="weights", message=f"llama.cpp cannot load {w.weights} weights; pick a GGUF type "
-                                                     "such as q4_k_m, or another engine"))
-    if w.mode is Mode.INFERENCE and w.kv_dtype.lower() in LLAMA_CPP_KV and not w.engine.gguf:
-        out.append(Problem(field="kv_dtype", message=f"{w.kv_dtype} KV cache is a llama.cpp type; "
-                                                      f"{w.engine.label} uses fp16/bf16/fp8"))
-    if w.mode is Mode.INFERENCE and is_gguf(w.weights) and w.engine.pooled:
-        out.append(Problem(field="weights", message=f"{w.weights} is a GGUF type: run it with llama.cpp"))
+    if w.mode is Mode.INFERENCE and not engine_loads(w.engine, w.weights):
+        weights = format_words(w.weights)
+        message = (f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"
+                   if w.engine.gguf else f"{weights} is a GGUF type: run it with llama.cpp")
+        out.append(Problem(field="weights", message=message))
+    if w.mode is Mode.INFERENCE and not engine_caches(w.engine, w.kv_dtype):
+        out.append(Problem(field="kv_dtype", message=f"{kv_words(w.kv_dtype)} KV cache is a llama.cpp type; "
+                                                      f"{w.engine.label} uses FP16, BF16 or FP8"))
     if w.mode is Mode.INFERENCE and w.prompt_tokens is not None and w.prompt_tokens > w.context_len:
         out.append(Problem(field="prompt_tokens", message=f"a {w.prompt_tokens:,}-token prompt does not fit a "
                                                           f"{w.context_len:,}-token context"))
@@ -95,18 +99,16 @@ def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     out: list[Problem] = []
     explicit = w.model_fields_set
     if w.method is Method.QLORA and "weights" in explicit and w.weights.lower() not in FOUR_BIT_BASES:
-        out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit nf4/fp4 base, not {w.weights}"))
-    if w.method is Method.FULL and "weights" in explicit and w.weights.lower() not in ("bf16", "fp16", "fp32"):
-        out.append(Problem(field="weights", message=f"full fine-tuning updates every weight; a {w.weights} "
-                                                     "base cannot be trained (use --method qlora or lora)"))
-    if w.method is Method.FULL and w.lora_rank is not None:
-        out.append(Problem(field="lora_rank", message="a LoRA rank needs --method lora or qlora"))
-    if w.method.litgpt_adapter and "weights" in explicit and w.weights.lower() not in ("bf16", "fp16", *FOUR_BIT_BASES):
+        out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit NF4 or FP4 base, not "
+                                                     f"{format_words(w.weights)}"))
+    if w.method is Method.FULL and "weights" in explicit and w.weights.lower() not in FULL_BASES:
+        out.append(Problem(field="weights", message="full fine-tuning updates every weight; a "
+                                                     f"{format_words(w.weights)} base cannot be trained "
+                                                     "(use --method qlora or lora)"))
+    if w.method.litgpt_adapter and "weights" in explicit and w.weights.lower() not in ADAPTER_BASES:
         out.append(Problem(field="weights", message=f"LitGPT's adapters train on a 16-bit base or a bitsandbytes "
-                                                     f"nf4/fp4 one (--quantize bnb.nf4), not {w.weights}"))
-    if w.precompute_ref and w.objective is not Objective.DPO:
-        out.append(Problem(field="precompute_ref", message="precomputed reference log-probabilities need "
-                                                           "--objective dpo"))
+                                                     "NF4 or FP4 one (--quantize bnb.nf4), not "
+                                                     f"{format_words(w.weights)}"))
     unknown = sorted(set(w.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
     if w.method is not Method.FULL and unknown:
         out.append(Problem(field="lora_targets", message=f"unknown LoRA targets {', '.join(unknown)}; "
@@ -116,40 +118,43 @@ def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
                                                       "--precision amp or bf16, or a 32-bit optimizer"))
     if w.n_gpus > 1 and w.parallel is Parallel.NONE:
         out.append(Problem(field="parallel", message=f"{w.n_gpus} GPUs need a scheme: ddp, fsdp, zero1-3, tp or pp"))
-    if w.seq_len > arch.max_context:
-        out.append(Problem(field="seq_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
     return out
 
 
 def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
     out: list[Problem] = []
-    if w.offload:
+    if w.offload and not applies("offload", w):
         out.append(Problem(field="offload", message="offload is a training option (ZeRO-Offload / FSDP CPU offload)"))
     if w.n_gpus > 1 and w.parallel not in SPLIT_SCHEMES and w.parallel is not Parallel.NONE:
-        out.append(Problem(field="parallel", message=f"{w.parallel.value} is a training scheme; for inference "
-                                                     "use tp, pp or layer-split"))
+        scheme = choice_label("parallel", w.parallel)
+        out.append(Problem(field="parallel", message=f"{scheme} is a training scheme; for inference use tp, pp or "
+                                                     "layer-split"))
     if w.context_len > arch.max_context and w.engine not in RUNS_PAST_TRAINED_CONTEXT:
         out.append(Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
     return out
 
 
 #: The CLI's flags in the messages above, as a sentence says them (the recommendation, the PDF and the window):
-#: whole phrases, the one place their words live. A flag no phrase covers: ``message_of`` says it as its words
-#: ("--future-flag": "future flag"), the window as the label of the control that sets it.
+#: whole phrases, the one place their words live. A flag no phrase covers is said as the label of the setting it
+#: sets (``flag_label``: "--precision" → "precision").
 FLAG_PHRASES: tuple[tuple[str, str], ...] = (
     ("(use --method qlora or lora)", "(choose the LoRA or QLoRA method)"),
-    ("needs --method lora or qlora", "applies only to the LoRA and QLoRA methods"),
     ("use --precision amp or bf16", "use amp or bf16 precision"),
-    (" (--n-gpus)", ""),
+    (" (--gpus)", ""),
     (" (--quantize bnb.nf4)", ""),
-    ("--objective dpo", "the DPO objective"),
 )
 _FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
 
 
+def flag_label(name: str) -> str:
+    """The setting a flag sets, as a sentence names it ("gpus" → "GPUs used"; a flag of no setting: its words)."""
+    s = by_flag(f"--{name}")
+    return s.label if s is not None else name.replace("-", " ")
+
+
 def flags_said(text: str, say: Callable[[str], str]) -> str:
     """``text`` with every phrase of ``FLAG_PHRASES`` in words, then each flag left as ``say`` says its name
-    ("n-gpus" for ``--n-gpus``)."""
+    ("gpus" for ``--gpus``)."""
     for flag_text, words in FLAG_PHRASES:
         text = text.replace(flag_text, words)
     return _FLAG.sub(lambda m: say(m.group(1)), text)
@@ -163,13 +168,27 @@ def message_of(line: str, flags: bool = False) -> str:
     text = message if sep and field in Workload.model_fields else line
     if flags:
         return text
-    return flags_said(text, lambda name: name.replace("-", " "))
+    return flags_said(text, lambda name: _lower_first(flag_label(name)))
+
+
+def _lower_first(label: str) -> str:
+    """'Precision' → 'precision' in a sentence; 'GPUs used' and 'KV cache type' keep their capitals."""
+    return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
 def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
-    """What an inference job longer than the model's trained context means, where its engine runs it
-    (``RUNS_PAST_TRAINED_CONTEXT``): the figures hold, the model's output past that length may not."""
-    if w.mode is not Mode.INFERENCE or w.context_len <= arch.max_context or w.engine not in RUNS_PAST_TRAINED_CONTEXT:
+    """What a job longer than the model's trained context means where it runs: an inference engine that serves
+    it (``RUNS_PAST_TRAINED_CONTEXT``), or long-context fine-tuning, which trains a model past its trained
+    length on purpose (Position Interpolation, Chen et al. 2023, arXiv:2306.15595, fine-tunes Llama from 2,048 to
+    32,768 tokens; LongLoRA, arXiv:2309.12307): the figures hold, the model's output past that length is not
+    what it was trained to write until the fine-tune (with its position scaling raised) teaches it."""
+    if w.mode is Mode.TRAIN:
+        if w.seq_len <= arch.max_context:
+            return None
+        return (f"{w.seq_len:,}-token training sequences, past the {arch.max_context:,} {arch.name} was trained on: "
+                "long-context fine-tuning, which needs the model's position scaling (RoPE) raised to match; the "
+                "memory and speed are for these sequences")
+    if w.context_len <= arch.max_context or w.engine not in RUNS_PAST_TRAINED_CONTEXT:
         return None
     return (f"{w.context_len:,} tokens per sequence, past the {arch.max_context:,} {arch.name} was trained on: "
             f"{w.engine.label} runs it at these figures, but what the model writes past its trained length is not "
@@ -179,7 +198,8 @@ def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
 def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> list[Problem]:
     out: list[Problem] = []
     if w.n_gpus == 1 and w.parallel is not Parallel.NONE:
-        out.append(Problem(field="parallel", message=f"{w.parallel.value} needs 2 or more GPUs (--n-gpus)"))
+        scheme = choice_label("parallel", w.parallel)
+        out.append(Problem(field="parallel", message=f"{scheme} needs 2 or more GPUs (--gpus)"))
     if build is not None and w.n_gpus > build.gpu_count:
         out.append(Problem(field="n_gpus", message=f"{build.name} has {build.gpu_count} GPU(s), not {w.n_gpus}"))
     if w.parallel is Parallel.TP and w.n_gpus > 1:

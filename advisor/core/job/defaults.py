@@ -1,5 +1,6 @@
 """The default job: what the first launch, File ▸ New and ``llm-advisor`` assume when the user
-has not said otherwise. One function, so the window and the command line agree.
+has not said otherwise. One function, so the window and the command line agree, and one sentence
+(``default_job_words``) that the command line's help, its output and the README all say.
 
 Inference defaults per engine: vLLM serves many users at once (16 sequences of 8,192 tokens:
 the first-launch comparison, where two 24 GB cards must split every layer and the GPU link
@@ -24,3 +25,28 @@ def default_job(mode: Mode = Mode.INFERENCE, engine: Engine | None = None) -> Wo
     engine = engine or DEFAULT_ENGINE
     shape = SERVING if engine.pooled else ONE_CHAT
     return Workload(mode=Mode.INFERENCE, weights="bf16", kv_dtype="bf16", engine=engine, **shape)
+
+
+def shape_words(engine: Engine) -> str:
+    """'16 sequences of 8,192 tokens at once' / 'one sequence of 4,096 tokens': the default job's size with
+    ``engine``."""
+    job = default_job(Mode.INFERENCE, engine)
+    if job.batch == 1:
+        return f"one sequence of {job.context_len:,} tokens"
+    return f"{job.batch} sequences of {job.context_len:,} tokens at once"
+
+
+def _names(engines: list[Engine]) -> str:
+    labels = [e.label for e in engines]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def default_job_words() -> str:
+    """The default job in one sentence, for the help, the README and the output alike."""
+    pooled = [e for e in Engine if e.pooled]
+    single = [e for e in Engine if not e.pooled]
+    train = default_job(Mode.TRAIN)
+    return (f"inference with {DEFAULT_ENGINE.label} and BF16 weights; {_names(pooled)} serve "
+            f"{shape_words(pooled[0])}; {_names(single)} run {shape_words(single[0])}. Fine-tuning: a full "
+            f"fine-tune in mixed precision with AdamW, a micro-batch of {train.batch} sequence of {train.seq_len:,} "
+            "tokens per GPU.")

@@ -268,4 +268,4 @@ FRAMEWORK_NAMES = {
 
 def describe(framework: Framework) -> str:
     """One sentence for the window's tooltip and the estimate's assumptions."""
-    return f"{framework.value}: {PROFILES[framework].summary}"
+    return f"{FRAMEWORK_NAMES[framework]}: {PROFILES[framework].summary}"

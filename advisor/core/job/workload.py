@@ -150,7 +150,7 @@ class Engine(StrEnum):
 
 #: Engines whose name is not their value, as their users write it (``Engine.label``).
 ENGINE_NAMES = {Engine.VLLM: "vLLM", Engine.SGLANG: "SGLang", Engine.TENSORRT_LLM: "TensorRT-LLM",
-                Engine.DEEPSPEED: "DeepSpeed-FastGen"}
+                Engine.DEEPSPEED: "DeepSpeed-FastGen", Engine.OLLAMA: "Ollama", Engine.EXLLAMAV2: "ExLlamaV2"}
 
 
 class DecodeAttention(StrEnum):
@@ -224,6 +224,9 @@ class Workload(Frozen):
     decode_attention: DecodeAttention = Field(DecodeAttention.GROUPED,
                                               description="Decode attention kernel: grouped (FlashAttention, XQA) "
                                                           "or per-head (TensorRT-LLM masked MHA)")
+    ubatch_tokens: int = Field(512, ge=1, le=65_536,
+                               description="llama.cpp --ubatch-size: prompt tokens computed per graph (n_ubatch, "
+                                           "default 512 in common/common.h)")
     engine_version: str | None = Field(None, max_length=20, pattern=ENGINE_VERSION_PATTERN,
                                        description="TensorRT-LLM version (0.9, 0.7a): its decode kernels and FP8 "
                                                    "paths differ by version (``engine_versions.as_run``); unset: a "

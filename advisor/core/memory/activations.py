@@ -321,13 +321,13 @@ def inference_logits_bytes(arch: ModelArch, rows: int) -> float:
     return rows * arch.vocab_size * 4
 
 
-def llama_cpp_compute_buffer_bytes(arch: ModelArch, n_ctx: int, flash: bool) -> float:
+def llama_cpp_compute_buffer_bytes(arch: ModelArch, n_ctx: int, flash: bool, ubatch: int = LLAMA_CPP_UBATCH) -> float:
     """Rough llama.cpp CUDA compute buffer: ggml-alloc reuses memory, so the peak is the
-    largest op of one ``n_ubatch`` graph: fp32 logits (ubatch × vocab), or without flash
-    attention the fp32 KQ matrix (ubatch × n_ctx × n_heads), plus a few hidden-size tensors.
-    An approximation of ggml-alloc's graph planning, not checked against logs.
+    largest op of one ``n_ubatch`` graph of ``ubatch`` tokens: fp32 logits (ubatch × vocab), or
+    without flash attention the fp32 KQ matrix (ubatch × n_ctx × n_heads), plus a few
+    hidden-size tensors. An approximation of ggml-alloc's graph planning, not checked against logs.
     """
-    u = LLAMA_CPP_UBATCH
+    u = ubatch
     biggest = u * arch.vocab_size * 4
     if not flash:
         biggest = max(biggest, u * n_ctx * arch.n_heads * 4)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from advisor.core.job.workload import AttentionImpl, Engine, Method, Mode, Parallel, Precision, Workload
 from advisor.core.memory.activations import (
+    LLAMA_CPP_UBATCH,
     VLLM_MAX_BATCHED_TOKENS,
     VLLM_MAX_NUM_SEQS,
     full_prompt_logits_bytes,
@@ -166,13 +167,13 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         w = w.model_copy(update={"batch": share})
     fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
     if weights_override is None:
-        notes.append(f"weights {fmt.name}: {fmt.bits_per_weight:.3f} bits/weight ({fmt.source})")
+        notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
         whole = weights_bytes(arch, w)
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
     if w.engine.gguf and not is_gguf(w.weights):
-        notes.append(f"llama.cpp runs GGUF files; {fmt.name} taken as its GGUF equivalent")
+        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
     host = 0.0
     if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
         # llama.cpp --n-cpu-moe N (alias of --override-tensor "blk.(0..N-1).ffn_.*_exps=CPU"):
@@ -209,8 +210,10 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     elif w.engine.gguf:
         flash = not w.scores_in_memory  # (Ollama leaves flash attention off: Workload.scores_in_memory)
         acts = 0.0
-        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash)
-        notes.append("llama.cpp: full n_ctx KV cache allocated at start; compute buffer for n_ubatch=512 "
+        ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
+        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash, ubatch)
+        notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "
+                     f"batches of {ubatch} tokens "
                      f"({'with' if flash else 'without'} flash attention), approximated")
     elif w.engine is Engine.EXLLAMAV2:
         # ExLlamaV2 allocates its cache for max_seq_len × batch at load (ExLlamaV2Cache) and
@@ -228,7 +231,7 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             buffers += largest_linear_params(arch) * 2
             notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
         notes.append("transformers: prefill of the whole context in one forward (worst case); "
-                     "generate keeps fp32 logits of the last position only (logits_to_keep)")
+                     "generate keeps the fp32 logits of the last position only (transformers 4.45 and later)")
         if w.full_prompt_logits:
             # transformers < 4.45: generate computed the logits of every prompt position; the peak
             # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import itemgetter
 
-from advisor.core.job.frameworks import HOROVOD_FUSION_BYTES, PROFILES, describe, with_framework_defaults
+from advisor.core.job.frameworks import FRAMEWORK_NAMES, HOROVOD_FUSION_BYTES, PROFILES, describe, with_framework_defaults
+from advisor.core.job.settings import choice_label as said
 from advisor.core.job.workload import (
     ActivationQuant,
     Checkpointing,
@@ -54,6 +55,7 @@ from advisor.core.memory.inference import (
     per_gpu_weights,
     weights_bytes,
 )
+from advisor.core.memory.format_words import format_words
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.memory.states import (
@@ -149,11 +151,11 @@ def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in
     if w.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
         if notes is not None:
-            notes.append(f"saved activations stored in {w.activation_quant.value} (1 byte instead of 2: "
+            notes.append(f"saved activations stored as {said('activation_quant', w.activation_quant)} (1 byte instead of 2: "
                          "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
     if notes is not None:
-        notes.append(f"activations: Llama block per Korthikanti et al. 2022, {w.attention.value} attention, "
-                     f"{w.checkpointing.value} checkpointing"
+        notes.append(f"activations: Llama block per Korthikanti et al. 2022, attention {said('attention', w.attention)}, "
+                     f"checkpointing {said('checkpointing', w.checkpointing)}"
                      + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
                      + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
                      + (f", sequence parallel over the {tp} tensor-parallel ranks" if sp else "")
@@ -213,7 +215,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
     w = with_framework_defaults(w)
     b, a, before_words, after_words = _batch_free(arch, w, detail)
-    notes: list[str] | None = [f"framework {describe(w.framework)}", objective_note(w), *before_words] \
+    notes: list[str] | None = [f"framework: {describe(w.framework)}", objective_note(w), *before_words] \
         if detail else None
     arch, tp, cp, layers, in_flight, saved, lora, reward = (
         b.arch, b.tp, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
@@ -247,7 +249,7 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
             notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
                          "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
     elif notes is not None:
-        notes.append(f"loss: {(w.loss or Loss.UPCAST).value}"
+        notes.append(f"loss: {said('loss', w.loss or Loss.UPCAST)}"
                      + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
     if notes is not None:
         notes += after_words
@@ -268,8 +270,8 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     factor, why = reserve_factor(w)
     allocator = allocated * (factor - 1)
     if notes is not None:
-        notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; see "
-                     "advisor.core.memory.training constants)")
+        notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; reserved "
+                     "against allocated at the peak in torchtune's logged runs)")
     nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
     if notes is not None:
         notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
@@ -369,24 +371,24 @@ def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _Bef
                 notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
                              "nn.Linear)")
         if notes is not None and w.method.litgpt_adapter:
-            notes.append(f"{w.method.value} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
+            notes.append(f"{said('method', w.method)} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
                          f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
                          + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
                          + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
         elif notes is not None:
-            notes.append(f"{w.method.value}: rank {w.lora_rank_effective} on {','.join(w.lora_targets)}: "
+            notes.append(f"{said('method', w.method)}: rank {w.lora_rank_effective} on {', '.join(w.lora_targets)}: "
                          f"{trainable:,.0f} trainable params, "
                          + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
                             else "bf16 adapters"))
         if notes is not None:
-            notes.append(f"frozen base weights {base_format_name(w)}")
+            notes.append(f"frozen base weights {format_words(base_format_name(w), w.quant_group_size, w.double_quant)}")
     else:
         adapters = 0.0
         weights, grads, optim = full_states_bytes(arch, trainable, w.optimizer, w.precision)
         if notes is not None:
-            notes.append(f"full fine-tuning, {w.precision.value}: ZeRO's 2+2+K bytes/param split "
+            notes.append(f"full fine-tuning, {said('precision', w.precision)}: ZeRO's 2+2+K bytes/param split "
                          "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
-                         else f"full fine-tuning, {w.precision.value} weights, grads and states")
+                         else f"full fine-tuning, {said('precision', w.precision)} weights, grads and states")
     reference = reference_weights_bytes(arch, w, notes)
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
     reference *= model_share / wdiv  # sharded like the policy under ZeRO-3 / FSDP, replicated otherwise
@@ -398,7 +400,7 @@ def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _Bef
         # use_orig_params=True the whole flat parameter gets a gradient (FSDP_MIXED_UNITS).
         grads = _layer_params(arch) * arch.n_layers * param_bytes(w.precision) * model_share / gdiv
         if notes is not None:
-            notes.append(f"{w.framework.value} FSDP: each block is one FSDP unit with frozen weights and adapters, "
+            notes.append(f"{FRAMEWORK_NAMES[w.framework]} FSDP: each block is one FSDP unit with frozen weights and adapters, "
                          "so its gradient is as large as the block (PyTorch FSDP docs on frozen parameters)")
     if w.optimizer_in_backward and not lora:
         grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
@@ -406,10 +408,10 @@ def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _Bef
             notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
                          "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
     if notes is not None and w.parallel in _SHARDED:
-        notes.append(f"{w.parallel.value} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
+        notes.append(f"{said('parallel', w.parallel)} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
                      + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
     elif notes is not None and w.n_gpus > 1 and w.parallel is Parallel.NONE:
-        notes.append(f"parallel=none: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
+        notes.append(f"no sharding: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
 
     in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
@@ -423,26 +425,26 @@ def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _Bef
         saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy,
                                   dropout=dropout) if lora else FULL_TRAINING
         if notes is not None and dropout:
-            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({w.framework.value}'s default): "
+            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({FRAMEWORK_NAMES[w.framework]}'s default): "
                          "each LoRA module keeps a dropped copy of its input and its mask")
     if mixed_units:  # every weight of the unit is a view of a flat parameter that requires grad
         saved = saved._replace(qkv_input=True, o_input=True, gate_up_input=True, down_input=True)
     if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
         saved = saved._replace(kv_full_heads=True)
         if notes is not None:
-            notes.append(f"{w.framework.value}: k and v repeated to all {arch.n_heads} heads before the attention "
+            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: k and v repeated to all {arch.n_heads} heads before the attention "
                          "kernel")
     elif PROFILES[w.framework].fused_qkv_view and arch.n_kv_heads == arch.n_heads:
         saved = saved._replace(qkv_view=True)
         if notes is not None:
-            notes.append(f"{w.framework.value}: v is a view of the fused q|k|v output, so the attention kernel's "
+            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: v is a view of the fused q|k|v output, so the attention kernel's "
                          "saved v keeps all of it")
     if lora and not w.method.litgpt_adapter and PROFILES[w.framework].lora_pad_saved:
         pad = _lora_padded(w.lora_targets)
         if pad:
             saved = saved._replace(pad_source=pad)
             if notes is not None:
-                notes.append(f"{w.framework.value}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
+                notes.append(f"{FRAMEWORK_NAMES[w.framework]}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
                              "q|k|v width by index_copy, which keeps it for backward")
     return _BeforeBatch(arch, counts, tp, stages, cp, model_share, gdiv, odiv, lora, reward, trainable, weights, adapters,
                         reference, grads, optim, fsdp1, mixed_units, in_flight, layers, saved)
@@ -529,7 +531,7 @@ def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _Afte
     if accumulating and fsdp1 and PROFILES[w.framework].accumulate_unsharded:
         held_grads = grads * gdiv  # FSDP no_sync: whole gradients until the synchronizing micro-batch
         if notes is not None:
-            notes.append(f"{w.framework.value}: gradient accumulation under FSDP's no_sync keeps the unsharded "
+            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: gradient accumulation under FSDP's no_sync keeps the unsharded "
                          "gradients until the last micro-batch (FSDP_NO_SYNC)")
     return _AfterBatch(weights, reference, grads, optim, during, comm, step_temp, held_grads, disk, paged,
                        tuple(host_adds))
@@ -578,7 +580,7 @@ OBJECTIVE_WORDS = {
 
 def objective_note(w: Workload) -> str:
     """'objective: DPO (…); method lora' — what the step optimizes and which weights train."""
-    return f"objective: {OBJECTIVE_WORDS[w.objective]}; method {w.method.value}"
+    return f"objective: {OBJECTIVE_WORDS[w.objective]}; method: {said('method', w.method)}"
 
 
 def _sequences_per_step(w: Workload, notes: list[str] | None) -> Workload:
@@ -586,7 +588,7 @@ def _sequences_per_step(w: Workload, notes: list[str] | None) -> Workload:
     if not w.objective.paired:
         return w
     if notes is not None:
-        notes.append(f"{w.objective.value}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
+        notes.append(f"{said('objective', w.objective)}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
                      "(chosen and rejected): activations and logits of all of them")
     return w.model_copy(update={"batch": w.batch * PAIR_SEQUENCES})
 
@@ -608,16 +610,16 @@ def reference_weights_bytes(arch: ModelArch, w: Workload, notes: list[str] | Non
         return 0.0
     if w.precompute_ref:
         if notes is not None:
-            notes.append("dpo: reference log-probabilities precomputed before training (TRL "
+            notes.append("DPO: reference log-probabilities precomputed before training (TRL "
                          "precompute_ref_log_probs): no reference model in memory")
         return 0.0
     if w.method is not Method.FULL:
         if notes is not None:
-            notes.append(f"dpo: the reference is the base with its {w.method.value} adapters disabled "
+            notes.append(f"DPO: the reference is the base with its {said('method', w.method)} adapters disabled "
                          "(TRL DPOTrainer with a PEFT model): no second copy of the weights")
         return 0.0
     if notes is not None:
-        notes.append("dpo: a frozen reference copy of the weights (TRL DPOTrainer loads the checkpoint "
+        notes.append("DPO: a frozen reference copy of the weights (TRL DPOTrainer loads the checkpoint "
                      "twice), sharded like the policy")
     return count_params(arch).total * param_bytes(w.precision)
 
@@ -627,7 +629,7 @@ def as_trained(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> 
     checkpoint ties it to the embedding (``Profile.untied_lm_head``)."""
     if arch.tied_embeddings and PROFILES[w.framework].untied_lm_head:
         if notes is not None:
-            notes.append(f"{w.framework.value}: the tied embedding is copied into a separate lm_head "
+            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: the tied embedding is copied into a separate lm_head "
                          "(litgpt/scripts/convert_hf_checkpoint.py)")
         return arch.model_copy(update={"tied_embeddings": False})
     return arch
@@ -672,7 +674,7 @@ def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str] | N
     if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
         extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
         if notes is not None:
-            notes.append(f"{w.parallel.value}: {GATHERED_LAYERS} gathered layers of full parameters")
+            notes.append(f"{said('parallel', w.parallel)}: {GATHERED_LAYERS} gathered layers of full parameters")
     if _four_bit_base(w):
         largest = max(largest_linear_params(arch), count_params(arch).lm_head if _four_bit_lm_head(w) else 0.0)
         dequant = PROFILES[w.framework].dequant_bytes

@@ -6,21 +6,11 @@ from __future__ import annotations
 from advisor.core.hardware.interconnect import LinkKind, bottleneck_link, node_link
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan
+from advisor.core.job.settings import setting
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel
 
-SCHEME_WORDS = {
-    Parallel.NONE: "one copy per GPU",
-    Parallel.DDP: "data parallel (DDP)",
-    Parallel.ZERO1: "ZeRO-1 (optimizer states sharded)",
-    Parallel.ZERO2: "ZeRO-2 (states and gradients sharded)",
-    Parallel.ZERO3: "ZeRO-3 (everything sharded)",
-    Parallel.FSDP: "FSDP (fully sharded)",
-    Parallel.FSDP_GRAD_OP: "FSDP, gradients and states sharded",
-    Parallel.FSDP_NO_SHARD: "FSDP without sharding",
-    Parallel.TP: "tensor parallel",
-    Parallel.PP: "pipeline parallel",
-    Parallel.LAYER_SPLIT: "split by layers",
-}
+#: Each scheme in words, as its declaration says it (``core.job.settings``).
+SCHEME_WORDS = {Parallel(c.value): c.label for c in setting("parallel").choices}
 LINK_WORDS = {
     LinkKind.NVLINK: "NVLink",
     LinkKind.NVSWITCH: "NVSwitch",

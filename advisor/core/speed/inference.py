@@ -283,8 +283,9 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
     used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** w.batch  # experts some token of the step picks
     decode = n * per_layer * used / (HOST_MEMORY_GB_PER_S * 1e9)
     # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
-    # (ggml-cuda offload_op): their bytes over the host link, per 512-token ubatch.
-    ubatches = -(-w.context_len * w.batch // LLAMA_CPP_UBATCH)
+    # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``Workload.ubatch_tokens``).
+    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatches = -(-w.context_len * w.batch // ubatch)
     link = host_link_bytes_per_s(build)
     prefill = ubatches * n * per_layer / link
     notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {HOST_MEMORY_GB_PER_S:g} GB/s "

@@ -28,12 +28,13 @@ SCORE_BYTES: dict[Engine, float] = {Engine.TRANSFORMERS: 26.0, Engine.LLAMA_CPP:
 
 def score_context(w: Workload) -> float:
     """The mean number of keys each prompt token's scores span: transformers computes the whole square and
-    masks it (``context_len``); llama.cpp computes each ubatch of ``LLAMA_CPP_UBATCH`` tokens against the cache
-    so far, the ubatch itself included ((context + ubatch) / 2)."""
+    masks it (``context_len``); llama.cpp computes each ubatch (``Workload.ubatch_tokens``; Ollama at llama.cpp's
+    default ``LLAMA_CPP_UBATCH``) against the cache so far, the ubatch itself included ((context + ubatch) / 2)."""
     s = w.context_len
     if w.engine is Engine.TRANSFORMERS:
         return float(s)
-    return (s + min(LLAMA_CPP_UBATCH, s)) / 2
+    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    return (s + min(ubatch, s)) / 2
 
 
 def score_bytes(arch: ModelArch, w: Workload) -> float:

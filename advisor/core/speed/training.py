@@ -34,6 +34,7 @@ from advisor.core.hardware.interconnect import (
 )
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.frameworks import with_framework_defaults
+from advisor.core.job.settings import choice_label
 from advisor.core.job.workload import (
     Checkpointing,
     Method,
@@ -229,7 +230,7 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     ref_fwd = reference_forward_flops_per_token(arch, w)
     flops = micro_tokens * (train_flops_per_token(arch, w) + ref_fwd)
     if w.objective.paired:
-        notes.append(f"{w.objective.value}: tokens/s counts chosen and rejected tokens ({w.batch} pairs = "
+        notes.append(f"{choice_label('objective', w.objective)}: tokens/s counts chosen and rejected tokens ({w.batch} pairs = "
                      f"{w.batch * sequences_per_example(w)} sequences per micro-batch)"
                      + ("; plus a forward of the reference model (≈ +1/3 of full fine-tuning's 6N FLOPs: "
                         "2N per token, TRL DPOTrainer compute_ref_log_probs)" if ref_fwd else ""))

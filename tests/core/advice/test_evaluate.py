@@ -29,7 +29,7 @@ def test_techniques_follow_the_mode():
     labels, current = compute.technique_workloads(Workload(mode=Mode.TRAIN, method=Method.QLORA))
     assert set(labels) == {"full fine-tune", "LoRA", "QLoRA"} and current == "QLoRA"
     labels, current = compute.technique_workloads(Workload(weights="q3_k_m"))
-    assert current == "q3_k_m (current)" and labels[current].weights == "q3_k_m"
+    assert current == "Q3_K_M (GGUF, 3.9 bits) (current)" and labels[current].weights == "q3_k_m"
 
 
 def test_unknown_build_id_is_a_message_on_that_build():

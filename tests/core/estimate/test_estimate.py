@@ -90,11 +90,9 @@ def test_host_ram_counts_for_offload():
     [
         (dict(mode="train", method="qlora", weights="int8"), None, "weights"),
         (dict(mode="train", method="full", weights="nf4"), None, "weights"),
-        (dict(mode="train", method="full", lora_rank=16), None, "lora_rank"),
         (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), None, "lora_targets"),
         (dict(mode="train", precision="fp32", optimizer="adamw-8bit"), None, "optimizer"),
         (dict(mode="train", n_gpus=2), None, "parallel"),
-        (dict(mode="train", seq_len=8192), None, "seq_len"),
         (dict(n_gpus=4, parallel="tp"), pair_4090_pcie(), "n_gpus"),
         (dict(n_gpus=3, parallel="tp"), hgx_h100(8), "n_gpus"),  # 32 heads / 3
         (dict(weights="q3_x"), None, "weights"),
@@ -112,6 +110,26 @@ def test_check_workload_names_the_field(workload, build, field):
     problems = check_workload(llama2_7b(), Workload(**workload), build)
     assert field in [p.field for p in problems], problems
     assert all(p.message for p in problems)
+
+
+def test_a_setting_that_does_not_apply_is_ignored_not_a_contradiction():
+    # A LoRA rank kept while the job is a full fine-tune, or a precomputed reference without DPO, is ignored by
+    # the estimate (the window greys it); only a flag typed for it is refused (job_rules.ignored).
+    for job in (Workload(mode="train", method="full", lora_rank=16), Workload(mode="train", precompute_ref=True)):
+        assert check_workload(llama2_7b(), job) == []
+
+
+def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_warning():
+    # Llama 2 was trained on 4,096 tokens; Position Interpolation (arXiv:2306.15595) fine-tunes such models to
+    # 32,768: allowed, and the estimate says what it means.
+    from advisor.core.estimate.estimator import estimate
+
+    job = Workload(mode="train", seq_len=8192)
+    assert check_workload(llama2_7b(), job) == []
+    notes = estimate(llama2_7b(), job).speed.notes
+    assert any(n.startswith("8,192-token training sequences, past the 4,096 Llama-2-7B was trained on: long-context")
+               for n in notes), notes
+    assert not any("trained on" in n for n in estimate(llama2_7b(), Workload(mode="train", seq_len=4096)).speed.notes)
 
 
 @pytest.mark.parametrize(

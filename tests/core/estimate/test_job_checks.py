@@ -127,9 +127,7 @@ def test_tensorrt_llm_on_a_cpu_only_build_is_said_as_a_cpu(catalog):
 
 @pytest.mark.parametrize("job", [
     Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m"),
-    Workload(mode=Mode.TRAIN, method=Method.FULL, lora_rank=16),
     Workload(mode=Mode.TRAIN, method=Method.ADAPTER, weights="q8_0"),
-    Workload(mode=Mode.TRAIN, precompute_ref=True),
     Workload(mode=Mode.TRAIN, precision=Precision.FP32, optimizer=Optimizer.ADAMW_8BIT),
     Workload(mode=Mode.TRAIN, parallel=Parallel.ZERO3),
 ])

@@ -446,6 +446,23 @@ def test_ollama_is_llama_cpp_without_flash_attention():
     assert b.buffers == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 8192, flash=False))
 
 
+def test_llama_cpp_prompt_batch_sets_its_compute_buffer():
+    # llama.cpp --ubatch-size (n_ubatch, 512 by default: common/common.h at 001d906a): the compute buffer holds
+    # one such batch's largest tensor, for Llama 2 7B with flash attention its MLP's (ubatch × 11,008 × 4 B × 3,
+    # above the logits' ubatch × 32,000 × 4 B), and a few hidden-size ones (ubatch × 4,096 × 4 B × 4).
+    from advisor.core.memory.activations import llama_cpp_compute_buffer_bytes
+
+    def buffers(**kw):
+        return estimate_memory(LLAMA2_7B, Workload(engine="llama.cpp", weights="q4_k_m", **kw)).breakdown.buffers
+
+    assert buffers() == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=True, ubatch=512))
+    assert buffers(ubatch_tokens=2048) == pytest.approx(4 * buffers())  # every term scales with the batch
+    assert buffers(ubatch_tokens=2048) - buffers() == pytest.approx(1536 * (11_008 * 4 * 3 + 4096 * 4 * 4))
+    ollama = Workload(engine="ollama", weights="q4_k_m", ubatch_tokens=2048)  # not llama.cpp's flag: its default
+    assert estimate_memory(LLAMA2_7B, ollama).breakdown.buffers == pytest.approx(
+        llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=False, ubatch=512))
+
+
 def test_exl2_any_bits_per_weight_and_gguf_float_names():
     from advisor.core.memory.formats import weight_format
 

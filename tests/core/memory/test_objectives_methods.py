@@ -133,7 +133,7 @@ def test_reward_model_has_no_vocabulary_logits_or_lm_head():
 
 def test_objective_and_method_in_the_assumptions():
     notes = estimate_memory(llama2_7b(), train(method="lora", objective="dpo")).assumptions
-    assert any(n.startswith("objective: DPO") and "arXiv:2305.18290" in n and "method lora" in n for n in notes)
+    assert any(n.startswith("objective: DPO") and "arXiv:2305.18290" in n and "method: LoRA" in n for n in notes)
     notes = estimate_memory(llama2_7b(), train(method="adapter")).assumptions
     assert any(n.startswith("objective: supervised fine-tuning") for n in notes)
     assert any("1,229,760 trainable params" in n for n in notes)
@@ -185,6 +185,6 @@ def test_fit_plot_draws_an_adapter_job_as_the_current_technique():
     from advisor.core.advice.evaluate import technique_workloads
 
     variants, current = technique_workloads(train(method="adapter-v2", objective="dpo"))
-    assert current == "adapter-v2 (current)" and variants[current].method is Method.ADAPTER_V2
+    assert current == "LLaMA-Adapter V2 (LitGPT) (current)" and variants[current].method is Method.ADAPTER_V2
     assert {"full fine-tune", "LoRA", "QLoRA"} <= set(variants)
     assert all(v.objective is Objective.DPO for v in variants.values())  # the objective is kept for every technique

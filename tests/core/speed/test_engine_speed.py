@@ -234,3 +234,25 @@ def test_quant_kernel_time_fitted_on_one_source_predicts_the_other(catalog):
         es.QUANT_KERNEL_S_PER_LAYER.update(shipped)
     assert fitted == shipped
     assert before > 40 and after < 15
+
+
+def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
+    # llama.cpp copies the experts kept in host RAM to the GPU once per prompt batch (--ubatch-size): four
+    # times the batch, a quarter of the copies, a faster prompt; the decode step does not change.
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.workload import Workload
+    from advisor.core.memory.peak import estimate_memory
+    from advisor.core.speed.inference import estimate_speed
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    arch, build = catalog.models["qwen3-235b-a22b"], gpu_build(catalog, "rtx-3090", 2)
+
+    def speed(ubatch):
+        w = Workload(engine="llama.cpp", weights="q4_k_m", n_gpus=2, parallel="layer-split", moe_offload_layers=60,
+                     ubatch_tokens=ubatch)
+        return estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
+
+    small, large = speed(512), speed(2048)
+    assert large.prefill_tokens_per_s > 2 * small.prefill_tokens_per_s
+    assert large.decode_tokens_per_s == pytest.approx(small.decode_tokens_per_s)

@@ -102,3 +102,10 @@ def test_the_slowdown_without_flash_attention_is_the_published_ones_order():
     without, with_fused = 1 - pp(4096, "eager") / pp(512, "eager"), 1 - pp(4096, "flash") / pp(512, "flash")
     assert abs(without - published) < 0.10
     assert abs(without - published) < abs(with_fused - published) and with_fused < published
+
+
+def test_llama_cpps_prompt_batch_spans_the_scores():
+    # Each ubatch's tokens score the cache so far and the batch itself: (context + ubatch) / 2 keys on average.
+    assert scores.score_context(Workload(engine="llama.cpp", context_len=8192)) == (8192 + 512) / 2
+    assert scores.score_context(Workload(engine="llama.cpp", context_len=8192, ubatch_tokens=2048)) == (8192 + 2048) / 2
+    assert scores.score_context(Workload(engine="ollama", context_len=8192, ubatch_tokens=2048)) == (8192 + 512) / 2

@@ -1,0 +1,74 @@
+"""The rules of the job's settings in one place (``advisor.core.estimate.job_rules``): the window's lists,
+its switches and the command line's refusals read the same rules the core's checks apply."""
+
+import pytest
+
+from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.job_rules import (
+    LLAMA_CPP_KV,
+    engine_caches,
+    engine_loads,
+    fit_to_engine,
+    ignored,
+    settled,
+    weights_choices,
+    weights_key,
+)
+from advisor.core.job.settings.inference import KV_CHOICES
+from advisor.core.job.settings.task import WEIGHT_CHOICES
+from advisor.core.job.workload import Engine, Method, Mode, Precision, Workload
+from advisor.core.model.generic import generic_decoder
+
+ARCH = generic_decoder(8e9)
+
+
+@pytest.mark.parametrize("engine", list(Engine))
+def test_what_an_engine_loads_is_what_the_checks_let_through(engine):
+    for weights in WEIGHT_CHOICES:
+        refused = any(p.field == "weights" for p in check_workload(ARCH, Workload(engine=engine, weights=weights)))
+        assert refused is not engine_loads(engine, weights), (engine, weights)
+    for kv in KV_CHOICES:
+        refused = any(p.field == "kv_dtype" for p in check_workload(ARCH, Workload(engine=engine, kv_dtype=kv)))
+        assert refused is not engine_caches(engine, kv), (engine, kv)
+    assert set(LLAMA_CPP_KV) <= set(KV_CHOICES)
+
+
+def test_a_switch_of_engine_puts_choices_it_runs_in_words():
+    assert fit_to_engine(Engine.LLAMA_CPP, "gptq", "bf16") == (
+        "q4_k_m", "bf16", "Weights set to Q4_K_M (GGUF, 4.9 bits): llama.cpp does not load GPTQ (4.2 bits).")
+    weights, kv, note = fit_to_engine(Engine.VLLM, "q4_k_m", "q8_0")
+    assert (weights, kv) == ("awq", "fp8") and "KV cache type set to FP8 (8 bits)" in note
+    assert fit_to_engine(Engine.TRANSFORMERS, "bf16", "bf16")[2] == ""
+    for engine in Engine:  # whatever it puts in place, the engine runs
+        for w in WEIGHT_CHOICES:
+            new, kv, _ = fit_to_engine(engine, w, "q4_0")
+            assert engine_loads(engine, new) and engine_caches(engine, kv)
+
+
+def test_each_kind_of_weights_and_its_choices():
+    assert weights_key(Mode.INFERENCE, Method.QLORA) is Mode.INFERENCE
+    assert weights_key(Mode.TRAIN, Method.LORA) is Method.LORA
+    assert weights_choices(Method.FULL, Precision.FP32) == ("fp32",)
+    assert weights_choices(Method.QLORA) == ("nf4", "fp4")
+    assert weights_choices(Mode.INFERENCE) == WEIGHT_CHOICES
+    for method in Method:  # every base offered for a method trains without a complaint
+        for w in weights_choices(method):
+            job = Workload(mode="train", method=method, weights=w)
+            assert not [p for p in check_workload(ARCH, job) if p.field == "weights"], (method, w)
+
+
+def test_a_switch_resets_what_no_longer_applies_and_keeps_the_rest():
+    job = Workload(mode="train", method="full", lora_rank=32, seq_len=4096, objective="sft", precompute_ref=True)
+    s = settled(job)
+    assert s.lora_rank is None and "lora_rank" not in s.model_fields_set and not s.precompute_ref
+    assert s.seq_len == 4096  # kept: it still applies
+    inference = settled(Workload(mode="inference", seq_len=4096, engine="vllm", engine_version="0.9"))
+    assert inference.seq_len == 4096 and inference.engine_version is None  # kept for a switch back; reset
+    assert settled(Workload()) == Workload()
+
+
+def test_only_given_settings_that_do_not_apply_are_refused():
+    job = Workload(mode="train", method="full", lora_rank=8)
+    assert [(p.field, p.message) for p in ignored(job, {"lora_rank", "seq_len"})] == [
+        ("lora_rank", "only applies to --method lora or qlora")]
+    assert ignored(job, {"seq_len"}) == []
