@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from advisor.core.job.workload import Engine
 from advisor.core.speed.flops import DECODE_BANDWIDTH_EFFICIENCY, INFERENCE_COMPUTE_EFFICIENCY
-from advisor.core.speed.gguf_paths import GgufPath
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
 # --- Priors (used where no calibration row constrains a constant): flops.DECODE_BANDWIDTH_EFFICIENCY,
 # llama.cpp tg128 on an RTX 3090 (PR #4766: 654 of 936 GB/s), and flops.INFERENCE_COMPUTE_EFFICIENCY,
@@ -178,6 +178,14 @@ def gguf_compute_share(path: GgufPath | None) -> float:
         return PRIOR_COMPUTE
     return GGUF_PATH_COMPUTE.get(path, engine_speed(Engine.LLAMA_CPP).compute if path is GgufPath.CUBLAS
                                  else PRIOR_COMPUTE)
+
+
+def gguf_path_ratio(gpu, workload) -> float:
+    """For a GGUF job: its kernel path's compute share over the engine's, so that the engine's share × the path's
+    peak × this = the path's share of the path's peak (``gguf_compute_share``); 1 for any other job."""
+    if not workload.engine.gguf:
+        return 1.0
+    return gguf_compute_share(gguf_path(gpu, workload.weights)) / engine_speed(workload.engine).compute
 
 
 def engine_speed(engine: Engine) -> EngineSpeed:

@@ -60,3 +60,14 @@ def test_the_path_shares_are_the_calibration_fit():
 
     fit = load_benchmark("speed_calibration").fit_gguf_paths(load_catalog().catalog)
     assert {path: share for path, (share, _ids) in fit.items()} == es.GGUF_PATH_COMPUTE
+
+
+def test_a_p100s_quantized_prompt_says_why_its_speed_is_unknown():
+    from advisor.core.estimate.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+
+    catalog = load_catalog().catalog
+    p100 = gpu_build(catalog, "tesla-p100-16gb-pcie", 1)
+    speed = estimate(catalog.models["llama-3.1-8b"], Workload(engine="llama.cpp", weights="q4_k_m"), p100).speed
+    assert speed.prefill_tokens_per_s is None and speed.decode_tokens_per_s is not None
+    assert any("dequantizes these weights to FP16 on this card's CUDA cores" in n for n in speed.notes)
