@@ -656,7 +656,7 @@ class ValuePlot:
     def update(self, results, training: bool, cost=None, workload=None) -> None:
         gb_rows, tps_rows = ([], [], [], [], {}), ([], [], [], [], {})
         for i, r in enumerate(results.builds):
-            price = r.price_new_usd or r.price_used_usd
+            price = r.price.usd if r.price is not None and r.usd_per_hour is None else None  # today's, as the table
             if price is None or r.resolved is None:
                 note = "rented" if r.usd_per_hour is not None else ("no price" if r.resolved is not None else "no estimate")
                 gb_rows[4][i] = tps_rows[4][i] = note

@@ -6,7 +6,12 @@ Q4_K_M on llama.cpp, 8B bf16 served by vLLM (16 × 8k), and a QLoRA fine-tune of
 the median of ``--repeat`` runs and as a ratio to one ``best_plan`` of the canonical pair in the
 same run (the reference: what the window spends per build).
 
-Run: ``.venv/bin/python benchmarks/advise.py [--repeat N]``
+``--cli`` times whole answers as a user gets them: ``llm-advisor advise …`` in a fresh process (start-up, the
+catalog read, the search and the text), for three everyday questions of ``benchmarks/buyer_questions.py``, as the
+median of ``--repeat`` runs and as a ratio to a bare ``python -c pass`` in the same run (issue 40: an answer in
+1 s or less on this machine).
+
+Run: ``.venv/bin/python benchmarks/advise.py [--repeat N] [--cli]``
 """
 
 from __future__ import annotations
@@ -42,10 +47,43 @@ def _median_ms(fn, repeat: int) -> float:
     return statistics.median(samples)
 
 
+#: Three questions of benchmarks/buyer_questions.py: a used-budget chat, a fine-tune, a rented server.
+CLI_QUESTIONS = (
+    ("llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--budget", "2500", "--used"),
+    ("llama-3.1-8b", "--mode", "train", "--method", "qlora", "--budget", "2000", "--used"),
+    ("llama-3.1-70b", "--engine", "vllm", "--cloud"),
+)
+
+
+def _wall_ms(argv: list[str], repeat: int) -> float:
+    import subprocess
+
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        samples.append((time.perf_counter() - t) * 1000)
+    return statistics.median(samples)
+
+
+def cli(repeat: int) -> None:
+    exe = Path(sys.executable)
+    advisor = exe.with_name("llm-advisor")
+    ref = _wall_ms([str(exe), "-c", "pass"], repeat)
+    print(f"reference: python -c pass {ref:.0f} ms")
+    for q in CLI_QUESTIONS:
+        ms = _wall_ms([str(advisor), "advise", *q], repeat)
+        print(f"llm-advisor advise {' '.join(q)}: median {ms:,.0f} ms ({ms / ref:.1f}x python -c pass) | target 1,000 ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--cli", action="store_true", help="time whole answers of llm-advisor advise instead")
     args = ap.parse_args()
+    if args.cli:
+        cli(args.repeat)
+        return
     catalog = load_catalog().catalog
     m = catalog.models
     jobs = {

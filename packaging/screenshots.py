@@ -6,8 +6,8 @@ Run under a virtual screen, e.g.::
 
 Scenes: ``first-launch`` (the canonical comparison, the winner named), ``does-not-fit`` (a build on
 which the job does not fit, with what would make it fit), ``find-builds`` (the catalog search with
-its plot) and ``six-builds`` (a GPU pair, a prebuilt, a Mac, a cloud instance, a single card and a
-user-priced card side by side), ``six-builds-details`` (the same six builds on the Details tab: each
+its plot) and ``six-builds`` (two catalog pairs, a prebuilt server, a Mac, a cloud instance and a GPU × count
+on its typical platform side by side), ``six-builds-details`` (the same six builds on the Details tab: each
 build's rule of thumb, parameters and assumptions), ``catalog-editor`` (the editor on the RTX 3090's
 record). Each is saved as ``SCENE-WxH.png``.
 """
@@ -61,7 +61,7 @@ def _scene(name: str, session, window):
         system = next(k for k, v in cat.systems.items() if "mac" not in k and v.build is not None)
         for entry in (BuildEntry(name="Mac Studio", system_id=mac), BuildEntry(name="Cloud 8 GPUs", cloud_id=cloud),
                       BuildEntry(name="Workstation", system_id=system),
-                      BuildEntry(name="1× RTX PRO 6000", build_id="1x-rtx-pro-6000")):
+                      BuildEntry(name="2× Tesla P40", gpu_id="tesla-p40", gpu_count=2)):  # cards on a typical platform
             session.add_build(entry)
         if name == "six-builds-details":
             window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count())

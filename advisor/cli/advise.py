@@ -10,8 +10,9 @@ from typing import Any
 
 from advisor.cli._job_args import machine_count, positive_int
 from advisor.cli._job_flags import add_workload_arguments
+from advisor.cli._prices import price_json
 
-SORTS = ("price", "speed", "value")
+SORTS = ("best", "price", "speed", "value")
 
 
 def _money(text: str) -> float:
@@ -40,7 +41,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--max-nodes", type=machine_count, metavar="N",
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")
-    s.add_argument("--sort", choices=SORTS, default="price", help="what matters most (default price)")
+    s.add_argument("--min-speed", type=_money, metavar="TOK/S", default=None,
+                   help="usable speed of an inference job: generated tokens/s per sequence (default 10, reading "
+                        "speed with room to spare)")
+    s.add_argument("--max-hours", type=_money, metavar="H",
+                   help="usable speed of a training job: the run (--dataset-tokens) ends within H hours")
+    s.add_argument("--sort", choices=SORTS, default="best",
+                   help="best: the most speed for the money among machines at a usable speed (default); "
+                        "price, speed or value (price per token/s) alone")
     s.add_argument("--top", type=positive_int, default=10, metavar="K", help="show the best K (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run, gpu=None, build=None)
@@ -57,11 +65,19 @@ def candidate_json(found) -> dict[str, Any]:
         "id": c.id, "name": c.name, "kind": c.kind, "gpus": [g.id for g in c.build.gpus],
         "plan": found.plans_text[0], "plans": list(found.plans_text), "fits": True, "status": first.status.value,
         "per_gpu_gib": _gib(fit.need_per_gpu_bytes), "usable_per_gpu_gib": _gib(fit.usable_per_gpu_bytes),
+        "host_ram_gib": c.build.host_ram_gib,
         "decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
         "train_tokens_per_s": speed.train_tokens_per_s, "price_usd": c.price_usd,
         "price_kind": c.price_kind if c.price_kind != "owned" else None,
-        "price_date": c.price_date.isoformat() if c.price_date else None, "power_w": c.power_w,
+        "price_date": c.price_date.isoformat() if c.price_date else None,
+        "price_includes": c.price.includes if c.price is not None else "already yours",
+        "price": price_json(c.price), "power_w": c.power_w,
         "price_stale": _stale(c), "nodes": c.build.nodes, **_run_cost(found),
+        "usable": found.usable, "not_usable_because": found.unusable,
+        "speed_basis": [b.words for b in found.basis], "speed_calibrated": found.calibrated,
+        "speed_for_ranking": found.rank_speed,
+        "folded": [{"id": f.candidate.id, "name": f.candidate.name, "price_usd": f.candidate.price_usd,
+                    "speed": f.speed_score} for f in found.folded],
         "reasons": list(found.reasons) + ([] if c.price_usd is not None else ["no price"]),
     }
 
@@ -82,12 +98,22 @@ def _run_cost(found) -> dict[str, float | None]:
 
 
 def _stale(c) -> bool:
-    """A price older than a year (issue 18): shown with its date and 'stale'."""
-    import datetime as dt
+    """A price partly older than a year: shown with its date and 'over a year old'."""
+    return c.price is not None and c.price.usd is not None and c.price.stale
 
-    from advisor.core.cost.running import is_stale
 
-    return c.price_usd is not None and is_stale(c.price_date, dt.date.today())
+def _price_text(c) -> str:
+    from advisor.core.cost.machine import price_words
+
+    return "already yours" if c.price is None else price_words(c.price)
+
+
+def _speed_text(f, d) -> str:
+    rate = d["train_tokens_per_s"] or d["decode_tokens_per_s"]
+    if rate is None:
+        return "speed not estimated"  # the reasons say why
+    basis = "" if f.calibrated else " (extrapolated)"
+    return f"{rate:,.1f} tokens/s{basis}"
 
 
 def _text(result, request) -> str:
@@ -97,17 +123,20 @@ def _text(result, request) -> str:
     lines = []
     for i, f in enumerate(result.ranked, 1):
         c, d = f.candidate, candidate_json(f)
-        rate = d["train_tokens_per_s"] or d["decode_tokens_per_s"]
-        per = "/h" if c.price_kind == "per_hour" else ""
-        when = f"{c.price_date}, stale" if _stale(c) else f"{c.price_date}"
-        price = f"${c.price_usd:,.0f}{per} {c.price_kind} ({when})" if c.price_usd is not None else "no price"
-        speed = f"{rate:,.1f} tokens/s" if rate is not None else "speed not estimated"  # reasons say why
-        lines.append(f"{i:>2}. {c.name}: {price}; {speed}; {d['per_gpu_gib']:.1f} of "
-                     f"{d['usable_per_gpu_gib']:.1f} GiB per GPU")
-        lines.append(f"    plan: {f.plans_text[0]}" + (f"; {'; '.join(f.reasons)}" if f.reasons else ""))
+        slow = "" if f.usable else f" — below a usable speed: {f.unusable}"
+        lines.append(f"{i:>2}. {c.name}: {_price_text(c)}; {_speed_text(f, d)}{slow}")
+        if c.price is not None and c.price.includes:
+            lines.append(f"    price: {c.price.includes}")
+        lines.append(f"    plan: {f.plans_text[0]}; {d['per_gpu_gib']:.1f} of {d['usable_per_gpu_gib']:.1f} GiB per GPU"
+                     + (f"; {'; '.join(f.reasons)}" if f.reasons else ""))
+        lines.append(f"    speed: {'; '.join(d['speed_basis'])}")
         if d["train_hours"] is not None:
             usd = "cost not known" if d["train_usd"] is None else f"${d['train_usd']:,.0f}"
             lines.append(f"    training run: {d['train_hours']:,.1f} h, {usd}")
+        if f.folded:
+            names = ", ".join(f"{g.candidate.name} ({_price_text(g.candidate)})" for g in f.folded[:4])
+            more = f" and {len(f.folded) - 4} more" if len(f.folded) > 4 else ""
+            lines.append(f"    no better, folded under it: {names}{more}")
     lines += ["", "Assumptions"] + [f"  - {a}" for a in result.assumptions]
     return "\n".join(lines)
 
@@ -119,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.core.advice.search import Job, SearchRequest, search
     from advisor.core.job.plan import job_of
     from advisor.storage.catalog_store import load_catalog
-    from advisor.storage.error_bands import median_pct
+    from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
 
     catalog = load_catalog(migrate_user_files=False).catalog  # read once: the model preset and the search
     request = build_request(args, catalog)
@@ -128,14 +157,15 @@ def run(args: argparse.Namespace) -> int:
     search_request = SearchRequest(
         budget_usd=args.budget, price=PriceChoice.EITHER if args.used else PriceChoice.NEW,
         where=Where.CLOUD if args.cloud else Where.OWNED, max_gpus=args.max_gpus, max_nodes=args.max_nodes,
-        max_power_w=args.max_power,
-        sort=Criterion(args.sort), top=args.top)
+        max_power_w=args.max_power, max_hours=args.max_hours,
+        sort=Criterion(args.sort), top=args.top, **({} if args.min_speed is None else {"min_tokens_per_s": args.min_speed}))
     band = median_pct(job)
     result = search(catalog, (Job(arch=request.arch, workload=job),), search_request, today=dt.date.today(),
-                     margin=band / 100 if band is not None else 0.0)
+                     margin=band / 100 if band is not None else 0.0, basis_table=speed_basis_table(),
+                     fallback_band_pct=extrapolated_band_pct())
     assumptions = list(request.notes) + list(result.assumptions)
     if args.used:
-        assumptions.append("--used: each card at the lower of its used-market and new price (dated above)")
+        assumptions.append("--used: each part at the lower of its used-market and new price (dated above)")
     if args.budget is None:
         assumptions.append("no --budget: every price; candidates without a price come last")
     if args.json:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from advisor.cli import Parser, UsageError
 
-KINDS = ("gpu", "build", "system", "cloud", "model", "part")
+KINDS = ("gpu", "build", "system", "cloud", "model", "part", "platform")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -129,9 +129,13 @@ def _summary(kind, record) -> str:
     if kind is RecordKind.CLOUD:
         return f"{record.provider}: {record.gpu_count}x {record.gpu_id}"
     if kind is RecordKind.SYSTEM:
-        return f"{record.vendor} ({record.kind.value})"
+        vendor = "vendor not known" if record.vendor == "unknown" else record.vendor
+        return f"{vendor} ({record.kind.value})" + ("" if record.build else ", not evaluable: no verified GPUs")
     if kind is RecordKind.PART:
         return f"{record.part.value}, {record.vendor}"
+    if kind is RecordKind.PLATFORM:
+        return (f"{record.kind.words}, up to {record.max_cards} card{'s' if record.max_cards > 1 else ''}, "
+                f"{record.host_ram_gib:g} GiB RAM")
     return record.family
 
 
@@ -169,16 +173,21 @@ def _money(value: float | None) -> str:
     return "unknown" if value is None else f"${value:,.0f}"
 
 
-def _derived_lines(resolved) -> list[str]:
-    from advisor.core.cost.prices import Condition, build_cost
+def _derived_lines(resolved, catalog=None) -> list[str]:
+    import datetime as dt
+
+    from advisor.core.cost.machine import PriceChoice, machine_price, price_words
     from advisor.core.hardware.checks import check_build
+    from advisor.core.hardware.machines import price_tier
     from advisor.core.hardware.power import build_power
 
     lines = []
-    for condition in Condition:
-        cost = build_cost(resolved, condition)
-        gaps = f" (unknown: {'; '.join(cost.missing)})" if cost.missing else ""
-        lines.append(f"price {condition.value}: total {_money(cost.total_usd)}, GPUs {_money(cost.gpus_usd)}{gaps}")
+    tier = price_tier(catalog, resolved) if catalog is not None else resolved.tier
+    for choice in (PriceChoice.NEW, PriceChoice.USED):
+        price = machine_price(resolved, choice, dt.date.today(), tier)
+        gaps = f" (unknown: {'; '.join(price.missing)})" if price.missing else ""
+        what = f": {price.includes}" if price.usd is not None and price.includes else ""
+        lines.append(f"price {choice.value}: {price_words(price)}{what}{gaps}")
     power = build_power(resolved)
     def watts(value: float | None) -> str:
         return "unknown" if value is None else f"{value:.0f} W"
@@ -206,7 +215,9 @@ def do_show(args: argparse.Namespace) -> int:
         print(f"derived: not available: {exc}")
         return 0
     if resolved is not None:
-        for line in _derived_lines(resolved):
+        from advisor.core.hardware.machines import on_platform
+
+        for line in _derived_lines(on_platform(catalog, resolved), catalog):
             print(line)
     return 0
 
@@ -265,8 +276,13 @@ def do_validate(args: argparse.Namespace) -> int:
     from advisor.storage.catalog_store import load_catalog
 
     if args.path is None:
+        from advisor.core.hardware.data_checks import Severity, data_problems
+
         result = load_catalog(migrate_user_files=False)
-        count, problems = len(result.catalog), result.problems
+        found = data_problems(result.catalog)  # data errors that change answers, and what is not offered
+        count, problems = len(result.catalog), [*result.problems, *(p for p in found if p.severity is Severity.ERROR)]
+        for note in (p for p in found if p.severity is not Severity.ERROR):
+            print(note)
     else:
         if not args.path.exists():
             raise UsageError(f"{args.path}: no such file or folder")

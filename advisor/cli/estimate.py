@@ -129,6 +129,7 @@ def _resolve_one(args: argparse.Namespace, catalog):
         resolve_cloud,
         resolve_system,
     )
+    from advisor.core.hardware.machines import on_platform
 
     if args.gpu:
         ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
@@ -140,9 +141,9 @@ def _resolve_one(args: argparse.Namespace, catalog):
 
             if args.n_gpus is not None and args.n_gpus > len(ids):
                 raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
-            return mixed_build(catalog, ids)
-        try:
-            return gpu_build(catalog, ids[0], args.n_gpus or 1)
+            return on_platform(catalog, mixed_build(catalog, ids))
+        try:  # cards on the typical platform that carries them: a machine with a host RAM, a PSU and a price
+            return on_platform(catalog, gpu_build(catalog, ids[0], args.n_gpus or 1))
         except ValueError as exc:
             raise UsageError(f"--gpus: {exc}") from None
     resolvers = ((RecordKind.BUILD, resolve_build), (RecordKind.SYSTEM, resolve_system),
@@ -150,7 +151,7 @@ def _resolve_one(args: argparse.Namespace, catalog):
     for kind, resolve in resolvers:
         if args.build in catalog.of(kind):
             try:
-                return resolve(catalog, args.build)
+                return on_platform(catalog, resolve(catalog, args.build))
             except (UnknownRecord, IncompleteRecord) as exc:
                 raise UsageError(f"--build: {exc}") from None
     raise UsageError(f"--build: unknown build, system or cloud instance {args.build!r} "
@@ -304,6 +305,7 @@ def cost_json(request: Request, est, planned, settings) -> dict[str, Any]:
     """``cost``: price, energy, $/M tokens and the training run's hours and cost (null where unknown)."""
     import datetime as dt
 
+    from advisor.cli._prices import price_json
     from advisor.core.advice.evaluate import BuildResult, money
     from advisor.core.advice.running import build_running_cost
 
@@ -318,6 +320,8 @@ def cost_json(request: Request, est, planned, settings) -> dict[str, Any]:
         "price_usd": c.price_usd, "price_kind": c.price_kind,
         "price_date": c.price_date.isoformat() if c.price_date else None, "price_stale": c.price_stale,
         "price_note": result.price_note or None,
+        "price_includes": result.price.includes if result.price is not None and result.price.usd is not None else None,
+        "prices": {"new": price_json(result.price_new), "used": price_json(result.price_used)},
         "power_load_w": c.load_w, "power_idle_w": c.idle_w,
         "energy_usd_per_year": c.energy_usd_per_year, "usd_per_hour": c.usd_per_hour,
         "usd_per_million_tokens": c.usd_per_million_tokens, "tco_usd": c.tco_usd,

@@ -14,13 +14,11 @@ from advisor.core.advice.comparison import Comparison
 from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.advice.formulas import formulas
 from advisor.core.advice.recommend import recommendation
-from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.cost.machine import price_words
 from advisor.core.cost.running import (
     ELECTRICITY_SOURCE,
     IDLE_SOURCE,
     CostSettings,
-    is_stale,
-    price_date,
     usd_per_million_tokens,
 )
 from advisor.core.estimate.job_checks import message_of
@@ -129,22 +127,18 @@ def _network(b: ResolvedBuild) -> str:
 
 
 def _price_cell(r: BuildResult) -> str:
+    """Today's price the ranking uses (``BuildResult.price``), dated, with what it includes; the other kind after it."""
     if r.usd_per_hour is not None:
         return f"{_usd(r.usd_per_hour, '/h')} on demand"
-    if r.resolved is None:
-        return "unknown"
-    lines = []
-    for cond, label in ((Condition.NEW, "new"), (Condition.USED, "used")):
-        cost = build_cost(r.resolved, cond)
-        amount = cost.total_usd if cost.total_usd is not None else cost.gpus_usd
-        if amount is None:
-            continue
-        oldest = price_date(r.resolved, cond)
-        when = oldest.isoformat() if oldest else "?"
-        stale = " (stale: older than a year)" if is_stale(oldest, dt.date.today()) else ""
-        scope = "" if cost.total_usd is not None else " (GPUs only)"
-        lines.append(f"{label} {_usd(amount)}{scope}, seen {when}{stale}")
-    return "; ".join(lines) or "unknown"
+    if r.price is None or r.price.usd is None:
+        return "no price" + (f": {'; '.join(r.price.missing)}" if r.price is not None and r.price.missing else "")
+    lines = [price_words(r.price)]
+    if r.price.platform:
+        lines[0] += f", {r.price.platform}"
+    other = r.price_new if r.price.kind_words != "new" else r.price_used
+    if other is not None and other.usd is not None and other.usd != r.price.usd:
+        lines.append(f"{other.choice.value}: {price_words(other)}")
+    return "; ".join(lines)
 
 
 def builds_table(results: Results, unit: str) -> Table:
@@ -211,8 +205,8 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
         headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
         if r.usd_per_hour is not None and headline:  # rented: the hour's price over the hour's tokens
             per = _usd(usd_per_million_tokens(r.usd_per_hour, headline), " per M tokens")
-        elif r.price_new_usd is not None and headline:
-            per = _usd(r.price_new_usd / headline, " per tok/s")
+        elif r.price is not None and r.price.usd is not None and headline:
+            per = _usd(r.price.usd / headline, " per tok/s")
         else:
             per = "no price"
         rows.append((r.name, r.plan_text, verdict, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))

@@ -85,3 +85,15 @@ def speed_basis_table() -> dict:
     (``advisor.core.speed.basis``), keyed 'family|software'; empty when not shipped."""
     table = _bands().get("speed_basis", {})
     return table if isinstance(table, dict) else {}
+
+
+def extrapolated_band_pct() -> float | None:
+    """The band of a speed with no measurement of its GPU family and software: the speed-basis table's
+    'extrapolated' median where it has one, else the 90th percentile of every measured speed error
+    (``speed.overall.p90_pct``): an unmeasured family is trusted no more than the worst tenth of the measured."""
+    entry = speed_basis_table().get("extrapolated")
+    if isinstance(entry, dict) and isinstance(entry.get("median_pct"), int | float):
+        return float(entry["median_pct"])
+    overall = _bands().get("speed", {}).get("overall")
+    value = overall.get("p90_pct") if isinstance(overall, dict) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -40,7 +40,7 @@ GROW_LATEST_MS = 100
 _FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
 _TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
 
-COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price new · used", "Power", "Checks", "Machines")
+COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price today", "Power", "Checks", "Machines")
 FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN, MACHINES_COLUMN = 2, 3, 6, 7
 SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
 
@@ -49,7 +49,9 @@ PRICE_COLUMN = 4
 HEADER_TIPS = {
     FIT_COLUMN: ("Memory the busiest GPU needs, ± the estimator's median error measured against published "
                  "measurements for this kind of workload, and the memory a framework can use on that GPU"),
-    PRICE_COLUMN: "New and used price of the build; a cloud instance shows its price per hour",
+    PRICE_COLUMN: ("What the whole machine costs today, the lower of new and used: the cards and the platform that "
+                   "carries them (a typical desktop, workstation or server when the build names cards only). The "
+                   "winner is chosen on this figure. A cloud instance shows its price per hour"),
     MACHINES_COLUMN: ("Identical machines of the build, joined by its network card (issue 21); double-click to "
                       "change. Price, power and the cloud rate count every machine"),
 }
@@ -366,7 +368,8 @@ class BuildsPanel(QWidget):
         verdict.addWidget(self.label_winner, 1)
         verdict.addWidget(QLabel("Rank by"))
         self.combo_criterion = QComboBox()
-        for criterion, text in ((Criterion.SPEED, "speed"), (Criterion.PRICE, "price"), (Criterion.VALUE, "price per token/s")):
+        for criterion, text in ((Criterion.SPEED, "speed"), (Criterion.PRICE, "price"), (Criterion.VALUE, "price per token/s"),
+                                (Criterion.BEST, "speed for the money")):
             self.combo_criterion.addItem(text, criterion)
         self.combo_criterion.setToolTip("What the winner is chosen on, among the builds that run the job")
         self.combo_criterion.currentIndexChanged.connect(

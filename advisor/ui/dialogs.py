@@ -219,7 +219,9 @@ class AddBuildDialog(QDialog):
         kind = self.combo_kind.currentData()
         if self.catalog is None:
             return {}
-        return {"gpu": self.catalog.gpus, "build": self.catalog.builds, "system": self.catalog.systems, "cloud": self.catalog.cloud}[kind]
+        # A system without a verified GPU configuration cannot be evaluated: it is not offered (data_checks).
+        systems = {sid: s for sid, s in self.catalog.systems.items() if s.build is not None}
+        return {"gpu": self.catalog.gpus, "build": self.catalog.builds, "system": systems, "cloud": self.catalog.cloud}[kind]
 
     def _label(self, rec) -> tuple[str, str]:
         """(list text, build name stem): names as people read them, no ids or vendor notes."""

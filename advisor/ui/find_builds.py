@@ -35,10 +35,11 @@ from PySide6.QtWidgets import (
 from advisor.core.advice.candidates import PriceChoice, Where
 from advisor.core.advice.ranking import Criterion
 from advisor.core.advice.search import Job, SearchRequest, search
+from advisor.core.cost.machine import price_words
 from advisor.core.estimate.job_words import say
 from advisor.core.job.plan import job_of
 from advisor.core.units import GIB
-from advisor.storage.error_bands import median_pct
+from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
 
 COLUMNS = ("Build", "Price", "Speed", "Plan", "Need per GPU", "Power", "Notes")
 FRONT_COLOR = "#1B7F3B"
@@ -55,19 +56,27 @@ def job_words(job: Job) -> str:
 
 def _speed_words(found) -> str:
     parts = []
-    for p in found.planned:
+    for p, basis in zip(found.planned, found.basis or (None,) * len(found.planned), strict=True):
         s = p.headline_tokens_per_s
-        parts.append("unknown" if not s else f"{s:,.1f} {'train ' if p.workload.mode.value == 'train' else ''}tok/s")
+        guess = " (extrapolated)" if basis is not None and not basis.calibrated else ""
+        parts.append("unknown" if not s else f"{s:,.1f} {'train ' if p.workload.mode.value == 'train' else ''}tok/s{guess}")
     return " · ".join(parts)
 
 
 def _price_words(c) -> str:
-    if c.price_usd is None:
-        return "no price"
-    stale = c.price_date is not None and (dt.date.today() - c.price_date).days > 365
-    if c.price_kind == "per_hour":
-        return f"${c.price_usd:,.2f}/h ({c.price_date}{', stale' if stale else ''})"
-    return f"${c.price_usd:,.0f} {c.price_kind} ({c.price_date}{', stale' if stale else ''})"
+    """The figure the table, the winner sentence and the PDF show for the same machine and kind of price."""
+    return "already yours" if c.price is None else price_words(c.price)
+
+
+def _notes(found) -> str:
+    notes = list(found.reasons)
+    if not found.usable:
+        notes.insert(0, f"below a usable speed: {found.unusable}")
+    if found.folded:
+        names = ", ".join(f.candidate.name for f in found.folded[:3])
+        more = f" and {len(found.folded) - 3} more" if len(found.folded) > 3 else ""
+        notes.append(f"no better, folded under it: {names}{more}")
+    return "; ".join(notes)
 
 
 class FindBuildsDialog(QDialog):
@@ -102,6 +111,8 @@ class FindBuildsDialog(QDialog):
         self.table_found.verticalHeader().setVisible(False)
         self.table_found.itemSelectionChanged.connect(self._on_selection_changed)
         split.addWidget(self.table_found)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 2)  # the ranking is the answer: it gets two thirds, the plot one
         lay.addWidget(split, 1)
         self.label_summary = QLabel()
         self.label_summary.setWordWrap(True)
@@ -167,7 +178,8 @@ class FindBuildsDialog(QDialog):
         self.spin_max_power.setSuffix(" W")
         self.spin_max_power.setSpecialValueText("any power")
         self.combo_sort = QComboBox()
-        for text, value in (("price", Criterion.PRICE), ("speed", Criterion.SPEED), ("price per token/s", Criterion.VALUE)):
+        for text, value in (("speed for the money, at a usable speed", Criterion.BEST), ("price", Criterion.PRICE),
+                            ("speed", Criterion.SPEED), ("price per token/s", Criterion.VALUE)):
             self.combo_sort.addItem(text, value)
         self.button_search = QPushButton("Search")
         self.button_search.setDefault(True)
@@ -211,14 +223,20 @@ class FindBuildsDialog(QDialog):
             return
         band = median_pct(self.jobs[0].workload)
         result = search(self.session.catalog, tuple(self.jobs), self.request(), today=dt.date.today(),
-                        margin=band / 100 if band is not None else 0.0)
+                        margin=band / 100 if band is not None else 0.0, basis_table=speed_basis_table(),
+                        fallback_band_pct=extrapolated_band_pct())
         self.found = list(result.ranked)
         self._fill_table()
         self._fill_plot(result)
         head = (f"{len(self.found)} builds run every job within the limits." if self.found else
                 "No build in the catalog runs every job within these limits: raise the budget, allow used "
                 "prices or renting, or make a job lighter.")
-        self.label_summary.setText(head + " " + "; ".join(result.assumptions[1:]))
+        order = next((a for a in result.assumptions if a.startswith("order:")), "")
+        words = [head, "Prices: whole machines, cards and what carries them, dated."]
+        if order:
+            words.append(order[len("order: "):].capitalize() + ".")
+        self.label_summary.setText(" ".join(words))  # short: the table keeps its rows; the rest in the tooltip
+        self.label_summary.setToolTip("\n".join(result.assumptions))
 
     def _fill_table(self) -> None:
         t = self.table_found
@@ -227,10 +245,12 @@ class FindBuildsDialog(QDialog):
             c = f.candidate
             need = max(p.estimate.fit.need_per_gpu_bytes for p in f.planned)
             cells = (c.name, _price_words(c), _speed_words(f), " · ".join(f.plans_text), f"{need / GIB:.1f} GiB",
-                     f"{c.power_w:,.0f} W" if c.power_w is not None else "unknown", "; ".join(f.reasons))
+                     f"{c.power_w:,.0f} W" if c.power_w is not None else "unknown", _notes(f))
+            tips = {1: "Includes: " + c.price.includes if c.price is not None and c.price.includes else None,
+                    2: "; ".join(b.words for b in f.basis) or None}
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(tips.get(col) or text)
                 t.setItem(row, col, item)
 
     def _fill_plot(self, result) -> None:

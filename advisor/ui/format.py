@@ -52,12 +52,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
     if col == 3:
         return speed_text(r, workload) if r.runs else "—"
     if col == 4:
-        if r.usd_per_hour is not None:
-            return usd(r.usd_per_hour, prefs, "/h")
-        if r.price_new_usd is None and r.price_used_usd is None:
-            return "no price"  # not "? · ?" (issue 17); the tooltip and Details say where to look
-        return f"{usd(r.price_new_usd, prefs) if r.price_new_usd is not None else '—'} · " \
-               f"{usd(r.price_used_usd, prefs) if r.price_used_usd is not None else '—'}"
+        return price_cell(r, prefs)
     if col == 5:
         return f"{r.power_w:,.0f} W" if r.power_w is not None else "not stated"
     if col == 6:
@@ -165,37 +160,73 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
         limit = f"Limited by {b.value}." if b is not None else ""
         return "\n".join((basis_sentence(r, workload), limit, *r.estimate.speed.notes)).strip() or None
     if col == 4:
-        sources = price_sources(r)
-        tail = ("\nSources: " + " · ".join(sources)) if sources else ""
-        return ((r.price_note or "") + tail).strip() or None
+        return price_tip(r, prefs)
     if col == 6:
         return "\n".join((*map(words.problem, r.problems), *r.warnings)) or None
     if col == 0 and r.resolved is not None:
-        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}"
+        tier = r.resolved.tier
+        on = (f"\nOn a typical {tier.name[0].lower()}{tier.name[1:]}: {tier.board}, {tier.ram}, {tier.psu}, "
+              f"{tier.case} (in its price; its host RAM {r.resolved.host_ram_gib:g} GB)") if tier is not None else ""
+        return f"{r.resolved.name}: {r.resolved.gpu_count} GPU(s) · source {r.entry.source_kind}{on}"
     if col == 7:
         return machines_tip(r)
     return None
 
 
+def price_cell(r: BuildResult, prefs) -> str:
+    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (issue 40/41: one
+    figure per machine on every screen); the tooltip dates it and says what it includes."""
+    if r.usd_per_hour is not None:
+        return usd(r.usd_per_hour, prefs, "/h")
+    p = r.price
+    if p is None or p.usd is None:
+        return "no price"  # not "? · ?" (issue 17); the tooltip and Details say why
+    kind = {"new": "new", "used": "used"}.get(p.kind_words, "new + used")
+    return f"{usd(p.usd, prefs)} {kind}"
+
+
+def price_tip(r: BuildResult, prefs) -> str | None:
+    """When and where the price was seen, what it includes, the other kind's figure, and whether it is stale."""
+    from advisor.core.cost.machine import price_words
+
+    p = r.price
+    if p is None:
+        return r.price_note or None
+    if p.usd is None:
+        return "No price: " + "; ".join(p.missing) if p.missing else None
+    lines = [price_words(p).replace(" (", ", ", 1).rstrip(")"), "Includes: " + p.includes]
+    if p.stale:
+        lines.append(f"Part of it was seen more than a year ago: ranked at ±{p.uncertainty * 100:.0f} % "
+                     "(its high end), since prices move by about that much in a year")
+    for other in (r.price_new, r.price_used):
+        if other is not None and other.usd is not None and other.usd != p.usd:
+            lines.append(f"{other.choice.value.capitalize()}: {price_words(other)}")
+    sources = price_sources(r)
+    if sources:
+        lines.append("Sources: " + " · ".join(sources))
+    return "\n".join(lines)
+
+
 def price_sources(r: BuildResult) -> list[str]:
-    """Where the build's prices were seen, or else the catalog's sources for its GPUs."""
+    """Where the build's prices were seen (every part of today's price), else the catalog's sources for its GPUs."""
+    if r.price is not None and r.price.sources:
+        return list(r.price.sources)
     if r.resolved is None:
         return []
-    seen = [str(p.source) for g in r.resolved.gpus for p in g.prices]
-    if not seen:
-        seen = [str(u) for g in r.resolved.gpus for u in g.sources]
+    seen = [str(u) for g in r.resolved.gpus for u in g.sources]
     return list(dict.fromkeys(seen))
 
 
 def price_html(r: BuildResult, prefs) -> str:
-    """The Details line about the price: amount, or "no price", with linked sources."""
+    """The Details line about the price: today's figure with its kind, date and contents, with linked sources."""
+    from advisor.core.cost.machine import price_words
+
     if r.usd_per_hour is not None:
         amount = usd(r.usd_per_hour, prefs, "/h")
-    elif r.price_new_usd is None and r.price_used_usd is None:
+    elif r.price is None or r.price.usd is None:
         amount = "no price in the catalog"
     else:
-        amount = " · ".join(f"{label} {usd(v, prefs)}" for label, v in (("new", r.price_new_usd), ("used", r.price_used_usd))
-                            if v is not None)
+        amount = price_words(r.price)
     links = ", ".join(f"<a href='{html.escape(u)}'>{html.escape(u.split('/')[2] if '//' in u else u)}</a>"
                       for u in price_sources(r)[:4])
     note = f" ({html.escape(r.price_note)})" if r.price_note else ""

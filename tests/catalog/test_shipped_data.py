@@ -365,3 +365,27 @@ def test_every_reference_row_was_converted(catalog) -> None:
 def test_files_are_plain_json_objects() -> None:
     for _, path in ALL_FILES:
         assert isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+
+
+def test_catalog_data_checks_find_no_error() -> None:
+    """Issue 40 item 7: a name against its memory (Tesla V100 PCIe 16GB had 32 GiB, so two "fit" 70B Q4), display
+    vendors without origin notes ("unknown (named in seed document)"), every platform tier priced."""
+    from advisor.core.hardware.data_checks import Severity, data_problems
+    from advisor.storage.catalog_store import load_catalog
+
+    cat = load_catalog(CATALOG, CATALOG / ".no-user").catalog
+    errors = [str(p) for p in data_problems(cat) if p.severity is Severity.ERROR]
+    assert errors == []
+    assert (cat.gpus["v100-pcie-16gb"].memory_gib, cat.gpus["v100-pcie-16gb"].memory_gb_marketing) == (16, 16)
+
+
+def test_every_system_is_evaluable_or_named_as_not_offered() -> None:
+    from advisor.core.hardware.catalog import resolve_system
+    from advisor.core.hardware.data_checks import offered_systems, unevaluable_systems
+    from advisor.storage.catalog_store import load_catalog
+
+    cat = load_catalog(CATALOG, CATALOG / ".no-user").catalog
+    offered, not_offered = offered_systems(cat), {p.record_id for p in unevaluable_systems(cat)}
+    assert set(offered) | not_offered == set(cat.systems) and not set(offered) & not_offered
+    for sid in offered:
+        assert resolve_system(cat, sid).gpus, sid  # each one it offers resolves

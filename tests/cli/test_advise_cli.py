@@ -17,19 +17,38 @@ def test_70b_q4_within_4000_used_lists_the_3090_pair(capsys):
                  "--top", "100")
     cands = data["candidates"]
     assert cands and all(c["fits"] and c["price_usd"] is not None and c["price_usd"] <= 4000 for c in cands)
-    pair = next(c for c in cands if c["gpus"] == ["rtx-3090", "rtx-3090"])
+    shown = {c["id"] for c in cands} | {f["id"] for c in cands for f in c["folded"]}
+    assert "2x-rtx-3090" in shown  # a desktop with two used 3090s: listed, or folded under an equal machine
+    pair = next(c for c in cands if c["gpus"] == ["rtx-3090-ti", "rtx-3090-ti"] or c["gpus"] == ["rtx-3090"] * 2)
     assert pair["price_kind"] == "used" and pair["plan"].startswith("2 GPUs, split by layers")
     assert set(pair) >= {"id", "name", "gpus", "plan", "fits", "per_gpu_gib", "decode_tokens_per_s",
-                         "prefill_tokens_per_s", "train_tokens_per_s", "price_usd", "price_kind", "power_w", "reasons"}
-    prices = [c["price_usd"] for c in cands]
-    assert prices == sorted(prices)  # --sort price is the default
+                         "prefill_tokens_per_s", "train_tokens_per_s", "price_usd", "price_kind", "price_includes",
+                         "price", "power_w", "reasons", "usable", "speed_basis", "folded", "host_ram_gib"}
+    assert "desktop for two cards, typical" in pair["price_includes"] and pair["price"]["date"]
+    usable = [c["usable"] for c in cands]
+    assert usable == sorted(usable, reverse=True)  # --sort best is the default: usable machines first
     assert any("left out: over budget" in a for a in data["assumptions"])
+    assert any(a.startswith("prices: whole machines") for a in data["assumptions"])
+
+
+def test_no_candidate_is_priced_as_gpus_alone(capsys):
+    """Issue: `advise llama-3.1-70b --weights q4_k_m --engine llama.cpp --budget 4000 --used` opened with 3x … 8x
+    Tesla P100 at $180-480, the cards alone."""
+    data = _json(capsys, "llama-3.1-70b", "--weights", "q4_k_m", "--engine", "llama.cpp", "--budget", "4000", "--used",
+                 "--sort", "price", "--top", "100")
+    for c in data["candidates"]:
+        assert c["price"]["includes"] and c["price"]["date"]
+        if c["kind"] == "machine":
+            assert " + " in c["price_includes"] and c["price"]["platform"]
+    p100 = [c for c in data["candidates"] if c["gpus"][0] == "tesla-p100-16gb-pcie"]
+    assert all(c["price_usd"] > 1000 for c in p100)
+    assert all("extrapolated" in c["speed_basis"][0] for c in p100)
 
 
 def test_sort_by_speed_and_top(capsys):
     data = _json(capsys, "llama-3.1-8b", "--engine", "llama.cpp", "--weights", "q4_k_m", "--sort", "speed",
                  "--top", "5", "--budget", "3000")
-    speeds = [c["decode_tokens_per_s"] for c in data["candidates"]]
+    speeds = [c["speed_for_ranking"] for c in data["candidates"]]  # an extrapolated speed at its band's low end
     assert len(speeds) == 5 and speeds == sorted(speeds, reverse=True)
 
 

@@ -34,7 +34,7 @@ def test_list_json_names_kind_origin_and_id(capsys):
 def test_show_a_build_prints_derived_price_power_and_checks(capsys):
     code, out, _ = run(capsys, "show", "two-a")
     assert code == 0
-    assert "price new: total $3,200" in out and "power: 950 W sustained (GPUs 700 W, platform 250 W), PSU 1600 W" in out
+    assert "price new: $3,200 new (seen 2026-05-01)" in out and "power: 950 W sustained (GPUs 700 W, platform 250 W), PSU 1600 W" in out
     assert "warning: PCIe peer-to-peer is off" in out
 
 

@@ -78,8 +78,8 @@ def test_a_card_without_nvlink_never_gets_bridges(qtbot):
 
 @pytest.mark.parametrize(("kind", "record_id", "expect"), [
     ("system", "apple-mac-studio-m3-ultra-96gb", "Apple Mac Studio (M3 Ultra, base config)"),
-    ("system", "nvidia-dgx-2", "NVIDIA DGX-2"),
-    ("system", "mentor-100", "Mentor-100"),
+    ("system", "nvidia-dgx-h100", "NVIDIA DGX H100 (reference)"),
+    ("system", "answerai-fsdp-qlora-2x24gb", "2x 24 GB consumer GPUs (Answer.AI FSDP+QLoRA 70B recipe)"),
     ("cloud", "runpod-h200-secure-cloud", "RunPod H200 (Secure Cloud) · 1× NVIDIA H200 SXM"),
 ])
 def test_catalog_names_read_as_names(qtbot, catalog, kind, record_id, expect):
@@ -87,6 +87,8 @@ def test_catalog_names_read_as_names(qtbot, catalog, kind, record_id, expect):
     qtbot.addWidget(d)
     texts = [d.list_records.item(i).text() for i in range(d.list_records.count())]
     assert expect in texts
+    if kind == "system":  # a system that cannot be evaluated (no verified GPUs) is not offered (issue 40)
+        assert "NVIDIA DGX-2" not in texts and "Mentor-100" not in texts
     assert not any("unknown (" in t or "Apple Apple" in t or "NVIDIA NVIDIA" in t for t in texts)
     if kind == "cloud":
         raw_ids = {f"× {c.gpu_id}" for c in catalog.cloud.values()}  # "(8× h200-sxm)" before issue 17

@@ -21,15 +21,32 @@ def test_a_build_without_a_price_says_no_price():
     assert "?" not in fmt.cell(r, 4, Settings(), Workload())
 
 
-def test_one_known_price_leaves_the_other_a_dash():
-    assert fmt.cell(_result(price_new_usd=1500.0), 4, Settings(), Workload()) == "$1,500 · —"
+def _priced():
+    import datetime as dt
+
+    from advisor.core.advice.evaluate import money
+    from advisor.core.hardware.machines import machine_build
+
+    catalog = load_catalog().catalog
+    resolved = machine_build(catalog, "rtx-3090", 2)
+    entry = BuildEntry(name="2× RTX 3090", gpu_id="rtx-3090", gpu_count=2)
+    return BuildResult(entry=entry, resolved=resolved, **money(catalog, entry, resolved, dt.date(2026, 11, 27)))
+
+
+def test_the_cell_shows_todays_price_of_the_whole_machine_with_its_kind():
+    """One figure per machine on every screen (issue 40/41): the lower of new and used, cards and platform."""
+    r = _priced()
+    assert fmt.cell(r, 4, Settings(), Workload()) == f"${r.price.usd:,.0f} used"
+    tip = fmt.price_tip(r, Settings())
+    assert "Includes: 2× GeForce RTX 3090 + desktop for two cards, typical" in tip and "seen 2025-07-23" in tip
+    assert "over a year old" in tip and f"New: ${r.price_new.usd:,.0f} new" in tip
 
 
 def test_details_link_the_price_sources():
-    r = _result(price_used_usd=700.0)
+    r = _priced()
     text = fmt.price_html(r, Settings())
-    assert "used $700" in text and "<a href='http" in text
-    assert fmt.price_sources(r)
+    assert f"${r.price.usd:,.0f} used" in text and "<a href='http" in text
+    assert fmt.price_sources(r) == list(r.price.sources)
 
 
 def test_largest_fit_headers_align_with_their_numbers():
@@ -42,3 +59,10 @@ def test_largest_fit_headers_align_with_their_numbers():
                       current_technique="bf16", chosen_params=None, chosen_need_bytes=None)
     text = fmt.largest_fit_html(results)
     assert "<th align='right'>int8 (LLM.int8)</th>" in text
+
+
+def test_a_gpu_count_build_says_it_stands_on_a_typical_platform():
+    """Issue 40: a user's GPU × count build gets its tier's platform added, and says so."""
+    r = _priced()
+    tip = fmt.cell_tip(r, 0, Settings(), Workload())
+    assert "On a typical desktop for two cards" in tip and "in its price; its host RAM 64 GB" in tip

@@ -1,11 +1,11 @@
-"""Every build the catalog can make, with the price a buyer (or renter) pays for it.
+"""Every machine the catalog can make, with the price a buyer (or renter) pays for it today.
 
-Candidates: each catalog GPU at 1 to ``max_gpus`` cards on plain PCIe, and in NVLink-bridged
-pairs where the card takes a bridge; the catalog's builds; its prebuilt systems; its cloud
-instances (and, when given, "This machine"). A price is the newest dated one of the kind asked
-for: new (street, list, else launch price), used, or either (the lower); cloud instances by
-the hour (the cheapest listed). A GPU-only candidate's price is its cards alone: the platform
-is not in the catalog for it, and the candidate says so.
+Candidates: each catalog card at 1 to ``max_gpus`` cards on the typical platform tier that carries them
+(``advisor.core.hardware.machines``: board, CPU, RAM, PSU, case; cards no tier carries are left out,
+counted); the catalog's builds; its prebuilt systems; its cloud instances (and, when given, "This
+machine"). Every price is ``advisor.core.cost.machine.machine_price`` of the kind asked — new, used, or
+either (the lower) — dated, with what it includes; cloud instances by the hour. No candidate is priced
+as its GPUs alone: a machine whose platform has no price has no price.
 
 Several machines (issue 21): with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
 every multi-GPU prebuilt system and cloud instance that names its network card is also a
@@ -20,29 +20,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from advisor.core.advice.comparison import BuildEntry
-from advisor.core.cost.prices import Condition, build_cost, gpu_price, newest_price
-from advisor.core.cost.running import price_date
-from advisor.core.hardware.catalog import (
-    Catalog,
-    gpu_build,
-    resolve_build,
-    resolve_cloud,
-    resolve_system,
-    with_nodes,
-)
+from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
+from advisor.core.hardware.catalog import Catalog, resolve_build, resolve_cloud, resolve_system, with_nodes
 from advisor.core.hardware.interconnect import node_link
+from advisor.core.hardware.machines import machine_build, price_tier
 from advisor.core.hardware.power import build_power
-from advisor.core.hardware.records import PriceKind, ResolvedBuild, Segment, Topology
+from advisor.core.hardware.records import ResolvedBuild, Segment
+from advisor.core.hardware.tiers import ram_step
+
+__all__ = ["MAX_GPUS", "MAX_NODES_SEARCHED", "Candidate", "PriceChoice", "Where", "catalog_candidates"]
 
 MAX_GPUS = 8
 #: Machines of one system or instance a training search tries (issue 21: 1 to 4).
 MAX_NODES_SEARCHED = 4
-
-
-class PriceChoice(StrEnum):
-    NEW = "new"
-    USED = "used"
-    EITHER = "either"
 
 
 class Where(StrEnum):
@@ -55,25 +45,36 @@ class Where(StrEnum):
 class Candidate:
     id: str
     name: str
-    kind: str  # gpus | build | system | cloud | this-machine
+    kind: str  # machine | build | system | cloud | this-machine
     build: ResolvedBuild
     entry: BuildEntry  # what "add to the comparison" adds
-    price_usd: float | None = None
-    price_kind: str | None = None  # new | used | per_hour
-    price_date: dt.date | None = None
+    price: MachinePrice | None = None  # today's, of the kind asked; None: already owned
     power_w: float | None = None
     notes: tuple[str, ...] = field(default=())
 
+    @property
+    def price_usd(self) -> float | None:
+        return self.price.usd if self.price is not None else (0.0 if self.kind == "this-machine" else None)
 
-def _gpu_point(gpu, choice: PriceChoice):
-    if choice is PriceChoice.EITHER:
-        points = [p for p in (gpu_price(gpu, Condition.NEW), gpu_price(gpu, Condition.USED)) if p is not None]
-        return min(points, key=lambda p: p.usd) if points else None
-    return gpu_price(gpu, Condition.NEW if choice is PriceChoice.NEW else Condition.USED)
+    @property
+    def price_kind(self) -> str | None:
+        if self.kind == "this-machine":
+            return "owned"
+        return None if self.price is None or self.price.usd is None else (
+            "per_hour" if self.price.rented else self.price.kind_words)
 
+    @property
+    def price_date(self) -> dt.date | None:
+        return self.price.date if self.price is not None and self.price.usd is not None else None
 
-def _kind_word(point) -> str:
-    return "used" if point.kind is PriceKind.USED else "new"
+    @property
+    def rank_usd(self) -> float | None:
+        """The price the ranking compares: its stale part at its pessimistic end (``MachinePrice.rank_usd``)."""
+        return self.price.rank_usd if self.price is not None else self.price_usd
+
+    @property
+    def gpus_per_machine(self) -> int:
+        return self.build.gpus_per_node
 
 
 def _power(build: ResolvedBuild) -> float | None:
@@ -86,91 +87,95 @@ def _is_card(gpu) -> bool:
     return gpu.segment is not Segment.UNIFIED_MEMORY and not gpu.is_module
 
 
-def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int) -> list[Candidate]:
+def machine_name(build: ResolvedBuild) -> str:
+    """'Desktop for two cards: 2× GeForce RTX 3090' — the platform first, as a buyer names a machine."""
+    counts: dict[str, int] = {}
+    for g in build.gpus[: build.gpus_per_node]:
+        counts[g.name] = counts.get(g.name, 0) + 1
+    cards = " + ".join(f"{n}× {name}" for name, n in counts.items())
+    return f"{build.tier.name}: {cards}" if build.tier is not None else cards
+
+
+#: Host RAM kept free for the operating system and the engine beside what a job puts there, GiB.
+OS_RAM_GIB = 16.0
+
+
+def _with_ram(c: Candidate, need_gib: float, choice: PriceChoice, today: dt.date) -> Candidate | None:
+    """The machine with enough host RAM for ``need_gib`` (its tier's next RAM size that holds it, priced at the
+    tier's RAM price), or None when its default RAM holds it or its board takes no more."""
+    tier = c.build.tier
+    gib = ram_step(tier, need_gib + OS_RAM_GIB) if tier is not None else None
+    if gib is None:
+        return None
+    build = c.build.model_copy(update={"host_ram_gib": gib})
+    name = f"{tier.name} with {gib:g} GB RAM: {c.name.split(': ', 1)[-1]}"
+    build = build.model_copy(update={"name": name})
+    return Candidate(id=f"{c.id}-{gib:g}gb-ram", name=name, kind="machine", build=build,
+                     entry=BuildEntry(name=name[:120], inline=build), price=machine_price(build, choice, today),
+                     power_w=c.power_w)
+
+
+def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today: dt.date,
+                    skipped: dict[str, int], host_need_gib: float | None = None) -> list[Candidate]:
     out = []
     for gpu_id, gpu in catalog.gpus.items():
         if not _is_card(gpu):
             continue  # SXM/OAM modules and unified-memory chips come as systems and cloud instances
-        point = _gpu_point(gpu, choice)
         for count in range(1, max_gpus + 1):
-            build = gpu_build(catalog, gpu_id, count)
-            variants = [(build, "PCIe", None)]
-            nvlink = gpu.nvlink
-            if nvlink is not None and nvlink.bridge_slot_spacings and count >= 2 and count % 2 == 0:
-                pairs = tuple((i, i + 1) for i in range(0, count, 2))
-                bridged = build.model_copy(update={"topology": build.topology.model_copy(update={"nvlink_pairs": pairs})})
-                variants.append((bridged, "NVLink", Topology.model_validate(bridged.topology.model_dump())))
-            for resolved, link, topology in variants:
-                name = f"{count}× {gpu.name}" + (" + NVLink" if link == "NVLink" else "")
-                notes = ("price of the GPUs only: the platform (board, CPU, RAM, PSU) is not included",)
-                if link == "NVLink":
-                    notes += ("NVLink bridge price not in the catalog",)
-                out.append(Candidate(
-                    id=f"{count}x-{gpu_id}" + ("-nvlink" if link == "NVLink" else ""), name=name, kind="gpus",
-                    build=resolved.model_copy(update={"name": name}),
-                    entry=BuildEntry(name=name, gpu_id=gpu_id, gpu_count=count, topology=topology),
-                    price_usd=point.usd * count if point is not None else None,
-                    price_kind=_kind_word(point) if point is not None else None,
-                    price_date=point.date_seen if point is not None else None,
-                    power_w=_power(resolved), notes=notes))
+            build = machine_build(catalog, gpu_id, count)
+            if build.tier is None:
+                skipped["no platform tier carries the cards"] = skipped.get("no platform tier carries the cards", 0) + 1
+                continue
+            name = machine_name(build)
+            c = Candidate(id=f"{count}x-{gpu_id}", name=name, kind="machine", build=build.model_copy(update={"name": name}),
+                          entry=BuildEntry(name=name, gpu_id=gpu_id, gpu_count=count),
+                          price=machine_price(build, choice, today), power_w=_power(build))
+            out.append(c)
+            if host_need_gib is not None and count * gpu.memory_gib < host_need_gib:
+                # The job's weights overflow the cards: the same machine with the RAM to hold what goes to the host
+                # (MoE experts, offloaded layers), at the tier's RAM price.
+                if (more := _with_ram(c, host_need_gib, choice, today)) is not None:
+                    out.append(more)
     return out
 
 
-def _build_candidates(catalog: Catalog, choice: PriceChoice) -> list[Candidate]:
+def _build_candidates(catalog: Catalog, choice: PriceChoice, today: dt.date) -> list[Candidate]:
     out = []
     for build_id in catalog.builds:
         try:
             resolved = resolve_build(catalog, build_id)
         except (LookupError, ValueError):
             continue
-        conditions = {PriceChoice.NEW: (Condition.NEW,), PriceChoice.USED: (Condition.USED,),
-                      PriceChoice.EITHER: (Condition.NEW, Condition.USED)}[choice]
-        costs = [(c, build_cost(resolved, c)) for c in conditions]
-        priced = [(c, cost, cost.total_usd if cost.total_usd is not None else cost.gpus_usd) for c, cost in costs]
-        priced = [t for t in priced if t[2] is not None]
-        cond, cost, usd = min(priced, key=lambda t: t[2]) if priced else (None, None, None)
-        oldest = price_date(resolved, cond) if cond is not None else None  # GPUs and platform parts (issue 18)
-        notes = () if cost is None or cost.total_usd is not None else ("price of the GPUs only: platform cost unknown",)
+        price = machine_price(resolved, choice, today, price_tier(catalog, resolved))
         out.append(Candidate(id=build_id, name=resolved.name, kind="build", build=resolved,
-                             entry=BuildEntry(name=resolved.name, build_id=build_id), price_usd=usd,
-                             price_kind=cond.value if cond is not None else None,
-                             price_date=oldest, power_w=_power(resolved), notes=notes))
+                             entry=BuildEntry(name=resolved.name, build_id=build_id), price=price,
+                             power_w=_power(resolved)))
     return out
 
 
-def _system_candidates(catalog: Catalog, choice: PriceChoice) -> list[Candidate]:
+def _system_candidates(catalog: Catalog, choice: PriceChoice, today: dt.date) -> list[Candidate]:
     out = []
-    kinds = {PriceChoice.NEW: (PriceKind.STREET_NEW, PriceKind.LIST, PriceKind.LAUNCH_MSRP),
-             PriceChoice.USED: (PriceKind.USED,),
-             PriceChoice.EITHER: (PriceKind.STREET_NEW, PriceKind.LIST, PriceKind.LAUNCH_MSRP, PriceKind.USED)}[choice]
-    for system_id, system in catalog.systems.items():
+    for system_id in catalog.systems:
         try:
             resolved = resolve_system(catalog, system_id)
         except (LookupError, ValueError):
             continue
-        points = [p for k in kinds if (p := newest_price(system.prices, k)) is not None]
-        point = min(points, key=lambda p: p.usd) if points else None
         out.append(Candidate(id=system_id, name=resolved.name, kind="system", build=resolved,
                              entry=BuildEntry(name=resolved.name, system_id=system_id),
-                             price_usd=point.usd if point else None,
-                             price_kind=_kind_word(point) if point else None,
-                             price_date=point.date_seen if point else None, power_w=_power(resolved)))
+                             price=machine_price(resolved, choice, today), power_w=_power(resolved)))
     return out
 
 
-def _cloud_candidates(catalog: Catalog) -> list[Candidate]:
+def _cloud_candidates(catalog: Catalog, today: dt.date) -> list[Candidate]:
     out = []
     for cloud_id, inst in catalog.cloud.items():
         try:
             resolved = resolve_cloud(catalog, cloud_id)
         except (LookupError, ValueError):
             continue
-        cheapest = min(inst.prices, key=lambda p: p.usd_per_hour) if inst.prices else None
         out.append(Candidate(id=cloud_id, name=resolved.name, kind="cloud", build=resolved,
                              entry=BuildEntry(name=resolved.name, cloud_id=cloud_id),
-                             price_usd=cheapest.usd_per_hour if cheapest else None,
-                             price_kind="per_hour" if cheapest else None,
-                             price_date=cheapest.date_seen if cheapest else None, power_w=None))
+                             price=hourly_price(inst.prices, today), power_w=None))
     return out
 
 
@@ -184,35 +189,41 @@ def _multi_node_candidates(single: list[Candidate], max_nodes: int) -> list[Cand
         for k in range(2, max_nodes + 1):
             build = with_nodes(c.build, k)
             name = f"{k}× {c.name}"
+            price = c.price
+            if price is not None:
+                price = price.model_copy(update={
+                    "usd": None if price.usd is None else price.usd * k,
+                    "includes": f"{k} {'instances' if price.rented else 'machines'}, each: {price.includes}"})
             out.append(Candidate(
                 id=f"{c.id}-x{k}", name=name, kind=c.kind, build=build.model_copy(update={"name": name}),
-                entry=c.entry.model_copy(update={"name": name, "nodes": k}),
-                price_usd=c.price_usd * k if c.price_usd is not None else None, price_kind=c.price_kind,
-                price_date=c.price_date, power_w=_power(build) if c.power_w is not None else None,
+                entry=c.entry.model_copy(update={"name": name, "nodes": k}), price=price,
+                power_w=_power(build) if c.power_w is not None else None,
                 notes=c.notes + (f"{k} machines joined by {across.kind.value} ({across.description} each)",)))
     return out
 
 
-def _signature(build: ResolvedBuild) -> tuple:
-    return tuple(sorted(g.id for g in build.gpus)), tuple(sorted(build.topology.nvlink_pairs))
-
-
 def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, where: Where = Where.OWNED,
                        max_gpus: int = MAX_GPUS, this_machine: ResolvedBuild | None = None,
-                       max_nodes: int = 1) -> list[Candidate]:
+                       max_nodes: int = 1, today: dt.date | None = None,
+                       skipped: dict[str, int] | None = None, host_need_gib: float | None = None) -> list[Candidate]:
     """Every candidate the catalog can make, filtered by ``where`` and GPU count per machine;
-    with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined."""
+    with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined.
+    ``skipped`` (when given) counts what was left out and why. ``host_need_gib``: what a job may put in host RAM
+    (its weights); a machine whose cards hold less is offered with that much RAM too."""
+    today = today or dt.date.today()
+    skipped = skipped if skipped is not None else {}
     out: list[Candidate] = []
     if where in (Where.OWNED, Where.ANY):
-        systems = _system_candidates(catalog, choice)
-        named = _build_candidates(catalog, choice) + systems + _multi_node_candidates(systems, max_nodes)
-        seen = {_signature(c.build) for c in named}  # a catalog build beats the same cards without a platform
-        out += [c for c in _gpu_candidates(catalog, choice, max_gpus) if _signature(c.build) not in seen] + named
+        systems = _system_candidates(catalog, choice, today)
+        named = _build_candidates(catalog, choice, today) + systems + _multi_node_candidates(systems, max_nodes)
+        # The same cards on a typical platform and as a catalog build or system are both machines one can buy;
+        # where one is no better than the other, the search folds it under the other.
+        out += _gpu_candidates(catalog, choice, max_gpus, today, skipped, host_need_gib) + named
         if this_machine is not None:
             out.append(Candidate(id="this-machine", name="This machine", kind="this-machine", build=this_machine,
-                                 entry=BuildEntry(name="This machine", inline=this_machine), price_usd=0.0,
-                                 price_kind="owned", notes=("already yours",)))
+                                 entry=BuildEntry(name="This machine", inline=this_machine),
+                                 notes=("already yours",)))
     if where in (Where.CLOUD, Where.ANY):
-        cloud = _cloud_candidates(catalog)
+        cloud = _cloud_candidates(catalog, today)
         out += cloud + _multi_node_candidates(cloud, max_nodes)
     return [c for c in out if c.build.gpus_per_node <= max_gpus]

@@ -7,13 +7,14 @@ card), so sweeps compute it once per size and compare it with every build's usab
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from pydantic import Field
 
-from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.cost.machine import PriceChoice, machine_price
 from advisor.core.estimate.estimator import estimate, fit_of
 from advisor.core.estimate.job_checks import Problem, check_workload
 from advisor.core.hardware.memory import usable_memory_bytes
@@ -80,13 +81,13 @@ class Verdict(Frozen):
 
 
 def verdict(arch: ModelArch, workload: Workload, build: ResolvedBuild, price_usd: float | None = None,
-            condition: Condition = Condition.NEW) -> Verdict:
-    """The verdict of ``build``; price from ``price_usd`` or, when None, the catalog's build
-    price (``advisor.core.cost.prices.build_cost``), which may itself be unknown."""
+            choice: PriceChoice = PriceChoice.NEW, today: dt.date | None = None) -> Verdict:
+    """The verdict of ``build``; price from ``price_usd`` or, when None, today's price of the whole machine
+    (``advisor.core.cost.machine.machine_price``), which may itself be unknown."""
     e = estimate(arch, workload, build)
     fit = e.fit
     assert fit is not None  # a build was given
-    price = price_usd if price_usd is not None else build_cost(build, condition).total_usd
+    price = price_usd if price_usd is not None else machine_price(build, choice, today or dt.date.today()).usd
     headline = e.speed.decode_tokens_per_s if e.speed.train_tokens_per_s is None else e.speed.train_tokens_per_s
     per = price / headline if price is not None and headline else None
     return Verdict(

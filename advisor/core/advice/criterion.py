@@ -11,3 +11,11 @@ class Criterion(StrEnum):
     SPEED = "speed"
     PRICE = "price"
     VALUE = "value"
+    #: What an experienced buyer asks: among the machines that run the job at a usable speed, the one that gives
+    #: the most speed for its price (``advisor.core.advice.usable``); then the rest.
+    BEST = "best"
+
+    @property
+    def words(self) -> str:
+        return {"speed": "speed", "price": "price", "value": "price per token/s",
+                "best": "the most speed for the money at a usable speed"}[self.value]

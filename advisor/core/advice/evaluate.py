@@ -16,15 +16,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
-from advisor.core.cost.prices import Condition, build_cost
-from advisor.core.cost.running import price_date
+from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
 from advisor.core.estimate.job_words import say
 from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.estimate.results import Estimate
 from advisor.core.hardware.catalog import (
     Catalog,
-    gpu_build,
     resolve_build,
     resolve_cloud,
     resolve_system,
@@ -32,6 +30,7 @@ from advisor.core.hardware.catalog import (
     with_nodes,
 )
 from advisor.core.hardware.checks import check_build
+from advisor.core.hardware.machines import machine_build, on_platform, price_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import Plan, PlanPins, job_of
@@ -72,9 +71,14 @@ class BuildResult:
     price_used_usd: float | None = None
     usd_per_hour: float | None = None
     power_w: float | None = None
-    price_note: str = ""
-    price_gpus_only: bool = False  # the new price is the GPUs' alone: the platform's is unknown
-    price_date: dt.date | None = None  # oldest date among the prices shown (new, else used; cloud: its rate's)
+    price_note: str = ""  # what the price includes, or why there is none
+    price_gpus_only: bool = False  # never True now: a machine is priced whole or not at all (kept for readers)
+    price_date: dt.date | None = None  # oldest date among the parts of ``price``
+    #: Today's price the comparison ranks on and every screen shows (``advisor.core.cost.machine``): the lower of
+    #: the new and used prices of the whole machine; a cloud instance's hourly rate.
+    price: MachinePrice | None = None
+    price_new: MachinePrice | None = None
+    price_used: MachinePrice | None = None
     largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
     model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
     #: False: the estimate leaves out the rule of thumb, the parameter counts and the assumptions (the
@@ -119,13 +123,13 @@ def _resolve_one(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
     if catalog is None:
         raise LookupError("the catalog is not loaded")
     if entry.build_id is not None:
-        return resolve_build(catalog, entry.build_id)
+        return on_platform(catalog, resolve_build(catalog, entry.build_id))
     if entry.cloud_id is not None:
         return resolve_cloud(catalog, entry.cloud_id)
     if entry.system_id is not None:
         return resolve_system(catalog, entry.system_id)
-    resolved = gpu_build(catalog, entry.gpu_id, entry.gpu_count)
-    if entry.topology is not None:
+    resolved = machine_build(catalog, entry.gpu_id, entry.gpu_count)
+    if entry.topology is not None:  # the user's own links and slots over the tier's
         resolved = resolved.model_copy(update={"topology": entry.topology})
     return resolved
 
@@ -144,34 +148,27 @@ def resolve_model(catalog: Catalog | None, ref: ModelRef) -> ModelArch:
         raise LookupError(f"no model preset {ref.preset_id!r} in the catalog") from None
 
 
-def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild) -> dict[str, object]:
-    """New and used price, cloud $/h and power of a build; None where unknown (the note says what)."""
-    new, used = build_cost(resolved, Condition.NEW), build_cost(resolved, Condition.USED)
-    out: dict[str, object] = {
-        "price_new_usd": new.total_usd if new.total_usd is not None else new.gpus_usd,
-        "price_used_usd": used.total_usd if used.total_usd is not None else used.gpus_usd,
-        "usd_per_hour": None, "power_w": None, "price_note": "", "price_gpus_only": False,
-        "price_date": price_date(resolved, Condition.NEW if new.gpus_usd is not None else Condition.USED),
-    }
-    if new.total_usd is None and new.gpus_usd is not None:
-        generic = any(m.startswith("platform cost") for m in new.missing)
-        out["price_note"] = "GPUs only; platform cost unknown" if generic else "GPUs only; unknown: " + "; ".join(new.missing)
-        out["price_gpus_only"] = True
-    elif new.missing:
-        out["price_note"] = "unknown: " + "; ".join(new.missing)
+def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild,
+          today: dt.date | None = None) -> dict[str, object]:
+    """The build's prices today (``advisor.core.cost.machine``: new, used, and ``price`` — the lower of the two,
+    what the comparison ranks on — each a whole machine with its date and what it includes), cloud $/h and
+    power; None where unknown (``price_note`` says why)."""
+    today = today or dt.date.today()
     power = build_power(resolved)
-    out["power_w"] = power.total_w if power.total_w is not None else power.gpus_w
+    out: dict[str, object] = {"power_w": power.total_w if power.total_w is not None else power.gpus_w,
+                              "price_gpus_only": False}
     if entry.cloud_id is not None and catalog is not None:
         inst = catalog.cloud.get(entry.cloud_id)
-        out["price_date"] = None
-        if inst is not None and inst.prices:
-            cheapest = min(inst.prices, key=lambda p: p.usd_per_hour)
-            out["usd_per_hour"] = cheapest.usd_per_hour * resolved.nodes  # priced per instance-hour
-            out["price_date"] = cheapest.date_seen
-        out["price_new_usd"] = out["price_used_usd"] = None  # rented, not bought
-        out["price_gpus_only"] = False
-        out["price_note"] = "rented by the hour" + (f": {resolved.nodes} instances" if resolved.nodes > 1 else "")
-    return out
+        rate = hourly_price(inst.prices if inst is not None else (), today, resolved.nodes)
+        return out | {"price": rate, "price_new": None, "price_used": None, "price_new_usd": None,
+                      "price_used_usd": None, "usd_per_hour": rate.usd, "price_date": rate.date,
+                      "price_note": "rented by the hour" + (f": {resolved.nodes} instances" if resolved.nodes > 1 else "")}
+    tier = price_tier(catalog, resolved) if catalog is not None else resolved.tier
+    new, used, either = (machine_price(resolved, c, today, tier) for c in (PriceChoice.NEW, PriceChoice.USED,
+                                                                              PriceChoice.EITHER))
+    note = either.includes if either.usd is not None else "no price: " + "; ".join(either.missing)
+    return out | {"price": either, "price_new": new, "price_used": used, "price_new_usd": new.usd,
+                  "price_used_usd": used.usd, "usd_per_hour": None, "price_date": either.date, "price_note": note}
 
 
 def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:

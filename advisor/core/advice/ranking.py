@@ -5,10 +5,13 @@ Order: builds that run the job come first (those that fit comfortably before tho
 "tight", i.e. within the memory estimate's measured error of their usable memory), ranked by the
 criterion; then builds that do not fit, closest first; then builds that cannot run the job as
 set. Criteria: speed (generated tokens/s for inference, training tokens/s for training), price
-(what the build costs to buy; rented builds are priced by the hour and rank after bought ones)
-and value (price per token/s). When the runner-up is within ``CLOSE`` of the winner on the
-criterion (15 % on speed: the speed estimate's error), the next criterion decides and the sentence
-says so.
+(today's price of the whole machine, the lower of new and used: ``BuildResult.price``; rented builds
+are priced by the hour and rank after bought ones), value (price per token/s) and best (the builds
+that run the job at a usable speed first — ``advisor.core.advice.usable`` — by value). A price partly
+older than a year ranks at its high end (``MachinePrice.rank_usd``). When the runner-up is within
+``CLOSE`` of the winner on the criterion (15 % on speed: the speed estimate's error), the next
+criterion decides and the sentence says so. The sentence is plain English: "3.2 times as fast as",
+"17 % less per token/s than", never "3.2× X".
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
+from advisor.core.advice.usable import USABLE_TOKENS_PER_S, usable_why
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.plan.search import SPEED_TIE, FitStatus
 from advisor.core.units import GIB, format_usd
@@ -37,24 +41,44 @@ def speed_of(r) -> float | None:
         else s.decode_tokens_per_s
 
 
+def _bought(r):
+    """Today's price of a bought build (``BuildResult.price``); None for rented builds and unknown prices."""
+    p = getattr(r, "price", None)
+    return None if r.usd_per_hour is not None or p is None or p.rented or p.usd is None else p
+
+
 def purchase_price(r) -> float | None:
-    """What the build costs to buy: new, else used; None for rented builds and unknown prices."""
-    if r.usd_per_hour is not None:
-        return None
-    return r.price_new_usd if r.price_new_usd is not None else r.price_used_usd
+    """What the build costs to buy today: the whole machine, the lower of new and used (``BuildResult.price``)."""
+    p = _bought(r)
+    return p.usd if p is not None else None
+
+
+def rank_price(r) -> float | None:
+    """The price the ranking compares: its part older than a year at its high end."""
+    p = _bought(r)
+    return p.rank_usd if p is not None else None
 
 
 def value_of(r) -> float | None:
-    price, speed = purchase_price(r), speed_of(r)
+    price, speed = rank_price(r), speed_of(r)
     return price / speed if price is not None and speed else None
 
 
+def slow_why(r) -> str | None:
+    """Why a build that runs the job does not run it at a usable speed (``advisor.core.advice.usable``)."""
+    if r.planned is None or r.estimate is None:
+        return None
+    return usable_why(r.planned, 1.0, USABLE_TOKENS_PER_S, None)
+
+
 def _key(r, criterion: Criterion) -> tuple:
-    speed, price, value = speed_of(r), purchase_price(r), value_of(r)
+    speed, price, value = speed_of(r), rank_price(r), value_of(r)
     inf = float("inf")
     by = {Criterion.SPEED: (-(speed or 0.0), price if price is not None else inf),
           Criterion.PRICE: (price if price is not None else inf, -(speed or 0.0)),
-          Criterion.VALUE: (value if value is not None else inf, -(speed or 0.0))}[criterion]
+          Criterion.VALUE: (value if value is not None else inf, -(speed or 0.0)),
+          Criterion.BEST: (0 if slow_why(r) is None else 1, value if value is not None else inf, -(speed or 0.0))
+          }[criterion]
     if not r.runs:
         headroom = r.estimate.fit.headroom_bytes if r.estimate is not None and r.estimate.fit is not None else -inf
         return (STATUS_ORDER[r.status], -headroom, 0.0)
@@ -95,38 +119,60 @@ def _shortfall(r) -> str:
     return f"needs {need}, {have}"
 
 
-def _prices(win, wp: float, other, op: float) -> str:
-    """'$3,038 vs $4,000', saying which of them is the GPUs' price alone (issue 18: a GPUs-only price
-    set against a whole machine's is not a like-for-like saving)."""
-    pw, po = win.price_gpus_only, other.price_gpus_only
-    if pw and po:
-        return f"{format_usd(wp)} vs {format_usd(op)}, GPUs only"
-    return f"{format_usd(wp)}{' for the GPUs only' if pw else ''} vs {format_usd(op)}{' for the GPUs only' if po else ''}"
+def _money(r, amount: float | None = None) -> str:
+    """'$2,320 used' — the figure and its kind (new, used, or which part is which)."""
+    p = _bought(r)
+    value = amount if amount is not None else (p.usd if p is not None else None)
+    if value is None:
+        return "no price"
+    return f"{format_usd(value)} {p.kind_words}" if p is not None else format_usd(value)
+
+
+def times(a: float, b: float) -> str:
+    """'3.2 times as fast as' style ratio words for a / b ≥ 1: 'twice', '3.2 times', '1.3 times'."""
+    ratio = a / b
+    return "twice" if abs(ratio - 2) < 0.05 else f"{ratio:.1f} times"
+
+
+def percent_less(low: float, high: float) -> str:
+    """'17 % less' for low < high."""
+    return f"{(1 - low / high) * 100:.0f} % less"
 
 
 def _versus(win, other, criterion: Criterion, unit: str) -> str:
-    """'on speed: 1,234 generated tokens/s, 1.3× X (950)' and the tie-break when close."""
+    """The winner against the runner-up, in plain English, and the tie-break when close."""
     ws, os_ = speed_of(win), speed_of(other)
     wp, op = purchase_price(win), purchase_price(other)
     if criterion is Criterion.SPEED and ws and os_:
         if abs(ws - os_) <= max(ws, os_) * SPEED_CLOSE:
             if wp is not None and op is not None and wp < op:
-                return (f"{win.name} wins: it runs it at about the speed of {other.name} ({ws:,.0f} vs {os_:,.0f} "
-                        f"{unit}) for {format_usd(op - wp)} less ({_prices(win, wp, other, op)})")
-            return f"{win.name} and {other.name} run it at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
-        return f"{win.name} wins on speed: {ws:,.0f} {unit}, {ws / os_:.1f}× {other.name} ({os_:,.0f})"
+                return (f"{win.name} wins: about as fast as {other.name} ({ws:,.0f} vs {os_:,.0f} {unit}) for "
+                        f"{format_usd(op - wp)} less ({_money(win)} vs {_money(other)})")
+            return f"{win.name} and {other.name} run the job at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
+        return (f"{win.name} wins on speed: {ws:,.0f} {unit}, {times(ws, os_)} as fast as {other.name} "
+                f"({os_:,.0f})")
     if criterion is Criterion.SPEED and ws and not os_:
         return f"{win.name} wins on speed: {ws:,.0f} {unit}; no speed could be estimated for {other.name}"
     if criterion is Criterion.PRICE and wp is not None:
         if op is None:
-            return f"{win.name} wins on price: {format_usd(wp)}; {other.name} has no purchase price"
-        return f"{win.name} wins on price: {format_usd(op - wp)} less than {other.name} ({_prices(win, wp, other, op)})"
+            return f"{win.name} wins on price: {_money(win)}; {other.name} has no purchase price"
+        if op <= wp:  # ranked first on a stale price's high end, or a tie: say the figures, not a negative saving
+            return f"{win.name} wins on price: {_money(win)} against {_money(other)} for {other.name}"
+        return (f"{win.name} wins on price: it costs {format_usd(op - wp)} less than {other.name} "
+                f"({_money(win)} vs {_money(other)})")
     wv, ov = value_of(win), value_of(other)
-    if criterion is Criterion.VALUE and wv is not None:
+    per = f"per {unit.split()[0]} token/s"
+    if criterion in (Criterion.VALUE, Criterion.BEST) and wv is not None:
+        usable = " at a usable speed" if criterion is Criterion.BEST else ""
+        head = f"{win.name} wins: the most speed for the money{usable}" if criterion is Criterion.BEST \
+            else f"{win.name} wins on value"
+        if criterion is Criterion.BEST and (why := slow_why(other)) is not None and slow_why(win) is None:
+            return f"{head}, {format_usd(wv)} {per}; {other.name} is slower than usable ({why})"
         if ov is None:
-            return f"{win.name} wins on value: {format_usd(wv)} per {unit.split()[0]} token/s; {other.name} has no price"
-        return (f"{win.name} wins on value: {format_usd(wv)} per {unit.split()[0]} token/s, "
-                f"{ov / wv:.1f}× less than {other.name} ({format_usd(ov)})")
+            return f"{head}: {format_usd(wv)} {per}; {other.name} has no price"
+        if ov <= wv:
+            return f"{head}: {format_usd(wv)} {per}, about the same as {other.name} ({format_usd(ov)})"
+        return f"{head}: {format_usd(wv)} {per}, {percent_less(wv, ov)} than {other.name} ({format_usd(ov)})"
     return f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
 
 
@@ -141,7 +187,7 @@ def _close_calls(running: list, criterion: Criterion) -> list:
         close = [r for r in running if r.status is lead.status and (speed_of(r) or 0.0) >= top * (1 - SPEED_CLOSE)]
         best = min(close, key=lambda r: purchase_price(r) if purchase_price(r) is not None else float("inf"))
     else:
-        metric = purchase_price if criterion is Criterion.PRICE else value_of
+        metric = rank_price if criterion is Criterion.PRICE else value_of
         low = metric(lead)
         if low is None:
             return running
@@ -174,7 +220,7 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
         others = [r for r in order if r is not win and r.estimate is not None and r.estimate.fit is not None]
         why = f"; {others[0].name} {_shortfall(others[0])}" if others else ""
         speed = speed_of(win)
-        at = f" at {speed:,.0f} {unit}" if speed else ""
+        at = f", at {speed:,.0f} {unit}" if speed else ""
         sentence = f"{win.name} wins: it is the only build that runs this job{at}{tight}{why}."
         return Ranking(order, criterion, sentence, tuple(others[:1]))
     other = running[1]
@@ -190,7 +236,7 @@ def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Rank
 def _better_on(a, b, criterion: Criterion) -> bool:
     """``a`` does strictly better than ``b`` on the criterion itself, both figures known."""
     metric = {Criterion.SPEED: lambda r: -speed_of(r) if speed_of(r) else None,
-              Criterion.PRICE: purchase_price, Criterion.VALUE: value_of}[criterion]
+              Criterion.PRICE: rank_price, Criterion.VALUE: value_of, Criterion.BEST: value_of}[criterion]
     ma, mb = metric(a), metric(b)
     return ma is not None and mb is not None and ma < mb
 
@@ -200,12 +246,12 @@ def _lead(better, worse, criterion: Criterion, unit: str) -> str:
     if criterion is Criterion.SPEED:
         b, w = speed_of(better), speed_of(worse)
         if b and w:
-            return f"is {b / w:.1f}× faster ({b:,.0f} vs {w:,.0f} {unit})"
+            return f"is {times(b, w)} as fast ({b:,.0f} vs {w:,.0f} {unit})"
         return "is faster"
     if criterion is Criterion.PRICE:
         b, w = purchase_price(better), purchase_price(worse)
-        return f"costs {format_usd(w - b)} less ({format_usd(b)} vs {format_usd(w)})" if b is not None and w is not None \
-            else "costs less"
+        return (f"costs {format_usd(w - b)} less ({_money(better)} vs {_money(worse)})"
+                if b is not None and w is not None and w > b else "costs less")
     b, w = value_of(better), value_of(worse)
     return (f"is better value ({format_usd(b)} vs {format_usd(w)} per {unit.split()[0]} token/s)" if b is not None and w
             is not None else "is better value")

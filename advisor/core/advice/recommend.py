@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from advisor.core.advice.ranking import Criterion, need_and_have, rank
+from advisor.core.advice.ranking import Criterion, need_and_have, purchase_price, rank, times
 from advisor.core.cost.running import is_stale, usd_per_million_tokens
 from advisor.core.estimate.job_checks import message_of
 from advisor.core.job.workload import Mode, Workload
@@ -29,9 +29,10 @@ def _headline(r, w: Workload) -> float | None:
 
 
 def _price(r) -> tuple[float | None, str]:
+    """Today's price (``BuildResult.price``: the whole machine, the lower of new and used) or the hourly rate."""
     if r.usd_per_hour is not None:
         return r.usd_per_hour, "per hour"
-    return r.price_new_usd, ""
+    return purchase_price(r), ""
 
 
 def _runs(r) -> bool:
@@ -73,7 +74,7 @@ def _prefill_sentence(ok) -> list[str]:
     if rates[fast] < rates[slow] * PREFILL_NOTABLE:
         return []
     return [f"Prompt processing (prefill) differs more: {fast} {rates[fast]:,.0f} tokens/s, "
-            f"{rates[fast] / rates[slow]:.1f}× {slow} ({rates[slow]:,.0f}), so its first token comes sooner."]
+            f"{times(rates[fast], rates[slow])} as fast as {slow} ({rates[slow]:,.0f}), so its first token comes sooner."]
 
 
 def _stale_sentence(ok, today: dt.date) -> list[str]:
@@ -115,9 +116,9 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
         both = bool(bought) and bool(rented)
         if bought:
             cheapest, amount, _ = min(bought, key=lambda t: t[1])
-            scope = f" ({cheapest.price_note})" if cheapest.price_note else ""
             verb = "to buy " if both else ""
-            out.append(f"The cheapest {verb}that runs it is {cheapest.name} at {format_usd(amount)} new{scope}.")
+            out.append(f"The cheapest {verb}that runs it is {cheapest.name} at {format_usd(amount)} "
+                       f"{cheapest.price.kind_words}.")
         if rented:
             cheapest, amount, _ = min(rented, key=lambda t: t[1])
             out.append(f"The cheapest {'to rent ' if both else ''}that runs it is {cheapest.name} at "

@@ -36,14 +36,13 @@ def headline_rate(r: BuildResult, workload: Workload) -> float | None:
 
 
 def build_running_cost(r: BuildResult, workload: Workload, settings: CostSettings, today: dt.date) -> RunningCost:
-    """One build's running cost: rented at its hourly rate, else bought new (else used). Its cost per
-    million tokens is per generated token for inference and per trained token for training."""
+    """One build's running cost: rented at its hourly rate, else bought at today's price (``BuildResult.price``,
+    the one every screen shows). Its cost per million tokens is per generated token for inference and per
+    trained token for training."""
     if r.usd_per_hour is not None:
         price, kind = r.usd_per_hour, "per_hour"
-    elif r.price_new_usd is not None:
-        price, kind = r.price_new_usd, "new"
-    elif r.price_used_usd is not None:
-        price, kind = r.price_used_usd, "used"
+    elif r.price is not None and r.price.usd is not None:
+        price, kind = r.price.usd, r.price.kind_words
     else:
         price, kind = None, None
     rented = r.entry.cloud_id is not None
@@ -89,7 +88,7 @@ def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) ->
     for r in results.builds:
         if r.usd_per_hour is not None or r.entry.cloud_id is not None:
             continue
-        price = r.price_new_usd if r.price_new_usd is not None else r.price_used_usd
+        price = r.price.usd if r.price is not None and r.usd_per_hour is None else None
         if price is None:
             continue
         energy = energy_usd_per_hour(power_draw(r.resolved).load_w, settings) if r.resolved is not None else None
@@ -132,4 +131,4 @@ def chinchilla_plan(arch: ModelArch, results: Results, workload: Workload, setti
 def stale_prices(results: Results, today: dt.date) -> list[BuildResult]:
     """Builds that run the job and are priced on a price older than a year."""
     return [r for r in results.builds if r.runs and is_stale(r.price_date, today)
-            and (r.usd_per_hour is not None or r.price_new_usd is not None or r.price_used_usd is not None)]
+            and r.price is not None and r.price.usd is not None]

@@ -1,11 +1,17 @@
-"""Find builds: every catalog candidate that runs all of the user's jobs within a budget, ranked.
+"""Find builds: every machine in the catalog that runs all of the user's jobs within a budget, ranked.
 
-Each candidate gets its best plan for every job (``advisor.core.plan.search.best_plan``); those
-that run every job and meet the limits are ranked by what matters most: price, speed (the
-geometric mean of each job's headline tokens/s, so no job's unit dominates) or value (price per
-unit of that speed). Candidates without a price come last, marked "no price", and are left out
-when a budget is set (nothing says they are within it). The Pareto front is the candidates no
-other candidate beats on both price and speed.
+Each candidate gets its best plan for every job (``advisor.core.plan.search.best_plan``). Its speed is the
+geometric mean of each job's headline tokens/s (so no job's unit dominates), named with its basis:
+calibrated on measurements of its GPU family with that software, or extrapolated, and then ranked at
+the low end of its band (``advisor.core.advice.usable``). Its price is today's price of the whole
+machine of the kind asked (``advisor.core.cost.machine``), a stale part ranked at its pessimistic end.
+
+Orders: ``best`` (the default) — the machines that run every job at a usable speed first, the most speed
+for the money among them (price per token/s), then the rest; ``price``, ``speed`` or ``value`` (price
+per token/s) alone. A candidate no better than one ranked above it — no faster (within the speed
+estimate's own error, ``SPEED_TIE``), no cheaper and with no fewer GPUs — folds under it. Candidates
+without a price come last, marked "no price", and are left out when a budget is set. The Pareto front
+is the candidates no other candidate beats on both price and speed.
 
 Speed of the search: a candidate is skipped before any estimate when all of its GPUs together
 hold less than the job's weights (it cannot fit), and when its price is over the budget.
@@ -13,8 +19,11 @@ hold less than the job's weights (it cannot fit), and when its price is over the
 
 from __future__ import annotations
 
+import datetime as dt
 import math
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from advisor.core.advice.candidates import (
     MAX_GPUS,
@@ -25,7 +34,8 @@ from advisor.core.advice.candidates import (
     catalog_candidates,
 )
 from advisor.core.advice.ranking import Criterion
-from advisor.core.cost.running import is_stale
+from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, speed_basis, usable_why
+from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
@@ -33,9 +43,11 @@ from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
-from advisor.core.plan.search import Planned, best_plan
+from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
+from advisor.core.speed.basis import SpeedBasis
+from advisor.core.units import GIB
 
 
 class Job(Frozen):
@@ -53,8 +65,10 @@ class SearchRequest(Frozen):
     max_gpus: int = MAX_GPUS  # per machine
     max_nodes: int | None = None  # machines of one system or instance; None: up to 4 for training, else 1
     max_power_w: float | None = None
-    sort: Criterion = Criterion.PRICE
+    sort: Criterion = Criterion.BEST
     top: int | None = None
+    min_tokens_per_s: float = USABLE_TOKENS_PER_S  # per sequence: an inference job's usable speed
+    max_hours: float | None = None  # a training run must end within this (with a dataset); None: no deadline
 
 
 @dataclass(frozen=True)
@@ -64,11 +78,29 @@ class Found:
     plans_text: tuple[str, ...]
     speed_score: float | None  # geometric mean of the jobs' headline tokens/s
     reasons: tuple[str, ...] = field(default=())
+    basis: tuple[SpeedBasis, ...] = ()  # per job: calibrated or extrapolated, with its band
+    factor: float = 1.0  # what the ranking multiplies the speed by (extrapolated: the low end of its band)
+    unusable: str | None = None  # why some job does not run at a usable speed (None: usable)
+    folded: tuple[Found, ...] = ()  # candidates no better than this one, folded under it
+
+    @property
+    def rank_speed(self) -> float | None:
+        """The speed the ranking compares: the estimate, or the low end of its band when extrapolated."""
+        return self.speed_score * self.factor if self.speed_score else None
+
+    @property
+    def usable(self) -> bool:
+        return self.unusable is None
+
+    @property
+    def calibrated(self) -> bool:
+        return bool(self.basis) and all(b.calibrated for b in self.basis)
 
     @property
     def value(self) -> float | None:
+        """Price per token/s (the ranking's: stale price parts at their high end, extrapolated speeds low)."""
         c = self.candidate
-        return c.price_usd / self.speed_score if c.price_usd is not None and self.speed_score else None
+        return c.rank_usd / self.rank_speed if c.rank_usd is not None and self.rank_speed else None
 
 
 @dataclass(frozen=True)
@@ -94,11 +126,63 @@ def _score(planned: tuple[Planned, ...]) -> float | None:
 def _key(found: Found, sort: Criterion) -> tuple:
     c, inf = found.candidate, float("inf")
     priced = 0 if c.price_usd is not None else 1
-    speed = -(found.speed_score or 0.0)
-    price = c.price_usd if c.price_usd is not None else inf
+    speed = -(found.rank_speed or 0.0)
+    price = c.rank_usd if c.rank_usd is not None else inf
     value = found.value if found.value is not None else inf
+    if sort is Criterion.BEST:
+        return (0 if found.usable else 1, priced, value, speed)
     return (priced, *{Criterion.PRICE: (price, speed), Criterion.SPEED: (speed, price),
                       Criterion.VALUE: (value, speed)}[sort])
+
+
+def _no_better(a: Found, b: Found) -> bool:
+    """``a`` is no better than ``b``: no faster (beyond the estimate's own error), no cheaper, no fewer GPUs,
+    and no more usable; and ``b`` is better in one of them (or ties on all)."""
+    ca, cb = a.candidate, b.candidate
+    if ca.rank_usd is None or cb.rank_usd is None or not a.rank_speed or not b.rank_speed:
+        return False
+    if a.usable and not b.usable:
+        return False
+    if a.calibrated and not b.calibrated:
+        return False  # "no faster" would rest on an extrapolated estimate: a measured machine stays in view
+    return (ca.rank_usd >= cb.rank_usd and ca.build.gpu_count >= cb.build.gpu_count
+            and a.rank_speed <= b.rank_speed * (1 + SPEED_TIE))
+
+
+def measured_first(ranked: list[Found]) -> list[Found]:
+    """An extrapolated candidate stays above a calibrated one only where it also costs no more: it never
+    outranks a measured machine on its speed estimate alone. Each one ranked above a calibrated one that costs
+    less moves just below it (a stable pass; the order is otherwise kept)."""
+    out = list(ranked)
+    moved = True
+    while moved:
+        moved = False
+        for i in range(len(out) - 1):
+            a, b = out[i], out[i + 1]
+            if (not a.calibrated and b.calibrated and a.usable == b.usable and a.candidate.rank_usd is not None
+                    and b.candidate.rank_usd is not None and a.candidate.rank_usd > b.candidate.rank_usd):
+                out[i], out[i + 1] = b, a
+                moved = True
+    return out
+
+
+def fold(ranked: list[Found]) -> list[Found]:
+    """Each candidate no better than one ranked above it (``_no_better``) folded under that one."""
+    kept: list[Found] = []
+    under: dict[int, list[Found]] = {}
+    cheapest = float("inf")  # no candidate folds under one that costs more: skip the scan when none costs less
+    for f in ranked:
+        price = f.candidate.rank_usd
+        host = None
+        if price is not None and f.rank_speed and price >= cheapest:
+            host = next((i for i, k in enumerate(kept) if _no_better(f, k)), None)
+        if host is None:
+            kept.append(f)
+            if price is not None and f.rank_speed:
+                cheapest = min(cheapest, price)
+        else:
+            under.setdefault(host, []).append(f)
+    return [replace(k, folded=tuple(under.get(i, ()))) for i, k in enumerate(kept)]
 
 
 def pareto_front(found: list[Found]) -> list[Found]:
@@ -124,7 +208,9 @@ def _limits(c: Candidate, request: SearchRequest) -> str | None:
     return None
 
 
-def evaluate_candidate(candidate: Candidate, jobs: tuple[Job, ...], margin: float = 0.0) -> Found | None:
+def evaluate_candidate(candidate: Candidate, jobs: tuple[Job, ...], margin: float = 0.0,
+                       request: SearchRequest | None = None, basis_table: Mapping[str, Any] | None = None,
+                       fallback_band_pct: float | None = None) -> Found | None:
     """A candidate's plan for every job; None when some job does not run on it."""
     planned = []
     for job in jobs:
@@ -134,22 +220,33 @@ def evaluate_candidate(candidate: Candidate, jobs: tuple[Job, ...], margin: floa
         planned.append(p)
     mode_words = tuple(plan_words(p.plan, candidate.build, p.workload.mode) for p in planned)
     score = _score(tuple(planned))
+    request = request or SearchRequest()
+    bases = tuple(speed_basis(basis_table or {}, candidate.build.gpus, p.workload) for p in planned)
+    factors = [low_factor(b, fallback_band_pct) for b in bases]
+    factor = min(factors) if factors else 1.0
+    why = next((w for p, f in zip(planned, factors, strict=True)
+                if (w := usable_why(p, f, request.min_tokens_per_s, request.max_hours)) is not None), None)
     reasons = candidate.notes + (() if score else ("speed unknown: the catalog lacks a figure it needs",))
-    return Found(candidate, tuple(planned), mode_words, score, reasons)
+    return Found(candidate, tuple(planned), mode_words, score, reasons, bases, factor, why)
 
 
 def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | None = None,
-           this_machine: ResolvedBuild | None = None, today=None, margin: float = 0.0) -> SearchResult:
-    """Candidates that run every job within the limits, best first (see the module docstring)."""
+           this_machine: ResolvedBuild | None = None, today: dt.date | None = None, margin: float = 0.0,
+           basis_table: Mapping[str, Any] | None = None, fallback_band_pct: float | None = None) -> SearchResult:
+    """Candidates that run every job within the limits, best first (see the module docstring).
+    ``basis_table``: the shipped speed-basis table (``advisor.storage.error_bands.speed_basis_table``);
+    ``fallback_band_pct``: the band of an extrapolated speed where the table has none."""
     request = request or SearchRequest()
+    today = today or dt.date.today()
     jobs = tuple(Job(arch=j.arch, workload=job_of(j.workload)) for j in jobs)
     weights = [estimate_memory(j.arch, j.workload).breakdown.weights for j in jobs]
     nodes = request.max_nodes
     if nodes is None:
         nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
-    candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes)
-    found: list[Found] = []
     skipped: dict[str, int] = {}
+    candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
+                                    today, skipped, host_need_gib=max(weights) / GIB if weights else None)
+    found: list[Found] = []
     for c in candidates:
         why = _limits(c, request)
         if why is None and _too_small(c, weights):
@@ -157,19 +254,39 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
         if why is not None:
             skipped[why] = skipped.get(why, 0) + 1
             continue
-        f = evaluate_candidate(c, jobs, margin)
+        f = evaluate_candidate(c, jobs, margin, request, basis_table, fallback_band_pct)
         if f is None:
             skipped["does not run a job"] = skipped.get("does not run a job", 0) + 1
             continue
         found.append(f)
     found.sort(key=lambda f: _key(f, request.sort))
-    ranked = tuple(found[: request.top] if request.top else found)
+    if request.sort in (Criterion.BEST, Criterion.VALUE, Criterion.SPEED):  # orders that lean on a speed estimate
+        found = measured_first(found)
+    folded = fold(found)
+    ranked = tuple(folded[: request.top] if request.top else folded)
+    return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),
+                        tuple(_assumptions(request, candidates, found, folded, ranked, skipped, today)))
+
+
+def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> list[str]:
     notes = [f"{len(candidates)} candidates from the catalog; {len(found)} run every job within the limits"]
     notes += [f"{n} left out: {why}" for why, n in sorted(skipped.items())]
+    if len(folded) < len(found):
+        notes.append(f"{len(found) - len(folded)} folded under a candidate ranked above them: no faster (within "
+                     f"{SPEED_TIE:.0%}), no cheaper, no fewer GPUs")
+    notes.append(f"prices: whole machines ({request.price.words}) — GPUs plus the platform that carries them "
+                 "(listed parts, or a typical platform tier), or the system as sold; rented: per hour")
+    if request.sort is Criterion.BEST:
+        usable = f"inference: {request.min_tokens_per_s:g} generated tokens/s per sequence or more"
+        if request.max_hours is not None:
+            usable += f"; training: the run ends within {request.max_hours:g} h"
+        slower = sum(1 for f in folded if not f.usable)  # of the rows shown (the folded ones are under them)
+        notes.append(f"order: the most speed for the money among machines that run every job at a usable speed "
+                     f"({usable})" + (f", then the {slower} slower ones" if slower else ""))
     notes.append("speed: geometric mean of each job's generated (inference) or training tokens/s under the "
-                 "candidate's best plan")
-    if today is not None:
-        stale = [f.candidate.name for f in ranked if is_stale(f.candidate.price_date, today)]
-        if stale:
-            notes.append(f"{len(stale)} ranked on a price older than a year (e.g. {stale[0]})")
-    return SearchResult(ranked, tuple(pareto_front(found)), len(candidates), tuple(notes))
+                 "candidate's best plan; an extrapolated speed (no measurement of that GPU family with that software) "
+                 "is ranked at the low end of its band")
+    stale = [f.candidate.name for f in ranked if f.candidate.price is not None and f.candidate.price.stale]
+    if stale:
+        notes.append(f"{len(stale)} ranked on a price partly older than a year, at its high end (e.g. {stale[0]})")
+    return notes

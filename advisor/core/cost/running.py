@@ -27,7 +27,7 @@ import datetime as dt
 
 from pydantic import Field
 
-from advisor.core.cost.prices import Condition, gpu_price, part_price
+from advisor.core.cost.machine import STALE_DAYS, is_stale  # noqa: F401 (one definition; re-exported)
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild, Segment
 from advisor.core.schema import Frozen
@@ -50,8 +50,6 @@ IDLE_SOURCE = "about 20 W per discrete GPU at desktop idle (RTX 3090 ≈ 18 W, R
 #: Chinchilla's compute-optimal ratio (Hoffmann et al. 2022, arXiv:2203.15556).
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
 CHINCHILLA_SOURCE = "Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556): ~20 tokens per parameter, 6·N·D FLOPs"
-#: A price older than this is stale (shown with its date; the advisor says when it ranked on one).
-STALE_DAYS = 365
 DAYS_PER_YEAR = 365
 
 
@@ -74,10 +72,6 @@ class PowerDraw(Frozen):
     note: str = ""
 
 
-def is_stale(date: dt.date | None, today: dt.date) -> bool:
-    return date is not None and (today - date).days > STALE_DAYS
-
-
 def power_draw(build: ResolvedBuild) -> PowerDraw:
     """Load: GPU board powers (TDP) plus the platform's stated figure; the GPUs alone when the
     platform is unknown (said). Idle: ``IDLE_W_PER_GPU`` per discrete GPU; unknown for
@@ -88,14 +82,6 @@ def power_draw(build: ResolvedBuild) -> PowerDraw:
     unified = build.unified_memory or any(g.segment is Segment.UNIFIED_MEMORY for g in build.gpus)
     idle = None if unified else IDLE_W_PER_GPU * build.gpu_count
     return PowerDraw(load_w=load, idle_w=idle, note=note)
-
-
-def price_date(build: ResolvedBuild, condition: Condition = Condition.NEW) -> dt.date | None:
-    """The oldest date among the prices a build's total is made of (GPUs and priced parts)."""
-    dates = [p.date_seen for g in build.gpus if (p := gpu_price(g, condition)) is not None]
-    if build.platform is not None:
-        dates += [p.date_seen for part in build.platform.priced_parts() if (p := part_price(part, condition)) is not None]
-    return min(dates) if dates else None
 
 
 def energy_usd_per_hour(load_w: float | None, settings: CostSettings) -> float | None:

@@ -31,6 +31,7 @@ from advisor.core.hardware.records import (
     Segment,
     Topology,
 )
+from advisor.core.hardware.tiers import PlatformTier
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import SCHEMA_VERSION, Frozen
 
@@ -44,6 +45,7 @@ class RecordKind(StrEnum):
     CLOUD = "cloud"
     MODEL = "model"
     PART = "part"  # platform parts: CPU, motherboard, PSU, RAM kit, NVLink bridge (issue 18)
+    PLATFORM = "platform"  # platform tiers: the typical machine that carries N cards
 
     @property
     def folder(self) -> str:
@@ -55,7 +57,7 @@ class RecordKind(StrEnum):
         return _TYPES[self]
 
 
-CatalogRecord = Gpu | Build | PrebuiltSystem | CloudInstance | ModelArch | PlatformPart
+CatalogRecord = Gpu | Build | PrebuiltSystem | CloudInstance | ModelArch | PlatformPart | PlatformTier
 
 _FOLDERS = {
     RecordKind.GPU: "gpus",
@@ -64,6 +66,7 @@ _FOLDERS = {
     RecordKind.CLOUD: "cloud",
     RecordKind.MODEL: "models",
     RecordKind.PART: "parts",
+    RecordKind.PLATFORM: "platforms",
 }
 _TYPES: dict[RecordKind, type] = {
     RecordKind.GPU: Gpu,
@@ -72,6 +75,7 @@ _TYPES: dict[RecordKind, type] = {
     RecordKind.CLOUD: CloudInstance,
     RecordKind.MODEL: ModelArch,
     RecordKind.PART: PlatformPart,
+    RecordKind.PLATFORM: PlatformTier,
 }
 
 
@@ -115,6 +119,7 @@ class CatalogLayer(Frozen):
     cloud: dict[str, CloudInstance] = Field(default_factory=dict)
     models: dict[str, ModelArch] = Field(default_factory=dict)
     parts: dict[str, PlatformPart] = Field(default_factory=dict)
+    platforms: dict[str, PlatformTier] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _keys_are_ids(self) -> CatalogLayer:
@@ -179,6 +184,7 @@ class Catalog(Frozen):
     cloud = property(lambda self: self.of(RecordKind.CLOUD))
     models = property(lambda self: self.of(RecordKind.MODEL))
     parts = property(lambda self: self.of(RecordKind.PART))
+    platforms = property(lambda self: self.of(RecordKind.PLATFORM))
 
     def get(self, kind: RecordKind, record_id: str) -> CatalogRecord:
         try:
@@ -270,6 +276,7 @@ _SIGNATURES: tuple[tuple[RecordKind, frozenset[str]], ...] = (
     (RecordKind.SYSTEM, frozenset({"kind", "vendor"})),
     (RecordKind.BUILD, frozenset({"gpus", "name"})),
     (RecordKind.PART, frozenset({"part", "vendor", "name"})),
+    (RecordKind.PLATFORM, frozenset({"max_cards", "max_card_slots"})),
 )
 
 
@@ -411,6 +418,10 @@ def with_network(catalog: Catalog, build: ResolvedBuild, nic_id: str, count: int
     return build.model_copy(update={"network": NodeNetwork(nic=nic, count=count)})
 
 
+#: Vendor words that are no brand to put before a name: no vendor is known, or nobody sells it whole.
+NOT_A_BRAND = ("unknown", "build-your-own")
+
+
 def display_name(vendor: str, name: str) -> str:
     """A record's name as people read it: the brand once, never a note about the vendor.
 
@@ -418,7 +429,7 @@ def display_name(vendor: str, name: str) -> str:
     document)") and names often start with the brand already ("Apple Mac Studio"): issue 17.
     """
     brand = re.split(r"[ (;,]", vendor.strip(), maxsplit=1)[0] if vendor.strip() else ""
-    if not brand or brand.lower() == "unknown" or name.lower().startswith(brand.lower()):
+    if not brand or brand.lower() in NOT_A_BRAND or name.lower().startswith(brand.lower()):
         return name
     return f"{brand} {name}"
 
@@ -443,6 +454,8 @@ def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBu
     if system.build is None:
         raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
     resolved = _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
+    resolved = resolved.model_copy(update={"machine_prices": system.prices,
+                                           "machine_sold_new_until": system.sold_new_until})
     nic = _part(catalog, system.nic, PartKind.NIC, f"system {system.id!r}")
     if nic is not None:  # the adapters the system ships with (not priced apart: the system's price has them)
         resolved = resolved.model_copy(update={"network": NodeNetwork(nic=nic, count=system.nics)})
@@ -518,3 +531,4 @@ def mixed_build(catalog: Catalog, gpu_ids: list[str] | tuple[str, ...]) -> Resol
         counts[g.name] = counts.get(g.name, 0) + 1
     return ResolvedBuild(name=" + ".join(f"{n}x {name}" for name, n in counts.items()), gpus=gpus, topology=topology,
                          unified_memory=any(g.segment is Segment.UNIFIED_MEMORY for g in gpus))
+

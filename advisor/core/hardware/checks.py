@@ -50,11 +50,13 @@ def slot_spacings(build: ResolvedBuild) -> tuple[int | None, ...]:
 
 
 def cpu_lanes(build: ResolvedBuild) -> int | None:
-    """Lanes the CPU provides: the build's figure, else its CPU part's."""
+    """Lanes the CPU provides: the build's figure, else its CPU part's, else its platform tier's."""
     if build.build is not None and build.build.cpu_pcie_lanes is not None:
         return build.build.cpu_pcie_lanes
     cpu = build.platform.cpu if build.platform is not None else None
-    return cpu.pcie_lanes if cpu is not None else None
+    if cpu is not None:
+        return cpu.pcie_lanes
+    return build.tier.cpu_pcie_lanes if build.tier is not None else None
 
 
 # --- checks ------------------------------------------------------------------------------

@@ -18,21 +18,24 @@ class BuildPower(Frozen):
 def platform_power(build: ResolvedBuild) -> float | None:
     """The build's stated platform power, else from its parts: the CPU's rated power (TDP) plus
     every other part with a stated draw. Unknown without a CPU figure. Board, RAM and drives
-    have no vendor figure here, so a parts-derived platform power is a floor (issue 18)."""
+    have no vendor figure here, so a parts-derived platform power is a floor (issue 18). Cards on a
+    platform tier: the tier's figure."""
     if build.build is not None and build.build.platform_power_w is not None:
         return build.build.platform_power_w
     platform = build.platform
     if platform is None or platform.cpu is None or platform.cpu.power_w is None:
-        return None
+        return build.tier.platform_power_w if build.tier is not None else None
     return sum(p.power_w for p in platform.priced_parts() if p.power_w is not None)
 
 
 def psu_rating(build: ResolvedBuild) -> float | None:
-    """The build's stated PSU rating, else its PSU part's."""
+    """The build's stated PSU rating, else its PSU part's, else its platform tier's."""
     if build.build is not None and build.build.psu_w is not None:
         return build.build.psu_w
     psu = build.platform.psu if build.platform is not None else None
-    return psu.psu_w if psu is not None else None
+    if psu is not None:
+        return psu.psu_w
+    return build.tier.psu_w if build.tier is not None else None
 
 
 def build_power(build: ResolvedBuild) -> BuildPower:

@@ -12,7 +12,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, HttpUrl, field_validator, model_validator
+from pydantic import Field, HttpUrl, field_validator, model_validator
 
 from advisor.core.hardware.backend import (
     COMPUTE_CAPABILITY_PATTERN,
@@ -22,36 +22,23 @@ from advisor.core.hardware.backend import (
     cc_tuple,
     speed_family,
 )
-from advisor.core.schema import Frozen, NonNegativeFloat, PositiveFloat, Record, RecordId
-
-
-def _number(x: float) -> str:
-    return f"{x:,.0f}" if x >= 1 and float(x).is_integer() else f"{x:g}"
-
-
-def _within(lo: float, hi: float, unit: str) -> AfterValidator:
-    """A physical range, named in the error: a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
-    passed the schema and overflowed power and cost sums downstream (issue 19)."""
-
-    def check(value: float) -> float:
-        if not lo <= value <= hi:
-            raise ValueError(f"must be between {_number(lo)} and {_number(hi)} {unit}")
-        return value
-
-    return AfterValidator(check)
-
-
-# Physical ranges: well beyond any product (B200: 8 TB/s, 1,400 W; a 72-GPU rack: $3.9 M), far from overflow.
-Gib = Annotated[PositiveFloat, _within(0.25, 1_048_576, "GiB")]
-GbMemory = Annotated[PositiveFloat, _within(0.25, 10_000_000, "GB")]
-GbPerS = Annotated[PositiveFloat, _within(1, 100_000, "GB/s")]
-Tflops = Annotated[PositiveFloat, _within(0.01, 1_000_000, "TFLOP/s")]
-Watts = Annotated[PositiveFloat, _within(1, 1_000_000, "W")]
-PlatformWatts = Annotated[NonNegativeFloat, _within(0, 1_000_000, "W")]
-Usd = Annotated[PositiveFloat, _within(0.01, 100_000_000, "USD")]
-PlatformUsd = Annotated[NonNegativeFloat, _within(0, 100_000_000, "USD")]
-UsdPerHour = Annotated[PositiveFloat, _within(0.0001, 100_000, "USD/h")]
-GpuIndex = Annotated[int, Field(ge=0, le=575)]  # a position in a build of at most 576 GPUs
+from advisor.core.hardware.quantities import (  # noqa: F401 (re-exported: the records' value types)
+    GbMemory,
+    GbPerS,
+    Gib,
+    GpuIndex,
+    PlatformUsd,
+    PlatformWatts,
+    PriceKind,
+    PricePoint,
+    Tflops,
+    Usd,
+    UsdPerHour,
+    Watts,
+    _within,
+)
+from advisor.core.hardware.tiers import PlatformTier
+from advisor.core.schema import Frozen, PositiveFloat, Record, RecordId
 
 
 class Segment(StrEnum):
@@ -59,31 +46,6 @@ class Segment(StrEnum):
     WORKSTATION = "workstation"
     DATACENTER = "datacenter"
     UNIFIED_MEMORY = "unified-memory"
-
-
-class PriceKind(StrEnum):
-    LAUNCH_MSRP = "launch_msrp"
-    STREET_NEW = "street_new"
-    USED = "used"
-    LIST = "list"
-
-
-class PricePoint(Frozen):
-    """One dated price seen at one source. A band (used market) has a low and a high."""
-
-    kind: PriceKind
-    usd: Usd = Field(description="Price in USD (the middle of a band)")
-    usd_low: Usd | None = Field(None, description="Low end of a price band, USD")
-    usd_high: Usd | None = Field(None, description="High end of a price band, USD")
-    date_seen: dt.date = Field(description="Day the price was seen at the source")
-    source: HttpUrl
-    note: str = ""
-
-    @model_validator(mode="after")
-    def _band_ordered(self) -> PricePoint:
-        if self.usd_low is not None and self.usd_high is not None and self.usd_low > self.usd_high:
-            raise ValueError("usd_low is above usd_high")
-        return self
 
 
 class NvLink(Frozen):
@@ -152,6 +114,9 @@ class Gpu(Record):
     gfx_target: str = Field("", pattern=GFX_TARGET_PATTERN,
                             description="AMD LLVM target, e.g. 'gfx1100' (ROCm GPU hardware specifications)")
     launch_date: dt.date | None = None
+    sold_new_until: dt.date | None = Field(
+        None, description="Last day its maker sold it new (None: still sold, or not known); a new price seen up to "
+                          "then is no price one can buy at after it")
     prices: tuple[PricePoint, ...] = ()
 
     @model_validator(mode="after")
@@ -283,6 +248,8 @@ class PrebuiltSystem(Record):
     name: str = Field(min_length=1)
     build: Build | None = Field(None, description="None where the configuration is unverified")
     total_gpu_memory_gb: GbMemory | None = None
+    sold_new_until: dt.date | None = Field(
+        None, description="Last day its maker sold it new (None: still sold, or not known)")
     prices: tuple[PricePoint, ...] = ()
     url: HttpUrl | None = None
     nic: RecordId | None = Field(None, description="Network adapter it ships with to join others: a 'nic' part id (issue 21)")
@@ -481,6 +448,11 @@ class ResolvedBuild(Frozen):
     platform: ResolvedPlatform | None = Field(None, description="The build's platform parts, looked up")
     nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines joined by the network (issue 21)")
     network: NodeNetwork | None = Field(None, description="Each machine's adapters to the others")
+    tier: PlatformTier | None = Field(None, description="The typical platform that carries its cards, when the "
+                                                        "build names cards only (price, host RAM, PSU)")
+    machine_prices: tuple[PricePoint, ...] = Field((), description="Prices of the whole machine as sold (a prebuilt "
+                                                                   "system): what it costs, GPUs included")
+    machine_sold_new_until: dt.date | None = Field(None, description="Last day the system was sold new, if it is not")
 
     @model_validator(mode="after")
     def _nodes_divide(self) -> ResolvedBuild:

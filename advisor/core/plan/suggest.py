@@ -11,10 +11,11 @@ when the estimate under it fits.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from advisor.core.cost.prices import Condition, gpu_price
+from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Workload
@@ -196,7 +197,7 @@ def _gpus(job: Workload, plan: _Planner, build: ResolvedBuild) -> list[Suggestio
             or build.gpu_count >= MAX_SUGGESTED_GPUS):  # several machines: one more card is not one change
         return []
     gpu = build.gpus[0]
-    price = gpu_price(gpu, Condition.NEW) or gpu_price(gpu, Condition.USED)
+    price = today_price(gpu.prices, PriceChoice.EITHER, dt.date.today())  # one card more, at today's price
     pins = plan.pins.model_copy(update={"n_gpus": None})
     for count in range(build.gpu_count + 1, MAX_SUGGESTED_GPUS + 1):
         bigger = with_more_gpus(build, count)

@@ -37,7 +37,7 @@ MAX_CSV_BYTES = 1_048_576  # ~10,000 rows: far more than a price update holds
 MAX_ROWS = 10_000
 REQUIRED = ("id", "kind", "usd", "date", "source_url")
 OPTIONAL = ("region", "note")
-_PRICED_KINDS = (RecordKind.GPU, RecordKind.PART, RecordKind.SYSTEM)
+_PRICED_KINDS = (RecordKind.GPU, RecordKind.PART, RecordKind.SYSTEM, RecordKind.PLATFORM)
 _KIND_WORDS = {"new": PriceKind.STREET_NEW, "used": PriceKind.USED}
 
 

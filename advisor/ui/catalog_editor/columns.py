@@ -92,11 +92,21 @@ COLUMNS: dict[RecordKind, tuple[Column, ...]] = {
         Column("Power", _attr("power_w"), "power_w", "W"),
         Column("Latest price", latest_price_usd, None, "USD"),
     ),
+    RecordKind.PLATFORM: (
+        Column("Id", _attr("id")),
+        Column("Name", _attr("name"), "name"),
+        Column("Kind", lambda r: r.kind.words),
+        Column("Cards", _attr("max_cards"), "max_cards"),
+        Column("Host RAM", _attr("host_ram_gib"), "host_ram_gib", "GiB"),
+        Column("GPU power", _attr("gpu_power_w"), "gpu_power_w", "W"),
+        Column("Latest price", latest_price_usd, None, "USD"),
+    ),
 }
 
 TAB_TITLES = {
     RecordKind.GPU: "GPUs", RecordKind.BUILD: "Builds", RecordKind.SYSTEM: "Systems",
     RecordKind.CLOUD: "Cloud", RecordKind.MODEL: "Models", RecordKind.PART: "Parts",
+    RecordKind.PLATFORM: "Platforms",
 }
 
 

@@ -43,6 +43,17 @@ LABELS = {
     "total_gpu_memory_gb": "GPU memory in total (GB)", "url": "Web page", "kind": "Kind",
     "version": "Version", "total_gb_per_s_per_gpu": "Bandwidth per GPU (GB/s)", "max_gpus": "Most GPUs joined",
     "bridge_slot_spacings": "Bridge slot spacings",
+    # platform tiers
+    "max_cards": "Most cards", "max_card_slots": "Widest card (slots)", "gpu_power_w": "Power for the cards (W)",
+    "board": "Motherboard", "ram": "RAM", "psu": "Power supply(s)", "case": "Case or frame", "cooling": "Cooling",
+    "max_ram_gib": "Most RAM the board takes (GiB)", "ram_usd_per_gib": "More RAM (USD per GiB)",
+    "ram_price_source": "More RAM: where its price comes from", "ram_price_date": "More RAM: day its price was seen",
+    "cools_passive_cards": "Cools fanless cards", "only_passive_cards": "Fanless cards only",
+    "passive_cooler_usd": "Fan and shroud per fanless card (USD)",
+    "passive_cooler_source": "Fan and shroud: where its price comes from",
+    "passive_cooler_date": "Fan and shroud: day its price was seen", "pcie_lanes_per_gpu": "PCIe lanes per card",
+    "slot_lanes": "Lanes of each GPU slot", "chipset_slots": "GPU slots behind the chipset",
+    "slot_spacing": "Slot spacing (slots)", "sold_new_until": "Sold new until",
 }
 
 

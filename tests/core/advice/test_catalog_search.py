@@ -16,17 +16,43 @@ def catalog():
     return load_catalog().catalog
 
 
-def test_candidates_cover_cards_bridges_builds_systems(catalog):
-    owned = catalog_candidates(catalog, PriceChoice.NEW, Where.OWNED, max_gpus=8)
+TODAY = dt.date(2026, 11, 27)
+
+
+def test_candidates_are_machines_builds_systems(catalog):
+    owned = catalog_candidates(catalog, PriceChoice.NEW, Where.OWNED, max_gpus=8, today=TODAY)
     kinds = {c.kind for c in owned}
-    assert kinds == {"gpus", "build", "system"}
+    assert kinds == {"machine", "build", "system"}
     names = {c.id for c in owned}
-    assert "1x-rtx-4090" in names and "8x-rtx-4090" in names
-    assert "2x-rtx-4090-nvlink" not in names  # the 4090 takes no bridge
-    assert "2x-rtx-3090-nvlink" in names  # the catalog build, not a GPU-only copy of it
-    assert not any(c.kind == "gpus" and "h100-sxm" in c.id for c in owned)  # SXM modules are not cards
-    cloud = catalog_candidates(catalog, where=Where.CLOUD)
+    assert "1x-rtx-4090" in names and "6x-rtx-4090" in names and "2x-rtx-3090" in names
+    assert "8x-rtx-4090" not in names  # 3,600 W of cards: no tier's power supplies feed them
+    assert "2x-rtx-3090-nvlink" in names  # the catalog build, not a typical-platform copy of it
+    assert not any(c.kind == "machine" and "h100-sxm" in c.id for c in owned)  # SXM modules are not cards
+    cloud = catalog_candidates(catalog, where=Where.CLOUD, today=TODAY)
     assert cloud and all(c.price_kind in ("per_hour", None) for c in cloud)
+
+
+def test_no_candidate_is_priced_as_its_gpus_alone(catalog):
+    """Issue: 3x-8x Tesla P100 at $180-480 for the cards alone. Every machine now carries a platform tier in its
+    price, fanless datacenter cards a fan each where the chassis has no server airflow."""
+    owned = catalog_candidates(catalog, PriceChoice.EITHER, Where.OWNED, today=TODAY)
+    for c in owned:
+        if c.price_usd is None:
+            continue
+        assert c.price.date is not None and c.price.includes and c.price.kind, c.id
+        if c.kind == "machine":
+            assert c.build.tier is not None and c.price.platform_usd and c.price_usd > c.price.gpus_usd, c.id
+    p100 = next(c for c in owned if c.id == "3x-tesla-p100-16gb-pcie")
+    assert "fan and shroud for each of 3 fanless cards" in p100.price.includes
+    assert p100.price_usd >= 3 * 60 + 1000  # cards + a workstation platform, not $180
+
+
+def test_a_machine_gets_the_cheapest_tier_that_carries_its_cards(catalog):
+    tiers = {c.id: c.build.tier.id for c in catalog_candidates(catalog, today=TODAY) if c.kind == "machine"}
+    assert tiers["1x-rtx-3090"] == "desktop-one-card" and tiers["2x-rtx-3090"] == "desktop-two-cards"
+    assert tiers["4x-rtx-3090"] == "workstation-four-cards"  # four 350 W cards: one 1,600 W PSU
+    assert tiers["4x-rtx-4090"] == "server-eight-cards"  # four 450 W cards are over one 1,600 W PSU
+    assert tiers["8x-rtx-3090"] == "server-eight-cards"
 
 
 def test_every_ranked_candidate_runs_the_job_within_budget(catalog):
@@ -43,9 +69,13 @@ def test_every_ranked_candidate_runs_the_job_within_budget(catalog):
 def test_two_jobs_must_both_run(catalog):
     chat = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
     tune = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(mode="train", method="qlora"))
-    both = search(catalog, (chat, tune), SearchRequest(budget_usd=6000))
-    only_chat = search(catalog, (chat,), SearchRequest(budget_usd=6000))
-    assert {f.candidate.id for f in both.ranked} <= {f.candidate.id for f in only_chat.ranked}
+    both = search(catalog, (chat, tune), SearchRequest(budget_usd=6000), today=TODAY)
+    only_chat = search(catalog, (chat,), SearchRequest(budget_usd=6000), today=TODAY)
+
+    def ids(result):
+        return {g.candidate.id for f in result.ranked for g in (f, *f.folded)}
+
+    assert ids(both) <= ids(only_chat)
     assert all(len(f.planned) == 2 and len(f.plans_text) == 2 for f in both.ranked)
 
 
@@ -62,7 +92,65 @@ def _f(price, speed):
     return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed)
 
 
+def test_the_default_order_puts_usable_machines_first_by_speed_for_the_money(catalog):
+    job = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    request = SearchRequest(budget_usd=4000, price=PriceChoice.EITHER)
+    assert request.sort is Criterion.BEST
+    ranked = search(catalog, (job,), request, today=TODAY).ranked
+    usable = [f.usable for f in ranked]
+    assert usable == sorted(usable, reverse=True) and usable[0]
+    first = [f for f in ranked if f.usable]
+    assert [f.value for f in first] == sorted(f.value for f in first)
+    for f in first:
+        per_seq = f.planned[0].estimate.speed.decode_tokens_per_s / f.planned[0].workload.batch
+        assert per_seq * f.factor >= request.min_tokens_per_s
+
+
+def test_a_candidate_no_better_than_one_above_folds_under_it(catalog):
+    """Issue: 3x, 4x, 5x … 8x Tesla P100 at the same 11.7 tok/s, each a row. More of the same cards at the same
+    speed and a higher price fold under the first."""
+    job = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    ranked = search(catalog, (job,), SearchRequest(price=PriceChoice.EITHER, sort=Criterion.PRICE), today=TODAY).ranked
+    shown = [f.candidate.id for f in ranked]
+    assert "3x-tesla-p100-16gb-pcie" in shown and "5x-tesla-p100-16gb-pcie" not in shown
+    for f in ranked:
+        for g in f.folded:
+            assert g.candidate.rank_usd >= f.candidate.rank_usd
+            assert g.candidate.build.gpu_count >= f.candidate.build.gpu_count
+            assert g.rank_speed <= f.rank_speed * 1.15
+
+
+def test_an_extrapolated_speed_ranks_at_the_low_end_of_its_band(catalog):
+    from advisor.core.speed.basis import basis_key
+
+    job = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    table = {basis_key("NVIDIA sm_86", "llama.cpp"): {"rows": 5, "median_pct": 7.4}}
+    result = search(catalog, (job,), SearchRequest(budget_usd=2500, price=PriceChoice.EITHER), today=TODAY,
+                    basis_table=table, fallback_band_pct=40.0)
+    by_family = {}
+    for f in result.ranked:
+        by_family.setdefault(f.candidate.build.gpus[0].speed_family, f)
+    assert by_family["NVIDIA sm_86"].calibrated and by_family["NVIDIA sm_86"].factor == 1.0
+    other = next(f for fam, f in by_family.items() if fam != "NVIDIA sm_86")
+    assert not other.calibrated and other.factor == pytest.approx(0.6)
+    assert other.rank_speed == pytest.approx(0.6 * other.speed_score)
+
+
 def test_pareto_front_keeps_only_undominated():
     pts = [_f(1000, 10), _f(1500, 9), _f(2000, 20), _f(2500, 20), _f(3000, 30), _f(None, 50)]
     front = pareto_front(pts)
     assert [(f.candidate.price_usd, f.speed_score) for f in front] == [(1000, 10), (2000, 20), (3000, 30)]
+
+
+def test_a_job_whose_weights_overflow_the_cards_is_offered_machines_with_the_ram_for_them(catalog):
+    """Qwen3 235B-A22B's experts in host RAM (llama.cpp --n-cpu-moe): two 24 GB cards need ~126 GiB of RAM, more
+    than a two-card desktop's 64 GB; the same desktop with 192 GB is a candidate, priced with its RAM."""
+    owned = catalog_candidates(catalog, PriceChoice.EITHER, today=TODAY, host_need_gib=126)
+    plain = next(c for c in owned if c.id == "2x-rtx-3090")
+    more = next(c for c in owned if c.id == "2x-rtx-3090-192gb-ram")
+    tier = plain.build.tier
+    assert plain.build.host_ram_gib == tier.host_ram_gib == 64 and more.build.host_ram_gib == 192
+    assert more.price_usd == pytest.approx(plain.price_usd + (192 - 64) * tier.ram_usd_per_gib)
+    assert "128 GB more RAM (192 GB in all)" in more.price.includes and more.entry.inline == more.build
+    assert not any(c.id.startswith("2x-rtx-5090-") and c.id.endswith("gb-ram") for c in
+                   catalog_candidates(catalog, today=TODAY, host_need_gib=40))  # 64 GB of cards hold 40 GiB

@@ -1,8 +1,11 @@
 """Derived build price and power, and the physical build checks."""
 
+import datetime as dt
+
 import pytest
 
-from advisor.core.cost.prices import Condition, build_cost, gpu_price
+
+from advisor.core.cost.machine import PriceChoice, machine_price, today_price
 from advisor.core.hardware.catalog import gpu_build, resolve_build, with_record
 from advisor.core.hardware.checks import PSU_ATX2_TRANSIENT_FACTOR, BuildWarning, Severity, WarningKind, check_build
 from advisor.core.hardware.power import build_power
@@ -26,40 +29,44 @@ def kinds(warnings: tuple[BuildWarning, ...]) -> list[tuple[WarningKind, Severit
 # --- prices and power ---------------------------------------------------------------------
 
 
+TODAY = dt.date(2026, 11, 27)
+
+
 def test_new_price_is_newest_street_price():
     older = price("street_new", 1300, "2025-01-01")
     gpu = Gpu.model_validate(gpu_data(prices=[older, price("street_new", 1100, "2026-05-01"), price("launch_msrp", 1499, "2020-09-01")]))
-    assert gpu_price(gpu).usd == 1100
+    assert today_price(gpu.prices, PriceChoice.NEW, TODAY).usd == 1100
 
 
-def test_new_price_falls_back_to_list_then_msrp():
+def test_an_old_launch_price_is_not_todays_price():
+    """A 2020 launch price is no price one can buy at in 2026: after a year only street and list prices count."""
     gpu = Gpu.model_validate(gpu_data(prices=[price("launch_msrp", 1499, "2020-09-01"), price("list", 1600, "2026-01-01")]))
-    assert gpu_price(gpu).kind is PriceKind.LIST
+    assert today_price(gpu.prices, PriceChoice.NEW, TODAY).kind is PriceKind.LIST
     msrp_only = Gpu.model_validate(gpu_data(prices=[price("launch_msrp", 1499, "2020-09-01")]))
-    assert gpu_price(msrp_only).usd == 1499
-    assert gpu_price(msrp_only, Condition.USED) is None
+    assert today_price(msrp_only.prices, PriceChoice.NEW, TODAY) is None
+    assert today_price(msrp_only.prices, PriceChoice.NEW, dt.date(2021, 3, 1)).usd == 1499  # within its year
+    assert today_price(msrp_only.prices, PriceChoice.USED, TODAY) is None
 
 
-def test_build_cost_sums_gpus_and_platform():
-    cost = build_cost(resolved())
-    assert cost.gpus_usd == 2200 and cost.platform_usd == 1000 and cost.total_usd == 3200 and cost.missing == ()
+def test_machine_price_sums_gpus_and_platform():
+    cost = machine_price(resolved(), PriceChoice.NEW, TODAY)
+    assert cost.gpus_usd == 2200 and cost.platform_usd == 1000 and cost.usd == 3200 and cost.missing == ()
 
 
-def test_used_cost_sums_the_bands():
+def test_used_or_new_takes_the_lower_of_each_part():
     used = price("used", 700, "2026-06-01", usd_low=600, usd_high=800)
     gpu = Gpu.model_validate(gpu_data(prices=[*gpu_data()["prices"], used]))
     build = Build.model_validate(build_data("b"))
-    cost = build_cost(resolve_build(catalog_of(gpu, build), "b"), Condition.USED)
-    assert (cost.gpus_usd, cost.gpus_usd_low, cost.gpus_usd_high, cost.total_usd) == (1400, 1200, 1600, 2400)
+    cost = machine_price(resolve_build(catalog_of(gpu, build), "b"), PriceChoice.EITHER, TODAY)
+    assert (cost.gpus_usd, cost.usd, cost.kind) == (1400, 2400, "used GPUs, new platform")
 
 
 def test_unknown_price_stays_unknown_and_says_what():
-    cost = build_cost(resolved(), Condition.USED)
-    assert cost.gpus_usd is None and cost.total_usd is None
-    assert cost.missing == ("used price of Acme card-a",)
-    gpu_only = build_cost(gpu_build(catalog_of(GPU_A), "card-a", 2))
-    assert gpu_only.gpus_usd == 2200 and gpu_only.total_usd is None
-    assert "platform cost" in gpu_only.missing[0]
+    cost = machine_price(resolved(), PriceChoice.USED, TODAY)
+    assert cost.usd is None and cost.missing == ("used price of Acme card-a",)
+    cards_only = machine_price(gpu_build(catalog_of(GPU_A), "card-a", 2), PriceChoice.NEW, TODAY)
+    assert cards_only.usd is None  # never the GPUs alone
+    assert "no platform tier carries these cards" in cards_only.missing[0]
 
 
 def test_power_sums_tdps_and_platform():

@@ -10,6 +10,8 @@ from advisor.core.hardware.catalog import display_name
     ("NVIDIA", "NVIDIA DGX-2", "NVIDIA DGX-2"),
     ("unknown (named in seed document)", "Mentor-100", "Mentor-100"),
     ("(build-your-own)", "2x 24 GB consumer GPUs", "2x 24 GB consumer GPUs"),
+    ("build-your-own", "2x 24 GB consumer GPUs", "2x 24 GB consumer GPUs"),
+    ("unknown", "Mentor-100", "Mentor-100"),
     ("NVIDIA (HGX boards via OEMs)", "DGX B200", "NVIDIA DGX B200"),
     ("NVIDIA reference design; OEMs ASUS, Dell", "NVIDIA DGX Station", "NVIDIA DGX Station"),
     ("NVIDIA", "GeForce RTX 5090", "NVIDIA GeForce RTX 5090"),

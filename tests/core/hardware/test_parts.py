@@ -1,11 +1,12 @@
 """Platform parts (issue 18): records validate, builds name them, totals, power and checks are whole-machine."""
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from advisor.core.cost.prices import Condition, build_cost
+from advisor.core.cost.machine import PriceChoice, machine_price
 from advisor.core.hardware.catalog import Catalog, CatalogLayer, RecordKind, dangling_references, resolve_build
 from advisor.core.hardware.checks import Severity, check_build, gpu_power_connectors
 from advisor.core.hardware.power import build_power
@@ -58,9 +59,16 @@ def test_a_board_cannot_have_two_slots_in_one_position():
         board(1, 1)
 
 
-def test_a_build_without_parts_stays_valid_and_says_platform_cost_unknown():
+TODAY = dt.date(2026, 11, 27)
+
+
+def build_cost(build, choice=PriceChoice.NEW):
+    return machine_price(build, choice, TODAY)
+
+
+def test_a_build_without_parts_stays_valid_and_says_no_platform():
     cost = build_cost(resolve_build(catalog(), "b"))
-    assert cost.total_usd is None and any(m.startswith("platform cost") for m in cost.missing)
+    assert cost.usd is None and any(m.startswith("no platform tier") for m in cost.missing)
 
 
 def test_whole_machine_total_power_and_no_unknown():
@@ -76,9 +84,8 @@ def test_whole_machine_total_power_and_no_unknown():
 def test_a_missing_psu_or_unpriced_part_is_named():
     unpriced = part("ram", part="ram", capacity_gib=64)
     cost = build_cost(resolve_build(catalog(CPU, board(1, 4), unpriced, parts={**FULL, "psu": None}), "b"))
-    assert cost.platform_usd is None
-    assert "no PSU in the build's parts" in cost.missing and "new price of ram" in cost.missing
-    used = build_cost(resolve_build(catalog(CPU, board(1, 4), PSU, RAM, parts=FULL), "b"), Condition.USED)
+    assert cost.platform_usd is None and cost.usd is None  # no PSU listed, a part unpriced, and no tier to stand in
+    used = build_cost(resolve_build(catalog(CPU, board(1, 4), PSU, RAM, parts=FULL), "b"), PriceChoice.USED)
     assert used.platform_usd == 500  # parts without a used price count at their new price
 
 
@@ -139,50 +146,30 @@ def test_gpu_power_connectors_parsed(text, need):
 
 SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
 
-#: What no dated source was found for (issue 18): each shipped build's total stays unknown until
-#: these prices are in the catalog. A new price shrinks this list; the test says which entry to drop.
-KNOWN_GAPS = {
-    "no motherboard in the build's parts",
-    "new price of Ryzen Threadripper PRO 5975WX", "new price of Pro WS WRX80E-SAGE SE WIFI",
-    "new price of H100 SXM 80GB",
-}
-#: Builds with neither parts nor a platform price: an HGX/DGX server is not sold as parts.
-NO_PLATFORM = {"8x-h100-sxm"}
-
-
-def test_every_shipped_build_names_its_platform_or_is_one_machine():
-    cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
-    for bid, build in cat.builds.items():
-        resolved = resolve_build(cat, bid)
-        cost = build_cost(resolved)
-        generic = [m for m in cost.missing if m.startswith("platform cost")]
-        assert not generic or bid in NO_PLATFORM, f"{bid}: names no platform parts and no platform cost"
-        unknown = set(cost.missing) - KNOWN_GAPS - set(generic)
-        assert not unknown, f"{bid}: new gap {unknown}"
-        assert not any(w.severity is Severity.ERROR and "x16" in w.message for w in check_build(resolved)), bid
-
-
-#: Shipped builds whose new price is whole-machine (no unknown part), with the total in USD. A build
-#: that gains or loses its total, or whose total moves, must be listed here on purpose.
-WHOLE_MACHINE_TOTALS = {
-    "1x-rtx-5090": 3434.18, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
-    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0, "mac-studio-m3-ultra-512gb": 11699.0,
+#: Shipped builds and their price today (new, 2026-11-27): GPUs plus their listed parts where every listed part
+#: has a price, else the typical platform tier for their cards (``advisor.core.hardware.machines.price_tier``);
+#: the Mac, DGX Spark and Framework at the machine's own price. A build whose price moves must be listed here on
+#: purpose. 8x-h100-sxm has no price: no dated price of an H100 SXM module and no tier carries modules; nor has the
+#: 512 GB Mac Studio, no longer sold new.
+SHIPPED_NEW_PRICES = {
+    "1x-rtx-5090": 5209.19, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
+    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,
+    "2x-rtx-3090-nvlink": 3757.98, "2x-rtx-4090-pcie-x16": 4720.0, "2x-rtx-5090": 8270.0, "4x-rtx-3090": 7389.96,
 }
 
 
-def test_the_shipped_builds_with_a_whole_machine_total():
-    cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
-    totals = {bid: cost.total_usd for bid in cat.builds
-              if (cost := build_cost(resolve_build(cat, bid))).total_usd is not None}
-    assert totals == pytest.approx(WHOLE_MACHINE_TOTALS)
-    for bid in totals:
-        assert build_cost(resolve_build(cat, bid)).missing == (), bid
+def test_the_shipped_builds_price_as_whole_machines():
+    from advisor.core.hardware.machines import price_tier
 
-
-def test_the_known_gaps_are_still_gaps():
     cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
-    seen = {m for bid in cat.builds for m in build_cost(resolve_build(cat, bid)).missing}
-    assert KNOWN_GAPS <= seen, KNOWN_GAPS - seen
+    prices = {bid: machine_price(b := resolve_build(cat, bid), PriceChoice.NEW, TODAY, price_tier(cat, b))
+              for bid in cat.builds}
+    assert {bid: p.usd for bid, p in prices.items() if p.usd is not None} == pytest.approx(SHIPPED_NEW_PRICES)
+    assert prices["8x-h100-sxm"].usd is None
+    assert "not sold new since 2026-03-01" in prices["mac-studio-m3-ultra-512gb"].missing[0]  # Apple dropped 512 GB
+    for bid, p in prices.items():
+        assert p.usd is None or (p.date is not None and p.includes), bid
+        assert not any(w.severity is Severity.ERROR and "x16" in w.message for w in check_build(resolve_build(cat, bid)))
 
 
 def test_shipped_parts_load_as_their_kind():

@@ -46,7 +46,7 @@ def test_good_rows_are_added_to_the_user_catalog(dirs, tmp_path):
     ("{gid},new,5,01/02/2026,https://e.org", ":3: date '01/02/2026' is not YYYY-MM-DD"),
     ("{gid},new,5,2999-01-01,https://e.org", ":3: date 2999-01-01 is in the future"),
     ("{gid},sold,5,2026-01-01,https://e.org", ":3: kind 'sold' is not new, used or hourly"),
-    ("nope,new,5,2026-01-01,https://e.org", ":3: no gpu or part or system with id 'nope'"),
+    ("nope,new,5,2026-01-01,https://e.org", ":3: no gpu or part or system or platform with id 'nope'"),
     ("{gid},hourly,5,2026-01-01,https://e.org", ":3: no cloud with id"),
     ("{gid},new,-5,2026-01-01,https://e.org", ":3: usd: "),
     ("{gid},new,5,2026-01-01,not a url", ":3: source: "),

@@ -1,0 +1,38 @@
+"""A usable speed (advisor.core.advice.usable): reading speed per sequence; a run within the hours asked."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, usable_why
+from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.speed.basis import SpeedBasis
+
+
+def _planned(workload, decode=None, train=None):
+    speed = SimpleNamespace(decode_tokens_per_s=decode, train_tokens_per_s=train)
+    return SimpleNamespace(workload=workload, estimate=SimpleNamespace(speed=speed))
+
+
+def test_inference_is_usable_at_reading_speed_per_sequence():
+    assert USABLE_TOKENS_PER_S == 10
+    assert usable_why(_planned(Workload(), decode=12), 1.0, 10, None) is None
+    assert "per sequence" in usable_why(_planned(Workload(batch=4), decode=32), 1.0, 10, None)  # 8 each
+    assert "low end of its band" in usable_why(_planned(Workload(), decode=12), 0.75, 10, None)
+
+
+def test_training_is_usable_when_the_run_ends_within_the_hours_asked():
+    job = Workload(mode=Mode.TRAIN, method=Method.LORA, dataset_tokens=36_000_000)
+    assert usable_why(_planned(job, train=1000), 1.0, 10, None) is None  # no deadline: any speed
+    assert usable_why(_planned(job, train=1000), 1.0, 10, 10) is None  # 10 h
+    assert "over the 5 h asked" in usable_why(_planned(job, train=1000), 1.0, 10, 5)
+
+
+def test_an_extrapolated_speed_is_taken_at_the_low_end_of_its_band():
+    measured = SpeedBasis(family="NVIDIA sm_86", software="llama.cpp", rows=5, median_pct=7.4)
+    guessed = SpeedBasis(family="NVIDIA sm_60", software="llama.cpp")
+    assert low_factor(measured, 25.0) == 1.0
+    assert low_factor(guessed, 25.0) == pytest.approx(0.75)
+    assert low_factor(guessed.model_copy(update={"median_pct": 40.0}), 25.0) == pytest.approx(0.6)
