@@ -101,7 +101,7 @@ class BarAxis(pg.AxisItem):
     label may take is the axis length divided by the number of slots, known at each resize.
     """
 
-    MAX_LINES = 2  # plus a line for why a slot has no bar
+    MAX_LINES = 2  # plus up to two lines for why a slot has no bar (cut at one, it read "(not estimat…)")
     names: tuple[str, ...] = ()  # class default: AxisItem.__init__ already resizes the axis
 
     def __init__(self) -> None:
@@ -131,7 +131,7 @@ class BarAxis(pg.AxisItem):
         metrics = QtGui.QFontMetricsF(self.style["tickFont"])
         room = max(self.slot_width() - 8, 24.0)
         labels = [wrap_to_width(n, room, metrics, self.MAX_LINES) for n in self.names]
-        labels = [t + (f"\n({wrap_to_width(note, room - 8, metrics, 1)})" if note else "")
+        labels = [t + (f"\n({wrap_to_width(note, room - 8, metrics, 2)})" if note else "")  # whole: two lines
                   for t, note in zip(labels, self.notes or ("",) * len(labels))]
         if getattr(self, "_labels", None) == labels:
             return
@@ -360,11 +360,17 @@ class SideLegend(pg.GraphicsWidget):
 
 
 class FitPlot:
-    """Model size (log, 0.5 B–1 T) vs the memory a whole copy needs: one curve per technique, one
-    line per build at what its plan offers one copy (usable memory of the GPUs it splits over).
+    """Model size (log, 0.5 B–1 T) vs the memory a whole copy needs: one curve per technique the
+    engine runs, and per build a line where the job's own technique tops out on it.
+
+    Each build's line is drawn at the current technique's curve at the largest model the build's own
+    plan search runs (``advisor.core.advice.largest``): where the line meets that curve is the
+    build's largest model, and the chosen model's star, drawn on the same curve at its own size,
+    is under a build's line exactly when that build's verdict says it runs the job. On the other
+    techniques' curves a dot in the build's colour marks its largest model with that technique.
 
     Every label sits in the side legend: technique curves, the chosen model's star and each
-    build's usable memory (a dashed line in its colour). Nothing is written on the data, so
+    build's largest model (a dashed line in its colour). Nothing is written on the data, so
     labels cannot overlap the curves, each other or the plot's edge (issue 17).
     """
 
@@ -383,11 +389,17 @@ class FitPlot:
             line = pg.PlotDataItem([], [], pen=pen)  # a data item (not InfiniteLine): the legend can draw it
             self.item.addItem(line)
             self.lines.append(line)
+        # Each build's largest model on the other techniques' curves (hover: the size).
+        self.tops = pg.ScatterPlotItem(size=8, symbol="o", pen=pg.mkPen("w", width=0.5), hoverable=True,
+                                       tip=lambda x, y, data: data)
+        self.item.addItem(self.tops)
         self.marker = pg.ScatterPlotItem(size=16, symbol="star", brush=pg.mkBrush("#D00000"), pen=pg.mkPen("w"),
                                          hoverable=True, tip=lambda x, y, data: data)
         self.item.addItem(self.marker)
         self.hover = _hover_points(self.item)
         self.items = [self.item]
+        self.line_y: dict[int, float] = {}  # build index → its line's height (bytes), for tests and the PDF
+        self.star_y: float | None = None  # the star's height (bytes)
 
     @property
     def legend(self) -> pg.LegendItem:
@@ -423,29 +435,21 @@ class FitPlot:
             hx.append(np.log10(CURVE_PARAMS[pos]))
             hy.append(np.log10(y[pos] / ub))
             tips += [f"{label}: {fmt_params(x)} → {v / ub:.1f} {unit}" for x, v in zip(CURVE_PARAMS[pos], y[pos])]
+        current = results.curves.get(results.current_technique)
+        self.star_y = None
         if results.chosen_params and results.chosen_need_bytes is not None:
-            y = results.chosen_need_bytes / ub
             name = model_name or "chosen model"
-            self.marker.setData([math.log10(results.chosen_params)], [math.log10(max(y, 1e-3))],
-                                data=[f"{name}: {fmt_params(results.chosen_params)} → {y:.1f} {unit}"])
-            entries.append((self.marker, (name, f": {y:.1f} {unit}")))
+            # On the current technique's curve at the model's own size: the lines are on that curve too.
+            on_curve = curve_at(current, results.chosen_params)
+            self.star_y = on_curve if on_curve is not None else results.chosen_need_bytes
+            need = results.chosen_need_bytes / ub
+            self.marker.setData([math.log10(results.chosen_params)], [math.log10(max(self.star_y / ub, 1e-3))],
+                                data=[f"{name}: {fmt_params(results.chosen_params)}, needs {need:.1f} {unit} without a "
+                                      f"build (drawn on the {results.current_technique} curve at its size)"])
+            entries.append((self.marker, (name, f" ({fmt_params(results.chosen_params)})")))
         else:
             self.marker.setData([], [])
-        for i, line in enumerate(self.lines):
-            r = results.builds[i] if i < len(results.builds) else None
-            # A build the workload cannot run on (see its messages) gets no line.
-            fit = r.estimate.fit if r is not None and r.estimate is not None and not r.problems else None
-            if fit is None:
-                _set_line(line, [], [])
-                continue
-            # What the build's plan offers one copy of the model: usable memory of each GPU the
-            # model is split over (tensor, pipeline, layers, FSDP/ZeRO-3), or of one GPU (replicas).
-            capacity = r.model_capacity_bytes if r.model_capacity_bytes is not None else fit.usable_per_gpu_bytes
-            usable = max(capacity / ub, 1e-3)
-            _set_line(line, [0.5e9, 1e12], [usable, usable])
-            gpus = r.planned.plan.n_gpus if r.planned is not None and capacity > fit.usable_per_gpu_bytes else 1
-            over = f" on {gpus} GPUs" if gpus > 1 else ""
-            entries.append((line, (r.name, f": {usable:.1f} {unit} usable{over}")))
+        entries += self._build_lines(results, current, ub, unit)
         self.side.set_entries(entries)
         if hx:
             self.hover.setData(x=np.concatenate(hx), y=np.concatenate(hy), data=tips)
@@ -461,6 +465,55 @@ class FitPlot:
             self.item.setYRange(*ranges, padding=0.02)
         _set_text(self.item, "left", f"{unit}, whole model (log)")
 
+    def _build_lines(self, results, current, ub: float, unit: str) -> list[tuple[object, tuple[str, str]]]:
+        """Each build's line at its largest model on the current curve, held to its verdict at the star
+        (``largest.anchored`` holds the size; the height follows it), and its dots on the other curves."""
+        entries = []
+        self.line_y = {}
+        spots = []
+        for i, line in enumerate(self.lines):
+            r = results.builds[i] if i < len(results.builds) else None
+            size = r.largest_fit.get(results.current_technique) if r is not None else None
+            # A build the workload cannot run on (see its messages), or whose search is not in, gets no line.
+            y = curve_at(current, size) if size is not None and not r.problems and results.fits_found else None
+            if y is None:
+                _set_line(line, [], [])
+                continue
+            if self.star_y is not None:
+                y = max(y, self.star_y) if r.runs else min(y, self.star_y * (1 - 1e-3))
+            self.line_y[i] = y
+            _set_line(line, [0.5e9, 1e12], [y / ub, y / ub])
+            entries.append((line, (r.name, f": up to {fmt_largest(size)}")))
+            for label, curve in results.curves.items():
+                other = r.largest_fit.get(label)
+                at = curve_at(curve, other) if label != results.current_technique and other is not None else None
+                if at is not None:
+                    spots.append({"pos": (math.log10(other), math.log10(at / ub)), "brush": pg.mkBrush(BUILD_COLORS[i]),
+                                  "data": f"{r.name}: up to {fmt_largest(other)} with {label}"})
+        self.tops.setData(spots)
+        return entries
+
+
+def curve_at(curve, n_params: float | None) -> float | None:
+    """A fit curve's bytes at ``n_params`` (log-log interpolation between its sizes); None off the curve."""
+    from advisor.core.advice.evaluate import CURVE_PARAMS
+
+    if curve is None or n_params is None:
+        return None
+    ok = np.isfinite(curve) & (curve > 0)
+    if ok.sum() < 2 or not CURVE_PARAMS[ok][0] <= n_params <= CURVE_PARAMS[ok][-1] * (1 + 1e-9):
+        return None
+    return float(np.exp(np.interp(math.log(n_params), np.log(CURVE_PARAMS[ok]), np.log(curve[ok]))))
+
+
+def fmt_largest(n_params: float | None) -> str:
+    """A build's largest model: '20.5 B'; '1 T or more' at the top of the range; '—' when none."""
+    from advisor.core.advice.largest import SIZE_HI
+
+    if n_params is not None and n_params >= SIZE_HI:
+        return "1 T or more"
+    return fmt_params(n_params)
+
 
 def _set_line(line: pg.PlotDataItem, x: list[float], y: list[float]) -> None:
     """``setData`` only when the points change (a build's usable memory stays put when the job changes)."""
@@ -474,43 +527,58 @@ def _cut(text: str, n: int) -> str:
 
 
 class MemoryPlot:
-    """Stacked bars per build: the memory terms of its busiest GPU against that GPU's usable memory."""
+    """Stacked bars per build: the memory terms of its busiest GPU against that GPU's usable memory.
+
+    The legend is a column right of the bars (``SideLegend``: no bar can cover it, issue 41: a
+    Mac's tall bar hid it at 1024×700) and lists the terms some build has: an inference job shows
+    no gradients, optimizer states or adapters."""
 
     def __init__(self) -> None:
         self.item = _plot_item("Memory per GPU", "memory")
-        # The legend runs across the top in one or two rows; update() leaves head-room for it.
-        self.item.addLegend(offset=(8, 4), labelTextSize=f"{FONT_PT}pt", colCount=5)
-        self.bars = {t: pg.BarGraphItem(x=[], height=[], width=0.6, brush=TERM_COLORS[t], pen=pg.mkPen(None), name=term_label(t))
+        self.side = SideLegend(self.item)
+        self.bars = {t: pg.BarGraphItem(x=[], height=[], width=0.6, brush=TERM_COLORS[t], pen=pg.mkPen(None))
                      for t in MEMORY_TERMS}
         for bar in self.bars.values():
-            self.item.addItem(bar)  # named items join the legend by themselves
-        self.capacity = pg.BarGraphItem(x=[], height=[], width=0.75, brush=pg.mkBrush(None), pen=pg.mkPen("#D00000", width=2),
-                                        name="usable per GPU")
+            self.item.addItem(bar)
+        self.capacity = pg.BarGraphItem(x=[], height=[], width=0.75, brush=pg.mkBrush(None), pen=pg.mkPen("#D00000", width=2))
         self.item.addItem(self.capacity)
         self.hover = _hover_points(self.item)
         self.items = [self.item]
+
+    @property
+    def legend(self) -> pg.LegendItem:
+        return self.side.legend
 
     def update(self, results, unit: str) -> None:
         ub = unit_bytes(unit)
         ests = [(i, r) for i, r in enumerate(results.builds) if r.estimate is not None]
         x = np.array([i for i, _ in ests], dtype=float)
         bottom = np.zeros(len(ests))
+        entries = []
         for term, bar in self.bars.items():
             h = np.array([getattr(r.estimate.memory, term) / ub for _, r in ests])
             bar.setOpts(x=x, y0=bottom.copy(), height=h)
             bottom += h
+            if h.any():
+                entries.append((bar, (term_label(term), "")))
         # A build the workload cannot run on (more GPUs than it has …) gets no capacity box.
         cap = [r.estimate.fit.usable_per_gpu_bytes / ub if r.estimate.fit and not r.problems else 0.0 for _, r in ests]
         self.capacity.setOpts(x=x, y0=np.zeros(len(ests)), height=np.array(cap))
+        entries.append((self.capacity, ("usable per GPU", "")))
+        self.side.set_entries(entries)
         top = max([*bottom, *cap, 1.0])
-        self.item.setYRange(0, top * 1.3, padding=0)
+        self.item.setYRange(0, top * 1.05, padding=0)
         spots = []
         for (i, r), total, c in zip(ests, bottom, cap):
             parts = ", ".join(f"{term_label(t)} {getattr(r.estimate.memory, t) / ub:.2f}" for t in MEMORY_TERMS
                               if getattr(r.estimate.memory, t) > 0)
             spots.append({"pos": (i, total), "data": f"{r.name}: {total:.1f} of {c:.1f} {unit} usable\n{parts}"})
         self.hover.setData(spots)
-        _bar_ticks(self.item, [r.name for r in results.builds])
+        # A bar inside its box whose verdict is "does not fit" says why under its name: the host RAM (a Mac's
+        # unified pool after the GPU's share), or vLLM's KV cache (issue 41: a training PDF's chart showed
+        # the Mac and Spark well inside capacity beside their "does not fit").
+        notes = {i: why_not_in_bar(r, unit) for i, r in ests if why_not_in_bar(r, unit)}
+        _bar_ticks(self.item, [r.name for r in results.builds], notes)
         _set_text(self.item, "left", f"per GPU ({unit})")
 
 
@@ -518,6 +586,22 @@ def runs(r) -> bool:
     """The build can run the job as set: it fits (or has no capacity to check) and nothing contradicts."""
     e = r.estimate
     return e is not None and not r.problems and (e.fit is None or e.fit.fits)
+
+
+def why_not_in_bar(r, unit: str = "GiB") -> str:
+    """Why a build whose GPU bar fits its box does not run the job, in a few words ("" when it runs, or
+    when its bar already shows it does not)."""
+    fit = r.estimate.fit if r.estimate is not None else None
+    if fit is None or r.runs or fit.need_per_gpu_bytes > fit.usable_per_gpu_bytes:
+        return ""
+    if r.problems:
+        return "cannot run as set"
+    if fit.host_short:
+        ub = unit_bytes(unit)
+        return f"host RAM short: {fit.host_need_bytes / ub:,.0f} of {fit.host_available_bytes / ub:,.0f} {unit}"
+    if "KV cache" in fit.reason:
+        return "KV cache too small"
+    return "does not fit"
 
 
 def why_no_bar(r) -> str:

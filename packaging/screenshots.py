@@ -4,12 +4,15 @@ Run under a virtual screen, e.g.::
 
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python packaging/screenshots.py OUT_DIR [--size 1280x800 ...]
 
-Scenes: ``first-launch`` (the canonical comparison, the winner named), ``does-not-fit`` (a build on
-which the job does not fit, with what would make it fit), ``find-builds`` (the catalog search with
-its plot) and ``six-builds`` (two catalog pairs, a prebuilt server, a Mac, a cloud instance and a GPU × count
-on its typical platform side by side), ``six-builds-details`` (the same six builds on the Details tab: each
-build's rule of thumb, parameters and assumptions), ``catalog-editor`` (the editor on the RTX 3090's
-record). Each is saved as ``SCENE-WxH.png``.
+Scenes: ``first-launch`` (the canonical comparison, the winner named), ``fresh-new`` (File ▸ New after
+an edit: the default job again), ``does-not-fit`` (a build on which the job does not fit, with what
+would make it fit), ``find-builds`` (the catalog search with its plot), ``find-builds-empty`` (the
+same dialog before its first search), ``six-builds`` (six builds of six kinds: a GPU pair with NVLink,
+a GPU pair over PCIe, a Mac Studio, an 8-GPU cloud instance, a prebuilt workstation and one RTX PRO
+6000) on the Fit tab, and the same on each other tab (``six-builds-memory``, ``-speed``, ``-value``,
+``six-builds-details``), ``six-builds-train-memory`` (a LoRA fine-tune's Memory tab), ``catalog-editor``
+(the editor on the RTX 3090's record). Each is saved as ``SCENE-WxH.png``; ``--pdf`` also writes the
+six-build inference and training reports (``six-builds-inference.pdf``, ``six-builds-training.pdf``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SCENES = ("first-launch", "does-not-fit", "find-builds", "six-builds", "six-builds-details", "catalog-editor")
+TABS = {"six-builds": "Fit", "six-builds-memory": "Memory", "six-builds-speed": "Speed", "six-builds-value": "Value",
+        "six-builds-details": "Details", "six-builds-train-memory": "Memory"}
+SCENES = ("first-launch", "fresh-new", "does-not-fit", "find-builds", "find-builds-empty", *TABS, "catalog-editor")
 
 
 def _settle(app, rounds: int = 6, window=None) -> None:
@@ -54,18 +59,17 @@ def _scene(name: str, session, window):
         session.set_model(ModelRef(preset_id="llama-3.1-70b"))
         session.set_workload(session.workload.model_copy(update={"weights": "q4_k_m", "engine": Engine.LLAMA_CPP,
                                                                  "batch": 1, "context_len": 4096}))
-    if name in ("six-builds", "six-builds-details"):
-        cat = session.catalog
-        mac = next(k for k in cat.systems if "mac-studio" in k and session.resolved_ok(BuildEntry(name="m", system_id=k)))
-        cloud = next(k for k, v in cat.cloud.items() if v.gpu_count == 8)
-        system = next(k for k, v in cat.systems.items() if "mac" not in k and v.build is not None)
-        for entry in (BuildEntry(name="Mac Studio", system_id=mac), BuildEntry(name="Cloud 8 GPUs", cloud_id=cloud),
-                      BuildEntry(name="Workstation", system_id=system),
-                      BuildEntry(name="2× Tesla P40", gpu_id="tesla-p40", gpu_count=2)):  # cards on a typical platform
+    if name == "fresh-new":
+        session.set_workload(session.workload.model_copy(update={"batch": 3}))
+        window.new()
+    if name in TABS:
+        for entry in six_builds(session)[2:]:
             session.add_build(entry)
-        if name == "six-builds-details":
-            window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count())
-                                             if window.tabs.tabText(i) == "Details"))
+        if "train" in name:
+            from advisor.core.job.workload import Method, Mode
+
+            session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
+        window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == TABS[name]))
     if name == "catalog-editor":
         from advisor.core.hardware.catalog import RecordKind
         from advisor.ui.catalog_editor.window import CatalogEditor
@@ -74,7 +78,7 @@ def _scene(name: str, session, window):
         editor.tabs.setCurrentIndex(list(RecordKind).index(RecordKind.GPU))
         editor.kind_tabs[RecordKind.GPU].select("rtx-3090")
         return editor
-    if name == "find-builds":
+    if name.startswith("find-builds"):
         from advisor.core.advice.candidates import PriceChoice
         from advisor.ui.find_builds import FindBuildsDialog
 
@@ -84,7 +88,8 @@ def _scene(name: str, session, window):
         dialog = FindBuildsDialog(session, window)
         dialog.spin_budget.setValue(4000)
         dialog.combo_price.setCurrentIndex(dialog.combo_price.findData(PriceChoice.EITHER))
-        dialog.run_search()
+        if name == "find-builds":
+            dialog.run_search()
         return dialog
     return window
 
@@ -92,8 +97,9 @@ def _scene(name: str, session, window):
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", type=Path)
-    ap.add_argument("--size", action="append", default=[], help="WxH (default 1280x800 and 1920x1080)")
+    ap.add_argument("--size", action="append", default=[], help="WxH (default 1280x800, 1024x700 and 1920x1080)")
     ap.add_argument("--scene", action="append", choices=SCENES, default=[])
+    ap.add_argument("--pdf", action="store_true", help="also write the six-build inference and training reports")
     args = ap.parse_args()
     os.environ.setdefault("LLM_ADVISOR_HOME", str(args.out / ".home"))  # never the user's own catalog
     from PySide6.QtWidgets import QApplication
@@ -102,13 +108,12 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     session, window = build_window(None)
-    session.resolved_ok = lambda entry: _resolves(session, entry)
     window.skip_unsaved_prompt = True
     window.show()
     window.finish_start()
     args.out.mkdir(parents=True, exist_ok=True)
     for scene in args.scene or SCENES:
-        for size in args.size or ["1280x800", "1920x1080"]:
+        for size in args.size or ["1280x800", "1024x700", "1920x1080"]:
             w, h = (int(x) for x in size.split("x"))
             target = _scene(scene, session, window)
             target.resize(w, h) if target is window or scene == "catalog-editor" else target.resize(min(w, 1100), min(h, 760))
@@ -119,8 +124,45 @@ def main() -> int:
             print(path)
             if target is not window:
                 target.close()
+    if args.pdf:
+        write_reports(session, args.out)
     window.close()
     return 0
+
+
+def six_builds(session):
+    """The canonical pair (NVLink, PCIe), then a Mac Studio, an 8-GPU cloud instance, a prebuilt workstation
+    and one RTX PRO 6000: six builds of six kinds."""
+    from advisor.core.advice.comparison import BuildEntry, canonical_comparison
+
+    cat = session.catalog
+    macs = [k for k in cat.systems if "mac-studio" in k and _resolves(session, BuildEntry(name="m", system_id=k))]
+    mac = next((k for k in macs if "m3-ultra" in k), macs[0])
+    clouds = [k for k, v in cat.cloud.items() if v.gpu_count == 8]
+    cloud = next((k for k in clouds if cat.cloud[k].gpu_id == "h100-sxm"), clouds[0])
+    station = next(k for k, v in cat.systems.items() if v.kind.value == "workstation"
+                   and _resolves(session, BuildEntry(name="w", system_id=k)))
+    return (*canonical_comparison().builds, BuildEntry(name="Mac Studio", system_id=mac),
+            BuildEntry(name="Cloud 8× H100", cloud_id=cloud), BuildEntry(name="Workstation", system_id=station),
+            BuildEntry(name="1× RTX PRO 6000", build_id="1x-rtx-pro-6000"))
+
+
+def write_reports(session, out: Path) -> None:
+    """The six-build comparison's inference and training reports, as File ▸ Export PDF writes them."""
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.job.defaults import default_job
+    from advisor.core.job.workload import Method, Mode
+    from advisor.report.export import export_pdf
+    from advisor.storage.catalog_store import shipped_catalog_date
+    from advisor.storage.error_bands import error_band_text
+
+    comp = canonical_comparison().model_copy(update={"builds": six_builds(session)})
+    train = comp.model_copy(update={"workload": default_job(Mode.TRAIN).model_copy(
+        update={"method": Method.FULL, "dataset_tokens": 10**9})})
+    for name, c in (("six-builds-inference.pdf", comp), ("six-builds-training.pdf", train)):
+        export_pdf(c, session.catalog, out / name, catalog_date=shipped_catalog_date(),
+                   error_band=error_band_text(c.workload), overwrite=True, cost=session.prefs.cost)
+        print(out / name)
 
 
 def _resolves(session, entry) -> bool:

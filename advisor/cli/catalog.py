@@ -119,7 +119,7 @@ def _pick(catalog, record_id: str, kind: str | None):
 
 
 def _summary(kind, record) -> str:
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core.hardware.catalog import RecordKind, vendor_brand
 
     if kind is RecordKind.GPU:
         bw = f", {record.mem_bandwidth_gb_per_s:g} GB/s" if record.mem_bandwidth_gb_per_s else ""
@@ -128,11 +128,13 @@ def _summary(kind, record) -> str:
         return " + ".join(f"{g.count}x {g.gpu_id}" for g in record.gpus)
     if kind is RecordKind.CLOUD:
         return f"{record.provider}: {record.gpu_count}x {record.gpu_id}"
-    if kind is RecordKind.SYSTEM:
-        vendor = "vendor not known" if record.vendor == "unknown" else record.vendor
-        return f"{vendor} ({record.kind.value})" + ("" if record.build else ", not evaluable: no verified GPUs")
+    if kind is RecordKind.SYSTEM:  # the brand, never the catalog's note about the vendor
+        maker = vendor_brand(record.vendor) or ("build it yourself" if "build-your-own" in record.vendor
+                                                else "vendor unknown")
+        return f"{maker}, {record.kind.value.replace('-', ' ')}" + ("" if record.build else
+                                                                     ", not evaluable: no verified GPUs")
     if kind is RecordKind.PART:
-        return f"{record.part.value}, {record.vendor}"
+        return ", ".join(x for x in (record.part.value.replace("_", " "), vendor_brand(record.vendor)) if x)
     if kind is RecordKind.PLATFORM:
         return (f"{record.kind.words}, up to {record.max_cards} card{'s' if record.max_cards > 1 else ''}, "
                 f"{record.host_ram_gib:g} GiB RAM")

@@ -19,13 +19,13 @@ from advisor.core.cost.running import (
     ELECTRICITY_SOURCE,
     IDLE_SOURCE,
     CostSettings,
-    usd_per_million_tokens,
 )
 from advisor.core.estimate.job_checks import message_of
 from advisor.core.estimate.job_words import job_rows, say
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.engine_versions import as_run
 from advisor.core.job.workload import Mode, Workload
+from advisor.core.memory.inference import base_format_name
 from advisor.core.memory.results import MEMORY_TERMS, term_label
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.scores import unfused_reason
@@ -35,7 +35,6 @@ from advisor.report.document import (
     Bullets,
     Chart,
     Heading,
-    PageBreak,
     Paragraph,
     ReportDocument,
     Table,
@@ -44,7 +43,7 @@ from advisor.report.document import (
 )
 from advisor.storage.error_bands import speed_basis
 
-CHARTS = (("fit", "Fit: per-GPU memory needed by model size, against each build's usable memory"),
+CHARTS = (("fit", "Fit: a whole model's memory by size; each build's line where its largest model meets the job's curve"),
           ("memory", "Memory per GPU by term, against capacity"),
           ("speed", "Speed, with the share lost to GPU-to-GPU traffic"),
           ("value", "Value: price against capability, and running cost per million tokens"))
@@ -93,12 +92,18 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
     return tuple(rows)
 
 
-def _job_line(w: Workload) -> str:
-    """'inference with vLLM' / 'fine-tuning (QLoRA (4-bit base), DPO (preferences))': the subtitle's job."""
+def job_line(arch: ModelArch | None, w: Workload) -> str:
+    """Page 1's line about the job, whole: the model and what is done with it (weights, engine, sequences and
+    context; or method, objective, base, micro-batch and sequence length), not the model alone."""
+    model = arch.name if arch is not None else "no model"
     if w.mode is Mode.INFERENCE:
-        return f"inference with {say('engine', w.engine)}"
-    objective = "" if w.objective.value == "sft" else f", {say('objective', w.objective)}"
-    return f"fine-tuning ({say('method', w.method)}{objective})"
+        return (f"Job: {model}, inference with {say('engine', w.engine)} — {say('weights', w.weights)} weights, "
+                f"{w.batch:,} sequence{'s' if w.batch > 1 else ''} of {w.context_len:,} tokens")
+    method = say("method", w.method)
+    method += "" if "fine-tun" in method else " fine-tuning"
+    objective = "" if w.objective.value == "sft" else f" ({say('objective', w.objective)})"
+    return (f"Job: {model}, {method}{objective} — {say('weights', base_format_name(w))} base, micro-batch "
+            f"{w.batch:,} of {w.seq_len:,}-token sequences")
 
 
 def _links(b: ResolvedBuild) -> str:
@@ -187,7 +192,14 @@ def _speed_figures(r: BuildResult, w: Workload) -> str:
     return f"{dec}, {pre}"
 
 
-def verdict_table(results: Results, w: Workload, unit: str) -> Table:
+def verdict_table(results: Results, w: Workload, unit: str, cost: CostSettings | None = None,
+                  today: dt.date | None = None) -> Table:
+    """One row per build. Its cost is one unit for all: dollars per million tokens generated (or trained),
+    an owned build's price spread over its hours of use plus its energy, a rented one's hourly rate (the
+    column mixed $ per tok/s and $ per M tokens)."""
+    from advisor.core.advice.running import build_running_cost, cost_per_token_gap
+
+    cost, today = cost or CostSettings(), today or dt.date.today()
     rows = []
     for r in results.builds:
         e = r.estimate
@@ -202,16 +214,12 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
             continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"
         link = f"{e.speed.interconnect_share:.0%}" + (f", mostly {e.speed.comm_link}" if e.speed.comm_link and r.resolved.nodes > 1 else "")
-        headline = e.speed.train_tokens_per_s if w.mode is Mode.TRAIN else e.speed.decode_tokens_per_s
-        if r.usd_per_hour is not None and headline:  # rented: the hour's price over the hour's tokens
-            per = _usd(usd_per_million_tokens(r.usd_per_hour, headline), " per M tokens")
-        elif r.price is not None and r.price.usd is not None and headline:
-            per = _usd(r.price.usd / headline, " per tok/s")
-        else:
-            per = "no price"
+        c = build_running_cost(r, w, cost, today)
+        per = _usd(c.usd_per_million_tokens) if c.usd_per_million_tokens is not None else cost_per_token_gap(r, c, w)
         rows.append((r.name, r.plan_text, verdict, need, f"{bottleneck}; link {link}", _speed_cell(r, w), per))
+    kind = "trained" if w.mode is Mode.TRAIN else "generated"
     return Table(columns=("Build", "Plan", "Verdict", "Per-GPU need of usable", "Bottleneck; time on links", "Speed",
-                          "Cost per unit"),
+                          f"Cost per million {kind} tokens"),
                  rows=tuple(rows), column_weights=(1.2, 1.5, 0.8, 1.1, 1.2, 1.5, 1.0), small=True)
 
 
@@ -237,8 +245,9 @@ def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
 
 def memory_table(results: Results, unit: str) -> Table:
     builds = [r for r in results.builds if r.estimate is not None]
+    # The terms some build has: an inference job lists no gradients, optimizer states or adapters.
     rows = [(term_label(term), *(_gib(getattr(r.estimate.memory, term), unit) for r in builds)) for term in MEMORY_TERMS
-            if term != "reference_weights" or any(r.estimate.memory.reference_weights for r in builds)]
+            if term == "weights" or any(getattr(r.estimate.memory, term) for r in builds)]
     rows.append(("total per GPU", *(_gib(r.estimate.memory.total, unit) for r in builds)))
     rows.append(("host RAM", *(_gib(r.estimate.memory.host, unit) for r in builds)))
     return Table(columns=("Term", *(r.name for r in builds)), rows=tuple(rows))
@@ -294,7 +303,7 @@ def _hours(h: float | None) -> str:
 def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, cost: CostSettings,
                         today: dt.date) -> list:
     """Running cost per build and owning against renting (issue 18), under the user's settings."""
-    from advisor.core.advice.running import build_running_cost, chinchilla_plan, rent_vs_buy
+    from advisor.core.advice.running import build_running_cost, chinchilla_plan, cost_per_token_gap, rent_vs_buy
 
     training = w.mode is Mode.TRAIN
     kind = "trained" if training else "generated"
@@ -322,7 +331,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
             else f"{c.load_w:,.0f} W / —" if c.load_w is not None else "not stated")
         row = [r.name, price, power, "—" if c.rented else _usd(c.energy_usd_per_year),
                _usd(c.usd_per_hour, "/h") if c.usd_per_hour is not None else ("no price" if c.price_usd is None else "—"),
-               _usd(per_m) if per_m is not None else "—",
+               _usd(per_m) if per_m is not None else cost_per_token_gap(r, c, w),
                "—" if c.rented else _usd(c.tco_usd)]
         if with_run:
             row.append(f"{_hours(c.train_hours)}, {_usd(c.train_usd)}" if c.train_hours is not None else "—")
@@ -340,9 +349,7 @@ def running_cost_blocks(results: Results, arch: ModelArch | None, w: Workload, c
         items = []
         for b in rvb.rows:
             if b.hours is None:
-                why = "its power is not stated" if b.energy_usd_per_hour is None else \
-                    "renting costs less per hour than its electricity"
-                items.append(f"{b.owned} ({_usd(b.price_usd)}): never breaks even with {rvb.cloud} ({why}).")
+                items.append(f"{b.owned} ({_usd(b.price_usd)}) against {rvb.cloud}: {b.verdict}.")
             else:
                 days = b.hours / cost.hours_per_day
                 items.append(f"{b.owned} ({_usd(b.price_usd)}) costs as much as {_hours(b.hours)} of {rvb.cloud} "
@@ -376,14 +383,17 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     title = report_title(comparison.title, [r.name for r in results.builds])  # all builds, never a stale two
     params = next((r.estimate.params_total for r in results.builds if r.estimate is not None), None)
     blocks: list = [Heading(text="Recommendation"), Paragraph(text=recommendation(results, w, comparison.rank_by)),
-                    Heading(text="Verdict per build"), verdict_table(results, w, unit), *fixes_blocks(results, w, unit),
-                    Heading(text="Builds"), builds_table(results, unit),
-                    *running_cost_blocks(results, arch, w, cost or CostSettings(), made_on)]
-    if arch is not None:
+                    Heading(text="Verdict per build"), verdict_table(results, w, unit, cost, made_on)]
+    if arch is not None:  # the job beside its verdicts, on the first pages (it came on page 3, after the costs)
         blocks += [Heading(text="Workload"),
                    Table(columns=("Setting", "Value"), rows=workload_rows(arch, w, params), column_weights=(1, 3))]
-    blocks += [PageBreak(), Heading(text="Charts")]
-    blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95) for kind, caption in CHARTS]
+    blocks += [*fixes_blocks(results, w, unit), Heading(text="Builds"), builds_table(results, unit),
+               *running_cost_blocks(results, arch, w, cost or CostSettings(), made_on)]
+    blocks += [Heading(text="Charts")]  # no forced break: a page left 40-60 % blank before it (issue 41)
+    # A bar chart may be drawn a quarter shorter to finish a page (a page was left 40-60 % blank); the Fit
+    # chart less (its legend of techniques and builds needs the height: at 70 % it took two columns, names cut).
+    blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95,
+                     shrink=0.85 if kind == "fit" else 0.75) for kind, caption in CHARTS]
     blocks += [Heading(text="Memory per GPU by term"), memory_table(results, unit)]
     blocks += [Heading(text="Notes per build"), *_per_build_notes(results, w)]
     blocks += [Heading(text="Assumptions"), *_assumptions(results, error_band, unit)]
@@ -392,7 +402,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
                Heading(text="Catalog sources of each build's numbers", level=2), *_sources(results)]
     return ReportDocument(
         title=title,
-        subtitle_lines=(f"Workload: {arch.name if arch else 'no model'} — {_job_line(w)}",
+        subtitle_lines=(job_line(arch, w),
                         f"Made {made_on.isoformat()} with {APP_NAME} {__version__} · catalog {catalog_date}"),
         footer_left=f"{APP_NAME} {__version__} · {builds_title([r.name for r in results.builds])}",
         blocks=tuple(blocks),

@@ -74,6 +74,9 @@ class Chart(_Block):
     kind: str
     title: str
     height_mm: float = Field(80.0, gt=10, le=250)
+    #: The share of ``height_mm`` it may be drawn at to finish a page (1: never shorter; a chart whose
+    #: legend needs its height, as the Fit chart's list of builds does, keeps it).
+    shrink: float = Field(1.0, gt=0, le=1)
 
 
 class PageBreak(_Block):

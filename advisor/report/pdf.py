@@ -161,10 +161,12 @@ def _paragraph_key(block: Paragraph) -> str:
 def _start_height(block, width: float, device) -> float:
     """The height ``block`` needs to start on a page: a table its header and two rows' worth, a
     chart all of it, a paragraph all of it (it is never split: ``_add_text``), a list its first item."""
-    if isinstance(block, Table):
-        return _table_row_height(block, _table_widths(block, width), block.columns, True, device) * 3
+    if isinstance(block, Table):  # the header and the first two rows as they wrap (a builds table's rows are tall)
+        widths = _table_widths(block, width)
+        return sum(_table_row_height(block, widths, cells, i == 0, device)
+                   for i, cells in enumerate((block.columns, *block.rows[:2])))
     if isinstance(block, Chart):
-        return block.height_mm * MM
+        return block.height_mm * MM * block.shrink  # it may be drawn this much shorter to finish a page
     if isinstance(block, Paragraph):
         return _text_height(_paragraph_key(block), block.text, width, device)
     if isinstance(block, Bullets) and block.items:
@@ -179,7 +181,7 @@ def _add_table(lay: _Layout, table: Table, device) -> None:
         return _table_row_height(table, widths, cells, header, device)
 
     header_h = row_height(table.columns, True)
-    lay.need(header_h * 3)
+    lay.need(header_h + sum(row_height(row, False) for row in table.rows[:2]))  # as ``_start_height`` reckons
     lay.place(header_h, _row_painter(table.columns, widths, True, False, False, table.small))
     lay.y += header_h
     for i, row in enumerate(table.rows):
@@ -193,12 +195,13 @@ def _add_table(lay: _Layout, table: Table, device) -> None:
     lay.y += 10
 
 
-def _chart_op(block: Chart, draw_chart: ChartPainter | None):
+def _chart_op(block: Chart, draw_chart: ChartPainter | None, title_h: float):
     def paint(p: QPainter, r: QRectF) -> None:
         p.setFont(FONTS["h3"])
         p.setPen(INK)
-        title_h = 18
-        p.drawText(QRectF(r.left(), r.top(), r.width(), title_h), int(Qt.AlignmentFlag.AlignLeft), block.title)
+        # The caption wraps (a one-line caption was cut at the page's edge).
+        p.drawText(QRectF(r.left(), r.top(), r.width(), title_h),
+                   int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap), block.title)
         area = QRectF(r.left(), r.top() + title_h, r.width(), r.height() - title_h)
         if draw_chart is None:
             p.setPen(QPen(RULE, 1))
@@ -235,8 +238,12 @@ def layout(document: ReportDocument, width: float, height: float, device, draw_c
             _add_table(lay, block, device)
         elif isinstance(block, Chart):
             h = block.height_mm * MM
+            room = lay.height - lay.y
+            if h > room >= h * block.shrink:
+                h = room  # a little shorter here rather than most of a page left blank (issue 41: ~60 %)
             lay.need(h)
-            lay.place(h, _chart_op(block, draw_chart))
+            title_h = _text_height("h3", block.title, lay.width, device) + 4
+            lay.place(h, _chart_op(block, draw_chart, title_h))
             lay.y += h + 10
         elif isinstance(block, PageBreak):
             # A break right after a page that holds only a spill-over of a few lines would

@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from advisor.core.cost.running import DEFAULT_HOURS_PER_DAY, DEFAULT_USD_PER_KWH, DEFAULT_YEARS, CostSettings
+from advisor.core.job.defaults import DEFAULT_ENGINE
 from advisor.core.job.workload import Engine
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text
@@ -32,7 +33,7 @@ class Settings(BaseModel):
     schema_version: Literal[1] = 1
     memory_unit: Literal["GiB", "GB"] = Field("GiB", description="How memory sizes are shown")
     currency_style: Literal["symbol", "code"] = Field("symbol", description="'$1,234' or '1,234 USD'")
-    default_engine: Engine = Field(Engine.TRANSFORMERS, description="Engine of a new comparison's workload")
+    default_engine: Engine = Field(DEFAULT_ENGINE, description="Engine of a new comparison's workload (first launch's)")
     window_geometry: str | None = Field(None, description="QWidget.saveGeometry(), base64")
     window_state: str | None = Field(None, description="QMainWindow.saveState(), base64")
     last_comparison: str | None = Field(None, description="Path of the comparison open at exit")

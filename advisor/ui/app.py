@@ -111,6 +111,7 @@ def start_app(comparison_path: str | None):
     geometry, _state = saved_place()  # the state (splitters) is restored with the panels
     if geometry:
         window.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
+    window.fit_to_screen()  # 1280×800 (or the saved place) inside a smaller screen's free area
 
     def fill() -> None:
         session = fill_window(window, comparison_path)

@@ -40,9 +40,11 @@ GROW_LATEST_MS = 100
 _FIT_COLOURS = {"fits": QColor("#1B7F3B"), "tight": QColor("#A06000")}
 _TOO_BIG, _CHECKS_COLOUR = QColor("#C00000"), QColor("#B35900")
 
-COLUMNS = ("Build", "Plan", "Fits? need ±error / usable", "Speed", "Price today", "Power", "Checks", "Machines")
+# Two-line headers, units in the header and not in every cell: with six builds all eight columns are in
+# view at 1280 px (one-line headers and "GiB"/"tok/s" in each cell pushed Price, Checks and Machines out).
+COLUMNS = ("Build", "Plan", "Fits? need / usable\nper GPU", "Speed", "Price\ntoday", "Power", "Checks", "Machines")
 FIT_COLUMN, SPEED_COLUMN, CHECKS_COLUMN, MACHINES_COLUMN = 2, 3, 6, 7
-SPEED_HEADERS = {False: "Speed decode / prefill", True: "Training speed"}
+SPEED_HEADERS = {False: "Speed, tok/s\ndecode / prefill", True: "Training speed\ntok/s · time for 1 B"}
 
 
 PRICE_COLUMN = 4
@@ -82,6 +84,7 @@ class FrozenColumnTable(QTableView):
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.verticalHeader().sectionResized.connect(self._on_row_resized)
         self.verticalScrollBar().valueChanged.connect(self.frozen.verticalScrollBar().setValue)
+        self.horizontalHeader().geometriesChanged.connect(self._place_frozen)  # a taller header: the rows move
         # (column, a cell's size key) -> its width; (column, header text) -> the header's (``column_need``)
         self._widths: dict[tuple, int] = {}
 
@@ -172,6 +175,9 @@ class FrozenColumnTable(QTableView):
     def _place_frozen(self) -> None:
         fw = self.frameWidth()
         self.frozen.setColumnWidth(0, self.columnWidth(0))
+        height = self.horizontalHeader().height()  # the tallest header (two lines), not column 0's one
+        if self.frozen.horizontalHeader().height() != height:
+            self.frozen.horizontalHeader().setFixedHeight(height)
         self.frozen.setGeometry(self.verticalHeader().width() + fw, fw, self.columnWidth(0),
                                 self.viewport().height() + self.horizontalHeader().height())
 
@@ -290,6 +296,8 @@ class BuildsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             if section == SPEED_COLUMN:
                 return SPEED_HEADERS[self.session.workload.mode.value == "train"]
+            if section == FIT_COLUMN:
+                return fmt.fit_header(self.session.workload)
             return COLUMNS[section]
         return None
 
@@ -420,7 +428,9 @@ class BuildsPanel(QWidget):
         # the job stays put: fitted exactly at every change (Qt's ResizeToContents), the columns
         # jittered as figures were typed and each new width repainted the table a second time.
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        # No column stretches: a wide window leaves the room right of the last column empty (a stretched
+        # Machines column spread "1" over 500 px at 1920).
+        header.setStretchLastSection(False)
         self._fitted_builds = None  # the builds the columns were last fitted exactly for
         self.table_builds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lay.addWidget(self.table_builds)
@@ -437,14 +447,11 @@ class BuildsPanel(QWidget):
         self._columns_timer = self._settled_timer(lambda: self._fit_columns(shrink=True))  # the same for the columns
         # More lines under the table take their room after the new figures have painted: the
         # taller panel re-lays out the window and repaints the plot beside the table, and done in
-        # the same turn it delayed the table's paint by 8-17 ms (issue 20). When the Fit plot
-        # waits for its sweep, the panel grows in the turn after the plot's paint with its new
-        # curves (``GROW_LATEST_MS`` at the latest): done in the curves' own turn, the two made
-        # one 15-25 ms turn while the search for what would make a build fit ran; apart, the
-        # curves' turn is as it is without growth and the growth's repaints a plot whose curves
-        # are drawn already (a full repaint of the six-build Fit plot: 1.7 ms median,
-        # ``benchmarks/fit_paint.py``). With no sweep to wait for, it grows in the turn after the
-        # table's paint. (A timer object with a 0 ms interval fires after the pending paint, as
+        # the same turn it delayed the table's paint by 8-17 ms (issue 20). When the Fit plot's
+        # sweep is due, the panel grows in the turn after it is in (``GROW_LATEST_MS`` at the
+        # latest): done in the sweep's own turn, the two made one 15-25 ms turn. (The plot itself
+        # redraws once the search for each build's largest model is in too, later.) With no sweep
+        # to wait for, it grows in the turn after the table's paint. (A timer object with a 0 ms interval fires after the pending paint, as
         # the session's sweep timer does.) The lines' new text comes in that same turn, with the
         # room it needs (below); text longer than the room would be cut at the panel's edge, never
         # drawn over the table.
@@ -520,13 +527,13 @@ class BuildsPanel(QWidget):
             t.setMaximumHeight(h)
 
     def _fit_columns(self, shrink: bool) -> None:
-        """Each column (but the last, which stretches) as wide as its header and cells need: wider at
-        once; narrower only with ``shrink`` (else ``PANEL_SHRINK_MS`` after the last change)."""
+        """Each column as wide as its header and cells need: wider at once; narrower only with ``shrink``
+        (else ``PANEL_SHRINK_MS`` after the last change)."""
         t = self.table_builds
         header = t.horizontalHeader()
         narrower = False
         widths: dict[int, int] = {}
-        for c in range(len(COLUMNS) - 1):
+        for c in range(len(COLUMNS)):
             need = t.column_need(c, self.model.size_keys(c))
             have = header.sectionSize(c)
             if need > have or (shrink and need < have):
@@ -604,7 +611,7 @@ class BuildsPanel(QWidget):
         self._on_builds_changed()
 
     def _on_curves_computed(self, _results) -> None:
-        if self._grow_with_curves:  # the plot's redraw: the growth a turn after its paint
+        if self._grow_with_curves:  # the sweep is in: the growth in the next turn
             self._grow_with_curves = False
             self._grow_timer.start(0)
 

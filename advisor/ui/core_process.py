@@ -98,8 +98,8 @@ def _worker_main(conn) -> None:
 
 def serve(conn, collector: PauseCollector | None = None) -> None:
     """The worker: its imports, then one answer per request until the pipe closes. A request is
-    ``(key, SWEEP, workload)`` or ``(key, SEARCH, (arch, workload, inputs, margin))``; the answer
-    ``(key, out)``: the sweep, the suggestions (None if a newer request stopped the search),
+    ``(key, SWEEP, workload)`` or ``(key, SEARCH, (arch, workload, inputs, margin[, fit inputs]))``; the
+    answer ``(key, out)``: the sweep, the search's (None if a newer request stopped it),
     ``SKIPPED``, or the exception raised. ``collector``: the worker process's collections (none
     for a ``serve`` run on a thread of another process, as the tests do)."""
     from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
@@ -128,9 +128,8 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
             try:
                 if kind == SWEEP:
                     out = evaluate.fit_curves(payload)
-                else:
-                    arch, workload, inputs, margin = payload
-                    out = evaluate.suggestions_for(arch, workload, inputs, margin, cancelled=conn.poll)
+                else:  # (arch, workload, inputs, margin[, fit inputs])
+                    out = evaluate.background_search(*payload, cancelled=conn.poll)
             except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
                 out = exc
             conn.send((key, out))
@@ -187,10 +186,11 @@ class CoreProcess(QObject):
         """Ask for ``workload``'s sweep (``swept`` answers); False when the worker cannot take it."""
         return self.pending(workload) or self._send(SWEEP, workload, workload)
 
-    def submit_search(self, tag, arch, workload, inputs, margin: float) -> bool:
-        """Ask what would make the builds fit (``evaluate.suggestions_for``; ``found`` answers with
-        ``tag``); False when the worker cannot take it."""
-        return self._send(SEARCH, tag, (arch, workload, inputs, margin))
+    def submit_search(self, tag, arch, workload, inputs, margin: float, fits=None) -> bool:
+        """Ask what would make the builds fit and, given ``fits``, each build's largest model
+        (``evaluate.background_search``; ``found`` answers with ``tag``); False when the worker cannot take it."""
+        return self._send(SEARCH, tag, (arch, workload, inputs, margin) if fits is None
+                          else (arch, workload, inputs, margin, fits))
 
     def close(self) -> None:
         """Nothing more is asked; the worker exits once it sees the pipe closed (after what it runs)."""

@@ -72,6 +72,14 @@ class TopologyEditor(QFormLayout):
         self.base = topology
         self.set_nvlink_possible(nvlink_possible or bool(topology.nvlink_pairs))
 
+    def set_base(self, topology: Topology, widgets: bool) -> None:
+        """The links the chosen cards have by themselves (``gpu_build``: their PCIe generation, peer-to-peer,
+        an NVSwitch baseboard); ``widgets``: the fields show them too (a card was chosen, not a count)."""
+        self.base = topology
+        if widgets:
+            self.check_p2p.setChecked(topology.p2p)
+            self.spin_pcie_gen.setValue(topology.pcie_gen)
+
     def set_nvlink_possible(self, possible: bool) -> None:
         """Offer the bridge only for cards that have NVLink (issue 17): hidden and off otherwise."""
         self.check_nvlink.setVisible(possible)
@@ -207,7 +215,8 @@ class AddBuildDialog(QDialog):
         self.combo_kind.currentIndexChanged.connect(self._fill)
         self.edit_filter.textChanged.connect(self._filter)
         self.list_records.currentItemChanged.connect(self._on_current_changed)
-        self.list_records.itemSelectionChanged.connect(self._update_ok)
+        # A click sets the current row before it selects it: the name and the links follow the selection.
+        self.list_records.itemSelectionChanged.connect(self._on_cards_changed)
         self.spin_count.valueChanged.connect(self._on_count_changed)
         self.button_more.clicked.connect(self.add_card_row)
         self.edit_name.textChanged.connect(lambda _text: self.label_error.setVisible(False))
@@ -369,12 +378,29 @@ class AddBuildDialog(QDialog):
         self.topology_editor.set_nvlink_possible(is_gpu and getattr(rec, "nvlink", None) is not None
                                                  and total > 1 and not self.is_mixed())
         self._update_mixing()
+        self._set_card_links()
         self._set_auto_name()
         self.label_error.setVisible(False)  # a refused save is about the build as it was
         self._update_ok()
 
     def _on_count_changed(self, _count: int) -> None:
         self._on_current_changed(self.list_records.currentItem())
+
+    def _set_card_links(self) -> None:
+        """The links default to the cards' own (an RTX PRO 6000 on PCIe 5.0, not the form's 4.0)."""
+        from advisor.core.hardware.catalog import gpu_build, mixed_build
+
+        cards = self._cards() if self._is_gpu() and self._chosen() is not None else ()
+        if not cards:
+            return
+        try:
+            built = (gpu_build(self.catalog, cards[0].gpu_id, cards[0].count) if len(cards) == 1
+                     else mixed_build(self.catalog, [c.gpu_id for c in cards for _ in range(c.count)]))
+        except (LookupError, ValueError):  # a count past what a build holds: said by the mixing note
+            return
+        ids = tuple(c.gpu_id for c in cards)
+        self.topology_editor.set_base(built.topology, widgets=ids != getattr(self, "_links_of", None))
+        self._links_of = ids
 
     def _set_auto_name(self) -> None:
         """The name follows the record and "How many" until the user types one of their own."""
@@ -418,7 +444,7 @@ class AddBuildDialog(QDialog):
         if item is None:
             return None
         rid = item.data(Qt.ItemDataRole.UserRole)
-        name = self.edit_name.text().strip() or item.data(NAME_ROLE)
+        name = self.edit_name.text().strip() or self._auto_name or item.data(NAME_ROLE)
         kind = self.combo_kind.currentData()
         if kind == "gpu":
             if self._mixing_problem()[0]:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -43,6 +44,8 @@ from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed
 
 COLUMNS = ("Build", "Price", "Speed", "Plan", "Need per GPU", "Power", "Notes")
 FRONT_COLOR = "#1B7F3B"
+MIN_ROWS_SHOWN = 6
+TITLE_BAR_PX = 40  # room left for a window manager's title bar when the dialog is cut to the screen
 OTHER_COLOR = "#7A7A7A"
 
 
@@ -92,6 +95,14 @@ class FindBuildsDialog(QDialog):
         lay.addWidget(self._jobs_box())
         lay.addWidget(self._limits_box())
         split = QSplitter(Qt.Orientation.Vertical)
+        split.setChildrenCollapsible(False)
+        # Before the first search: a line saying what Search draws, not an empty 0–1 plot.
+        self.stack_plot = QStackedWidget()
+        self.label_before_search = QLabel("Press Search: every catalog build that runs these jobs within the limits "
+                                          "is drawn here as price against speed, and listed below.")
+        self.label_before_search.setWordWrap(True)
+        self.label_before_search.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack_plot.addWidget(self.label_before_search)
         self.plot = pg.PlotWidget(background="w")
         self.plot.setLabel("bottom", "Price (USD; per hour when rented)")
         self.plot.setLabel("left", "Speed (tokens/s)")
@@ -101,7 +112,8 @@ class FindBuildsDialog(QDialog):
                                      symbolSize=9)
         self.plot.addItem(self.scatter)
         self.plot.addItem(self.front)
-        split.addWidget(self.plot)
+        self.stack_plot.addWidget(self.plot)
+        split.addWidget(self.stack_plot)
         self.table_found = QTableWidget(0, len(COLUMNS))
         self.table_found.setHorizontalHeaderLabels(COLUMNS)
         self.table_found.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -110,6 +122,10 @@ class FindBuildsDialog(QDialog):
         self.table_found.horizontalHeader().setStretchLastSection(True)
         self.table_found.verticalHeader().setVisible(False)
         self.table_found.itemSelectionChanged.connect(self._on_selection_changed)
+        # Six whole rows at least (it showed three and a half at 1024×700): the plot gives up its room first.
+        rows = self.table_found.verticalHeader().defaultSectionSize() * MIN_ROWS_SHOWN
+        self.table_found.setMinimumHeight(rows + self.table_found.horizontalHeader().sizeHint().height()
+                                          + self.table_found.horizontalScrollBar().sizeHint().height() + 4)
         split.addWidget(self.table_found)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 2)  # the ranking is the answer: it gets two thirds, the plot one
@@ -126,6 +142,10 @@ class FindBuildsDialog(QDialog):
         lay.addWidget(buttons)
         self.add_current_job()
         self.resize(1000, 720)
+        screen = self.screen() or (parent.screen() if parent is not None else None)
+        if screen is not None:  # inside a 1024×700 screen, title bar included
+            free = screen.availableGeometry()
+            self.resize(min(self.width(), free.width()), min(self.height(), free.height() - TITLE_BAR_PX))
 
     # --- inputs ---------------------------------------------------------------------
     def _jobs_box(self) -> QWidget:
@@ -226,6 +246,7 @@ class FindBuildsDialog(QDialog):
                         margin=band / 100 if band is not None else 0.0, basis_table=speed_basis_table(),
                         fallback_band_pct=extrapolated_band_pct())
         self.found = list(result.ranked)
+        self.stack_plot.setCurrentWidget(self.plot)
         self._fill_table()
         self._fill_plot(result)
         head = (f"{len(self.found)} builds run every job within the limits." if self.found else

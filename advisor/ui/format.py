@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 2
     from advisor.core.advice.evaluate import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
+#: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
+PINNED = " (pinned)"
 
 
 def mem(n_bytes: float, prefs) -> str:
@@ -30,16 +32,30 @@ def usd(value: float | None, prefs, per: str = "") -> str:
     return (f"${text}" if prefs.currency_style == "symbol" else f"{text} USD") + per
 
 
+def mem_pair(need_bytes: float, have_bytes: float, prefs) -> str:
+    """'21.8 / 23.6 GiB': two sizes in one unit, said once."""
+    unit = prefs.memory_unit
+    scale = GIB if unit == "GiB" else GB
+    return f"{need_bytes / scale:.1f} / {have_bytes / scale:.1f} {unit}"
+
+
+def fit_header(workload: Workload) -> str:
+    """The verdict column's header: the estimate's error band is the job's, one for every build."""
+    band = median_pct(workload)
+    return "Fits? need / usable\nper GPU" + (f", ±{band:.0f}%" if band is not None else "")
+
+
 def speed_text(r: BuildResult, workload: Workload) -> str:
+    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``)."""
     s = r.estimate.speed
     if workload.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
             return UNKNOWN
-        return f"{s.train_tokens_per_s:,.0f} tok/s · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
+        return f"{s.train_tokens_per_s:,.0f} · 1 B in {1e9 / s.train_tokens_per_s / 3600:,.1f} h"
     dec = f"{s.decode_tokens_per_s:,.0f}" if s.decode_tokens_per_s is not None else UNKNOWN
     if s.prefill_tokens_per_s is None:
-        return f"{dec} / — tok/s"  # no prefill figure for this build and plan (the tooltip says why)
-    return f"{dec} / {s.prefill_tokens_per_s:,.0f} tok/s"
+        return f"{dec} / —"  # no prefill figure for this build and plan (the tooltip says why)
+    return f"{dec} / {s.prefill_tokens_per_s:,.0f}"
 
 
 def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
@@ -90,7 +106,7 @@ def plan_short(r: BuildResult) -> str:
         return "—"
     plan = r.planned.plan
     if r.resolved is not None and all(g.vendor == "CPU" for g in r.resolved.gpus):
-        return "CPU and RAM" + (" 📌" if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
+        return "CPU and RAM" + (PINNED if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
     words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
              "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
              "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}
@@ -101,7 +117,7 @@ def plan_short(r: BuildResult) -> str:
         text += ", offload"
     if plan.checkpointing.value != "none" and workload_mode(r) == "train":
         text += ", checkpointing"
-    return text + (" 📌" if r.planned.pinned else "")
+    return text + (PINNED if r.planned.pinned else "")
 
 
 def workload_mode(r: BuildResult) -> str:
@@ -119,14 +135,14 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
         return "cannot run as set: " + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0]
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
-    band = median_pct(workload)
-    tail = f" ±{band:.0f}%" if band is not None else ""
-    numbers = f"{mem(e.fit.need_per_gpu_bytes, prefs)}{tail} / {mem(e.fit.usable_per_gpu_bytes, prefs)}"
+    numbers = mem_pair(e.fit.need_per_gpu_bytes, e.fit.usable_per_gpu_bytes, prefs)  # the error band: in the header
     if "KV cache would hold" in e.fit.reason:  # vLLM: the pool, not the total, is what falls short
         return "too small a KV cache: " + e.fit.reason.split("KV cache would hold ", 1)[1].replace(
             ", less than one ", " < one ")
     if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
         return f"needs host RAM: {e.fit.reason}"
+    if e.fit.host_short:  # the GPUs' part fits: the numbers that do not are the host RAM's
+        return f"too big for host RAM: {mem_pair(e.fit.host_need_bytes, e.fit.host_available_bytes, prefs)}"
     word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
                                                                            "fits" if e.fit.fits else "too big")
     return f"{word}: {numbers}"
@@ -276,17 +292,23 @@ def messages_html(results: Results, prefs=None, looking: bool = False) -> str:
 
 
 def largest_fit_html(results: Results) -> str:
-    """Under the fit plot: the largest model that fits, per technique per build."""
+    """Under the fit plot: the largest model each build runs, per technique (its own plan search)."""
+    from advisor.plots import fmt_largest
+
     if not results.curves:
         return ""
+    if not results.fits_found:
+        return "<b>Largest model that fits</b>: being worked out for each build…"
     techs = list(results.curves)
     # Headers right-aligned like their numbers (issue 17: "int8" sat off its column).
     head = "".join(f"<th align='right'>{html.escape(t)}</th>" for t in techs)
     rows = []
     for r in results.builds:
-        cells = "".join(f"<td align='right'>{fmt_params(r.largest_fit.get(t))}</td>" for t in techs)
+        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t)) if not r.problems else '—'}</td>"
+                        for t in techs)
         rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
-    return (f"<b>Largest model that fits</b> (generic dense decoder, current settings; — = not even 0.5 B)"
+    return ("<b>Largest model that fits</b> (a generic dense decoder with this job's settings, on each build's own "
+            "plan — offload and sharding included; the job's own model as its verdict says; — = none from 0.5 B)"
             f"<table cellspacing=6><tr><th align='left'></th>{head}</tr>{''.join(rows)}</table>")
 
 

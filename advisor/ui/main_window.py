@@ -37,6 +37,19 @@ def formulas_html() -> str:
             "measured against published measurements and this project's own on an H100 (benchmarks/fidelity.py); where none was measured the app says so.</p>")
 
 
+def fit_into(window, free) -> None:
+    """Resize and move ``window`` so that its frame lies inside ``free`` (a QRect of the screen)."""
+    frame_w = max(window.frameGeometry().width() - window.width(), 0)  # 0 before the window manager framed it
+    frame_h = max(window.frameGeometry().height() - window.height(), 0)
+    w, h = min(window.width(), free.width() - frame_w), min(window.height(), free.height() - frame_h)
+    if (w, h) != (window.width(), window.height()):
+        window.resize(w, h)
+    x = min(max(window.x(), free.left()), free.right() + 1 - w - frame_w)
+    y = min(max(window.y(), free.top()), free.bottom() + 1 - h - frame_h)
+    if (x, y) != (window.x(), window.y()):
+        window.move(x, y)
+
+
 class _DetectSignals(QObject):
     finished = Signal(object)
     failed = Signal(str)
@@ -162,10 +175,14 @@ class MainWindow(QMainWindow):
         m.setToolTipsVisible(True)
         e = self.menus["edit"]
         stack = self.session.undo_stack
+        # The platform's own keys, each once (Ctrl+Shift+Z listed twice was an ambiguous shortcut: it did nothing).
         self.action_undo = stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
         self.action_redo = stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), *QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)])
+        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
+        from advisor.ui.undo_keys import WindowUndoKeys
+
+        self.undo_keys = WindowUndoKeys(self)  # Ctrl+Z in a field with nothing uncommitted: the window's undo
         e.addAction(self.action_undo)
         e.addAction(self.action_redo)
         e.addSeparator()
@@ -308,11 +325,28 @@ class MainWindow(QMainWindow):
 
     # --- documents ------------------------------------------------------------------
     def new(self) -> None:
-        from advisor.core.advice.comparison import canonical_workload
+        """File ▸ New: the default job (``advisor.core.job.defaults``) for the engine chosen in Preferences,
+        shaped for that engine (vLLM serves 16 × 8,192 tokens, the others one conversation of 4,096)."""
+        from advisor.core.job.defaults import default_job
 
-        self.session.new(canonical_workload().model_copy(update={"engine": self.settings.default_engine}))
+        if self.may_replace_document():
+            self.session.new(default_job(engine=self.settings.default_engine))
+
+    def may_replace_document(self) -> bool:
+        """Before New, Open, Open Recent, a dropped comparison or Quit: an unsaved comparison asks
+        Save / Discard / Cancel (False: the user cancelled, or the save did not happen)."""
+        if not self.session.dirty or getattr(self, "skip_unsaved_prompt", False):
+            return True
+        answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
+                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                      | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
 
     def open_dialog(self) -> None:
+        if not self.may_replace_document():
+            return
         path, _ = QFileDialog.getOpenFileName(self, "Open comparison", "", FILTER)
         if path:
             self.session.open(path)
@@ -328,7 +362,8 @@ class MainWindow(QMainWindow):
             self.dialog_missing_recent = box
             box.open()
             return
-        self.session.open(path)
+        if self.may_replace_document():
+            self.session.open(path)
 
     def _set_recent(self, recent: tuple[str, ...]) -> None:
         if recent == self.settings.recent_comparisons:
@@ -368,6 +403,15 @@ class MainWindow(QMainWindow):
                           f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(shipped_catalog_date())}<br>"
                           f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
 
+    def fit_to_screen(self) -> None:
+        """The window inside its screen's free area (no taller or wider, title bar and panels kept): the
+        default 1280×800, or a place saved on a larger screen, opened past a 1024×700 screen's edges."""
+        from PySide6.QtWidgets import QApplication
+
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            fit_into(self, screen.availableGeometry())
+
     # --- events ---------------------------------------------------------------------
     def _on_problem_reported(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
@@ -391,8 +435,9 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event) -> None:  # noqa: N802
         for url in event.mimeData().urls():
             path = url.toLocalFile()
-            if path.endswith(".json") and Path(path).name != "config.json" and self.session.open(path):
-                continue
+            if path.endswith(".json") and Path(path).name != "config.json":
+                if not self.may_replace_document() or self.session.open(path):
+                    continue
             self.session.import_model(path)
 
     def persist(self) -> None:
@@ -410,6 +455,7 @@ class MainWindow(QMainWindow):
     def restore(self) -> None:
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.window_geometry.encode()))
+            self.fit_to_screen()  # left on a larger screen: brought inside this one
         if self.settings.window_state:
             self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
 
@@ -417,13 +463,9 @@ class MainWindow(QMainWindow):
         if self.session is None:  # closed before its content came: nothing to save or to wait for
             event.accept()
             return
-        if self.session.dirty and not getattr(self, "skip_unsaved_prompt", False):
-            answer = QMessageBox.question(self, APP_NAME, "Save the changes to this comparison?",
-                                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                                          | QMessageBox.StandardButton.Cancel)
-            if answer == QMessageBox.StandardButton.Cancel or (answer == QMessageBox.StandardButton.Save and not self.save()):
-                event.ignore()
-                return
+        if not self.may_replace_document():
+            event.ignore()
+            return
         self.persist()
         self.session.close()  # no worker job outlives the window, no timer starts one after it
         event.accept()

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from advisor import plots
 from advisor.core.job.workload import Mode
 from advisor.ui import format as fmt
+
+
+#: The least height of each of a tab's stacked plots (px): a title, bars with three tick labels, and two
+#: lines of build names under them.
+STACKED_PLOT_MIN_PX = 165
 
 
 class _PlotTab(QWidget):
@@ -27,11 +32,20 @@ class _PlotTab(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         for i, item in enumerate(builder.items):  # stacked: bar labels get the full width
             self.canvas.addItem(item, row=i, col=0)
+        # Stacked plots keep a readable height each and scroll when the window is short: squeezed
+        # into a 1024×700 window the Value tab's three charts lost their bars, and at 1280×800 their
+        # y-axis labels ran into each other (issue 41).
+        self.canvas.setMinimumHeight(STACKED_PLOT_MIN_PX * len(builder.items) if len(builder.items) > 1 else 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.canvas)
         # The plot and the text under it share a splitter: the plot gets the room (its labels
         # need height with six builds, issue 17) and the user can give the text more.
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.canvas)
+        self.splitter.addWidget(self.scroll)
         lay.addWidget(self.splitter, 1)
         # A text browser, not a QLabel: new text in a label re-lays out (and repaints) the
         # whole window on every change; a browser repaints only itself.
@@ -102,7 +116,7 @@ def _running_cost_html(results, workload, prefs) -> str:
     import datetime as dt
     import html
 
-    from advisor.core.advice.running import build_running_cost
+    from advisor.core.advice.running import build_running_cost, cost_per_token_gap
 
     cost = prefs.cost
     training = workload.mode is Mode.TRAIN
@@ -117,16 +131,21 @@ def _running_cost_html(results, workload, prefs) -> str:
             continue
         seen = f" (seen {c.price_date.isoformat()}{', stale' if c.price_stale else ''})" if c.price_date else ""
         per_m = c.usd_per_million_tokens
-        m = f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None else "no speed estimate"
+        m = (f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None
+             else f"per million {kind} tokens: {cost_per_token_gap(r, c, workload)}")
         if c.rented:
             parts = [f"rented {fmt.usd(c.price_usd, prefs, '/h')}{seen}", m]
         else:
             power = f"{c.load_w:,.0f} W at load" if c.load_w is not None else "power not stated"
             if c.idle_w is not None:
                 power += f", {c.idle_w:,.0f} W idle"
-            parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}", power,
-                     f"electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}", m,
-                     f"{fmt.usd(c.tco_usd, prefs)} over {cost.years:g} years"]
+            if c.load_w is None:  # said once, with what it leaves unknown (not "not known" three times)
+                parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}",
+                         "power not stated: no electricity, cost per token or cost of ownership"]
+            else:
+                parts = [f"{fmt.usd(c.price_usd, prefs)} {c.price_kind}{seen}", power,
+                         f"electricity {fmt.usd(c.energy_usd_per_year, prefs, ' a year')}", m,
+                         f"{fmt.usd(c.tco_usd, prefs)} over {cost.years:g} years"]
         if c.train_hours is not None:
             parts.append(f"training run {c.train_hours:,.1f} h, {fmt.usd(c.train_usd, prefs)}")
         rows.append(f"{name}: " + "; ".join(parts))
@@ -154,8 +173,7 @@ def _rent_vs_buy_html(results, prefs, workload) -> str:
     rows = []
     for b in rvb.rows:
         if b.hours is None:
-            why = "power not stated" if b.energy_usd_per_hour is None else "renting costs less than its electricity"
-            rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}): never breaks even ({why})")
+            rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}): {b.verdict}")
             continue
         days = b.hours / prefs.cost.hours_per_day
         rows.append(f"{html.escape(b.owned)} ({fmt.usd(b.price_usd, prefs)}) = {b.hours:,.0f} h of {html.escape(rvb.cloud)} "
@@ -223,6 +241,7 @@ class PlotTabs(QTabWidget):
         self.currentChanged.connect(self._on_current_changed)
         session.results_computed.connect(self._on_results_computed)
         session.curves_computed.connect(self._on_curves_computed)
+        session.suggestions_computed.connect(self._on_curves_computed)  # the builds' largest models
         session.prefs_changed.connect(self._on_prefs_changed)
         self._on_current_changed(0)
 
@@ -240,7 +259,7 @@ class PlotTabs(QTabWidget):
             self.views[index] = widget
             if self.session.results is not None:
                 widget.update_from(self.session.results)
-                if not (widget.needs_sweep and self.session.sweep_pending):
+                if not (widget.needs_sweep and self._fit_pending()):
                     self.view_drawn.emit(index)
                 else:
                     self._stale.add(index)
@@ -264,11 +283,16 @@ class PlotTabs(QTabWidget):
         results = self.session.results
         if view is None or index not in self._stale or results is None:
             return
-        if view.needs_sweep and self.session.sweep_pending:
-            return  # ``curves_computed`` comes next
+        if view.needs_sweep and self._fit_pending():
+            return  # ``curves_computed`` or ``suggestions_computed`` comes next
         self._stale.discard(index)
         view.update_from(results)
         self.view_drawn.emit(index)
+
+    def _fit_pending(self) -> bool:
+        """The Fit tab waits for the sweep (its curves) and the search (each build's largest model, for
+        its line): it redraws once, whole, and never shows a line from before the change."""
+        return self.session.sweep_pending or self.session.suggestions_pending
 
     def _on_results_computed(self, results) -> None:
         """The visible tab redraws after the table has painted; a hidden one when it is next shown."""

@@ -118,15 +118,10 @@ class _Pass:
 
 
 def with_curves(results, curves: tuple[dict, str]):
-    """``results`` with the fit sweep in: the curves, and each build's largest fitting size per
-    technique (what ``evaluate.evaluate`` fills when it is handed the curves)."""
-    from advisor.core.advice.evaluate import largest_fitting
-
+    """``results`` with the fit sweep in: each technique's curve (each build's largest model comes with
+    the search, ``evaluate.background_search``)."""
     curve_map, current = curves
-    builds = tuple(r if r.model_capacity_bytes is None else dataclasses.replace(
-        r, largest_fit={k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
-        for r in results.builds)
-    return dataclasses.replace(results, builds=builds, curves=curve_map, current_technique=current)
+    return dataclasses.replace(results, curves=curve_map, current_technique=current)
 
 
 class Session(QObject):
@@ -142,8 +137,9 @@ class Session(QObject):
                                   (``sweep_pending``: no curves and no largest fits yet)
       curves_computed(object)     the fit sweep of the current workload is in ``results`` (curves and
                                   each build's largest fits)
-      suggestions_computed(object) what would make each build that does not fit fit is in ``results``
-                                  (found on the worker thread; ``suggestions_pending`` until then)
+      suggestions_computed(object) what would make each build that does not fit fit, and each build's
+                                  largest model, are in ``results`` (found in the core's process or on the
+                                  worker thread; ``suggestions_pending`` until then)
       document_changed()          path or unsaved-changes flag changed
       problem_reported(str)       something the user asked for failed; the text says why
       prefs_changed()             display preferences (GB/GiB, currency) changed
@@ -429,7 +425,8 @@ class Session(QObject):
         self._pass = None
         cached = self._curve_cache.get(p.workload)  # the sweep may have come in while the builds were done
         self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
-        self._suggest_pending = p.arch is not None and any(evaluate.needs_suggestions(r) for r in self.results.builds)
+        # The search after the job stays put: what would make a build fit, and every build's largest model.
+        self._suggest_pending = p.arch is not None and any(r.planned is not None for r in self.results.builds)
         self._rank()
         self.results_computed.emit(self.results)
         if cached is not None:
@@ -577,15 +574,21 @@ class Session(QObject):
         if (self._suggest_job is not None or not self._suggest_pending or self._suggest_timer.isActive()
                 or self._pass is not None or self._closed):
             return  # one runs (its end starts this one), none is needed, or the job is still changing
-        from advisor.core.advice.evaluate import find_suggestions, suggestion_inputs
+        from advisor.core.advice import evaluate
 
         arch, workload, results, margin, generation = self.arch, self.workload, self.results, self._margin, self._generation
-        if self._process_ready() and self.core_process.submit_search(
-                generation, arch, workload, suggestion_inputs(results), margin):
+        inputs, fits = evaluate.suggestion_inputs(results), evaluate.fit_inputs(results)
+        if self._process_ready() and self.core_process.submit_search(generation, arch, workload, inputs, margin, fits):
             self._suggest_job = generation  # answered by ``found`` (``_on_found``)
             return
-        self._suggest_job = self._run(generation, lambda: find_suggestions(
-            arch, workload, results, margin, cancelled=lambda: generation != self._generation), self._on_suggestions_found)
+
+        def search():
+            cancelled = lambda: generation != self._generation  # noqa: E731
+            found = evaluate.find_suggestions(arch, workload, results, margin, cancelled=cancelled)
+            largest = None if found is None else evaluate.largest_fits_for(workload, fits, margin, cancelled)
+            return None if largest is None else evaluate.SearchAnswer(found, largest)
+
+        self._suggest_job = self._run(generation, search, self._on_suggestions_found)
 
     def _run(self, key, fn, slot) -> _WorkerJob:
         job = _WorkerJob(key, fn)
@@ -611,7 +614,7 @@ class Session(QObject):
             del self._curve_cache[next(iter(self._curve_cache))]
 
     def _on_suggestions_found(self, generation: int, out) -> None:
-        from advisor.core.advice.evaluate import with_suggestions
+        from advisor.core.advice.evaluate import with_search
 
         self._suggest_job = None
         if generation != self._generation:  # a newer change came while it ran: look again for that one
@@ -620,8 +623,9 @@ class Session(QObject):
         self._suggest_pending = False
         if isinstance(out, Exception):  # said once; the numbers stand without the suggestions
             self.problem_reported.emit(f"what would make it fit: {out}")
+            self.suggestions_computed.emit(self.results)  # the views waiting on it draw what there is
             return
-        self.results = with_suggestions(self.results, out)
+        self.results = with_search(self.results, out)
         self._rank()  # the recommendation names what would make the runner-up fit
         self.suggestions_computed.emit(self.results)
 
@@ -631,6 +635,7 @@ class Session(QObject):
         by a timer after the window went, would report to a session being destroyed (a crash, or a
         pool that waits for it while holding the interpreter lock)."""
         self._closed = True
+        self._generation += 1  # a search under way on the worker thread stops within one plan search
         self._pass = None  # a pass left half done is dropped (after this, a change is computed at once)
         self._drop_sweep()
         for timer in (self._pass_timer, self._sweep_timer, self._suggest_timer):

@@ -55,7 +55,7 @@ def test_report_from_flags_and_letter_paper(qapp, tmp_path):
     box = PdfReader(out).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
     text = _text(out)
-    assert "fine-tuning (LoRA)" in text and "2× RTX 3090 + NVLink bridge" in text and "tok/s train" in text
+    assert "LoRA fine-tuning" in text and "2× RTX 3090 + NVLink bridge" in text and "tok/s train" in text
 
 
 def test_several_machines_of_one_build_in_the_pdf(qapp, tmp_path):

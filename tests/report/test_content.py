@@ -208,8 +208,10 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
 
 
-def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
-    """A rented build's cost per unit was its hourly rate over tokens/s: '$0.00/h per tok/s' on page 1."""
+def test_the_verdict_table_prices_every_build_per_million_tokens():
+    """One unit for the column: a rented build's hourly rate over its tokens per hour, an owned one's running cost
+    (its cost per unit was its hourly rate over tokens/s, '$0.00/h per tok/s', and owned builds' $ per tok/s sat
+    beside rented builds' $ per M tokens)."""
     from advisor.core.advice.comparison import BuildEntry, ModelRef
     from advisor.core.advice.evaluate import evaluate, resolve_model
     from advisor.core.job.workload import Method, Mode
@@ -221,11 +223,20 @@ def test_the_verdict_table_prices_a_rented_build_per_million_tokens():
     results = evaluate(catalog, resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b")), w,
                        (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
                         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
-    rows = {row[0]: row for row in verdict_table(results, w, "GiB").rows}
+    import datetime as dt
+
+    from advisor.core.advice.running import build_running_cost
+    from advisor.core.cost.running import CostSettings
+
+    table = verdict_table(results, w, "GiB", CostSettings(), dt.date(2026, 11, 1))
+    assert table.columns[-1] == "Cost per million trained tokens"
+    rows = {row[0]: row for row in table.rows}
     h200 = results.builds[0]
     expected = h200.usd_per_hour / (h200.estimate.speed.train_tokens_per_s * 3600) * 1e6
-    assert rows["H200"][-1] == f"${expected:,.2f} per M tokens" and "$0.00" not in rows["H200"][-1]
-    assert rows["pair"][-1].endswith(" per tok/s")
+    assert rows["H200"][-1] == f"${expected:,.2f}" and "$0.00" not in rows["H200"][-1]
+    pair = build_running_cost(results.builds[1], w, CostSettings(), dt.date(2026, 11, 1))
+    assert rows["pair"][-1] == f"${pair.usd_per_million_tokens:,.2f}"
+    assert not any("tok/s" in row[-1] for row in table.rows)
 
 
 def test_a_request_in_the_report(catalog):

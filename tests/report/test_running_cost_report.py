@@ -52,14 +52,23 @@ def test_pdf_text_has_running_cost_and_owning_vs_renting(qapp, catalog, tmp_path
     assert f"{hours:,.0f} h of RunPod H200" in text
 
 
-def test_pre_training_plan_in_the_report(qapp, catalog, tmp_path):
+def test_pre_training_plan_in_the_report_only_for_a_pre_training_job(qapp, catalog, tmp_path):
+    from advisor.core.cost.running import chinchilla_tokens
+    from advisor.core.model.params import count_params
+
     comp = canonical_comparison()
-    comp = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=10**9, epochs=2)})
+    fine_tune = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=10**9, epochs=2)})
     out = tmp_path / "train.pdf"
-    export_pdf(comp, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
+    export_pdf(fine_tune, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
+    text = _text(out)
+    assert "Training run (1B tokens × 2)" in text
+    assert "Pre-training" not in text and "pre-training" not in text  # a fine-tune is not a pre-training run
+    optimal = round(chinchilla_tokens(count_params(resolve_model(catalog, comp.model)).total))
+    pre_train = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=optimal)})
+    out = tmp_path / "pre-train.pdf"
+    export_pdf(pre_train, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
     text = _text(out)
     assert "Pre-training compute-optimally" in text and "arXiv:2203.15556" in text and "GPU-days" in text
-    assert "Training run (1B tokens × 2)" in text
 
 
 def test_old_comparison_files_without_a_training_run_stay_valid():

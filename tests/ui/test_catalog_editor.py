@@ -75,6 +75,8 @@ def _add_48gb_card(ed, qtbot):
     _type(ed, "name", "GeForce RTX 4090 48GB (modded)")
     _type(ed, "memory_gib", "48")
     _type(ed, "memory_gb_marketing", "48")
+    assert not _form(ed).button_save.isEnabled()  # a copy has the specs, not the sources: its own are needed
+    _form(ed).form.editors["sources"].widget.setPlainText("https://example.com/rtx-4090-48gb-review")
     assert _form(ed).button_save.isEnabled(), _form(ed).form.field_messages
     qtbot.mouseClick(_form(ed).button_save, Qt.MouseButton.LeftButton)
 
@@ -166,7 +168,9 @@ def test_a_new_id_is_required_and_unique(editor):
     _type(editor, "id", "Not An Id!")
     assert "lower-case letters" in _error(editor, "id")
     _type(editor, "id", NEW_ID)
-    assert _error(editor, "id") == "" and _form(editor).button_save.isEnabled()
+    assert _error(editor, "id") == "" and not _form(editor).button_save.isEnabled()  # its own sources still needed
+    _form(editor).form.editors["sources"].widget.setPlainText("https://example.com/card")
+    assert _form(editor).button_save.isEnabled()
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -99,3 +99,73 @@ def test_the_editor_fits_the_screen_and_remembers_its_size(qtbot):
     assert (second.width(), second.height()) == (min(700, free.width()), min(500, free.height() - 40))
     second.skip_unsaved_prompt = True
     second.close()
+
+
+def test_duplicate_copies_the_specs_not_the_provenance(editor):
+    _gpu_form(editor, "rtx-3090")
+    source = editor.repo.catalog.gpus["rtx-3090"]
+    assert source.sources and source.notes and source.pci_device_ids and source.prices and source.launch_date
+    editor.action_duplicate.trigger()
+    record_form = editor.record_forms[RecordKind.GPU]
+    form = record_form.form
+    assert form.errors["sources"].text() == "Needed." and not record_form.button_save.isEnabled()
+    assert "New GPU" in record_form.title.text() and "gpu" not in record_form.title.text().replace("GPU", "")
+    form.editors["sources"].widget.setPlainText("https://example.com/new-card")
+    copy = form.revalidate()
+    provenance = {"sources", "notes", "pci_device_ids", "launch_date", "prices"}
+    assert {k: v for k, v in copy if k not in provenance | {"id"}} == {k: v for k, v in source if k not in provenance | {"id"}}
+    assert (copy.notes, copy.pci_device_ids, copy.prices, copy.launch_date) == ("", (), (), None)
+
+
+def test_the_record_message_does_not_move_the_form(editor, qtbot):
+    form = _gpu_form(editor, "rtx-3090")
+    first = form.editors["id"].widget
+    y = first.mapTo(form, first.rect().topLeft()).y()
+    form.editors["memory_gib"].widget.setText("100")  # a record-wide rule: memory reported vs advertised
+    qtbot.wait(10)
+    assert form.form_error.text().startswith("Memory reported (100 GiB)")
+    assert first.mapTo(form, first.rect().topLeft()).y() == y
+    assert form.form_error.toolTip() == form.form_error.text()
+
+
+def test_undoing_the_save_of_a_new_record_takes_it_off_the_screen(editor):
+    _gpu_form(editor, "rtx-3090")
+    editor.action_duplicate.trigger()
+    record_form = editor.record_forms[RecordKind.GPU]
+    form = record_form.form
+    form.editors["id"].widget.setText("my-card")
+    form.editors["sources"].widget.setPlainText("https://example.com/my-card")
+    record_form.button_save.click()
+    assert "my-card" in editor.repo.catalog.gpus and "<b>my-card</b>" in record_form.title.text()
+    editor.action_undo.trigger()
+    assert "my-card" not in editor.repo.catalog.gpus
+    assert not form.isEnabled() and "my-card" not in record_form.title.text()
+    editor.action_redo.trigger()
+    editor.kind_tabs[RecordKind.GPU].select("my-card")
+    form.editors["tdp_w"].widget.setText("123")  # edits under way when the save is undone
+    editor.action_undo.trigger()
+    assert "my-card" not in editor.repo.catalog.gpus
+    assert "no longer in the catalog" in record_form.title.text() and record_form.is_new
+    assert form.candidate()[0]["tdp_w"] == "123" and record_form.button_save.isEnabled()  # kept; Save adds it again
+    record_form.button_save.click()
+    assert editor.repo.catalog.gpus["my-card"].tdp_w == 123
+
+
+def test_choices_and_undo_texts_are_words(editor):
+    from PySide6.QtWidgets import QComboBox
+
+    from advisor.core.hardware.records import PricePoint
+    from advisor.ui.catalog_editor.price_history import PriceDialog
+
+    dialog = PriceDialog(PricePoint)
+    combo = dialog.form.editors["kind"].widget
+    items = [combo.itemText(i) for i in range(combo.count())]
+    assert "new" in items and combo.currentText() == "new" and not any("_" in t for t in items)
+    for kind in RecordKind:
+        editor.tabs.setCurrentIndex(list(RecordKind).index(kind))
+        for c in editor.record_forms[kind].findChildren(QComboBox):
+            assert not any("_" in c.itemText(i) for i in range(c.count())), (kind, c.objectName())
+    form = _gpu_form(editor, "rtx-3090")
+    form.editors["tdp_w"].widget.setText("300")
+    editor.record_forms[RecordKind.GPU].button_save.click()
+    assert editor.action_undo.text() == "&Undo save GPU rtx-3090"

@@ -6,7 +6,7 @@ from advisor.core.hardware.records import Topology
 from advisor.storage.catalog_store import load_catalog
 from advisor.ui.dialogs import AddBuildDialog, TopologyEditor
 
-pytestmark = [pytest.mark.gui]
+pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 
 
 @pytest.fixture(scope="module")
@@ -93,3 +93,47 @@ def test_catalog_names_read_as_names(qtbot, catalog, kind, record_id, expect):
     if kind == "cloud":
         raw_ids = {f"× {c.gpu_id}" for c in catalog.cloud.values()}  # "(8× h200-sxm)" before issue 17
         assert not any(t.endswith(raw) or f"{raw})" in t for t in texts for raw in raw_ids)
+
+
+def _click(qtbot, dialog, record_id):
+    """Choose a row with the mouse, as a user does (the current row changes before the selection)."""
+    from PySide6.QtCore import Qt
+
+    lst = dialog.list_records
+    item = next(lst.item(i) for i in range(lst.count()) if lst.item(i).data(256) == record_id)
+    lst.scrollToItem(item)
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=lst.visualItemRect(item).center())
+
+
+def test_a_clicked_card_is_named_with_its_default_count(qtbot, gpu_dialog):
+    gpu_dialog.show()
+    _click(qtbot, gpu_dialog, "rtx-5090")
+    assert gpu_dialog.spin_count.value() == 2 and gpu_dialog.edit_name.text() == "2× NVIDIA GeForce RTX 5090"
+    entry = gpu_dialog.entry()
+    assert entry.name == "2× NVIDIA GeForce RTX 5090" and entry.gpu_count == 2
+
+
+@pytest.mark.parametrize("gpu_id", ["rtx-pro-6000-blackwell", "rtx-3090", "rtx-5090", "h100-pcie"])
+def test_the_links_default_to_the_cards_own(qtbot, catalog, gpu_dialog, gpu_id):
+    from advisor.core.hardware.catalog import gpu_build
+
+    gpu_dialog.show()
+    _click(qtbot, gpu_dialog, gpu_id)
+    own = gpu_build(catalog, gpu_id, 2).topology
+    assert gpu_dialog.topology_editor.spin_pcie_gen.value() == own.pcie_gen == catalog.gpus[gpu_id].pcie_gen
+    assert gpu_dialog.entry().topology.pcie_gen == own.pcie_gen and gpu_dialog.entry().topology.p2p == own.p2p
+
+
+def test_an_sxm_module_group_keeps_its_baseboard(qtbot, catalog, gpu_dialog):
+    gpu_dialog.show()
+    _click(qtbot, gpu_dialog, "h100-sxm")
+    gpu_dialog.spin_count.setValue(8)
+    assert gpu_dialog.entry().topology.nvswitch
+
+
+def test_a_generation_the_user_set_stays_when_the_count_changes(qtbot, gpu_dialog):
+    gpu_dialog.show()
+    _click(qtbot, gpu_dialog, "rtx-pro-6000-blackwell")
+    gpu_dialog.topology_editor.spin_pcie_gen.setValue(4)  # the board runs the slots at 4.0
+    gpu_dialog.spin_count.setValue(3)
+    assert gpu_dialog.entry().topology.pcie_gen == 4 and gpu_dialog.entry().name.startswith("3× ")

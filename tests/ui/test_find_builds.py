@@ -47,3 +47,26 @@ def test_two_jobs_and_the_menu_entry(app_window, qtbot):
     d.spin_budget.setValue(10000)
     d.button_search.click()
     assert all(len(f.planned) == 2 for f in d.found)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_before_a_search_it_says_what_search_does_and_after_it_shows_six_whole_rows(app_window, qtbot, size):
+    session, window = app_window
+    session.set_model(ModelRef(preset_id="llama-3.1-70b"))
+    session.set_workload(session.workload.model_copy(update={"weights": "q4_k_m", "engine": Engine.LLAMA_CPP,
+                                                             "batch": 1, "context_len": 4096}))
+    d = FindBuildsDialog(session, window)
+    qtbot.addWidget(d)
+    d.resize(min(1000, size[0]), min(720, size[1] - 40))  # as the dialog cuts itself to such a screen
+    d.show()
+    qtbot.wait(20)
+    assert not d.plot.isVisible() and d.label_before_search.isVisible()  # no empty 0–1 plot
+    assert "Press Search" in d.label_before_search.text()
+    d.spin_budget.setValue(4000)
+    d.button_search.click()
+    qtbot.wait(20)
+    assert d.plot.isVisible() and not d.label_before_search.isVisible()
+    t = d.table_found
+    assert t.rowCount() >= 6
+    assert t.viewport().height() // t.rowHeight(0) >= 6  # six whole rows in view
+    assert d.frameGeometry().height() <= size[1]

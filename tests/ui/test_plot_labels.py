@@ -91,7 +91,7 @@ def test_fit_plot_labels_never_overlap(qtbot, catalog, n, size):
     _assert_apart(legend + samples + ticks, view)
     data = fit.item.vb.sceneBoundingRect()
     assert not any(data.intersects(r) for r, _ in legend + samples), "the legend sits on the data"
-    usable = [t for _, t in legend if "GiB" in t and t.split(":")[0] not in (model,)]
+    usable = [t for _, t in legend if ": up to " in t and t.split(":")[0] not in (model,)]
     assert len(usable) >= sum(1 for r in results.builds if r.estimate is not None and not r.problems and r.estimate.fit)
 
 

@@ -56,7 +56,7 @@ def test_largest_fit_headers_align_with_their_numbers():
 
     r = _result()
     results = Results(builds=(r,), curves={"bf16": np.ones(3), "int8 (LLM.int8)": np.ones(3)},
-                      current_technique="bf16", chosen_params=None, chosen_need_bytes=None)
+                      current_technique="bf16", chosen_params=None, chosen_need_bytes=None, fits_found=True)
     text = fmt.largest_fit_html(results)
     assert "<th align='right'>int8 (LLM.int8)</th>" in text
 

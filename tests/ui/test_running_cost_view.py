@@ -64,3 +64,15 @@ def test_preferences_dialog_lists_engines_as_their_users_write_them(qtbot):
     assert d.result_prefs().default_engine is Engine.TENSORRT_LLM  # kept as it was
     combo.setCurrentIndex(combo.findText("vLLM"))
     assert d.result_prefs().default_engine is Engine.VLLM
+
+
+def test_a_mac_without_stated_power_says_that_not_no_speed(app_window, qtbot, drawn):
+    from advisor.core.job.workload import Engine
+
+    session, window = app_window
+    session.add_build(BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"))
+    session.set_workload(session.workload.model_copy(update={"engine": Engine.LLAMA_CPP, "batch": 1, "context_len": 4096}))
+    tab = _value_tab(window)
+    drawn(window)
+    mac = next(line for line in tab.label_below.toPlainText().splitlines() if line.startswith("Mac:"))
+    assert "power not stated" in mac and "no speed" not in mac and "not known" not in mac

@@ -69,3 +69,22 @@ def test_a_greyed_add_build_button_says_why(app_window):
     assert not button.isEnabled() and "six builds" in button.toolTip()
     session.remove_build(len(session.builds) - 1)
     assert button.isEnabled() and "Add a candidate" in button.toolTip()
+
+
+def test_a_build_short_of_host_ram_says_so_in_its_cell():
+    """A unified-memory Mac whose GPU share fits but whose RAM cannot hold the rest: the cell's numbers are
+    the RAM's, so "too big" reads true (it showed 4.8 GiB / 22.4 GiB, the reason only in a tooltip)."""
+    from advisor.core.advice import evaluate
+    from advisor.core.advice.comparison import BuildEntry
+    from advisor.storage.catalog_store import load_catalog
+    from advisor.storage.settings import Settings
+
+    cat = load_catalog().catalog
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    r = evaluate.evaluate_build(cat, cat.models["llama-3.1-8b"], job,
+                                BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"), with_suggestions=False)
+    assert r.estimate.fit.host_short and not r.runs
+    text = fmt.verdict_text(r, Settings(), job)
+    need, available = (float(x.split()[0]) for x in text.split(": ", 1)[1].split(" / "))
+    assert text.startswith("too big for host RAM: ") and need > available
+    assert need == pytest.approx(r.estimate.fit.host_need_bytes / 2**30, abs=0.05)

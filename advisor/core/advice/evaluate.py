@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
+from advisor.core.advice.largest import FitInput, anchored, largest_fits
 from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
 from advisor.core.estimate.job_words import say
 from advisor.core.estimate.estimator import estimate
@@ -33,8 +34,8 @@ from advisor.core.hardware.checks import check_build
 from advisor.core.hardware.machines import machine_build, on_platform, price_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import Plan, PlanPins, job_of
-from advisor.core.job.workload import Method, Mode, Parallel, Workload
+from advisor.core.job.plan import PlanPins, job_of
+from advisor.core.job.workload import Method, Mode, Workload
 from advisor.core.memo import KeepLast
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
@@ -43,7 +44,6 @@ from advisor.core.model.params import count_params
 from advisor.core.plan.search import FitStatus, Planned, best_plan
 from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
-from advisor.core.speed.layout import DATA_PARALLEL
 
 #: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
 CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
@@ -79,8 +79,8 @@ class BuildResult:
     price: MachinePrice | None = None
     price_new: MachinePrice | None = None
     price_used: MachinePrice | None = None
-    largest_fit: dict[str, float | None] = field(default_factory=dict)  # technique → params
-    model_capacity_bytes: float | None = None  # memory its plan offers one copy of the model (fit plot)
+    #: technique → the largest generic decoder this build's plan search runs (``largest``), None: not even 0.5 B
+    largest_fit: dict[str, float | None] = field(default_factory=dict)
     #: False: the estimate leaves out the rule of thumb, the parameter counts and the assumptions (the
     #: window's pass: ``evaluate_build(quick=True)``); ``detailed`` adds them, nothing else differs.
     detailed: bool = True
@@ -102,6 +102,7 @@ class Results:
     chosen_params: float | None
     chosen_need_bytes: float | None
     notice: str | None = None  # why something could not be computed, said once
+    fits_found: bool = False  # each build's largest model is in (``with_largest_fits``)
 
 
 def resolve_entry(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
@@ -183,12 +184,20 @@ def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
             current = f"{say('method', workload.method)} (current)"
             variants[current] = workload
         return variants, current
-    variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()}
     current = next((k for k, w in INFERENCE_TECHNIQUES.items() if w == workload.weights.lower()), None)
+    # Only the formats the job's engine loads (llama.cpp runs no fp8 or AWQ, vLLM no GGUF): the job's own is kept,
+    # its verdict says why where it cannot run.
+    variants = {k: workload.model_copy(update={"weights": w}) for k, w in INFERENCE_TECHNIQUES.items()
+                if k == current or _engine_loads(workload.model_copy(update={"weights": w}))}
     if current is None:
         current = f"{say('weights', workload.weights, workload)} (current)"
         variants[current] = workload
     return variants, current
+
+
+def _engine_loads(workload: Workload) -> bool:
+    """The engine loads the job's weight format on some build (no problem with the weights before any build)."""
+    return not any(p.field == "weights" for p in check_workload(generic_decoder(8e9), job_of(workload)))
 
 
 def _point(workload: Workload, n_params: float) -> float:
@@ -254,13 +263,6 @@ def _problem_lines(problems) -> tuple[str, ...]:
     return tuple(f"{p.field}: {p.message}" if p.field else p.message for p in problems)
 
 
-def _copies(plan: Plan) -> int:
-    """GPUs that share one copy of the model under ``plan`` (replicas each hold a whole copy)."""
-    if plan.n_gpus <= 1 or plan.parallel is Parallel.NONE:
-        return 1
-    return 1 if plan.parallel in DATA_PARALLEL and plan.parallel not in (Parallel.ZERO3, Parallel.FSDP) else plan.n_gpus
-
-
 @dataclass(frozen=True)
 class PreparedBuild:
     """What a build is before any job: its resolution, price, power and checks (``prepare_build``).
@@ -322,6 +324,56 @@ def suggestions_for(arch: ModelArch, workload: Workload, inputs: tuple[tuple[Res
     return tuple(found)
 
 
+def fit_inputs(results: Results) -> tuple[FitInput, ...]:
+    """What the search for each build's largest model reads (``largest.largest_fits``): the build and its
+    pinned plan, or None where it has no plan (unresolved, no model)."""
+    return tuple((r.resolved, r.entry.plan or PlanPins()) if r.planned is not None and r.resolved is not None else None
+                 for r in results.builds)
+
+
+def largest_fits_for(workload: Workload, inputs: tuple[FitInput, ...], margin: float = 0.0,
+                     cancelled: Callable[[], bool] | None = None) -> tuple[dict[str, float | None] | None, ...] | None:
+    """Per build: the largest generic decoder its plan search runs, per fit-plot technique (None: cancelled)."""
+    return largest_fits(technique_workloads(workload)[0], inputs, margin, cancelled)
+
+
+def with_largest_fits(results: Results, found: tuple[dict[str, float | None] | None, ...]) -> Results:
+    """``results`` with each build's largest sizes in, the current technique's held to its verdict
+    (``largest.anchored``)."""
+    builds = tuple(r if f is None else dataclasses.replace(
+        r, largest_fit=anchored(f, results.current_technique, results.chosen_params, r.runs))
+        for r, f in zip(results.builds, found, strict=True))
+    return dataclasses.replace(results, builds=builds, fits_found=True)
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    """``background_search``'s answer: per build, what would make it fit and its largest models."""
+
+    suggestions: tuple[tuple[Suggestion, ...] | None, ...]
+    largest: tuple[dict[str, float | None] | None, ...]
+
+
+def background_search(arch: ModelArch, workload: Workload, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
+                      margin: float = 0.0, fits: tuple[FitInput, ...] | None = None,
+                      cancelled: Callable[[], bool] | None = None):
+    """What the window computes once the job stays put: what would make each build fit
+    (``suggestions_for``) and, given ``fits``, each build's largest model (``largest_fits_for``) in a
+    ``SearchAnswer``; None when cancelled. Without ``fits``: the suggestions alone."""
+    found = suggestions_for(arch, workload, inputs, margin, cancelled)
+    if fits is None or found is None:
+        return found
+    largest = largest_fits_for(workload, fits, margin, cancelled)
+    return None if largest is None else SearchAnswer(found, largest)
+
+
+def with_search(results: Results, out: SearchAnswer | tuple) -> Results:
+    """``results`` with ``background_search``'s answer in."""
+    if isinstance(out, SearchAnswer):
+        return with_largest_fits(with_suggestions(results, out.suggestions), out.largest)
+    return with_suggestions(results, out)
+
+
 def with_suggestions(results: Results, found: tuple[tuple[Suggestion, ...] | None, ...]) -> Results:
     """``results`` with ``find_suggestions``' answer in (the other fields untouched)."""
     builds = tuple(r if f is None else dataclasses.replace(r, suggestions=f)
@@ -355,12 +407,10 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     found: tuple[Suggestion, ...] = ()
     if with_suggestions and planned.status in (FitStatus.NO, FitStatus.TIGHT):
         found = tuple(suggestions(arch, job, resolved, pins, margin))
-    fit = planned.estimate.fit
-    capacity = fit.usable_per_gpu_bytes * _copies(planned.plan) if fit is not None else None
     return BuildResult(entry=entry, resolved=resolved, estimate=planned.estimate, planned=planned,
                        plan_text=plan_words(planned.plan, resolved, job.mode, pins.any), status=planned.status,
                        suggestions=found, problems=_problem_lines(planned.problems), warnings=warnings,
-                       model_capacity_bytes=capacity, detailed=not quick, **money_fields)
+                       detailed=not quick, **money_fields)
 
 
 def detailed(arch: ModelArch | None, r: BuildResult) -> BuildResult:
@@ -384,29 +434,31 @@ def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload
              prepared: tuple[PreparedBuild, ...] | None = None, suggest: bool = True) -> Results:
     """Everything the views need after one change (``curves`` reused when the workload did not change).
 
-    The curves are the whole model's memory on one GPU (the job without a plan); each build's
-    ``model_capacity_bytes`` is what its plan offers one copy of the model, so the two compare.
+    The curves are the whole model's memory without a build, per technique (the plot's curves); each
+    build's largest model per technique comes from its own plan search (``largest``).
     ``margin``: the memory estimate's relative error, inside which a fit is "tight".
     ``prepared``: each entry's ``prepare_build`` kept from an earlier change (same catalog).
-    ``suggest=False``: no "what would make it fit" (``find_suggestions`` adds it later).
+    ``suggest=False``: neither "what would make it fit" nor the largest models (``background_search``
+    adds them later).
     """
     curves = curves if curves is not None else fit_curves(job_of(workload))
     if prepared is not None and len(prepared) != len(entries):
         raise ValueError("one prepared build per entry")
     builds = [evaluate_build(catalog, arch, workload, entry, margin, suggest, prepared[i] if prepared is not None else None)
               for i, entry in enumerate(entries)]
-    return assemble(arch, workload, builds, curves)
+    results = assemble(arch, workload, builds, curves)
+    if suggest and arch is not None:
+        results = with_largest_fits(results, largest_fits_for(workload, fit_inputs(results), margin))
+    return results
 
 
 def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResult],
              curves: tuple[dict[str, np.ndarray], str]) -> Results:
-    """``Results`` from each build's ``evaluate_build`` (the window computes them a few at a time):
-    each build's largest fitting size per technique, and the chosen model's marker on the curves."""
+    """``Results`` from each build's ``evaluate_build`` (the window computes them a few at a time) and
+    the chosen model's size and need (the star on the curves); the largest models come later
+    (``with_largest_fits``)."""
     job = _job_of(workload)
     curve_map, current = curves
-    for r in builds:
-        if r.model_capacity_bytes is not None:
-            r.largest_fit.update({k: largest_fitting(c, r.model_capacity_bytes) for k, c in curve_map.items()})
     chosen_need = chosen_params = None
     if arch is not None:
         # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a

@@ -59,12 +59,36 @@ def build_running_cost(r: BuildResult, workload: Workload, settings: CostSetting
         train_tokens_per_s=rate if training else None)
 
 
+def cost_per_token_gap(r: BuildResult, c: RunningCost, workload: Workload) -> str:
+    """What a build's cost per million tokens lacks, in words ("" when it has one): a Mac whose table shows
+    its speed but whose power is not stated lacks the power, not a speed estimate."""
+    if c.usd_per_million_tokens is not None:
+        return ""
+    missing = []
+    if headline_rate(r, workload) is None:
+        missing.append("no speed: does not run the job" if not r.runs else "no speed estimate")
+    if c.price_usd is None:
+        missing.append("no price")
+    elif not c.rented and c.load_w is None:
+        missing.append("power not stated")
+    return "; ".join(missing) or "not known"
+
+
 @dataclass(frozen=True)
 class BreakEven:
     owned: str
     price_usd: float
     energy_usd_per_hour: float | None
     hours: float | None  # None: renting costs no more per hour than the owned build's power, or power unknown
+
+    @property
+    def verdict(self) -> str:
+        """Why there are no break-even hours, in words: unknown (power not stated) is not "never"."""
+        if self.hours is not None:
+            return ""
+        if self.energy_usd_per_hour is None:
+            return "break-even not known: its power is not stated"
+        return "never breaks even: renting costs less per hour than its electricity"
 
 
 @dataclass(frozen=True)
@@ -114,11 +138,25 @@ class ChinchillaPlan:
     source: str = CHINCHILLA_SOURCE
 
 
+#: A dataset within this of Chinchilla's 20 tokens per parameter is the compute-optimal one the user asked
+#: for (``--dataset-tokens chinchilla`` rounds it to a whole token; a field in millions of tokens to a million).
+CHINCHILLA_MATCH = 0.01
+
+
+def asks_for_pretraining(arch: ModelArch, workload: Workload) -> bool:
+    """Full training on the compute-optimal dataset: the job is a pre-training run, so its plan is worth
+    showing. A fine-tune (any other dataset, or none) is not: its "pre-training: 2,516,206 h" was noise."""
+    if workload.mode is not Mode.TRAIN or workload.method is not Method.FULL or workload.dataset_tokens is None:
+        return False
+    optimal = chinchilla_tokens(count_params(arch).total)
+    return abs(workload.dataset_tokens - optimal) <= CHINCHILLA_MATCH * optimal
+
+
 def chinchilla_plan(arch: ModelArch, results: Results, workload: Workload, settings: CostSettings,
                     today: dt.date) -> ChinchillaPlan | None:
-    """Pre-training the model compute-optimally (full training only): dataset, FLOPs, and per build
-    the hours, GPU-days and cost at the build's estimated training tokens/s."""
-    if workload.mode is not Mode.TRAIN or workload.method is not Method.FULL:
+    """Pre-training the model compute-optimally, when the job asks for it (``asks_for_pretraining``):
+    dataset, FLOPs, and per build the hours, GPU-days and cost at the build's estimated training tokens/s."""
+    if not asks_for_pretraining(arch, workload):
         return None
     counts = count_params(arch)
     tokens = chinchilla_tokens(counts.total)

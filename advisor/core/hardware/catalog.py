@@ -428,10 +428,17 @@ def display_name(vendor: str, name: str) -> str:
     Catalog vendors carry notes ("NVIDIA (HGX boards via OEMs)", "unknown (named in seed
     document)") and names often start with the brand already ("Apple Mac Studio"): issue 17.
     """
-    brand = re.split(r"[ (;,]", vendor.strip(), maxsplit=1)[0] if vendor.strip() else ""
-    if not brand or brand.lower() in NOT_A_BRAND or name.lower().startswith(brand.lower()):
+    brand = vendor_brand(vendor)
+    if not brand or name.lower().startswith(brand.lower()):
         return name
     return f"{brand} {name}"
+
+
+def vendor_brand(vendor: str) -> str:
+    """The brand a catalog vendor names ("NVIDIA (HGX boards via OEMs)" → "NVIDIA"); "" when it names none
+    ("unknown (named in seed document)", "(build-your-own)")."""
+    brand = re.split(r"[ (;,]", vendor.strip(), maxsplit=1)[0] if vendor.strip() else ""
+    return "" if brand.lower() in NOT_A_BRAND else brand
 
 
 def cloud_display_name(catalog: Catalog, cloud: CloudInstance) -> str:

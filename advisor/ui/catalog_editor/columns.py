@@ -64,7 +64,7 @@ COLUMNS: dict[RecordKind, tuple[Column, ...]] = {
         Column("Id", _attr("id")),
         Column("Vendor", _attr("vendor"), "vendor"),
         Column("Name", _attr("name"), "name"),
-        Column("Kind", lambda r: r.kind.value),
+        Column("Kind", lambda r: r.kind.value.replace("-", " ")),
         Column("GPUs", _system_gpus),
         Column("Latest price", latest_price_usd, None, "USD"),
     ),
@@ -86,7 +86,7 @@ COLUMNS: dict[RecordKind, tuple[Column, ...]] = {
     ),
     RecordKind.PART: (
         Column("Id", _attr("id")),
-        Column("Part", lambda r: r.part.value),
+        Column("Part", lambda r: r.part.value.replace("_", " ")),
         Column("Vendor", _attr("vendor"), "vendor"),
         Column("Name", _attr("name"), "name"),
         Column("Power", _attr("power_w"), "power_w", "W"),
@@ -102,6 +102,16 @@ COLUMNS: dict[RecordKind, tuple[Column, ...]] = {
         Column("Latest price", latest_price_usd, None, "USD"),
     ),
 }
+
+#: A kind of record in a sentence ("New GPU", "save prebuilt system …"), not its CLI spelling.
+KIND_WORDS = {
+    RecordKind.GPU: "GPU", RecordKind.BUILD: "build", RecordKind.SYSTEM: "prebuilt system",
+    RecordKind.CLOUD: "cloud instance", RecordKind.MODEL: "model", RecordKind.PART: "platform part",
+}
+
+#: What a record says about where it came from, not what it is: Duplicate leaves these out, so a new
+#: card never carries its sibling's sources, notes, PCI ids, launch date or dated prices.
+PROVENANCE_FIELDS = frozenset({"sources", "source", "notes", "pci_device_ids", "launch_date", "prices", "url"})
 
 TAB_TITLES = {
     RecordKind.GPU: "GPUs", RecordKind.BUILD: "Builds", RecordKind.SYSTEM: "Systems",

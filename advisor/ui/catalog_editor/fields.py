@@ -250,6 +250,20 @@ class NvLinkEditor(FieldEditor):
         self.edit_spacings.textChanged.connect(fn)
 
 
+#: Choices as a buyer reads them (the stored value is unchanged): kinds of price, parts, fabrics.
+CHOICE_WORDS = {
+    "launch_msrp": "launch price", "street_new": "new", "used": "used", "list": "list price",
+    "unified-memory": "unified memory", "cpu": "CPU", "psu": "power supply", "ram": "RAM kit",
+    "nvlink_bridge": "NVLink bridge", "nic": "network card", "infiniband": "InfiniBand", "efa": "AWS EFA",
+    "roce": "RoCE (RDMA over Ethernet)", "ethernet": "Ethernet",
+}
+
+
+def choice_words(value: object) -> str:
+    text = str(value)
+    return CHOICE_WORDS.get(text, text.replace("_", " "))
+
+
 def is_model_sequence(annotation) -> type[BaseModel] | None:
     """The item model of ``tuple[Model, ...]`` (price histories), else None."""
     if get_origin(annotation) is tuple:
@@ -271,7 +285,7 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
             return ChoiceEditor(name, info, True, [("yes", True), ("no", False)])
         return BoolEditor(name, info, False)
     if isinstance(inner, type) and issubclass(inner, Enum):
-        return ChoiceEditor(name, info, optional, [(str(m.value), m.value) for m in inner])
+        return ChoiceEditor(name, info, optional, [(choice_words(m.value), m.value) for m in inner])
     if inner in (int, float):
         return NumberEditor(name, info, optional)
     if inner is dt.date:

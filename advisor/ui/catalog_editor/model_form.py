@@ -85,7 +85,7 @@ def error_label() -> QLabel:
 
 
 _PYDANTIC_WORDS = {
-    "missing": "Needed.", "string_too_short": "Needed.",
+    "missing": "Needed.", "string_too_short": "Needed.", "too_short": "Needed.",
     "greater_than": "Must be more than {gt:g}.", "greater_than_equal": "Must be at least {ge:g}.",
     "less_than_equal": "Must be at most {le:g}.", "less_than": "Must be less than {lt:g}.",
     "float_parsing": "Enter a number.", "float_type": "Enter a number.", "int_parsing": "Enter a whole number.",
@@ -133,6 +133,10 @@ class ModelForm(QWidget):
         self.errors: dict[str, QLabel] = {}
         self.extra_check: Callable[[dict], dict[str, str]] | None = None
         self.form_error = error_label()
+        # The record-wide message's room is fixed (two lines; the whole text in its tooltip): a message
+        # that came or grew while typing moved every field below it under the cursor.
+        self.form_error.setFixedHeight(2 * self.form_error.fontMetrics().lineSpacing() + 2)
+        self.form_error.setObjectName("form_error")
         self.valid: bool | None = None
         self.field_messages: dict[str, str] = {}
         self.touched: set[str] = set()  # messages show only for fields the user has edited
@@ -195,6 +199,11 @@ class ModelForm(QWidget):
                 errors[name] = err
         return data, errors
 
+    def touch(self, names: set[str]) -> None:
+        """Show the messages of ``names`` now, as if the user had edited them."""
+        self.touched |= names & self.editors.keys()
+        self.revalidate()
+
     def _on_edited(self, name: str = "") -> None:
         if not self._loading:
             self.touched.add(name)
@@ -234,7 +243,8 @@ class ModelForm(QWidget):
             msg = field_msgs.get(name, "") if name in self.touched else ""
             label.setText(msg)
             label.setToolTip(msg)  # a message wider than the form is read here
-        self.form_error.setText("\n".join(form_msgs) if self.touched else "")
+        self.form_error.setText(" ".join(form_msgs) if self.touched else "")
+        self.form_error.setToolTip(self.form_error.text())
         valid = record is not None
         if valid != self.valid:
             self.valid = valid

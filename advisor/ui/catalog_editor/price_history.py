@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.ui.catalog_editor.fields import FieldEditor
+from advisor.ui.catalog_editor.fields import CHOICE_WORDS, FieldEditor
 from advisor.ui.catalog_editor.model_form import ModelForm, field_label
 
 
@@ -59,12 +59,8 @@ class PriceDialog(QDialog):
 
 
 #: Words and colours of each kind of price in the chart's legend (buyer words, not field values).
-KIND_STYLE = {
-    "launch_msrp": ("launch price", "#7F7F7F"),
-    "list": ("list price", "#9467BD"),
-    "street_new": ("new", "#1F77B4"),
-    "used": ("used", "#FF7F0E"),
-}
+KIND_STYLE = {kind: (CHOICE_WORDS[kind], colour) for kind, colour in
+              (("launch_msrp", "#7F7F7F"), ("list", "#9467BD"), ("street_new", "#1F77B4"), ("used", "#FF7F0E"))}
 
 
 def _timestamp(day: object) -> float | None:

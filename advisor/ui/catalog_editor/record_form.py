@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind
-from advisor.ui.catalog_editor.columns import diff_text, field_diff
+from advisor.ui.catalog_editor.columns import KIND_WORDS, PROVENANCE_FIELDS, diff_text, field_diff
 from advisor.ui.catalog_editor.fields import is_model_sequence
 from advisor.ui.catalog_editor.model_form import ModelForm
 from advisor.ui.catalog_editor.price_history import PricesEditor
@@ -92,19 +92,37 @@ class RecordForm(QWidget):
         self._update_buttons()
 
     def new(self, template: CatalogRecord | None = None) -> None:
-        """A new record: blank, or a copy of ``template`` whose id must be changed."""
+        """A new record: blank, or ``template``'s specs (not its provenance: ``PROVENANCE_FIELDS``)
+        under an id that must be changed."""
         self.original, self.is_new = None, True
         self.form.setEnabled(True)
         self.changes.setVisible(False)
+        noun = KIND_WORDS[self.kind]
+        values = self.form.defaults()
         if template is None:
-            values = self.form.defaults()
-            self.title.setText(f"<b>New {self.kind.value}</b> — fill in the fields, then Save")
+            self.title.setText(f"<b>New {noun}</b> — fill in the fields, then Save")
         else:
-            values = template.model_dump(mode="json")
+            copied = template.model_dump(mode="json")
+            values.update({k: v for k, v in copied.items() if k not in PROVENANCE_FIELDS})
             values["id"] = f"{template.id}-copy"
-            self.title.setText(f"<b>New {self.kind.value}</b>, duplicated from {template.id}: give it its own id")
+            self.title.setText(f"<b>New {noun}</b> with the specs of {template.id}: give it its own id, and "
+                               "the sources of its numbers")
         self.form.set_read_only({"id"}, False)
         self.form.set_values(values)
+        if template is not None:
+            self.form.touch({"sources"})  # say at once that a copy needs its own sources
+        self._update_buttons()
+
+    def orphan(self) -> None:
+        """The record shown is gone (an undone save, a change on disk) while the form holds edits:
+        the edits stay, as a new record that Save adds again."""
+        if self.original is None:
+            return
+        gone = self.original.id
+        self.original, self.is_new = None, True
+        self.form.set_read_only({"id"}, False)
+        self.title.setText(f"<b>{gone}</b> is no longer in the catalog; your edits are kept here as a new "
+                           f"{KIND_WORDS[self.kind]} — Save adds it again, Revert drops them")
         self._update_buttons()
 
     def show_changes(self, shipped: CatalogRecord | None, record: CatalogRecord) -> None:
@@ -120,7 +138,7 @@ class RecordForm(QWidget):
     # --- state ------------------------------------------------------------------------------
     def _check_id(self, data: dict) -> dict[str, str]:
         if self.is_new and data.get("id") in self.taken_ids():
-            return {"id": f"a {self.kind.value} with id {data['id']!r} already exists: choose another"}
+            return {"id": f"a {KIND_WORDS[self.kind]} with id {data['id']!r} already exists: choose another"}
         return {}
 
     def current(self) -> CatalogRecord | None:

@@ -33,7 +33,7 @@ from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind, Unk
 from advisor.storage import bundle
 from advisor.storage import catalog_store as store
 from advisor.ui.catalog_editor.banners import ChangesBanner, ProblemsBanner
-from advisor.ui.catalog_editor.columns import TAB_TITLES
+from advisor.ui.catalog_editor.columns import KIND_WORDS, TAB_TITLES
 from advisor.ui.catalog_editor.commands import Change, StateCommand
 from advisor.ui.catalog_editor.kind_tab import KindTab
 from advisor.ui.catalog_editor.record_form import RecordForm
@@ -135,9 +135,9 @@ class CatalogEditor(QMainWindow):
 
     def _make_actions(self) -> None:
         self.action_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)  # the platform's keys, each once
         self.action_redo = self.undo_stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
         self.action_new = self._act("&New", self.new_record, QKeySequence.StandardKey.New, "Add a record from scratch")
         self.action_duplicate = self._act("&Duplicate", self.duplicate_selected, "Ctrl+D",
                                           "New record copied from the selected one (the usual way to add a new card)")
@@ -175,8 +175,13 @@ class CatalogEditor(QMainWindow):
             self._refreshing = False
         self.problems.set_problems(self.repo.problems)
         for kind, form in self.record_forms.items():
-            if form.original is not None and not form.is_dirty():
-                self._show_record(kind, self.repo.catalog.of(kind).get(form.original.id))
+            if form.original is None:
+                continue
+            now = self.repo.catalog.of(kind).get(form.original.id)
+            if not form.is_dirty():
+                self._show_record(kind, now)  # the record as it is now, or an empty form where it went
+            elif now is None:
+                form.orphan()  # gone (an undone save): the user's edits stay, as a new record
         self._watch()
         self._update_actions()
 
@@ -262,9 +267,9 @@ class CatalogEditor(QMainWindow):
         before = self.repo.state(kind, record.id)
         form = self.record_forms[kind]
         was_new = form.is_new
-        ok = self._push([Change(kind, record.id, before, UserState(record, before.hidden))], f"save {kind.value} {record.id}")
+        ok = self._push([Change(kind, record.id, before, UserState(record, before.hidden))], f"save {KIND_WORDS[kind]} {record.id}")
         if ok:
-            self.statusBar().showMessage(f"saved {kind.value} {record.id} to {self.repo.path_of(kind, record.id)}", 8000)
+            self.statusBar().showMessage(f"saved {KIND_WORDS[kind]} {record.id} to {self.repo.path_of(kind, record.id)}", 8000)
             if was_new or form.original is None or form.original.id == record.id:
                 form.is_new = False
                 self._show_record(kind, self.repo.catalog.of(kind).get(record.id))
@@ -290,13 +295,13 @@ class CatalogEditor(QMainWindow):
         shipped = record.id in self.repo.catalog.shipped.of(kind)
         target = UserState(None, shipped)
         self._push([Change(kind, record.id, self.repo.state(kind, record.id), target)],
-                   f"{'hide' if shipped else 'delete'} {kind.value} {record.id}")
+                   f"{'hide' if shipped else 'delete'} {KIND_WORDS[kind]} {record.id}")
 
     def reset_selected(self) -> None:
         kind, record = self._selected()
         if record is not None and record.id in self.repo.catalog.shipped.of(kind):
             self._push([Change(kind, record.id, self.repo.state(kind, record.id), UserState(None, False))],
-                       f"reset {kind.value} {record.id}")
+                       f"reset {KIND_WORDS[kind]} {record.id}")
 
     def reset_all(self) -> None:
         cat = self.repo.catalog
@@ -342,7 +347,7 @@ class CatalogEditor(QMainWindow):
             if before.record == record:
                 continue
             if before.record is not None:
-                conflicts.append(f"{kind.value} {record.id}")
+                conflicts.append(f"{KIND_WORDS[kind]} {record.id}")
             changes.append(Change(kind, record.id, before, UserState(record, before.hidden)))
         if conflicts and not self.ask("Import conflicts", f"{len(conflicts)} record(s) differ from yours:\n"
                                       + "\n".join(conflicts[:12]) + "\n\nReplace yours with the bundle's?"):

@@ -53,7 +53,10 @@ def test_canonical_comparison_matches_the_estimator():
         assert r.estimate == direct
         assert r.price_new_usd is not None and r.power_w is not None  # the catalog knows both cards
     assert results.chosen_params == pytest.approx(8.03e9, rel=0.01)
-    assert set(results.curves) >= {"bf16", "GGUF Q4_K_M"}
+    # The fit plot draws the formats the job's engine loads: vLLM no GGUF, llama.cpp no fp8, int8 or AWQ.
+    assert set(results.curves) == {"bf16", "fp8", "int8 (LLM.int8)", "4-bit AWQ"}
+    gguf = compute.technique_workloads(c.workload.model_copy(update={"engine": "llama.cpp", "weights": "q4_k_m"}))
+    assert set(gguf[0]) == {"bf16", "GGUF Q4_K_M"} and gguf[1] == "GGUF Q4_K_M"
 
 
 def test_model_resolution_says_what_is_missing():
@@ -65,7 +68,7 @@ def test_model_resolution_says_what_is_missing():
 
 def test_model_marker_sits_on_the_curves_footing():
     # vLLM with a build pre-allocates the card; the curves (and so the marker) are the whole model on
-    # one GPU, no build, compared with what each build's plan offers one copy of the model.
+    # one GPU, no build; each build's largest model is its own plan search's, held to its verdict.
     from advisor.core.memory.peak import estimate_memory
 
     catalog = load_catalog().catalog
@@ -73,9 +76,21 @@ def test_model_marker_sits_on_the_curves_footing():
     arch = compute.resolve_model(catalog, c.model)
     results = compute.evaluate(catalog, arch, c.workload, c.builds)
     assert results.chosen_need_bytes == estimate_memory(arch, c.workload).breakdown.total
+    assert results.fits_found
+    for r in results.builds:
+        assert r.runs and r.largest_fit["bf16"] >= results.chosen_params
+        assert r.largest_fit["4-bit AWQ"] > r.largest_fit["bf16"]  # fewer bytes per weight: a larger model
+
+
+def test_the_largest_model_is_the_plan_searchs():
+    """A 70B full fine-tune runs on two 24 GB cards with offload (host RAM unknown): the build is credited
+    with what its plan holds, not 1.1 B from its bare capacity against the no-build curve."""
+    catalog = load_catalog().catalog
+    arch = catalog.models["llama-3.1-70b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    results = compute.evaluate(catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),))
     r = results.builds[0]
-    assert r.model_capacity_bytes == pytest.approx(2 * r.estimate.fit.usable_per_gpu_bytes)  # TP over both cards
-    assert r.estimate.memory.total < results.chosen_need_bytes < r.model_capacity_bytes
+    assert r.runs == (r.largest_fit["full fine-tune"] >= results.chosen_params)
 
 
 def test_evaluation_in_two_steps_is_the_evaluation_in_one():
@@ -104,6 +119,12 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
         assert compute.suggestions_for(arch, workload, pickle.loads(pickle.dumps(inputs)), 0.05) == found
         both = compute.with_suggestions(first, found)
         assert [r.suggestions for r in both.builds] == [r.suggestions for r in whole.builds]
+        fits = compute.fit_inputs(first)
+        assert [f is not None for f in fits] == [r.planned is not None for r in first.builds]
+        answer = compute.background_search(arch, workload, inputs, 0.05, pickle.loads(pickle.dumps(fits)))
+        searched = compute.with_search(first, answer)
+        assert [r.largest_fit for r in searched.builds] == [r.largest_fit for r in whole.builds]
+        assert [r.suggestions for r in searched.builds] == [r.suggestions for r in whole.builds]
         assert any(r.suggestions for r in both.builds)
         for a, b in zip(both.builds, whole.builds, strict=True):
             assert (a.error, a.warnings, a.price_new_usd, a.status) == (b.error, b.warnings, b.price_new_usd, b.status)

@@ -1,0 +1,74 @@
+"""What a running cost lacks is said as what it lacks; the pre-training plan only for a pre-training job."""
+
+import datetime as dt
+
+import pytest
+
+from advisor.core.advice import evaluate
+from advisor.core.advice.comparison import BuildEntry
+from advisor.core.advice.running import (
+    BreakEven,
+    asks_for_pretraining,
+    build_running_cost,
+    chinchilla_plan,
+    cost_per_token_gap,
+)
+from advisor.core.cost.running import CostSettings, chinchilla_tokens
+from advisor.core.job.defaults import default_job
+from advisor.core.job.workload import Engine, Method, Mode, Workload
+from advisor.core.model.params import count_params
+from advisor.storage.catalog_store import load_catalog
+
+TODAY = dt.date(2026, 11, 1)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog().catalog
+
+
+def _one(catalog, entry, workload, model="llama-3.1-8b"):
+    return evaluate.evaluate_build(catalog, catalog.models[model], workload, entry, with_suggestions=False)
+
+
+def test_a_mac_with_a_speed_and_no_stated_power_lacks_the_power(catalog):
+    job = default_job(engine=Engine.LLAMA_CPP)
+    r = _one(catalog, BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"), job)
+    assert r.runs and r.estimate.speed.decode_tokens_per_s > 0
+    c = build_running_cost(r, job, CostSettings(), TODAY)
+    assert c.price_usd is not None and c.load_w is None and c.usd_per_million_tokens is None
+    assert cost_per_token_gap(r, c, job) == "power not stated"
+
+
+def test_a_build_that_does_not_run_the_job_lacks_a_speed(catalog):
+    job = default_job()
+    r = _one(catalog, BuildEntry(name="one 3060", gpu_id="rtx-3060-12gb", gpu_count=1), job, "llama-3.1-70b")
+    c = build_running_cost(r, job, CostSettings(), TODAY)
+    assert not r.runs and cost_per_token_gap(r, c, job).startswith("no speed: does not run the job")
+
+
+def test_a_priced_powered_running_build_lacks_nothing(catalog):
+    job = default_job()
+    r = _one(catalog, BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), job)
+    c = build_running_cost(r, job, CostSettings(), TODAY)
+    assert c.usd_per_million_tokens is not None and cost_per_token_gap(r, c, job) == ""
+
+
+def test_unknown_power_is_not_never():
+    assert BreakEven("Mac", 2000, None, None).verdict == "break-even not known: its power is not stated"
+    assert BreakEven("Box", 2000, 0.5, None).verdict.startswith("never breaks even")
+    assert BreakEven("Box", 2000, 0.05, 900).verdict == ""
+
+
+@pytest.mark.parametrize(("method", "dataset", "asks"), [
+    (Method.FULL, "optimal", True), (Method.FULL, None, False), (Method.FULL, 10**9, False),
+    (Method.LORA, "optimal", False), (Method.QLORA, None, False),
+])
+def test_the_pre_training_plan_only_when_the_job_is_pre_training(catalog, method, dataset, asks):
+    arch = catalog.models["llama-3.1-8b"]
+    tokens = round(chinchilla_tokens(count_params(arch).total)) if dataset == "optimal" else dataset
+    job = Workload(mode=Mode.TRAIN, method=method, dataset_tokens=tokens,
+                   weights="nf4" if method is Method.QLORA else "bf16")
+    assert asks_for_pretraining(arch, job) is asks
+    results = evaluate.evaluate(catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),), suggest=False)
+    assert (chinchilla_plan(arch, results, job, CostSettings(), TODAY) is not None) is asks
