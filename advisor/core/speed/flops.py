@@ -115,7 +115,7 @@ def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:
     if (framework, family) in TRAIN_MFU_BY_FRAMEWORK:
         where = TRAIN_MFU_MEASURED_ON[(framework, family)]
     elif measured:
-        where = (TRAIN_MFU_MEASURED_ON[measured[0]] + f", moved to {family} by what pre-training reaches there"
+        where = (TRAIN_MFU_MEASURED_ON[measured[0]] + f", scaled to {family} as large-scale training runs scale there"
                  + ("" if family in TRAIN_MFU_BY_FAMILY else " (Llama 3 on H100: unmeasured family)"))
     elif family in TRAIN_MFU_BY_FAMILY:
         where = f"torchtitan FSDP on A100, the GPU's family ({family})"
