@@ -42,6 +42,7 @@ from advisor.report.document import (
     builds_title,
     report_title,
 )
+from advisor.storage.error_bands import speed_basis
 
 CHARTS = (("fit", "Fit: a whole model's memory by size; each build's line where its largest model meets the job's curve"),
           ("memory", "Memory per GPU by term, against capacity"),
@@ -164,7 +165,22 @@ def builds_table(results: Results, unit: str) -> Table:
                  rows=tuple(rows), column_weights=(1.3, 1.4, 1.1, 1.5, 0.8, 1.8, 0.7), small=True)
 
 
+def _basis(r: BuildResult, w: Workload):
+    """What the build's speed stands on (``advisor.core.speed.basis``): measured on its GPU family with the
+    job's engine or framework, or extrapolated; None without a build."""
+    if r.resolved is None:
+        return None
+    job = r.planned.workload if r.planned is not None else w
+    return speed_basis(job, r.resolved.gpus[:max(1, min(job.n_gpus, r.resolved.gpu_count))])
+
+
 def _speed_cell(r: BuildResult, w: Workload) -> str:
+    basis = _basis(r, w)
+    mark = f" ({basis.mark})" if basis is not None and basis.mark else ""
+    return _speed_figures(r, w) + mark
+
+
+def _speed_figures(r: BuildResult, w: Workload) -> str:
     s = r.estimate.speed
     if w.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
@@ -242,12 +258,13 @@ def memory_table(results: Results, unit: str) -> Table:
     return Table(columns=("Term", *(r.name for r in builds)), rows=tuple(rows))
 
 
-def _per_build_notes(results: Results) -> list:
+def _per_build_notes(results: Results, workload: Workload) -> list:
     blocks = []
     for r in results.builds:
         lines = [f"Problem: {message_of(p)}" for p in r.problems] + [f"Check: {w}" for w in r.warnings]
         if r.estimate is not None:
-            lines += list(r.estimate.speed.notes)
+            basis = _basis(r, workload) if r.runs else None
+            lines += ([basis.sentence] if basis is not None else []) + list(r.estimate.speed.notes)
         if r.price_note:
             lines.append(f"Price: {r.price_note}")
         if lines:
@@ -383,7 +400,7 @@ def build_document(comparison: Comparison, arch: ModelArch | None, results: Resu
     blocks += [Chart(kind=kind, title=caption, height_mm=130 if kind == "value" else 95,
                      shrink=0.85 if kind == "fit" else 0.75) for kind, caption in CHARTS]
     blocks += [Heading(text="Memory per GPU by term"), memory_table(results, unit)]
-    blocks += [Heading(text="Notes per build"), *_per_build_notes(results)]
+    blocks += [Heading(text="Notes per build"), *_per_build_notes(results, w)]
     blocks += [Heading(text="Assumptions"), *_assumptions(results, error_band, unit)]
     blocks += [Heading(text="Formulas and sources"),
                Bullets(items=tuple(f"{f.term}: {f.formula} Sources: {'; '.join(f.sources)}." for f in formulas()), small=True),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
-from advisor.storage.error_bands import error_band_text, median_pct
+from advisor.storage.error_bands import error_band_text, median_pct, speed_basis
 from advisor.ui import words
 
 if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 20)
@@ -153,6 +153,15 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     return f"{word}: {numbers}"
 
 
+def basis_sentence(r: BuildResult, workload: Workload) -> str:
+    """Whether this build's speed was measured on its GPU family with the job's engine or framework, or is
+    extrapolated (``advisor.core.speed.basis``); '' without a build."""
+    if r.resolved is None:
+        return ""
+    job = r.planned.workload if r.planned is not None else workload
+    return speed_basis(job, r.resolved.gpus[:max(1, min(job.n_gpus, r.resolved.gpu_count))]).sentence
+
+
 def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 1 and r.planned is not None:
         notes = "\n".join(r.planned.notes)
@@ -170,7 +179,7 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 3 and r.estimate is not None and r.runs:
         b = r.estimate.speed.bottleneck
         limit = f"Limited by {b.value}." if b is not None else ""
-        return "\n".join((limit, *r.estimate.speed.notes)).strip() or None
+        return "\n".join((basis_sentence(r, workload), limit, *r.estimate.speed.notes)).strip() or None
     if col == 4:
         return price_tip(r, prefs)
     if col == 6:
@@ -327,6 +336,8 @@ def details_html(results: Results, workload: Workload, prefs) -> str:
         parts.append(f"<p>Parameters: {fmt_params(e.params_total)} total, {fmt_params(e.params_trainable)} trained</p>")
         if e.assumptions:
             parts.append("<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in e.assumptions) + "</ul>")
-        if e.speed.notes:
-            parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in e.speed.notes) + "</ul>")
+        basis = basis_sentence(r, workload) if r.runs else ""
+        if e.speed.notes or basis:
+            parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in
+                                                                   (basis, *e.speed.notes) if n) + "</ul>")
     return "".join(parts)
