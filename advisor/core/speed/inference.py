@@ -201,16 +201,17 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
     w_t = max(_weights_seconds(arch, w, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, r.bws)) + quant
-    if w_t > mem.weights * frac / (min(r.bws) * e.bandwidth) + quant:
+    issue_bound = w_t > mem.weights * frac / (min(r.bws) * e.bandwidth) + quant
+    if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
         notes.append(f"decode limited by {w.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
-    mem_t = w_t + attn_t
+    mem_t = attn_t if issue_bound else w_t + attn_t
     if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
         notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
                      "of a step, longer than reading the KV cache")
     g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
-    comp_t = g_t + ac_t
+    comp_t = g_t + ac_t + (w_t if issue_bound else 0.0)
     comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
     if sp.tp > 1 and tp_all_reduces_per_layer(arch, w.engine) == 1:
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({w.engine.label} adds this model's "

@@ -69,6 +69,9 @@ def test_an_a100_decodes_llama_cpp_near_an_rtx_4090_not_at_twice_it(catalog):
     assert 0.8 < a100.decode_tokens_per_s / rtx.decode_tokens_per_s < 1.4
     assert any("issuing their instructions" in n for n in a100.notes)
     assert not any("issuing their instructions" in n for n in rtx.notes)
+    from advisor.core.speed.results import Bottleneck
+
+    assert a100.bottleneck is Bottleneck.COMPUTE and rtx.bottleneck is Bottleneck.MEMORY_BANDWIDTH
 
 
 def test_a_p100_decodes_a_third_of_what_its_bandwidth_allows(catalog):
