@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.cli import Parser, UsageError
+from advisor.cli import Parser, UsageError, is_output_error
 
 KINDS = ("gpu", "build", "system", "cloud", "model", "part", "platform")
 
@@ -75,6 +75,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     except (UsageError, BrokenPipeError):
         raise
+    except OSError as exc:
+        if is_output_error(exc):  # writing the output failed: said once by main
+            raise
+        why = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc)  # no "[Errno 20]"
+        print(f"llm-advisor catalog {args.action}: error: {why}", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
         print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
         return 1
@@ -387,10 +393,13 @@ def do_import(args: argparse.Namespace) -> int:
         return 1
     for line in report.conflicts:
         _err(f"conflict: {line}")
+    if report.conflicts:  # all or nothing: records and hidden ids alike
+        _err(f"nothing imported: {len(report.conflicts)} conflict(s)"
+             + ("; give --replace to overwrite the user's differing records" if not args.replace else ""))
+        return 1
     print(f"imported {len(report.saved)} record(s), {len(report.unchanged)} unchanged, "
-          f"{len(report.conflicts)} conflict(s), {report.hidden_added} hidden id(s)"
-          + (" (use --replace to overwrite differing records)" if report.conflicts and not args.replace else ""))
-    return 1 if report.conflicts else 0
+          f"{report.hidden_added} hidden id(s)")
+    return 0
 
 
 def do_prices(args: argparse.Namespace) -> int:
