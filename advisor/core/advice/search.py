@@ -155,18 +155,37 @@ def _no_better(a: Found, b: Found) -> bool:
             and a.rank_speed <= b.rank_speed * (1 + SPEED_TIE))
 
 
-def measured_first(ranked: list[Found]) -> list[Found]:
-    """An extrapolated candidate stays above a calibrated one only where it also costs no more: it never
-    outranks a measured machine on its speed estimate alone. Each one ranked above a calibrated one that costs
-    less moves just below it (a stable pass; the order is otherwise kept)."""
+#: Two candidates within 5 % on price per token/s are about as good value (``ranking.CLOSE``, the tie the
+#: comparison's sentence uses): a smaller lead is no reason to prefer a guess to a measurement.
+VALUE_TIE = 0.05
+
+
+def _keeps_place(a: Found, b: Found, sort: Criterion) -> bool:
+    """Whether extrapolated ``a``, ranked above calibrated ``b``, keeps its place: it must lead ``b`` on the order's
+    own terms with its speed counted no higher than ``b``'s — its estimate may sink it, never lift it. On speed that
+    leaves price (a tie on speed goes to the cheaper); on value, ``a``'s price over the lower of the two speeds must
+    beat ``b``'s price per token/s by more than ``VALUE_TIE``."""
+    pa, pb = a.candidate.rank_usd, b.candidate.rank_usd
+    if pa is None or pb is None or not a.rank_speed or not b.rank_speed:
+        return True  # the order already put what it cannot compare last
+    if sort is Criterion.SPEED:
+        return pa <= pb
+    return pa / min(a.rank_speed, b.rank_speed) < (pb / b.rank_speed) * (1 - VALUE_TIE)
+
+
+def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> list[Found]:
+    """An extrapolated candidate never outranks a measured one on its speed estimate alone: ranked above a
+    calibrated one, it keeps its place only where it would lead even if it were no faster (``_keeps_place``);
+    otherwise it moves just below it (a stable pass; the order is otherwise kept). A buyer offered a cheaper card
+    whose speed is a guess and a card whose speed is measured takes the measured one unless the guess would win
+    anyway — on price (the speed order), or by more than the value tie at the measured card's speed."""
     out = list(ranked)
     moved = True
     while moved:
         moved = False
         for i in range(len(out) - 1):
             a, b = out[i], out[i + 1]
-            if (not a.calibrated and b.calibrated and a.usable == b.usable and a.candidate.rank_usd is not None
-                    and b.candidate.rank_usd is not None and a.candidate.rank_usd > b.candidate.rank_usd):
+            if not a.calibrated and b.calibrated and a.usable == b.usable and not _keeps_place(a, b, sort):
                 out[i], out[i + 1] = b, a
                 moved = True
     return out
@@ -267,7 +286,7 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
         found.append(f)
     found.sort(key=lambda f: _key(f, request.sort))
     if request.sort in (Criterion.BEST, Criterion.VALUE, Criterion.SPEED):  # orders that lean on a speed estimate
-        found = measured_first(found)
+        found = measured_first(found, request.sort)
     folded = fold(found)
     ranked = tuple(folded[: request.top] if request.top else folded)
     return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),

@@ -9,7 +9,9 @@ Usable, by job:
   that is 5.3 tokens/s, and 10 tokens/s (about twice that) is the figure local-LLM buyers quote as
   comfortable. The user can set another floor (``--min-speed``);
 * a training job: the run ends within the hours asked (``--max-hours``) when the job has a dataset;
-  without a deadline any speed is usable.
+  without a deadline any speed is usable;
+* either: a speed the app cannot estimate (a card whose tensor rate the catalog lacks) is not usable — a
+  speed-for-the-money order has nothing to rank it on, and an unknown is no answer to "fast enough?".
 
 Trust: a speed estimate is *calibrated* when measurements of that GPU family with that engine or
 framework were scored (``advisor.core.speed.basis``), else *extrapolated*. An extrapolated speed is
@@ -63,10 +65,10 @@ def usable_why(planned, factor: float, min_tokens_per_s: float, max_hours: float
             low = " at the low end of its band" if factor < 1 else ""
             return f"{rate * factor:,.1f} tokens/s per sequence{low}, under {min_tokens_per_s:g}"
         return None
-    if max_hours is None or w.dataset_tokens is None:
-        return None
     rate = planned.estimate.speed.train_tokens_per_s
     if not rate:
         return "speed unknown"
+    if max_hours is None or w.dataset_tokens is None:
+        return None
     hours = w.dataset_tokens * w.epochs / (rate * factor) / 3600
     return None if hours <= max_hours else f"the run takes {hours:,.0f} h, over the {max_hours:g} h asked"

@@ -158,3 +158,37 @@ def test_a_job_whose_weights_overflow_the_cards_is_offered_machines_with_the_ram
     assert "128 GB more RAM (192 GB in all)" in more.price.includes and more.entry.inline == more.build
     assert not any(c.id.startswith("2x-rtx-5090-") and c.id.endswith("gb-ram") for c in
                    catalog_candidates(catalog, today=TODAY, host_need_gib=40))  # 64 GB of cards hold 40 GiB
+
+
+def _fb(name, price, speed, calibrated):
+    """A Found with a price, a ranking speed and a basis (calibrated or not)."""
+    from advisor.core.speed.basis import SpeedBasis
+
+    class C:
+        price_usd = rank_usd = price
+        id = name
+    basis = SpeedBasis(family="x", software="y", rows=3 if calibrated else 0)
+    return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed, basis=(basis,))
+
+
+@pytest.mark.parametrize(("guess", "sort", "stays"), [
+    # a cheaper guess whose value lead comes from its estimated speed alone: below the measured one
+    (_fb("guess", 1250, 886, False), Criterion.BEST, False),
+    # about the same price and no faster: the value tie goes to the measurement
+    (_fb("guess", 1280, 500, False), Criterion.BEST, False),
+    # better value even at the measured card's speed (more than 5 % cheaper): it keeps its place
+    (_fb("guess", 1100, 886, False), Criterion.VALUE, True),
+    # on speed, a guess ranked above stays only where it costs no more
+    (_fb("guess", 1250, 886, False), Criterion.SPEED, True),
+    (_fb("guess", 1400, 886, False), Criterion.SPEED, False),
+])
+def test_an_extrapolated_machine_never_outranks_a_measured_one_on_its_estimate_alone(guess, sort, stays):
+    """QLoRA 8B within $2,000 used: a $1,250 card whose training speed is a guess (886 tokens/s) above a $1,300 card
+    measured at 500 — the guess leads on value only through its estimate, so the measured card comes first."""
+    from advisor.core.advice.search import measured_first
+
+    measured = _fb("measured", 1300, 500, True)
+    out = [f.candidate.id for f in measured_first([guess, measured], sort)]
+    assert out == (["guess", "measured"] if stays else ["measured", "guess"])
+    # a measured machine above a guess never moves
+    assert [f.candidate.id for f in measured_first([measured, guess], sort)] == ["measured", "guess"]

@@ -36,3 +36,12 @@ def test_an_extrapolated_speed_is_taken_at_the_low_end_of_its_band():
     assert low_factor(measured, 25.0) == 1.0
     assert low_factor(guessed, 25.0) == pytest.approx(0.75)
     assert low_factor(guessed.model_copy(update={"median_pct": 40.0}), 25.0) == pytest.approx(0.6)
+
+
+def test_a_speed_that_cannot_be_estimated_is_not_usable():
+    """Ranked by speed for the money, a machine without a speed has nothing to rank on: it is never 'usable',
+    whether a deadline was asked or not."""
+    job = Workload(mode=Mode.TRAIN, method=Method.QLORA)
+    assert usable_why(_planned(job, train=None), 1.0, 10, None) == "speed unknown"
+    assert usable_why(_planned(job, train=0.0), 1.0, 10, 5) == "speed unknown"
+    assert usable_why(_planned(Workload(), decode=None), 1.0, 10, None) == "speed unknown"
