@@ -71,8 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_watts, metavar="W", help="at most W watts at load")
     s.add_argument("--min-speed", type=_tokens_per_s, metavar="TOK/S", default=None,
-                   help="usable speed of an inference job: generated tokens/s per sequence (default 10, reading "
-                        "speed with room to spare)")
+                   help="usable speed of an inference job: generated tokens/s per sequence (default 5.3, reading "
+                        "speed)")
     s.add_argument("--max-hours", type=_hours, metavar="H",
                    help="usable speed of a training job: the run (--dataset-tokens) ends within H hours")
     s.add_argument("--sort", choices=SORTS, default="best",

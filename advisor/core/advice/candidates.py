@@ -133,8 +133,9 @@ def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today:
             out.append(c)
             if host_need_gib is not None and count * gpu.memory_gib < host_need_gib:
                 # The job's weights overflow the cards: the same machine with the RAM to hold what goes to the host
-                # (MoE experts, offloaded layers), at the tier's RAM price.
-                if (more := _with_ram(c, host_need_gib, choice, today)) is not None:
+                # (MoE experts, offloaded layers) — what the cards cannot hold, as a plan fills them first
+                # (``plan.search``: the fewest layers' experts in host RAM) — at the tier's RAM price.
+                if (more := _with_ram(c, host_need_gib - count * gpu.memory_gib, choice, today)) is not None:
                     out.append(more)
     return out
 
@@ -209,7 +210,7 @@ def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, 
     """Every candidate the catalog can make, filtered by ``where`` and GPU count per machine;
     with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined.
     ``skipped`` (when given) counts what was left out and why. ``host_need_gib``: what a job may put in host RAM
-    (its weights); a machine whose cards hold less is offered with that much RAM too."""
+    (its weights); a machine whose cards hold less is offered too with the RAM for what they cannot hold."""
     today = today or dt.date.today()
     skipped = skipped if skipped is not None else {}
     out: list[Candidate] = []

@@ -35,7 +35,7 @@ from advisor.core.advice.candidates import (
     catalog_candidates,
 )
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, speed_basis, usable_why
+from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, rate_words, speed_basis, usable_why
 from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.records import ResolvedBuild
@@ -302,7 +302,9 @@ def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> 
     notes.append(f"prices: whole machines ({request.price.words}) — GPUs plus the platform that carries them "
                  "(listed parts, or a typical platform tier), or the system as sold; rented: per hour")
     if request.sort is Criterion.BEST:
-        usable = f"inference: {request.min_tokens_per_s:g} generated tokens/s per sequence or more"
+        usable = (f"inference: {rate_words(request.min_tokens_per_s)} generated tokens/s per sequence or more "
+                  "(reading speed)" if request.min_tokens_per_s == USABLE_TOKENS_PER_S else
+                  f"inference: {rate_words(request.min_tokens_per_s)} generated tokens/s per sequence or more")
         if request.max_hours is not None:
             usable += f"; training: the run ends within {request.max_hours:g} h"
         slower = sum(1 for f in folded if not f.usable)  # of the rows shown (the folded ones are under them)
