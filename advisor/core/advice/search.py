@@ -174,20 +174,25 @@ def _keeps_place(a: Found, b: Found, sort: Criterion) -> bool:
 
 
 def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> list[Found]:
-    """An extrapolated candidate never outranks a measured one on its speed estimate alone: ranked above a
-    calibrated one, it keeps its place only where it would lead even if it were no faster (``_keeps_place``);
-    otherwise it moves just below it (a stable pass; the order is otherwise kept). A buyer offered a cheaper card
-    whose speed is a guess and a card whose speed is measured takes the measured one unless the guess would win
-    anyway — on price (the speed order), or by more than the value tie at the measured card's speed."""
+    """An extrapolated candidate never outranks a measured one on its speed estimate alone: it keeps a place above a
+    calibrated one (as usable as it) only where it would lead even if it were no faster (``_keeps_place``);
+    otherwise it moves just below the last such calibrated one (the order is otherwise kept). A buyer offered a
+    cheaper card whose speed is a guess and a card whose speed is measured takes the measured one unless the guess
+    would win anyway — on price (the speed order), or by more than the value tie at the measured card's speed."""
     out = list(ranked)
-    moved = True
-    while moved:
-        moved = False
-        for i in range(len(out) - 1):
-            a, b = out[i], out[i + 1]
-            if not a.calibrated and b.calibrated and a.usable == b.usable and not _keeps_place(a, b, sort):
-                out[i], out[i + 1] = b, a
-                moved = True
+    i = 0
+    while i < len(out):
+        a = out[i]
+        last = None
+        if not a.calibrated:
+            for j in range(i + 1, len(out)):
+                b = out[j]
+                if b.calibrated and b.usable == a.usable and not _keeps_place(a, b, sort):
+                    last = j
+        if last is None:
+            i += 1
+            continue
+        out.insert(last, out.pop(i))  # just below that calibrated one; each candidate moves at most once
     return out
 
 
