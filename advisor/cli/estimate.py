@@ -265,7 +265,9 @@ def _check(request: Request) -> None:
         if "parallel" in update:
             update.setdefault("n_gpus", request.build.gpu_count)
         workload = workload.model_copy(update=update)
-    problems = check_workload(request.arch, workload, request.build)
+    # What the software does not run on the build is the build's verdict ("cannot run"), shown with the
+    # estimate; only settings that contradict each other are usage errors.
+    problems = [p for p in check_workload(request.arch, workload, request.build) if not p.support]
     if problems:
         first = problems[0]
         raise UsageError(f"{FIELD_FLAGS.get(first.field, first.field)}: {first.message}")
