@@ -13,8 +13,10 @@ from advisor.storage.json_text import INT_MAX_DIGITS, JSONTextError, loads
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=False),
                      st.text(max_size=10))
+# Keys never read "@": the test puts its number where a *value* "@" was (a number key is not JSON at all).
+_keys = st.text(max_size=6).filter(lambda k: k != "@")
 _docs = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4)
-                     | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
+                     | st.dictionaries(_keys, inner, max_size=4), max_leaves=12)
 
 
 @settings(max_examples=150, deadline=None)
