@@ -38,6 +38,7 @@ from advisor.core.advice.ranking import Criterion
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, rate_words, speed_basis, usable_why
 from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
+from advisor.core.hardware.memory import with_gpu_memory_limit
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Mode, Workload
@@ -70,6 +71,7 @@ class SearchRequest(Frozen):
     top: int | None = None
     min_tokens_per_s: float = USABLE_TOKENS_PER_S  # per sequence: an inference job's usable speed
     max_hours: float | None = None  # a training run must end within this (with a dataset); None: no deadline
+    gpu_memory_limit_gib: float | None = None  # every Mac's raised GPU memory limit (iogpu.wired_limit_mb); None: macOS's
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,9 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     skipped: dict[str, int] = {}
     candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
                                     today, skipped, host_need_gib=max(weights) / GIB if weights else None)
+    if request.gpu_memory_limit_gib is not None:
+        candidates = [replace(c, build=with_gpu_memory_limit(c.build, request.gpu_memory_limit_gib))
+                      for c in candidates]
     found: list[Found] = []
     for c in candidates:
         why = _limits(c, request)
