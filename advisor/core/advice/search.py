@@ -44,7 +44,7 @@ from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
-from advisor.core.plan.bounds import ruled_out
+from advisor.core.plan.bounds import movable_bytes, ruled_out
 from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
@@ -167,12 +167,15 @@ def _keeps_place(a: Found, b: Found, sort: Criterion) -> bool:
     own terms with its speed counted no higher than ``b``'s — its estimate may sink it, never lift it. On speed that
     leaves price (a tie on speed goes to the cheaper); on value, ``a``'s price over the lower of the two speeds must
     beat ``b``'s price per token/s by more than ``VALUE_TIE``."""
-    pa, pb = a.candidate.rank_usd, b.candidate.rank_usd
-    if pa is None or pb is None or not a.rank_speed or not b.rank_speed:
+    return _keeps(a.candidate.rank_usd, a.rank_speed, b.candidate.rank_usd, b.rank_speed, sort is Criterion.SPEED)
+
+
+def _keeps(pa: float | None, sa: float | None, pb: float | None, sb: float | None, on_speed: bool) -> bool:
+    if pa is None or pb is None or not sa or not sb:
         return True  # the order already put what it cannot compare last
-    if sort is Criterion.SPEED:
+    if on_speed:
         return pa <= pb
-    return pa / min(a.rank_speed, b.rank_speed) < (pb / b.rank_speed) * (1 - VALUE_TIE)
+    return pa / min(sa, sb) < (pb / sb) * (1 - VALUE_TIE)
 
 
 def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> list[Found]:
@@ -181,16 +184,20 @@ def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> lis
     otherwise it moves just below the last such calibrated one (the order is otherwise kept). A buyer offered a
     cheaper card whose speed is a guess and a card whose speed is measured takes the measured one unless the guess
     would win anyway — on price (the speed order), or by more than the value tie at the measured card's speed."""
+    on_speed = sort is Criterion.SPEED
+    # (calibrated, usable, rank price, rank speed) of each, read once: the pass compares many pairs
+    facts = {id(f): (f.calibrated, f.usable, f.candidate.rank_usd, f.rank_speed) for f in ranked}
     out = list(ranked)
     i = 0
     while i < len(out):
-        a = out[i]
+        cal, usable, pa, sa = facts[id(out[i])]
         last = None
-        if not a.calibrated:
-            for j in range(i + 1, len(out)):
-                b = out[j]
-                if b.calibrated and b.usable == a.usable and not _keeps_place(a, b, sort):
+        if not cal:
+            for j in range(len(out) - 1, i, -1):  # the last one it may not stay above
+                cal_b, usable_b, pb, sb = facts[id(out[j])]
+                if cal_b and usable_b == usable and not _keeps(pa, sa, pb, sb, on_speed):
                     last = j
+                    break
         if last is None:
             i += 1
             continue
@@ -276,8 +283,11 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     if nodes is None:
         nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
     skipped: dict[str, int] = {}
+    # What some plan may keep in host RAM (a llama.cpp MoE model's experts, a training job's offloaded weights):
+    # machines are offered with the RAM for it (``catalog_candidates``); nothing where no plan moves any.
+    movable = max((movable_bytes(j.arch, j.workload, w) for j, w in zip(jobs, weights, strict=True)), default=0.0)
     candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
-                                    today, skipped, host_need_gib=max(weights) / GIB if weights else None)
+                                    today, skipped, host_need_gib=max(weights) / GIB if movable else None)
     if request.gpu_memory_limit_gib is not None:
         candidates = [replace(c, build=with_gpu_memory_limit(c.build, request.gpu_memory_limit_gib))
                       for c in candidates]
