@@ -8,7 +8,10 @@ machine of the kind asked (``advisor.core.cost.machine``), a stale part ranked a
 
 Orders: ``best`` (the default) — the machines that run every job at a usable speed first, the most speed
 for the money among them (price per token/s), then the rest; ``price``, ``speed`` or ``value`` (price
-per token/s) alone. A candidate no better than one ranked above it — no faster (within the speed
+per token/s) alone. Two passes keep an estimate from deciding what it cannot: for the money, a machine with
+fewer GPUs comes first where the other's value lead is within the speed estimate's own error
+(``fewer_cards_first``); and an extrapolated machine never stays above a measured one on its estimate alone
+(``measured_first``). A candidate no better than one ranked above it — no faster (within the speed
 estimate's own error, ``SPEED_TIE``), no cheaper and with no fewer GPUs — folds under it. Candidates
 without a price come last, marked "no price", and are left out when a budget is set. The Pareto front
 is the candidates no other candidate beats on both price and speed.
@@ -205,6 +208,31 @@ def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> lis
     return out
 
 
+def fewer_cards_first(ranked: list[Found]) -> list[Found]:
+    """Within the speed estimate's own error (``SPEED_TIE``) on price per token/s, the machine with fewer GPUs comes
+    first: a value lead smaller than the estimate's error is no evidence (as on speed, ``_no_better``), and fewer
+    cards draw less power, need no risers or second power supply and split the model fewer ways. Each candidate
+    moves just below the last one (as usable as it) that has fewer GPUs and a price per token/s within
+    ``SPEED_TIE`` of its own; the order is otherwise kept."""
+    facts = {id(f): (f.usable, f.candidate.build.gpu_count, f.value) for f in ranked}
+    out = list(ranked)
+    i = 0
+    while i < len(out):
+        usable, gpus, value = facts[id(out[i])]
+        last = None
+        if value is not None and gpus > 1:
+            for j in range(len(out) - 1, i, -1):
+                usable_b, gpus_b, value_b = facts[id(out[j])]
+                if usable_b == usable and gpus_b < gpus and value_b is not None and value_b <= value * (1 + SPEED_TIE):
+                    last = j
+                    break
+        if last is None:
+            i += 1
+            continue
+        out.insert(last, out.pop(i))  # each candidate moves at most once
+    return out
+
+
 def fold(ranked: list[Found]) -> list[Found]:
     """Each candidate no better than one ranked above it (``_no_better``) folded under that one."""
     kept: list[Found] = []
@@ -305,6 +333,8 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
             continue
         found.append(f)
     found.sort(key=lambda f: _key(f, request.sort))
+    if request.sort in (Criterion.BEST, Criterion.VALUE):  # for the money: a lead within the estimate's error
+        found = fewer_cards_first(found)
     if request.sort in (Criterion.BEST, Criterion.VALUE, Criterion.SPEED):  # orders that lean on a speed estimate
         found = measured_first(found, request.sort)
     folded = fold(found)

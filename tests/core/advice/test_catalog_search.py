@@ -210,3 +210,32 @@ def test_a_run_of_guesses_above_a_measured_machine_is_each_judged_against_it():
     measured = _fb("measured", 2763, 15.7, True)
     out = [f.candidate.id for f in measured_first([big, small, measured], Criterion.BEST)]
     assert out == ["4x-guess", "measured", "8x-guess"]
+
+
+def _fg(name, price, speed, gpus):
+    """A Found with a price, a speed and a GPU count (calibrated)."""
+    from types import SimpleNamespace
+
+    from advisor.core.speed.basis import SpeedBasis
+
+    class C:
+        price_usd = rank_usd = price
+        id = name
+        build = SimpleNamespace(gpu_count=gpus)
+    return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed,
+                 basis=(SpeedBasis(family="x", software="y", rows=3),))
+
+
+@pytest.mark.parametrize(("many", "moves"), [
+    (_fg("8x", 9354, 376.5, 8), True),  # $24.8 per token/s against $27.9: a 12 % lead, within the estimate's error
+    (_fg("8x", 9354, 480.0, 8), False),  # $19.5: a 30 % lead is evidence, it keeps its place
+])
+def test_within_the_estimates_error_on_value_fewer_cards_come_first(many, moves):
+    """QLoRA 70B within $10,000: eight 16 GB cards in an open frame at $24.8 per token/s, two 24 GB cards in a
+    desktop at $27.9 — a lead smaller than the speed estimate's own error (15 %) does not put eight cards first."""
+    from advisor.core.advice.search import fewer_cards_first
+
+    two = _fg("2x", 4835, 173.1, 2)
+    out = [f.candidate.id for f in fewer_cards_first([many, two])]
+    assert out == (["2x", "8x"] if moves else ["8x", "2x"])
+    assert [f.candidate.id for f in fewer_cards_first([two, many])] == ["2x", "8x"]  # fewer above: never moves
