@@ -136,6 +136,13 @@ class Gpu(Record):
         return self
 
     @model_validator(mode="after")
+    def _memory_limit_is_a_macs(self) -> Gpu:
+        if self.gpu_memory_limit_gib is not None and not (
+                self.segment is Segment.UNIFIED_MEMORY and self.vendor.lower() == "apple"):
+            raise ValueError("gpu_memory_limit_gib is a Mac's GPU memory limit; this is not an Apple GPU")
+        return self
+
+    @model_validator(mode="after")
     def _stack_fields_match_vendor(self) -> Gpu:
         backend = self.backend
         if self.compute_capability is not None and backend is not Backend.CUDA:

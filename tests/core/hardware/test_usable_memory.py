@@ -75,3 +75,13 @@ def test_a_raised_limit_is_the_machines_and_reaches_its_apple_gpu_only(catalog):
     from advisor.core.hardware.catalog import _resolve
 
     assert usable_memory_bytes(_resolve(catalog, record, "Mac", "test").gpus[0]) == 480 * GIB
+
+
+def test_only_a_mac_has_a_gpu_memory_limit(catalog):
+    from pydantic import ValidationError
+
+    card = catalog.gpus["rtx-3090"]
+    with pytest.raises(ValidationError, match="not an Apple GPU"):
+        type(card).model_validate({**card.model_dump(), "gpu_memory_limit_gib": 20})
+    mac = catalog.gpus["apple-m2-ultra-192gb"]
+    assert type(mac).model_validate({**mac.model_dump(), "gpu_memory_limit_gib": 180}).gpu_memory_limit_gib == 180
