@@ -357,9 +357,12 @@ def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> 
                   f"inference: {rate_words(request.min_tokens_per_s)} generated tokens/s per sequence or more")
         if request.max_hours is not None:
             usable += f"; training: the run ends within {request.max_hours:g} h"
-        slower = sum(1 for f in folded if not f.usable)  # of the rows shown (the folded ones are under them)
+        unknown = sum(1 for f in folded if f.unusable == "speed unknown")  # of the rows shown (folded ones: under them)
+        slower = sum(1 for f in folded if not f.usable) - unknown
         notes.append(f"order: the most speed for the money among machines that run every job at a usable speed "
-                     f"({usable})" + (f", then the {slower} slower ones" if slower else ""))
+                     f"({usable})" + (f", then the {slower} slower ones" if slower else "")
+                     + (f", then the {unknown} whose speed cannot be estimated (a figure the catalog lacks)"
+                        if unknown else ""))
     notes.append("speed: geometric mean of each job's generated (inference) or training tokens/s under the "
                  "candidate's best plan; an extrapolated speed (no measurement of that GPU family with that software) "
                  "is ranked at the low end of its band")
