@@ -175,7 +175,7 @@ def main() -> int:
     rounds = max(1, args.samples // 10)
     for r in range(rounds + 1):  # round 0 is the warm-up (first imports, first drawing of each tab)
         for n in COUNTS:
-            session._set_builds(builds[:n], f"{n} builds")
+            session.set_builds(builds[:n], f"{n} builds")
             deadline = time.perf_counter() + SAMPLE_TIMEOUT_S
             while ((session.results_pending or session.sweep_pending or not window.tabs.up_to_date())
                    and time.perf_counter() < deadline):
@@ -188,7 +188,7 @@ def main() -> int:
                 app.processEvents()
                 if args.during_search:  # the search starts SUGGEST_DELAY_MS after the job stays put
                     end = time.perf_counter() + 2.0
-                    while session._suggest_job is None and time.perf_counter() < end:
+                    while session.scheduler.search.job is None and time.perf_counter() < end:
                         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
                     time.sleep(0.01)  # the worker is into it
                 elif args.pause_ms:

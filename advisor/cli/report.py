@@ -170,6 +170,25 @@ def _check_resolvable(comparison, catalog) -> None:
             raise UsageError(f"build {entry.name!r}: {str(exc).strip(chr(34))}") from None
 
 
+def report_results(comparison, catalog, cost=None, today=None):
+    """(arch, results) of ``comparison`` as the report prints them: evaluated once, a fit within the
+    estimate's measured median error "tight" (as in the window), carrying each build's running cost under
+    ``cost`` (``CostSettings``; default: the defaults) on ``today``. Raises LookupError for a model that
+    cannot be resolved."""
+    import datetime as dt
+
+    from advisor.core.advice.evaluate import evaluate, resolve_model
+    from advisor.core.advice.running import with_running_costs
+    from advisor.core.cost.running import CostSettings
+    from advisor.storage.error_bands import median_pct
+
+    arch = resolve_model(catalog, comparison.model)
+    band = median_pct(comparison.workload)
+    results = evaluate(catalog, arch, comparison.workload, comparison.builds, margin=band / 100 if band else 0.0)
+    return arch, with_running_costs(results, arch, comparison.workload, cost or CostSettings(),
+                                    today or dt.date.today())
+
+
 def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:
     from PySide6.QtWidgets import QApplication
 
@@ -179,9 +198,10 @@ def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> 
     from advisor.storage.error_bands import error_band_text
 
     try:
-        pages = export_pdf(comparison, catalog, args.out, catalog_date=catalog_date,
+        arch, results = report_results(comparison, catalog, cost_settings(args))
+        pages = export_pdf(comparison, arch, results, args.out, catalog_date=catalog_date,
                            error_band=error_band_text(comparison.workload), page_size=args.page_size or default_page_size(),
-                           unit=args.unit, overwrite=args.overwrite, cost=cost_settings(args))
+                           unit=args.unit, overwrite=args.overwrite)
     except LookupError as exc:
         raise UsageError(f"model: {exc}") from None
     except PdfWriteError as exc:

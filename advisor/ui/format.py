@@ -291,11 +291,11 @@ def largest_fit_html(results: Results) -> str:
     if not results.fits_found:
         return "<b>Largest model that fits</b>: being worked out for each build…"
     techs = list(results.curves)
-    # Headers right-aligned like their numbers (issue 17: "int8" sat off its column).
+    # Headers right-aligned like their numbers (left-aligned, "int8" sat off its column).
     head = "".join(f"<th align='right'>{html.escape(t)}</th>" for t in techs)
     rows = []
     for r in results.builds:
-        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t)) if not r.problems else '—'}</td>"
+        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t), results.largest_top_params) if not r.problems else '—'}</td>"
                         for t in techs)
         rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
     return ("<b>Largest model that fits</b> (a generic dense decoder with this job's settings, on each build's own "

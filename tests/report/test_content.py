@@ -9,6 +9,8 @@ import pytest
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.recommend import recommendation
+from advisor.core.advice.running import with_running_costs
+from advisor.core.cost.running import CostSettings
 from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
@@ -24,7 +26,8 @@ def catalog():
 
 def _doc(catalog, comparison):
     arch = resolve_model(catalog, comparison.model)
-    results = evaluate(catalog, arch, comparison.workload, comparison.builds)
+    results = with_running_costs(evaluate(catalog, arch, comparison.workload, comparison.builds), arch,
+                                 comparison.workload, CostSettings(), dt.date(2026, 11, 22))
     doc = build_document(comparison, arch, results, catalog_date="2026-11-09", error_band="memory ±3 % median",
                          made_on=dt.date(2026, 11, 22))
     return doc, results
@@ -133,7 +136,7 @@ def test_qlora_base_is_what_the_estimate_stores(catalog):
 
 def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
     # issue 21: the PDF says what the training optimizes (with its source) beside the method.
-    from advisor.report.content import workload_rows
+    from advisor.report.job_table import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
     # The settings in their declared words (the sources of each objective are the estimate's assumptions).
@@ -149,7 +152,7 @@ def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
 
 def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
     # issue 15 (fifteenth session): a prompt without a fused attention kernel is slower; the PDF says so.
-    from advisor.report.content import workload_rows
+    from advisor.report.job_table import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
     assert "Prompt attention" not in dict(workload_rows(llama2_7b(), Workload(engine="transformers"), None))
@@ -166,7 +169,7 @@ def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
 
 def test_workload_rows_name_a_per_head_decode_kernel():
     # issue 15 (third session): the PDF states the decode attention kernel when it is not the default.
-    from advisor.report.content import workload_rows
+    from advisor.report.job_table import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
     assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
@@ -186,7 +189,7 @@ def test_workload_rows_name_the_framework_and_what_it_sets():
     # issue 14: the PDF names the training framework and shows the precision, loss and checkpointing
     # the estimate used, the framework's defaults where the job set nothing (LitGPT trains in pure
     # bf16 with a chunked loss; the job's own 'amp' default is not what was estimated).
-    from advisor.report.content import workload_rows
+    from advisor.report.job_table import workload_rows
     from tests.core.speed.speed_fixtures import llama2_7b
 
     rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
@@ -215,20 +218,16 @@ def test_the_verdict_table_prices_every_build_per_million_tokens():
     from advisor.core.advice.comparison import BuildEntry, ModelRef
     from advisor.core.advice.evaluate import evaluate, resolve_model
     from advisor.core.job.workload import Method, Mode
-    from advisor.report.content import verdict_table
+    from advisor.core.advice.running import build_running_cost
+    from advisor.report.tables import verdict_table
     from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog().catalog
     w = Workload(mode=Mode.TRAIN, method=Method.LORA)
-    results = evaluate(catalog, resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b")), w,
-                       (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
-                        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
-    import datetime as dt
-
-    from advisor.core.advice.running import build_running_cost
-    from advisor.core.cost.running import CostSettings
-
-    table = verdict_table(results, w, "GiB", CostSettings(), dt.date(2026, 11, 1))
+    arch = resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b"))
+    results = evaluate(catalog, arch, w, (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
+                                          BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
+    table = verdict_table(with_running_costs(results, arch, w, CostSettings(), dt.date(2026, 11, 1)), w, "GiB")
     assert table.columns[-1] == "Cost per million trained tokens"
     rows = {row[0]: row for row in table.rows}
     h200 = results.builds[0]

@@ -14,7 +14,7 @@ from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import build_running_cost, rent_vs_buy
 from advisor.core.cost.running import CostSettings
 from advisor.core.job.workload import Mode, Workload
-from advisor.report.export import export_pdf
+from tests.report_export import export
 from advisor.storage.catalog_store import load_catalog
 
 COST = CostSettings(electricity_usd_per_kwh=0.25, hours_per_day=10, years=2)
@@ -38,7 +38,7 @@ def _text(path) -> str:
 def test_pdf_text_has_running_cost_and_owning_vs_renting(qapp, catalog, tmp_path):
     comp = _with_cloud()
     out = tmp_path / "cost.pdf"
-    export_pdf(comp, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST, made_on=dt.date(2026, 11, 24))
+    export(comp, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST, made_on=dt.date(2026, 11, 24))
     text = _text(out)
     assert "Running cost" in text and "Owning vs renting" in text
     assert "$0.25/kWh, 10 hours of use a day, 2 years" in text
@@ -59,14 +59,14 @@ def test_pre_training_plan_in_the_report_only_for_a_pre_training_job(qapp, catal
     comp = canonical_comparison()
     fine_tune = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=10**9, epochs=2)})
     out = tmp_path / "train.pdf"
-    export_pdf(fine_tune, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
+    export(fine_tune, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
     text = _text(out)
     assert "Training run (1B tokens × 2)" in text
     assert "Pre-training" not in text and "pre-training" not in text  # a fine-tune is not a pre-training run
     optimal = round(chinchilla_tokens(count_params(resolve_model(catalog, comp.model)).total))
     pre_train = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=optimal)})
     out = tmp_path / "pre-train.pdf"
-    export_pdf(pre_train, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
+    export(pre_train, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
     text = _text(out)
     assert "Pre-training compute-optimally" in text and "arXiv:2203.15556" in text and "GPU-days" in text
 

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
 from advisor.core.job.defaults import default_job
 from advisor.core.job.workload import Method, Mode
-from advisor.report.export import export_pdf
+from tests.report_export import export
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import error_band_text
 
@@ -36,7 +36,7 @@ def _norm(text: str) -> str:
 def _export(catalog, tmp_path, workload, name):
     comp = canonical_comparison().model_copy(update={"builds": SIX, "workload": workload})
     out = tmp_path / name
-    export_pdf(comp, catalog, out, catalog_date="2026-11-01", error_band=error_band_text(workload),
+    export(comp, catalog, out, catalog_date="2026-11-01", error_band=error_band_text(workload),
                made_on=dt.date(2026, 11, 27))
     return [_norm(p.extract_text()) for p in PdfReader(out).pages], out
 

@@ -63,7 +63,7 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     from advisor import plots
 
     results = session.results
-    on_curve = plots.curve_at(results.curves[results.current_technique], results.chosen_params)
+    on_curve = plots.curve_at(results.curve_params, results.curves[results.current_technique], results.chosen_params)
     assert 10 ** marker_after[0] == pytest.approx(on_curve / GIB)  # the axis is log10
     no_build = estimate(session.catalog.models["llama-3.1-70b"], session.workload, None)
     assert on_curve == pytest.approx(no_build.memory.total, rel=0.15)  # a generic decoder of its size is near it
@@ -148,7 +148,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
     from advisor.core.job.workload import Engine, Workload
 
     session, window = app_window
-    session._set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
+    session.set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
                          BuildEntry(name="One 4090", gpu_id="rtx-4090", gpu_count=1)), "two")
     session.set_workload(session.workload.model_copy(update={"engine": Engine.TENSORRT_LLM}))
     m = window.builds_panel.model

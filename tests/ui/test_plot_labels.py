@@ -4,6 +4,7 @@ Rectangles are taken in scene coordinates: the legend's labels and samples, the 
 texts (``AxisItem.generateDrawSpecs``, what pyqtgraph paints) and the words under empty bars.
 """
 
+import datetime as dt
 import itertools
 
 import pyqtgraph as pg
@@ -14,6 +15,8 @@ from PySide6.QtGui import QImage, QPainter
 from advisor import plots
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
 from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.advice.running import with_running_costs
+from advisor.core.cost.running import CostSettings
 from advisor.storage.catalog_store import load_catalog
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -38,7 +41,8 @@ def catalog():
 def _results(catalog, n):
     comp = canonical_comparison()
     arch = resolve_model(catalog, comp.model)
-    return evaluate(catalog, arch, comp.workload, SIX[:n]), arch.name
+    results = evaluate(catalog, arch, comp.workload, SIX[:n])  # with running costs, as the session adds them
+    return with_running_costs(results, arch, comp.workload, CostSettings(), dt.date.today()), arch.name
 
 
 def _canvas(qtbot, builder, size):
@@ -152,18 +156,17 @@ def test_a_build_without_a_price_says_so_under_its_value_bars(qtbot, catalog):
 
 
 def test_the_value_text_never_asks_for_a_cloud_instance_that_is_there(catalog):
-    from advisor.core.job.workload import Workload
     from advisor.storage.settings import Settings
     from advisor.ui.plot_views import _rent_vs_buy_html
 
     results, _ = _results(catalog, 6)
-    text = _rent_vs_buy_html(results, Settings(), Workload())
+    text = _rent_vs_buy_html(results, Settings())
     assert "Add a cloud instance" not in text and "RunPod H200" in text
     unpriced = [r.name for r in results.builds if r.price_new_usd is None and r.price_used_usd is None
                 and r.entry.cloud_id is None]
     assert all(name in text for name in unpriced)
     two, _ = _results(catalog, 2)
-    assert "Add a cloud instance" in _rent_vs_buy_html(two, Settings(), Workload())
+    assert "Add a cloud instance" in _rent_vs_buy_html(two, Settings())
 
 
 def test_a_scale_with_no_bar_shows_no_numbers(qtbot, catalog):

@@ -92,7 +92,7 @@ def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
     states = []
     for builds, update in ((six, {"batch": 2}), (six, {"mode": Mode.TRAIN, "method": Method.LORA}),
                            (six[:2], {"batch": 3}), (six, {"batch": 9, "context_len": 4096})):
-        session._set_builds(builds, "builds")
+        session.set_builds(builds, "builds")
         session.set_workload(base.model_copy(update=update))
         drawn(window)
         states.append(session.results)
@@ -128,7 +128,7 @@ def test_fit_legend_new_figures_keep_the_names_cut_and_set_each_label_once(app_w
     from advisor.core.advice.comparison import BuildEntry
 
     session, window = app_window
-    session._set_builds(tuple(BuildEntry(name=f"A long build name number {i} (PCIe)", gpu_id="rtx-5090",
+    session.set_builds(tuple(BuildEntry(name=f"A long build name number {i} (PCIe)", gpu_id="rtx-5090",
                                          gpu_count=i) for i in range(1, 6)), "five")
     window.resize(1024, 700)
     drawn(window)

@@ -94,13 +94,13 @@ def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, d
     session.curves_computed.connect(lambda results: shown.append(session.workload))
     first = session.workload.model_copy(update={"batch": 13})
     session.set_workload(first)
-    qtbot.waitUntil(lambda: session._sweep_run is not None, timeout=5000)  # begun, in turns: not done
-    assert session.sweep_pending and session._sweep_step_timer.isActive()
+    qtbot.waitUntil(lambda: session.scheduler._sweep_run is not None, timeout=5000)  # begun, in turns: not done
+    assert session.sweep_pending and session.scheduler._sweep_step_timer.isActive()
     last = first.model_copy(update={"batch": 14})
     session.set_workload(last)
-    assert session._sweep_run is None or session._sweep_run.workload == last  # the first one is dropped
+    assert session.scheduler._sweep_run is None or session.scheduler._sweep_run.workload == last  # the first one is dropped
     drawn(window)
-    assert shown == [last] and first not in session._curve_cache
+    assert shown == [last] and first not in session.scheduler._curve_cache
     reference, current = evaluate.fit_curves(last)
     assert session.results.current_technique == current and list(session.results.curves) == list(reference)
     for label, y in reference.items():
@@ -127,7 +127,7 @@ def test_the_search_waits_until_the_job_stays_put(app_window, drawn, monkeypatch
     """Typing a value is several changes: the table follows each, the search for what would make a
     build fit starts once, for the last (``SUGGEST_DELAY_MS`` after it)."""
     from advisor.core.advice.comparison import ModelRef
-    from advisor.ui.session import SUGGEST_DELAY_MS
+    from advisor.ui.recompute.scheduler import SUGGEST_DELAY_MS
 
     session, window = app_window
     session.set_model(ModelRef(preset_id="llama-3.1-70b"))
@@ -163,7 +163,7 @@ def test_the_builds_are_estimated_a_few_per_turn_and_end_as_one_evaluation(app_w
     from advisor.core.job.workload import Method, Mode
 
     session, window = app_window
-    session._set_builds(_six_entries(), "six")
+    session.set_builds(_six_entries(), "six")
     drawn(window)
     session.slice_ms = 0.0  # one build per turn
     before = session.results
@@ -182,7 +182,7 @@ def test_the_builds_are_estimated_a_few_per_turn_and_end_as_one_evaluation(app_w
 
 def test_a_change_during_the_pass_starts_it_again_for_the_new_state(app_window, drawn, synchronous):
     session, window = app_window
-    session._set_builds(_six_entries(), "six")
+    session.set_builds(_six_entries(), "six")
     drawn(window)
     session.slice_ms = 0.0
     shown = []
@@ -207,7 +207,7 @@ def test_a_turn_that_computed_long_leaves_the_table_and_the_plot_to_the_next(app
 
     from PySide6.QtWidgets import QApplication
 
-    from advisor.ui.session import SPLIT_AFTER_MS
+    from advisor.ui.recompute.turns import SPLIT_AFTER_MS
 
     real_build, real_steps = evaluate.evaluate_build, evaluate.fit_curve_steps
 
@@ -230,15 +230,15 @@ def test_a_turn_that_computed_long_leaves_the_table_and_the_plot_to_the_next(app
     first = session.workload.model_copy(update={"batch": 21})
     session.set_workload(first)
     assert session.results_pending and not computed  # every build computed, the table not yet redrawn
-    assert len(session._pass.done) == len(session.builds) and session._pass_timer.isActive()
+    assert len(session.scheduler._pass.done) == len(session.builds) and session.scheduler._pass_timer.isActive()
     deadline = time.monotonic() + 5
-    while not (session._sweep_run is not None and session._sweep_run.out is not None) and time.monotonic() < deadline:
+    while not (session.scheduler._sweep_run is not None and session.scheduler._sweep_run.out is not None) and time.monotonic() < deadline:
         QApplication.processEvents()  # one pass at a time: that state lasts one turn
-    assert session._sweep_run is not None and session._sweep_run.out is not None
+    assert session.scheduler._sweep_run is not None and session.scheduler._sweep_run.out is not None
     assert computed and not curves and session.sweep_pending  # the sweep is in, its redraw waits a turn
     second = first.model_copy(update={"batch": 22})
     session.set_workload(second)  # a change before that turn: the first sweep is kept, not drawn
-    assert first in session._curve_cache and session._sweep_run is None
+    assert first in session.scheduler._curve_cache and session.scheduler._sweep_run is None
     drawn(window)
     assert len(curves) == 1 and session.workload == second and not session.sweep_pending
     session.undo_stack.undo()
@@ -256,13 +256,13 @@ def test_closing_the_window_stops_every_timer_and_job(qtbot, qapp):
     window.show()
     window.finish_start()
     session.slice_ms = 0.0  # one build per turn: the pass is still running when the window closes
-    session._set_builds(_six_entries(), "six")
+    session.set_builds(_six_entries(), "six")
     assert session.results_pending
     window.close()
     assert not session.results_pending
-    assert not any(t.isActive() for t in (session._pass_timer, session._sweep_timer, session._suggest_timer))
+    assert not any(t.isActive() for t in (session.scheduler._pass_timer, session.scheduler._sweep_timer, session.scheduler._suggest_timer))
     qtbot.wait(SUGGEST_WAIT_MS)  # the event loop turns: nothing is started, nothing is emitted
-    assert session._sweep_run is None and session._suggest_job is None
+    assert session.scheduler._sweep_run is None and session.scheduler.search.job is None
     session.set_workload(session.workload.model_copy(update={"batch": 3}))  # a closed session computes at once
     assert not session.results_pending and session.results.builds[0].estimate is not None
 

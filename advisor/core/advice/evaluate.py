@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
-from advisor.core.advice.largest import FitInput, anchored, largest_fits
+from advisor.core.advice.largest import SIZE_HI, FitInput, anchored, largest_fits
+from advisor.core.advice.running_costs import RunningCosts
 from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
 from advisor.core.estimate.job_words import say
 from advisor.core.estimate.estimator import estimate
@@ -103,6 +104,13 @@ class Results:
     chosen_need_bytes: float | None
     notice: str | None = None  # why something could not be computed, said once
     fits_found: bool = False  # each build's largest model is in (``with_largest_fits``)
+    #: Every build's running cost under the user's cost settings, added by the caller that holds them
+    #: (``running.with_running_costs``); None until then. Renderers read it and compute no cost.
+    running: RunningCosts | None = None
+    #: The model sizes of ``curves`` (parameters): the fit plot's x axis.
+    curve_params: np.ndarray = field(default_factory=lambda: CURVE_PARAMS)
+    #: The top of each build's largest-model search (parameters): a largest fit there runs that size or more.
+    largest_top_params: float = SIZE_HI
 
 
 def resolve_entry(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:
