@@ -9,6 +9,11 @@ Like is compared with like: measurements taken with ``torch.cuda.max_memory_allo
 estimate's ``runtime`` term is left out for them; nvidia-smi / NVML readings include it.
 Units GB/MB are decimal, GiB/MiB binary.
 
+Whole sources are split as the speed benchmark splits them (``benchmarks/sources.py``: the sha256 of the
+row's URL mod 3 == 0 is held out; a held-out source seen while a mechanism was chosen is reported apart):
+the tables print calibration, held-out (seen), held-out (never seen) and all rows, and a ``training``
+line over every training group.
+
 Run: ``.venv/bin/python benchmarks/fidelity.py`` (trusted rows) or ``--all``; ``-v`` per row.
 """
 
@@ -30,9 +35,15 @@ from advisor.core.memory.peak import estimate_memory  # noqa: E402
 from advisor.core.memory.results import MemoryBreakdown  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import sources  # noqa: E402  (benchmarks/sources.py)
+
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
 GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2 (issue 21)
+TRAINING_GROUPS = ("full", "lora", "qlora", "adapter")  # the "training" line: every training group together
+#: Issue 42's training-memory target on held-out sources: median / p90 absolute % error at most.
+TRAINING_TARGET = (8.0, 20.0)
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).
 ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "max_memory_active", "reported", "torch")
@@ -70,6 +81,7 @@ class Outcome:
     estimate_bytes: float | None
     skipped: str = ""
     mapped: str = ""  # framework mechanisms applied by the benchmark mapping (``mechanisms`` column)
+    part: str = sources.CALIBRATION  # calibration, held-out (seen) or held-out (``sources.part_of``)
 
     @property
     def error_pct(self) -> float:
@@ -189,7 +201,8 @@ def missing_inputs(row: dict[str, str]) -> str:
 def evaluate(row: dict[str, str]) -> Outcome:
     trusted = row.get("trusted", "").strip().lower() == "yes"
     meas = measured_bytes(row)
-    base = dict(row_id=row["id"], group=row["group"], trusted=trusted, measured_bytes=meas)
+    base = dict(row_id=row["id"], group=row["group"], trusted=trusted, measured_bytes=meas,
+                part=sources.part_of(row.get("url", "")))
     arch = load_arch(row.get("model_id", "").strip())
     if arch is None:
         return Outcome(**base, estimate_bytes=None, skipped=f"no model preset for {row.get('model_id') or row.get('hf_repo')}")
@@ -252,14 +265,26 @@ def p90(values: list[float]) -> float:
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, tuple[int, float, float]]:
-    """Group → (rows, median %, p90 %) over rows that have an estimate; plus 'overall'."""
+    """Group → (rows, median %, p90 %) over rows that have an estimate; plus 'training' (every training
+    group) and 'overall'."""
     out: dict[str, tuple[int, float, float]] = {}
     scored = [o for o in outcomes if o.estimate_bytes is not None]
-    for group in (*GROUPS, "overall"):
-        errs = [o.error_pct for o in scored if group == "overall" or o.group == group]
+    for group in (*GROUPS, "training", "overall"):
+        errs = [o.error_pct for o in scored
+                if group == "overall" or o.group == group or (group == "training" and o.group in TRAINING_GROUPS)]
         if errs:
             out[group] = (len(errs), statistics.median(errs), p90(errs))
     return out
+
+
+def training_target_miss(summary: dict[str, tuple[int, float, float]]) -> str:
+    """'' when the 'training' line of ``summary`` meets ``TRAINING_TARGET``, else why not, in words."""
+    if "training" not in summary:
+        return "training: no rows"
+    _n, med, high = summary["training"]
+    misses = [f"median {med:.1f} > {TRAINING_TARGET[0]:g}"] if med > TRAINING_TARGET[0] else []
+    misses += [f"p90 {high:.1f} > {TRAINING_TARGET[1]:g}"] if high > TRAINING_TARGET[1] else []
+    return "; ".join(f"training {m}" for m in misses)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -288,6 +313,13 @@ def main(argv: list[str] | None = None) -> int:
     representable = [o for o in chosen if o.row_id not in KNOWN_GAPS]
     print(f"\n{label} rows without the {len(chosen) - len(representable)} known gaps (KNOWN_GAPS):")
     _table(representable)
+    print(f"\n{label} rows by source part (benchmarks/sources.py; 'held-out': held out by the hash and never "
+          "seen while a mechanism was chosen):")
+    _parts_table(chosen)
+    print(f"training target (median / p90 %: {TRAINING_TARGET[0]:g} / {TRAINING_TARGET[1]:g}):")
+    for part in (*sources.PARTS, "all"):
+        miss = training_target_miss(summarize([o for o in chosen if part in ("all", o.part)]))
+        print(f"  {part:<15} {'met' if not miss else 'missed: ' + miss}")
     return 0
 
 
@@ -295,6 +327,16 @@ def _table(outcomes: list[Outcome]) -> None:
     print(f"{'group':10s} {'rows':>4s} {'median %':>9s} {'p90 %':>7s}")
     for group, (n, med, high) in summarize(outcomes).items():
         print(f"{group:10s} {n:4d} {med:9.1f} {high:7.1f}")
+
+
+def _parts_table(outcomes: list[Outcome]) -> None:
+    parts = {p: summarize([o for o in outcomes if p in ("all", o.part)]) for p in (*sources.PARTS, "all")}
+    print(f"{'group':10s}" + "".join(f" {p:>24s}" for p in parts))
+    print(f"{'':10s}" + f" {'rows':>6s} {'median %':>9s} {'p90 %':>7s}" * len(parts))
+    for group in (*GROUPS, "training", "overall"):
+        cells = [parts[p].get(group) for p in parts]
+        print(f"{group:10s}" + "".join(f" {c[0]:6d} {c[1]:9.1f} {c[2]:7.1f}" if c else f" {'-':>6s} {'-':>9s} {'-':>7s}"
+                                       for c in cells))
 
 
 if __name__ == "__main__":

@@ -183,21 +183,21 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
 
 
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
-    """``flops.TRAIN_MFU_BY_GENERATION`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU generation (the
-    first word of the catalog's architecture), the geometric mean over the calibration sources' training
-    rows run in bf16 without torch.compile of ``flops.train_flops_per_token`` of the row's job x its
-    tokens per GPU and step / (the GPU's bf16 peak x (the measured step less its optimizer step,
-    ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached:
-    rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``) give the generation's figure,
-    keyed by the generation; rows of another framework that framework's own, keyed (framework,
-    generation). Rows whose GPU, model or layout the app lacks are left out. Returns
+    """``flops.TRAIN_MFU_BY_FAMILY`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU family (``Gpu.speed_family``:
+    compute capability or gfx target), the geometric mean over the calibration sources' training rows run in
+    bf16 without torch.compile of ``flops.train_flops_per_token`` of the row's job x its tokens per GPU and
+    step / (the GPU's bf16 peak x its ``flops.train_matmul_factor`` x (the measured step less its optimizer
+    step, ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached on a
+    card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
+    give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
+    (framework, family). Rows whose GPU, model or layout the app lacks are left out. Returns
     {key: (MFU, the rows' ids)}."""
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
         bandwidth_bytes_per_s,
-        generation,
         peak_flops,
         train_flops_per_token,
+        train_matmul_factor,
     )
     from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.layout import split_of
@@ -221,11 +221,63 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         tokens = job.batch * job.seq_len * job.grad_accum_steps
         step_s = tokens / float(row["tokens_per_s"])
         optimizer_s = optimizer_step_seconds(arch, job, split_of(job), bandwidth_bytes_per_s(gpu))
-        mfu = tokens * train_flops_per_token(arch, job) / (peak_flops(gpu, job) * (step_s - optimizer_s))
-        gen = generation(gpu.architecture)
+        peak = peak_flops(gpu, job) * train_matmul_factor(gpu)
+        mfu = tokens * train_flops_per_token(arch, job) / (peak * (step_s - optimizer_s))
+        family = gpu.speed_family
         framework = job.framework.value
-        logs[gen if framework in PRETRAINING_FRAMEWORKS else (framework, gen)].append((math.log(mfu), row["id"]))
+        logs[family if framework in PRETRAINING_FRAMEWORKS else (framework, family)].append((math.log(mfu), row["id"]))
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
+
+
+#: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of
+#: sources dated before July 2024 timed other kernels (MMQ with dp4a, or dequantization to FP16), and are left
+#: out of the MMQ path's fit (they stay scored: they are what those builds did); the two PRs' own tables (June 2024) are in.
+MMQ_MMA_SINCE = "2024-06"
+
+
+def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
+    """``es.GGUF_PATH_COMPUTE``: for each GGUF kernel path but cuBLAS (``gguf_paths.gguf_path``), the share of
+    its peak that reproduces the calibration prefill rows of that path (llama.cpp, trusted), as the geometric
+    mean over them of share × measured / estimated (a prefill is compute-bound: its time goes as 1 / share),
+    iterated ``rounds`` times; ``MMQ_MMA_SINCE`` for the CUDA MMQ path. Returns {path: (share, row ids)}."""
+    from advisor.core.speed.gguf_paths import GgufPath, gguf_path
+
+    rows: dict = defaultdict(list)
+    for row in speed_fidelity.load_rows():
+        if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
+                or speed_fidelity.split_of(row) != "calibration"):
+            continue
+        gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+        job = speed_fidelity.job_of(row)
+        if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
+            continue
+        path = gguf_path(gpu, job.weights)
+        if path in (None, GgufPath.CUBLAS):
+            continue
+        if path is GgufPath.MMQ_MMA and row.get("source_date") and row["source_date"] < MMQ_MMA_SINCE:
+            continue
+        if speed_fidelity.evaluate(row, catalog).estimate is not None:  # rows the benchmark scores
+            rows[path].append(row)
+    shipped = dict(es.GGUF_PATH_COMPUTE)
+    out = {}
+    try:
+        for path, path_rows in rows.items():
+            for _ in range(rounds):
+                share = es.gguf_compute_share(path)
+                ratios = []
+                for row in path_rows:
+                    o = speed_fidelity.evaluate(row, catalog)
+                    if o.estimate is not None:
+                        ratios.append(math.log(o.measured / o.estimate))
+                if not ratios:
+                    break
+                es.GGUF_PATH_COMPUTE[path] = round(share * math.exp(sum(ratios) / len(ratios)), 3)
+            if path in es.GGUF_PATH_COMPUTE:
+                out[path] = (es.GGUF_PATH_COMPUTE[path], [r["id"] for r in path_rows])
+    finally:
+        es.GGUF_PATH_COMPUTE.clear()
+        es.GGUF_PATH_COMPUTE.update(shipped)
+    return out
 
 
 QUANT_GRID = [round(i * 0.01e-3, 8) for i in range(0, 31)]  # 0 to 0.3 ms per layer
@@ -301,8 +353,11 @@ def main() -> int:
     print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
           f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
     for key, (mfu, ids) in sorted(train_mfu_fit(catalog=catalog).items(), key=lambda kv: str(kv[0])):
-        table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_GENERATION"
+        table = "TRAIN_MFU_BY_FRAMEWORK" if isinstance(key, tuple) else "TRAIN_MFU_BY_FAMILY"
         print(f"# {table}[{key!r}] = {mfu:.2f}  (flops.py; calibration rows: {', '.join(ids)})")
+    for path, (share, ids) in sorted(fit_gguf_paths(catalog).items(), key=lambda kv: kv[0].name):
+        print(f"# GGUF_PATH_COMPUTE[GgufPath.{path.name}] = {share:.3f}  (engine_speed.py; calibration rows: "
+              f"{', '.join(ids)})")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import fidelity  # noqa: E402  (benchmarks/fidelity.py)
+import sources  # noqa: E402  (benchmarks/sources.py)
 import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
 
 TARGET = ROOT / "resources" / "fidelity.json"
@@ -54,28 +55,55 @@ def measure() -> dict:
             "commit": commit, "memory": groups, "speed": speeds, "speed_basis": speed_basis(speed, catalog)}
 
 
+def _band(errs: list[float]) -> dict:
+    return {"rows": len(errs), "median_pct": round(statistics.median(errs), 1),
+            "p90_pct": round(speed_fidelity.p90(errs), 1)}
+
+
 def speed_basis(outcomes: list, catalog) -> dict:
     """Per GPU family and engine (or training framework), the trusted scored rows and their error
     (``advisor.core.speed.basis``): which pairs the speed was measured on. Calibration and held-out
-    rows both count as measured there."""
-    from advisor.core.speed.basis import basis_key
+    rows both count as measured there; a pair's held-out rows (sources held out of every fit by
+    ``speed_fidelity.split_of``, seen or not) also give their own band (``held_out``).
+
+    The ``extrapolated`` entry: the band of held-out rows whose (family, software) pair has no
+    calibration row — runs of a family the fit never saw with that software, which is what an
+    extrapolated estimate is (TensorRT-LLM on the A100 and L40S, fitted on the H200; torchtune, never
+    fitted; llama.cpp on families without a calibration run)."""
+    from advisor.core.speed.basis import EXTRAPOLATED_KEY, basis_key
 
     groups: dict[str, list[float]] = {}
+    held: dict[str, list[float]] = {}
+    fitted: set[str] = set()
     for o in outcomes:
         if o.estimate is None or not o.trusted or not o.gpu_id:
             continue
         key = basis_key(catalog.gpus[o.gpu_id].speed_family, engine_words(o.engine))
         groups.setdefault(key, []).append(o.error_pct)
-    return {key: {"rows": len(errs), "median_pct": round(statistics.median(errs), 1),
-                  "p90_pct": round(speed_fidelity.p90(errs), 1)} for key, errs in sorted(groups.items())}
+        if o.split == sources.CALIBRATION:
+            fitted.add(key)
+        else:
+            held.setdefault(key, []).append(o.error_pct)
+    table = {key: {**_band(errs), **({"held_out": _band(held[key])} if key in held else {})}
+             for key, errs in sorted(groups.items())}
+    unseen_pairs = [e for key, errs in held.items() if key not in fitted for e in errs]
+    if unseen_pairs:
+        table[EXTRAPOLATED_KEY] = {**_band(unseen_pairs), "pairs": sorted(k for k in held if k not in fitted)}
+    return table
 
 
 def engine_words(engine: str) -> str:
-    """An engine or framework as the app names it (``Engine.label``; training frameworks by their id)."""
-    from advisor.core.job.workload import Engine
+    """An engine or framework as the app names it (``Engine.label``; training frameworks as
+    ``FRAMEWORK_NAMES`` has them, 'Hugging Face' for the HF Trainer): ``basis.software_of``'s words."""
+    from advisor.core.job.frameworks import FRAMEWORK_NAMES
+    from advisor.core.job.workload import Engine, Framework
 
     try:
         return Engine(engine).label
+    except ValueError:
+        pass
+    try:
+        return FRAMEWORK_NAMES[Framework(engine)]
     except ValueError:
         return engine
 

@@ -90,7 +90,8 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                   "request_s": speed.request_s, "request_tokens_per_s": speed.request_tokens_per_s,
                   "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
                   "interconnect_share": speed.interconnect_share, "comm_link": speed.comm_link or None,
-                  "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes)},
+                  "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes),
+                  "basis": basis_json(planned.workload if planned is not None else request.workload, request.build)},
         "fit": fit,
         "checks": [] if request.build is None else build_checks_json(request.build),
         "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
@@ -98,6 +99,19 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
         "assumptions": list(request.notes) + list(est.assumptions),
         "warnings": [past] if past else [],
     }
+
+
+def basis_json(workload, build) -> dict[str, Any] | None:
+    """``speed.basis``: whether the speed was measured on these GPUs' family with this engine or framework
+    (``advisor.core.speed.basis``), the runs and the error there; null without a build."""
+    if build is None:
+        return None
+    from advisor.storage.error_bands import speed_basis
+
+    b = speed_basis(workload, build.gpus[:max(1, min(workload.n_gpus, build.gpu_count))])
+    return {"calibrated": b.calibrated, "family": b.family, "software": b.software, "runs": b.rows,
+            "median_pct": b.median_pct, "p90_pct": b.p90_pct, "held_out_runs": b.held_out_rows,
+            "held_out_median_pct": b.held_out_median_pct, "text": b.sentence}
 
 
 def build_checks_json(build) -> list[dict[str, str]]:
@@ -228,8 +242,12 @@ def result_text(data: dict[str, Any]) -> str:
                   ("step time", s["step_time_s"], "s")]
     shown = [(k, v, u) for k, v, u in speed_rows if v is not None]
     if shown:
-        lines += ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")]
+        basis = s.get("basis") or {}
+        lines += ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")
+                  + ("" if basis.get("calibrated", True) else ", extrapolated")]
         lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
+        if basis.get("text"):
+            lines.append(f"  {basis['text']}")
         if s.get("train_tokens_per_s") and w["n_gpus"] > 1:
             lines.append(f"  {'per GPU':<14}{_fmt(s['train_tokens_per_s'] / w['n_gpus'], 'tokens/s'):>16}")
         if s.get("comm_link"):

@@ -172,21 +172,24 @@ def _check_resolvable(comparison, catalog) -> None:
 
 def report_results(comparison, catalog, cost=None, today=None):
     """(arch, results) of ``comparison`` as the report prints them: evaluated once, a fit within the
-    estimate's measured median error "tight" (as in the window), carrying each build's running cost under
+    estimate's measured median error "tight" (as in the window), carrying each build's speed basis (from the
+    measured table) and its running cost under
     ``cost`` (``CostSettings``; default: the defaults) on ``today``. Raises LookupError for a model that
     cannot be resolved."""
     import datetime as dt
 
     from advisor.core.advice.evaluate import evaluate, resolve_model
     from advisor.core.advice.running import with_running_costs
+    from advisor.core.advice.speed_bases import with_speed_bases
     from advisor.core.cost.running import CostSettings
-    from advisor.storage.error_bands import median_pct
+    from advisor.storage.error_bands import median_pct, speed_basis_table
 
     arch = resolve_model(catalog, comparison.model)
-    band = median_pct(comparison.workload)
-    results = evaluate(catalog, arch, comparison.workload, comparison.builds, margin=band / 100 if band else 0.0)
-    return arch, with_running_costs(results, arch, comparison.workload, cost or CostSettings(),
-                                    today or dt.date.today())
+    w = comparison.workload
+    band = median_pct(w)
+    results = evaluate(catalog, arch, w, comparison.builds, margin=band / 100 if band else 0.0)
+    results = with_speed_bases(results, w, speed_basis_table())
+    return arch, with_running_costs(results, arch, w, cost or CostSettings(), today or dt.date.today())
 
 
 def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:

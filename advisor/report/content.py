@@ -1,7 +1,8 @@
 """What the PDF says (Qt-free): the comparison's results turned into a ``ReportDocument``.
 
 It reads the same ``Results`` the window shows, evaluated once by the caller (``llm-advisor report``)
-with everything a renderer needs in them: each build's estimate, price and running cost. So the screen
+with everything a renderer needs in them: each build's estimate, price, running cost and what its speed
+stands on. So the screen
 and the paper carry the same numbers, and nothing here estimates, prices or reads a file. Every price
 carries its date, every build its catalog sources, and the recommendation is derived from the numbers
 alone. The tables are in ``tables``, the running-cost section in ``running_cost``, the job in
@@ -51,7 +52,8 @@ def _per_build_notes(results: Results) -> list:
     for r in results.builds:
         lines = [f"Problem: {message_of(p)}" for p in r.problems] + [f"Check: {w}" for w in r.warnings]
         if r.estimate is not None:
-            lines += list(r.estimate.speed.notes)
+            basis = r.speed_basis if r.runs else None  # what the speed stands on, carried by the results
+            lines += ([basis.sentence] if basis is not None else []) + list(r.estimate.speed.notes)
         if r.price_note:
             lines.append(f"Price: {r.price_note}")
         if lines:

@@ -82,6 +82,13 @@ def builds_table(results: Results, unit: str) -> Table:
 
 
 def _speed_cell(r: BuildResult, w: Workload) -> str:
+    """The figures, marked "(extrapolated)" when no run of the build's GPU family with the job's software was
+    measured (``BuildResult.speed_basis``)."""
+    mark = f" ({r.speed_basis.mark})" if r.speed_basis is not None and r.speed_basis.mark else ""
+    return _speed_figures(r, w) + mark
+
+
+def _speed_figures(r: BuildResult, w: Workload) -> str:
     s = r.estimate.speed
     if w.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:

@@ -13,6 +13,7 @@ import json
 from functools import cache
 
 from advisor.core.job.workload import Mode, Workload
+from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
 
 NOT_MEASURED = "error band not yet measured"
 
@@ -71,6 +72,12 @@ def error_band_text(workload: Workload) -> str:
     tail = f", ±{p90:.0f} % p90" if p90 is not None else ""
     return (f"memory ±{entry['median_pct']:.0f} % median{tail} ({entry.get('rows', '?')} measurements, "
             f"{_group_words(group)}); {speed_band_text(workload)}")
+
+
+def speed_basis(workload: Workload, gpus) -> SpeedBasis:
+    """What this job's speed on these GPUs stands on (``advisor.core.speed.basis.basis_of`` over the shipped
+    table): measured on their family with the job's engine or framework, or extrapolated."""
+    return basis_of(speed_basis_table(), gpus, software_of(workload))
 
 
 def speed_basis_table() -> dict:

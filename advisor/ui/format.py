@@ -148,6 +148,12 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     return f"{word}: {numbers}"
 
 
+def basis_sentence(r: BuildResult) -> str:
+    """Whether this build's speed was measured on its GPU family with the job's engine or framework, or is
+    extrapolated (``BuildResult.speed_basis``, added by the session); '' without a build."""
+    return r.speed_basis.sentence if r.speed_basis is not None else ""
+
+
 def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 1 and r.planned is not None:
         notes = "\n".join(r.planned.notes)
@@ -165,7 +171,7 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 3 and r.estimate is not None and r.runs:
         b = r.estimate.speed.bottleneck
         limit = f"Limited by {b.value}." if b is not None else ""
-        return "\n".join((limit, *r.estimate.speed.notes)).strip() or None
+        return "\n".join((basis_sentence(r), limit, *r.estimate.speed.notes)).strip() or None
     if col == 4:
         return price_tip(r, prefs)
     if col == 6:
@@ -322,6 +328,8 @@ def details_html(results: Results, workload: Workload, prefs) -> str:
         parts.append(f"<p>Parameters: {fmt_params(e.params_total)} total, {fmt_params(e.params_trainable)} trained</p>")
         if e.assumptions:
             parts.append("<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in e.assumptions) + "</ul>")
-        if e.speed.notes:
-            parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in e.speed.notes) + "</ul>")
+        basis = basis_sentence(r) if r.runs else ""
+        if e.speed.notes or basis:
+            parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in
+                                                                   (basis, *e.speed.notes) if n) + "</ul>")
     return "".join(parts)

@@ -4,8 +4,8 @@ Views never keep their own copy of the workload or the builds: they call the set
 from the signals. The comparison itself (job, model, builds, rank-by, its file and its undo stack) is the
 ``ComparisonDocument`` (``advisor.ui.document``); when and where a change is computed is the
 ``RecomputeScheduler`` (``advisor.ui.recompute``). The session adds the catalog, the display
-preferences and what the results need before they are shown: the ranking and the recommendation, and
-each build's running cost under the preferences' cost settings.
+preferences and what the results need before they are shown: the ranking and the recommendation, each
+build's speed basis and its running cost under the preferences' cost settings.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Session(QObject):
         self.ranking: Ranking | None = None
         self.recommendation = ""
         self.document = ComparisonDocument(self._resolve, self)
-        self.scheduler = RecomputeScheduler(self._with_running_costs, self)
+        self.scheduler = RecomputeScheduler(self._finish, self)
         d, s = self.document, self.scheduler
         for source, target in ((d.workload_changed, self.workload_changed), (d.model_changed, self.model_changed),
                                (d.builds_changed, self.builds_changed), (d.document_changed, self.document_changed),
@@ -215,11 +215,14 @@ class Session(QObject):
             self._rank()
             self.results_computed.emit(self.results)
 
-    def _with_running_costs(self, results: Results, inputs: Inputs) -> Results:
-        """Each build's running cost under the preferences' cost settings, today (read by the Value tab, its
-        plot and its text, so none of them computes a cost)."""
+    def _finish(self, results: Results, inputs: Inputs) -> Results:
+        """What the renderers read and compute nothing of: each build's speed basis (from the measured table)
+        and its running cost under the preferences' cost settings, today."""
         from advisor.core.advice.running import with_running_costs
+        from advisor.core.advice.speed_bases import with_speed_bases
+        from advisor.storage.error_bands import speed_basis_table
 
+        results = with_speed_bases(results, inputs.workload, speed_basis_table())
         return with_running_costs(results, inputs.arch, inputs.workload, self.prefs.cost, dt.date.today())
 
     def _on_results(self, results: Results) -> None:

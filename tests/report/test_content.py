@@ -10,6 +10,7 @@ from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, can
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import with_running_costs
+from advisor.core.advice.speed_bases import with_speed_bases
 from advisor.core.cost.running import CostSettings
 from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
@@ -17,6 +18,7 @@ from advisor.core.units import GIB
 from advisor.report.content import build_document
 from advisor.report.document import Chart, Paragraph, Table
 from advisor.storage.catalog_store import load_catalog
+from advisor.storage.error_bands import speed_basis_table
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +28,9 @@ def catalog():
 
 def _doc(catalog, comparison):
     arch = resolve_model(catalog, comparison.model)
-    results = with_running_costs(evaluate(catalog, arch, comparison.workload, comparison.builds), arch,
-                                 comparison.workload, CostSettings(), dt.date(2026, 11, 22))
+    results = with_speed_bases(evaluate(catalog, arch, comparison.workload, comparison.builds), comparison.workload,
+                               speed_basis_table())  # as the caller adds them (llm-advisor report, the window)
+    results = with_running_costs(results, arch, comparison.workload, CostSettings(), dt.date(2026, 11, 22))
     doc = build_document(comparison, arch, results, catalog_date="2026-11-09", error_band="memory ±3 % median",
                          made_on=dt.date(2026, 11, 22))
     return doc, results
@@ -268,3 +271,18 @@ def test_a_build_the_job_cannot_run_on_is_said_in_words_without_field_names(cata
     assert why.startswith("TensorRT-LLM runs on NVIDIA GPUs only")
     words = " ".join(" ".join(getattr(b, "items", ())) + getattr(b, "text", "") for b in doc.blocks)
     assert "engine:" not in words and "Problem: TensorRT-LLM runs on NVIDIA GPUs only" in words
+
+
+def test_the_report_says_what_each_speed_stands_on(catalog):
+    # The speed basis (advisor.core.speed.basis): each build's notes say whether its speed was measured on its GPU
+    # family with the job's engine, and an extrapolated speed is marked so in the verdict table.
+    c = canonical_comparison().model_copy(update={"builds": (
+        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
+        BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))})
+    c = c.model_copy(update={"workload": Workload(weights="q4_k_m", engine="llama.cpp")})
+    doc, results = _doc(catalog, c)
+    rows = {row[0]: row for row in _table(doc, "Build").rows}
+    assert rows["old"][5].endswith(" (extrapolated)") and not rows["pair"][5].endswith("(extrapolated)")
+    text = doc.text()
+    assert "Speed measured on this GPU family (NVIDIA sm_86) with llama.cpp" in text
+    assert "Speed extrapolated: no published run of this GPU family (NVIDIA sm_60) with llama.cpp" in text

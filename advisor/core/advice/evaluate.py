@@ -45,6 +45,7 @@ from advisor.core.model.params import count_params
 from advisor.core.plan.search import FitStatus, Planned, best_plan
 from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
+from advisor.core.speed.basis import SpeedBasis
 
 #: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
 CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
@@ -82,6 +83,9 @@ class BuildResult:
     price_used: MachinePrice | None = None
     #: technique → the largest generic decoder this build's plan search runs (``largest``), None: not even 0.5 B
     largest_fit: dict[str, float | None] = field(default_factory=dict)
+    #: What the build's speed stands on (measured on its GPU family with the job's software, or extrapolated),
+    #: added by the caller that reads the measured table (``speed_bases.with_speed_bases``); None until then.
+    speed_basis: SpeedBasis | None = None
     #: False: the estimate leaves out the rule of thumb, the parameter counts and the assumptions (the
     #: window's pass: ``evaluate_build(quick=True)``); ``detailed`` adds them, nothing else differs.
     detailed: bool = True

@@ -106,9 +106,11 @@ def formulas() -> tuple[Formula, ...]:
                 f"{scores.SCORE_BYTES[Engine.TRANSFORMERS]:g} and {scores.SCORE_BYTES[Engine.LLAMA_CPP]:g} bytes a score, "
                 f"at the bandwidth share b; training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
-                + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_GENERATION.items()))
-                + "; " + ", ".join(f"{FRAMEWORK_NAMES[Framework(f)]} on {g} {m:.0%}"
+                + ", ".join(f"{g} GPUs {m:.0%}" for g, m in sorted(flops.TRAIN_MFU_BY_FAMILY.items()))
+                + "; " + ", ".join(f"{FRAMEWORK_NAMES[Framework(f)]} on {g} {m:.0%}, the same share of the "
+                                   "others' elsewhere"
                                    for (f, g), m in sorted(flops.TRAIN_MFU_BY_FRAMEWORK.items()))
+                + "; each card's own matmul share of its peak moves it: maximum achievable matmul FLOP/s"
                 + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile; plus one optimizer step a step, "
                 "each trained weight (and master copy), its gradient and its optimizer states read and written "
                 f"once by a fused AdamW at decode's bandwidth share (AMP: {_adamw_step_bytes(OptimizerKernel.FUSED):g} "

@@ -24,16 +24,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from advisor.core.job.workload import Mode, Workload
-from advisor.core.speed.basis import SpeedBasis, basis_of
+from advisor.core.speed.basis import SpeedBasis, basis_of, software_of  # software_of: the table's own key
 
 USABLE_TOKENS_PER_S = 10.0
 USABLE_SOURCE = ("reading speed with room to spare: ~238 words/min silent reading (Brysbaert 2019) ≈ 5.3 tokens/s "
                  "at 0.75 words per token; 10 tokens/s per sequence")
-
-
-def software_of(workload: Workload) -> str:
-    """How the speed-basis table names the job's software: the engine as its users write it, or the framework."""
-    return workload.engine.label if workload.mode is Mode.INFERENCE else workload.framework.value
 
 
 def speed_basis(table: Mapping[str, Any], gpus: Sequence, workload: Workload) -> SpeedBasis:

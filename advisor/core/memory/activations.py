@@ -29,7 +29,14 @@ Total (gated, flash, full fine-tuning): ``16h + 4q + 4kv + 8f`` bytes per token 
 the attention core, i.e. drops the s² term; with flash attention there is none to drop.
 Full checkpointing keeps each layer's input (2h) and recomputes one layer at a time.
 Under tensor parallelism without sequence parallelism (Korthikanti eq. 2) the norms and the
-Linear inputs are replicated; everything inside the attention and MLP is split by t.
+Linear inputs are replicated; everything inside the attention and MLP is split by t. With
+sequence parallelism (Korthikanti §4.2.2; torchtitan's tensor-parallel plan, ``apply_tp`` in
+torchtitan/models/llama3/infra/parallelize.py at 018740b7: the embedding's output and every
+block's output are ``Shard(1)``, the norms run as ``SequenceParallel``) the residual stream
+between blocks is split along the sequence: each layer's kept input under full checkpointing
+and the norms' saved tensors are divided by t too. The attention's and the MLP's inputs are
+gathered to every rank (``PrepareModuleInput`` to ``Replicate``) and the q/k/v and gate/up
+Linears save the gathered tensor: those stay whole.
 """
 
 from __future__ import annotations
@@ -143,6 +150,18 @@ def dropout_bytes_per_token(arch: ModelArch, modules: tuple[str, ...]) -> float:
     return LORA_DROPOUT_BYTES * (sum(width[m] for m in others) + n_fc * h)
 
 
+def norm_bytes_per_token(arch: ModelArch, saved: SavedInputs) -> float:
+    """Bytes a layer's norms save per token at 16-bit: RMSNorm's fp32 input (4h) and, with a trainable
+    weight, its bf16 normalized copy (2h); torch's ``native_layer_norm`` saves its 16-bit input (2h)
+    with fp32 mean and rstd (8 B, not counted) and needs nothing more for its weight. A parallel block
+    (GPT-J, Phi-1.5) has one norm whose output both qkv and the MLP read: saved once; Gemma 2/3 add a
+    norm after the attention and after the MLP."""
+    h = arch.hidden_size
+    norms = (1 if arch.parallel_block else 2) + (2 if arch.post_norms else 0)
+    per_norm = 2 * h if arch.layer_norm else 4 * h + (2 * h if saved.norms_trainable else 0)
+    return norms * per_norm
+
+
 def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInputs
                  ) -> tuple[float, float, float]:
     """(replicated, tp-split, attention-score) bytes per token per layer at 16-bit."""
@@ -150,13 +169,7 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
     q = arch.n_heads * arch.head_dim
     kv = arch.n_kv_heads * arch.head_dim
     f = mlp_width(arch)
-    # Per norm: RMSNorm's fp32 input (4h) and, with a trainable weight, its bf16 normalized copy (2h);
-    # torch's native_layer_norm saves its 16-bit input (2h) with fp32 mean and rstd (8 B, not counted)
-    # and needs nothing more for its weight. A parallel block (GPT-J, Phi-1.5) has one norm whose
-    # output both qkv and the MLP read: saved once.
-    norms = (1 if arch.parallel_block else 2) + (2 if arch.post_norms else 0)  # Gemma 2/3: norm after each too
-    per_norm = 2 * h if arch.layer_norm else 4 * h + (2 * h if saved.norms_trainable else 0)
-    replicated = norms * per_norm
+    replicated = norm_bytes_per_token(arch, saved)
     inputs = max(saved.qkv_input, saved.gate_up_input) if arch.parallel_block else saved.qkv_input + saved.gate_up_input
     replicated += 2 * h * inputs
     mlp = (6 * f if arch.gated_mlp else 2 * f) + 2 * f * saved.down_input
@@ -189,16 +202,20 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
 def train_activation_bytes(
     arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl, ckpt: Checkpointing,
     n_layers: int | None = None, tp: int = 1, in_flight: int = 1, act_bytes: int = ACT_BYTES,
-    saved: SavedInputs = FULL_TRAINING,
+    saved: SavedInputs = FULL_TRAINING, sequence_parallel: bool = False,
 ) -> float:
-    """Saved activations of ``n_layers`` layers for ``in_flight`` micro-batches (Korthikanti §4)."""
+    """Saved activations of ``n_layers`` layers for ``in_flight`` micro-batches (Korthikanti §4); with
+    ``sequence_parallel`` the layer inputs and the norms' tensors are split over the ``tp`` ranks too."""
     layers = arch.n_layers if n_layers is None else n_layers
     tokens = seq * micro_batch
     rep, split, scores = _layer_terms(arch, seq, impl, saved)
+    stream = tp if sequence_parallel else 1  # the residual stream's split between blocks
+    if stream > 1:
+        rep -= norm_bytes_per_token(arch, saved) * (1 - 1 / stream)
     scale = act_bytes / ACT_BYTES
     per_layer = tokens * scale * (rep + (split + scores) / tp)
     if ckpt is Checkpointing.FULL:
-        kept = tokens * act_bytes * arch.hidden_size * layers
+        kept = tokens * act_bytes * arch.hidden_size * layers / stream
         return kept * in_flight + per_layer  # one layer recomputed at a time during backward
     if ckpt is Checkpointing.SELECTIVE:
         per_layer -= tokens * scale * scores / tp
@@ -264,12 +281,15 @@ def op_sac_layer_bytes(arch: ModelArch, impl: AttentionImpl) -> float:
 
 
 def op_sac_activation_bytes(arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl,
-                            n_layers: int | None = None, tp: int = 1) -> float:
+                            n_layers: int | None = None, tp: int = 1, sequence_parallel: bool = False) -> float:
     """Saved activations under torchtitan op-level SAC: every layer's ``op_sac_layer_bytes``
-    plus one layer recomputed in full during its backward (as with full checkpointing)."""
+    plus one layer recomputed in full during its backward (as with full checkpointing); with
+    ``sequence_parallel`` that layer's norms are split over the ``tp`` ranks."""
     layers = arch.n_layers if n_layers is None else n_layers
     tokens = seq * micro_batch
     rep, split, scores = _layer_terms(arch, seq, impl, FULL_TRAINING)
+    if sequence_parallel and tp > 1:
+        rep -= norm_bytes_per_token(arch, FULL_TRAINING) * (1 - 1 / tp)
     return tokens * (op_sac_layer_bytes(arch, impl) * layers / tp + rep + (split + scores) / tp)
 
 

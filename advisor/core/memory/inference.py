@@ -24,15 +24,15 @@ from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params, linear_shapes
 from advisor.core.units import MIB
 
-# CUDA context outside any allocator's view: ~300 MB with CUDA ≥ 11.7 lazy module loading
-# (ptrblck, pytorch/pytorch#107667), 200–700 MB depending on GPU and driver
-# (pytorch/pytorch#28113); cuBLAS/cuDNN kernel images add to it once loaded. 500 MiB sits
-# inside the reported range; it is not fitted to any measurement. Measured here once since, on one
-# H100 with CUDA 13.0 and torch 2.11: NVML's process memory minus the allocator's peak reservation,
-# 686-712 MiB for transformers inference and 758 MiB for the HF Trainer
-# (tests/data/device/h100-sxm-2026-11-26.jsonl); one card and one software stack, so the constant
-# stays (the -smi rows of measurements.csv show the gap).
-CUDA_CONTEXT_BYTES = 500 * MIB
+# CUDA context and library workspaces outside any allocator's view: ~300 MB with CUDA >= 11.7 lazy module
+# loading (ptrblck, pytorch/pytorch#107667), 200-700 MB depending on GPU and driver (pytorch/pytorch#28113);
+# cuBLAS/cuDNN kernel images and workspaces add to it once loaded. Measured by this project on one H100 SXM
+# with a current stack (driver 580.159, CUDA 13.0, torch 2.11; tests/data/device/h100-sxm-2026-11-26.jsonl):
+# NVML's process memory minus the allocator's peak reservation, 686-712 MiB for transformers inference and
+# 758 MiB for the HF Trainer, median 712 MiB over the eleven runs — taken here for every CUDA card (it was
+# 500 MiB, inside the older reports' range: device totals read low, most on small models). The context
+# grows with the kernels a process loads; other cards and stacks were not measured.
+CUDA_CONTEXT_BYTES = 712 * MIB
 # vLLM captures CUDA graphs after sizing the KV cache; its logs report "Graph capturing
 # finished ... took 0.5–1 GiB" for 7–8B models (vLLM docs, "Conserving memory"). Counted as
 # runtime outside the gpu_memory_utilization budget. Not fitted.

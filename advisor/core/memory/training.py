@@ -130,20 +130,24 @@ def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in
     """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
     seq = max(1, w.seq_len // cp)
     act_bytes = 4 if w.precision is Precision.FP32 else 2
+    # 2-D FSDP × TP (``Workload.tp``) is torchtitan's plan, which always splits the residual stream along the
+    # sequence between the blocks (sequence parallelism, ``activations`` module docstring); the plain
+    # tensor-parallel scheme keeps it whole on every rank (Megatron without sequence parallelism).
+    sp = w.tp > 1 and tp == w.tp
     if w.checkpointing is Checkpointing.OP_SAC:
-        acts = op_sac_activation_bytes(arch, seq, w.batch, w.attention, layers, tp) * in_flight
+        acts = op_sac_activation_bytes(arch, seq, w.batch, w.attention, layers, tp, sp) * in_flight
     elif w.checkpointing is not Checkpointing.NONE and w.checkpoint_every > 1:
         # Every K-th layer checkpointed (torchtune/torchtitan "ac_freq"): those keep their input
         # only, the others keep everything.
         ckpt = -(-layers // w.checkpoint_every)
         kept = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, ckpt, tp, in_flight,
-                                      act_bytes, saved)
+                                      act_bytes, saved, sp)
         full = train_activation_bytes(arch, seq, w.batch, w.attention, Checkpointing.NONE, layers - ckpt, tp,
-                                      in_flight, act_bytes, saved)
+                                      in_flight, act_bytes, saved, sp)
         acts = kept + full
     else:
         acts = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, layers, tp, in_flight,
-                                      act_bytes, saved)
+                                      act_bytes, saved, sp)
     if w.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
         if notes is not None:
@@ -154,6 +158,7 @@ def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in
                      f"checkpointing {said('checkpointing', w.checkpointing)}"
                      + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
                      + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
+                     + (f", sequence parallel over the {tp} tensor-parallel ranks" if sp else "")
                      + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 

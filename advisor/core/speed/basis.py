@@ -6,7 +6,10 @@ MLX. Each (GPU family × engine or training framework) pair is *calibrated* when
 measurements of it were scored (``benchmarks/speed_fidelity.py``; the table is written to
 ``resources/fidelity.json`` by ``benchmarks/ui_error_bands.py``), and *extrapolated* otherwise.
 An extrapolated estimate carries the band the benchmark measured for families it had not seen
-(the table's ``extrapolated`` entry) where one was measured, and says so.
+(the table's ``extrapolated`` entry: rows of sources held out of every fit whose family had no calibration
+row with that software) where one was measured, and says so. A calibrated pair's entry also gives the
+band of its held-out rows (``held_out``) where it has any: what the estimate did there on runs it was not
+fitted to.
 """
 
 from __future__ import annotations
@@ -17,10 +20,20 @@ from typing import Any
 from pydantic import Field
 
 from advisor.core.hardware.records import Gpu
+from advisor.core.job.frameworks import FRAMEWORK_NAMES
+from advisor.core.job.workload import Mode, Workload
 from advisor.core.schema import Frozen
 
 #: The table entry whose band applies to families without measurements of their own.
 EXTRAPOLATED_KEY = "extrapolated"
+
+
+def software_of(workload: Workload) -> str:
+    """The engine (inference) or the training framework a job's speed depends on, as its users write it
+    (``Engine.label``, ``FRAMEWORK_NAMES``): the table's second key."""
+    if workload.mode is Mode.INFERENCE:
+        return workload.engine.label
+    return FRAMEWORK_NAMES[workload.framework]
 
 
 def basis_key(family: str, software: str) -> str:
@@ -36,6 +49,8 @@ class SpeedBasis(Frozen):
     rows: int = Field(0, ge=0, description="Trusted measurements of this family with this software")
     median_pct: float | None = Field(None, ge=0, description="Median absolute error there, %")
     p90_pct: float | None = Field(None, ge=0, description="90th percentile absolute error there, %")
+    held_out_rows: int = Field(0, ge=0, description="Of those, runs of sources held out of every fit")
+    held_out_median_pct: float | None = Field(None, ge=0, description="Median absolute error on them, %")
 
     @property
     def calibrated(self) -> bool:
@@ -49,6 +64,29 @@ class SpeedBasis(Frozen):
             runs = "run" if self.rows == 1 else "runs"
             return f"measured: {self.rows} {runs} of {self.family} with {self.software}{band}"
         return f"extrapolated: no measurement of {self.family} with {self.software}{band}"
+
+    @property
+    def sentence(self) -> str:
+        """What the speed stands on, for a buyer: the window's speed tooltip, the CLI, the PDF."""
+        runs = "published run" if self.rows == 1 else "published runs"
+        if self.calibrated:
+            if self.median_pct is None:
+                return f"Speed measured on this GPU family ({self.family}) with {self.software}: {self.rows} {runs}."
+            nine = f", ±{self.p90_pct:.0f} % for nine in ten" if self.p90_pct is not None else ""
+            held = (f" (±{self.held_out_median_pct:.0f} % median on the {self.held_out_rows} never used to fit it)"
+                    if self.held_out_rows and self.held_out_median_pct is not None else "")
+            return (f"Speed measured on this GPU family ({self.family}) with {self.software}: within "
+                    f"±{self.median_pct:.0f} % of {self.rows} {runs} at the median{nine}{held}.")
+        band = (f"; on families it was not measured on, the estimate has been off by ±{self.median_pct:.0f} % at the "
+                f"median" + (f", ±{self.p90_pct:.0f} % for nine in ten" if self.p90_pct is not None else "")
+                if self.median_pct is not None else "; its error there is not measured")
+        return (f"Speed extrapolated: no published run of this GPU family ({self.family}) with {self.software}"
+                f"{band}.")
+
+    @property
+    def mark(self) -> str:
+        """A short mark beside the figure: '' when measured, 'extrapolated' otherwise."""
+        return "" if self.calibrated else "extrapolated"
 
 
 def _entry(table: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
@@ -69,8 +107,13 @@ def basis_of(table: Mapping[str, Any], gpus: Sequence[Gpu], software: str) -> Sp
         entry = _entry(table, basis_key(family, software))
         rows = entry.get("rows") if entry is not None else None
         if entry is not None and isinstance(rows, int) and not isinstance(rows, bool) and rows > 0:
+            held = _entry(entry, "held_out")
+            held_rows = held.get("rows") if held is not None else None
+            held_ok = isinstance(held_rows, int) and not isinstance(held_rows, bool) and 0 < held_rows <= rows
             bases.append(SpeedBasis(family=family, software=software, rows=rows,
-                                    median_pct=_number(entry, "median_pct"), p90_pct=_number(entry, "p90_pct")))
+                                    median_pct=_number(entry, "median_pct"), p90_pct=_number(entry, "p90_pct"),
+                                    held_out_rows=held_rows if held_ok else 0,
+                                    held_out_median_pct=_number(held, "median_pct") if held_ok else None))
             continue
         wide = _entry(table, EXTRAPOLATED_KEY)
         bases.append(SpeedBasis(family=family, software=software,

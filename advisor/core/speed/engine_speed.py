@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 from advisor.core.job.workload import Engine
 from advisor.core.speed.flops import DECODE_BANDWIDTH_EFFICIENCY, INFERENCE_COMPUTE_EFFICIENCY
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
 # --- Priors (used where no calibration row constrains a constant): flops.DECODE_BANDWIDTH_EFFICIENCY,
 # llama.cpp tg128 on an RTX 3090 (PR #4766: 654 of 936 GB/s), and flops.INFERENCE_COMPUTE_EFFICIENCY,
@@ -154,6 +155,37 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
     if family is None or engine not in CUDA_GRAPH_ENGINES:
         return 0.0
     return QUANT_KERNEL_S_PER_LAYER[family]
+
+
+#: llama.cpp's (and Ollama's) share of the peak of each kernel path a prompt's matmuls take
+#: (``advisor.core.speed.gguf_paths``), which replaces the engine's single compute share for GGUF jobs. The
+#: cuBLAS path keeps the engine's (``PRIOR_COMPUTE``: an RTX 3090's F16 pp512 in PR #4766, 59.4 of 142
+#: TFLOP/s); the others are fitted by ``benchmarks/speed_calibration.py`` (``fit_gguf_paths``: the geometric
+#: mean over the calibration prefill rows of each path of the share that reproduces the row) on rows of
+#: builds that run these kernels (MMQ on the int8 tensor cores since PRs #7676 and #7860, June 2024: the CUDA
+#: rows from July 2024 on). Paths without such rows keep the prior as a share of their own peak.
+#: Fitted 2026-11-27: Metal on PR #3648's M2 Ultra Q4_0 pp512 and geerlingguy/ai-benchmarks issue #48's M1 Ultra
+#: 3B pp512 (0.631 of the FP32 peak); MMQ on the int8 tensor cores on PR #24127's RTX 4090 Q4_K_S and RTX 3090
+#: IQ3_XXS pp512, PR #8278's RTX 4090 IQ4_XS and PR #7860's RTX 4090 Q4_K_S pp2048 (0.240 of the int8 peak, i.e.
+#: 0.48 of the FP16 rate the engine's share was of); ROCm on PR #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048
+#: (0.334 of the dense 16-bit matrix rate). Few rows each: the speed basis says where a family was measured.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.631, GgufPath.MMQ_MMA: 0.240, GgufPath.ROCM: 0.334}
+
+
+def gguf_compute_share(path: GgufPath | None) -> float:
+    """The share of its path's peak a GGUF prompt matmul reaches (``GGUF_PATH_COMPUTE``, else the prior)."""
+    if path is None:
+        return PRIOR_COMPUTE
+    return GGUF_PATH_COMPUTE.get(path, engine_speed(Engine.LLAMA_CPP).compute if path is GgufPath.CUBLAS
+                                 else PRIOR_COMPUTE)
+
+
+def gguf_path_ratio(gpu, workload) -> float:
+    """For a GGUF job: its kernel path's compute share over the engine's, so that the engine's share × the path's
+    peak × this = the path's share of the path's peak (``gguf_compute_share``); 1 for any other job."""
+    if not workload.engine.gguf:
+        return 1.0
+    return gguf_compute_share(gguf_path(gpu, workload.weights)) / engine_speed(workload.engine).compute
 
 
 def engine_speed(engine: Engine) -> EngineSpeed:

@@ -18,6 +18,7 @@ from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Objec
 from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
 from advisor.core.units import TERA
 
 # --- Efficiencies (achieved / peak), each from one published measurement ------------------
@@ -35,53 +36,94 @@ INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 # are fitted to published tokens/s in ``advisor.core.speed.engine_speed``; the two above are its
 # priors (where no calibration row constrains a constant) and what training's dequantisation
 # kernels run at.
-# Training model-FLOPs utilisation: Llama 3 pre-training reached 38-43 % BF16 MFU on H100
-# (Dubey et al. 2024, arXiv:2407.21783 Table 4). The low end is taken, for every generation
-# without a calibration row of its own (Hopper, Ada, Blackwell, ...; stated in the estimate's notes).
+# Training model-FLOPs utilisation, kept apart by what it belongs to (each figure is of a card of typical
+# matmul efficiency, ``TYPICAL_MATMUL_SHARE``; a card's own measured share moves it, ``train_matmul_factor``):
+# * the GPU family (compute capability or gfx target, ``Gpu.speed_family``): what a pre-training stack reaches
+#   there. Llama 3 pre-training reached 38-43 % BF16 MFU on H100 (Dubey et al. 2024, arXiv:2407.21783
+#   Table 4): the low end, ``TRAIN_MFU``, is taken for every family without a calibration row of its own
+#   (Hopper itself, Ada, Blackwell, the GA10x chips of compute capability 8.6, AMD, ...; stated in the
+#   estimate's notes);
 TRAIN_MFU = 0.38
-# ... by GPU generation (the first word of ``Gpu.architecture``) where a calibration source measured it,
-# fitted by benchmarks/speed_calibration.py (``train_mfu_fit``: the geometric mean, over calibration
-# training rows run in bf16 without torch.compile, of measured tokens/s x ``train_flops_per_token`` /
-# the bf16 peak). Ampere: torchtitan docs/performance.md at 1ea476e9 (FSDP2 on 64 A100 80GB, eager):
-# Llama 2 13B without checkpointing 2,162 tokens/s per GPU (0.569), Llama 3 70B and Llama 2 70B with
-# full checkpointing 331 and 353 (0.635, 0.646; the recomputed forward counted, as
-# ``train_flops_per_token`` counts it). Applied to every Ampere card, the GA10x ones (RTX 30, RTX A6000,
-# A10, A40) too, though measured on GA100 only. These figures, like ``TRAIN_MFU``, are those of pre-training
-# stacks (``PRETRAINING_FRAMEWORKS``); a generation without such rows keeps ``TRAIN_MFU``.
-TRAIN_MFU_BY_GENERATION: dict[str, float] = {"Ampere": 0.62}
-#: Frameworks whose calibration rows give a generation's figure, which every other framework falls back to.
+# ... and by family where a calibration source measured a pre-training framework (``PRETRAINING_FRAMEWORKS``)
+# there, fitted by benchmarks/speed_calibration.py (``train_mfu_fit``: the geometric mean, over calibration
+# training rows run in bf16 without torch.compile, of measured tokens/s x ``train_flops_per_token`` / (the
+# bf16 peak x the card's ``train_matmul_factor``)). NVIDIA sm_80 (GA100: A100, A30): torchtitan
+# docs/performance.md at 1ea476e9 (FSDP2 on 64 A100 80GB, eager): Llama 2 13B without checkpointing 2,162
+# tokens/s per GPU (0.569 of the peak), Llama 3 70B and Llama 2 70B with full checkpointing 331 and 353 (0.635,
+# 0.646; the recomputed forward counted, as ``train_flops_per_token`` counts it); the A100 reaches 86.9 % of
+# its peak in matmuls where a typical card reaches 80.3 % (``MATMUL_ACHIEVABLE_TFLOPS``): 0.62 / 1.082 = 0.57
+# on a typical card. Measured on GA100 only, it is not applied to the GA10x chips (RTX 30, RTX A6000, A10,
+# A40: compute capability 8.6, another SM and memory system), which keep ``TRAIN_MFU``.
+TRAIN_MFU_BY_FAMILY: dict[str, float] = {"NVIDIA sm_80": 0.57}
+#: Frameworks whose calibration rows give a family's figure, which every other framework is measured against.
 PRETRAINING_FRAMEWORKS = ("torchtitan",)
-# ... and a fine-tuning framework measured on a generation takes its own figure there (same fit, rows of
-# that framework). ("hf", "Hopper"): this project's measurement on one H100 SXM
-# (tests/data/device/h100-sxm-2026-11-26.jsonl, benchmarks/gpu_measure.py; HF Trainer, transformers 5.17,
-# bf16=True, PyTorch's foreach AdamW ('adamw_torch'), batch 1 x 2,048 tokens), each step less its optimizer
-# step (``training.optimizer_step_seconds`` of the foreach kernel: 1.3 ms for LoRA 8B, 38.0 ms for the full
-# 1B): Llama 3.1 8B LoRA r=16 all-linear 7,566 tokens/s (0.245) and with full checkpointing 4,834 (0.233;
-# the recomputed forward counted), Llama 3.2 1B full fine-tune 19,426 (0.240) and with full checkpointing
-# 16,082 (0.242); geometric mean 0.24. (Timing the step as a fused kernel's had left 0.181-0.244: the
-# foreach step's extra passes are what split the 1B rows from the 8B ones.) An
-# eager single-GPU step of the default framework reaches half what Llama 3's pre-training reached on H100
-# (``TRAIN_MFU``); torchtitan on H100/H200 (its rows are not calibration rows) keeps ``TRAIN_MFU``.
-TRAIN_MFU_BY_FRAMEWORK: dict[tuple[str, str], float] = {("hf", "Hopper"): 0.24}
+# * the framework: a fine-tuning framework measured on a family reaches its figure there, and the same share
+#   of a pre-training stack's figure on every other family (``train_mfu``). ("hf", "NVIDIA sm_90"): this
+#   project's measurement on one H100 SXM (tests/data/device/h100-sxm-2026-11-26.jsonl,
+#   benchmarks/gpu_measure.py; HF Trainer, transformers 5.17, bf16=True, PyTorch's foreach AdamW
+#   ('adamw_torch'), batch 1 x 2,048 tokens), each step less its optimizer step (``training.optimizer_step_
+#   seconds`` of the foreach kernel: 1.3 ms for LoRA 8B, 38.0 ms for the full 1B): Llama 3.1 8B LoRA r=16
+#   all-linear 7,566 tokens/s (0.245) and with full checkpointing 4,834 (0.233; the recomputed forward
+#   counted), Llama 3.2 1B full fine-tune 19,426 (0.240) and with full checkpointing 16,082 (0.242);
+#   geometric mean 0.24 (the H100's matmul share is the typical one). An eager single-GPU step of the HF
+#   Trainer reaches 0.24 / 0.38 = 0.63 of what Llama 3's pre-training reached on H100: on an A100 it is
+#   taken at 0.63 x 0.57, on an RTX 4090 at 0.63 x 0.38. (Timing the optimizer step as a fused kernel's
+#   had left 0.181-0.244: the foreach step's extra passes are what split the 1B rows from the 8B ones.)
+TRAIN_MFU_BY_FRAMEWORK: dict[tuple[str, str], float] = {("hf", "NVIDIA sm_90"): 0.24}
 #: ... where each of those was measured, in the estimate's notes.
-TRAIN_MFU_MEASURED_ON: dict[tuple[str, str], str] = {("hf", "Hopper"): "the HF Trainer measured on one H100"}
+TRAIN_MFU_MEASURED_ON: dict[tuple[str, str], str] = {("hf", "NVIDIA sm_90"): "the HF Trainer measured on one H100"}
+
+
+def train_matmul_factor(gpu: Gpu) -> float:
+    """How much more (> 1) or less of its bf16 tensor peak ``gpu``'s matmuls reach than a typical card's
+    (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak, over ``TYPICAL_MATMUL_SHARE``; 1 where not measured): a fact
+    of the card, apart from any framework (an MI300X reaches 51 % of its 1,307 TFLOP/s, an H100 80 %)."""
+    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get((gpu.id, "16")), gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
+    if mamf is None or not peak:
+        return 1.0
+    return min(1.0, mamf / peak) / TYPICAL_MATMUL_SHARE
 
 
 def train_mfu(gpu: Gpu, framework: str = "torchtitan") -> float:
-    """Model-FLOPs utilisation of eager bf16 training on ``gpu`` with ``framework``: the framework's own
-    figure on the GPU's generation (``TRAIN_MFU_BY_FRAMEWORK``), else the generation's
-    (``TRAIN_MFU_BY_GENERATION``), else ``TRAIN_MFU``."""
-    return _generation_mfu(gpu.architecture, framework)
+    """Model-FLOPs utilisation of eager bf16 training on ``gpu`` with ``framework``: the framework's share of a
+    pre-training stack's figure (1 for a pre-training framework or one never measured; ``TRAIN_MFU_BY_FRAMEWORK``
+    over the pre-training figure of the family it was measured on) × the pre-training figure of the GPU's family
+    (``TRAIN_MFU_BY_FAMILY``, else ``TRAIN_MFU``) × the card's ``train_matmul_factor``."""
+    return _framework_share(framework) * _family_mfu(gpu.speed_family) * train_matmul_factor(gpu)
+
+
+def _family_mfu(family: str) -> float:
+    return TRAIN_MFU_BY_FAMILY.get(family, TRAIN_MFU)
+
+
+@lru_cache(maxsize=16)
+def _framework_share(framework: str) -> float:
+    """The framework's figure over a pre-training stack's on the families it was measured on (geometric mean)."""
+    shares = [m / _family_mfu(fam) for (f, fam), m in TRAIN_MFU_BY_FRAMEWORK.items() if f == framework]
+    if not shares:
+        return 1.0
+    product = 1.0
+    for x in shares:
+        product *= x
+    return product ** (1 / len(shares))
 
 
 def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:
     """Where ``train_mfu``'s figure comes from, in words for the estimate's notes."""
-    gen = generation(gpu.architecture)
-    if (framework, gen) in TRAIN_MFU_BY_FRAMEWORK:
-        return TRAIN_MFU_MEASURED_ON[(framework, gen)]
-    if gen in TRAIN_MFU_BY_GENERATION:
-        return "torchtitan FSDP on A100, the GPU's generation"
-    return "Llama 3, H100; other generations unmeasured"
+    family = gpu.speed_family
+    measured = [(f, fam) for f, fam in TRAIN_MFU_BY_FRAMEWORK if f == framework]
+    if (framework, family) in TRAIN_MFU_BY_FRAMEWORK:
+        where = TRAIN_MFU_MEASURED_ON[(framework, family)]
+    elif measured:
+        where = (TRAIN_MFU_MEASURED_ON[measured[0]] + f", scaled to {family} as large-scale training runs scale there"
+                 + ("" if family in TRAIN_MFU_BY_FAMILY else " (Llama 3 on H100: unmeasured family)"))
+    elif family in TRAIN_MFU_BY_FAMILY:
+        where = f"torchtitan FSDP on A100, the GPU's family ({family})"
+    else:
+        where = f"Llama 3, H100; {family} unmeasured"
+    factor = train_matmul_factor(gpu)
+    return where + (f"; this card's matmuls reach {factor:.2f}x a typical card's share of its peak"
+                    if abs(factor - 1) > 0.01 else "")
 
 
 def generation(architecture: str) -> str:
@@ -104,12 +146,6 @@ def fp32_lanes_per_sm(architecture: str) -> int:
     if generation(architecture) in FP32_LANES_64_GENERATIONS or any(c in architecture for c in FP32_LANES_64_CHIPS):
         return 64
     return 128
-
-
-@lru_cache(maxsize=64)
-def _generation_mfu(architecture: str, framework: str) -> float:
-    gen = generation(architecture)
-    return TRAIN_MFU_BY_FRAMEWORK.get((framework, gen), TRAIN_MFU_BY_GENERATION.get(gen, TRAIN_MFU))
 
 
 # torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls
@@ -195,15 +231,17 @@ def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
     """Dense tensor peak the workload's kernels run at, FLOP/s (None: not published).
 
     fp32 work runs on the non-tensor FP32 units (PyTorch leaves TF32 matmuls off by default
-    since 1.12); llama.cpp's F16 GEMMs accumulate in FP16 (the GeForce 2× rate); everything
-    else is BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
+    since 1.12); llama.cpp and Ollama at the peak of the kernel path their weights take
+    (``gguf_paths``: F16 GEMMs accumulate in FP16, the GeForce 2× rate; quantized weights on the int8
+    tensor cores, with dp4a on the CUDA cores, on Metal's FP32 pipelines); everything else is
+    BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
     """
     fp32 = (workload.mode is Mode.TRAIN and workload.precision is Precision.FP32) or (
         workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp32")
     if fp32:
         tflops = gpu.fp32_tflops
-    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:
-        tflops = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
+    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:  # the kernel path of its weights' format
+        return gguf_peak_flops(gpu, workload.weights)
     elif runs_fp8(gpu, workload):
         tflops = gpu.fp8_tflops_dense
     else:
@@ -247,6 +285,8 @@ def matmul_share(gpu: Gpu, workload: Workload) -> float:
     """How much more (> 1) or less of its tensor peak ``gpu`` reaches than a typical card
     (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak the workload runs at, over ``TYPICAL_MATMUL_SHARE``);
     1 where the table has no row for the card and precision."""
+    if workload.mode is Mode.INFERENCE and workload.engine.gguf and gguf_path(gpu, workload.weights) is not GgufPath.CUBLAS:
+        return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
     key = (gpu.id, "8" if runs_fp8(gpu, workload) else "16")
     mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, workload)
     if mamf is None or not peak:

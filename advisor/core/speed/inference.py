@@ -54,6 +54,7 @@ from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -65,7 +66,7 @@ from advisor.core.speed.layout import (
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
-from advisor.core.speed.training import host_link_bytes_per_s, training_speed
+from advisor.core.speed.training import HOST_MEMORY_GB_PER_S, host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
 
@@ -248,7 +249,11 @@ def _kernels(weights_t: float, gemm_t: float, kv_t: float, attn_compute_t: float
 def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
     """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part)."""
     if None in r.peaks or None in r.bws:
-        notes.append("prefill speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
+        dequant = w.engine.gguf and any(gguf_path(g, w.weights) is GgufPath.DEQUANT for g in r.build.gpus[:w.n_gpus])
+        notes.append("prefill speed unknown: " + (
+            f"{w.engine.label} dequantizes these weights to FP16 on this card's CUDA cores (no int8 dot product "
+            "before compute capability 6.1), whose FP16 rate the catalog does not hold" if dequant else
+            "a GPU's tensor FLOP/s or bandwidth is not in the catalog"))
         return None
     e = engine_speed(w.engine)
     tokens = w.context_len * w.batch
@@ -271,10 +276,6 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     return t + comm_t, comm_t
 
 
-#: Host RAM bandwidth the CPU achieves when it runs offloaded MoE experts: dual-channel DDR5-5600
-#: peaks at 89.6 GB/s (5,600 MT/s × 8 B × 2 channels, JEDEC JESD79-5); streaming reads reach about
-#: two thirds of that on desktop platforms. A default: the catalog does not hold host bandwidth.
-HOST_MEMORY_GB_PER_S = 60.0
 
 
 def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:
@@ -305,7 +306,8 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
     r = run_of(arch, w, build)
     # Each card's matmuls reach their own share of its tensor peak (flops.matmul_share: measured
     # maximum achievable matmul FLOP/s); the engine's compute share is that of a typical card.
-    r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w)
+    # llama.cpp's matmuls reach the share of their kernel path's peak (``gguf_paths``), not the engine's one.
+    r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w) * _es.gguf_path_ratio(g, w)
                                for p, g in zip(r.peaks, build.gpus[: w.n_gpus], strict=True)))
     whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
     if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:

@@ -274,6 +274,14 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         step = max(compute + c.exposed, c.overlapped, host)
     else:
         step = max(compute + comm, host)
+    cpu_opt = cpu_optimizer_seconds(arch, w, build)  # after the backward, before the next forward can start
+    if cpu_opt:
+        step += cpu_opt
+        host += cpu_opt  # (the host's share of the step, for the bottleneck)
+        kind = "DeepSpeed's CPU-Adam" if w.parallel in DEEPSPEED_OFFLOAD else "PyTorch's fused AdamW on the CPU"
+        notes.append(f"optimizer step on the CPU ({kind}): {cpu_opt:.2f} s a step, each trained weight, its gradient "
+                     f"and its two moments streamed through host RAM at {HOST_MEMORY_GB_PER_S:g} GB/s (assumed: "
+                     "dual-channel DDR5; a server's memory is faster)")
     tokens = micro_tokens * m * sp.replicas
     if host >= max(compute, comm) and host > 0:
         bottleneck = Bottleneck.HOST_OFFLOAD
@@ -316,6 +324,39 @@ def reference_forward_flops_per_token(arch, w: Workload) -> float:
     return 2 * matmul_params(arch) + attention_flops_per_token(arch, w.seq_len / 2)
 
 
+#: Host RAM bandwidth the CPU reaches when it streams over large arrays (offloaded MoE experts, a CPU
+#: optimizer step): dual-channel DDR5-5600 peaks at 89.6 GB/s (5,600 MT/s × 8 B × 2 channels, JEDEC
+#: JESD79-5); streaming reaches about two thirds of that on desktop platforms. A default: the catalog does not
+#: hold host bandwidth (a server's 8-12 channels reach several times more).
+HOST_MEMORY_GB_PER_S = 60.0
+#: Bytes DeepSpeed's CPU-Adam moves in host RAM per trained parameter and step: ``Step_AVX`` loads the
+#: gradient, both moments and the fp32 weight and stores the weight and both moments (csrc/includes/cpu_adam.h
+#: at 14e1981a): 4 × 4 + 3 × 4 = 28 B, a memory-bound pass (a few vector FMAs, a sqrt and a divide per element).
+#: The 16-bit copy ZeRO sends back to the GPU is counted in the PCIe traffic, not here.
+CPU_ADAM_BYTES_PER_PARAM = 28
+#: Schemes whose optimizer offload runs DeepSpeed's CPU-Adam (ZeRO-Offload); under FSDP's CPU offload the
+#: optimizer built on the host-resident parameters steps there, PyTorch's fused AdamW (a vectorized CPU kernel
+#: since PyTorch 2.4; the HF Trainer's default optimizer), taken at the same single pass. PyTorch's foreach
+#: AdamW on the CPU, which DeepSpeed's tutorial puts at 5-7x CPU-Adam's time ("DeepSpeedCPUAdam is 5X–7X faster
+#: than the standard PyTorch implementation", deepspeed.ai/tutorials/zero-offload), is not modelled.
+DEEPSPEED_OFFLOAD = (Parallel.NONE, Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3)
+
+
+def cpu_optimizer_seconds(arch, w: Workload, build: ResolvedBuild) -> float:
+    """One optimizer step on the host CPU when the optimizer states are offloaded to host RAM: the trained
+    parameters each machine's GPUs hold (every GPU's shard; the machine's CPU steps them all, over one memory
+    system) × ``CPU_ADAM_BYTES_PER_PARAM`` / ``HOST_MEMORY_GB_PER_S`` — DeepSpeed's CPU-Adam (ZeRO-Offload; Ren
+    et al. 2021, arXiv:2101.06840 §4.1: the update runs on the CPU after the backward) or PyTorch's fused AdamW
+    under FSDP (``DEEPSPEED_OFFLOAD``). Zero without optimizer offload; NVMe offload (ZeRO-Infinity) pays the same
+    pass once the states are read in."""
+    if Offload.OPTIMIZER not in w.offload and Offload.NVME not in w.offload:
+        return 0.0
+    per_machine = min(w.n_gpus, build.gpus_per_node)
+    replicated = w.parallel in (Parallel.NONE, Parallel.DDP, Parallel.FSDP_NO_SHARD)
+    params = trainable_params(arch, w) * (per_machine if replicated else per_machine / max(1, w.n_gpus))
+    return params * CPU_ADAM_BYTES_PER_PARAM / (HOST_MEMORY_GB_PER_S * 1e9)
+
+
 #: One PCIe 4.0 x4 NVMe drive's sequential throughput, about 7 GB/s read and 5-6 GB/s write
 #: (vendor datasheets, e.g. Samsung 990 PRO: 7,450 / 6,900 MB/s); ZeRO-Infinity reaches tens of
 #: GB/s only with several drives per node (arXiv:2104.07857 §6.1). 5 GB/s each way is taken.
@@ -334,7 +375,6 @@ def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: 
     seconds = 0.0
     if Offload.OPTIMIZER in w.offload:
         seconds += trainable_params(arch, w) / shard * 2 * param_bytes(w.precision) / link
-        notes.append("optimizer offload: CPU optimizer step time not included (CPU speed unknown)")
     if Offload.PARAMS in w.offload:
         seconds += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard / link
     if Offload.NVME in w.offload:

@@ -15,8 +15,8 @@ def test_every_formula_names_a_source():
 def test_constants_shown_are_the_ones_used():
     text = " ".join(f.formula for f in formulas())
     assert f"{flops.TRAIN_MFU:.0%}" in text
-    assert f"Ampere GPUs {flops.TRAIN_MFU_BY_GENERATION['Ampere']:.0%}" in text
-    assert f"Hugging Face on Hopper {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'Hopper')]:.0%}" in text
+    assert f"NVIDIA sm_80 GPUs {flops.TRAIN_MFU_BY_FAMILY['NVIDIA sm_80']:.0%}" in text
+    assert f"Hugging Face on NVIDIA sm_90 {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'NVIDIA sm_90')]:.0%}" in text
     assert "fused AdamW at decode's bandwidth share (AMP: 30 bytes per trained parameter)" in text
     assert "foreach AdamW passes over each state several times (72 bytes)" in text  # optimizer_step_bytes_per_param
     assert f"× {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile" in text

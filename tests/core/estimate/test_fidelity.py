@@ -67,7 +67,8 @@ PINNED = {
     # the phi-1.5 FSDP mb4 pin went 5 -> 13: its per-sample growth is overestimated (see benchmarks/README).
     # 2026-11-26: measured by this project on the lent H100 (tests/data/device/h100-sxm-2026-11-26.jsonl):
     # transformers generate / prefill and the HF Trainer, max_memory_allocated and NVML's process memory.
-    # The -smi rows differ by the CUDA context (686-758 MiB on the H100 with CUDA 13, the app takes 500 MiB)
+    # The -smi rows differ by the CUDA context (686-758 MiB on the H100 with CUDA 13; the app took 500 MiB, since
+    # 2026-11-28 the runs' median, 712 MiB)
     # and the allocator's reserve above the peak (0.46 GiB at 1B decode, 3.9 GiB in the 1B full fine-tune).
     "h100dev-decode-8b-b1-alloc": 3, "h100dev-decode-8b-b1-smi": 5, "h100dev-prefill-8b-p2048-alloc": 3,
     "h100dev-prefill-8b-p2048-smi": 5, "h100dev-lora-8b-ckpt-alloc": 4, "h100dev-lora-8b-ckpt-smi": 7,

@@ -56,3 +56,42 @@ def test_the_shipped_table_names_catalog_families(gpus):
         family, _software = key.split("|")
         assert family in families, key
         assert entry["rows"] > 0
+
+
+def test_the_software_is_the_engine_or_the_framework_as_users_write_it():
+    from advisor.core.job.workload import Engine, Framework, Mode, Workload
+    from advisor.core.speed.basis import software_of
+
+    assert software_of(Workload(engine=Engine.VLLM)) == "vLLM"
+    assert software_of(Workload(mode=Mode.TRAIN, framework=Framework.HF)) == "Hugging Face"
+    assert software_of(Workload(mode=Mode.TRAIN, framework=Framework.TORCHTUNE)) == "torchtune"
+
+
+def test_the_sentence_says_measured_or_extrapolated_with_the_band(gpus):
+    table = {**TABLE, basis_key("NVIDIA sm_89", "llama.cpp"): {
+        "rows": 12, "median_pct": 15.4, "p90_pct": 29.7, "held_out": {"rows": 5, "median_pct": 16.2, "p90_pct": 21.6}}}
+    measured = basis_of(table, [gpus["rtx-4090"]], "llama.cpp")
+    assert measured.held_out_rows == 5 and measured.mark == ""
+    assert measured.sentence == ("Speed measured on this GPU family (NVIDIA sm_89) with llama.cpp: within ±15 % of 12 "
+                                 "published runs at the median, ±30 % for nine in ten (±16 % median on the 5 never "
+                                 "used to fit it).")
+    guessed = basis_of(table, [gpus["tesla-p100-16gb-pcie"]], "llama.cpp")
+    assert guessed.mark == "extrapolated"
+    assert guessed.sentence == ("Speed extrapolated: no published run of this GPU family (NVIDIA sm_60) with llama.cpp; "
+                                "on families it was not measured on, the estimate has been off by ±30 % at the median, "
+                                "±70 % for nine in ten.")
+    bare = basis_of({}, [gpus["tesla-p100-16gb-pcie"]], "llama.cpp")
+    assert bare.sentence.endswith("with llama.cpp; its error there is not measured.")
+
+
+@pytest.mark.parametrize("held", [{"rows": 13}, {"rows": True}, {"rows": 0}, "x"])
+def test_a_held_out_band_larger_than_the_pair_or_malformed_is_ignored(gpus, held):
+    table = {basis_key("NVIDIA sm_86", "llama.cpp"): {"rows": 12, "median_pct": 7.0, "held_out": held}}
+    assert basis_of(table, [gpus["rtx-3090"]], "llama.cpp").held_out_rows == 0
+
+
+def test_the_shipped_extrapolated_band_is_measured_on_pairs_without_calibration_rows():
+    entry = speed_basis_table().get(EXTRAPOLATED_KEY)
+    assert entry is not None and entry["rows"] > 0 and entry["pairs"]
+    for pair in entry["pairs"]:  # each such pair is in the table with held-out rows only
+        assert speed_basis_table()[pair]["held_out"]["rows"] == speed_basis_table()[pair]["rows"]

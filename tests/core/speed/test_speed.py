@@ -99,7 +99,7 @@ def test_fsdp_training_link_time_differs_a_lot():
     assert c4 / c3 > 3
     s3, s4 = speed(a, w, pair_3090_nvlink()), speed(a, w, pair_4090_pcie())
     assert s4.interconnect_share > 4 * s3.interconnect_share
-    assert s3.interconnect_share < 0.2 < 0.5 < s4.interconnect_share
+    assert s3.interconnect_share < 0.2 < 0.4 < s4.interconnect_share
 
 
 # --- multi-GPU semantics --------------------------------------------------------------------
@@ -246,7 +246,9 @@ def test_single_gpu_training_throughput_is_peak_times_mfu():
     w = with_framework_defaults(Workload(mode="train", method="lora", seq_len=2048))  # as the estimate takes it
     s = speed(a, w, one_4090())
     # the matmuls at the peak × MFU, then one optimizer step (memory-bound, timed apart)
-    matmul_s = w.seq_len * train_flops_per_token(a, w) / (rtx4090().bf16_tflops_dense * 1e12 * TRAIN_MFU)
+    mfu = TRAIN_MFU * 0.24 / TRAIN_MFU  # the HF Trainer (the default framework) measured on Hopper: its share of
+    # a pre-training stack's figure, on the RTX 4090's unmeasured family the pre-training figure TRAIN_MFU
+    matmul_s = w.seq_len * train_flops_per_token(a, w) / (rtx4090().bf16_tflops_dense * 1e12 * mfu)
     optimizer_s = speed_train.optimizer_step_seconds(a, w, speed_plan.split_of(w), rtx4090().mem_bandwidth_gb_per_s * 1e9)
     assert 0 < optimizer_s < 0.01 * matmul_s  # LoRA: the adapters' states only
     assert s.train_tokens_per_s == pytest.approx(w.seq_len / (matmul_s + optimizer_s))
@@ -294,7 +296,30 @@ def test_optimizer_offload_adds_host_traffic():
     w = Workload(mode="train", method="full", seq_len=128, offload=("optimizer",))
     s = speed(a, w, one_4090())
     assert s.bottleneck is Bottleneck.HOST_OFFLOAD
-    assert any("CPU optimizer" in n for n in s.notes)
+    assert any(n.startswith("optimizer step on the CPU (DeepSpeed's CPU-Adam)") for n in s.notes)
+
+
+def test_an_offloaded_optimizer_steps_on_the_cpu_at_host_memory_speed():
+    # DeepSpeed's CPU-Adam streams the gradient, both moments and the fp32 weight in and the weight and moments
+    # out (28 B per trained parameter) through host RAM, after the backward: the step grows by that time.
+    from advisor.core.speed.training import CPU_ADAM_BYTES_PER_PARAM, HOST_MEMORY_GB_PER_S, cpu_optimizer_seconds
+    from advisor.core.speed.flops import trainable_params
+
+    a = llama2_7b()
+    w = Workload(mode="train", method="full", seq_len=2048, offload=("optimizer",))
+    cpu = cpu_optimizer_seconds(a, w, one_4090())
+    assert cpu == pytest.approx(trainable_params(a, w) * 28 / 60e9) and CPU_ADAM_BYTES_PER_PARAM == 28
+    assert HOST_MEMORY_GB_PER_S == 60 and 3 < cpu < 3.3  # 6.74 B parameters
+    on = speed(a, w, one_4090())
+    off = speed(a, w.model_copy(update={"offload": ()}), one_4090())
+    assert on.step_time_s > cpu and on.step_time_s > off.step_time_s
+    # Two GPUs of one machine under ZeRO-2: the CPU steps both shards, i.e. every trained weight once.
+    z2 = w.model_copy(update={"n_gpus": 2, "parallel": "zero2"})
+    assert cpu_optimizer_seconds(a, z2, pair_4090_pcie()) == pytest.approx(cpu)
+    # FSDP's CPU offload steps PyTorch's fused AdamW on the CPU: the same single pass.
+    fsdp = w.model_copy(update={"n_gpus": 2, "parallel": "fsdp"})
+    assert cpu_optimizer_seconds(a, fsdp, pair_4090_pcie()) == pytest.approx(cpu)
+    assert cpu_optimizer_seconds(a, w.model_copy(update={"offload": ()}), one_4090()) == 0
 
 
 # --- unknowns are said, never invented ------------------------------------------------------

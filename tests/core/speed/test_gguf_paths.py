@@ -1,0 +1,73 @@
+"""llama.cpp's kernel path per backend, compute capability and weight type (advisor.core.speed.gguf_paths):
+a prompt's matmuls run at that path's peak and share, not one figure for every format."""
+
+import pytest
+
+from advisor.core.job.workload import Workload
+from advisor.core.speed import engine_speed as es
+from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
+from advisor.storage.catalog_store import load_catalog
+
+
+@pytest.fixture(scope="module")
+def gpus():
+    return load_catalog().catalog.gpus
+
+
+@pytest.mark.parametrize(("gpu", "weights", "path"), [
+    ("rtx-4090", "f16", GgufPath.CUBLAS), ("rtx-4090", "q4_k_m", GgufPath.MMQ_MMA),
+    ("rtx-2080-ti", "q4_0", GgufPath.MMQ_MMA),  # Turing, CC 7.5: int8 MMA
+    ("v100-pcie-16gb", "q4_0", GgufPath.CUBLAS),  # Volta: dequantized to FP16 for its tensor cores
+    ("tesla-p40", "q8_0", GgufPath.MMQ_DP4A),
+    ("tesla-p100-16gb-pcie", "q4_0", GgufPath.DEQUANT),  # GP100, CC 6.0: no __dp4a
+    ("tesla-p100-16gb-pcie", "f16", GgufPath.CUBLAS),
+    ("rx-7900-xtx", "q4_k_m", GgufPath.ROCM), ("apple-m2-ultra-192gb", "q4_0", GgufPath.METAL),
+])
+def test_the_path_follows_the_stack_and_the_format(gpus, gpu, weights, path):
+    assert gguf_path(gpus[gpu], weights) is path
+
+
+def test_each_path_runs_at_its_own_peak(gpus):
+    tera = 1e12
+    assert gguf_peak_flops(gpus["rtx-4090"], "f16") == pytest.approx(330.3 * tera)  # FP16 accumulate, GeForce
+    assert gguf_peak_flops(gpus["rtx-4090"], "q4_k_m") == pytest.approx(660.6 * tera)  # int8 tensor rate
+    assert gguf_peak_flops(gpus["rtx-3090-ti"], "q4_0") == pytest.approx(2 * 160.0 * tera)  # no int8 figure: 2x FP16
+    assert gguf_peak_flops(gpus["tesla-p40"], "q4_0") == pytest.approx(4 * 11.76 * tera)  # dp4a: 4 int8 MACs a lane
+    assert gguf_peak_flops(gpus["tesla-p100-16gb-pcie"], "q4_0") is None  # dequantized to FP16: rate not in the catalog
+    assert gguf_peak_flops(gpus["apple-m2-ultra-192gb"], "q4_k_m") == pytest.approx(27.2 * tera)  # FP32 pipelines
+
+
+def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
+    from advisor.core.estimate.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+
+    catalog = load_catalog().catalog
+    arch = catalog.models["llama-3.1-8b"]
+    mac = gpu_build(catalog, "apple-m2-ultra-192gb", 1)
+    pre = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=512), mac).speed
+    assert pre.prefill_tokens_per_s is not None and 800 < pre.prefill_tokens_per_s < 1600
+    rtx = gpu_build(catalog, "rtx-4090", 1)
+    f16 = estimate(arch, Workload(engine="llama.cpp", weights="f16", context_len=512), rtx).speed.prefill_tokens_per_s
+    q4 = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=512), rtx).speed.prefill_tokens_per_s
+    assert f16 != pytest.approx(q4, rel=0.05)
+    # the shares are the calibration fit's (benchmarks/speed_calibration.fit_gguf_paths)
+    assert es.gguf_compute_share(GgufPath.CUBLAS) == es.engine_speed(es.Engine.LLAMA_CPP).compute
+    assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_MMA, GgufPath.ROCM}
+
+
+def test_the_path_shares_are_the_calibration_fit():
+    from tests.benchmark_scripts import load_benchmark
+
+    fit = load_benchmark("speed_calibration").fit_gguf_paths(load_catalog().catalog)
+    assert {path: share for path, (share, _ids) in fit.items()} == es.GGUF_PATH_COMPUTE
+
+
+def test_a_p100s_quantized_prompt_says_why_its_speed_is_unknown():
+    from advisor.core.estimate.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+
+    catalog = load_catalog().catalog
+    p100 = gpu_build(catalog, "tesla-p100-16gb-pcie", 1)
+    speed = estimate(catalog.models["llama-3.1-8b"], Workload(engine="llama.cpp", weights="q4_k_m"), p100).speed
+    assert speed.prefill_tokens_per_s is None and speed.decode_tokens_per_s is not None
+    assert any("dequantizes these weights to FP16 on this card's CUDA cores" in n for n in speed.notes)
