@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from advisor.core.advice.comparison import BuildEntry
-from advisor.ui.builds_panel import COLUMNS, MACHINES_COLUMN
+from advisor.ui.builds_table_model import COLUMNS, MACHINES_COLUMN
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]

@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.advice.comparison import BuildEntry
-from advisor.ui.builds_panel import COLUMNS
+from advisor.ui.builds_table_model import COLUMNS
 from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -199,7 +199,7 @@ def test_a_workload_edit_repaints_only_the_cells_that_changed(app_window, qtbot)
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QRegion
 
-    from advisor.ui.builds_panel import PRICE_COLUMN
+    from advisor.ui.builds_table_model import PRICE_COLUMN
 
     session, window = app_window
     _six(session)

@@ -4,7 +4,8 @@ import pytest
 
 from advisor.core.hardware.records import Topology
 from advisor.storage.catalog_store import load_catalog
-from advisor.ui.dialogs import AddBuildDialog, TopologyEditor
+from advisor.ui.add_build_dialog import AddBuildDialog
+from advisor.ui.topology_editor import TopologyEditor
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 

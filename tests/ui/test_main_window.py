@@ -186,7 +186,7 @@ def test_the_winner_is_named_and_its_row_highlighted(app_window):
 
 
 def test_fit_and_checks_cells_are_coloured_by_what_they_say(app_window):
-    from advisor.ui.builds_panel import CHECKS_COLUMN, FIT_COLUMN
+    from advisor.ui.builds_table_model import CHECKS_COLUMN, FIT_COLUMN
 
     session, window = app_window
     model = window.builds_panel.model
@@ -316,7 +316,8 @@ def test_200_workload_changes_leave_the_process_alive_and_none_referenced(tmp_pa
 def test_the_window_fits_the_screens_free_area(qtbot, screen, place):
     from PySide6.QtCore import QRect
 
-    from advisor.ui.main_window import MainWindow, fit_into
+    from advisor.ui.main_window import MainWindow
+    from advisor.ui.screen_fit import fit_into
 
     window = MainWindow()  # its frame: 1280×800
     qtbot.addWidget(window)

@@ -13,8 +13,8 @@ from advisor.core.job.workload import Engine
 from advisor.core.speed.inference import stage_shares
 from advisor.storage import paths
 from advisor.storage.catalog_store import load_catalog, user_record_path
-from advisor.ui.builds_panel import CHECKS_COLUMN
-from advisor.ui.dialogs import AddBuildDialog
+from advisor.ui.builds_table_model import CHECKS_COLUMN
+from advisor.ui.add_build_dialog import AddBuildDialog
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 

@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.advice.comparison import BuildEntry
-from advisor.ui.dialogs import PreferencesDialog
+from advisor.ui.preferences_dialog import PreferencesDialog
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 
