@@ -122,7 +122,7 @@ def build_checks_json(build) -> list[dict[str, str]]:
 
 
 def network_json(build) -> dict[str, Any] | None:
-    """Each machine's network card(s) and the link they make (issue 21); None where none is named."""
+    """Each machine's network card(s) and the link they make; None where none is named."""
     from advisor.core.hardware.interconnect import node_link
 
     net, lk = build.network, node_link(build)
@@ -134,7 +134,7 @@ def network_json(build) -> dict[str, Any] | None:
 
 
 def cost_text(c: dict[str, Any] | None, training: bool = False) -> list[str]:
-    """The running cost in words (issue 18); 'no price' / 'not known' where a figure is missing."""
+    """The running cost in words; 'no price' / 'not known' where a figure is missing."""
     if not c:
         return []
     st = c["settings"]

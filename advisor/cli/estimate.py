@@ -76,7 +76,7 @@ class Request:
     notes: tuple[str, ...]
     pins: Any = None  # PlanPins from --gpus / --parallel / --offload
     entry: Any = None  # BuildEntry of --gpu/--build (its price, as the window's): None without hardware
-    catalog: Any = None  # the Catalog, read once per command (issue 20); None without --gpu/--build
+    catalog: Any = None  # the Catalog, read once per command; None without --gpu/--build
 
 
 def _catalog_for(args: argparse.Namespace, read=None):
@@ -93,7 +93,7 @@ def _catalog_for(args: argparse.Namespace, read=None):
 
 def _resolve_hardware(args: argparse.Namespace, catalog):
     """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``, as --nodes
-    machines with the --nic card where given (issue 21)."""
+    machines with the --nic card where given."""
     if catalog is None:
         for flag in ("nodes", "nic", "nics"):
             if getattr(args, flag, None) is not None:
@@ -197,7 +197,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     """Everything the estimate needs, validated; UsageError (naming the flag) otherwise.
 
     ``read``: the catalog the command has read already (advise, report), so that the model preset
-    is looked up in it instead of a second read (issue 20).
+    is looked up in it instead of a second read.
     """
     from advisor.core.job.plan import job_of, pins_from_workload
 

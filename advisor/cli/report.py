@@ -50,7 +50,7 @@ def _comparison_from_file(path: str):
 
 
 def _id_and_nodes(given: str) -> tuple[str, int]:
-    """``ID`` or ``ID:N`` (N identical machines joined by the build's network card, issue 21)."""
+    """``ID`` or ``ID:N`` (N identical machines joined by the build's network card)."""
     import argparse
 
     from advisor.cli._job_args import machine_count
@@ -97,7 +97,7 @@ def _comparison_from_flags(args: argparse.Namespace, catalog):
     entries = _entries(catalog, args.build)
     args.gpu = None  # build_request's hardware comes from the --build entries, not --gpu
     args.build = None
-    request = build_request(args, catalog)  # the model preset from the catalog read once (issue 20)
+    request = build_request(args, catalog)  # the model preset from the catalog read once
     # Each build plans itself; --gpus / --parallel / --offload, when given, pin that part on every build.
     pins = pins_from_workload(request.workload)
     entries = tuple(e.model_copy(update={"plan": pins}) for e in entries)
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     return _write(comparison, catalog, args, shipped_catalog_date())
 
 
-# Checked before anything is computed, so that a bad flag is one line and exit 2 (issue 19).
+# Checked before anything is computed, so that a bad flag is one line and exit 2, never a traceback.
 MAX_TITLE_CHARS = 200  # Comparison.title
 MAX_OUT_NAME_BYTES = 255 - 24  # a file name part (255 bytes on common file systems) less the temp file's additions
 

@@ -2,8 +2,8 @@
 
 A missing file gives the defaults; a corrupt one (not JSON, nested too deeply, not a
 regular file, too large) is kept as ``settings.json.bad``, the defaults are used and a
-warning says so (the user loses preferences, never the app — issue 19: a deeply nested
-file stopped it on every launch).
+warning says so (the user loses preferences, never the app: a deeply nested
+file had stopped it on every launch).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Settings(BaseModel):
     window_state: str | None = Field(None, description="QMainWindow.saveState(), base64")
     last_comparison: str | None = Field(None, description="Path of the comparison open at exit")
     recent_comparisons: tuple[str, ...] = Field((), description="File ▸ Open Recent: paths, newest first")
-    # Running cost (issue 18): defaults and their sources in advisor.core.cost.running.
+    # Running cost: defaults and their sources in advisor.core.cost.running.
     electricity_usd_per_kwh: float = Field(DEFAULT_USD_PER_KWH, gt=0, le=5, allow_inf_nan=False,
                                            description="Electricity price, USD per kWh")
     hours_per_day: float = Field(DEFAULT_HOURS_PER_DAY, gt=0, le=24, allow_inf_nan=False,

@@ -215,7 +215,7 @@ class BuildsPanel(QWidget):
     def _on_builds_changed(self) -> None:
         can_add = self.session.can_add()
         self.button_add.setEnabled(can_add)
-        # A greyed button says why (issue 17): six builds is what the table, the plots and the PDF show side by side.
+        # A greyed button says why: six builds is what the table, the plots and the PDF show side by side.
         self.button_add.setToolTip(ADD_TIP if can_add else "A comparison holds six builds; remove one to add another.")
         self.buttons["remove"].setEnabled(self.session.can_remove())
 
@@ -224,7 +224,7 @@ class BuildsPanel(QWidget):
         t = self.table_builds
         rows = sum(t.rowHeight(r) for r in range(self.model.rowCount()))
         # Room for the horizontal scroll bar is always kept: it comes and goes with the column
-        # widths, and nothing below may ever be drawn over it (issue 17).
+        # widths, and nothing below may ever be drawn over it.
         bar = t.horizontalScrollBar().sizeHint().height()
         h = t.horizontalHeader().height() + rows + 2 * t.frameWidth() + bar
         if t.minimumHeight() != h:  # a new limit re-lays out the whole window: only on change

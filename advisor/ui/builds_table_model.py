@@ -83,7 +83,7 @@ class BuildsTableModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(row, first), self.index(row, last))
             header = self.headerData(SPEED_COLUMN, Qt.Orientation.Horizontal)
             if header != self._speed_header:  # inference ↔ training; else the header is left alone (a
-                self._speed_header = header    # header change lays the whole table out again: issue 20)
+                self._speed_header = header    # header change lays the whole table out again)
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, SPEED_COLUMN, SPEED_COLUMN)
             return
         self.beginResetModel()
@@ -94,7 +94,7 @@ class BuildsTableModel(QAbstractTableModel):
         """(row, first column, last column) of each run of cells whose text or colour differs from
         ``cells`` and ``foreground`` (the last results'), every cell of the old and the new winner's
         rows (background and bold name). The views repaint only those: a workload edit changes two
-        or three columns, and repainting all six rows of both views took 3 ms (issue 20; QTableView
+        or three columns, and repainting all six rows of both views was a large share of the table's update (QTableView
         paints only the cells its update region holds)."""
         runs = []
         for row, texts in enumerate(self.cells):
@@ -142,7 +142,7 @@ class BuildsTableModel(QAbstractTableModel):
     def data(self, index, role=_DISPLAY):
         # Asked ~1,300 times per change with six builds (two views, every role of every cell, the
         # header's sizing): plain comparisons against roles read once, the winner's row found once
-        # per results, not through Qt's enum attributes and ``ranking.winner`` per call (issue 20).
+        # per results, not through Qt's enum attributes and ``ranking.winner`` per call.
         if self.results is None or not index.isValid():
             return None
         row, col = index.row(), index.column()
@@ -170,7 +170,7 @@ class BuildsTableModel(QAbstractTableModel):
         return self.session.rename_build(index.row(), str(value))
 
     def set_machines(self, row: int, value) -> bool:
-        """Several identical machines of one build (issue 21), through the session's undoable replace."""
+        """Several identical machines of one build, through the session's undoable replace."""
         from advisor.core.hardware.records import MAX_NODES  # noqa: PLC0415 - a rare edit
 
         try:

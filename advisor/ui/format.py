@@ -12,10 +12,10 @@ from advisor.core.units import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
-if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 20)
+if TYPE_CHECKING:  # the estimator loads after the window's first paint
     from advisor.core.advice.evaluate import BuildResult, Results
 
-UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
+UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?")
 #: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
 PINNED = " (pinned)"
 
@@ -80,7 +80,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
 
 
 def machines_text(r: BuildResult) -> str:
-    """The Machines column (issue 21): '1', or '2 × 8 GPUs, InfiniBand' for identical machines joined by a network."""
+    """The Machines column: '1', or '2 × 8 GPUs, InfiniBand' for identical machines joined by a network."""
     b = r.resolved
     nodes = b.nodes if b is not None else r.entry.nodes
     if nodes == 1:
@@ -187,13 +187,13 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
 
 
 def price_cell(r: BuildResult, prefs) -> str:
-    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (issue 40/41: one
+    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (one
     figure per machine on every screen); the tooltip dates it and says what it includes."""
     if r.usd_per_hour is not None:
         return usd(r.usd_per_hour, prefs, "/h")
     p = r.price
     if p is None or p.usd is None:
-        return "no price"  # not "? · ?" (issue 17); the tooltip and Details say why
+        return "no price"  # not "? · ?"; the tooltip and Details say why
     kind = {"new": "new", "used": "used"}.get(p.kind_words, "new + used")
     return f"{usd(p.usd, prefs)} {kind}"
 

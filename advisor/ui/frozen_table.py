@@ -12,7 +12,7 @@ class FrozenColumnTable(QTableView):
 
     A second view over the same model and selection shows column 0 on top of this one (Qt's
     "Frozen Column" example), so at 1280 px a build's name is never scrolled away with its
-    numbers (issue 17: Price and Checks were cut).
+    numbers (without it, Price and Checks were cut).
     """
 
     def __init__(self, parent=None) -> None:
@@ -38,8 +38,8 @@ class FrozenColumnTable(QTableView):
         """The width ``column`` needs for its header and every cell: what ``sizeHintForColumn`` and
         ``sectionSizeHint`` answer, with each cell's width kept by its key in ``keys`` (per row,
         what the cell's look depends on: its text and font) and the header's by its text. Measured
-        at every change, Qt's own sizing asked the model for every role of every cell (2.6 of the
-        table's 5 ms per change with six builds, issue 20); a change measures only new texts."""
+        at every change, Qt's own sizing asked the model for every role of every cell (half of the
+        table's work per change with six builds); a change measures only new texts."""
         if len(self._widths) > 4096:
             self._widths.clear()
         model = self.model()
@@ -94,8 +94,8 @@ class FrozenColumnTable(QTableView):
 
         ``resizeSection`` emits ``sectionResized``, and ``QTableView``'s slot for it lays the view
         out and repaints it on a 0 ms timer (``columnResized``, qtableview.cpp): a second paint of
-        the table, after the one that already showed the new widths (3-5 ms of a change that
-        widened a column, issue 20). Here the signal is held while the sections are resized, and
+        the table, after the one that already showed the new widths (a large share of a change that
+        widened a column). Here the signal is held while the sections are resized, and
         the view is laid out and its viewport marked for the coming paint at once. (A user
         dragging a column's edge goes through Qt's own path.)"""
         header = self.horizontalHeader()

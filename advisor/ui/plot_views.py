@@ -2,7 +2,7 @@
 
 A tab is built the first time it is shown (``PlotTabs``), so start-up pays only for the
 visible one; after that every results change is a ``setData`` on existing items. The visible
-tab redraws after the table has painted, and the Fit tab once the sweep is in (issue 20).
+tab redraws after the table has painted, and the Fit tab once the sweep is in.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class _PlotTab(QWidget):
             self.canvas.addItem(item, row=i, col=0)
         # Stacked plots keep a readable height each and scroll when the window is short: squeezed
         # into a 1024×700 window the Value tab's three charts lost their bars, and at 1280×800 their
-        # y-axis labels ran into each other (issue 41).
+        # y-axis labels ran into each other.
         self.canvas.setMinimumHeight(STACKED_PLOT_MIN_PX * len(builder.items) if len(builder.items) > 1 else 0)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -42,7 +42,7 @@ class _PlotTab(QWidget):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(self.canvas)
         # The plot and the text under it share a splitter: the plot gets the room (its labels
-        # need height with six builds, issue 17) and the user can give the text more.
+        # need height with six builds) and the user can give the text more.
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.scroll)
@@ -60,7 +60,7 @@ class _PlotTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self._below_html = ""
         # The text under the plot follows in the next turn of the event loop: the plot is on
-        # screen first (laying out the HTML takes a few ms, issue 20).
+        # screen first (laying out the HTML is slow next to a redraw).
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(0)
@@ -101,7 +101,7 @@ class _PlotTab(QWidget):
 def replace_html(browser: QTextBrowser, html: str) -> None:
     """New HTML in a text browser whose policy is ``ScrollBarAsNeeded``. ``setHtml`` empties the
     document first: a shown scroll bar went and came back, and the text was laid out twice more at
-    the two widths (3 ms and a repaint per change, issue 20). The bar is held on while the text is
+    the two widths (and the browser repainted) on every change. The bar is held on while the text is
     replaced; it goes only if the new text fits."""
     held = browser.verticalScrollBar().isVisible()
     if held:

@@ -30,7 +30,7 @@ class PreferencesDialog(QDialog):
             self.combo_default_engine.addItem(e.label, e.value)
         self.combo_default_engine.setCurrentIndex(self.combo_default_engine.findData(prefs.default_engine.value))
         form.addRow("Engine of a new comparison", self.combo_default_engine)
-        # Running cost (issue 18): defaults and sources in advisor.core.cost.running.
+        # Running cost: defaults and sources in advisor.core.cost.running.
         from advisor.core.cost.running import ELECTRICITY_SOURCE
 
         self.spin_electricity = self._spin(prefs.electricity_usd_per_kwh, 0.001, 5.0, 4, 0.01)

@@ -47,7 +47,7 @@ class TopologyEditor(QFormLayout):
             self.spin_pcie_gen.setValue(topology.pcie_gen)
 
     def set_nvlink_possible(self, possible: bool) -> None:
-        """Offer the bridge only for cards that have NVLink (issue 17): hidden and off otherwise."""
+        """Offer the bridge only for cards that have NVLink: hidden and off otherwise."""
         self.check_nvlink.setVisible(possible)
         if not possible:
             self.check_nvlink.setChecked(False)

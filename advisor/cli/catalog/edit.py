@@ -49,7 +49,7 @@ def do_remove(args: argparse.Namespace) -> int:
     try:
         kind, record = pick(catalog, args.id, args.kind)
     except (UsageError, LookupError):
-        if args.force:  # issue 19: an invalid user file could not be removed at all
+        if args.force:  # else an invalid user file could not be removed at all
             return _remove_invalid_file(args.id, args.kind)
         raise
     if record.id in catalog.user.of(kind):

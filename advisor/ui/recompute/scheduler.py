@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 #: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
 CURVE_CACHE_SIZE = 8
 #: The search for what would make a build fit starts once the job has stayed the same this long: it
-#: takes 0.1-0.5 s for six builds in training, so it is not started for each key typed (the table and
+#: takes a good part of a second for six builds in training, so it is not started for each key typed (the table and
 #: the plots are).
 SUGGEST_DELAY_MS = 250
 #: The builds' estimates run on the UI thread a few builds per turn of the event loop: another build
