@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/report.py [--repeat 5] [--runs 7]``. Each rep
 comparison and writes the whole report (charts included) from scratch, in-process, after
 one warm-up (the first run also pays for importing pyqtgraph and laying out fonts). Then the
 command, a fresh process each run, on a saved comparison of six builds of different kinds
-(those of ``tests/ui/test_plot_labels.py``, a DGX H100 for its DGX-2), paired and alternating with a fresh
+(those of ``tests/plots/test_plot_labels.py``, a DGX H100 for its DGX-2), paired and alternating with a fresh
 ``python -c "import PySide6.QtGui"``; both with bytecode cached as an installed wheel has it.
 """
 

@@ -1,6 +1,6 @@
 """A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
 
-Six builds of different kinds (the comparison of ``tests/ui/test_plot_labels.py``: an NVLink pair,
+Six builds of different kinds (the comparison of ``tests/plots/test_plot_labels.py``: an NVLink pair,
 a PCIe pair, a Mac Studio, a DGX H100 in place of its DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
 interleaved in rounds so that the machine's load falls on all three alike. Each sample is a
 ``Session.set_workload`` with a new batch and context (never seen before in the run, so no cache
@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
 
-SIX = (  # the six-build comparison of tests/ui/test_plot_labels.py and the screenshots
+SIX = (  # the six-build comparison of tests/plots/test_plot_labels.py and the screenshots
     ("2× RTX 3090 (NVLink)", {"build_id": "2x-rtx-3090-nvlink"}),
     ("2× RTX 4090 (PCIe)", {"build_id": "2x-rtx-4090-pcie-x16"}),
     ("Mac Studio M3 Ultra 96GB", {"system_id": "apple-mac-studio-m3-ultra-96gb"}),

@@ -1,4 +1,4 @@
-"""The report's charts go into the PDF as vectors and text, whatever the window caches (issue 20)."""
+"""The report's charts go into the PDF as vectors and text, whatever the window caches."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from pypdf import PdfReader
 
 from advisor.core.advice.comparison import canonical_comparison
-from tests.report_export import export
 from advisor.storage.catalog_store import load_catalog
+from tests.report_export import export
 
 
 def test_charts_are_vectors_with_their_labels_as_text(qapp, tmp_path):

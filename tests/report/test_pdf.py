@@ -7,7 +7,14 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from advisor.report.document import Bullets, Chart, Heading, Paragraph, ReportDocument, Table
+from advisor.report.document import (
+    Bullets,
+    Chart,
+    Heading,
+    Paragraph,
+    ReportDocument,
+    Table,
+)
 from advisor.report.pdf import PdfWriteError, write_pdf
 
 

@@ -120,7 +120,8 @@ class CatalogRepository:
             if not overwrite_changed:
                 self._check_unchanged(self.hidden_path)
             # Start from the file as it is now: an accepted overwrite still keeps others' ids.
-            def change(hidden):  # applied to hidden.json as re-read under the catalog lock: another process may have changed it
+            # Applied to hidden.json as re-read under the catalog lock: another process may have written it.
+            def change(hidden):
                 ids = hidden.get(kind, frozenset())
                 hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
                 return hidden

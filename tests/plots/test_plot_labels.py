@@ -1,4 +1,4 @@
-"""No plot label overlaps another or leaves the view, with 2 and 6 builds (issue 17).
+"""No plot label overlaps another or leaves the view, with 2 and 6 builds.
 
 Rectangles are taken in scene coordinates: the legend's labels and samples, the axes' tick
 texts (``AxisItem.generateDrawSpecs``, what pyqtgraph paints) and the words under empty bars.

@@ -1,4 +1,4 @@
-"""A change is computed in two steps (issue 20): the table's numbers first, the fit sweep after, each
+"""The scheduler seen from the window: a change is computed in two steps, the table's numbers first, the fit sweep after, each
 a few builds or model sizes per turn of the event loop; the numbers are those of one synchronous
 ``evaluate``, and a newer change supersedes the sweep under way."""
 
@@ -86,7 +86,7 @@ def test_what_makes_it_fit_is_found_off_the_ui_thread_for_the_last_change_only(a
 def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, drawn, qtbot, slow_sweep):
     """The fit sweep is computed on the UI thread in turns (``slice_ms``: here one model size per
     turn), after the table; a change made while it runs drops it, and what is drawn in the end is
-    the last workload's sweep, equal to ``fit_curves`` (issue 20). (``slow_sweep``: a fast one was
+    the last workload's sweep, equal to ``fit_curves``. (``slow_sweep``: a fast one was
     missed by waitUntil's polling.)"""
     session, window = app_window
     session.slice_ms = 0.0
@@ -109,7 +109,7 @@ def test_the_sweep_runs_a_few_sizes_per_turn_and_a_change_drops_it(app_window, d
 
 def test_builds_are_resolved_and_priced_once_per_catalog(app_window, monkeypatch):
     """A workload change re-estimates; it does not resolve, price and check the builds again
-    (issue 20) — until the catalog is loaded again (an edit may have changed a price)."""
+    — until the catalog is loaded again (an edit may have changed a price)."""
     session, _window = app_window
     calls = []
     real = evaluate.prepare_build
@@ -159,7 +159,7 @@ def _six_entries():
 def test_the_builds_are_estimated_a_few_per_turn_and_end_as_one_evaluation(app_window, drawn, synchronous, qtbot):
     """With six builds and a training job the estimates take longer than a frame: the window does a
     few builds per turn of the event loop (``slice_ms``), keeps the previous results until the last
-    is in, and ends with what one evaluation gives (issue 20)."""
+    is in, and ends with what one evaluation gives."""
     from advisor.core.job.workload import Method, Mode
 
     session, window = app_window
@@ -202,7 +202,7 @@ def test_a_change_during_the_pass_starts_it_again_for_the_new_state(app_window, 
 def test_a_turn_that_computed_long_leaves_the_table_and_the_plot_to_the_next(app_window, drawn, monkeypatch, qtbot):
     """Builds or a sweep that took ``SPLIT_AFTER_MS`` or more in a turn: the ranking and the table, or
     the Fit plot's redraw, follow in the next turn, so a key typed meanwhile waits for one of the two,
-    not both (issue 20: the pass and the table's redraw together were the longest stalls)."""
+    not both (the pass and the table's redraw together were the longest stalls)."""
     import time
 
     from PySide6.QtWidgets import QApplication
@@ -247,7 +247,7 @@ def test_a_turn_that_computed_long_leaves_the_table_and_the_plot_to_the_next(app
 
 def test_closing_the_window_stops_every_timer_and_job(qtbot, qapp):
     """A pass, a sweep or a search started by a timer after the window went reported to a session
-    being destroyed: the whole suite crashed in a later test's event loop (issue 20)."""
+    being destroyed: the whole suite crashed in a later test's event loop."""
     from advisor.ui.app import build_window
 
     session, window = build_window()

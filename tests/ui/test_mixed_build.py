@@ -219,3 +219,20 @@ def test_other_kinds_ignore_the_card_rows(gpu_dialog):
     _select(gpu_dialog, "1x-rtx-5090")
     gpu_dialog.accept()
     assert gpu_dialog.entry().build_id == "1x-rtx-5090" and gpu_dialog.saved_build is None and _user_files() == []
+
+
+def test_mixing_problems_in_words_errors_before_hints():
+    """What holds OK back, Qt-free (``mixed_build.mixing_problem``): a unified-memory computer takes no other card
+    and a build holds at most 72 of one card (errors), a row without a card yet is a hint."""
+    from advisor.storage.catalog_store import load_catalog
+    from advisor.ui.mixed_build import MAX_OF_ONE_CARD, can_sit_beside_others, mixing_problem
+
+    gpus = load_catalog().catalog.gpus
+    mac = next(g for g in gpus.values() if not can_sit_beside_others(g))
+    card = gpus["rtx-3090"]
+    assert mixing_problem(mac, [], False)[1] and "unified memory" in mixing_problem(mac, [], False)[0]
+    too_many = [BuildGpu.model_construct(gpu_id="rtx-3090", count=MAX_OF_ONE_CARD + 1)]  # past what a record takes
+    assert mixing_problem(card, too_many, False) == (f"A build holds at most {MAX_OF_ONE_CARD} of one card.", True)
+    assert mixing_problem(card, [BuildGpu(gpu_id="rtx-3090", count=2)], True) == (
+        "Choose a card in each row (or remove the row).", False)
+    assert mixing_problem(card, [BuildGpu(gpu_id="rtx-3090", count=2)], False) == ("", False)

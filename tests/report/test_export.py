@@ -14,9 +14,9 @@ from pypdf import PdfReader
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
 from advisor.core.job.defaults import default_job
 from advisor.core.job.workload import Method, Mode
-from tests.report_export import export
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import error_band_text
+from tests.report_export import export
 
 SIX = (*canonical_comparison().builds, BuildEntry(name="Mac Studio", system_id="apple-mac-studio-m3-ultra-512gb"),
        BuildEntry(name="Cloud 8× H100", cloud_id="aws-p5.48xlarge"),

@@ -2,6 +2,9 @@
 the star is under a build's line exactly when that build runs the job, and the build's largest model
 (current technique) reaches the job's model exactly then; the plot draws only formats the engine loads."""
 
+import math
+
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -96,25 +99,26 @@ def test_llama_cpp_draws_no_format_it_cannot_load(qapp):
     assert set(plot.technique_labels()) == {"bf16", "GGUF Q4_K_M"}
 
 
-def test_a_bar_inside_its_box_that_does_not_fit_says_why(qapp):
-    """A Mac's full fine-tune: its GPU share fits the pool, the rest of its RAM does not hold the host part;
-    the Memory chart (window and PDF) says so under its name, as the verdict does."""
-    arch = CATALOG.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
-    results = evaluate.evaluate(CATALOG, arch, job, BUILDS[:2], suggest=False)
-    mac = results.builds[1]
-    assert mac.estimate.fit.host_short and not mac.runs
-    plot = plots.MemoryPlot()
-    plot.update(results, "GiB")
-    notes = plot.item.getAxis("bottom").notes
-    assert notes[1].startswith("host RAM short: ") and notes[0] == ""
-    assert set(plot.side.labels()) >= {"weights", "usable per GPU"}
+def test_curve_at_interpolates_between_the_curves_sizes_and_is_none_off_them():
+    params = np.array([1e9, 10e9, 100e9])
+    curve = np.array([2e9, 20e9, np.nan])  # no estimate at the top size
+    assert plots.curve_at(params, curve, 1e9) == pytest.approx(2e9)
+    assert plots.curve_at(params, curve, math.sqrt(10) * 1e9) == pytest.approx(math.sqrt(10) * 2e9)  # log-log
+    assert plots.curve_at(params, curve, 50e9) is None and plots.curve_at(params, curve, 0.5e9) is None
+    assert plots.curve_at(params, None, 1e9) is None and plots.curve_at(params, curve, None) is None
 
 
-def test_the_memory_legend_lists_only_the_terms_there_are(qapp):
-    results = evaluate.evaluate(CATALOG, CATALOG.models["llama-3.1-8b"], default_job(), BUILDS[:2], suggest=False)
-    plot = plots.MemoryPlot()
-    plot.update(results, "GiB")
-    labels = set(plot.side.labels())
-    assert "weights" in labels and "kv cache" in labels and "usable per GPU" in labels
-    assert not labels & {"gradients", "optimizer", "adapters", "reference model"}
+def test_the_largest_model_in_words_names_the_top_of_the_search():
+    assert plots.fmt_largest(20.5e9, 1e12) == "20.5 B" and plots.fmt_largest(None, 1e12) == "—"
+    assert plots.fmt_largest(1e12, 1e12) == "1 T or more" and plots.fmt_largest(2e12, 2e12) == "2 T or more"
+
+
+def test_the_plot_draws_at_the_sizes_the_results_carry(qapp):
+    """The curves' x are the results' own model sizes (``Results.curve_params``): the plot computes none."""
+    results = evaluate.evaluate(CATALOG, CATALOG.models["llama-3.1-8b"], default_job(), BUILDS[:2])
+    assert results.curve_params is evaluate.CURVE_PARAMS
+    plot = plots.FitPlot()
+    plot.update(results, "GiB", "Llama")
+    x, _y = plot.curves[results.current_technique].getOriginalDataset()
+    ok = np.isfinite(results.curves[results.current_technique])
+    np.testing.assert_array_equal(x, results.curve_params[ok])

@@ -1,12 +1,11 @@
-"""Plot items follow the session: legend per mode, labels that fit, a contradiction from the panel."""
+"""The plot tabs follow the session: legend per mode, labels that fit, a contradiction from the panel, the text
+under a plot."""
 
 import contextlib
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetricsF
 
-from advisor.plots import wrap_to_width
 from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -24,7 +23,7 @@ def test_fit_legend_lists_only_the_current_modes_techniques(app_window, drawn):
     panel = window.workload_panel
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
     assert session.workload.mode.value == "train"
-    drawn(window)  # the fit sweep comes from a worker thread, after the table (issue 20)
+    drawn(window)  # the fit sweep comes from a worker thread, after the table
     assert _legend_labels(fit) == ["full fine-tune", "LoRA", "QLoRA"]
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "inference")))
     drawn(window)
@@ -43,18 +42,6 @@ def test_qlora_with_fp32_weights_is_explained_in_the_panel(app_window, qtbot):
     qtbot.waitUntil(lambda: "QLoRA" in window.builds_panel.label_messages.text(), timeout=5000)  # a turn later
 
 
-@pytest.mark.parametrize(("name", "width", "expect"), [
-    ("2× RTX 4090 PCIe", 400, "2× RTX 4090 PCIe"),
-    ("2× RTX 3090 + NVLink bridge", 110, "2× RTX 3090 +\nNVLink bridge"),
-])
-def test_bar_labels_wrap_to_their_slot(qapp, name, width, expect):
-    metrics = QFontMetricsF(QFont("DejaVu Sans", 9))
-    text = wrap_to_width(name, width, metrics, 2)
-    assert all(metrics.horizontalAdvance(line) <= width for line in text.split("\n"))
-    if metrics.horizontalAdvance("NVLink bridge") <= width:
-        assert text == expect
-
-
 def test_fit_legend_names_come_back_whole_when_the_window_grows(app_window, qapp):
     """Names cut while the window was small are whole again once it is large (seen at 1920×1080)."""
     session, window = app_window
@@ -71,7 +58,7 @@ def test_fit_legend_names_come_back_whole_when_the_window_grows(app_window, qapp
 
 
 def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
-    """The Fit legend keeps each item's row and re-lays out only when the set of rows changes (issue 20):
+    """The Fit legend keeps each item's row and re-lays out only when the set of rows changes:
     after changes of values, of mode (other techniques) and of builds (lines gone and back), the
     plot draws pixel for pixel as a new plot given the last results only."""
     import pyqtgraph as pg
@@ -121,7 +108,7 @@ def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
 def test_fit_legend_new_figures_keep_the_names_cut_and_set_each_label_once(app_window, drawn, qapp, monkeypatch):
     """With names cut to fit a narrow plot, a workload change that only moves the figures sets each
     label at most once: starting again from whole names set every build's label two or three times
-    per change (issue 20); the legend ends as a fresh one given the same results would."""
+    per change; the legend ends as a fresh one given the same results would."""
     import pyqtgraph as pg
 
     from advisor import plots
@@ -159,7 +146,7 @@ def test_fit_legend_new_figures_keep_the_names_cut_and_set_each_label_once(app_w
 def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_window, drawn):
     """The text under the Fit plot overflows its box at 1280×800 with six builds in training; new text
     there emptied the box first, its scroll bar went and came back and the text was laid out at both
-    widths (3 ms and a repaint of the tab per change, issue 20). The bar now stays while the text is
+    widths (and the tab repainted) on every change. The bar now stays while the text is
     replaced; it goes when the new text fits."""
     _session, window = app_window
     window.resize(1280, 800)
@@ -183,7 +170,7 @@ def test_new_text_under_a_plot_keeps_a_shown_scroll_bar_and_lays_out_once(app_wi
 def test_axes_and_legend_labels_are_painted_from_a_cache(app_window, drawn):
     """The Fit plot's axes (with the grid) and legend labels keep a pixmap cache: a repaint that changes
     nothing in them (the plot beside a table that grew, a window uncovered) blits them instead of drawing
-    their text again (a full repaint 4.0 → 1.8 ms median, benchmarks/README.md, issue 20). The PDF
+    their text again (benchmarks/README.md has the figures). The PDF
     draws them without it (tests/report/test_charts.py)."""
     from PySide6.QtWidgets import QGraphicsItem
 
@@ -215,7 +202,7 @@ def test_the_details_tab_keeps_its_scroll_bar_across_a_change(app_window, drawn)
 
 def test_the_details_tab_shows_what_the_windows_quick_pass_leaves_out(app_window, drawn):
     """The window's pass estimates each build without the rule of thumb, the parameter counts and the
-    assumptions (issue 20, fifteenth session); the Details tab adds them when it is drawn."""
+    assumptions; the Details tab adds them when it is drawn."""
     session, window = app_window
     session.set_workload(session.workload.model_copy(update={"batch": 5}))
     drawn(window)

@@ -1,4 +1,4 @@
-"""The PDF shows running cost and owning vs renting under the settings; stale prices say so (issue 18)."""
+"""The PDF shows running cost and owning vs renting under the settings; stale prices say so."""
 
 from __future__ import annotations
 
@@ -8,14 +8,19 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.advice.comparison import (
+    BuildEntry,
+    Comparison,
+    ModelRef,
+    canonical_comparison,
+)
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import build_running_cost, rent_vs_buy
 from advisor.core.cost.running import CostSettings
 from advisor.core.job.workload import Mode, Workload
-from tests.report_export import export
 from advisor.storage.catalog_store import load_catalog
+from tests.report_export import export
 
 COST = CostSettings(electricity_usd_per_kwh=0.25, hours_per_day=10, years=2)
 
