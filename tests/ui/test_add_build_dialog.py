@@ -88,11 +88,11 @@ def test_catalog_names_read_as_names(qtbot, catalog, kind, record_id, expect):
     qtbot.addWidget(d)
     texts = [d.list_records.item(i).text() for i in range(d.list_records.count())]
     assert expect in texts
-    if kind == "system":  # a system that cannot be evaluated (no verified GPUs) is not offered (issue 40)
+    if kind == "system":  # a system that cannot be evaluated (no verified GPUs) is not offered
         assert "NVIDIA DGX-2" not in texts and "Mentor-100" not in texts
     assert not any("unknown (" in t or "Apple Apple" in t or "NVIDIA NVIDIA" in t for t in texts)
     if kind == "cloud":
-        raw_ids = {f"× {c.gpu_id}" for c in catalog.cloud.values()}  # "(8× h200-sxm)" before issue 17
+        raw_ids = {f"× {c.gpu_id}" for c in catalog.cloud.values()}  # not "(8× h200-sxm)"
         assert not any(t.endswith(raw) or f"{raw})" in t for t in texts for raw in raw_ids)
 
 

@@ -1,4 +1,4 @@
-"""The builds table fits at 1280 px, or scrolls with the build's name frozen in place (issue 17)."""
+"""The builds table fits at 1280 px, or scrolls with the build's name frozen in place."""
 
 import pytest
 
@@ -82,7 +82,7 @@ def test_lines_under_the_table_never_cover_it(app_window, qtbot, size):
 
 def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_window, qtbot):
     # Typing must not make the panel shrink and grow (each time the window was laid out again and
-    # the plot beside the table repainted: issue 20); it grows at once so nothing is covered.
+    # the plot beside the table repainted); it grows at once so nothing is covered.
     session, window = app_window
     _six(session)
     _settle(qtbot, window, 1280, 800)
@@ -108,7 +108,7 @@ def test_lines_under_the_table_give_room_back_only_once_the_job_stays_put(app_wi
 def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(app_window, qtbot, monkeypatch,
                                                                                 slow_sweep):
     """The taller panel re-lays out the window and repaints the plot beside the table: done before
-    the paint, it held back the table's new figures 8-17 ms (issue 20); done in the Fit plot's
+    the paint, it held back the table's new figures 8-17 ms; done in the Fit plot's
     sweep's turn, it made one turn of both. The figures paint first, then the sweep comes in, then
     the panel grows with its new lines; nothing under the table is ever drawn over it. (The Fit plot
     redraws once each build's largest model is in as well: later, not in the panel's turn.)"""
@@ -161,7 +161,7 @@ def test_more_lines_under_the_table_take_their_room_after_the_table_has_painted(
 
 
 def test_the_lines_under_the_table_change_after_the_tables_new_figures_have_painted(app_window, qtbot):
-    """Laying out six builds' rich-text lines took 1.5-2.5 ms before the table's paint (issue 20):
+    """Laying out six builds' rich-text lines took 1.5-2.5 ms before the table's paint:
     the table's new figures are on screen first, the lines' new text a turn later."""
     from PySide6.QtCore import QEvent, QObject
 
@@ -194,7 +194,7 @@ def test_the_lines_under_the_table_change_after_the_tables_new_figures_have_pain
 
 
 def test_a_workload_edit_repaints_only_the_cells_that_changed(app_window, qtbot):
-    """Six rows of both views were repainted at every change (3 ms, issue 20): now only the cells
+    """Six rows of both views were repainted at every change (3 ms): now only the cells
     whose text or colour changed (and both rows of a new winner)."""
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QRegion
@@ -242,7 +242,7 @@ def test_a_workload_edit_repaints_only_the_cells_that_changed(app_window, qtbot)
 def test_a_change_drops_the_last_states_lines_and_growth_not_yet_shown(app_window, qtbot):
     """The last state's lines (its suggestions often come in just as the user types again) would lay
     the window out and repaint the plot beside the table in the middle of the next change, before
-    its figures (a six-build change's table 27-46 ms late, issue 20): the change drops them; the
+    its figures (a six-build change's table 27-46 ms late): the change drops them; the
     new state's lines and room follow its own table's paint."""
     from advisor.core.job.workload import Method, Mode
 
@@ -266,8 +266,8 @@ def test_a_change_drops_the_last_states_lines_and_growth_not_yet_shown(app_windo
 
 
 def test_when_the_panel_grows_only_what_changed_is_painted_again(app_window, qtbot):
-    """A taller panel repaints its new lines, not the table and the buttons above them (issue 20:
-    8-10 ms of a turn while the search runs). (The verdict's label is repainted with the lines
+    """A taller panel repaints its new lines, not the table and the buttons above them (a
+    third of a turn while the search ran). (The verdict's label is repainted with the lines
     whenever their text changes, grown or not: both are transparent labels of the panel.)"""
     from PySide6.QtCore import QEvent, QObject
 
@@ -334,7 +334,7 @@ def test_columns_grow_at_once_and_give_room_back_once_the_job_stays_put(app_wind
 
 def test_a_column_widened_for_new_figures_is_painted_once(app_window, qtbot):
     """The table's paint that shows the new figures shows the new widths too: Qt's own handling of a
-    resized section repainted the table a second time a turn later (issue 20)."""
+    resized section repainted the table a second time a turn later."""
     from PySide6.QtCore import QEvent, QObject
 
     session, window = app_window
@@ -364,7 +364,7 @@ def test_a_column_widened_for_new_figures_is_painted_once(app_window, qtbot):
 
 def test_a_columns_width_is_what_qt_measures_and_only_new_texts_are_measured(app_window):
     """``column_need`` keeps each cell's width by its text and font (``size_keys``; Qt's sizing asked for
-    every role of every cell at each change, issue 20): its answer is Qt's own at every change, the winner's bold name
+    every role of every cell at each change): its answer is Qt's own at every change, the winner's bold name
     and a new font included, and a table whose texts did not change measures no cell again."""
     from PySide6.QtWidgets import QStyledItemDelegate
 

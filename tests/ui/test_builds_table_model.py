@@ -1,4 +1,4 @@
-"""The builds table shows and edits how many identical machines a build is (issue 21)."""
+"""The builds table shows and edits how many identical machines a build is."""
 
 import pytest
 from PySide6.QtCore import Qt

@@ -1,4 +1,4 @@
-"""The core's sweep and search in a process of their own, beside the UI thread (issue 20)."""
+"""The core's sweep and search in a process of their own, beside the UI thread."""
 
 import multiprocessing
 import threading

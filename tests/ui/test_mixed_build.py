@@ -1,4 +1,4 @@
-"""Add build ▸ GPU × count with different cards (issue 15 item 4): an RTX 3090 beside an RTX 4090 is
+"""Add build ▸ GPU × count with different cards: an RTX 3090 beside an RTX 4090 is
 saved as a user build, joins the comparison by its id, and its estimate and checks say what mixing costs."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Start-up (issue 20): the window's frame is painted before the core and its models (pydantic)
+"""Start-up: the window's frame is painted before the core and its models (pydantic)
 are imported, where the user left the window; the panels, the catalog and the first estimates
 follow that paint. A real process: what is imported at the first paint is the process's."""
 

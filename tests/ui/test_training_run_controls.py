@@ -1,4 +1,4 @@
-"""The Fine-tuning section's dataset and epochs (issue 18): a training run's hours and cost per build."""
+"""The Fine-tuning section's dataset and epochs: a training run's hours and cost per build."""
 
 import pytest
 from tests.qt_widgets import shown

@@ -1,4 +1,4 @@
-"""The catalog editor with 10,000 records (issue 20): the rows come from a model, the search and the
+"""The catalog editor with 10,000 records: the rows come from a model, the search and the
 sort give what Qt's own filtering and sorting over the same cells gave."""
 
 from __future__ import annotations

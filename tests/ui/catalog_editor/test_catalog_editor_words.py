@@ -1,4 +1,4 @@
-"""Catalog editor for people: labels with units, NVLink as widgets, no jumping, no raw validator text (issue 17)."""
+"""Catalog editor for people: labels with units, NVLink as widgets, no jumping, no raw validator text."""
 
 from __future__ import annotations
 
