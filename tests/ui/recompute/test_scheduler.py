@@ -44,7 +44,8 @@ def _names(s) -> list[str]:
 
 def test_the_builds_come_first_then_the_sweep_then_the_search(scheduler, catalog, qtbot):
     inputs = _inputs(catalog)
-    scheduler.recompute(inputs)  # an inference job's two builds: in the same turn
+    scheduler.slice_ms = math.inf  # the builds in this call, whatever the machine's load
+    scheduler.recompute(inputs)
     assert _names(scheduler) == ["results_computed"] and scheduler.sweep_pending and scheduler.suggestions_pending
     first = scheduler.results
     assert first.curves == {} and not first.fits_found
@@ -90,6 +91,7 @@ def test_each_new_results_pass_through_finish_and_keep_what_it_added(qapp, catal
         return dataclasses.replace(results, notice=f"finished for batch {inputs.workload.batch}")
 
     s = RecomputeScheduler(finish)
+    s.slice_ms = math.inf  # the builds in this call, whatever the machine's load
     try:
         s.recompute(_inputs(catalog, batch=5))
         assert s.results.notice == "finished for batch 5" and calls == [5]
@@ -128,5 +130,6 @@ def test_a_closed_scheduler_starts_nothing_more_and_computes_a_change_at_once(sc
 
 def test_without_a_model_no_search_is_due(scheduler, catalog, qtbot):
     inputs = dataclasses.replace(_inputs(catalog), arch=None)
+    scheduler.slice_ms = math.inf
     scheduler.recompute(inputs)
     assert not scheduler.suggestions_pending and scheduler.results.builds[0].error == "no model chosen"

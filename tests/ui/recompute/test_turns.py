@@ -28,18 +28,24 @@ def _pass(catalog, workload=None):
     return BuildsPass(catalog, arch, w, c.builds, prepared, ({}, "bf16"), 0.0)
 
 
+def _turn(slice_ms: float, used_ms: float) -> Turn:
+    """A turn that has used ``used_ms`` so far (its start moved back: no sleeping, whatever the load)."""
+    turn = Turn(slice_ms)
+    turn.start = time.perf_counter() - used_ms / 1e3
+    return turn
+
+
 def test_a_turn_is_spent_at_its_budget_and_an_unlimited_one_never_splits():
-    turn = Turn(0.0)
-    assert turn.spent() and turn.split()
-    endless = Turn(math.inf)
-    time.sleep(turns.SPLIT_AFTER_MS / 1e3 * 2)
+    assert Turn(0.0).spent() and Turn(0.0).split()
+    assert not _turn(8.0, -1e6).spent()  # (a start in the future: nothing used yet)
+    assert _turn(8.0, 9.0).spent()
+    endless = _turn(math.inf, 1e6)
     assert not endless.spent() and not endless.split()  # tests and a closed window: everything at once
 
 
 def test_a_turn_splits_after_split_after_ms_even_below_its_budget():
-    turn = Turn(1e3)
-    assert not turn.split()
-    time.sleep(turns.SPLIT_AFTER_MS / 1e3 * 1.5)
+    assert not _turn(1e3, -1e6).split()
+    turn = _turn(1e3, turns.SPLIT_AFTER_MS * 1.5)
     assert turn.split() and not turn.spent()
 
 
