@@ -156,8 +156,9 @@ class BuildsTableModel(QAbstractTableModel):
             return _WINNER_BACKGROUND if row == self._winner_row else None
         if role == _FONT:
             return self._bold if col == 0 and row == self._winner_row else None
-        if role == _TOOLTIP:
-            return fmt.cell_tip(self.results.builds[row], col, self.session.prefs, self.session.workload)
+        if role == _TOOLTIP:  # with each build's speed basis (the session's ``finished``: once per results)
+            r = self.session.finished(self.results).builds[row]
+            return fmt.cell_tip(r, col, self.session.prefs, self.session.workload)
         if role == _USER:
             return self.results.builds[row]
         return None

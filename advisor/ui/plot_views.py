@@ -75,6 +75,7 @@ class _PlotTab(QWidget):
         elif isinstance(b, plots.MemoryPlot):
             b.update(results, self.session.prefs.memory_unit)
         elif isinstance(b, plots.ValuePlot):
+            results = self.session.finished(results)  # with the running costs, under the preferences
             b.update(results, training)
         else:
             b.update(results, training)
@@ -198,7 +199,9 @@ class DetailsTab(QTextBrowser):
         self._detailed = KeepLast(lambda results: detailed_results(self.session.arch, results))
 
     def update_from(self, results) -> None:
-        replace_html(self, fmt.details_html(self._detailed(results), self.session.workload, self.session.prefs))
+        # With each build's speed basis (the session's ``finished``), then what only this tab shows.
+        details = self._detailed(self.session.finished(results))
+        replace_html(self, fmt.details_html(details, self.session.workload, self.session.prefs))
 
 
 TABS = (

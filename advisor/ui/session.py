@@ -4,8 +4,9 @@ Views never keep their own copy of the workload or the builds: they call the set
 from the signals. The comparison itself (job, model, builds, rank-by, its file and its undo stack) is the
 ``ComparisonDocument`` (``advisor.ui.document``); when and where a change is computed is the
 ``RecomputeScheduler`` (``advisor.ui.recompute``). The session adds the catalog, the display
-preferences and what the results need before they are shown: the ranking and the recommendation, each
-build's speed basis and its running cost under the preferences' cost settings.
+preferences, the ranking and the recommendation, and — for the views that show them — what the renderers
+read and compute nothing of: each build's speed basis and its running cost under the preferences' cost
+settings (``finished``).
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ class Session(QObject):
         self.prefs = Settings()
         self.ranking: Ranking | None = None
         self.recommendation = ""
+        self._finished: tuple[object, object, Results | None] = (None, None, None)  # (results, cost, finished)
         self.document = ComparisonDocument(self._resolve, self)
-        self.scheduler = RecomputeScheduler(self._finish, self)
+        self.scheduler = RecomputeScheduler(self)
         d, s = self.document, self.scheduler
         for source, target in ((d.workload_changed, self.workload_changed), (d.model_changed, self.model_changed),
                                (d.builds_changed, self.builds_changed), (d.document_changed, self.document_changed),
@@ -164,7 +166,6 @@ class Session(QObject):
     # --- loading ------------------------------------------------------------------------
     def set_prefs(self, prefs: Settings) -> None:
         self.prefs = prefs
-        self.scheduler.refinish()  # running costs under the new cost settings
         self.prefs_changed.emit()
 
     def load_catalog(self) -> None:
@@ -215,15 +216,25 @@ class Session(QObject):
             self._rank()
             self.results_computed.emit(self.results)
 
-    def _finish(self, results: Results, inputs: Inputs) -> Results:
-        """What the renderers read and compute nothing of: each build's speed basis (from the measured table)
-        and its running cost under the preferences' cost settings, today."""
+    def finished(self, results: Results) -> Results:
+        """``results`` with what the renderers read and compute nothing of: each build's speed basis (from the
+        measured table) and its running cost under the preferences' cost settings, today. The views that show
+        them ask (the Value tab, the builds table's speed tooltip, the Details tab); computed once per results
+        and settings, so a change that no such view shows does not pay for them."""
         from advisor.core.advice.running import with_running_costs
         from advisor.core.advice.speed_bases import with_speed_bases
         from advisor.storage.error_bands import speed_basis_table
 
-        results = with_speed_bases(results, inputs.workload, speed_basis_table())
-        return with_running_costs(results, inputs.arch, inputs.workload, self.prefs.cost, dt.date.today())
+        cost = self.prefs.cost
+        last_results, last_cost, last = self._finished
+        if last_results is results and last_cost == cost and last is not None:
+            return last
+        inputs = self.scheduler.results_inputs  # the job the results are of (a newer one may be computing)
+        arch, workload = (inputs.arch, inputs.workload) if inputs is not None else (self.arch, self.workload)
+        out = with_speed_bases(results, workload, speed_basis_table())
+        out = with_running_costs(out, arch, workload, cost, dt.date.today())
+        self._finished = (results, cost, out)
+        return out
 
     def _on_results(self, results: Results) -> None:
         self._rank()

@@ -38,3 +38,17 @@ def test_a_desktop_of_two_machines_says_it_has_no_network_card(app_window, qtbot
     qtbot.waitUntil(lambda: "no network card" in model.data(model.index(0, MACHINES_COLUMN)), timeout=20000)
     checks = model.data(model.index(0, 6), Qt.ItemDataRole.ToolTipRole)
     assert "need a network card" in checks
+
+
+def test_the_speed_tooltip_says_what_the_speed_stands_on(app_window):
+    """The speed basis is the session's (``Session.finished``, once per results): the tooltip shows it and
+    computes nothing."""
+    from advisor.ui.builds_table_model import SPEED_COLUMN
+
+    session, window = app_window
+    model = window.builds_panel.table_builds.model()
+    tips = [model.data(model.index(row, SPEED_COLUMN), Qt.ItemDataRole.ToolTipRole) for row in range(model.rowCount())]
+    finished = session.finished(session.results)
+    assert all(r.speed_basis is not None for r in finished.builds)
+    for tip, r in zip(tips, finished.builds, strict=True):
+        assert tip.startswith(r.speed_basis.sentence)

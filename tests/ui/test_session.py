@@ -1,6 +1,7 @@
 """The session composed of the document and the scheduler: an edit recomputes, a rank-by change only ranks
-again, and the results it shows carry what the renderers read (each build's running cost under the
-preferences' cost settings, and its speed basis) — computed here once, never by a view."""
+again, and the views that show them get the results with what the renderers read (each build's running cost
+under the preferences' cost settings, and its speed basis): computed here once per results and settings,
+never by a view, and not in a change's own path."""
 
 from __future__ import annotations
 
@@ -51,31 +52,41 @@ def test_rank_by_alone_ranks_again_without_estimating_again(session):
     assert session.criterion is Criterion.SPEED and session.ranking.criterion is Criterion.SPEED
 
 
-def test_the_results_carry_each_builds_running_cost_under_the_preferences(session):
+def test_finished_results_carry_each_builds_running_cost_under_the_preferences(session):
     today = dt.date.today()
-    running = session.results.running
+    assert session.results.running is None  # a change's own path does not compute them
+    finished = session.finished(session.results)
+    running = finished.running
     assert running is not None and running.settings == session.prefs.cost and running.today == today
     for r, c in zip(session.results.builds, running.builds, strict=True):
         assert c == build_running_cost(r, session.workload, session.prefs.cost, today)
+    assert session.finished(session.results) is finished  # once per results and settings
     seen = []
-    session.prefs_changed.connect(lambda: seen.append(session.results.running.settings))
+    session.prefs_changed.connect(lambda: seen.append(session.finished(session.results).running.settings))
     dearer = Settings.model_validate({**session.prefs.model_dump(), "electricity_usd_per_kwh": 0.9})
     session.set_prefs(dearer)
-    assert seen == [dearer.cost]  # in place before the views redraw
-    for r, c in zip(session.results.builds, session.results.running.builds, strict=True):
+    assert seen == [dearer.cost]  # the views redraw from the new settings
+    again = session.finished(session.results)
+    assert again is not finished
+    for r, c in zip(session.results.builds, again.running.builds, strict=True):
         assert c == build_running_cost(r, session.workload, dearer.cost, today)
 
 
-def test_the_results_carry_each_builds_speed_basis(session):
+def test_finished_results_carry_each_builds_speed_basis(session):
     table = speed_basis_table()
-    for r in session.results.builds:
+    for r in session.finished(session.results).builds:
         assert r.speed_basis is not None and r.speed_basis == speed_basis_of(r, session.workload, table)
 
 
-def test_what_the_session_adds_outlasts_the_sweep_and_the_search(session, qtbot):
-    session.slice_ms = 8.0
-    session.set_workload(session.workload.model_copy(update={"batch": 3}))
-    qtbot.waitUntil(lambda: not (session.results_pending or session.sweep_pending or session.suggestions_pending),
-                    timeout=20000)
-    assert session.results.fits_found and session.results.running is not None
-    assert all(r.speed_basis is not None for r in session.results.builds)
+def test_finished_results_are_of_the_job_the_results_are_of(session):
+    """While a newer change is computed the results on screen are the last state's: their running costs are
+    of that state's job, not of the one being computed."""
+    from advisor.core.job.workload import Method, Mode
+
+    shown = session.results
+    session.slice_ms = 0.0  # the new pass runs in turns: the old results stay on screen meanwhile
+    train = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA, "dataset_tokens": 10**9})
+    session.set_workload(train)
+    assert session.results_pending and session.results is shown
+    running = session.finished(shown).running
+    assert all(c.train_hours is None for c in running.builds)  # inference results: no training run

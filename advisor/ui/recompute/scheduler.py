@@ -70,10 +70,6 @@ def with_curves(results: Results, curves: turns.Curves) -> Results:
     return dataclasses.replace(results, curves=curve_map, current_technique=current)
 
 
-def _same(results: Results, _inputs: Inputs) -> Results:
-    return results
-
-
 class RecomputeScheduler(QObject):
     """Computes the results of the latest ``Inputs`` in steps, and says when each step is in.
 
@@ -91,13 +87,11 @@ class RecomputeScheduler(QObject):
     suggestions_computed = Signal(object)
     problem_reported = Signal(str)
 
-    def __init__(self, finish: Callable[[Results, Inputs], Results] = _same, parent: QObject | None = None) -> None:
-        """``finish(results, inputs)``: applied to each new results before they are shown (the session adds
-        what the renderers need, e.g. the running costs); kept through the sweep's and the search's additions."""
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.finish = finish
         self.inputs: Inputs | None = None  # the latest state asked for
         self.results: Results | None = None  # the latest computed; the previous state's while a pass runs
+        self.results_inputs: Inputs | None = None  # what ``results`` were computed from
         self.slice_ms: float = SLICE_MS  # tests set it to inf: every change computed at once
         self.core_process: CoreProcess | None = None
         self.generation = 0  # counts recomputes: a search's answer is shown only for its own
@@ -133,11 +127,6 @@ class RecomputeScheduler(QObject):
     def forget_prepared(self) -> None:
         """Builds resolve, price and check again (a new catalog)."""
         self._prepared.clear()
-
-    def refinish(self) -> None:
-        """Apply ``finish`` again to the results on screen (what it adds depends on settings that changed)."""
-        if self.results is not None and self.inputs is not None:
-            self.results = self.finish(self.results, self.inputs)
 
     # --- state ----------------------------------------------------------------------
     @property
@@ -218,7 +207,8 @@ class RecomputeScheduler(QObject):
             return
         self._pass = None
         cached = self._curve_cache.get(p.workload)  # the sweep may have come in while the builds were done
-        self.results = self.finish(evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves), self.inputs)
+        self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
+        self.results_inputs = self.inputs
         # The search after the job stays put: what would make a build fit, and every build's largest model.
         self._suggest_pending = p.arch is not None and any(r.planned is not None for r in self.results.builds)
         self.results_computed.emit(self.results)

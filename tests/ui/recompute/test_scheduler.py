@@ -81,28 +81,6 @@ def test_a_newer_change_supersedes_the_pass_and_the_search(scheduler, catalog, q
     assert all(r.planned.workload.batch == 4 for r in scheduler.results.builds if r.planned is not None)
 
 
-def test_each_new_results_pass_through_finish_and_keep_what_it_added(qapp, catalog, qtbot):
-    """``finish`` (the session adds the running costs and speed bases there) is applied to each new results
-    and kept through the sweep's and the search's additions; ``refinish`` applies it again."""
-    calls = []
-
-    def finish(results, inputs):
-        calls.append(inputs.workload.batch)
-        return dataclasses.replace(results, notice=f"finished for batch {inputs.workload.batch}")
-
-    s = RecomputeScheduler(finish)
-    s.slice_ms = math.inf  # the builds in this call, whatever the machine's load
-    try:
-        s.recompute(_inputs(catalog, batch=5))
-        assert s.results.notice == "finished for batch 5" and calls == [5]
-        qtbot.waitUntil(lambda: not s.sweep_pending and not s.suggestions_pending, timeout=20000)
-        assert s.results.notice == "finished for batch 5" and s.results.curves and s.results.fits_found
-        s.refinish()
-        assert calls == [5, 5] and s.results.notice == "finished for batch 5"
-    finally:
-        s.close()
-
-
 def test_a_sweep_that_fails_is_said_once_and_the_numbers_stand(scheduler, catalog, qtbot, monkeypatch):
     def broken(workload):
         yield
