@@ -2,13 +2,18 @@
 
 Each module of this package that defines ``register(subparsers)`` adds one subcommand and
 sets ``handler`` (a function taking the parsed namespace and returning an exit code).
-Usage errors exit 2 with one line that names the flag, never a traceback.
+Usage errors exit 2 with one line that names the flag, never a traceback. Output that cannot be
+written (a full disk, ``/dev/full``, a closed terminal) is one line on stderr and exit 1; text the
+terminal's encoding cannot show (an ASCII-only locale, a lone surrogate in a record's name) is
+written with ``?`` in its place rather than ending the command.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import pkgutil
 import sys
@@ -71,8 +76,29 @@ def build_parser() -> Parser:
     return parser
 
 
+#: What a failed write to stdout raises: no space (a full disk, /dev/full), I/O error, a file too
+#: large, a quota, a closed descriptor. These carry no file name (the stream has none).
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EBADF, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def _tolerant_output() -> None:
+    """Unencodable characters become '?' on stdout instead of a UnicodeEncodeError mid-output."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, io.UnsupportedOperation):  # detached or closed: nothing to write to
+                pass
+
+
+def is_output_error(exc: OSError) -> bool:
+    """A failed write to stdout (not a file's error: those name their file)."""
+    return exc.filename is None and exc.errno in _WRITE_ERRNOS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    _tolerant_output()
     parser = build_parser()
     if not args_list or (args_list[0] not in parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
                          and not args_list[0].startswith("-")):
@@ -80,13 +106,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list = ["gui", *args_list]
     args = parser.parse_args(args_list)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a write error shows here, not in the interpreter's last flush (exit 120)
+        return code
     except UsageError as exc:
         print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `llm-advisor catalog list | head`: the reader left; exit quietly
         _silence_stdout()
         return 0
+    except OSError as exc:
+        if not is_output_error(exc):
+            raise
+        _silence_stdout()
+        print(f"{PROG} {args.command}: error: could not write the output ({exc.strerror or exc})", file=sys.stderr)
+        return 1
 
 
 def _silence_stdout() -> None:

@@ -39,6 +39,7 @@ def suggestion_json(s) -> dict[str, Any]:
 
 
 def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
+    from advisor.core.hardware.memory import host_ram_gib
     from advisor.core.job.frameworks import apply_framework
     from advisor.core.model.params import count_params
 
@@ -65,12 +66,15 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
                "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
                "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
                "reason": f.reason, "status": planned.status.value if planned is not None else None,
+               "sequences_at_once": f.sequences_at_once,
+               "problems": [{"field": p.field, "message": p.message, "software": p.support}
+                            for p in (planned.problems if planned is not None else ())],
                "suggestions": [suggestion_json(x) for x in suggestions]}
     hardware = None
     if request.build is not None:
         b = request.build
         hardware = {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
-                    "host_ram_gib": b.host_ram_gib, "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
+                    "host_ram_gib": host_ram_gib(b), "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
                     "network": network_json(b)}
     rot = est.rule_of_thumb
     from advisor.core.estimate.job_checks import past_trained_context
@@ -223,7 +227,10 @@ def result_text(data: dict[str, Any]) -> str:
         f = data["fit"]
         verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",
                    "cannot run as set": "NO"}.get(f.get("status") or "", "yes" if f["fits"] else "NO")
-        lines += ["", f"Fit: {verdict} ({f['reason']})"]
+        if f.get("problems"):  # what the software does not run here: the verdict, before any memory figure
+            lines += ["", f"Fit: cannot run ({f['problems'][0]['message']})"]
+        else:
+            lines += ["", f"Fit: {verdict} ({f['reason']})"]
         if f.get("suggestions"):
             lines.append("What would make it fit:")
             for x in f["suggestions"]:

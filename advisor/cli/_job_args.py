@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 
 from advisor.cli import UsageError
 
@@ -94,7 +95,10 @@ def cost_settings(args: argparse.Namespace):
     from advisor.core.cost.running import CostSettings
     from advisor.storage.settings import load_settings
 
-    base = load_settings().settings.cost
+    loaded = load_settings()
+    if loaded.warning:  # said, never silently replaced; the file is left as it is
+        print(f"warning: {loaded.warning}", file=sys.stderr)
+    base = loaded.settings.cost
     given = {k: getattr(args, k, None) for k in ("electricity_usd_per_kwh", "hours_per_day", "years")}
     try:
         return CostSettings(**{**base.model_dump(), **{k: v for k, v in given.items() if v is not None}})

@@ -15,13 +15,42 @@ from advisor.cli._prices import price_json
 SORTS = ("best", "price", "speed", "value")
 
 
-def _money(text: str) -> float:
+def _amount(text: str, unit: str, least: float) -> float:
     try:
         value = float(text.replace(",", "").lstrip("$"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an amount in USD, not {text!r}") from None
-    if not 0 < value < 1e9:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1,000,000,000 USD, not {text}")
+        raise argparse.ArgumentTypeError(f"expected an amount in {unit}, not {text!r}") from None
+    if not least <= value < 1e9:
+        raise argparse.ArgumentTypeError(f"must be from {least:g} to 1,000,000,000 {unit}, not {text}")
+    return value
+
+
+def _money(text: str) -> float:
+    """A budget: from a cent (an hourly budget with --cloud) to a billion dollars."""
+    return _amount(text, "USD", 0.01)
+
+
+def _watts(text: str) -> float:
+    """A power limit: from 1 W (no GPU draws less) up."""
+    return _amount(text, "W", 1.0)
+
+
+def _tokens_per_s(text: str) -> float:
+    """A speed floor: from a hundredth of a token a second up."""
+    return _amount(text, "tokens/s", 0.01)
+
+
+def _hours(text: str) -> float:
+    """A training run's time limit: from a hundredth of an hour (36 s) up."""
+    return _amount(text, "hours", 0.01)
+
+
+def _gpus_per_machine(text: str) -> int:
+    from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE
+
+    value = positive_int(text)
+    if value > MAX_GPUS_PER_MACHINE:  # no machine holds more (the search's builds would not validate)
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_GPUS_PER_MACHINE}, not {value}")
     return value
 
 
@@ -37,14 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--budget", type=_money, metavar="USD", help="most you will pay (per hour with --cloud)")
     s.add_argument("--used", action="store_true", help="price cards at used-market prices (new when no used price)")
     s.add_argument("--cloud", action="store_true", help="rent instead: cloud instances, priced per hour")
-    s.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
+    s.add_argument("--max-gpus", type=_gpus_per_machine, default=8, metavar="N", help="at most N GPUs per machine (default 8)")
     s.add_argument("--max-nodes", type=machine_count, metavar="N",
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
-    s.add_argument("--max-power", type=_money, metavar="W", help="at most W watts at load")
-    s.add_argument("--min-speed", type=_money, metavar="TOK/S", default=None,
+    s.add_argument("--max-power", type=_watts, metavar="W", help="at most W watts at load")
+    s.add_argument("--min-speed", type=_tokens_per_s, metavar="TOK/S", default=None,
                    help="usable speed of an inference job: generated tokens/s per sequence (default 10, reading "
                         "speed with room to spare)")
-    s.add_argument("--max-hours", type=_money, metavar="H",
+    s.add_argument("--max-hours", type=_hours, metavar="H",
                    help="usable speed of a training job: the run (--dataset-tokens) ends within H hours")
     s.add_argument("--sort", choices=SORTS, default="best",
                    help="best: the most speed for the money among machines at a usable speed (default); "

@@ -86,8 +86,13 @@ def _catalog_for(args: argparse.Namespace, read=None):
         return None
     if read is not None:
         return read
+    from advisor.core.hardware.catalog import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
+    if args.gpu and not args.build:  # what the estimate needs: those cards, the network cards, the model presets
+        gpus = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
+        return load_catalog(migrate_user_files=False, kinds=(RecordKind.GPU, RecordKind.PART, RecordKind.MODEL),
+                            ids={RecordKind.GPU: gpus}).catalog
     return load_catalog(migrate_user_files=False).catalog
 
 
@@ -102,9 +107,9 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
     build = _resolve_one(args, catalog)
     from advisor.core.hardware.catalog import IncompleteRecord, RecordKind, with_network, with_nodes
 
-    if getattr(args, "nics", None) is not None and not args.nic:
+    if getattr(args, "nics", None) is not None and getattr(args, "nic", None) is None:
         raise UsageError("--nics: give --nic too")
-    if getattr(args, "nic", None):
+    if getattr(args, "nic", None) is not None:  # '' too: no card has that id (it reached the comparison's check)
         part = catalog.parts.get(args.nic)
         if part is None or part.part.value != "nic":
             names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
@@ -260,7 +265,9 @@ def _check(request: Request) -> None:
         if "parallel" in update:
             update.setdefault("n_gpus", request.build.gpu_count)
         workload = workload.model_copy(update=update)
-    problems = check_workload(request.arch, workload, request.build)
+    # What the software does not run on the build is the build's verdict ("cannot run"), shown with the
+    # estimate; only settings that contradict each other are usage errors.
+    problems = [p for p in check_workload(request.arch, workload, request.build) if not p.support]
     if problems:
         first = problems[0]
         raise UsageError(f"{FIELD_FLAGS.get(first.field, first.field)}: {first.message}")

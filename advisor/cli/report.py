@@ -134,6 +134,11 @@ MAX_OUT_NAME_BYTES = 255 - 24  # a file name part (255 bytes on common file syst
 def _check_title(title: str) -> None:
     if len(title) > MAX_TITLE_CHARS:
         raise UsageError(f"--title: at most {MAX_TITLE_CHARS} characters (got {len(title):,})")
+    # A byte the locale cannot decode reaches Python as a lone surrogate (PEP 383), which no file or PDF can hold.
+    bad = next((c for c in title if "\ud800" <= c <= "\udfff"), None)
+    if bad is not None:
+        shown = f"byte 0x{ord(bad) - 0xDC00:02x}" if "\udc80" <= bad <= "\udcff" else f"U+{ord(bad):04X}"
+        raise UsageError(f"--title: not text in this terminal's encoding ({shown}); type the title again")
 
 
 def _check_out(out: Path, overwrite: bool) -> None:

@@ -20,6 +20,12 @@ def runs(r) -> bool:
     return e is not None and not r.problems and (e.fit is None or e.fit.fits)
 
 
+def _cannot(r) -> str:
+    """'cannot run' where the software does not run the job on the build, 'cannot run as set' where the settings
+    contradict each other or the build."""
+    return "cannot run" if r.planned is not None and r.planned.unsupported else "cannot run as set"
+
+
 def why_not_in_bar(r, unit: str = "GiB") -> str:
     """Why a build whose GPU bar fits its box does not run the job, in a few words ("" when it runs, or
     when its bar already shows it does not)."""
@@ -27,9 +33,11 @@ def why_not_in_bar(r, unit: str = "GiB") -> str:
     if fit is None or r.runs or fit.need_per_gpu_bytes > fit.usable_per_gpu_bytes:
         return ""
     if r.problems:
-        return "cannot run as set"
+        return _cannot(r)
     if fit.host_short:
         ub = unit_bytes(unit)
+        if fit.host_available_bytes is None:  # RAM not known is not RAM enough
+            return f"host RAM not known: needs {fit.host_need_bytes / ub:,.0f} {unit}"
         return f"host RAM short: {fit.host_need_bytes / ub:,.0f} of {fit.host_available_bytes / ub:,.0f} {unit}"
     if "KV cache" in fit.reason:
         return "KV cache too small"
@@ -41,7 +49,7 @@ def why_no_bar(r) -> str:
     if r.estimate is None:
         return "no estimate"
     if r.problems:
-        return "cannot run as set"
+        return _cannot(r)
     if r.estimate.fit is not None and not r.estimate.fit.fits:
         return "does not fit"
     return ""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from advisor.probe.models import DetectedGpu, UnreadField
 from advisor.probe.nvml import normalise_bus_id
+from advisor.probe.tool import run_tool
 
 AMD_VENDOR_ID = "0x1002"
 # amd-smi prints sizes as {"value": n, "unit": "MB"}; its "MB" is MiB (65520 MB on a 64 GB MI210).
@@ -29,12 +29,9 @@ def _run_json(argv: list[str], timeout_s: float) -> tuple[str | None, str | None
     exe = shutil.which(argv[0])
     if exe is None:
         return None, NOT_FOUND
-    try:
-        done = subprocess.run([exe, *argv[1:]], capture_output=True, text=True, timeout=timeout_s, check=False)
-    except subprocess.TimeoutExpired:
-        return None, f"{argv[0]} did not answer within {timeout_s:g} s"
-    except OSError as exc:
-        return None, f"{argv[0]} could not run ({exc})"
+    done = run_tool([exe, *argv[1:]], timeout_s)
+    if done.problem:
+        return None, done.problem
     if done.returncode != 0:
         first = (done.stderr or done.stdout).strip().splitlines()[:1]
         return None, f"{argv[0]} failed: {first[0] if first else done.returncode}"
@@ -53,7 +50,10 @@ def _size_bytes(value: Any) -> int | None:
     if isinstance(value, dict):
         number, unit = value.get("value"), str(value.get("unit", "B")).upper()
         if isinstance(number, int | float) and unit in _UNIT_BYTES:
-            return int(number * _UNIT_BYTES[unit])
+            try:
+                return int(number * _UNIT_BYTES[unit])
+            except (OverflowError, ValueError):  # inf or NaN (1e308 MB): not a size; DetectedGpu says out of range
+                return None
     return None
 
 
@@ -77,7 +77,7 @@ def parse_amd_smi_json(text: str) -> tuple[DetectedGpu, ...]:
         width = bus.get("max_pcie_width")
         power = _size_w(limit.get("socket_power")) or _size_w(limit.get("max_power"))
         gpus.append(DetectedGpu(
-            index=item.get("gpu", position),
+            index=item["gpu"] if isinstance(item.get("gpu"), int) and 0 <= item["gpu"] < 4096 else position,
             vendor="AMD",
             name=asic.get("market_name"),
             source="amd-smi",
@@ -101,7 +101,8 @@ def _size_w(value: Any) -> float | None:
 
 def _int(text: Any) -> int | None:
     try:
-        return int(str(text).strip())
+        value = str(text).strip()
+        return int(value) if len(value) <= 40 else None  # no count or size has 40 digits
     except ValueError:
         return None
 
@@ -123,7 +124,7 @@ def parse_rocm_smi_json(text: str) -> tuple[DetectedGpu, ...]:
         model = card.get("card model")
         device = card.get("device id") or card.get("gpu id") or (model if _hex_id(model) != AMD_VENDOR_ID else None)
         gpus.append(DetectedGpu(
-            index=_int(key[4:]) or 0,
+            index=min(_int(key[4:]) or 0, 4095),
             vendor="AMD",
             name=name,
             source="rocm-smi",

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
 from advisor.core.units import GIB
 from advisor.probe.models import DetectedGpu
+from advisor.probe.tool import run_tool
 
 # Below this much RAM the default is 2/3, above it 3/4 (reports above: 32 GiB -> 2/3,
 # 64 GiB -> 3/4; the 36 GiB boundary is the commonly quoted one, not pinned by a measurement here).
@@ -40,11 +40,8 @@ def _run(argv: list[str], timeout_s: float) -> str | None:
     exe = shutil.which(argv[0])
     if exe is None:
         return None
-    try:
-        done = subprocess.run([exe, *argv[1:]], capture_output=True, text=True, timeout=timeout_s, check=False)
-    except (subprocess.TimeoutExpired, OSError):
-        return None
-    return done.stdout if done.returncode == 0 else None
+    done = run_tool([exe, *argv[1:]], timeout_s)
+    return done.stdout if done.problem is None and done.returncode == 0 else None
 
 
 def read_system_profiler(timeout_s: float = 10.0) -> str | None:
@@ -58,7 +55,8 @@ def read_memsize(timeout_s: float = 5.0) -> str | None:
 def parse_memsize(text: str) -> int | None:
     """``sysctl -n hw.memsize`` ('17179869184\\n') or ``sysctl hw.memsize`` ('hw.memsize: 1717...')."""
     value = text.strip().rsplit(":", 1)[-1].strip()
-    return int(value) if value.isdigit() else None
+    # ASCII digits only ('٣' is a digit to str.isdigit), and no more than a byte count can have (2^64 is 20 digits).
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 20 else None
 
 
 def _is_apple(item: dict) -> bool:
@@ -88,6 +86,6 @@ def parse_system_profiler_json(text: str, ram_bytes: int | None) -> tuple[Detect
             memory_total_bytes=ram_bytes,
             unified_memory=True,
             gpu_usable_memory_bytes=None if ram_bytes is None else metal_default_working_set_bytes(ram_bytes),
-            gpu_cores=int(cores) if cores.isdigit() else None,
+            gpu_cores=int(cores) if cores.isascii() and cores.isdigit() and len(cores) <= 9 else None,
         ))
     return tuple(gpus)

@@ -84,7 +84,7 @@ def read_pci_sysfs(root: Path = Path("/sys/bus/pci/devices")) -> dict[str, dict[
 
 def _int(text: str | None) -> int | None:
     try:
-        return None if text is None else int(text)
+        return None if text is None or len(text) > 40 else int(text)  # no width has 40 digits
     except ValueError:
         return None
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
-from advisor.core.hardware.records import Build, BuildGpu, Gpu, ResolvedBuild, Topology
+from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, Build, BuildGpu, Gpu, ResolvedBuild, Topology
 from advisor.core.schema import Frozen
 from advisor.core.units import GIB
 from advisor.probe.match import GpuMatch, adhoc_gpu, match_gpu
@@ -87,11 +87,27 @@ def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu]) -> Thi
         if gpu is None:
             gpu = adhoc_gpu(det)
             if gpu is None:
-                notes.append(f"GPU {det.index} ({det.name or 'unnamed'}): memory not read, so it cannot be estimated.")
+                notes.append(f"GPU {det.index} ({det.name or 'unnamed'}): memory not read (or not a size a GPU has), "
+                             "so it cannot be estimated.")
         entries.append(MachineGpu(detected=det, match=match, gpu=gpu, add_to_catalog=match.gpu_id is None and gpu is not None))
     usable = [e for e in entries if e.gpu is not None]
+    if len(usable) > MAX_GPUS_PER_MACHINE:
+        notes.append(f"{len(usable)} GPUs read; the build takes the first {MAX_GPUS_PER_MACHINE}, the most one "
+                     f"machine holds (GPUs from {usable[MAX_GPUS_PER_MACHINE].detected.index} on are left out).")
+        usable = usable[:MAX_GPUS_PER_MACHINE]
     if not usable:
         return ThisMachine(gpus=tuple(entries), notes=tuple(notes))
+    try:
+        build, resolved = _as_build(detection, usable, notes)
+    except ValidationError as exc:  # what was read does not make a valid build: said; the GPUs are still listed
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err["loc"])
+        notes.append(f"what was read does not make a build ({where + ': ' if where else ''}{err['msg']}).")
+        return ThisMachine(gpus=tuple(entries), notes=tuple(notes))
+    return ThisMachine(gpus=tuple(entries), build=build, resolved=resolved, notes=tuple(notes))
+
+
+def _as_build(detection: Detection, usable: list[MachineGpu], notes: list[str]) -> tuple[Build, ResolvedBuild]:
     used = [e.detected for e in usable]
     topology = _topology(detection, used, notes)
     ram = detection.host.ram_total_bytes
@@ -109,4 +125,4 @@ def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu]) -> Thi
         name=BUILD_NAME, gpus=tuple(e.gpu for e in usable),  # type: ignore[misc]
         topology=topology, host_ram_gib=build.host_ram_gib, unified_memory=unified, build=build,
     )
-    return ThisMachine(gpus=tuple(entries), build=build, resolved=resolved, notes=tuple(notes))
+    return build, resolved

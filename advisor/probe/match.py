@@ -170,6 +170,11 @@ def _within(value: int | None, low: int, high: int) -> int | None:
     return value if value is not None and low <= value <= high else None
 
 
+#: Memory an ad-hoc record can state: half a GiB (the smallest its printed size, rounded to 1 GB, stays
+#: close to) to the largest a GPU record takes (``Gpu.memory_gib``).
+ADHOC_MEMORY_GIB = (0.5, 16_384)
+
+
 def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
     """A minimal Gpu from what was read, so an unknown card can still be estimated.
 
@@ -180,6 +185,8 @@ def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
         return None
     name = det.name or f"{det.vendor} device {det.pci_device_id or 'unknown'}"
     memory_gib = det.memory_total_bytes / GIB
+    if not ADHOC_MEMORY_GIB[0] <= memory_gib <= ADHOC_MEMORY_GIB[1]:  # no card has it: not estimated
+        return None
     notes = "read from this machine; segment guessed from the name; printed size assumed = reported GiB rounded"
     if det.unified_memory and det.gpu_usable_memory_bytes:
         notes += f"; GPU work may use about {det.gpu_usable_memory_bytes / GIB:.1f} GiB by default"

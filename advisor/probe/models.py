@@ -6,7 +6,10 @@ Each GPU also lists the fields that could not be read and why (``unread``).
 
 from __future__ import annotations
 
-from pydantic import Field
+import math
+from typing import Any
+
+from pydantic import Field, model_validator
 
 from advisor.core.schema import Frozen
 
@@ -15,6 +18,55 @@ ROCM_SMI_DOCS_URL = "https://rocm.docs.amd.com/projects/amdsmi/en/latest/"
 APPLE_WORKING_SET_DOCS_URL = (
     "https://developer.apple.com/documentation/metal/mtldevice/recommendedmaxworkingsetsize"
 )
+
+
+#: What a real machine can report, per field: a value outside is a tool's or driver's garbage, kept as
+#: *not read* with the value as the reason (a PCIe width of 99,999 or a generation of 1e308 had ended
+#: ``detect`` in a traceback). Memory: 1 PiB (2^50 bytes) is beyond any GPU's or host's (the largest
+#: single-system hosts hold tens of TB); PCIe: generations 1 to 7 (PCIe 7.0, 2025), widths x1 to x32
+#: (the widest link the specification defines); power: Gpu.tdp_w's range; counts: far beyond any machine.
+_PIB = 2**50
+RANGES: dict[str, tuple[float, float]] = {
+    "memory_total_bytes": (0, _PIB), "memory_used_bytes": (0, _PIB), "memory_free_bytes": (0, _PIB),
+    "display_memory_bytes": (0, _PIB), "gpu_usable_memory_bytes": (0, _PIB),
+    "pcie_gen_current": (1, 7), "pcie_gen_max": (1, 7), "pcie_gen_gpu_max": (1, 7),
+    "pcie_width_current": (1, 32), "pcie_width_max": (1, 32), "pcie_width_card": (1, 32),
+    "current_link_width": (1, 32), "max_link_width": (1, 32),
+    "power_limit_w": (1, 10_000), "power_default_limit_w": (1, 10_000), "power_max_limit_w": (1, 10_000),
+    "graphics_processes": (0, 1_000_000), "gpu_cores": (1, 1_000_000),
+    "cpu_cores": (1, 1_000_000), "cpu_threads": (1, 1_000_000),
+    "ram_total_bytes": (0, _PIB), "ram_available_bytes": (0, _PIB),
+}
+
+
+def _out_of_range(name: str, value: Any) -> bool:
+    if name not in RANGES or value is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    lo, hi = RANGES[name]
+    if isinstance(value, float) and not math.isfinite(value):  # (math.isfinite of a 300-digit int overflows)
+        return True
+    return not lo <= value <= hi
+
+
+def _shown(value: float) -> str:
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"{str(value)[:3]}… ({len(str(abs(value)))} digits)" if abs(value) >= 10**300 else f"{value:.3g}"
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def drop_out_of_range(data: Any, unread: bool = False) -> Any:
+    """``data`` (a model's input) with every value outside ``RANGES`` set to None; with ``unread``, each
+    such field is listed in ``unread`` with its value as the reason."""
+    if not isinstance(data, dict):
+        return data
+    bad = [k for k, v in data.items() if _out_of_range(k, v)]
+    if not bad:
+        return data
+    out = {**data, **dict.fromkeys(bad)}
+    if unread:
+        reasons = tuple(UnreadField(field=k, reason=f"out of range: {_shown(data[k])}") for k in bad)
+        out["unread"] = (*data.get("unread", ()), *reasons)
+    return out
 
 
 class UnreadField(Frozen):
@@ -27,7 +79,7 @@ class UnreadField(Frozen):
 class NvLinkState(Frozen):
     """One NVLink of one GPU as NVML reports it."""
 
-    link: int = Field(ge=0)
+    link: int = Field(ge=0, le=1023)
     active: bool
     remote_pci_bus_id: str | None = Field(None, description="Bus id of the device at the far end")
 
@@ -72,6 +124,11 @@ class DetectedGpu(Frozen):
     gpu_cores: int | None = None
     unread: tuple[UnreadField, ...] = ()
 
+    @model_validator(mode="before")
+    @classmethod
+    def _in_range(cls, data: Any) -> Any:
+        return drop_out_of_range(data, unread=True)
+
     @property
     def power_capped(self) -> bool | None:
         """True when the power limit in force is below the default (a user-set cap)."""
@@ -109,6 +166,11 @@ class PciDisplayDevice(Frozen):
     current_link_width: int | None = None
     max_link_width: int | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _in_range(cls, data: Any) -> Any:
+        return drop_out_of_range(data)
+
     @property
     def vendor(self) -> str:
         return {"0x10de": "NVIDIA", "0x1002": "AMD", "0x8086": "Intel", "0x106b": "Apple"}.get(
@@ -123,6 +185,11 @@ class DetectedHost(Frozen):
     ram_total_bytes: int | None = None
     ram_available_bytes: int | None = None
     os: str | None = Field(None, description="e.g. 'Linux 6.8.0 (x86_64)'")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _in_range(cls, data: Any) -> Any:
+        return drop_out_of_range(data)
 
 
 class Detection(Frozen):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import shutil
-import subprocess
 
 from advisor.core.units import MIB
 from advisor.probe.models import DetectedGpu, UnreadField
 from advisor.probe.nvml import normalise_bus_id, split_pci_id
+from advisor.probe.tool import run_tool
 
 FIELDS = (
     "index", "name", "uuid", "pci.bus_id", "pci.device_id", "memory.total", "memory.used",
@@ -28,6 +28,7 @@ BASIC_FIELDS = (
     "memory.free", "driver_version", "pcie.link.gen.current", "pcie.link.gen.max",
     "pcie.link.width.current", "pcie.link.width.max", "power.limit",
 )
+MAX_INDEX = 4096  # an index past this is garbage: the row's position stands in
 _MISSING = {"", "n/a", "[n/a]", "[not supported]", "not supported", "[unknown error]", "[insufficient permissions]"}
 
 
@@ -38,15 +39,9 @@ def run_nvidia_smi(timeout_s: float = 5.0) -> tuple[str, tuple[str, ...]] | str:
         return "nvidia-smi not found"
     last = ""
     for fields in (FIELDS, BASIC_FIELDS):
-        try:
-            done = subprocess.run(
-                [exe, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
-                capture_output=True, text=True, timeout=timeout_s, check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return f"nvidia-smi did not answer within {timeout_s:g} s"
-        except OSError as exc:
-            return f"nvidia-smi could not run ({exc})"
+        done = run_tool([exe, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"], timeout_s)
+        if done.problem:
+            return done.problem
         if done.returncode == 0:
             return done.stdout, fields
         last = (done.stdout + done.stderr).strip().splitlines()[:1]
@@ -62,7 +57,7 @@ def _value(text: str) -> str | None:
 def _int(text: str | None) -> int | None:
     try:
         return None if text is None else int(float(text))
-    except ValueError:
+    except (ValueError, OverflowError):  # 'inf' parses as a float but is no whole number
         return None
 
 
@@ -98,7 +93,7 @@ def parse_nvidia_smi_csv(text: str, fields: tuple[str, ...] | list[str] = FIELDS
         device_id, vendor_id = split_pci_id(get("pci.device_id"))
         index = _int(get("index"))
         gpus.append(DetectedGpu(
-            index=position if index is None else index,
+            index=index if index is not None and 0 <= index < MAX_INDEX else position,
             vendor="NVIDIA",
             name=get("name"),
             source="nvidia-smi",

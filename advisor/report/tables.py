@@ -4,6 +4,8 @@ would make it fit (Qt-free). Every figure comes with the results; the running co
 
 from __future__ import annotations
 
+import re
+
 from advisor.core.advice.evaluate import BuildResult, Results
 from advisor.core.advice.running_costs import RunningCosts
 from advisor.core.cost.machine import price_words
@@ -113,9 +115,13 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
             rows.append((r.name, "", "no estimate", r.error or "", "", "", ""))
             continue
         verdict = r.status.value if r.status is not None else ("fits" if e.fit.fits else "does not fit")
+        if r.planned is not None and r.planned.unsupported:  # the software does not run it here
+            verdict = "cannot run"
         need = f"{gib(e.fit.need_per_gpu_bytes, unit)} of {gib(e.fit.usable_per_gpu_bytes, unit)}"
         if not r.runs:  # a build that does not run the job has no speed to sell: say why instead
-            why = message_of(r.problems[0]) if r.problems else e.fit.reason
+            # A refusal's first clause (to a ';' or a ':'), as the window's cell says it: the whole of it is in the
+            # recommendation above and the per-build notes.
+            why = re.split(r"[;:] ", message_of(r.problems[0]), maxsplit=1)[0] if r.problems else e.fit.reason
             rows.append((r.name, r.plan_text, verdict, need, why, "—", "—"))
             continue
         bottleneck = e.speed.bottleneck.value if e.speed.bottleneck else "unknown"

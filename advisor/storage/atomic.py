@@ -10,9 +10,11 @@ save into the same folder once they are a minute old.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
 import time
 from pathlib import Path
 
@@ -24,7 +26,7 @@ TEMP_SUFFIX = ".tmp"
 STALE_TEMP_S = 60.0
 #: Files this program replaces are small (records, settings, comparisons, bundles).
 MAX_BACKUP_BYTES = 200_000_000
-# tempfile.mkstemp(prefix=".<name>.", suffix=".tmp"): 8 characters from its alphabet between.
+# ".<name>.<8 characters>.tmp": this module's temp names (and tempfile.mkstemp's, which earlier versions used).
 _TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
@@ -32,7 +34,8 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Make the renames in ``folder`` durable (a no-op where folders cannot be opened)."""
     # Makes the rename itself durable; directories cannot be opened on Windows.
     if os.name != "posix":
         return
@@ -43,8 +46,31 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _temp_beside(path: Path) -> tuple[int, Path]:
+    """A new temp file beside ``path``, created with the mode a new file of the folder gets (0666 less
+    the umask) or, when ``path`` exists, with its mode: ``tempfile.mkstemp`` made every saved file
+    0600, whatever the user's umask or the file's own mode had been."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode) or 0o666
+    except OSError:
+        mode = 0o666
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        except FileExistsError:
+            continue
+        if mode != 0o666 and hasattr(os, "fchmod"):  # the existing file's mode (the umask applied to a new one)
+            try:
+                os.fchmod(fd, mode)
+            except OSError:
+                pass
+        return fd, tmp
+    raise FileExistsError(errno.EEXIST, "no free temp file name", str(path.parent))
+
+
 def _replace_with(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    fd, tmp = _temp_beside(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -83,7 +109,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> None:
     if backup and path.exists():
         _replace_with(backup_path(path), _current_bytes(path))
     _replace_with(path, data)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     remove_stale_temps(path.parent)
 
 
@@ -101,7 +127,7 @@ def remove_with_backup(path: Path) -> Path:
     path = Path(path)
     target = backup_path(path)
     os.replace(path, target)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return target
 
 
@@ -110,3 +136,47 @@ def copy_aside(path: Path, suffix: str) -> Path:
     target = path.with_name(path.name + suffix)
     _replace_with(target, _current_bytes(Path(path)))
     return target
+
+
+def keep_aside(path: Path, suffix: str, *, move: bool) -> Path:
+    """Move (or copy) ``path`` to ``<name>.<date and time><suffix>``, numbered ``-2``, ``-3`` … when that
+    name is taken: never over another file, so every copy kept this way stays (a fixed ``.bad`` name
+    was overwritten by the next bad file). Returns the new path."""
+    path = Path(path)
+    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    data = None if move else _current_bytes(path)
+    for n in range(1, 1000):
+        target = path.with_name(f"{path.name}.{stamp}{'' if n == 1 else f'-{n}'}{suffix}")
+        try:
+            if data is not None:
+                _create_new(target, data)
+            else:
+                _move_new(path, target)
+        except FileExistsError:
+            continue
+        fsync_dir(path.parent)
+        return target
+    raise FileExistsError(errno.EEXIST, "no free name to keep a copy under", str(path))
+
+
+def _create_new(target: Path, data: bytes) -> None:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _move_new(path: Path, target: Path) -> None:
+    """Rename ``path`` to ``target`` only if ``target`` does not exist (a hard link, then the old name
+    removed; where links are refused, as for a folder, a rename after checking)."""
+    try:
+        os.link(path, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except (OSError, NotImplementedError):
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        os.rename(path, target)
+        return
+    os.unlink(path)

@@ -6,16 +6,20 @@ Format::
      "records": {"gpu": [<record>, …], "build": […], …},
      "hidden": {"gpu": ["<shipped id>", …], …}}
 
-Import validates every record first and saves nothing if any fails; then it saves the
-records one by one (atomic, with backups) under the catalog lock. A record whose id the
-user catalog already holds with different content is a *conflict*: reported and left
-alone unless ``replace``. Export refuses to replace an existing file unless ``overwrite``
-(then the old one is kept as ``.bak``).
+Import is all or nothing: it validates every record first and saves nothing if any fails. A
+record whose id the user catalog already holds with different content is a *conflict*: with a
+conflict (and no ``replace``) nothing is imported either, records and hidden ids alike (an import
+that reported a conflict used to save the rest, and its exit status said it failed). What is
+imported is written as one journaled step (``storage.journal``): a kill at any moment leaves the
+whole bundle or none of it. The user's files are compared outside the catalog lock; under it,
+those the import writes are read again, and if one changed meanwhile the comparison is made again.
+Export refuses to replace an existing file unless ``overwrite`` (then the old one is kept as ``.bak``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +27,10 @@ from typing import Any
 from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind, kind_of
 from advisor.core.schema import SCHEMA_VERSION
 from advisor.storage import catalog_store as store
-from advisor.storage import paths
+from advisor.storage import journal, paths
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.catalog_store import LoadProblem
-from advisor.storage.locking import locked
+from advisor.storage.catalog_store.files import read_bytes
 
 BUNDLE_FORMAT = "llm-advisor-catalog-bundle"
 #: Every user record of a large catalog, with prices: well under this.
@@ -126,51 +130,77 @@ class ImportReport:
     problems: list[LoadProblem] = field(default_factory=list)
 
 
+@dataclass
+class _Plan:
+    report: ImportReport
+    writes: dict[Path, bytes]
+    #: The bytes of each file the import compared (None: absent), read again under the lock.
+    seen: dict[Path, bytes | None]
+
+
 def import_bundle(path: Path, *, user_dir: Path | None = None, replace: bool = False) -> ImportReport:
-    """Validate the whole bundle, then save its records into the user catalog."""
+    """Validate the whole bundle, then save its records and hidden ids into the user catalog, or nothing."""
     bundle = read_bundle(path)
-    report = ImportReport(problems=bundle.problems)
     if bundle.problems:
-        return report  # nothing saved: the bundle is all or nothing on validity
+        return ImportReport(problems=bundle.problems)  # nothing saved: the bundle is all or nothing on validity
     root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    with locked(root):  # one import at a time; the window's editor and other commands wait
-        for record in bundle.records:
-            _import_one(record, root, replace, report)
-        _import_hidden(bundle.hidden, root, report)
-    return report
+    plan = _plan(bundle, root, replace)
+    if plan.report.conflicts or not plan.writes:
+        return plan.report
+    with journal.catalog_lock(root):  # held for the write only; other commands and the editor wait that long
+        if any(read_bytes(p) != before for p, before in plan.seen.items()):
+            plan = _plan(bundle, root, replace)  # another process changed one of these files: compare again
+            if plan.report.conflicts or not plan.writes:
+                return plan.report
+        try:
+            journal.commit(root, plan.writes)
+        except OSError as exc:
+            plan.report.conflicts.append(f"nothing imported: could not save ({exc.strerror or exc})")
+            plan.report.saved, plan.report.hidden_added = [], 0
+    return plan.report
 
 
-def _import_one(record: CatalogRecord, root: Path, replace: bool, report: ImportReport) -> None:
+def _plan(bundle: Bundle, root: Path, replace: bool) -> _Plan:
+    plan = _Plan(ImportReport(), {}, {})
+    for record in bundle.records:
+        _plan_one(record, root, replace, plan)
+    _plan_hidden(bundle.hidden, root, plan)
+    if plan.report.conflicts:  # all or nothing: a conflict imports nothing
+        plan.writes, plan.report.saved, plan.report.hidden_added = {}, [], 0
+    return plan
+
+
+def _plan_one(record: CatalogRecord, root: Path, replace: bool, plan: _Plan) -> None:
     kind = kind_of(record)
     target = store.user_record_path(kind, record.id, root)
-    if target.exists():
-        current = store.read_record_file(target, kind).record
-        if current == record:
-            report.unchanged.append((kind, record.id))
+    raw = read_bytes(target) if os.path.lexists(target) else None
+    plan.seen[target] = raw
+    if os.path.lexists(target):
+        current = store.read_record_file(target, kind)
+        if current.record == record:
+            plan.report.unchanged.append((kind, record.id))
+            return
+        if current.problems:  # never overwritten: perhaps the user's only copy of hand-edited data
+            plan.report.conflicts.append(f"{kind.value} {record.id!r}: {target} currently fails validation "
+                                         f"({current.problems[0].message}); fix or move it first")
             return
         if not replace:
-            report.conflicts.append(f"{kind.value} {record.id!r}: the user catalog has a different version ({target})")
+            plan.report.conflicts.append(f"{kind.value} {record.id!r}: the user catalog has a different version ({target})")
             return
-    try:
-        store.save_record(record, user_dir=root)
-    except store.CatalogStoreError as exc:
-        report.conflicts.append(f"{kind.value} {record.id!r}: {exc}")
-        return
-    report.saved.append((kind, record.id))
+    plan.writes[target] = store.record_json(record).encode("utf-8")
+    plan.report.saved.append((kind, record.id))
 
 
-def _import_hidden(hidden: dict[RecordKind, frozenset[str]], root: Path, report: ImportReport) -> None:
-    current, problems = store.parse_hidden_file(root / store.HIDDEN_FILE)
+def _plan_hidden(hidden: dict[RecordKind, frozenset[str]], root: Path, plan: _Plan) -> None:
+    target = root / store.HIDDEN_FILE
+    plan.seen[target] = read_bytes(target) if os.path.lexists(target) else None
+    current, problems = store.parse_hidden_file(target)
     merged = {k: current.get(k, frozenset()) | hidden.get(k, frozenset()) for k in RecordKind}
     added = sum(len(merged[k]) - len(current.get(k, frozenset())) for k in RecordKind)
     if not added:
         return
     if problems:
-        report.conflicts.append(f"hidden ids not imported: {problems[0]}")
+        plan.report.conflicts.append(f"hidden ids not imported: {problems[0]}")
         return
-    try:
-        store.write_hidden(root, merged)
-    except store.CatalogStoreError as exc:
-        report.conflicts.append(f"hidden ids not imported: {exc}")
-        return
-    report.hidden_added = added
+    plan.writes[target] = store.hidden_json(merged).encode("utf-8")
+    plan.report.hidden_added = added

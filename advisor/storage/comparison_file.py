@@ -7,7 +7,6 @@ generic decoder is defined for. A file that fails is one ``ComparisonFileError``
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from pydantic import ValidationError
 
 from advisor.core.advice.comparison import COMPARISON_VERSION, READABLE_VERSIONS, Comparison
 from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS
+from advisor.storage import json_text
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.safe_read import read_text_limited
 
@@ -51,11 +51,9 @@ def _first_error(exc: ValidationError) -> str:
 def parse_comparison(text: str, origin: str = "<text>") -> Comparison:
     """Validate comparison JSON text; a bad document raises ComparisonFileError naming the field."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ComparisonFileError(f"{origin}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
-    except RecursionError:
-        raise ComparisonFileError(f"{origin}: not a valid comparison: JSON nested too deeply") from None
+        data = json_text.loads(text)
+    except json_text.JSONTextError as exc:
+        raise ComparisonFileError(f"{origin}: {exc}") from None
     if not isinstance(data, dict):
         raise ComparisonFileError(f"{origin}: expected a JSON object, found {type(data).__name__}")
     version = data.get("schema_version")

@@ -13,6 +13,7 @@ catalog locked. It is re-entrant within a thread (``hide_record`` takes it, then
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import time
@@ -64,7 +65,11 @@ _held = threading.local()  # resolved lock path → depth, per thread
 def locked(folder: Path, *, name: str = LOCK_NAME, timeout_s: float = TIMEOUT_S) -> Iterator[Path]:
     """Hold the exclusive lock of ``folder`` (created if missing) for the ``with`` block."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where the folder belongs: said as such, not as "File exists"
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder (a file is in its place); move it aside",
+                                 str(folder)) from None
     path = (folder / name).resolve()
     depths: dict[Path, int] = _held.__dict__.setdefault("depths", {})
     if depths.get(path):

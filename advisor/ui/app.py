@@ -48,12 +48,12 @@ def fill_window(window, comparison_path: str | None = None):
     from PySide6.QtWidgets import QApplication
 
     from advisor import plots
-    from advisor.storage.settings import load_settings
+    from advisor.storage.settings import keep_bad_settings, load_settings
     from advisor.ui.session import Session
 
     # Follow the system's light or dark palette (plots are drawn in matching colours).
     plots.set_theme(QApplication.palette().window().color().lightness() < 128)
-    loaded = load_settings()
+    loaded = keep_bad_settings(load_settings())  # a bad file kept aside before the window saves over it
     session = Session()
     session.prefs = loaded.settings
     from advisor.ui.core_process import CoreProcess
@@ -73,8 +73,21 @@ def fill_window(window, comparison_path: str | None = None):
 
         session.load_catalog()
         path = comparison_path or loaded.settings.last_comparison
-        if path and not session.open(path) and comparison_path is None:
-            window.statusBar().showMessage(f"last comparison could not be reopened: {path}", 10000)
+        said: list[str] = []
+
+        def keep(message: str) -> None:
+            said.append(message)
+
+        session.problem_reported.connect(keep)
+        try:
+            opened = not path or session.open(path)
+        finally:
+            session.problem_reported.disconnect(keep)
+        if not opened and comparison_path is None:
+            # Said with the file and why, and forgotten: the next start does not try it again (a file that
+            # could not be read had been reopened, and had failed, at every start).
+            window.statusBar().showMessage(f"last comparison could not be reopened: {said[-1] if said else path}", 15000)
+            window.settings = window.settings.model_copy(update={"last_comparison": None})
         idle_gc.watch(session)  # full garbage collections when the user pauses, not mid-change
 
     window.finish_start = finish_start

@@ -132,7 +132,10 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
     e = r.estimate
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
-        return "cannot run as set: " + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0]
+        # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
+        support = r.planned is not None and r.planned.unsupported
+        return (("cannot run: " if support else "cannot run as set: ")
+                + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0])
     if e.fit is None:
         return f"{mem(e.memory.total, prefs)} per GPU"
     numbers = mem_pair(e.fit.need_per_gpu_bytes, e.fit.usable_per_gpu_bytes, prefs)  # the error band: in the header
@@ -142,6 +145,8 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     if e.fit.fits and e.fit.host_need_bytes and r.status is not None and not r.runs:
         return f"needs host RAM: {e.fit.reason}"
     if e.fit.host_short:  # the GPUs' part fits: the numbers that do not are the host RAM's
+        if e.fit.host_available_bytes is None:  # RAM not known is not RAM enough
+            return f"host RAM not known: needs {mem(e.fit.host_need_bytes, prefs)}"
         return f"too big for host RAM: {mem_pair(e.fit.host_need_bytes, e.fit.host_available_bytes, prefs)}"
     word = {"fits": "fits", "tight": "tight", "does not fit": "too big"}.get(r.status.value if r.status else "",
                                                                            "fits" if e.fit.fits else "too big")

@@ -138,7 +138,7 @@ def test_builds_that_do_not_fit_get_no_speed_and_no_price_per_token(qtbot, catal
     assert not cannot & set(speed.top_bars.kept.opts["x"].astype(int))
     assert not cannot & set(value.tps_bars.kept.opts["x"].astype(int))
     words = set(value.tps_bars.note_texts().values())
-    assert words & {"does not fit", "cannot run as set", "no estimate"}
+    assert words & {"does not fit", "cannot run as set", "cannot run", "no estimate"}
     assert set(value.tps_bars.note_texts()) == cannot | set(value.gb_bars.note_texts())
 
 

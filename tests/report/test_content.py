@@ -122,10 +122,10 @@ def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_
     assert closest.suggestions and f"What would make {closest.name} fit: {closest.suggestions[0].change}" in text
     assert f"{closest.name} needs" not in text
     assert f"{other.name} needs" in text and "What would make it fit: " in text
-    # (A GPU × count build now has its desktop tier's 32 GB of host RAM, short of a full fine-tune's offload: the
-    # catalog 5090 build, whose RAM the record leaves unstated, stands in for the one that runs it.)
+    # (One card's build is short of RAM for a full fine-tune's offload — a desktop's 32-64 GB, and RAM not known
+    # is not RAM enough — so a DGX H100 stands in for the build that runs it.)
     one = Comparison(model=c.model, workload=Workload(mode="train", method="full", batch=8),
-                     builds=(c.builds[0], BuildEntry(name="b", build_id="1x-rtx-5090")))
+                     builds=(c.builds[0], BuildEntry(name="b", system_id="nvidia-dgx-h100")))
     _, results = _doc(catalog, one)
     text = recommendation(results, one.workload)
     short = next(r for r in results.builds if not r.runs)
@@ -167,7 +167,7 @@ def test_a_build_the_job_cannot_run_on_is_said_in_words_without_field_names(cata
     mac = results.builds[1]
     assert mac.problems and mac.problems[0].startswith("engine: TensorRT-LLM runs on NVIDIA GPUs only")
     text = " ".join(b.text for b in doc.blocks if isinstance(b, Paragraph))
-    assert "cannot run it as set: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra" in text
+    assert "cannot run it: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra" in text
     why = {row[0]: row[4] for row in _table(doc, "Build").rows}[mac.name]
     assert why.startswith("TensorRT-LLM runs on NVIDIA GPUs only")
     words = " ".join(" ".join(getattr(b, "items", ())) + getattr(b, "text", "") for b in doc.blocks)

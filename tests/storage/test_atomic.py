@@ -92,3 +92,45 @@ def test_a_backup_of_a_non_regular_file_is_refused(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(OSError, match="not a regular file"):
         atomic_write_bytes(fifo, b"x")  # copying it aside would block forever
+
+
+# --- file modes and kept copies ------------------------------------------------------------------------------
+
+import stat  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from advisor.storage.atomic import atomic_write_text, keep_aside  # noqa: E402
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX modes and umask")
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(umask=st.sampled_from([0o022, 0o002, 0o077, 0o027, 0o000]),
+       existing=st.one_of(st.none(), st.sampled_from([0o600, 0o644, 0o640, 0o664, 0o444])))
+def test_a_saved_file_gets_the_folders_default_mode_or_keeps_its_own(tmp_path_factory, umask, existing):
+    """A new file: 0666 less the umask (as any program's new file); a replaced file: the mode it had (tempfile
+    made every save 0600, whatever the umask or the file's own mode)."""
+    path = tmp_path_factory.mktemp("modes") / "settings.json"
+    if existing is not None:
+        path.write_text("old")
+        path.chmod(existing)
+    old = os.umask(umask)
+    try:
+        atomic_write_text(path, "new")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == (existing if existing is not None else 0o666 & ~umask)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 12), move=st.booleans())
+def test_keep_aside_never_replaces_a_copy(tmp_path_factory, n, move):
+    folder = tmp_path_factory.mktemp("kept")
+    path = folder / "settings.json"
+    for i in range(n):
+        path.write_text(f"bad {i}")
+        keep_aside(path, ".bad", move=move)
+        assert path.exists() != move
+    kept = sorted(p.read_text() for p in folder.iterdir() if p.name.endswith(".bad"))
+    assert kept == sorted(f"bad {i}" for i in range(n))

@@ -47,15 +47,16 @@ def test_one_invalid_record_means_nothing_is_saved(tmp_path):
     assert report.saved == [] and not (tmp_path / "user").exists()
 
 
-def test_conflict_is_reported_and_replace_overwrites(tmp_path):
+def test_a_conflict_imports_nothing_and_replace_overwrites(tmp_path):
     user = tmp_path / "user"
     save_record(Gpu.model_validate(gpu_data("mine", name="Local")), user_dir=user)
     path = bundle_file(tmp_path, {"gpu": [gpu_data("mine", name="Imported")], "build": [build_data("b", gpu="mine")]})
     report = import_bundle(path, user_dir=user)
     assert len(report.conflicts) == 1 and "mine" in report.conflicts[0]
-    assert report.saved == [(RecordKind.BUILD, "b")]
+    assert report.saved == [] and not (user / "builds").exists()  # a conflict imports nothing
     assert json.loads((user / "gpus" / "mine.json").read_text())["name"] == "Local"
-    assert import_bundle(path, user_dir=user, replace=True).saved == [(RecordKind.GPU, "mine")]
+    assert set(import_bundle(path, user_dir=user, replace=True).saved) == {(RecordKind.GPU, "mine"),
+                                                                          (RecordKind.BUILD, "b")}
     assert json.loads((user / "gpus" / "mine.json").read_text())["name"] == "Imported"
 
 

@@ -47,27 +47,48 @@ def test_another_thread_waits_then_times_out(tmp_path):
         pass
 
 
+# A worker hides one shipped GPU in each user folder it is sent (one line each) and answers "ok".
+# Two workers, started once, get each folder at the same moment: each round is a race of two
+# read-modify-writes of that folder's hidden.json, and no import or start-up stands between
+# the two (a fresh interpreter per hide spent 0.5 s importing: 20 s for 20 rounds).
 HIDER = """
 import sys
 from pathlib import Path
 from advisor.core.hardware.catalog import RecordKind
 from advisor.storage.catalog_store import hide_record
-shipped, user, gpu = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
-hide_record(RecordKind.GPU, gpu, shipped_dir=shipped, user_dir=user)
+shipped, gpu = Path(sys.argv[1]), sys.argv[2]
+for line in sys.stdin:
+    hide_record(RecordKind.GPU, gpu, shipped_dir=shipped, user_dir=Path(line.rstrip("\\n")))
+    print("ok", flush=True)
 """
+ROUNDS = 40
+
+
+def _hiders(shipped: Path, gpus: tuple[str, ...]) -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", HIDER, str(shipped), gpu], cwd=REPO, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE) for gpu in gpus]
 
 
 def test_two_processes_hiding_different_ids_keep_both(tmp_path):
     shipped = small_shipped(tmp_path / "shipped")
     write(shipped, "gpu", gpu_data("card-b"))
+    procs = _hiders(shipped, ("card-a", "card-b"))
     lost = 0
-    for round_ in range(20):
-        user = tmp_path / f"user{round_}"
-        procs = [subprocess.Popen([sys.executable, "-c", HIDER, str(shipped), str(user), gpu], cwd=REPO)
-                 for gpu in ("card-a", "card-b")]
+    try:
+        for round_ in range(ROUNDS):
+            user = tmp_path / f"user{round_}"
+            for p in procs:  # both lines sent before either answer is read: the two hides overlap
+                p.stdin.write(f"{user}\n")
+                p.stdin.flush()
+            assert [p.stdout.readline().strip() for p in procs] == ["ok", "ok"]
+            hidden = load_catalog(shipped, user, migrate_user_files=False).catalog.hidden_ids(RecordKind.GPU)
+            lost += hidden != {"card-a", "card-b"}
+    finally:
+        for p in procs:
+            p.stdin.close()
         assert [p.wait(timeout=60) for p in procs] == [0, 0]
-        hidden = load_catalog(shipped, user, migrate_user_files=False).catalog.hidden_ids(RecordKind.GPU)
-        lost += hidden != {"card-a", "card-b"}
+        for p in procs:
+            p.stdout.close()
     assert lost == 0
 
 

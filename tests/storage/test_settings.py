@@ -1,10 +1,15 @@
-"""Settings: defaults when missing, round trip, a corrupt file kept as .bad with a warning."""
+"""Settings: defaults when missing, round trip; a bad file said, its values never dropped silently, every copy kept."""
+
+import json
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from advisor.core.job.workload import Engine
 from advisor.storage import paths
-from advisor.storage.settings import Settings, load_settings, save_settings
+from advisor.storage.settings import Settings, keep_bad_settings, load_settings, save_settings
 
 
 def test_missing_file_gives_defaults_without_warning():
@@ -20,16 +25,54 @@ def test_roundtrip_under_the_redirected_config_dir(_isolated_user_dirs):
     assert load_settings().settings == s
 
 
-@pytest.mark.parametrize("text", ["{broken", '{"memory_unit": "furlongs"}', "[]"])
-def test_corrupt_file_is_kept_as_bad_and_defaults_used(text):
+def _kept(f):
+    return sorted(p for p in f.parent.iterdir() if p.name.startswith("settings.json.") and p.name.endswith(".bad"))
+
+
+@pytest.mark.parametrize("text", ["{broken", "[]", '"settings"', '{"a": ' + '9' * 5000 + '}'])
+def test_an_unreadable_file_is_said_left_alone_by_reading_and_moved_aside_by_the_window(text):
     f = paths.settings_file()
     f.parent.mkdir(parents=True)
     f.write_text(text)
     loaded = load_settings()
-    assert loaded.settings == Settings()
-    assert "settings.json.bad" in loaded.warning
-    assert f.with_name("settings.json.bad").read_text() == text
-    assert not f.exists()
+    assert loaded.settings == Settings() and loaded.damage == "file"
+    assert "could not be read" in loaded.warning and "defaults" in loaded.warning and "\n" not in loaded.warning
+    assert f.read_text() == text  # reading changes nothing (the CLI reads)
+    kept = keep_bad_settings(loaded)  # the window, before it saves over the file
+    [copy] = _kept(f)
+    assert copy.read_text() == text and not f.exists() and copy.name in kept.warning
+
+
+def test_a_value_of_the_wrong_kind_is_dropped_alone_and_named():
+    f = paths.settings_file()
+    f.parent.mkdir(parents=True)
+    f.write_text('{"memory_unit": "furlongs", "currency_style": "code"}')
+    loaded = load_settings()
+    assert loaded.settings.memory_unit == "GiB" and loaded.settings.currency_style == "code"
+    assert loaded.damage == "values" and "memory_unit 'furlongs'" in loaded.warning
+
+
+_bad_texts = st.one_of(st.text(max_size=20).filter(lambda t: not t.strip().startswith("{")),
+                       st.builds(lambda k, v: json.dumps({k: v}),
+                                 st.sampled_from(["hours_per_day", "years", "memory_unit", "last_comparison"]),
+                                 st.one_of(st.integers(-10**9, 10**9), st.floats(), st.text(max_size=5))))
+
+
+@hyp_settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(_bad_texts, min_size=1, max_size=5))
+def test_every_bad_file_the_window_meets_is_kept(tmp_path_factory, texts):
+    f = tmp_path_factory.mktemp("config") / "settings.json"
+    kept_texts = []
+    for text in texts:
+        f.write_bytes(text.encode("utf-8", "surrogatepass"))
+        loaded = load_settings(f)
+        if loaded.damage is None:
+            continue  # a good file (the text happened to be valid settings): nothing to keep
+        assert loaded.warning and "\n" not in loaded.warning
+        kept = keep_bad_settings(loaded)
+        assert "kept as" in kept.warning
+        kept_texts.append(text)
+    assert sorted(p.read_bytes() for p in _kept(f)) == sorted(t.encode("utf-8", "surrogatepass") for t in kept_texts)
 
 
 def test_unknown_keys_from_a_newer_version_are_ignored():
@@ -41,12 +84,8 @@ def test_unknown_keys_from_a_newer_version_are_ignored():
 
 # --- issue 19 ---------------------------------------------------------------------------------------
 
-import json  # noqa: E402
 import os  # noqa: E402
 
-from hypothesis import HealthCheck, given  # noqa: E402
-from hypothesis import settings as hyp_settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 def test_deeply_nested_settings_are_moved_aside_and_defaults_used():
@@ -54,9 +93,9 @@ def test_deeply_nested_settings_are_moved_aside_and_defaults_used():
     f.parent.mkdir(parents=True)
     text = "[" * 100_000 + "]" * 100_000
     f.write_text(text)
-    loaded = load_settings()
+    loaded = keep_bad_settings(load_settings())
     assert loaded.settings == Settings() and "nested too deeply" in loaded.warning and "kept as" in loaded.warning
-    assert f.with_name("settings.json.bad").read_text() == text
+    assert [p.read_text() for p in _kept(f)] == [text]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="FIFOs and /dev/zero")
@@ -66,8 +105,9 @@ def test_odd_settings_files_are_moved_aside_not_read(kind):
     f.parent.mkdir(parents=True)
     os.mkfifo(f) if kind == "fifo" else f.symlink_to("/dev/zero")
     loaded = load_settings()
-    assert loaded.settings == Settings() and "not a regular file" in loaded.warning
-    assert not os.path.lexists(f) and os.path.lexists(f.with_name("settings.json.bad"))
+    assert loaded.settings == Settings() and "not a regular file" in loaded.warning and os.path.lexists(f)
+    keep_bad_settings(loaded)
+    assert not os.path.lexists(f) and len(_kept(f)) == 1
 
 
 @hyp_settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -115,4 +155,8 @@ def test_a_bad_running_cost_value_in_the_file_falls_back_to_its_default_only():
     loaded = load_settings()
     assert loaded.settings.memory_unit == "GB" and loaded.settings.years == 4  # the rest is kept
     assert loaded.settings.electricity_usd_per_kwh == Settings().electricity_usd_per_kwh
-    assert "electricity_usd_per_kwh" in loaded.warning and f.exists()
+    assert "electricity_usd_per_kwh -3: input should be greater than or equal to 0.001" in loaded.warning
+    assert f.exists()
+    kept = keep_bad_settings(loaded)  # the window keeps a copy: its save at exit writes the default
+    [copy] = _kept(f)
+    assert json.loads(copy.read_text())["electricity_usd_per_kwh"] == -3 and f.exists() and copy.name in kept.warning

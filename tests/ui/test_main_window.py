@@ -152,7 +152,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
                          BuildEntry(name="One 4090", gpu_id="rtx-4090", gpu_count=1)), "two")
     session.set_workload(session.workload.model_copy(update={"engine": Engine.TENSORRT_LLM}))
     m = window.builds_panel.model
-    assert _cell(window, 0, 2) == "cannot run as set: TensorRT-LLM runs on NVIDIA GPUs only"
+    assert _cell(window, 0, 2) == "cannot run: TensorRT-LLM runs on NVIDIA GPUs only"
     tip = m.data(m.index(0, 2), Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("Engine: TensorRT-LLM runs on NVIDIA GPUs only; the Apple M3 Ultra") and "choose another engine" in tip
     qtbot.waitUntil(lambda: "choose another engine" in window.builds_panel.label_messages.text(), timeout=5000)

@@ -72,8 +72,9 @@ def test_a_greyed_add_build_button_says_why(app_window):
 
 
 def test_a_build_short_of_host_ram_says_so_in_its_cell():
-    """A unified-memory Mac whose GPU share fits but whose RAM cannot hold the rest: the cell's numbers are
-    the RAM's, so "too big" reads true (it showed 4.8 GiB / 22.4 GiB, the reason only in a tooltip)."""
+    """A build whose GPU share fits but whose RAM cannot hold what it offloads (one 4090 in its desktop): the
+    cell's numbers are the RAM's, so "too big" reads true (a Mac had shown 4.8 GiB / 22.4 GiB, the reason only
+    in a tooltip; a Mac now plans no offload, its "host RAM" being the pool its GPU uses)."""
     from advisor.core.advice import evaluate
     from advisor.core.advice.comparison import BuildEntry
     from advisor.storage.catalog_store import load_catalog
@@ -82,7 +83,7 @@ def test_a_build_short_of_host_ram_says_so_in_its_cell():
     cat = load_catalog().catalog
     job = Workload(mode=Mode.TRAIN, method=Method.FULL)
     r = evaluate.evaluate_build(cat, cat.models["llama-3.1-8b"], job,
-                                BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"), with_suggestions=False)
+                                BuildEntry(name="one 4090", gpu_id="rtx-4090", gpu_count=1), with_suggestions=False)
     assert r.estimate.fit.host_short and not r.runs
     text = fmt.verdict_text(r, Settings(), job)
     need, available = (float(x.split()[0]) for x in text.split(": ", 1)[1].split(" / "))

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.cli import Parser, UsageError
+from advisor.cli import Parser, UsageError, is_output_error
 from advisor.cli.catalog.edit import do_add, do_export, do_import, do_path, do_prices, do_remove, do_reset
 from advisor.cli.catalog.inspect import do_list, do_show, do_validate
 from advisor.cli.catalog.records import KINDS
@@ -74,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     except (UsageError, BrokenPipeError):
         raise
+    except OSError as exc:
+        if is_output_error(exc):  # writing the output failed: said once by main
+            raise
+        why = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc)  # no "[Errno 20]"
+        print(f"llm-advisor catalog {args.action}: error: {why}", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - a CLI prints one line, never a traceback
         print(f"llm-advisor catalog {args.action}: error: {exc}", file=sys.stderr)
         return 1

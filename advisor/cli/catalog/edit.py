@@ -99,10 +99,13 @@ def do_import(args: argparse.Namespace) -> int:
         return 1
     for line in report.conflicts:
         err(f"conflict: {line}")
+    if report.conflicts:  # all or nothing: records and hidden ids alike
+        err(f"nothing imported: {len(report.conflicts)} conflict(s)"
+            + ("; give --replace to overwrite the user's differing records" if not args.replace else ""))
+        return 1
     print(f"imported {len(report.saved)} record(s), {len(report.unchanged)} unchanged, "
-          f"{len(report.conflicts)} conflict(s), {report.hidden_added} hidden id(s)"
-          + (" (use --replace to overwrite differing records)" if report.conflicts and not args.replace else ""))
-    return 1 if report.conflicts else 0
+          f"{report.hidden_added} hidden id(s)")
+    return 0
 
 
 def do_prices(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from advisor.core.advice.criterion import Criterion
-from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology
+from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology, topology_problem
 from advisor.core.job.defaults import default_job
 from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
 from advisor.core.job.workload import Workload
@@ -102,6 +102,8 @@ class BuildEntry(Frozen):
             )
         if self.gpu_id is None and (self.gpu_count != 1 or self.topology is not None):
             raise ValueError(f"build {self.name!r}: gpu_count and topology go with gpu_id only")
+        if self.topology is not None and (problem := topology_problem(self.topology, self.gpu_count)):
+            raise ValueError(f"build {self.name!r}: {problem}")  # the estimate indexes the GPUs by it
         return self
 
     @property

@@ -110,7 +110,9 @@ def need_and_have(r) -> tuple[str, str]:
     GPUs' part fits and what goes to the host (or, on unified memory, what the GPU part leaves) does not."""
     fit = r.estimate.fit
     if fit.host_short:
-        return f"{fit.host_need_bytes / GIB:.1f} GiB of host RAM", f"{fit.host_available_bytes / GIB:.1f} GiB there"
+        have = (f"{fit.host_available_bytes / GIB:.1f} GiB there" if fit.host_available_bytes is not None
+                else "its RAM not known")
+        return f"{fit.host_need_bytes / GIB:.1f} GiB of host RAM", have
     return f"{fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU", f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
 
 

@@ -23,6 +23,12 @@ LINK_SHARE_NOTABLE = 0.10  # a difference in link share worth a sentence
 PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence
 
 
+
+def _cannot(r) -> str:
+    """'cannot run it' where the software does not run the job on the build, 'cannot run it as set' where the
+    settings contradict each other or the build."""
+    return "cannot run it" if r.planned is not None and r.planned.unsupported else "cannot run it as set"
+
 def _headline(r, w: Workload) -> float | None:
     s = r.estimate.speed
     return s.train_tokens_per_s if w.mode is Mode.TRAIN else s.decode_tokens_per_s
@@ -102,7 +108,7 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
         if not too_big:
             out.append("Lower the precision, the context or batch, use LoRA/QLoRA or sharding, or add GPUs.")
         for r in blocked:
-            out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
+            out.append(f"{r.name} {_cannot(r)}: {message_of(r.problems[0])}.")
         return " ".join(filter(None, out))
     unit = "training tokens/s" if w.mode is Mode.TRAIN else "generated tokens/s"
     known = {r.name: _headline(r, w) for r in ok if _headline(r, w)}
@@ -145,5 +151,5 @@ def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED,
     for r in too_big:
         out.append(_does_not_fit(r, ranking, "{name} does not fit: it {lacks}."))
     for r in blocked:
-        out.append(f"{r.name} cannot run it as set: {message_of(r.problems[0])}.")
+        out.append(f"{r.name} {_cannot(r)}: {message_of(r.problems[0])}.")
     return " ".join(filter(None, out))

@@ -13,8 +13,9 @@ estimate's own error, ``SPEED_TIE``), no cheaper and with no fewer GPUs — fold
 without a price come last, marked "no price", and are left out when a budget is set. The Pareto front
 is the candidates no other candidate beats on both price and speed.
 
-Speed of the search: a candidate is skipped before any estimate when all of its GPUs together
-hold less than the job's weights (it cannot fit), and when its price is over the budget.
+Speed of the search: a candidate is skipped before any estimate when its price is over the budget, and when
+no plan could run the job there (``advisor.core.plan.bounds``: the software does not run it on those GPUs, or
+the weights fit neither the GPUs nor where a plan may move them) — never a candidate ``best_plan`` would run.
 """
 
 from __future__ import annotations
@@ -37,12 +38,12 @@ from advisor.core.advice.ranking import Criterion
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, speed_basis, usable_why
 from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
-from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
+from advisor.core.plan.bounds import ruled_out
 from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
@@ -111,9 +112,14 @@ class SearchResult:
     assumptions: tuple[str, ...]
 
 
-def _too_small(candidate: Candidate, need_weights: list[float]) -> bool:
-    total = sum(usable_memory_bytes(g) for g in candidate.build.gpus)
-    return any(w > total for w in need_weights)
+def _ruled_out(candidate: Candidate, jobs: tuple[Job, ...], need_weights: list[float]) -> str | None:
+    """Why no plan runs some job on the candidate (``advisor.core.plan.bounds``: only what ``best_plan`` would
+    refuse too), or None."""
+    for job, weights in zip(jobs, need_weights, strict=True):
+        why = ruled_out(job.arch, job.workload, candidate.build, weights)
+        if why is not None:
+            return why
+    return None
 
 
 def _score(planned: tuple[Planned, ...]) -> float | None:
@@ -249,8 +255,8 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     found: list[Found] = []
     for c in candidates:
         why = _limits(c, request)
-        if why is None and _too_small(c, weights):
-            why = "too little memory"
+        if why is None:
+            why = _ruled_out(c, jobs, weights)
         if why is not None:
             skipped[why] = skipped.get(why, 0) + 1
             continue

@@ -51,14 +51,22 @@ IDLE_SOURCE = "about 20 W per discrete GPU at desktop idle (RTX 3090 ≈ 18 W, R
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
 CHINCHILLA_SOURCE = "Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556): ~20 tokens per parameter, 6·N·D FLOPs"
 DAYS_PER_YEAR = 365
+#: The settings' ranges (a real owner's): a tenth of a cent to $5 per kWh (retail tariffs run from about
+#: 1 ¢ to under 1 $), six minutes to 24 hours a day, a few days (0.01 year) to 20 years. Below these a
+#: value such as 1e-320 h (a subnormal float) made the price per hour of use infinite.
+USD_PER_KWH_RANGE = (0.001, 5.0)
+HOURS_PER_DAY_RANGE = (0.1, 24.0)
+YEARS_RANGE = (0.01, 20.0)
 
 
 class CostSettings(Frozen):
     """The user's running-cost settings (stored with the preferences; flags on the CLI)."""
 
-    electricity_usd_per_kwh: float = Field(DEFAULT_USD_PER_KWH, gt=0, le=5, description="Electricity price, USD per kWh")
-    hours_per_day: float = Field(DEFAULT_HOURS_PER_DAY, gt=0, le=24, description="Hours of use per day")
-    years: float = Field(DEFAULT_YEARS, gt=0, le=20, description="Years of ownership")
+    electricity_usd_per_kwh: float = Field(DEFAULT_USD_PER_KWH, ge=USD_PER_KWH_RANGE[0], le=USD_PER_KWH_RANGE[1],
+                                           description="Electricity price, USD per kWh")
+    hours_per_day: float = Field(DEFAULT_HOURS_PER_DAY, ge=HOURS_PER_DAY_RANGE[0], le=HOURS_PER_DAY_RANGE[1],
+                                 description="Hours of use per day")
+    years: float = Field(DEFAULT_YEARS, ge=YEARS_RANGE[0], le=YEARS_RANGE[1], description="Years of ownership")
 
     @property
     def hours_owned(self) -> float:

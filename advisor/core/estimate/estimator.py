@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from advisor.core.estimate.job_checks import Problem, check_workload, past_trained_context
+from advisor.core.estimate.job_checks import Problem, check_workload, past_trained_context, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.estimate.rule_of_thumb import rule_of_thumb
-from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
+from advisor.core.hardware.memory import (
+    DRIVER_RESERVED_BYTES,
+    host_ram_gib,
+    unified_pool_bytes,
+    usable_memory_bytes,
+)
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.workload import Mode, Parallel, Workload
+from advisor.core.memory.inference import sequences_at_once
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -25,7 +31,7 @@ from advisor.core.speed.inference import estimate_speed
 from advisor.core.speed.results import SpeedEstimate
 from advisor.core.units import GIB, format_bytes
 
-__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of", "job_speed"]
+__all__ = ["FitFigures", "Problem", "check_workload", "estimate", "fit_figures", "fit_of", "job_speed", "refused_speed"]
 
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
@@ -64,17 +70,21 @@ def fit_figures(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuil
         ratio = (need - overhead) * len(each) / sum(each) + overhead / min(each)
         usable = need / ratio
     host_avail = None
-    if build.host_ram_gib is not None:
-        host_avail = build.host_ram_gib * GIB
-        if build.unified_memory:
-            host_avail = max(0.0, host_avail - need * len(each))
+    ram_gib = host_ram_gib(build)
+    if build.unified_memory:  # one pool: what the GPU part leaves of it
+        pool = unified_pool_bytes(build.gpus[: workload.n_gpus], ram_gib)
+        host_avail = max(0.0, pool - need * len(each))
+    elif ram_gib is not None:
+        host_avail = ram_gib * GIB
     gpu_ok = need <= usable
     short_kv = kv_capacity_tokens is not None and kv_capacity_tokens < workload.context_len
     if short_kv and gpu_ok:
         gpu_ok = False
     else:
         short_kv = False
-    host_ok = host_avail is None or memory.host <= host_avail
+    # Host RAM a plan needs counts only against RAM the build is known to have: an unknown amount is not
+    # taken as enough (a 70B full fine-tune offloading 1.3 TB "fit" two 24 GB cards with RAM unknown).
+    host_ok = memory.host <= 0 or (host_avail is not None and memory.host <= host_avail)
     return FitFigures(fits=gpu_ok and host_ok, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
                       host_need_bytes=memory.host, host_available_bytes=host_avail, short_kv=short_kv, gpu_ok=gpu_ok)
 
@@ -101,12 +111,17 @@ def fit_of(memory: MemoryBreakdown, workload: Workload, build: ResolvedBuild,
         reason = f"needs {format_bytes(need)} of {format_bytes(usable)} usable per GPU"
     elif not f.gpu_ok:
         reason = f"needs {format_bytes(need)} per GPU; {format_bytes(usable)} usable"
+    elif host_avail is None:
+        reason = f"needs {format_bytes(f.host_need_bytes)} of host RAM; the build's RAM is not known"
     else:
-        reason = f"needs {format_bytes(f.host_need_bytes)} of host RAM; {format_bytes(host_avail or 0)} available"
-    if host_avail is None and f.host_need_bytes > 0:
-        reason += " (host RAM of the build unknown)"
+        reason = f"needs {format_bytes(f.host_need_bytes)} of host RAM; {format_bytes(host_avail)} available"
+    running = sequences_at_once(workload, kv_capacity_tokens)
+    if f.fits and running is not None and running < workload.batch:
+        reason = (f"runs {running} of the {workload.batch} sequences at once (the KV cache holds "
+                  f"{kv_capacity_tokens:,.0f} tokens: {running} sequences of {workload.context_len:,}); {reason}")
     return Fit(fits=f.fits, need_per_gpu_bytes=need, usable_per_gpu_bytes=usable,
-               host_need_bytes=f.host_need_bytes, host_available_bytes=host_avail, reason=reason)
+               host_need_bytes=f.host_need_bytes, host_available_bytes=host_avail, reason=reason,
+               sequences_at_once=running)
 
 
 def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, usable: float | None,
@@ -141,16 +156,49 @@ def request_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, usable: fl
         "request_s": seconds, "request_tokens_per_s": gen * w.batch / seconds, "notes": (*mid.notes, note)})
 
 
+def refused_speed(w: Workload, build: ResolvedBuild) -> SpeedEstimate | None:
+    """No speed where the software does not run the job on the build (the fit's problems say why); None where
+    it does (``advisor.core.support``)."""
+    refused = support_problems(w, build) if w.n_gpus <= build.gpu_count else []
+    return SpeedEstimate(notes=(f"none: {refused[0].message.split(';')[0]}",)) if refused else None
+
+
 def job_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: MemoryBreakdown, usable: float | None,
-              weights_bytes_override: float | None = None) -> SpeedEstimate:
+              weights_bytes_override: float | None = None, kv_capacity_tokens: float | None = None) -> SpeedEstimate:
     """The speed shown for a job: a request's (``request_speed``) where the job is one (``Workload.is_request``),
     else the steady speed at the job's context (``estimate_speed`` with ``memory``, the job's breakdown). The plan
     search judges plans by it and the catalog search ranks by it, so both agree with the estimate shown. Its
-    notes say when the job runs past the model's trained context (``past_trained_context``)."""
+    notes say when the job runs past the model's trained context (``past_trained_context``).
+
+    ``kv_capacity_tokens``: a pool-scheduled engine's KV pool (vLLM, SGLang). Where it holds fewer of the job's
+    sequences than ``batch`` (``sequences_at_once``), the speed is that of the sequences running together, and
+    a request of every sequence takes as many rounds as the pool needs to serve them all."""
+    running = sequences_at_once(w, kv_capacity_tokens)
+    if running is not None and 0 < running < w.batch:
+        return _queued_speed(arch, w, build, memory, usable, weights_bytes_override, running, kv_capacity_tokens)
     speed = (request_speed(arch, w, build, usable, weights_bytes_override) if w.is_request
              else estimate_speed(arch, w, build, memory))
     past = past_trained_context(arch, w)
     return speed if past is None else speed.model_copy(update={"notes": (*speed.notes, past)})
+
+
+def _queued_speed(arch: ModelArch, w: Workload, build: ResolvedBuild, memory: MemoryBreakdown, usable: float | None,
+                  weights_bytes_override: float | None, running: int, kv_capacity_tokens: float) -> SpeedEstimate:
+    """The speed of ``running`` of the job's sequences together (the pool's share of the batch), and a whole
+    request of all of them in ``ceil(batch / running)`` rounds (each round a request of ``running`` sequences:
+    the engine admits a waiting sequence when one ends; rounds of equal sequences end together)."""
+    wave = w.model_copy(update={"batch": running})
+    speed = job_speed(arch, wave, build, memory, usable, weights_bytes_override)
+    rounds = -(-w.batch // running)
+    note = (f"{w.engine.label} runs {running} of the {w.batch} sequences at once (its KV cache holds "
+            f"{kv_capacity_tokens:,.0f} tokens, {running} sequences of {w.context_len:,}); the others wait: "
+            f"{rounds} rounds to serve all {w.batch}")
+    update: dict[str, object] = {"notes": (note, *speed.notes)}
+    if speed.request_s is not None:
+        generated = (w.context_len - (w.prompt_tokens or 0)) * w.batch
+        update["request_s"] = speed.request_s * rounds
+        update["request_tokens_per_s"] = generated / (speed.request_s * rounds)
+    return speed.model_copy(update=update)
 
 
 def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
@@ -172,12 +220,14 @@ def estimate(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = 
         speed = SpeedEstimate(notes=("speed needs a build: choose GPUs to see tokens/s", *((past,) if past else ())))
         fit = None
     else:
-        speed = job_speed(arch, workload, build, mem.breakdown, usable, weights_bytes_override)
+        speed = refused_speed(workload, build) or job_speed(arch, workload, build, mem.breakdown, usable,
+                                                            weights_bytes_override, mem.kv_capacity_tokens)
         fit = fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens)
     assumptions = list(mem.assumptions)
     if build is not None:
         assumptions.append(f"usable memory: card size minus {DRIVER_RESERVED_BYTES / 2**20:.0f} MiB driver reserve "
-                           "(RTX 4090 deviceQuery); Apple: Metal working-set cap")
+                           "(RTX 4090 deviceQuery); Apple: Metal working-set cap; DGX Spark: what its OS leaves free "
+                           "(measured at boot)")
     trainable = trainable_params(arch, workload) if workload.mode is Mode.TRAIN else 0.0
     rule = rule_of_thumb(arch, workload, mem.breakdown)  # reuses the breakdown: one estimate_memory per call
     return Estimate(memory=mem.breakdown, speed=speed, fit=fit, rule_of_thumb=rule,

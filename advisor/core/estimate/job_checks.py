@@ -1,4 +1,5 @@
-"""Settings that are impossible or contradict each other, each blamed on one workload field.
+"""Settings that are impossible or contradict each other, each blamed on one workload field, and what the
+software does not run on the build's GPUs (``advisor.core.support``: ``Problem.support``).
 
 Each problem names its field; the CLI says it as the field's flag, the window as the label of the
 control that sets it (both from the setting's declaration, ``advisor.core.job.settings``). Ranges
@@ -35,28 +36,14 @@ from advisor.core.job.workload import (
 from advisor.core.memory.format_words import format_words, kv_words
 from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.speed.flops import generation
+from advisor.core.support.check import refusals
 
 __all__ = ["FOUR_BIT_BASES", "LLAMA_CPP_KV", "NOT_GGUF_QUANTS", "Problem", "check_workload", "message_of",
-           "past_trained_context"]
+           "past_trained_context", "support_problems"]
 
 EIGHT_BIT_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT)
 SPLIT_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT)
 
-#: CUDA compute capability of an NVIDIA architecture family, the first word of ``Gpu.architecture`` (the
-#: lowest of the family): Pascal 6.0, Volta 7.0, Turing 7.5 (CUDA C++ Programming Guide, "Compute
-#: Capabilities"); Ampere 8.0, Ada 8.9, Hopper 9.0, Blackwell 10.0 (TransformerEngine support matrix,
-#: nvidia.github.io/TransformerEngine/support_matrix.html).
-COMPUTE_CAPABILITY = {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0, "Ada": 8.9, "Hopper": 9.0,
-                      "Blackwell": 10.0}
-#: The oldest NVIDIA card each engine runs FP8 weights on, and why. vLLM: FP8 computation from compute
-#: capability 8.9, and FP8 models run from 7.5 (Turing) as weight-only W8A16 through FP8 Marlin (vLLM docs,
-#: features/quantization/fp8: "FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16,
-#: utilizing FP8 Marlin"). transformers: its fine-grained FP8 needs compute capability 9.0 (transformers docs,
-#: quantization/finegrained_fp8, v4.49 to v5.14: "You need a GPU with Compute Capability>=9 (H100)").
-#: TensorRT-LLM: FP8 on Ada Lovelace (SM89), Hopper and Blackwell; Ampere's precisions are FP32, FP16, BF16,
-#: INT8 and INT4 (docs/source/reference/support-matrix.md at 9b062a83, 'Precision').
-FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0, Engine.TENSORRT_LLM: 8.9}
 #: Engines that serve a sequence longer than the model's trained context (``ModelArch.max_context``, the
 #: config's max_position_embeddings): TensorRT-LLM sizes an engine by its build's input and output lengths,
 #: and NVIDIA's own tables run past that figure — Falcon 180B, whose config there gives
@@ -64,11 +51,6 @@ FP8_MIN_COMPUTE_CAPABILITY = {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0, Engine
 #: 250d9c29, 'Falcon-180B' config and its 0.9.0 throughput rows), and Llama 2 70B (4,096) at 128 + 4,096
 #: (docs/source/blogs/Falcon180B-H200.md at 3c44cb97). Every other engine is held to the model's figure.
 RUNS_PAST_TRAINED_CONTEXT = (Engine.TENSORRT_LLM,)
-#: Engines that run on one GPU vendor's cards only. TensorRT-LLM: "optimizes the performance of ... models on
-#: NVIDIA GPUs", its hardware list names NVIDIA architectures only and it "requires Linux x86_64 or Linux
-#: aarch64" (docs/source/reference/support-matrix.md at 9b062a83). Other engines run on several vendors'
-#: cards (vLLM: CUDA, ROCm, Intel GPUs, Apple's through vLLM-Metal) and are not judged here.
-VENDOR_ONLY = {Engine.TENSORRT_LLM: "NVIDIA"}
 
 
 def _format_problems(w: Workload) -> list[Problem]:
@@ -212,44 +194,23 @@ def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> 
                                                        "the other"))
     if w.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and w.n_gpus > arch.n_layers:
         out.append(Problem(field="n_gpus", message=f"{w.n_gpus} stages for {arch.n_layers} layers"))
-    if build is not None and w.mode is Mode.INFERENCE:
-        out += _vendor_problems(w, build)
-        if w.weights.lower() == "fp8":
-            out += _fp8_problems(w, build)
     return out
 
 
-def _vendor_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
-    """A card of another vendor than the engine runs on (``VENDOR_ONLY``)."""
-    vendor = VENDOR_ONLY.get(w.engine)
-    other = next((g for g in build.gpus[: w.n_gpus] if vendor is not None and g.vendor != vendor), None)
-    if other is None:
-        return []
-    what = "a CPU" if other.vendor == "CPU" else f"{'an' if other.vendor[0] in 'AEIOU' else 'a'} {other.vendor} GPU"
-    return [Problem(field="engine", message=f"{w.engine.label} runs on {vendor} GPUs only; the {other.name} is "
-                                            f"{what}: choose another engine, such as llama.cpp")]
+def support_problems(w: Workload, build: ResolvedBuild, n_gpus: int | None = None) -> list[Problem]:
+    """What the software cannot run of ``w`` on the GPUs it uses of ``build`` (``advisor.core.support``): its
+    first ``n_gpus`` (default: the workload's own count)."""
+    used = build.gpus[: n_gpus if n_gpus is not None else w.n_gpus]
+    return [Problem(field=r.field, message=r.message, support=True) for r in refusals(w, used)]
 
 
-def _fp8_problems(w: Workload, build: ResolvedBuild) -> list[Problem]:
-    """FP8 weights on an NVIDIA card older than the engine runs them on (``FP8_MIN_COMPUTE_CAPABILITY``);
-    engines and vendors without a sourced figure are not judged."""
-    need = FP8_MIN_COMPUTE_CAPABILITY.get(w.engine)
-    if need is None:
-        return []
-    oldest = next(f for f, c in COMPUTE_CAPABILITY.items() if c == need)
-    for g in build.gpus[: w.n_gpus]:
-        family = generation(g.architecture)
-        cc = COMPUTE_CAPABILITY.get(family) if g.vendor == "NVIDIA" else None
-        if cc is not None and cc < need:
-            return [Problem(field="weights", message=f"{w.engine.label} runs FP8 weights on {oldest} or newer NVIDIA GPUs "
-                                                     f"(compute capability {need:.1f}); the {g.name} is {family} "
-                                                     f"({cc:.1f}): pick 8-bit integer or 4-bit weights")]
-    return []
-
-
-def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None) -> list[Problem]:
-    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``)."""
+def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
+                   support: bool = True) -> list[Problem]:
+    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``), and (``support``)
+    what the software does not run of it on the build's GPUs."""
     out = _format_problems(workload)
     out += _training_problems(arch, workload) if workload.mode is Mode.TRAIN else _inference_problems(arch, workload)
     out += _gpu_problems(arch, workload, build)
+    if build is not None and support:
+        out += support_problems(workload, build)
     return out

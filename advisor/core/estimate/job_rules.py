@@ -37,6 +37,9 @@ DEFAULT_WEIGHTS = {Mode.INFERENCE: "bf16", Method.LORA: "bf16", Method.QLORA: "n
 class Problem(Frozen):
     field: str = Field(description="Workload field / CLI flag (without dashes) the problem is about")
     message: str
+    support: bool = Field(False, description="The software does not run this on the build's GPUs "
+                                             "(``advisor.core.support``), rather than the settings contradicting "
+                                             "each other: a verdict on the build, not a usage error")
 
 
 # --- weights per method and per engine --------------------------------------------------------

@@ -19,6 +19,8 @@ class Fit(Frozen):
     host_need_bytes: float = Field(0.0, ge=0)
     host_available_bytes: float | None = None
     reason: str = ""
+    sequences_at_once: int | None = Field(None, ge=0, description="vLLM / SGLang: the job's sequences its KV pool "
+                                                                  "runs together (the rest wait); None elsewhere")
 
     @computed_field
     @property
@@ -27,9 +29,10 @@ class Fit(Frozen):
 
     @property
     def host_short(self) -> bool:
-        """The GPUs' part fits; the host RAM need (offload, or on unified memory what the GPU part leaves) does not."""
-        return (self.need_per_gpu_bytes <= self.usable_per_gpu_bytes and self.host_available_bytes is not None
-                and self.host_need_bytes > self.host_available_bytes)
+        """The GPUs' part fits; the host RAM need (offload, or on unified memory what the GPU part leaves) does not,
+        or the build's RAM is not known (an unknown amount is not counted as enough)."""
+        return (self.need_per_gpu_bytes <= self.usable_per_gpu_bytes and self.host_need_bytes > 0
+                and (self.host_available_bytes is None or self.host_need_bytes > self.host_available_bytes))
 
 
 class RuleOfThumb(Frozen):

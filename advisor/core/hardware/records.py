@@ -40,6 +40,9 @@ from advisor.core.hardware.quantities import (  # noqa: F401 (re-exported: the r
 from advisor.core.hardware.tiers import PlatformTier
 from advisor.core.schema import Frozen, PositiveFloat, Record, RecordId
 
+#: GPUs in one machine: a GB200 NVL72 rack, the largest single NVLink domain sold as one system.
+MAX_GPUS_PER_MACHINE = 72
+
 
 class Segment(StrEnum):
     CONSUMER = "consumer"
@@ -191,9 +194,22 @@ class Topology(Frozen):
         return pairs
 
 
+def topology_problem(topology: Topology, n: int) -> str | None:
+    """Why ``topology`` cannot be that of a machine of ``n`` GPUs (an NVLink pair or a per-GPU list
+    naming a GPU it does not have: the estimate indexes the GPUs by them), or None."""
+    for a, b in topology.nvlink_pairs:
+        if a >= n or b >= n:
+            return f"NVLink pair ({a}, {b}) names a GPU beyond the machine's {n}"
+    for name in ("pcie_lanes_per_gpu", "lane_sources"):
+        values = getattr(topology, name)
+        if values and len(values) != n:
+            return f"topology.{name} has {len(values)} entries for {n} GPUs"
+    return None
+
+
 class BuildGpu(Frozen):
     gpu_id: RecordId
-    count: int = Field(ge=1, le=72)
+    count: int = Field(ge=1, le=MAX_GPUS_PER_MACHINE)
 
 
 class Build(Record):
@@ -222,14 +238,8 @@ class Build(Record):
 
     @model_validator(mode="after")
     def _topology_fits(self) -> Build:
-        n = self.gpu_count
-        for a, b in self.topology.nvlink_pairs:
-            if a >= n or b >= n:
-                raise ValueError(f"NVLink pair ({a}, {b}) names a GPU beyond the build's {n}")
-        for name in ("pcie_lanes_per_gpu", "lane_sources"):
-            values = getattr(self.topology, name)
-            if values and len(values) != n:
-                raise ValueError(f"topology.{name} has {len(values)} entries for {n} GPUs")
+        if problem := topology_problem(self.topology, self.gpu_count):
+            raise ValueError(problem)
         return self
 
 
@@ -276,6 +286,12 @@ class CloudInstance(Record):
     prices: tuple[CloudPrice, ...] = ()
     nic: RecordId | None = Field(None, description="Network adapter between instances: a 'nic' part id (issue 21)")
     nics: int = Field(1, ge=1, le=64, description="How many of that adapter one instance has")
+
+    @model_validator(mode="after")
+    def _topology_fits(self) -> CloudInstance:
+        if problem := topology_problem(self.topology, self.gpu_count):
+            raise ValueError(problem)
+        return self
 
 
 class PartKind(StrEnum):
@@ -458,6 +474,8 @@ class ResolvedBuild(Frozen):
     def _nodes_divide(self) -> ResolvedBuild:
         if len(self.gpus) % self.nodes:
             raise ValueError(f"{len(self.gpus)} GPUs do not split evenly over {self.nodes} machines")
+        if problem := topology_problem(self.topology, self.gpus_per_node):  # an inline build (comparison file)
+            raise ValueError(problem)
         return self
 
     @property

@@ -208,15 +208,22 @@ class Workload(Frozen):
     # --- inference
     weights: str = Field("bf16", description="Weight format: fp32 bf16 fp16 fp8 int8 nf4 fp4 gptq awq or a GGUF type (q4_k_m)")
     double_quant: bool = Field(False, description="bitsandbytes double quantization of NF4/FP4 constants")
-    quant_group_size: int = Field(128, ge=1, description="GPTQ/AWQ group size")
+    # At most one row of the widest linear layer (per-channel quantization; the largest hidden or MLP size of
+    # any open model is under 65,536): a group is part of a row (GPTQ, AWQ: 32, 64 or 128 in practice).
+    quant_group_size: int = Field(128, ge=1, le=65_536, description="GPTQ/AWQ group size")
     kv_dtype: str = Field("bf16", description="KV cache element type: fp32 bf16 fp16 fp8 q8_0 q4_0")
+    # 10M tokens: Llama 4 Scout's advertised window (Meta, April 2025), the longest any open model states.
     context_len: int = Field(4096, ge=1, le=10_000_000, description="Tokens per sequence (prompt + output)")
+    # Concurrent sequences: vLLM's max_num_seqs defaults to 256; 100,000 is far beyond one deployment's.
     batch: int = Field(1, ge=1, le=100_000, description="Concurrent sequences (inference) or micro-batch (training)")
     engine: Engine = Engine.TRANSFORMERS
+    # A share of the card: above 0, at most all of it.
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="vLLM's share of the card it pre-allocates")
     full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
+    # Layers of a model (DeepSeek-V3: 61); the model's own count caps it when the estimate plans.
     moe_offload_layers: int = Field(0, ge=0, le=100_000,
                                     description="llama.cpp --n-cpu-moe: layers whose routed experts stay in host RAM")
+    # Part of the context, so the context's bound.
     prompt_tokens: int | None = Field(None, ge=0, le=10_000_000,
                                       description="Prompt part of the context; the rest is generated (0: no "
                                                   "prompt, as llama-bench's tg test; unset: the whole context "
@@ -238,15 +245,21 @@ class Workload(Frozen):
                                                     "(TRL precompute_ref_log_probs): no reference model in the step")
     precision: Precision = Precision.AMP
     optimizer: Optimizer = Optimizer.ADAMW
+    # Ranks of 8 to 256 are usual; a rank beyond the layer's width (< 65,536) is a full-rank update.
     lora_rank: int | None = Field(None, ge=1, le=65536)
     lora_targets: tuple[str, ...] = ("q", "k", "v", "o", "gate", "up", "down")
+    # A training sequence is at most the longest context (above).
     seq_len: int = Field(2048, ge=1, le=10_000_000, description="Training sequence length, tokens")
-    grad_accum_steps: int = Field(1, ge=1)
+    # A 16M-token global batch (Llama 3 405B pre-training, Dubey et al. 2024, arXiv:2407.21783) from one GPU's
+    # micro-batch of one 512-token sequence is 32,768 steps; 10^400 overflowed the report's float arithmetic.
+    grad_accum_steps: int = Field(1, ge=1, le=100_000, description="Gradient accumulation steps")
     checkpointing: Checkpointing = Checkpointing.NONE
+    # Every K-th of a model's layers: no open model has 1,000.
     checkpoint_every: int = Field(1, ge=1, le=1000, description="Checkpoint every K-th layer (1: all layers)")
     attention: AttentionImpl = AttentionImpl.FLASH
     framework: Framework = Field(Framework.HF, description="Training framework whose defaults apply")
     loss: Loss | None = Field(None, description="Cross-entropy implementation (None: the framework's default)")
+    # torchtune and LitGPT use 8 and 128-token chunks; 1,024 chunks of a 1M-token sequence are still 1K tokens.
     loss_chunks: int = Field(8, ge=1, le=1024, description="Chunks of the chunked cross-entropy")
     activation_offload: bool | None = Field(None, description="Saved activations to host RAM (torchtune, Unsloth)")
     optimizer_in_backward: bool | None = Field(None, description="Optimizer step fused into backward (torchtune)")
@@ -255,13 +268,18 @@ class Workload(Frozen):
     compile: bool | None = Field(None, description="torch.compile (None: the framework's default)")
     bnb_legacy: bool = Field(False, description="bitsandbytes < 0.43.2: every 4-bit Linear keeps its input")
     activation_quant: ActivationQuant = Field(ActivationQuant.NONE, description="Saved activations in 8 bits")
+    # Parallel degrees: Llama 3 405B trained with TP 8 and CP 16 (Dubey et al. 2024); 1,024 is far beyond.
     tp: int = Field(1, ge=1, le=1024, description="Tensor-parallel degree inside FSDP (2-D FSDP × TP)")
     cp: int = Field(1, ge=1, le=1024, description="Context-parallel degree (sequence split) inside FSDP")
     expandable_segments: bool = Field(False, description="PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+    # Llama 3 pre-trained on 15.6T tokens (Dubey et al. 2024): 10^15 is 64 times that.
     dataset_tokens: int | None = Field(None, ge=1, le=10**15, description="Training run: tokens in the dataset "
                                                                         "(time and cost of the run; issue 18)")
-    epochs: float = Field(1, gt=0, le=10_000, description="Training run: passes over the dataset")
+    # From a thousandth of the dataset (a smoke run) to 10,000 passes (far beyond any fine-tune's few):
+    # 1e-320 epochs, a subnormal float, turned the run's time into inf.
+    epochs: float = Field(1, ge=0.001, le=10_000, description="Training run: passes over the dataset")
     # --- hardware use
+    # The largest published training runs used 16K (Llama 3) to about 100K GPUs.
     n_gpus: int = Field(1, ge=1, le=100_000, description="GPUs the job uses")
     parallel: Parallel = Parallel.NONE
     offload: tuple[Offload, ...] = ()

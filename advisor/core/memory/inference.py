@@ -19,6 +19,7 @@ from advisor.core.memory.activations import (
     llama_cpp_compute_buffer_bytes,
 )
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params, linear_shapes
@@ -44,6 +45,12 @@ TP_SPLITS = (Parallel.TP,)
 STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
 
 
+#: What transformers holds a GGUF file's weights as: it dequantizes the file at load — "The GGUF checkpoint
+#: is dequantized to fp32" (transformers docs, gguf, v4.56); on main only Qwen3.5 keeps its blocks, and only on
+#: Metal (quantization/gguf). So a GGUF job on transformers is sized at fp32, not at the file's bits.
+GGUF_IN_TRANSFORMERS_DTYPE = "fp32"
+
+
 def base_format_name(workload: Workload) -> str:
     """The stored format of the (frozen or served) weights."""
     if workload.mode is Mode.TRAIN and workload.method is Method.QLORA:
@@ -61,7 +68,11 @@ def weights_bytes(arch: ModelArch, workload: Workload) -> float:
     Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
     bitsandbytes' default does not).
     """
-    name = base_format_name(workload)
+    name = base_format_name(workload).strip().lower()
+    if workload.mode is Mode.INFERENCE and workload.engine is Engine.TRANSFORMERS and is_gguf(name):
+        name = GGUF_IN_TRANSFORMERS_DTYPE  # dequantized at load (``GGUF_IN_TRANSFORMERS_DTYPE``)
+    if name in MIXES:  # a llama.cpp K-quant file, tensor by tensor (``memory.gguf_mix``)
+        return mix_layout(arch, name)[0]
     fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
     counts = count_params(arch)
     if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
@@ -105,9 +116,13 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
 
 
 def routed_expert_bytes_per_layer(arch: ModelArch, w: Workload) -> float:
-    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models)."""
+    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
+    K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
     if arch.moe is None:
         return 0.0
+    name = w.weights.strip().lower()
+    if name in MIXES and moe_layers(arch):
+        return mix_layout(arch, name)[1] / moe_layers(arch)
     m = 3 if arch.gated_mlp else 2
     params = arch.moe.n_experts * m * arch.hidden_size * arch.moe.expert_ffn_size
     return params * weight_format(w.weights, w.quant_group_size, w.double_quant).bits_per_weight / 8
@@ -155,8 +170,31 @@ def per_gpu_kv(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
     return whole * heads / arch.n_kv_heads
 
 
+#: Engines whose scheduler admits only as many sequences as the KV pool holds and queues (or preempts) the
+#: rest: vLLM's scheduler allocates KV blocks per running request and preempts when none is free
+#: (vllm/v1/core/sched/scheduler.py, ``kv_cache_manager.allocate_slots``), capped at ``max_num_seqs`` (256);
+#: SGLang's scheduler admits requests while its token pool has room (``max_running_requests`` derived from
+#: ``max_total_num_tokens``, python/sglang/srt/managers/scheduler.py).
+POOL_SCHEDULED_ENGINES = (Engine.VLLM, Engine.SGLANG)
+
+
+def sequences_at_once(w: Workload, kv_capacity_tokens: float | None) -> int | None:
+    """How many of the job's ``batch`` sequences a pool-scheduled engine (``POOL_SCHEDULED_ENGINES``) runs at
+    once: as many full-length sequences (``context_len`` tokens each) as one copy's KV pool holds, at most
+    ``max_num_seqs``, times the copies of the model (independent replicas on several GPUs). None where the
+    engine is not pool-scheduled or the pool is unknown; 0 when not one sequence fits (the fit says so)."""
+    if kv_capacity_tokens is None or w.engine not in POOL_SCHEDULED_ENGINES or w.mode is not Mode.INFERENCE:
+        return None
+    tp, stages = _split(w)
+    copies = w.n_gpus if w.n_gpus > 1 and tp == 1 and stages == 1 else 1
+    per_copy = -(-w.batch // copies)
+    fit = min(per_copy, VLLM_MAX_NUM_SEQS, int(kv_capacity_tokens // max(1, w.context_len)))
+    return min(w.batch, fit * copies)
+
+
 def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
                         weights_override: float | None) -> MemoryResult:
+    counts = count_params(arch)
     notes: list[str] = []
     tp, stages = _split(w)
     if w.n_gpus > 1 and tp == 1 and stages == 1:
@@ -167,8 +205,16 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         w = w.model_copy(update={"batch": share})
     fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
     if weights_override is None:
-        notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
         whole = weights_bytes(arch, w)
+        if w.engine is Engine.TRANSFORMERS and is_gguf(w.weights):
+            notes.append(f"weights {fmt.name.upper()}: transformers dequantizes a GGUF file to "
+                         f"{GGUF_IN_TRANSFORMERS_DTYPE.upper()} at load (its GGUF docs)")
+        elif fmt.name in MIXES:
+            bits = whole * 8 / counts.total
+            notes.append(f"weights {fmt.name.upper()}: {bits:.3f} bits per weight on average, each tensor at the type "
+                         "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
+        else:
+            notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
@@ -242,6 +288,5 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
             notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
     breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,
                                 host=host)
-    counts = count_params(arch)
     return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
                         params_total=counts.total, params_trainable=0.0)

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed
-from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed, refused_speed
+from advisor.core.estimate.job_checks import Problem, check_workload, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
@@ -48,6 +48,7 @@ from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
+from advisor.core.support.check import as_run_on
 
 #: Speeds within 15 % are a tie: the speed estimate's own error is about that large (median
 #: error of single-GPU llama.cpp decode against published llama-bench rows, issue 15), so a
@@ -92,6 +93,12 @@ class Planned:
     considered: int = 1
 
     @property
+    def unsupported(self) -> bool:
+        """The software does not run the job on this build (``advisor.core.support``): "cannot run", where a
+        contradiction of the settings is "cannot run as set"."""
+        return bool(self.problems) and self.problems[0].support
+
+    @property
     def headline_tokens_per_s(self) -> float | None:
         s = self.estimate.speed
         return s.train_tokens_per_s if self.workload.mode is Mode.TRAIN else s.decode_tokens_per_s
@@ -125,11 +132,18 @@ def _status(fit: Fit | FitFigures | None, problems: tuple[Problem, ...], margin:
     return FitStatus.TIGHT if fit.need_per_gpu_bytes * (1 + margin) > fit.usable_per_gpu_bytes else FitStatus.FITS
 
 
-def _levels(job: Workload, pins: PlanPins) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
-    """(offload, checkpointing) pairs in order of escalation: least speed given up first."""
+def _levels(job: Workload, pins: PlanPins, unified: bool = False) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
+    """(offload, checkpointing) pairs in order of escalation: least speed given up first. On unified memory
+    (``unified``) offload is not a step: "host RAM" is the pool the GPU already draws on, so moving states
+    there frees nothing of it (the fit counts one pool: ``estimator.fit_figures``)."""
     if job.mode is Mode.INFERENCE:
         return [(pins.offload if pins.offload is not None else job.offload, job.checkpointing)]
-    offloads = [pins.offload] if pins.offload is not None else [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
+    if pins.offload is not None:
+        offloads = [pins.offload]
+    elif unified:
+        offloads = [job.offload]
+    else:
+        offloads = [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
     if pins.checkpointing is not None:
         ckpts = [pins.checkpointing]
     elif job.checkpointing in CHECKPOINT_STEPS:
@@ -172,8 +186,11 @@ def _plan(n_gpus: int, parallel: Parallel, offload: tuple[Offload, ...], checkpo
 
 
 def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
-           weights_bytes_override: float | None, usable_each: list[float] | None = None) -> _Probe:
-    """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once)."""
+           weights_bytes_override: float | None, usable_each: list[float] | None = None,
+           support: bool = True) -> _Probe:
+    """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once).
+    ``support=False``: the software's support already judged (``best_plan`` does it once, before its probes; what
+    the table judges does not change with the scheme, the offload or the checkpointing)."""
     if usable_each is None:
         usable_each = [usable_memory_bytes(g) for g in build.gpus[: plan.n_gpus]]
     training = job.mode is Mode.TRAIN
@@ -185,7 +202,7 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
         mem = estimate_memory(arch, workload, min(usable_each), weights_bytes_override, detail=False)
         if training:
             _TRAINING_PROBES.put((arch, job, plan), None, (workload, mem))
-    problems = tuple(check_workload(arch, workload, build))
+    problems = tuple(check_workload(arch, workload, build, support=support))
     fit = fit_figures(mem.breakdown, workload, build, mem.kv_capacity_tokens, usable_each)
     return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
 
@@ -197,7 +214,7 @@ def _gpu_short(probe: _Probe) -> bool:
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
     usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.plan.n_gpus])
-    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override)
+    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override, probe.kv_capacity_tokens)
     return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
@@ -220,20 +237,28 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if n > build.gpu_count:
         notes.append(f"pinned {n} GPUs; {build.name} has {build.gpu_count}, so {build.gpu_count} are used")
         n = build.gpu_count
+    job, substituted = as_run_on(job, build.gpus[:n])
+    notes += substituted
     order = (pins.parallel,) if pins.parallel is not None else schemes_for(job, n)
     if pins.parallel is not None and n > 1 and pins.parallel is Parallel.NONE and job.mode is Mode.TRAIN:
         order = (Parallel.DDP,)
     training = job.mode is Mode.TRAIN
-    levels = _levels(job, pins)
+    levels = _levels(job, pins, build.unified_memory)
     schemes = order if n > 1 else (Parallel.NONE,)
     probed: dict[tuple[int, int], _Probe] = {}  # (level, scheme) -> probe, each made once
     usable_each = [usable_memory_bytes(g) for g in build.gpus[:n]]  # every probe uses the same n GPUs
+    refused = support_problems(job, build, n)
+    if refused:  # the software does not run the job here: no plan search, no speed (``job_speed``)
+        first = _probe(arch, job, build, _plan(n, schemes[0], *levels[0], pins.moe_offload_layers or 0), margin,
+                       weights_bytes_override, usable_each)
+        return _planned(arch, first, build, margin, weights_bytes_override, usable_each, quick, pins, notes, 1)
 
     def at(level: int, scheme: int) -> _Probe:
         if (level, scheme) not in probed:
             offload, ckpt = levels[level]
             plan = _plan(n, schemes[scheme] if n > 1 else Parallel.NONE, offload, ckpt, pins.moe_offload_layers or 0)
-            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each)
+            probed[level, scheme] = _probe(arch, job, build, plan, margin, weights_bytes_override, usable_each,
+                                           support=False)
         return probed[level, scheme]
 
     last = len(levels) - 1
@@ -286,15 +311,24 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
     if chosen is None:
         unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
         chosen = max(unblocked, key=lambda p: p.fit.headroom_bytes)
+    return _planned(arch, chosen, build, margin, weights_bytes_override, usable_each, quick, pins, notes, len(tried))
+
+
+def _planned(arch: ModelArch, chosen: _Probe, build: ResolvedBuild, margin: float,
+             weights_bytes_override: float | None, usable_each: list[float], quick: bool, pins: PlanPins,
+             notes: list[str], considered: int) -> Planned:
+    """The chosen probe's estimate (``quick``: without the rule of thumb and the assumptions) as the build's plan."""
     if quick:
-        est = Estimate(memory=chosen.memory, speed=job_speed(arch, chosen.workload, build, chosen.memory,
-                                                             min(usable_each), weights_bytes_override),
+        speed = refused_speed(chosen.workload, build) if chosen.status is FitStatus.BLOCKED else None
+        est = Estimate(memory=chosen.memory, speed=speed or job_speed(arch, chosen.workload, build, chosen.memory,
+                                                                      min(usable_each), weights_bytes_override,
+                                                                      chosen.kv_capacity_tokens),
                        fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
                        params_total=0.0, params_trainable=0.0)
     else:
         est = estimate(arch, chosen.workload, build, weights_bytes_override)
     return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
-                   chosen.problems, tuple(notes), len(tried))
+                   chosen.problems, tuple(notes), considered)
 
 
 def _complete_for_closest(probed: dict[tuple[int, int], _Probe], at, n_schemes: int, least: int | None,
@@ -329,7 +363,7 @@ def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Pla
 
     def probe(k: int) -> _Probe:
         p = _probe(arch, job, build, base.model_copy(update={"moe_offload_layers": k}), margin, weights_bytes_override,
-                   usable_each)
+                   usable_each, support=False)
         tried.append(p)
         return p
 
@@ -358,7 +392,8 @@ def _fastest_probe(arch: ModelArch, build: ResolvedBuild, options: list[_Probe],
 
 def plan_for(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> Planned:
     """The estimate under one given plan (no search): for suggestions and tests."""
+    job, notes = as_run_on(job, build.gpus[: plan.n_gpus])
     workload = apply_plan(job, plan)
     problems = tuple(check_workload(arch, workload, build))
     est = estimate(arch, workload, build)
-    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems)
+    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems, notes)

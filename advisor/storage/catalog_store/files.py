@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
 from typing import Any
 
-from pydantic_core import from_json
-
+from advisor.storage import json_text
 from advisor.storage.catalog_store.problems import LoadProblem
 from advisor.storage.safe_read import FileRefused, read_bytes_limited
 
@@ -23,17 +21,6 @@ def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> tuple[Any, LoadProblem
     """(decoded JSON, None) or (None, the problem); never raises for a bad or odd file."""
     data, problem, _ = read_json_bytes(path, limit)
     return data, problem
-
-
-def _decode(raw: bytes) -> Any:
-    text = raw.decode("utf-8")
-    try:
-        # pydantic-core's parser is faster than json.loads and stricter: it refuses
-        # lone surrogates, nesting deeper than 200 and everything json.loads refuses. Whatever it
-        # refuses goes to json.loads, so the result, or the error message, is json.loads's own.
-        return from_json(text)
-    except ValueError:
-        return json.loads(text)
 
 
 def read_json_bytes(path: Path, limit: int = MAX_FILE_BYTES, *, listed_regular: bool = False
@@ -62,15 +49,10 @@ def read_file_bytes(path: Path, limit: int = MAX_FILE_BYTES, *, listed_regular: 
 
 def decode_json(path: Path, raw: bytes) -> tuple[Any, LoadProblem | None]:
     """(the JSON value of ``raw``, None) or (None, the problem, named after ``path``)."""
-    rid = path.stem
     try:
-        return _decode(raw), None
-    except json.JSONDecodeError as exc:
-        return None, LoadProblem(path, rid, None, f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})")
-    except UnicodeDecodeError as exc:
-        return None, LoadProblem(path, rid, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-    except RecursionError:
-        return None, LoadProblem(path, rid, None, "JSON nested too deeply")
+        return json_text.loads(raw), None
+    except json_text.JSONTextError as exc:
+        return None, LoadProblem(path, path.stem, None, str(exc))
 
 
 def _read_listed(path: Path, limit: int) -> bytes:

@@ -52,8 +52,8 @@ def parse_hidden_file(path: Path) -> tuple[Hidden, list[LoadProblem]]:
     if not path.exists() and not path.is_symlink():
         return {}, []
     data, problem = read_json(path)
-    if problem:
-        return {}, [problem]
+    if problem:  # hidden.json holds no record: its name is no id to show ("id 'hidden'")
+        return {}, [LoadProblem(problem.path, None, problem.field, problem.message)]
     try:
         migrate(data if isinstance(data, dict) else {})
     except MigrationError as exc:

@@ -8,14 +8,14 @@ from advisor.core.hardware.catalog import CatalogRecord, kind_of
 from advisor.storage.atomic import atomic_write_text, copy_aside
 from advisor.storage.catalog_store.problems import LoadProblem
 from advisor.storage.catalog_store.records import read_record_file, record_json
-from advisor.storage.locking import locked
+from advisor.storage.journal import catalog_lock
 
 
 def write_migrated(root: Path, migrated: list[tuple[Path, CatalogRecord, int]]) -> list[LoadProblem]:
     """Save records read in an older schema, each original first copied to ``.v<N>.bak``."""
     problems = []
     try:
-        with locked(root):
+        with catalog_lock(root):
             for path, record, version in migrated:
                 again = read_record_file(path, kind_of(record))  # another process may have migrated it
                 if again.record != record or again.from_version != version:

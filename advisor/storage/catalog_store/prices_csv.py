@@ -7,10 +7,13 @@ The file has a header row naming at least ``id, kind, usd, date, source_url`` (a
 (hourly); ``gpu:rtx-3090`` picks the kind where several share an id.
 
 The file is read bounded (regular files only, at most ``MAX_CSV_BYTES``); every row is
-checked against the catalog as it is under the lock, the changed records are validated,
-and only when every row is good are the records written, each atomically (previous file
-kept as ``.bak``); a write that fails puts back the files already written. A bad row is one
-line: ``FILE:LINE: message``.
+checked against the catalog, each changed record is validated once with all its new prices
+(time linear in the rows: 10,000 rows, the most a file holds, take about a second), and only
+when every row is good are the records written. The catalog lock is held only for the write:
+under it, each record the import changes is read again, and if another process changed one
+meanwhile the rows are checked again against what is there now. The records are written as
+one journaled step (``storage.journal``): a kill at any moment leaves every price or none.
+A bad row is one line: ``FILE:LINE: message``.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from pydantic import ValidationError
 
 from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind
 from advisor.core.hardware.records import CloudPrice, PriceKind, PricePoint
-from advisor.storage.atomic import atomic_write_text
+from advisor.storage import journal
+from advisor.storage.catalog_store.files import MAX_FILE_BYTES
+from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file
 from advisor.storage.catalog_store.problems import CatalogStoreError
 from advisor.storage.catalog_store.reading import load_catalog
-from advisor.storage.catalog_store.records import record_json
+from advisor.storage.catalog_store.records import read_record_file, record_json
 from advisor.storage.catalog_store.writing import _refuse_if_invalid, _root, user_record_path
-from advisor.storage.locking import locked
 from advisor.storage.safe_read import FileRefused, read_bytes_limited
 
 MAX_CSV_BYTES = 1_048_576  # ~10,000 rows: far more than a price update holds
@@ -39,6 +43,8 @@ REQUIRED = ("id", "kind", "usd", "date", "source_url")
 OPTIONAL = ("region", "note")
 _PRICED_KINDS = (RecordKind.GPU, RecordKind.PART, RecordKind.SYSTEM, RecordKind.PLATFORM)
 _KIND_WORDS = {"new": PriceKind.STREET_NEW, "used": PriceKind.USED}
+#: No price of the hardware this app knows predates this (the first CUDA GPU, the GeForce 8800, is 2006).
+EARLIEST_PRICE_DATE = dt.date(2000, 1, 1)
 
 
 class PriceImportError(CatalogStoreError):
@@ -133,8 +139,14 @@ def _price(row: dict[str, str], hourly: bool) -> PricePoint | CloudPrice:
         raise ValueError(f"date {row['date']!r} is not YYYY-MM-DD") from None
     if day > dt.date.today():
         raise ValueError(f"date {day} is in the future")
+    if day < EARLIEST_PRICE_DATE:
+        raise ValueError(f"date {day} is before {EARLIEST_PRICE_DATE.year}: no price of this hardware is that old")
+    text = row["usd"].replace(",", "").removeprefix("$")
+    # A plain decimal amount: '1_000', '0x10', 'nan' and 'inf' parse as floats but are no price.
+    if not text or len(text) > 20 or not text.isascii() or not all(c.isdigit() or c in ".eE+-" for c in text):
+        raise ValueError(f"usd {row['usd']!r} is not a number")
     try:
-        usd = float(row["usd"].replace(",", "").lstrip("$"))
+        usd = float(text)  # its range (more than zero, at most a rack's price) is the price record's
     except ValueError:
         raise ValueError(f"usd {row['usd']!r} is not a number") from None
     note = row.get("note", "")
@@ -170,27 +182,81 @@ def parse_rows(catalog: Catalog, rows: list[tuple[int, dict[str, str]]], where: 
     return good, bad
 
 
+def _price_key(price: PricePoint | CloudPrice) -> str:
+    return price.model_dump_json()
+
+
 def _updated(catalog: Catalog, rows: list[PriceRow], where: str, report: PriceImport) -> dict:
-    """(kind, id) -> the record with the new prices appended (validated); an exact repeat is skipped."""
+    """(kind, id) -> the record with its new prices appended, validated once per record (time linear in
+    the rows: validating the whole record again for each row was quadratic); an exact repeat is skipped."""
+    grouped: dict[tuple[RecordKind, str], list[PriceRow]] = {}
+    for row in rows:
+        grouped.setdefault((row.kind, row.record_id), []).append(row)
     out: dict[tuple[RecordKind, str], CatalogRecord] = {}
     bad = []
-    for row in rows:
-        key = (row.kind, row.record_id)
-        record = out.get(key, catalog.get(row.kind, row.record_id))
-        if row.price in record.prices:
-            report.unchanged += 1
+    for key, group in grouped.items():
+        record = catalog.get(*key)
+        seen = {_price_key(p) for p in record.prices}
+        new = []
+        for row in group:
+            price_key = _price_key(row.price)
+            if price_key in seen:
+                report.unchanged += 1
+                continue
+            seen.add(price_key)
+            new.append(row)
+        if not new:
             continue
         data = record.model_dump(mode="json")
-        data["prices"] = [*data["prices"], row.price.model_dump(mode="json")]
+        data["prices"] = [*data["prices"], *(row.price.model_dump(mode="json") for row in new)]
         try:
-            out[key] = type(record).model_validate(data)
+            updated = type(record).model_validate(data)
         except ValidationError as exc:
+            index = exc.errors()[0]["loc"][1] if exc.errors()[0]["loc"][:1] == ("prices",) else None
+            row = new[index - len(record.prices)] if isinstance(index, int) and index >= len(record.prices) else new[0]
             bad.append(f"{where}:{row.line}: {row.record_id}: {_short(exc)}")
             continue
-        report.added += 1
+        size = len(record_json(updated).encode("utf-8"))
+        if size > MAX_FILE_BYTES:  # it would be refused when read: the record would be lost to every reader
+            bad.append(f"{where}:{new[0].line}: {key[1]}: {len(updated.prices):,} prices make its file "
+                       f"{size:,} bytes, over the {MAX_FILE_BYTES:,} a record file may have")
+            continue
+        out[key] = updated
+        report.added += len(new)
     if bad:
         raise PriceImportError(bad)
     return out
+
+
+@dataclass
+class _Plan:
+    report: PriceImport
+    records: dict[tuple[RecordKind, str], CatalogRecord]
+    #: What each changed record was in the user's catalog when planned (None: not there) and whether it was
+    #: hidden: under the lock, a difference means another process changed it meanwhile.
+    seen: dict[tuple[RecordKind, str], tuple[CatalogRecord | None, bool]]
+
+
+def _plan(path: Path, rows: list[tuple[int, dict[str, str]]], shipped_dir: Path | None, root: Path) -> _Plan:
+    catalog = load_catalog(shipped_dir, root, migrate_user_files=False).catalog
+    good, bad = parse_rows(catalog, rows, str(path))
+    if bad:
+        raise PriceImportError(bad)
+    report = PriceImport()
+    changed = _updated(catalog, good, str(path), report)
+    report.records = sorted(changed, key=lambda k: (k[0].value, k[1]))
+    seen = {key: (catalog.user.of(key[0]).get(key[1]), key[1] in catalog.hidden_ids(key[0])) for key in changed}
+    return _Plan(report, changed, seen)
+
+
+def _changed_meanwhile(plan: _Plan, root: Path) -> bool:
+    hidden, _ = parse_hidden_file(root / HIDDEN_FILE)
+    for (kind, rid), (record, was_hidden) in plan.seen.items():
+        target = user_record_path(kind, rid, root)
+        now = read_record_file(target, kind).record if target.exists() else None
+        if now != record or (rid in hidden.get(kind, frozenset())) != was_hidden:
+            return True
+    return False
 
 
 def import_prices(path: Path, *, shipped_dir: Path | None = None, user_dir: Path | None = None,
@@ -198,38 +264,17 @@ def import_prices(path: Path, *, shipped_dir: Path | None = None, user_dir: Path
     """Add every row's price to the user catalog, or none (``PriceImportError`` lists the bad rows)."""
     rows = read_rows(path)
     root = _root(user_dir)
-    report = PriceImport()
-    with locked(root):
-        catalog = load_catalog(shipped_dir, root, migrate_user_files=False).catalog
-        good, bad = parse_rows(catalog, rows, str(path))
-        if bad:
-            raise PriceImportError(bad)
-        changed = _updated(catalog, good, str(path), report)
-        targets = {key: user_record_path(key[0], key[1], root) for key in changed}
+    plan = _plan(path, rows, shipped_dir, root)  # the reading, checking and merging: no lock held
+    if dry_run:
+        return plan.report
+    with journal.catalog_lock(root):
+        if _changed_meanwhile(plan, root):  # another process saved one of these records: check against it
+            plan = _plan(path, rows, shipped_dir, root)
+        targets = {key: user_record_path(key[0], key[1], root) for key in plan.records}
         for (kind, _), target in targets.items():
             _refuse_if_invalid(target, kind, force=False)
-        report.records = sorted(changed, key=lambda k: (k[0].value, k[1]))
-        if not dry_run:
-            _write_all({targets[k]: record_json(r) for k, r in changed.items()})
-    return report
-
-
-def _write_all(files: dict[Path, str]) -> None:
-    """Write every file atomically; when one fails, put back those already written."""
-    before = {p: (p.read_text("utf-8") if p.is_file() else None) for p in files}
-    done: list[Path] = []
-    try:
-        for path, text in files.items():
-            atomic_write_text(path, text)
-            done.append(path)
-    except OSError as exc:
-        for path in done:
-            old = before[path]
-            try:
-                if old is None:
-                    path.unlink()
-                else:
-                    atomic_write_text(path, old, backup=False)
-            except OSError:
-                pass
-        raise CatalogStoreError(f"could not save the prices ({exc.strerror or exc}); nothing was imported") from exc
+        try:
+            journal.commit(root, {targets[k]: record_json(r).encode("utf-8") for k, r in plan.records.items()})
+        except OSError as exc:
+            raise CatalogStoreError(f"could not save the prices ({exc.strerror or exc}); nothing was imported") from exc
+    return plan.report

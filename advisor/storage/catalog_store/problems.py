@@ -55,5 +55,6 @@ def validation_problems(path: Path, rid: str | None, exc: ValidationError) -> li
     out = []
     for err in exc.errors(include_url=False, include_input=False):
         field = ".".join(_loc_part(p) for p in err["loc"]) or None
-        out.append(LoadProblem(path, rid, field, err["msg"].replace("\n", " ")))
+        # "Value error, …" is pydantic's prefix for a check of ours: the message after it is the one to read.
+        out.append(LoadProblem(path, rid, field, err["msg"].replace("\n", " ").removeprefix("Value error, ")))
     return out

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterator
+import os
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from advisor.core.hardware.catalog import (
     dangling_references,
 )
 from advisor.core.schema import SCHEMA_VERSION
-from advisor.storage import paths, shipped
+from advisor.storage import journal, paths, shipped
 from advisor.storage.catalog_store.files import listed_files, read_bytes, read_file_bytes, record_files
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file
 from advisor.storage.catalog_store.migrated import write_migrated
@@ -100,18 +101,23 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
 
-def _load_layer(root: Path, *, keep_bytes: bool = False) -> _Layer:
+def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[RecordKind] | None = None,
+                ids: Mapping[RecordKind, Collection[str]] | None = None) -> _Layer:
     layer = _empty_layer()
     listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
-    for kind in RecordKind:
+    for kind in RecordKind if kinds is None else kinds:
         folder = root / kind.folder
         if folder.exists() and not folder.is_dir():  # a file where a folder belongs: said, not ignored
             listings[kind] = LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
                                          "but is a file: its records cannot load; move it aside")
         else:
             listings[kind] = listed_files(folder)
+            if ids is not None and kind in ids:  # only these records' files (a file is named by its record's id)
+                wanted = {os.path.normcase(f"{rid}.json") for rid in ids[kind]}
+                listings[kind] = [(p, plain) for p, plain in listings[kind] if os.path.normcase(p.name) in wanted]
     count = sum(len(files) for files in listings.values() if isinstance(files, list))
-    before, now = _parsed.pop(root, {}), {}
+    before = _parsed.pop(root, {})
+    now = {} if kinds is None else {p: entry for p, entry in before.items() if entry[0] not in kinds}  # kept for later
     with _collector_paused(freeze=count >= FREEZE_AT_FILES):
         for kind, files in listings.items():
             if isinstance(files, LoadProblem):
@@ -194,13 +200,18 @@ def shipped_ids(kind: RecordKind, shipped_dir: Path | None = None) -> frozenset[
 
 def load_catalog(
     shipped_dir: Path | None = None, user_dir: Path | None = None, *, migrate_user_files: bool = True,
-    keep_user_bytes: bool = False,
+    keep_user_bytes: bool = False, kinds: Iterable[RecordKind] | None = None,
+    ids: Mapping[RecordKind, Collection[str]] | None = None,
 ) -> LoadResult:
     """Shipped catalog + the user's overlay; problems are listed, never raised.
 
     User files of an older schema are migrated: the original is copied to
     ``<id>.json.v<N>.bak`` first, then the migrated record is written atomically.
     ``keep_user_bytes`` fills ``LoadResult.user_bytes`` (a migrated file: its bytes as migrated).
+    ``kinds``: read only the user's records of these kinds (a model preset needs no GPU; 20,000 user
+    records took 440 MB to find one model). ``ids``: of these kinds, read only the user's records of
+    these ids (an estimate on one GPU reads that GPU's file, not the 20,000 others). With either,
+    references between records are not checked (the catalog is partial).
     """
     problems: list[LoadProblem] = []
     shipped_root = shipped_dir if shipped_dir is not None else _default_shipped()
@@ -211,7 +222,14 @@ def load_catalog(
     else:
         ship = _load_shipped(shipped_root)
     user_root = user_dir if user_dir is not None else paths.user_catalog_dir()
-    user = _load_layer(user_root, keep_bytes=keep_user_bytes)
+    if os.path.lexists(user_root) and not user_root.is_dir():  # was silent: no record loaded, no word said
+        problems.append(LoadProblem(user_root, None, None, "should be the folder of your catalog but is not a "
+                                    "folder: your records and hidden ids cannot load; move it aside"))
+    else:
+        problems += _finish_interrupted_import(user_root)
+    only = None if kinds is None else frozenset(RecordKind(k) for k in kinds)
+    user = _load_layer(user_root, keep_bytes=keep_user_bytes, kinds=only, ids=ids)
+    partial = only is not None or ids is not None
     hidden, hidden_problems = parse_hidden_file(user_root / HIDDEN_FILE)
     problems += ship.problems + user.problems + hidden_problems
     if migrate_user_files and user.migrated:
@@ -220,9 +238,21 @@ def load_catalog(
             user.raw.update({path: read_bytes(path) for path, _, _ in user.migrated})
     catalog = Catalog(shipped=_as_layer(ship), user=_as_layer(user), hidden=hidden)
     where = {**ship.paths, **user.paths}
-    for kind, rid, field_name, message in dangling_references(catalog):
+    for kind, rid, field_name, message in dangling_references(catalog) if not partial else ():
         problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
     return LoadResult(catalog, problems, user.raw)
+
+
+def _finish_interrupted_import(root: Path) -> list[LoadProblem]:
+    """An import killed mid-way is finished (committed) or dropped (not) before the user's files are read."""
+    if not journal.pending(root):
+        return []
+    try:
+        with journal.catalog_lock(root):
+            pass  # taking the lock recovers
+    except OSError as exc:  # a damaged journal (kept aside), a read-only folder, a lock timeout
+        return [LoadProblem(root / journal.JOURNAL, None, None, f"an interrupted import: {exc}")]
+    return []
 
 
 def shipped_catalog_date(shipped_dir: Path | None = None) -> str:

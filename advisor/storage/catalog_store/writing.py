@@ -19,7 +19,7 @@ from advisor.storage.catalog_store.hidden import HIDDEN_FILE, Hidden, hidden_jso
 from advisor.storage.catalog_store.problems import CatalogStoreError, RefusedOverwrite
 from advisor.storage.catalog_store.reading import shipped_ids
 from advisor.storage.catalog_store.records import read_record_file, record_json
-from advisor.storage.locking import locked
+from advisor.storage.journal import catalog_lock
 
 
 def _root(user_dir: Path | None) -> Path:
@@ -52,7 +52,7 @@ def save_record(record: CatalogRecord, *, user_dir: Path | None = None, force: b
     """Write ``record`` into the user's catalog (atomic; the previous file kept as ``.bak``)."""
     kind = kind_of(record)
     path = user_record_path(kind, record.id, user_dir)
-    with locked(_root(user_dir)):
+    with catalog_lock(_root(user_dir)):
         _refuse_if_invalid(path, kind, force)
         _write(path, record_json(record))
     return path
@@ -64,7 +64,7 @@ def remove_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = N
     With ``force`` a file that fails validation is removed too (its id is the file name).
     """
     path = user_record_path(kind, record_id, user_dir)
-    with locked(_root(user_dir)):
+    with catalog_lock(_root(user_dir)):
         if not (path.exists() or path.is_symlink()):
             raise UnknownRecord(kind, record_id, "not in the user catalog")
         _refuse_if_invalid(path, kind, force)
@@ -77,7 +77,7 @@ def remove_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = N
 def write_hidden(root: Path, hidden: Hidden, force: bool = False) -> Path:
     """Replace ``hidden.json`` by ``hidden`` (callers that change it use ``update_hidden``)."""
     path = root / HIDDEN_FILE
-    with locked(root):
+    with catalog_lock(root):
         _refuse_if_invalid(path, None, force)
         _write(path, hidden_json(hidden))
     return path
@@ -85,7 +85,7 @@ def write_hidden(root: Path, hidden: Hidden, force: bool = False) -> Path:
 
 def update_hidden(root: Path, change: Callable[[Hidden], Hidden], force: bool = False) -> Path:
     """Read ``hidden.json`` under the lock, apply ``change``, write it back: no concurrent edit is lost."""
-    with locked(root):
+    with catalog_lock(root):
         current, _ = parse_hidden_file(root / HIDDEN_FILE)  # a file that fails is refused by write_hidden
         return write_hidden(root, change(dict(current)), force)
 
@@ -109,7 +109,7 @@ def hide_record(
 def unhide_record(kind: RecordKind, record_id: str, *, user_dir: Path | None = None, force: bool = False) -> Path:
     kind = RecordKind(kind)
     root = _root(user_dir)
-    with locked(root):
+    with catalog_lock(root):
         hidden, _ = parse_hidden_file(root / HIDDEN_FILE)
         if record_id not in hidden.get(kind, frozenset()):
             raise UnknownRecord(kind, record_id, "not hidden")
@@ -123,7 +123,7 @@ def reset_record(
     """Back to the shipped record: the user's override removed (kept as .bak), unhidden."""
     kind = RecordKind(kind)
     root = _root(user_dir)
-    with locked(root):
+    with catalog_lock(root):
         # Only what this record needs, read under the lock (not the whole catalog again):
         # the shipped ids, the user's file (a user record of this id is this file) and hidden.json.
         if record_id not in shipped_ids(kind, shipped_dir):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,8 @@ from pydantic import Field, ValidationError
 
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import Frozen
-from advisor.storage.safe_read import read_text_limited
+from advisor.storage import json_text
+from advisor.storage.safe_read import read_bytes_limited
 
 MAX_CONFIG_BYTES = 5_000_000
 
@@ -36,13 +36,9 @@ class ImportedModel(Frozen):
 def read_json(path: Path, limit: int = MAX_CONFIG_BYTES) -> dict[str, Any]:
     """A JSON object from a regular file of at most ``limit`` bytes; ``ModelImportError`` otherwise."""
     try:
-        data = json.loads(read_text_limited(path, limit))
-    except json.JSONDecodeError as exc:
-        raise ModelImportError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    except UnicodeDecodeError:
-        raise ModelImportError(f"{path}: not UTF-8 text") from None
-    except RecursionError:
-        raise ModelImportError(f"{path}: JSON nested too deeply") from None
+        data = json_text.loads(read_bytes_limited(path, limit))
+    except json_text.JSONTextError as exc:
+        raise ModelImportError(f"{path}: {exc}") from None
     except OSError as exc:
         raise ModelImportError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not isinstance(data, dict):

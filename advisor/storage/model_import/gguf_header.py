@@ -34,6 +34,15 @@ MAX_TENSORS = 100_000  # llama.cpp stores experts merged: real files hold a few 
 MAX_WALKED_ITEMS = 2_000_000  # strings or nested arrays walked one by one (a 262k-token vocabulary: 0.3 M)
 MAX_KEPT_ARRAY = 4_096  # numeric arrays up to this length are kept (per-layer values)
 MAX_KEPT_STRING = 4_096  # longer strings (chat templates) are skipped
+MAX_KEPT_KEY = 256  # a key longer than this names nothing the importer reads: its value is not kept
+#: What all kept values together may cost in memory (bytes, counting a kept number as 36: a Python int and
+#: its list slot). Real headers keep well under 100 KB; without a total, 65,536 keys of 4,096-element
+#: arrays (a 99 MB file) were kept as 25 million Python ints: 826 MB.
+MAX_KEPT_BYTES = 8_000_000
+_KEPT_NUMBER_BYTES = 36
+#: ggml refuses a tensor name of 64 bytes or more (``name.length() >= GGML_MAX_NAME``, GGML_MAX_NAME 64, in
+#: ggml/src/gguf.cpp's gguf_init_from_file_impl): no file llama.cpp loads has a longer one.
+MAX_TENSOR_NAME = 63
 MAX_NESTING = 4
 MAX_DIMS = 4  # GGML_MAX_DIMS
 _WINDOW_BYTES = 4_000_000  # strings are walked in windows of this size (memory stays bounded)
@@ -70,6 +79,14 @@ class _Cursor:
 
     def __init__(self, fh: BinaryIO, limit: int, order: str = "<") -> None:
         self.fh, self.limit, self.pos, self.order, self.walked = fh, limit, 0, order, 0
+        self.kept = 0  # bytes of memory the kept values cost (MAX_KEPT_BYTES)
+
+    def may_keep(self, cost: int) -> bool:
+        """Keep a value costing ``cost`` bytes of memory, if the budget allows (then counted)."""
+        if self.kept + cost > MAX_KEPT_BYTES:
+            return False
+        self.kept += cost
+        return True
 
     def left(self) -> int:
         return self.limit - self.pos
@@ -132,9 +149,9 @@ class _Cursor:
             if self.walked > MAX_WALKED_ITEMS:
                 raise GgufHeaderError(f"{what}: more than {MAX_WALKED_ITEMS:,} strings or arrays in the header")
 
-    def string(self, what: str, keep: bool = True) -> str | None:
+    def string(self, what: str, keep: bool = True, longest: int = MAX_KEPT_STRING) -> str | None:
         n = self.unpack("Q", f"length of {what}")
-        if not keep or n > MAX_KEPT_STRING:
+        if not keep or n > longest or not self.may_keep(n + 64):
             self.skip(n, what)
             return None
         try:
@@ -143,12 +160,12 @@ class _Cursor:
             raise GgufHeaderError(f"{what} at offset {self.pos:,} is not UTF-8") from None
 
 
-def _value(cur: _Cursor, vtype: int, what: str, depth: int = 0) -> Any:
+def _value(cur: _Cursor, vtype: int, what: str, depth: int = 0, keep: bool = True) -> Any:
     """One value; arrays give ``(count, items or None)`` (items kept only when small and numeric)."""
     if vtype in _SCALARS:
         return cur.unpack(_SCALARS[vtype], what)
     if vtype == _STRING:
-        return cur.string(what)
+        return cur.string(what, keep=keep)
     if vtype != _ARRAY:
         raise GgufHeaderError(f"{what}: unknown value type {vtype}")
     if depth >= MAX_NESTING:
@@ -157,7 +174,7 @@ def _value(cur: _Cursor, vtype: int, what: str, depth: int = 0) -> Any:
     if etype in _SCALARS:
         size = struct.calcsize(_SCALARS[etype])
         n = cur.count("Q", size, f"array {what}")
-        if n <= MAX_KEPT_ARRAY:
+        if keep and n <= MAX_KEPT_ARRAY and cur.may_keep(n * _KEPT_NUMBER_BYTES):
             items = struct.unpack(f"{cur.order}{n}{_SCALARS[etype]}", cur.take(n * size, what))
             return n, list(items)
         cur.skip(n * size, what)
@@ -170,14 +187,18 @@ def _value(cur: _Cursor, vtype: int, what: str, depth: int = 0) -> Any:
         return n, None
     for i in range(n):
         cur.walk(what)
-        _value(cur, _ARRAY, f"{what}[{i}]", depth + 1)
+        _value(cur, _ARRAY, f"{what}[{i}]", depth + 1, keep=False)  # nested arrays are walked, never kept
     return n, None
 
 
 def _read_metadata(cur: _Cursor, n_keys: int) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     for i in range(n_keys):
-        key = cur.string(f"key {i}") or f"<long key {i}>"
+        key = cur.string(f"key {i}", longest=MAX_KEPT_KEY)
+        if key is None:  # too long to be one the importer reads (or over the budget): walked, not kept
+            vtype = cur.unpack("I", f"type of key {i}")
+            _value(cur, vtype, f"key {i}", keep=False)
+            continue
         vtype = cur.unpack("I", f"type of {key}")
         value = _value(cur, vtype, key)
         if vtype == _ARRAY:
@@ -190,7 +211,13 @@ def _read_metadata(cur: _Cursor, n_keys: int) -> dict[str, Any]:
 
 
 def _tensor(cur: _Cursor, i: int) -> tuple[GgufTensor, int]:
-    name = cur.string(f"tensor {i} name") or f"<tensor {i}>"
+    length = cur.unpack("Q", f"length of tensor {i} name")
+    if length > MAX_TENSOR_NAME:
+        raise GgufHeaderError(f"tensor {i}'s name is {length:,} bytes long; ggml allows at most {MAX_TENSOR_NAME}")
+    try:
+        name = cur.take(length, f"tensor {i} name").decode("utf-8")
+    except UnicodeDecodeError:
+        raise GgufHeaderError(f"tensor {i}'s name at offset {cur.pos:,} is not UTF-8") from None
     n_dims = cur.unpack("I", f"dimensions of {name}")
     if not 1 <= n_dims <= MAX_DIMS:
         raise GgufHeaderError(f"tensor {name!r} has {n_dims} dimensions (1 to {MAX_DIMS} allowed)")

@@ -12,7 +12,9 @@ and for a known dtype they span exactly shape × dtype size bytes (unchecked, a 
 from __future__ import annotations
 
 import json
+import re
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +115,14 @@ def read_safetensors_headers(files: list[Path]) -> tuple[dict[str, int], int, in
     dtypes: dict[str, int] = {}
     elements = n_bytes = 0
     for file in files:
-        header, data_bytes = _safetensors_header(file)
-        for name, info in header.items():
+        text, data_bytes = _safetensors_header(file)
+        seen: set[str] = set()
+        for name, info in _header_entries(file, text):
             if name == "__metadata__":
                 continue
+            if name in seen:
+                raise ModelImportError(f"{file}: tensor {name[:80]!r} is listed twice in the header")
+            seen.add(name)
             dtype, count, size = _entry(file, name, info, data_bytes)
             dtypes[dtype] = dtypes.get(dtype, 0) + count
             elements += count
@@ -124,8 +130,8 @@ def read_safetensors_headers(files: list[Path]) -> tuple[dict[str, int], int, in
     return dtypes, elements, n_bytes
 
 
-def _safetensors_header(file: Path) -> tuple[dict[str, Any], int]:
-    """The JSON header and how many data bytes follow it."""
+def _safetensors_header(file: Path) -> tuple[str, int]:
+    """The JSON header's text and how many data bytes follow it."""
     try:
         with open_regular(file) as (fh, size):
             raw = fh.read(8)
@@ -134,14 +140,67 @@ def _safetensors_header(file: Path) -> tuple[dict[str, Any], int]:
             (length,) = struct.unpack("<Q", raw)
             if length > min(MAX_SAFETENSORS_HEADER_BYTES, size - 8):
                 raise ModelImportError(f"{file}: corrupt safetensors header (length {length:,} for a {size:,}-byte file)")
-            body = fh.read(length)
-        header = json.loads(body.decode("utf-8"))
+            text = fh.read(length).decode("utf-8")
     except OSError as exc:
         raise ModelImportError(f"{file}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ModelImportError(f"{file}: corrupt safetensors header (not JSON)") from None
-    except RecursionError:
-        raise ModelImportError(f"{file}: corrupt safetensors header (nested too deeply)") from None
-    if not isinstance(header, dict):
-        raise ModelImportError(f"{file}: corrupt safetensors header (not an object)")
-    return header, size - 8 - length
+    except UnicodeDecodeError:
+        raise ModelImportError(f"{file}: corrupt safetensors header (not UTF-8)") from None
+    return text, size - 8 - length
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON whitespace (RFC 8259)
+_DECODER = json.JSONDecoder()
+
+
+def _header_entries(file: Path, text: str) -> Iterator[tuple[str, Any]]:
+    """The header object's (name, value) pairs one at a time: only one entry's values are alive at once.
+
+    ``json.loads`` of the whole header built every entry's dict and lists first: a 48 MB header took
+    470 MB. Here the top-level object is walked by hand and each value decoded by ``json``'s own
+    scanner (``raw_decode``), so what is not JSON fails as ``json.loads`` would, one entry at a time.
+    """
+    def corrupt(why: str) -> ModelImportError:
+        return ModelImportError(f"{file}: corrupt safetensors header ({why})")
+
+    def at(i: int) -> int:
+        return _SPACE.match(text, i).end()
+
+    i = at(0)
+    if text[i:i + 1] != "{":
+        try:  # JSON of another kind, or not JSON at all (only a small header is decoded to tell)
+            if len(text) > 1_000_000:
+                raise ValueError
+            _DECODER.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            raise corrupt("not JSON: an object was expected") from None
+        raise corrupt("not an object")
+    i = at(i + 1)
+    if text[i:i + 1] == "}":
+        i = at(i + 1)
+    else:
+        while True:
+            try:
+                if text[i:i + 1] != '"':
+                    raise corrupt(f"a tensor name was expected at character {i:,}")
+                name, i = _DECODER.raw_decode(text, i)
+                i = at(i)
+                if text[i:i + 1] != ":":
+                    raise corrupt(f"':' was expected at character {i:,}")
+                value, i = _DECODER.raw_decode(text, at(i + 1))
+            except json.JSONDecodeError as exc:
+                raise corrupt(f"not JSON: {exc.msg} at character {exc.pos:,}") from None
+            except RecursionError:
+                raise corrupt("nested too deeply") from None
+            except ValueError as exc:  # a number of over 4,300 digits (Python's int-from-string limit)
+                raise corrupt(f"not JSON: {str(exc)[:80]}") from None
+            yield name, value
+            i = at(i)
+            if text[i:i + 1] == ",":
+                i = at(i + 1)
+                continue
+            if text[i:i + 1] != "}":
+                raise corrupt(f"',' or '}}' was expected at character {i:,}")
+            i = at(i + 1)
+            break
+    if i != len(text):
+        raise corrupt(f"text after the header object at character {i:,}")

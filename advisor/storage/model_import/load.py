@@ -79,7 +79,8 @@ def _preset(model_id: str, catalog_dir: Path | None, catalog=None) -> ModelArch:
     from advisor.storage.catalog_store import load_catalog
 
     if catalog is None:
-        catalog = load_catalog(catalog_dir, migrate_user_files=False).catalog  # read-only lookup
+        # A read-only lookup of the models alone: the user's other records are not needed to find one.
+        catalog = load_catalog(catalog_dir, migrate_user_files=False, kinds=(RecordKind.MODEL,)).catalog
     models = dict(catalog.of(RecordKind.MODEL))
     if model_id not in models:
         known = ", ".join(sorted(models)) or "none found"

@@ -20,6 +20,7 @@ from pydantic.fields import FieldInfo
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget
 
 from advisor.core.hardware.records import NvLink
+from advisor.storage import json_text
 
 UNKNOWN = "unknown"
 
@@ -183,9 +184,9 @@ class JsonEditor(LinesEditor):
         if text == "" and self.optional:
             return None, None
         try:
-            return json.loads(text), None
-        except (json.JSONDecodeError, RecursionError) as exc:
-            return None, f"not JSON: {getattr(exc, 'msg', exc)}"
+            return json_text.loads(text), None
+        except json_text.JSONTextError as exc:  # a 5,000-digit number too, not only bad syntax
+            return None, str(exc)
 
     def set(self, value: object) -> None:
         self.widget.setPlainText("" if value is None else json.dumps(value, indent=1, ensure_ascii=False))

@@ -170,7 +170,7 @@ def test_a_quick_evaluation_differs_only_in_what_the_details_add():
             assert b.rule_of_thumb is None and b.params_total == 0 and b.assumptions == ()
             assert a.params_total > 0 and a.assumptions
             assert compute.detailed(arch, quick) == full
-            if arch is falcon:
+            if arch is falcon and not quick.problems:  # (a build the software does not run it on has no speed)
                 assert any("past the 2,048 Falcon 180B was trained on" in n for n in b.speed.notes)
     results = compute.assemble(arch, workload, [compute.evaluate_build(catalog, arch, workload, e, 0.05, False, quick=True)
                                                 for e in entries], ({}, ""))

@@ -67,7 +67,7 @@ def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
     ranking = rank(_results(catalog, c), c.workload)
     assert ranking.winner.name == "pair" and ranking.runner_up is None
     assert ranking.sentence.startswith("pair wins: it is the only build that runs this job, at ")
-    assert "5090 needs 41.7 GiB per GPU, 31.6 GiB usable" in ranking.sentence  # CUDA context 712 MiB
+    assert "5090 needs 41.8 GiB per GPU, 31.6 GiB usable" in ranking.sentence  # CUDA context 712 MiB; attn_v Q5_K
 
 
 @pytest.mark.parametrize("criterion", list(Criterion))
@@ -156,19 +156,40 @@ def test_the_recommendation_keeps_purchase_prices_and_hourly_rates_apart(catalog
 
 
 def test_a_build_short_of_host_ram_says_so(catalog):
-    """A full fine-tune of Llama 3.1 8B on a 96 GB Mac: the GPU part (4.8 GiB) fits, what it offloads does not
-    fit what the unified pool leaves; the text said 'needs 4.8 GiB per GPU and has 67.1 GiB usable'."""
+    """A full fine-tune of Llama 3.1 8B on one RTX 4090 with 32 GiB of RAM: the GPU part fits once the optimizer
+    and the parameters are offloaded, what it offloads does not fit the RAM; the text had said 'needs 4.8 GiB per
+    GPU and has 67.1 GiB usable'. (On a Mac nothing is offloaded now: its "host RAM" is the pool the GPU uses.)"""
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.workload import Method, Mode
+
+    small = gpu_build(catalog, "rtx-4090", 1).model_copy(update={"host_ram_gib": 32.0, "name": "Small"})
+    c = canonical_comparison().model_copy(update={
+        "workload": Workload(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
+        "builds": (BuildEntry(name="Small", inline=small),
+                   BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
+    results = _results(catalog, c)
+    short = results.builds[0]
+    fit = short.estimate.fit
+    assert short.planned.plan.offload and not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes
+    assert fit.host_need_bytes > fit.host_available_bytes == 32 * 2**30
+    assert fit.host_short and not results.builds[1].estimate.fit.host_short
+    text = recommendation(results, c.workload)
+    assert f"Small needs {fit.host_need_bytes / 2**30:.1f} GiB of host RAM, 32.0 GiB there" in text
+    assert "GiB per GPU" not in text.split("Small needs")[1]
+    # RAM not known is not RAM enough: the same build without its RAM figure says so.
+    unknown = _results(catalog, c.model_copy(update={"builds": (BuildEntry(name="Small", inline=small.model_copy(
+        update={"host_ram_gib": None})),)})).builds[0]
+    assert not unknown.runs and unknown.estimate.fit.host_short
+    assert unknown.estimate.fit.reason.endswith("of host RAM; the build's RAM is not known")
+
+
+def test_a_mac_plans_no_offload_its_pool_is_one(catalog):
+    """A Mac's "host RAM" is the memory its GPU already draws on: no offload plan (the 96 GB Mac had planned to
+    'offload' an 8B full fine-tune to host RAM that is its own pool)."""
     from advisor.core.job.workload import Method, Mode
 
     c = canonical_comparison().model_copy(update={
         "workload": Workload(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
-        "builds": (BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
-                   BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
-    results = _results(catalog, c)
-    mac = results.builds[0]
-    fit = mac.estimate.fit
-    assert not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes < fit.host_need_bytes
-    assert fit.host_short and not results.builds[1].estimate.fit.host_short
-    text = recommendation(results, c.workload)
-    assert f"Mac needs {fit.host_need_bytes / 2**30:.1f} GiB of host RAM, " in text  # beside the lone winner
-    assert "GiB per GPU" not in text.split("Mac needs")[1]
+        "builds": (BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),)})
+    mac = _results(catalog, c).builds[0]
+    assert not mac.planned.plan.offload and not mac.estimate.fit.fits and not mac.estimate.fit.host_short

@@ -202,20 +202,51 @@ def test_a_request_of_prompt_and_generated_tokens_is_timed_as_the_throughput_tab
     tokens/s (TensorRT-LLM's gptSessionBenchmark: batch × output tokens / total latency; benchmarks/
     speed_fidelity.py scores exactly these figures)."""
     arch, build = llama2_7b(), one_4090()
-    job = Workload(engine="vllm", batch=8, context_len=2048 + 512, prompt_tokens=2048)
+    job = Workload(engine="vllm", batch=4, context_len=2048 + 512, prompt_tokens=2048)  # all 4 at once in its pool
     s = estimate(arch, job, build).speed
     mid = estimate(arch, job.model_copy(update={"context_len": 2048 + 256, "prompt_tokens": None}), build).speed
     first = estimate(arch, job.model_copy(update={"context_len": 2048, "prompt_tokens": None}), build).speed
     assert s.decode_tokens_per_s == pytest.approx(mid.decode_tokens_per_s)
     assert s.time_to_first_token_s == pytest.approx(first.time_to_first_token_s)
-    assert s.request_s == pytest.approx(first.time_to_first_token_s + 512 * 8 / mid.decode_tokens_per_s)
-    assert s.request_tokens_per_s == pytest.approx(512 * 8 / s.request_s)
+    assert s.request_s == pytest.approx(first.time_to_first_token_s + 512 * 4 / mid.decode_tokens_per_s)
+    assert s.request_tokens_per_s == pytest.approx(512 * 4 / s.request_s)
     assert s.request_tokens_per_s < s.decode_tokens_per_s  # the prefill is part of the request
     whole = estimate(arch, job.model_copy(update={"prompt_tokens": None}), build).speed
     assert whole.request_s is None and whole.decode_tokens_per_s < s.decode_tokens_per_s  # full context: slower
     # What each figure is timed at, said once: the request's words, not the full context's.
     assert not any("at a full" in n for n in s.notes) and any("at a full 2560-token" in n for n in whole.notes)
     assert sum("a request of 2,048 prompt and 512 generated tokens" in n for n in s.notes) == 1
+
+
+def test_vllm_runs_as_many_sequences_at_once_as_its_kv_pool_holds():
+    """vLLM's scheduler admits a sequence only while KV blocks are free and queues the rest (vllm/v1/core/sched/
+    scheduler.py): 32 sequences of 8,192 tokens on one RTX 4090 run 4 at a time (its note said the pool holds
+    40,380 tokens while the verdict and the speed counted all 32)."""
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.memory.inference import sequences_at_once
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    arch, build = catalog.models["llama-3.1-8b"], gpu_build(catalog, "rtx-4090", 1)
+    job = Workload(engine="vllm", batch=32, context_len=8192)
+    e = estimate(arch, job, build)
+    assert e.fit.fits and e.fit.sequences_at_once == 4 and e.fit.reason.startswith("runs 4 of the 32 sequences at once")
+    four = estimate(arch, job.model_copy(update={"batch": 4}), build)
+    assert four.fit.sequences_at_once == 4 and "runs" not in four.fit.reason  # all of them: nothing to say
+    assert e.speed.decode_tokens_per_s == pytest.approx(four.speed.decode_tokens_per_s)
+    assert e.speed.time_to_first_token_s == pytest.approx(four.speed.time_to_first_token_s)
+    assert any("8 rounds to serve all 32" in n for n in e.speed.notes)
+    # A request of every sequence takes as many rounds as the pool needs.
+    request = job.model_copy(update={"prompt_tokens": 4096})
+    r, r4 = estimate(arch, request, build).speed, estimate(arch, request.model_copy(update={"batch": 4}), build).speed
+    assert r.request_s == pytest.approx(8 * r4.request_s)
+    assert r.request_tokens_per_s == pytest.approx(4096 * 32 / r.request_s)
+    # Replicas on two cards hold a copy each: twice the sequences at once; max_num_seqs caps a copy at 256.
+    two = job.model_copy(update={"n_gpus": 2})
+    assert sequences_at_once(two, 40_380) == 8 and sequences_at_once(job.model_copy(update={"batch": 1000,
+                                                                                          "context_len": 16}),
+                                                                  10**9) == 256
+    assert sequences_at_once(job.model_copy(update={"engine": "tensorrt-llm"}), 40_380) is None  # not judged
 
 
 def test_a_request_with_no_prompt_is_generation_alone():

@@ -2,12 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.job_checks import (
-    COMPUTE_CAPABILITY,
-    FP8_MIN_COMPUTE_CAPABILITY,
-    check_workload,
-    message_of,
-)
+from advisor.core.estimate.job_checks import check_workload, message_of
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.workload import Engine, Method, Mode, Optimizer, Parallel, Precision, Workload
 from advisor.storage.catalog_store import load_catalog
@@ -25,22 +20,22 @@ def _fp8(catalog, engine, gpu):
 
 
 def test_the_cited_figures():
-    # vLLM docs (features/quantization/fp8): FP8 models run from compute capability 7.5 (Turing), weight-only
-    # W8A16 through FP8 Marlin where the card has no FP8 tensor cores; transformers docs (finegrained_fp8):
-    # compute capability 9 (H100).
-    # TensorRT-LLM's support matrix (docs/source/reference/support-matrix.md at 9b062a83): FP8 from Ada (SM89).
-    assert FP8_MIN_COMPUTE_CAPABILITY == {Engine.VLLM: 7.5, Engine.TRANSFORMERS: 9.0, Engine.TENSORRT_LLM: 8.9}
-    # CUDA C++ Programming Guide, "Compute Capabilities" (Pascal 6.0, Volta 7.0, Turing 7.5); TransformerEngine
-    # support matrix (Ampere 8.0, Ada 8.9, Hopper 9.0, Blackwell 10.0: each family's lowest).
-    assert COMPUTE_CAPABILITY == {"Pascal": 6.0, "Volta": 7.0, "Turing": 7.5, "Ampere": 8.0, "Ada": 8.9,
-                                  "Hopper": 9.0, "Blackwell": 10.0}
+    # The FP8 rows of the support table (advisor.core.support.table, each with its source): vLLM from compute
+    # capability 7.5 (Turing: weight-only W8A16 through FP8 Marlin), transformers from 9.0 (H100), TensorRT-LLM
+    # from Ada (SM89).
+    from advisor.core.hardware.backend import Backend
+    from advisor.core.support.table import Feature, rule_for
+
+    assert {f: rule_for(f, Backend.CUDA).min_cc for f in (Feature.FP8_VLLM, Feature.FP8_TRANSFORMERS,
+                                                           Feature.FP8_TENSORRT_LLM)} == {
+        Feature.FP8_VLLM: (7, 5), Feature.FP8_TRANSFORMERS: (9, 0), Feature.FP8_TENSORRT_LLM: (8, 9)}
 
 
 @pytest.mark.parametrize(("engine", "gpu", "refused"), [
     (Engine.TRANSFORMERS, "rtx-3090", True), (Engine.TRANSFORMERS, "rtx-4090", True),
     (Engine.TRANSFORMERS, "h100-sxm", False), (Engine.VLLM, "rtx-3090", False), (Engine.VLLM, "rtx-2080-ti", False),
     (Engine.VLLM, "v100-pcie-32gb", True), (Engine.SGLANG, "v100-pcie-32gb", False),  # no sourced figure: not judged
-    (Engine.VLLM, "mi300x", False),  # AMD: not judged here
+    (Engine.VLLM, "mi300x", False), (Engine.VLLM, "mi210", True),  # ROCm: MI300 and later (vLLM's table)
     (Engine.TENSORRT_LLM, "a100-80gb-sxm", True), (Engine.TENSORRT_LLM, "rtx-3090", True),
     (Engine.TENSORRT_LLM, "l40s", False), (Engine.TENSORRT_LLM, "rtx-4090", False),
     (Engine.TENSORRT_LLM, "h100-sxm", False),
@@ -49,7 +44,8 @@ def test_fp8_weights_on_a_card_the_engine_does_not_run_them_on(catalog, engine, 
     problems = _fp8(catalog, engine, gpu)
     assert bool(problems) is refused
     if refused:
-        assert "runs FP8 weights on" in problems[0].message and "pick 8-bit integer or 4-bit weights" in problems[0].message
+        assert "FP8 weights" in problems[0].message and problems[0].message.endswith("pick 8-bit integer or 4-bit weights")
+        assert all(p.support for p in problems)
 
 
 def test_what_would_make_it_fit_skips_fp8_where_it_cannot_run(catalog, capsys):
@@ -94,11 +90,8 @@ def test_a_context_past_the_trained_one_is_refused_except_by_an_engine_that_runs
     (Engine.LLAMA_CPP, "apple-m2-ultra-192gb", False),
 ])
 def test_an_engine_on_a_vendor_it_does_not_run_on(catalog, engine, gpu, refused):
-    # TensorRT-LLM runs on NVIDIA GPUs only (its support matrix at 9b062a83): an AMD or Apple build is refused
-    # with a word on what to choose; engines that run on several vendors are not judged.
-    from advisor.core.estimate.job_checks import VENDOR_ONLY
-
-    assert VENDOR_ONLY == {Engine.TENSORRT_LLM: "NVIDIA"}
+    # TensorRT-LLM runs on NVIDIA GPUs only (its support matrix): an AMD or Apple build is refused with a word on
+    # what to choose; llama.cpp runs on every backend (its README's 'Supported backends').
     arch = catalog.models["llama-3.1-8b"]
     problems = [p for p in check_workload(arch, Workload(engine=engine), gpu_build(catalog, gpu, 1)) if p.field == "engine"]
     assert bool(problems) is refused

@@ -57,7 +57,7 @@ def test_bounds_and_defaults_come_from_the_model():
                 assert hi == c.le
     assert bounds_of("gpu_memory_utilization") == (0.0, 1.0)
     assert whole_bounds("batch") == (1, 100_000)
-    assert whole_bounds("grad_accum_steps") == (1, 2**31 - 1)  # no upper bound stated: a 32-bit control's
+    assert whole_bounds("grad_accum_steps") == (1, 100_000)  # the model states it (a real job's range)
 
 
 @pytest.mark.parametrize(("job", "name", "words", "flags"), [

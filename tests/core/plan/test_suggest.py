@@ -66,3 +66,20 @@ def test_no_suggestion_is_made_up_when_nothing_helps(catalog):
     job = Workload(context_len=4096)
     for s in suggestions(arch, job, build):
         assert _really_fits(arch, s, build)
+
+
+def test_suggestions_never_propose_what_the_software_does_not_run():
+    # TensorRT-LLM's FP8 KV cache needs Ada (SM89): on an RTX 3090 the KV step is not offered (it had been).
+    # A change the software cannot run re-plans as "cannot run", which is not a fit (``_first_running``).
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.plan.suggest import suggestions
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    arch = catalog.models["llama-3.1-8b"]
+    job = Workload(engine="tensorrt-llm", batch=64, context_len=16384)
+    for gpu, fp8_ok in (("rtx-3090", False), ("rtx-4090", True)):
+        found = suggestions(arch, job, gpu_build(catalog, gpu, 1))
+        kinds = {s.kind: s for s in found}
+        assert ("kv_cache" in kinds) is fp8_ok, (gpu, [s.change for s in found])
+        assert all(s.planned.status.runs and not s.planned.problems for s in found)

@@ -87,7 +87,7 @@ def test_falcon_7b_is_multi_query(tmp_path):
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("{not json", "not valid JSON"), ("[1, 2]", "expected a JSON object"),
+    [("{not json", "not JSON"), ("[1, 2]", "expected a JSON object"),
      (json.dumps({"model_type": "llama"}), "no 'num_hidden_layers'"),
      (json.dumps({**LLAMA2_7B_CONFIG, "num_hidden_layers": "32"}), "must be a positive integer"),
      (json.dumps({**LLAMA2_7B_CONFIG, "num_key_value_heads": 64}), "n_kv_heads")],
