@@ -280,6 +280,62 @@ def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
     return out
 
 
+#: Grids of llama.cpp's decode constants (``fit_gguf_decode``): its bandwidth share, the issue slots per weight
+#: of each weight class (``gguf_decode.ISSUE_PER_WEIGHT``) and the host's time per layer where it launches the
+#: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``).
+GGUF_DECODE_GRIDS = {
+    "bandwidth": GRIDS["bandwidth"],
+    "issue_4bit_up": [round(0.5 * i, 1) for i in range(0, 121)],  # 0 to 60 issue slots per weight
+    "issue_low_bit": [round(0.5 * i, 1) for i in range(0, 121)],
+    "host_launched": [round(i * 0.005e-3, 8) for i in range(0, 101)],  # 0 to 0.5 ms per layer
+}
+
+
+def gguf_decode_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
+    """llama.cpp's calibration decode rows (tg, and prompts evaluated one token at a time): what its decode
+    constants (``fit_gguf_decode``) are fitted on."""
+    return [r for r in by_engine.get(Engine.LLAMA_CPP, []) if r["group"] == "decode"]
+
+
+def _set_gguf_decode(values: dict) -> None:
+    from advisor.core.speed import gguf_decode as gd
+
+    es.FITTED[Engine.LLAMA_CPP] = es.EngineSpeed(bandwidth=values["bandwidth"], compute=es.PRIOR_COMPUTE,
+                                                 floor_s_per_layer=0.0)
+    gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP] = values["issue_4bit_up"]
+    gd.ISSUE_PER_WEIGHT[gd.LOW_BIT] = values["issue_low_bit"]
+    gd.HOST_LAUNCHED_S_PER_LAYER = values["host_launched"]
+
+
+def gguf_decode_values() -> dict:
+    """The shipped values of ``GGUF_DECODE_GRIDS``' constants."""
+    from advisor.core.speed import gguf_decode as gd
+
+    return {"bandwidth": es.engine_speed(Engine.LLAMA_CPP).bandwidth,
+            "issue_4bit_up": gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP], "issue_low_bit": gd.ISSUE_PER_WEIGHT[gd.LOW_BIT],
+            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER}
+
+
+def fit_gguf_decode(rows, catalog, start: dict | None = None) -> dict:
+    """llama.cpp's decode constants on ``rows`` (``gguf_decode_rows``): coordinate descent over
+    ``GGUF_DECODE_GRIDS`` (``PASSES``), ties kept nearest the current value; its compute share stays the prior
+    (its prompts' kernels have their own shares, ``fit_gguf_paths``) and its engine floor 0 (a step with CUDA
+    graphs has no host floor; the host-launched one is ``host_launched``). Starts from ``start`` (default: the
+    shipped values). Leaves the fitted values in place."""
+    current = dict(start or gguf_decode_values())
+    for _ in range(PASSES):
+        for name, grid in GGUF_DECODE_GRIDS.items():
+            scored = []
+            for value in dict.fromkeys([*grid, current[name]]):
+                _set_gguf_decode({**current, name: value})
+                scored.append((loss(rows, catalog), value))
+            best = min(sc for sc, _ in scored)
+            near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
+            current[name] = min(near, key=lambda v: abs(v - current[name]))
+    _set_gguf_decode(current)
+    return current
+
+
 QUANT_GRID = [round(i * 0.01e-3, 8) for i in range(0, 31)]  # 0 to 0.3 ms per layer
 
 
@@ -320,10 +376,19 @@ def main() -> int:
     print(f"# QUANT_KERNEL_S_PER_LAYER = {{{', '.join(f'{k!r}: {v * 1e3:.2f}e-3' for k, v in sorted(quant.items()))}}}"
           f"  (engine_speed.py; {len(quant_rows(by_engine))} calibration rows with integer weights in "
           "CUDA-graph engines)")
+    shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}
+    # llama.cpp's decode is its kernels' (``gguf_decode``): its bandwidth share, issue slots per weight and host
+    # floor are fitted together, its compute share left at the prior (its prompts' paths have their own shares).
+    gguf = (fit_gguf_decode(gguf_decode_rows(by_engine), catalog, start=shipped_gguf) if gguf_decode_rows(by_engine)
+            else shipped_gguf)
+    fitted[Engine.LLAMA_CPP] = es.FITTED[Engine.LLAMA_CPP]
+    print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
+          f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3  "
+          f"({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
     for engine in sorted(by_engine, key=lambda e: e.value):
-        if fits_engine(by_engine[engine]):
+        if engine not in fitted and fits_engine(by_engine[engine]):
             fitted[engine] = fit(engine, by_engine[engine], catalog)
     for engine in sorted(by_engine, key=lambda e: e.value):
         rows, sibling = by_engine[engine], es.SIBLING.get(engine)
@@ -369,8 +434,11 @@ def main() -> int:
     es.FITTED.clear()
     es.FITTED.update(shipped)
     es.PER_HEAD_ATTENTION_SHARE = shipped_per_head
+    _set_gguf_decode(shipped_gguf)
+    es.FITTED.clear()
+    es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
-            and fitted_per_head == shipped_per_head and quant == shipped_quant)
+            and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

@@ -59,7 +59,7 @@ GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h
            "rtx 3090 ti": "rtx-3090-ti", "rtx 2080 ti": "rtx-2080-ti", "rtx 3060 12gb": "rtx-3060-12gb",
            "tesla v100-pcie-16gb": "v100-pcie-16gb", "amd radeon ai pro r9700 32gb": "radeon-ai-pro-r9700",
            "apple m2 ultra": "apple-m2-ultra-192gb", "apple m1 ultra (64-core gpu)": "apple-m1-ultra-128gb",
-           "apple m2 max (30-core gpu)": "apple-m2-max-32gb", "amd rx 7900 xtx": "rx-7900-xtx"}
+           "apple m2 max (30-core gpu)": "apple-m2-max-32gb", "amd rx 7900 xtx": "rx-7900-xtx", "p40": "tesla-p40"}
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
@@ -231,6 +231,28 @@ def other_backend(row: dict[str, str]) -> str | None:
             "(CUDA, ROCm, Metal)")
 
 
+#: llama.cpp's CUDA decode replays a CUDA graph per token on compute capability 8.0 and later since PR #6766
+#: (April-May 2024) and on 7.x since PR #25749 (merged before 2026-08-25: PR #27721 of that date describes the gate
+#: at GGML_CUDA_CC_VOLTA; its own date is not in this workplace's stores), the builds the app models
+#: (``gguf_decode.host_launched``). A CUDA row of such a card dated before that timed a build whose host launched
+#: every kernel of a token: a known gap (the app has no llama.cpp build option), not scored.
+CUDA_GRAPHS_SINCE = (((8, 0), "2024-04"), ((7, 0), "2026-08"))
+
+
+def pre_graph_build(row: dict[str, str], gpu) -> str | None:
+    """Why a llama.cpp CUDA decode row of a build before CUDA graphs on its card is not scored; None otherwise."""
+    if row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "decode" or gpu.cc is None:
+        return None
+    date = (row.get("source_date") or "").strip()
+    for cc, since in CUDA_GRAPHS_SINCE:
+        if gpu.cc >= cc:
+            if date and date < since:
+                return (f"known gap: a llama.cpp build before CUDA graphs on compute capability {gpu.compute_capability} "
+                        f"(dated {date}): every kernel of a token launched from the host; the app models current builds")
+            return None
+    return None
+
+
 def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
     """Why an MoE row measured on filler weights is not scored (``FILLER_WEIGHT_SOURCES``); None otherwise."""
     why = FILLER_WEIGHT_SOURCES.get(row.get("url", "").strip())
@@ -272,7 +294,7 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     backend = other_backend(row)
     if backend is not None:
         return Outcome(**base, skipped=backend)
-    filler = filler_weight_moe(row, arch)
+    filler = filler_weight_moe(row, arch) or pre_graph_build(row, catalog.gpus[gpu])
     if filler is not None:
         return Outcome(**base, skipped=filler)
     try:
@@ -291,7 +313,9 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
             if bound is not None and base["measured"] > bound:
                 return Outcome(**base, skipped=f"known gap: measured above {bound:,.0f}, the most its job allows "
                                                "(each step reads the weights at the cards' peak bandwidth)")
-            tps = est.speed.request_tokens_per_s
+            # A row that states no generated length publishes the engine's generation rate (ExLlamaV2's README
+            # table): the decode speed the app gives, not a request's with its prompt.
+            tps = est.speed.request_tokens_per_s if (row.get("gen_tokens") or "").strip() else est.speed.decode_tokens_per_s
             kind = row["tokens_per_s_kind"]
             value = None if tps is None else tps / (job.batch if kind == "per-sequence" else n if kind == "per-gpu" else 1)
     except ValueError as exc:

@@ -100,7 +100,12 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # 0.699, compute the prior -> 0.46, floor 0.17 -> 0.16 ms (its 67 rows 0.108 -> 0.077); SGLang floor 0.14 ->
 # 0.13 ms (10 rows 0.101 -> 0.096); TensorRT-LLM compute 0.58 -> 0.57 (10 rows 0.151 -> 0.163, on vLLM's
 # new bandwidth and floor).
+# Issue 42, second round (2026-11-28): llama.cpp fitted with its decode kernels (``gguf_decode``: the issue slots a
+# weight takes and the host's time per layer where no CUDA graph is replayed) on its 11 calibration decode rows
+# (``speed_calibration.fit_gguf_decode``; mean |ln err| 0.416 -> 0.145): bandwidth 0.699 (the prior) -> 0.67; its
+# compute share stays the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``), its engine floor 0.
 FITTED: dict[Engine, EngineSpeed] = {
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
@@ -165,11 +170,12 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: builds that run these kernels (MMQ on the int8 tensor cores since PRs #7676 and #7860, June 2024: the CUDA
 #: rows from July 2024 on). Paths without such rows keep the prior as a share of their own peak.
 #: Fitted 2026-11-27: Metal on PR #3648's M2 Ultra Q4_0 pp512 and geerlingguy/ai-benchmarks issue #48's M1 Ultra
-#: 3B pp512 (0.631 of the FP32 peak); MMQ on the int8 tensor cores on PR #24127's RTX 4090 Q4_K_S and RTX 3090
+#: 3B pp512 (0.631 of the FP32 peak; 0.605 on 2026-11-28 with the same issue's TinyLlama pp512, which scores once
+#: the catalog has TinyLlama); MMQ on the int8 tensor cores on PR #24127's RTX 4090 Q4_K_S and RTX 3090
 #: IQ3_XXS pp512, PR #8278's RTX 4090 IQ4_XS and PR #7860's RTX 4090 Q4_K_S pp2048 (0.240 of the int8 peak, i.e.
 #: 0.48 of the FP16 rate the engine's share was of); ROCm on PR #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048
 #: (0.334 of the dense 16-bit matrix rate). Few rows each: the speed basis says where a family was measured.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.631, GgufPath.MMQ_MMA: 0.240, GgufPath.ROCM: 0.334}
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_MMA: 0.240, GgufPath.ROCM: 0.334}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

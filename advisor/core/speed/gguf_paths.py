@@ -19,8 +19,10 @@ ggml/src/ggml-cuda/common.cuh at 00108827 (``ggml_cuda_dp4a``, the CC constants)
   (CUDA C++ Programming Guide, arithmetic instruction throughput: 128 on 6.1): 4x the FP32 rate in int8
   operations. On Volta (CC 7.0) MMQ runs only below ``MMQ_DP4A_MAX_BATCH_SIZE`` tokens
   (``!fp16_mma_hardware_available(cc) || ne11 < MMQ_DP4A_MAX_BATCH_SIZE``): a prompt's weights are
-  dequantized to FP16 and go to cuBLAS on the tensor cores, the ``CUBLAS`` path (the dequantizing pass is
-  not counted);
+  dequantized to FP16 and go to cuBLAS on the tensor cores, the ``CUBLAS`` path; the dequantizing pass
+  (``ggml_cuda_op_mul_mat_cublas`` converts a non-F16 ``src0`` with ``ggml_get_to_fp16_cuda`` before the
+  GEMM) reads the quantized weights and writes them as FP16 once per micro-batch of the prompt
+  (``dequant_bytes_per_weight``), a memory-bound pass;
 * ``DEQUANT``: quantized weights below CC 6.1 (the Tesla P100, GP100: no ``__dp4a``) are dequantized to
   FP16 and multiplied by cuBLAS on the CUDA cores (``ggml_cuda_should_use_mmq`` returns false below
   GGML_CUDA_CC_DP4A); the catalog holds no non-tensor FP16 rate, so that prefill is said to be unknown;
@@ -81,6 +83,17 @@ def gguf_path(gpu: Gpu, weights: str) -> GgufPath | None:
     if cc >= CC_VOLTA:
         return GgufPath.CUBLAS
     return GgufPath.MMQ_DP4A if cc >= CC_DP4A else GgufPath.DEQUANT
+
+
+def dequant_bytes_per_weight(gpu: Gpu, weights: str) -> float:
+    """Bytes a prompt's micro-batch moves per weight to dequantize quantized GGUF weights to FP16 for cuBLAS (the
+    ``CUBLAS`` path of a quantized type, Volta): the stored bits read and two bytes written; 0 on every other path
+    (MMQ reads the quantized weights in its own GEMM)."""
+    if weights.lower() in FLOAT_FORMATS or gguf_path(gpu, weights) is not GgufPath.CUBLAS:
+        return 0.0
+    from advisor.core.memory.formats import weight_format
+
+    return weight_format(weights).bits_per_weight / 8 + 2
 
 
 def gguf_peak_flops(gpu: Gpu, weights: str) -> float | None:

@@ -53,8 +53,9 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed.engine_speed import engine_speed
-from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_share
-from advisor.core.speed.gguf_paths import GgufPath, gguf_path
+from advisor.core.speed import gguf_decode
+from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params, matmul_share
+from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -135,6 +136,24 @@ def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[f
                  for g in build.gpus[:n_gpus])
 
 
+def _weights_seconds(arch, w: Workload, gpu, weight_bytes: float, bw: float, e, frac: float, share: float) -> float:
+    """One GPU's weight GEMVs of a decode step: reading ``weight_bytes`` at the engine's share of ``bw``, or, for a
+    GGUF engine, the longer of that and the time its kernels take to issue the weights' instructions
+    (``gguf_decode.issue_seconds``: ``share`` of the model's matmul weights, ``frac`` of them read)."""
+    read = weight_bytes / (bw * e.bandwidth)
+    if not w.engine.gguf:
+        return read
+    return max(read, gguf_decode.issue_seconds(gpu, w.weights, matmul_params(arch) * frac * share))
+
+
+def _gguf_floor(arch, w: Workload, gpus) -> float:
+    """The host's least time for a GGUF engine's decode step on these GPUs (``gguf_decode.host_floor_s_per_layer``
+    × layers); 0 for another engine."""
+    if not w.engine.gguf:
+        return 0.0
+    return max((gguf_decode.host_floor_s_per_layer(g) for g in gpus), default=0.0) * arch.n_layers
+
+
 def _attention_seconds(kv_bytes: float, kv_bw: float, attn_flops: float, attn_rate: float | None,
                        per_head: bool) -> float:
     """One step's attention on one GPU: the KV read, or with a per-head kernel the longer of that
@@ -156,7 +175,7 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     kv_share = e.kv_share(w.batch)
     act = w.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
-    floor = e.floor_s_per_layer * arch.n_layers
+    floor = max(e.floor_s_per_layer * arch.n_layers, _gguf_floor(arch, w, r.build.gpus[:w.n_gpus]))
     per_head = w.decode_attention is DecodeAttention.PER_HEAD
     attn_whole = w.batch * attention_flops_per_token(arch, w.context_len)
     rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
@@ -166,8 +185,8 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
         mem_t = comp_t = step = 0.0
-        for f, b, a, p in zip(shares, r.bws, rates, r.peaks):
-            w_t = whole_w * frac * f / (b * e.bandwidth) + quant * f
+        for f, b, a, p, g in zip(shares, r.bws, rates, r.peaks, r.build.gpus):
+            w_t = _weights_seconds(arch, w, g, whole_w * frac * f, b, e, frac, f) + quant * f
             a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
             g_t = w.batch * r.two_n * f / (p * e.compute) if known_peaks else 0.0
             ac_t = attn_whole * f / (p * e.compute) if known_peaks else 0.0
@@ -180,14 +199,19 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     rate = None if None in rates else min(rates, default=None)
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = mem.weights * frac / (min(r.bws) * e.bandwidth) + quant
-    mem_t = w_t + attn_t
+    w_t = max(_weights_seconds(arch, w, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
+              for g, b in zip(r.build.gpus, r.bws)) + quant
+    issue_bound = w_t > mem.weights * frac / (min(r.bws) * e.bandwidth) + quant
+    if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
+        notes.append(f"decode limited by {w.engine.label}'s kernels issuing their instructions on this GPU "
+                     f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
+    mem_t = attn_t if issue_bound else w_t + attn_t
     if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
         notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
                      "of a step, longer than reading the KV cache")
     g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
-    comp_t = g_t + ac_t
+    comp_t = g_t + ac_t + (w_t if issue_bound else 0.0)
     comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
     if sp.tp > 1 and tp_all_reduces_per_layer(arch, w.engine) == 1:
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({w.engine.label} adds this model's "
@@ -219,8 +243,8 @@ def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floo
     per_head = w.decode_attention is DecodeAttention.PER_HEAD
     quant = _es.quant_kernel_s_per_layer(w.engine, w.weights) * arch.n_layers
     stage_t, mem_t, comp_t = [], 0.0, 0.0
-    for f, b, a, p in zip(stage_shares(r.build, sp.stages), r.bws, rates, r.peaks):
-        w_t = whole_w * frac * f / (b * e.bandwidth) + quant * f
+    for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), r.bws, rates, r.peaks, r.build.gpus):
+        w_t = _weights_seconds(arch, w, g, whole_w * frac * f, b, e, frac, f) + quant * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = per_mb * r.two_n * f / (p * e.compute) if known_peaks else 0.0
         ac_t = attn_mb * f / (p * e.compute) if known_peaks else 0.0
@@ -260,15 +284,18 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     scores = score_bytes(arch, w)  # without a fused attention kernel: every score it computes goes through memory
     flops = tokens * (r.two_n + attention_flops_per_token(arch, score_context(w) if scores else w.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
+    deq = _dequant_bytes(arch, w, tokens)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)), scores * f / (b * e.bandwidth))
-                 for f, p, b in zip(shares, r.peaks, r.bws, strict=True)]
+        parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)) + deq(g) * f / (b * e.bandwidth),
+                  scores * f / (b * e.bandwidth))
+                 for f, p, b, g in zip(shares, r.peaks, r.bws, r.build.gpus, strict=False)]
         t, scores_t = sum(a + s for a, s in parts), sum(s for _a, s in parts)
         comm_t = sum(r.sends(act, sp.stages))
     else:
         scores_t = scores / sp.tp / (min(r.bws) * e.bandwidth)
-        t = max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
+        t = (max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
+             + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, r.bws)))
         comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
     if scores:
         notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(w)}): {scores_t:.2f} s of the "
@@ -276,6 +303,15 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
     return t + comm_t, comm_t
 
 
+def _dequant_bytes(arch, w: Workload, tokens: int):
+    """Per GPU: the bytes a GGUF prompt moves to dequantize its weights to FP16 for cuBLAS, once per micro-batch
+    (``gguf_paths.dequant_bytes_per_weight``; llama.cpp's ``--ubatch-size``); 0 for another engine."""
+    if not w.engine.gguf:
+        return lambda gpu: 0.0
+    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatches = -(-tokens // ubatch)
+    n = matmul_params(arch)
+    return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, w.weights)
 
 
 def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:

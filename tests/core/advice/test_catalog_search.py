@@ -112,7 +112,11 @@ def test_a_candidate_no_better_than_one_above_folds_under_it(catalog):
     job = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
     ranked = search(catalog, (job,), SearchRequest(price=PriceChoice.EITHER, sort=Criterion.PRICE), today=TODAY).ranked
     shown = [f.candidate.id for f in ranked]
-    assert "3x-tesla-p100-16gb-pcie" in shown and "5x-tesla-p100-16gb-pcie" not in shown
+    folded = {g.candidate.id for f in ranked for g in f.folded}
+    # (Since llama.cpp's decode follows its kernels on each GPU, gguf_decode, a P100 stack decodes at a third of
+    # what its bandwidth allowed: it now folds under cheaper, faster machines as well.)
+    assert "5x-tesla-p100-16gb-pcie" not in shown
+    assert {"3x-tesla-p100-16gb-pcie", "5x-tesla-p100-16gb-pcie"} <= set(shown) | folded
     for f in ranked:
         for g in f.folded:
             assert g.candidate.rank_usd >= f.candidate.rank_usd

@@ -59,6 +59,8 @@ PINNED = {
     "litgpt-l2-7b-adapterv2-mb1": 6, "litgpt-l2-7b-adapterv2-nf4-mb1": 6, "litgpt-l2-7b-adapterv2-nf4dq-mb1": 6,
     # issue 14: LitGPT FSDP + LoRA (resource tables), no longer known gaps: FSDP units mixing frozen and
     # trained weights and gradient accumulation under FSDP.no_sync (frameworks.FSDP_MIXED_UNITS, FSDP_NO_SYNC)
+    "litgpt-thunder-tinyllama-full-1xa100-eager": 5, "litgpt-thunder-tinyllama-full-8xa100-ddp-eager": 11,
+    "litgpt-thunder-tinyllama-full-8xa100-fsdp-eager": 6,  # issue 42, second round (calibration)
     "litgpt-l2-7b-lora-2xa100-mb1": 6, "litgpt-l2-7b-lora-2xa100-mb2": 3, "litgpt-l2-7b-lora-2xa100-mb4": 7,
     "litgpt-l2-13b-lora-4xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb2": 6,
     "litgpt-phi15-lora-2xa100-mb4": 13,

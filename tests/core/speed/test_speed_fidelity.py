@@ -27,10 +27,9 @@ PINNED = {
     "lcpp-22298-4090-l8b-q5_1-pp2048": 24, "lcpp-24127-3090-l8b-iq3_xxs-pp512": 15,
     "lcpp-24127-4090-l8b-q4_k_s-pp512": 29, "lcpp-26284-7900xtx-l8b-q2_k-pp2048": 56,
     "lcpp-26284-7900xtx-l8b-q4_k_m-pp2048": 21, "lcpp-2959-m2max30-l7b-q4_0-tg128": 20,
-    "lcpp-4766-4090-codellama7b-f16-pp512": 9, "lcpp-4766-4090-codellama7b-f16-tg128": 17,
-    "lcpp-4766-4090-codellama7b-q4_0-pp512": 59, "lcpp-4766-4090-codellama7b-q8_0-pp512": 66,
-    "lcpp-4766-4090-codellama7b-q8_0-tg128": 3, "lcpp-4812-3090ti-l7b-q4_0-pp512": 53,
-    "lcpp-4812-3090ti-l7b-q4_0-tg128": 46, "lcpp-8416-3090-l8b-q4_1-pp2048": 18, "lcpp-8416-3090-l8b-q5_k_s-pp2048": 16,
+    "lcpp-4766-4090-codellama7b-f16-pp512": 9, "lcpp-4766-4090-codellama7b-q4_0-pp512": 59, "lcpp-4766-4090-codellama7b-q8_0-pp512": 66,
+    "lcpp-4812-3090ti-l7b-q4_0-pp512": 53,
+    "lcpp-8416-3090-l8b-q4_1-pp2048": 18, "lcpp-8416-3090-l8b-q5_k_s-pp2048": 16,
     "lcpp-8416-4090-l8b-q4_k_s-pp2048": 22, "lcpp-8416-4090-l8b-q6_k-pp2048": 15,
     "qwen25-0.5b-transformers-awq-in1-1gpu": 27,
     "qwen25-0.5b-transformers-bf16-in1-1gpu": 5, "qwen25-0.5b-transformers-bf16-in14336-1gpu": 5,
@@ -142,12 +141,12 @@ PINNED = {
     "lcpp-2959-m2max30-l7b-q4_0-pp512": 20, "lcpp-3084-m2ultra-l7b-f16-pp512": 4, "lcpp-3084-m2ultra-l7b-q4_0-pp512": 13,
     "lcpp-3084-m2ultra-l7b-q4_1-pp512": 13, "lcpp-3084-m2ultra-l7b-q4_k_m-pp512": 28, "lcpp-3084-m2ultra-l7b-q5_k_m-pp512": 34,
     "lcpp-3084-m2ultra-l7b-q5_k_s-pp512": 34, "lcpp-3084-m2ultra-l7b-q6_k-pp512": 34, "lcpp-3084-m2ultra-l7b-q8_0-pp512": 15,
-    "lcpp-3648-m2ultra-l7b-q4_0-pp512": 7, "lcpp-geerling48-applem1ultra-3b-pp512": 7,
+    "lcpp-3648-m2ultra-l7b-q4_0-pp512": 7, "lcpp-geerling48-applem1ultra-3b-pp512": 10,
     # New rows (2026-11-27): decode through MMVQ at one token per step (-ub 1) and MMQ prefill; the IQ1_M row on
     # the RTX 3090 is 79 % too fast (its integer issue rate, not its bandwidth, bounds it: the RTX 4090, of the
     # same bandwidth and 2.3x the integer rate, runs it 1.9x as fast; not modelled), the RX 7900 XTX's Q4_K_M 29 %.
-    "lcpp-15802-3090-l8b-q4_0-ub1-pp512": 13, "lcpp-8215-3090-l8b-iq1_m-ub1-pp512": 81,
-    "lcpp-8215-4090-l8b-iq1_m-ub1-pp512": 5, "lcpp-26284-7900xtx-l8b-q4_k_m-tg64": 31,
+    "lcpp-15802-3090-l8b-q4_0-ub1-pp512": 17, "lcpp-8215-3090-l8b-iq1_m-ub1-pp512": 81,
+    "lcpp-8215-4090-l8b-iq1_m-ub1-pp512": 12, "lcpp-26284-7900xtx-l8b-q4_k_m-tg64": 31,
     "lcpp-8278-4090-l8b-iq4_xs-pp2048": 3, "lcpp-7860-4090-l8b-q4_k_s-pp2048": 12,
     "lcpp-7676-4090-l8b-q4_0-pp512": 4,  # held out by the hash, first scored after the mechanisms were chosen
     "tt-8b-full-1x4090": 13, "tt-8b-full-1xa6000": 50, "tt-8b-lora-1x4090": 28, "tt-8b-lora-1xa6000": 57,
@@ -155,6 +154,13 @@ PINNED = {
     "tt-l32-3b-flags-adamw8bit": 12, "tt-l32-3b-flags-chunkedce": 12, "tt-l32-3b-flags-compile": 15,
     "tt-l32-3b-flags-lora": 25, "tt-l32-3b-flags-optinbwd": 7, "tt-l32-3b-flags-packed": 26,
     "tt-l32-3b-flags-qlora": 24,
+    # issue 42, second round: rows that score once TinyLlama, Qwen2.5 3B and the Tesla P40 are mapped, and PR
+    # #4766's P40 tg128 rows (calibration)
+    "lcpp-4766-p40-l7b-q2_k-tg128": 42, "lcpp-4766-p40-l7b-q3_k_s-tg128": 54, "lcpp-4766-p40-l7b-q4_0-tg128": 4,
+    "lcpp-4766-p40-l7b-q4_1-tg128": 4, "lcpp-4766-p40-l7b-q4_k_s-tg128": 5, "lcpp-4766-p40-l7b-q5_0-tg128": 6,
+    "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp512": 14, "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp4096": 27,
+    "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp512": 18, "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp4096": 48,
+    "lcpp-geerling48-applem1ultra-tiny-pp512": 11, "lcpp-geerling48-applem1ultra-tiny-tg128": 4,
 }
 
 

@@ -1,0 +1,134 @@
+"""How fast llama.cpp's decode kernels multiply a step's weights, by backend and GPU.
+
+A decode step multiplies every weight matrix by one vector. On CUDA and HIP, quantized weights go to the
+MMVQ kernel whatever the compute capability (``ggml_cuda_mul_mat``: ``use_mul_mat_vec_q`` for quantized
+weights up to ``MMVQ_MAX_BATCH_SIZE`` columns, ggml/src/ggml-cuda/ggml-cuda.cu at f6d77a1b): one output row
+per thread block of four warps (``calc_nwarps`` and ``calc_rows_per_block`` for one column,
+ggml/src/ggml-cuda/mmvq.cu at 000f4625), each thread unpacking a few 32-bit words of quants and summing
+them against the int8 activations with ``__dp4a`` (vecdotq.cuh), then a reduction across the block. Apple
+GPUs run Metal's ``kernel_mul_mv_*`` kernels, which dequantize each block to floats first. Per weight these
+kernels issue several instructions (unpack, dot product, scales, loads, the row's reduction): on a GPU whose
+instruction issue is slow against its memory bandwidth the step is bound by issue, not by bytes. That is what
+puts an A100 (108 SMs at 1.41 GHz against 2 TB/s) near an RTX 4090 (128 SMs at 2.52 GHz against 1 TB/s) in
+llama.cpp's decode, and why 2- and 3-bit weights, which take more instructions to unpack than they save in
+bytes, decode slower than 4-bit ones on every card of the calibration rows.
+
+The issue rate is the GPU's: per SM (NVIDIA), compute unit (AMD) or GPU core (Apple) and clock, the threads
+its schedulers issue an instruction to — four warp schedulers of 32 threads per NVIDIA SM since Maxwell
+(CUDA C++ Programming Guide, "Hardware Multithreading" / the SM descriptions of each generation's
+whitepaper), four SIMD groups of 32 per Apple GPU core (philipturner/metal-benchmarks README at 936d911e:
+128 ALUs per core), two SIMD32 units per RDNA compute unit and four SIMD16 units per GCN / CDNA compute
+unit, each issuing one wave instruction per cycle (AMD RDNA 3 and CDNA 3 instruction-set guides): 64 threads
+per AMD compute unit and cycle. The catalog has no SM count or clock, but its FP32 peak is units × clock ×
+FP32 lanes × 2, so units × clock comes back from the FP32 peak and the lanes per unit
+(``flops.fp32_lanes_per_sm``; 128 on RDNA 3 / 4 and CDNA 3, whose peak counts dual-issued or packed FP32, 64
+on GCN and CDNA 1-2; 128 per Apple core).
+
+How many issue slots a weight takes is fitted, one figure per weight class (``ISSUE_PER_WEIGHT``), on the
+calibration rows (``benchmarks/speed_calibration.fit_gguf_decode``): the count of instructions times the
+stalls the kernel cannot hide. On compute capability 6.0 (the Tesla P100, GP100) there is no ``__dp4a``:
+ggml's ``ggml_cuda_dp4a`` sums four byte products in C instead (ggml-cuda/common.cuh at 00108827), about
+twelve instructions where the native one takes one; counted over ``vec_dot_q4_0_q8_1``'s loop (two shifts
+and masks, two ``__dp4a``, and the loads, scales and loop of 16 weights: 32 instructions natively, 76
+emulated), the kernel issues ``DP4A_EMULATED_RATIO`` times as many.
+
+Metal encodes each step's kernels from the host, and CUDA before compute capability 7.0 launches them
+one at a time: there llama.cpp replays no CUDA graph (``ggml_cuda_graph_set_enabled`` disables graphs below
+a compute capability — Ampere until PR #25749 brought them to Volta and Turing), so a small model's step
+cannot be shorter than the host's time per layer (``HOST_LAUNCHED_S_PER_LAYER``, fitted).
+"""
+
+from __future__ import annotations
+
+from advisor.core.hardware.backend import Backend
+from advisor.core.hardware.records import Gpu
+from advisor.core.speed.flops import fp32_lanes_per_sm
+
+#: Threads one unit issues an instruction to per clock: NVIDIA SM (4 schedulers x 32), Apple GPU core
+#: (4 SIMD groups x 32), AMD compute unit (2 SIMD32 on RDNA, 4 SIMD16 on GCN / CDNA: 64).
+ISSUE_PER_UNIT = {Backend.CUDA: 128, Backend.METAL: 128, Backend.ROCM: 64}
+#: FP32 lanes per AMD compute unit as the FP32 peak counts them: dual-issued (RDNA 3, RDNA 4) or packed
+#: (CDNA 3, 4) FP32 count twice the 64 lanes.
+AMD_DOUBLE_FP32 = ("RDNA 3", "RDNA 4", "CDNA 3", "CDNA 4", "Zen 5 + RDNA 3.5")
+APPLE_FP32_LANES_PER_CORE = 128
+#: Compute capability with ``__dp4a`` (ggml-cuda common.cuh GGML_CUDA_CC_DP4A = 610) and the first whose
+#: decode replays a CUDA graph (PR #25749: Volta and Turing; Ampere before it).
+CC_DP4A = (6, 1)
+CC_CUDA_GRAPHS = (7, 0)
+#: Issue slots of MMVQ with ``__dp4a`` emulated over with it: ``vec_dot_q4_0_q8_1``'s loop of 16 weights, 32
+#: instructions natively (6 shifts and masks, 4 ``__dp4a``, 22 loads, scale and loop instructions), 76 with
+#: each ``__dp4a`` as four signed byte extractions of each operand and four multiply-adds (12 each).
+DP4A_EMULATED_RATIO = 76 / 32
+
+#: Weight classes: fewer than four bits take more unpacking per weight (2- and 3-bit fields across words,
+#: the IQ types' codebook lookups) than the 4- to 8-bit formats.
+LOW_BIT = "under 4 bits"
+FOUR_BIT_UP = "4 to 8 bits"
+LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
+
+# --- Fitted (benchmarks/speed_calibration.fit_gguf_decode; calibration rows in benchmarks/README.md) ----------
+#: Issue slots a weight takes in llama.cpp's decode kernels, by weight class.
+#: Fitted 2026-11-28 on llama.cpp's 11 calibration decode rows (the Tesla P40's six of PR #4766, the RTX 3090's and
+#: 4090's prompts evaluated one token at a time of PRs #15802 and #8215, the RX 7900 XTX's tg64 of PR #26284, the M1
+#: Ultra's TinyLlama tg128 of geerlingguy/ai-benchmarks issue #48), with the engine's bandwidth share (0.67):
+#: 16 slots a weight of 4 to 8 bits, 19 under 4 bits.
+ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.0, LOW_BIT: 19.0}
+#: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
+#: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
+HOST_LAUNCHED_S_PER_LAYER = 0.185e-3
+
+
+def weight_class(weights: str) -> str | None:
+    """The class of a GGUF weight type for ``ISSUE_PER_WEIGHT``; None for floating-point weights (F16, BF16,
+    F32: a plain multiply-add per weight, whose bytes, two or more per weight, always take longer)."""
+    name = weights.lower()
+    if name in ("f16", "bf16", "f32", "fp16", "fp32"):
+        return None
+    return LOW_BIT if name.startswith(LOW_BIT_PREFIXES) else FOUR_BIT_UP
+
+
+def fp32_lanes_per_unit(gpu: Gpu) -> int:
+    """FP32 lanes per SM, compute unit or Apple GPU core, as the catalog's FP32 peak counts them."""
+    if gpu.backend is Backend.METAL:
+        return APPLE_FP32_LANES_PER_CORE
+    if gpu.backend is Backend.ROCM:
+        return 128 if gpu.architecture.startswith(AMD_DOUBLE_FP32) else 64
+    return fp32_lanes_per_sm(gpu.architecture)
+
+
+def issue_rate(gpu: Gpu) -> float | None:
+    """Thread-instructions per second the GPU's schedulers issue (units × clock × ``ISSUE_PER_UNIT``), from
+    its FP32 peak; None without an FP32 peak or for a backend llama.cpp's kernels are not modelled on."""
+    per_unit = ISSUE_PER_UNIT.get(gpu.backend)
+    if per_unit is None or not gpu.fp32_tflops:
+        return None
+    unit_cycles = gpu.fp32_tflops * 1e12 / (2 * fp32_lanes_per_unit(gpu))
+    return unit_cycles * per_unit
+
+
+def issue_seconds(gpu: Gpu, weights: str, n_weights: float) -> float:
+    """The time llama.cpp's decode kernels take to issue the instructions of ``n_weights`` weights of this type
+    on this GPU (0 for floating-point weights or an unknown rate)."""
+    cls, rate = weight_class(weights), issue_rate(gpu)
+    if cls is None or not rate:
+        return 0.0
+    per_weight = ISSUE_PER_WEIGHT[cls]
+    cc = gpu.cc
+    if gpu.backend is Backend.CUDA and cc is not None and cc < CC_DP4A:
+        per_weight *= DP4A_EMULATED_RATIO
+    return n_weights * per_weight / rate
+
+
+def host_launched(gpu: Gpu) -> bool:
+    """Whether llama.cpp's host launches this GPU's decode kernels one by one: Metal, and CUDA below
+    ``CC_CUDA_GRAPHS``."""
+    if gpu.backend is Backend.METAL:
+        return True
+    cc = gpu.cc
+    return gpu.backend is Backend.CUDA and cc is not None and cc < CC_CUDA_GRAPHS
+
+
+def host_floor_s_per_layer(gpu: Gpu) -> float:
+    """The host's least time per layer of a decode step on this GPU (``HOST_LAUNCHED_S_PER_LAYER`` where it
+    launches the kernels one by one, else 0)."""
+    return HOST_LAUNCHED_S_PER_LAYER if host_launched(gpu) else 0.0
