@@ -27,14 +27,15 @@ def main() -> int:
     ap.add_argument("--changes", type=int, default=150)
     ap.add_argument("--root", type=Path, default=HERE.parent, help="the checkout whose advisor/ is measured")
     args = ap.parse_args()
-    sys.path[:0] = [str(args.root), str(HERE)]
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
+    sys.path.insert(0, str(HERE))
+    import ui_recompute  # its six builds (it puts this checkout first on the path: the root goes before it)
+
+    sys.path.insert(0, str(args.root))
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    import ui_recompute
-
     from advisor.core.advice.comparison import BuildEntry
     from advisor.core.job.workload import Method, Mode
     from advisor.ui.app import build_window
@@ -58,7 +59,9 @@ def main() -> int:
         times.append(time.thread_time() - t)
         app.processEvents()
     times.sort()
-    print(f"{args.root}: {args.changes} six-build training changes, CPU ms per change: p25 "
+    import advisor.ui.session as session_module
+
+    print(f"{Path(session_module.__file__).parents[2]}: {args.changes} six-build training changes, CPU ms per change: p25 "
           f"{1e3 * times[len(times) // 4]:.2f}, p50 {1e3 * statistics.median(times):.2f}, min {1e3 * times[0]:.2f}")
     window.close()
     session.close()
