@@ -10,7 +10,19 @@ pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not s
 
 
 @pytest.fixture
-def generations():
+def app_collector_stopped():
+    """The process's own collector (``idle_gc.watch``, started by an earlier test's window) stays stopped
+    while a test counts collections: its timer would run a full collection of its own in the middle."""
+    app = idle_gc._collector
+    if app is not None:
+        app.stop()
+    yield
+    if app is not None:
+        app.start()
+
+
+@pytest.fixture
+def generations(app_collector_stopped):
     """The generation of every collection that ends while the test runs, in order."""
     seen: list[int] = []
 
@@ -82,7 +94,7 @@ def test_no_full_collection_during_a_burst_of_changes(qtbot, generations, no_fre
 
 
 @pytest.fixture
-def paused(qtbot, no_freeze):
+def paused(qtbot, no_freeze, app_collector_stopped):
     """The app's collector after its first short pause: the young collection has run, the full one is far off."""
     collector = idle_gc.IdleCollector(young_ms=20, full_ms=10_000)
     gc.collect()  # no collections of generation 1 counted toward a full one yet

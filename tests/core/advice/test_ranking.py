@@ -1,11 +1,14 @@
 """The winner: fits first, then the criterion; a close call goes to the next criterion."""
 
+import datetime as dt
+
 import pytest
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.ranking import Criterion, rank, speed_of
 from advisor.core.advice.recommend import recommendation
+from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.job.workload import Engine, Workload
 from advisor.storage.catalog_store import load_catalog
 
@@ -39,7 +42,11 @@ def test_the_first_window_ranks_the_3090_pair_on_todays_used_price(catalog):
     Today's price of a machine is the lower of its new and used prices, whole (cards and platform)."""
     results = _results(catalog, canonical_comparison())
     pair = next(r for r in results.builds if "3090" in r.name)
-    assert pair.price.kind_words == "used" and pair.price.usd == pytest.approx(2 * 850 + 620)
+    # today's used price of the card and of the typical desktop tier, whichever dated prices the catalog holds
+    today = dt.date.today()  # evaluate() prices as of today
+    card = today_price(catalog.gpus["rtx-3090"].prices, PriceChoice.USED, today)
+    tier = today_price(catalog.platforms["desktop-two-cards"].prices, PriceChoice.USED, today)
+    assert pair.price.kind_words == "used" and pair.price.usd == pytest.approx(2 * card.usd + tier.usd)
     assert pair.price.platform == "desktop for two cards (typical)"
     assert not any(r.price_gpus_only for r in results.builds)
 

@@ -57,12 +57,18 @@ def test_the_canonical_pair_is_priced_whole_dated_and_says_what_it_includes(cata
     pair = machine_build(catalog, "rtx-3090", 2)
     used = machine_price(pair, PriceChoice.USED, TODAY)
     tier = catalog.platforms["desktop-two-cards"]
-    assert used.gpus_usd == 2 * 850 and used.platform_usd == 620 and used.usd == 2320
-    assert used.kind == "used" and used.date == dt.date(2025, 7, 23) and used.platform == "desktop for two cards (typical)"
+    # Today's used price of the card and of the typical platform, whichever the catalog holds: the figures follow the
+    # data (a newer dated price replaces them), the rule does not.
+    card = today_price(catalog.gpus["rtx-3090"].prices, PriceChoice.USED, TODAY)
+    platform = today_price(tier.prices, PriceChoice.USED, TODAY)
+    assert used.gpus_usd == 2 * card.usd and used.platform_usd == platform.usd and used.usd == 2 * card.usd + platform.usd
+    oldest = min(card.date_seen, platform.date_seen)
+    assert used.kind == "used" and used.date == oldest and used.platform == "desktop for two cards (typical)"
     assert used.includes.startswith("2× GeForce RTX 3090 + desktop for two cards, typical (")
-    assert used.stale and used.uncertainty == pytest.approx(STALE_UNCERTAINTY * 620 / 2320)
-    assert used.rank_usd == pytest.approx(2320 + 620 * STALE_UNCERTAINTY)
-    assert tier.sources and used.sources and price_words(used).startswith("$2,320 used (seen 2025-07-23; over a year old")
+    stale_usd = sum(u for p, u in ((card, 2 * card.usd), (platform, platform.usd)) if is_stale(p.date_seen, TODAY))
+    assert used.stale == bool(stale_usd) and used.uncertainty == pytest.approx(STALE_UNCERTAINTY * stale_usd / used.usd)
+    assert used.rank_usd == pytest.approx(used.usd + stale_usd * STALE_UNCERTAINTY)
+    assert tier.sources and used.sources and price_words(used).startswith(f"${used.usd:,.0f} used (seen {oldest.isoformat()}")
 
 
 def test_a_system_is_priced_as_sold(catalog):

@@ -154,7 +154,7 @@ SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
 SHIPPED_NEW_PRICES = {
     "1x-rtx-5090": 5209.19, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
     "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,
-    "2x-rtx-3090-nvlink": 3757.98, "2x-rtx-4090-pcie-x16": 4720.0, "2x-rtx-5090": 8270.0, "4x-rtx-3090": 7389.96,
+    "2x-rtx-3090-nvlink": 3855.4, "2x-rtx-4090-pcie-x16": 4835.0, "2x-rtx-5090": 8385.0, "4x-rtx-3090": 7354.8,
 }
 
 
