@@ -5,7 +5,7 @@ canonical comparison's), each change a new batch and sequence length (context le
 inference) as ``ui_recompute.py`` makes them, so no cache keyed by the workload helps:
 
 * pass: ``evaluate_build`` of the six builds without the suggestions and, since the fifteenth session,
-  without what only the Details tab shows (``quick=True``: what the window's ``Session._continue_pass``
+  without what only the Details tab shows (``quick=True``: what the window's ``RecomputeScheduler._continue_pass``
   computes before the table paints), then ``assemble``;
 * sweep: ``fit_curves`` of the changed workload (the Fit plot's curves).
 

@@ -55,7 +55,7 @@ def main() -> int:
     window.show()
     window.finish_start()
     window.tabs.setCurrentIndex(0)
-    session._set_builds(tuple(BuildEntry(name=n, **s) for n, s in ui_recompute.SIX), "six builds")
+    session.set_builds(tuple(BuildEntry(name=n, **s) for n, s in ui_recompute.SIX), "six builds")
     session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
     for _ in range(50):
         app.processEvents()

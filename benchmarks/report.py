@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/report.py [--repeat 5] [--runs 7]``. Each rep
 comparison and writes the whole report (charts included) from scratch, in-process, after
 one warm-up (the first run also pays for importing pyqtgraph and laying out fonts). Then the
 command, a fresh process each run, on a saved comparison of six builds of different kinds
-(those of ``tests/ui/test_plot_labels.py``, a DGX H100 for its DGX-2), paired and alternating with a fresh
+(those of ``tests/plots/test_plot_labels.py``, a DGX H100 for its DGX-2), paired and alternating with a fresh
 ``python -c "import PySide6.QtGui"``; both with bytecode cached as an installed wheel has it.
 """
 
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402
 from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.cli.report import report_results  # noqa: E402
 from advisor.report.export import export_pdf  # noqa: E402
 from advisor.storage.catalog_store import load_catalog, shipped_catalog_date  # noqa: E402
 
@@ -95,7 +96,8 @@ def main() -> int:
         for i in range(args.repeat + 1):
             out = Path(tmp) / f"r{i}.pdf"
             start = time.perf_counter()
-            pages = export_pdf(FOUR_BUILDS, catalog, out, catalog_date=date, error_band="(benchmark)")
+            arch, results = report_results(FOUR_BUILDS, catalog)  # evaluated as `llm-advisor report` does
+            pages = export_pdf(FOUR_BUILDS, arch, results, out, catalog_date=date, error_band="(benchmark)")
             elapsed = time.perf_counter() - start
             if i:  # the first run is the warm-up
                 times.append(elapsed)

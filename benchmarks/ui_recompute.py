@@ -1,6 +1,6 @@
 """A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
 
-Six builds of different kinds (the comparison of ``tests/ui/test_plot_labels.py``: an NVLink pair,
+Six builds of different kinds (the comparison of ``tests/plots/test_plot_labels.py``: an NVLink pair,
 a PCIe pair, a Mac Studio, a DGX H100 in place of its DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
 interleaved in rounds so that the machine's load falls on all three alike. Each sample is a
 ``Session.set_workload`` with a new batch and context (never seen before in the run, so no cache
@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
 
-SIX = (  # the six-build comparison of tests/ui/test_plot_labels.py and the screenshots
+SIX = (  # the six-build comparison of tests/plots/test_plot_labels.py and the screenshots
     ("2× RTX 3090 (NVLink)", {"build_id": "2x-rtx-3090-nvlink"}),
     ("2× RTX 4090 (PCIe)", {"build_id": "2x-rtx-4090-pcie-x16"}),
     ("Mac Studio M3 Ultra 96GB", {"system_id": "apple-mac-studio-m3-ultra-96gb"}),
@@ -175,7 +175,7 @@ def main() -> int:
     rounds = max(1, args.samples // 10)
     for r in range(rounds + 1):  # round 0 is the warm-up (first imports, first drawing of each tab)
         for n in COUNTS:
-            session._set_builds(builds[:n], f"{n} builds")
+            session.set_builds(builds[:n], f"{n} builds")
             deadline = time.perf_counter() + SAMPLE_TIMEOUT_S
             while ((session.results_pending or session.sweep_pending or not window.tabs.up_to_date())
                    and time.perf_counter() < deadline):
@@ -188,7 +188,7 @@ def main() -> int:
                 app.processEvents()
                 if args.during_search:  # the search starts SUGGEST_DELAY_MS after the job stays put
                     end = time.perf_counter() + 2.0
-                    while session._suggest_job is None and time.perf_counter() < end:
+                    while session.scheduler.search.job is None and time.perf_counter() < end:
                         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
                     time.sleep(0.01)  # the worker is into it
                 elif args.pause_ms:

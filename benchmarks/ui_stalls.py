@@ -4,7 +4,7 @@
 same changes (six builds, a LoRA job's batch and sequence length, as ``ui_recompute.py --train``) and,
 for each gap longer than ``--over`` ms, lists the top-level events Qt delivered inside it (receiver
 class and event type, from a ``QApplication.notify`` wrapper) and the session's steps that ran there
-(``Session.set_workload``, ``_continue_pass``, ``_continue_sweep``, ``_on_sweep_finished``), longest
+(``Session.set_workload``, the scheduler's ``_continue_pass``, ``_continue_sweep``, ``_on_sweep_finished``), longest
 gaps first. Several events back to back with no timer tick between them make one stall.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/ui_stalls.py [--changes 120] [--over 14] [--show 15]
@@ -25,7 +25,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="ui-stalls-"))
 
-STEPS = ("set_workload", "_continue_pass", "_continue_sweep", "_on_sweep_finished")
+STEPS = (("session", "Session", "set_workload"), ("recompute.scheduler", "RecomputeScheduler", "_continue_pass"),
+         ("recompute.scheduler", "RecomputeScheduler", "_continue_sweep"),
+         ("recompute.scheduler", "RecomputeScheduler", "_on_sweep_finished"))
 
 
 def main() -> int:
@@ -55,22 +57,24 @@ def main() -> int:
     app = App(sys.argv[:1])
     import ui_recompute
 
-    import advisor.ui.session as session_module
+    import importlib
+
     from advisor.core.advice.comparison import BuildEntry
     from advisor.core.job.workload import Method, Mode
     from advisor.ui.app import build_window
 
-    for name in STEPS:
-        original = getattr(session_module.Session, name)
+    for module, cls_name, name in STEPS:
+        cls = getattr(importlib.import_module(f"advisor.ui.{module}"), cls_name)
+        original = getattr(cls, name)
 
-        def timed(self, *args, _original=original, _name=name, **kw):
+        def timed(self, *args, _original=original, _name=f"{cls_name}.{name}", **kw):
             t = time.perf_counter()
             try:
                 return _original(self, *args, **kw)
             finally:
-                events.append((t, time.perf_counter(), f"Session.{_name}"))
+                events.append((t, time.perf_counter(), _name))
 
-        setattr(session_module.Session, name, timed)
+        setattr(cls, name, timed)
 
     session, window = build_window()
     window.skip_unsaved_prompt = True
@@ -84,7 +88,7 @@ def main() -> int:
     tick.setTimerType(Qt.TimerType.PreciseTimer)
     tick.timeout.connect(lambda: ticks.append(time.perf_counter()))
     tick.start()
-    session._set_builds(tuple(BuildEntry(name=n, **s) for n, s in ui_recompute.SIX), "six builds")
+    session.set_builds(tuple(BuildEntry(name=n, **s) for n, s in ui_recompute.SIX), "six builds")
     base = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
 
     def settle() -> None:

@@ -152,6 +152,7 @@ def write_reports(session, out: Path) -> None:
     from advisor.core.advice.comparison import canonical_comparison
     from advisor.core.job.defaults import default_job
     from advisor.core.job.workload import Method, Mode
+    from advisor.cli.report import report_results
     from advisor.report.export import export_pdf
     from advisor.storage.catalog_store import shipped_catalog_date
     from advisor.storage.error_bands import error_band_text
@@ -160,8 +161,9 @@ def write_reports(session, out: Path) -> None:
     train = comp.model_copy(update={"workload": default_job(Mode.TRAIN).model_copy(
         update={"method": Method.FULL, "dataset_tokens": 10**9})})
     for name, c in (("six-builds-inference.pdf", comp), ("six-builds-training.pdf", train)):
-        export_pdf(c, session.catalog, out / name, catalog_date=shipped_catalog_date(),
-                   error_band=error_band_text(c.workload), overwrite=True, cost=session.prefs.cost)
+        arch, results = report_results(c, session.catalog, session.prefs.cost)
+        export_pdf(c, arch, results, out / name, catalog_date=shipped_catalog_date(),
+                   error_band=error_band_text(c.workload), overwrite=True)
         print(out / name)
 
 

@@ -1,5 +1,5 @@
-"""The layers of architecture.md hold: import-linter's contracts (pyproject.toml) and no cycle
-between any two modules of ``advisor``."""
+"""The layers the README draws (its "Layout" section) hold: import-linter's contracts (pyproject.toml) and no
+cycle between any two modules of ``advisor``."""
 
 from __future__ import annotations
 

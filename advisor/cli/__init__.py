@@ -36,7 +36,7 @@ class Parser(argparse.ArgumentParser):
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]):  # type: ignore[override]
         # `--hidden=--`: argparse drops the '--' and hands the flag an empty list, which no
-        # handler expects (issue 19: tracebacks). Keep it as the value: type checks then say why.
+        # handler expects (a traceback). Keep it as the value: type checks then say why.
         if arg_strings == ["--"] and action.nargs in (None, argparse.OPTIONAL):
             value = self._get_value(action, "--")
             self._check_value(action, value)
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # `llm-advisor catalog list | head`: the reader left; exit quietly (issue 19)
+    except BrokenPipeError:  # `llm-advisor catalog list | head`: the reader left; exit quietly
         _silence_stdout()
         return 0
     except OSError as exc:

@@ -39,14 +39,39 @@ def suggestion_json(s) -> dict[str, Any]:
 
 
 def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
-    from advisor.core.hardware.memory import host_ram_gib
+    from advisor.core.estimate.job_checks import past_trained_context
     from advisor.core.job.frameworks import apply_framework
+
+    mem = est.memory
+    workload = planned.workload if planned is not None else request.workload
+    per_gpu = {term: _gib(getattr(mem, term)) for term in MEMORY_ROWS}
+    per_gpu["total"] = _gib(mem.total)
+    rot = est.rule_of_thumb
+    past = past_trained_context(request.arch, workload)
+    return {
+        "model": _model_json(request, est),
+        "workload": apply_framework(workload).model_dump(mode="json"),  # the framework's defaults filled in
+        "plan": plan_json(planned, request.build),
+        "hardware": _hardware_json(request.build),
+        "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host), "disk_gib": _gib(mem.disk),
+                   "peak_allocated_gib": _gib(mem.peak_allocated), "peak_reserved_gib": _gib(mem.peak_reserved),
+                   "phases": {name: _gib(v) for name, v in mem.phases}},
+        "speed": _speed_json(est.speed, workload, request.build),
+        "fit": _fit_json(est.fit, planned, suggestions) if est.fit is not None else None,
+        "checks": [] if request.build is None else build_checks_json(request.build),
+        "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
+                                                   "why_different": rot.why_different},
+        "assumptions": list(request.notes) + list(est.assumptions),
+        "warnings": [past] if past else [],
+    }
+
+
+def _model_json(request, est) -> dict[str, Any]:
     from advisor.core.model.params import count_params
 
-    arch, mem, speed = request.arch, est.memory, est.speed
+    arch, imported = request.arch, request.imported
     counts = count_params(arch)
-    imported = request.imported
-    model = {
+    return {
         "id": arch.id, "name": arch.name, "family": arch.family,
         "origin": imported.origin if imported else "generic", "path": imported.path if imported else None,
         "n_layers": arch.n_layers, "hidden_size": arch.hidden_size, "n_heads": arch.n_heads,
@@ -57,52 +82,37 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
         "params_exact": imported.params_exact if imported else None,
         "params_trainable": est.params_trainable, "weights_bytes_exact": request.weights_bytes_override,
     }
-    per_gpu = {term: _gib(getattr(mem, term)) for term in MEMORY_ROWS}
-    per_gpu["total"] = _gib(mem.total)
-    fit = None
-    if est.fit is not None:
-        f = est.fit
-        fit = {"fits": f.fits, "need_per_gpu_gib": _gib(f.need_per_gpu_bytes),
-               "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
-               "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
-               "reason": f.reason, "status": planned.status.value if planned is not None else None,
-               "sequences_at_once": f.sequences_at_once,
-               "problems": [{"field": p.field, "message": p.message, "software": p.support}
-                            for p in (planned.problems if planned is not None else ())],
-               "suggestions": [suggestion_json(x) for x in suggestions]}
-    hardware = None
-    if request.build is not None:
-        b = request.build
-        hardware = {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
-                    "host_ram_gib": host_ram_gib(b), "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
-                    "network": network_json(b)}
-    rot = est.rule_of_thumb
-    from advisor.core.estimate.job_checks import past_trained_context
 
-    past = past_trained_context(arch, planned.workload if planned is not None else request.workload)
-    return {
-        "model": model,
-        "workload": apply_framework(planned.workload if planned is not None else request.workload
-                                    ).model_dump(mode="json"),  # the framework's defaults filled in
-        "plan": plan_json(planned, request.build),
-        "hardware": hardware,
-        "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host), "disk_gib": _gib(mem.disk),
-                   "peak_allocated_gib": _gib(mem.peak_allocated), "peak_reserved_gib": _gib(mem.peak_reserved),
-                   "phases": {name: _gib(v) for name, v in mem.phases}},
-        "speed": {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
-                  "time_to_first_token_s": speed.time_to_first_token_s,
-                  "request_s": speed.request_s, "request_tokens_per_s": speed.request_tokens_per_s,
-                  "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
-                  "interconnect_share": speed.interconnect_share, "comm_link": speed.comm_link or None,
-                  "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes),
-                  "basis": basis_json(planned.workload if planned is not None else request.workload, request.build)},
-        "fit": fit,
-        "checks": [] if request.build is None else build_checks_json(request.build),
-        "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
-                                                   "why_different": rot.why_different},
-        "assumptions": list(request.notes) + list(est.assumptions),
-        "warnings": [past] if past else [],
-    }
+
+def _hardware_json(b) -> dict[str, Any] | None:
+    from advisor.core.hardware.memory import host_ram_gib
+
+    if b is None:
+        return None
+    return {"name": b.name, "gpus": [g.id for g in b.gpus], "gpu_count": b.gpu_count,
+            "host_ram_gib": host_ram_gib(b), "nodes": b.nodes, "gpus_per_node": b.gpus_per_node,
+            "network": network_json(b)}
+
+
+def _fit_json(f, planned, suggestions) -> dict[str, Any]:
+    return {"fits": f.fits, "need_per_gpu_gib": _gib(f.need_per_gpu_bytes),
+            "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
+            "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
+            "reason": f.reason, "status": planned.status.value if planned is not None else None,
+            "sequences_at_once": f.sequences_at_once,
+            "problems": [{"field": p.field, "message": p.message, "software": p.support}
+                         for p in (planned.problems if planned is not None else ())],
+            "suggestions": [suggestion_json(x) for x in suggestions]}
+
+
+def _speed_json(speed, workload, build) -> dict[str, Any]:
+    return {"decode_tokens_per_s": speed.decode_tokens_per_s, "prefill_tokens_per_s": speed.prefill_tokens_per_s,
+            "time_to_first_token_s": speed.time_to_first_token_s,
+            "request_s": speed.request_s, "request_tokens_per_s": speed.request_tokens_per_s,
+            "train_tokens_per_s": speed.train_tokens_per_s, "step_time_s": speed.step_time_s,
+            "interconnect_share": speed.interconnect_share, "comm_link": speed.comm_link or None,
+            "bottleneck": speed.bottleneck.value if speed.bottleneck else None, "notes": list(speed.notes),
+            "basis": basis_json(workload, build)}
 
 
 def basis_json(workload, build) -> dict[str, Any] | None:
@@ -126,7 +136,7 @@ def build_checks_json(build) -> list[dict[str, str]]:
 
 
 def network_json(build) -> dict[str, Any] | None:
-    """Each machine's network card(s) and the link they make (issue 21); None where none is named."""
+    """Each machine's network card(s) and the link they make; None where none is named."""
     from advisor.core.hardware.interconnect import node_link
 
     net, lk = build.network, node_link(build)
@@ -138,7 +148,7 @@ def network_json(build) -> dict[str, Any] | None:
 
 
 def cost_text(c: dict[str, Any] | None, training: bool = False) -> list[str]:
-    """The running cost in words (issue 18); 'no price' / 'not known' where a figure is missing."""
+    """The running cost in words; 'no price' / 'not known' where a figure is missing."""
     if not c:
         return []
     st = c["settings"]
@@ -192,78 +202,12 @@ def job_text(w: dict[str, Any]) -> list[str]:
 
 
 def result_text(data: dict[str, Any]) -> str:
-    m, w = data["model"], data["workload"]
-    lines = [f"{m['name']} ({m['id']}): {m['params_total'] / 1e9:.2f}B parameters"
-             + (f", {m['params_active'] / 1e9:.2f}B active" if m["moe"] else "")
-             + f"; {m['n_layers']} layers, hidden {m['hidden_size']}, {m['n_heads']} heads / {m['n_kv_heads']} KV",
-             *job_text(w), *(f"Warning: {x}" for x in data.get("warnings", ()))]
-    if data["hardware"]:
-        hw = data["hardware"]
-        lines.append(f"Build: {hw['name']}, {hw['gpu_count']} GPU{'s' if hw['gpu_count'] > 1 else ''}")
-    hw = data["hardware"]
-    if hw and hw.get("nodes", 1) > 1:
-        net = hw.get("network")
-        lines.append(f"Machines: {hw['nodes']} × {hw['gpus_per_node']} GPUs, joined by "
-                     + (f"{net['count']}× {net['nic_name']} each ({net['kind']}, {net['gbit_per_s_per_node']:,.0f} Gb/s "
-                        "per machine)" if net else "no network card named"))
-    if data.get("plan"):
-        lines.append(f"Plan: {data['plan']['text']}")
-    lines += ["", "Memory per GPU"]
-    per_gpu = data["memory"]["per_gpu_gib"]
-    from advisor.core.memory.results import term_label
-
-    for term in (*MEMORY_ROWS, "total"):
-        if term == "total" or per_gpu.get(term):
-            lines.append(f"  {term_label(term).capitalize() if term == 'reference_weights' else term_label(term):<16}"
-                         f"{per_gpu[term]:>10.2f} GiB")
-    lines.append(f"  {'host RAM':<16}{data['memory']['host_gib']:>10.2f} GiB")
-    if data["memory"].get("disk_gib"):
-        lines.append(f"  {'NVMe':<16}{data['memory']['disk_gib']:>10.2f} GiB")
-    if data["memory"].get("phases"):
-        m = data["memory"]
-        lines.append(f"  PyTorch allocates {m['peak_allocated_gib']:.2f} GiB, reserves {m['peak_reserved_gib']:.2f} GiB; "
-                     "peak by phase: " + ", ".join(f"{k} {v:.1f}" for k, v in m["phases"].items()))
+    w = data["workload"]
+    lines = _head_text(data)
+    lines += _memory_text(data["memory"])
     if data["fit"] is not None:
-        f = data["fit"]
-        verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",
-                   "cannot run as set": "NO"}.get(f.get("status") or "", "yes" if f["fits"] else "NO")
-        if f.get("problems"):  # what the software does not run here: the verdict, before any memory figure
-            lines += ["", f"Fit: cannot run ({f['problems'][0]['message']})"]
-        else:
-            lines += ["", f"Fit: {verdict} ({f['reason']})"]
-        if f.get("suggestions"):
-            lines.append("What would make it fit:")
-            for x in f["suggestions"]:
-                rate = x.get("decode_tokens_per_s") or x.get("train_tokens_per_s")
-                extra = [f"{x['per_gpu_gib']:.1f} GiB per GPU"]
-                if rate:
-                    extra.append(f"{rate:,.1f} tokens/s")
-                if x.get("extra_cost_usd") is not None:
-                    extra.append(f"+${x['extra_cost_usd']:,.0f}")
-                lines.append(f"  - {x['change']} ({', '.join(extra)})")
-    s = data["speed"]
-    speed_rows = [("decode", s["decode_tokens_per_s"], "tokens/s"), ("prefill", s["prefill_tokens_per_s"], "tokens/s"),
-                  ("first token", s["time_to_first_token_s"], "s"), ("whole request", s.get("request_s"), "s"),
-                  ("incl. prefill", s.get("request_tokens_per_s"), "tokens/s"),
-                  ("training", s["train_tokens_per_s"], "tokens/s"),
-                  ("step time", s["step_time_s"], "s")]
-    shown = [(k, v, u) for k, v, u in speed_rows if v is not None]
-    if shown:
-        basis = s.get("basis") or {}
-        lines += ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")
-                  + ("" if basis.get("calibrated", True) else ", extrapolated")]
-        lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
-        if basis.get("text"):
-            lines.append(f"  {basis['text']}")
-        if s.get("train_tokens_per_s") and w["n_gpus"] > 1:
-            lines.append(f"  {'per GPU':<14}{_fmt(s['train_tokens_per_s'] / w['n_gpus'], 'tokens/s'):>16}")
-        if s.get("comm_link"):
-            lines.append(f"  GPU-to-GPU traffic {s['interconnect_share']:.0%} of the step, mostly over {s['comm_link']}")
-        lines += [f"  - {note}" for note in s["notes"]]  # what the figures are timed at, and what limits them
-    elif not data["hardware"]:
-        lines += ["", "Speed: give --gpu or --build"]
-    elif s["notes"]:
-        lines += ["", f"Speed: {s['notes'][0]}"]
+        lines += _fit_text(data["fit"])
+    lines += _speed_text(data["speed"], w, data["hardware"])
     serious = [c for c in data.get("checks") or () if c["severity"] in ("error", "warning")]
     if serious:
         lines += ["", "Build checks"] + [f"  - {c['severity']}: {c['message']}" for c in serious]
@@ -276,5 +220,88 @@ def result_text(data: dict[str, Any]) -> str:
     if data["assumptions"]:
         lines += ["", "Assumptions"] + [f"  - {a}" for a in data["assumptions"]]
     return "\n".join(lines)
+
+
+def _head_text(data: dict[str, Any]) -> list[str]:
+    """The model, the job, warnings, the build, its machines and the plan."""
+    m, w = data["model"], data["workload"]
+    lines = [f"{m['name']} ({m['id']}): {m['params_total'] / 1e9:.2f}B parameters"
+             + (f", {m['params_active'] / 1e9:.2f}B active" if m["moe"] else "")
+             + f"; {m['n_layers']} layers, hidden {m['hidden_size']}, {m['n_heads']} heads / {m['n_kv_heads']} KV",
+             *job_text(w), *(f"Warning: {x}" for x in data.get("warnings", ()))]
+    hw = data["hardware"]
+    if hw:
+        lines.append(f"Build: {hw['name']}, {hw['gpu_count']} GPU{'s' if hw['gpu_count'] > 1 else ''}")
+    if hw and hw.get("nodes", 1) > 1:
+        net = hw.get("network")
+        lines.append(f"Machines: {hw['nodes']} × {hw['gpus_per_node']} GPUs, joined by "
+                     + (f"{net['count']}× {net['nic_name']} each ({net['kind']}, {net['gbit_per_s_per_node']:,.0f} Gb/s "
+                        "per machine)" if net else "no network card named"))
+    if data.get("plan"):
+        lines.append(f"Plan: {data['plan']['text']}")
+    return lines
+
+
+def _memory_text(memory: dict[str, Any]) -> list[str]:
+    from advisor.core.memory.results import term_label
+
+    lines = ["", "Memory per GPU"]
+    per_gpu = memory["per_gpu_gib"]
+    for term in (*MEMORY_ROWS, "total"):
+        if term == "total" or per_gpu.get(term):
+            lines.append(f"  {term_label(term).capitalize() if term == 'reference_weights' else term_label(term):<16}"
+                         f"{per_gpu[term]:>10.2f} GiB")
+    lines.append(f"  {'host RAM':<16}{memory['host_gib']:>10.2f} GiB")
+    if memory.get("disk_gib"):
+        lines.append(f"  {'NVMe':<16}{memory['disk_gib']:>10.2f} GiB")
+    if memory.get("phases"):
+        lines.append(f"  PyTorch allocates {memory['peak_allocated_gib']:.2f} GiB, reserves "
+                     f"{memory['peak_reserved_gib']:.2f} GiB; peak by phase: "
+                     + ", ".join(f"{k} {v:.1f}" for k, v in memory["phases"].items()))
+    return lines
+
+
+def _fit_text(f: dict[str, Any]) -> list[str]:
+    verdict = {"fits": "yes", "tight": "yes, but tight (within the estimate's error)", "does not fit": "NO",
+               "cannot run as set": "NO"}.get(f.get("status") or "", "yes" if f["fits"] else "NO")
+    if f.get("problems"):  # what the software does not run here: the verdict, before any memory figure
+        lines = ["", f"Fit: cannot run ({f['problems'][0]['message']})"]
+    else:
+        lines = ["", f"Fit: {verdict} ({f['reason']})"]
+    if f.get("suggestions"):
+        lines.append("What would make it fit:")
+        for x in f["suggestions"]:
+            rate = x.get("decode_tokens_per_s") or x.get("train_tokens_per_s")
+            extra = [f"{x['per_gpu_gib']:.1f} GiB per GPU"]
+            if rate:
+                extra.append(f"{rate:,.1f} tokens/s")
+            if x.get("extra_cost_usd") is not None:
+                extra.append(f"+${x['extra_cost_usd']:,.0f}")
+            lines.append(f"  - {x['change']} ({', '.join(extra)})")
+    return lines
+
+
+def _speed_text(s: dict[str, Any], w: dict[str, Any], hardware: dict[str, Any] | None) -> list[str]:
+    speed_rows = [("decode", s["decode_tokens_per_s"], "tokens/s"), ("prefill", s["prefill_tokens_per_s"], "tokens/s"),
+                  ("first token", s["time_to_first_token_s"], "s"), ("whole request", s.get("request_s"), "s"),
+                  ("incl. prefill", s.get("request_tokens_per_s"), "tokens/s"),
+                  ("training", s["train_tokens_per_s"], "tokens/s"),
+                  ("step time", s["step_time_s"], "s")]
+    shown = [(k, v, u) for k, v, u in speed_rows if v is not None]
+    if not shown:
+        if not hardware:
+            return ["", "Speed: give --gpu or --build"]
+        return ["", f"Speed: {s['notes'][0]}"] if s["notes"] else []
+    basis = s.get("basis") or {}
+    lines = ["", "Speed" + (f" (bottleneck: {s['bottleneck']})" if s["bottleneck"] else "")
+             + ("" if basis.get("calibrated", True) else ", extrapolated")]
+    lines += [f"  {k:<14}{_fmt(v, u, 2 if u == 's' else 1):>16}" for k, v, u in shown]
+    if basis.get("text"):
+        lines.append(f"  {basis['text']}")
+    if s.get("train_tokens_per_s") and w["n_gpus"] > 1:
+        lines.append(f"  {'per GPU':<14}{_fmt(s['train_tokens_per_s'] / w['n_gpus'], 'tokens/s'):>16}")
+    if s.get("comm_link"):
+        lines.append(f"  GPU-to-GPU traffic {s['interconnect_share']:.0%} of the step, mostly over {s['comm_link']}")
+    return lines + [f"  - {note}" for note in s["notes"]]  # what the figures are timed at, and what limits them
 
 

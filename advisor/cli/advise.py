@@ -115,7 +115,7 @@ def candidate_json(found) -> dict[str, Any]:
 
 def _run_cost(found) -> dict[str, float | None]:
     """A training run on this candidate (``--dataset-tokens``): hours and cost, rented (per hour ×
-    machines) or owned (energy plus the price spread over its hours of use; issue 18's rule)."""
+    machines) or owned (energy plus the price spread over its hours of use, as ``advisor.core.cost.running`` rules)."""
     from advisor.core.cost.running import train_hours, train_usd
 
     c, first = found.candidate, found.planned[0]

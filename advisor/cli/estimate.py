@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.cli import UsageError
+from advisor.cli._estimate_cost import cost_json
 from advisor.cli._estimate_text import result_json, result_text
 from advisor.cli._job_args import (
     ARCH_FLAGS,
@@ -79,7 +80,7 @@ class Request:
     notes: tuple[str, ...]
     pins: Any = None  # PlanPins from --gpus / --parallel / --offload
     entry: Any = None  # BuildEntry of --gpu/--build (its price, as the window's): None without hardware
-    catalog: Any = None  # the Catalog, read once per command (issue 20); None without --gpu/--build
+    catalog: Any = None  # the Catalog, read once per command; None without --gpu/--build
 
 
 def _catalog_for(args: argparse.Namespace, read=None):
@@ -101,7 +102,7 @@ def _catalog_for(args: argparse.Namespace, read=None):
 
 def _resolve_hardware(args: argparse.Namespace, catalog):
     """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``, as --nodes
-    machines with the --nic card where given (issue 21)."""
+    machines with the --nic card where given."""
     if catalog is None:
         for flag in ("nodes", "nic", "nics", "mac_gpu_limit"):
             if getattr(args, flag, None) is not None:
@@ -213,7 +214,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     """Everything the estimate needs, validated; UsageError (naming the flag) otherwise.
 
     ``read``: the catalog the command has read already (advise, report), so that the model preset
-    is looked up in it instead of a second read (issue 20).
+    is looked up in it instead of a second read.
     """
     from advisor.core.job.plan import job_of, pins_from_workload
 
@@ -317,48 +318,3 @@ def run(args: argparse.Namespace) -> int:
     data["assumptions"][len(request.notes):len(request.notes)] = notes
     print(json.dumps(data, indent=2) if args.json else result_text(data))
     return 0
-
-
-def cost_json(request: Request, est, planned, settings) -> dict[str, Any]:
-    """``cost``: price, energy, $/M tokens and the training run's hours and cost (null where unknown)."""
-    import datetime as dt
-
-    from advisor.cli._prices import price_json
-    from advisor.core.advice.evaluate import BuildResult, money
-    from advisor.core.advice.running import build_running_cost
-
-    catalog = request.catalog
-    entry = request.entry
-    result = BuildResult(entry=entry, resolved=request.build, estimate=est, planned=planned,
-                         status=planned.status if planned is not None else None,
-                         **money(catalog, entry, request.build))
-    workload = planned.workload if planned is not None else request.workload
-    c = build_running_cost(result, workload, settings, dt.date.today())
-    return {
-        "price_usd": c.price_usd, "price_kind": c.price_kind,
-        "price_date": c.price_date.isoformat() if c.price_date else None, "price_stale": c.price_stale,
-        "price_note": result.price_note or None,
-        "price_includes": result.price.includes if result.price is not None and result.price.usd is not None else None,
-        "prices": {"new": price_json(result.price_new), "used": price_json(result.price_used)},
-        "power_load_w": c.load_w, "power_idle_w": c.idle_w,
-        "energy_usd_per_year": c.energy_usd_per_year, "usd_per_hour": c.usd_per_hour,
-        "usd_per_million_tokens": c.usd_per_million_tokens, "tco_usd": c.tco_usd,
-        "train_hours": c.train_hours, "train_usd": c.train_usd, "gpu_days": c.gpu_days,
-        "settings": settings.model_dump(), "notes": list(c.notes),
-        "chinchilla": _chinchilla_json(request, result, workload, settings),
-    }
-
-
-def _chinchilla_json(request: Request, result, workload, settings) -> dict[str, Any] | None:
-    """Pre-training (full training): the compute-optimal dataset for this model and what it takes here."""
-    import datetime as dt
-
-    from advisor.core.advice.evaluate import Results
-    from advisor.core.advice.running import chinchilla_plan
-
-    plan = chinchilla_plan(request.arch, Results((result,), {}, "", None, None), workload, settings, dt.date.today())
-    if plan is None:
-        return None
-    row = plan.rows[0]
-    return {"dataset_tokens": plan.tokens, "flops": plan.flops, "train_hours": row.hours, "gpu_days": row.gpu_days,
-            "train_usd": row.usd, "source": plan.source}

@@ -50,7 +50,7 @@ def _comparison_from_file(path: str):
 
 
 def _id_and_nodes(given: str) -> tuple[str, int]:
-    """``ID`` or ``ID:N`` (N identical machines joined by the build's network card, issue 21)."""
+    """``ID`` or ``ID:N`` (N identical machines joined by the build's network card)."""
     import argparse
 
     from advisor.cli._job_args import machine_count
@@ -97,7 +97,7 @@ def _comparison_from_flags(args: argparse.Namespace, catalog):
     entries = _entries(catalog, args.build)
     args.gpu = None  # build_request's hardware comes from the --build entries, not --gpu
     args.build = None
-    request = build_request(args, catalog)  # the model preset from the catalog read once (issue 20)
+    request = build_request(args, catalog)  # the model preset from the catalog read once
     # Each build plans itself; --gpus / --parallel / --offload, when given, pin that part on every build.
     pins = pins_from_workload(request.workload)
     entries = tuple(e.model_copy(update={"plan": pins}) for e in entries)
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     return _write(comparison, catalog, args, shipped_catalog_date())
 
 
-# Checked before anything is computed, so that a bad flag is one line and exit 2 (issue 19).
+# Checked before anything is computed, so that a bad flag is one line and exit 2, never a traceback.
 MAX_TITLE_CHARS = 200  # Comparison.title
 MAX_OUT_NAME_BYTES = 255 - 24  # a file name part (255 bytes on common file systems) less the temp file's additions
 
@@ -175,6 +175,28 @@ def _check_resolvable(comparison, catalog) -> None:
             raise UsageError(f"build {entry.name!r}: {str(exc).strip(chr(34))}") from None
 
 
+def report_results(comparison, catalog, cost=None, today=None):
+    """(arch, results) of ``comparison`` as the report prints them: evaluated once, a fit within the
+    estimate's measured median error "tight" (as in the window), carrying each build's speed basis (from the
+    measured table) and its running cost under
+    ``cost`` (``CostSettings``; default: the defaults) on ``today``. Raises LookupError for a model that
+    cannot be resolved."""
+    import datetime as dt
+
+    from advisor.core.advice.evaluate import evaluate, resolve_model
+    from advisor.core.advice.running import with_running_costs
+    from advisor.core.advice.speed_bases import with_speed_bases
+    from advisor.core.cost.running import CostSettings
+    from advisor.storage.error_bands import median_pct, speed_basis_table
+
+    arch = resolve_model(catalog, comparison.model)
+    w = comparison.workload
+    band = median_pct(w)
+    results = evaluate(catalog, arch, w, comparison.builds, margin=band / 100 if band else 0.0)
+    results = with_speed_bases(results, w, speed_basis_table())
+    return arch, with_running_costs(results, arch, w, cost or CostSettings(), today or dt.date.today())
+
+
 def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> int:
     from PySide6.QtWidgets import QApplication
 
@@ -184,9 +206,10 @@ def _write(comparison, catalog, args: argparse.Namespace, catalog_date: str) -> 
     from advisor.storage.error_bands import error_band_text
 
     try:
-        pages = export_pdf(comparison, catalog, args.out, catalog_date=catalog_date,
+        arch, results = report_results(comparison, catalog, cost_settings(args))
+        pages = export_pdf(comparison, arch, results, args.out, catalog_date=catalog_date,
                            error_band=error_band_text(comparison.workload), page_size=args.page_size or default_page_size(),
-                           unit=args.unit, overwrite=args.overwrite, cost=cost_settings(args))
+                           unit=args.unit, overwrite=args.overwrite)
     except LookupError as exc:
         raise UsageError(f"model: {exc}") from None
     except PdfWriteError as exc:

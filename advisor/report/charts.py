@@ -17,7 +17,7 @@ from advisor.core.advice.evaluate import Results
 from advisor.core.job.workload import Mode, Workload
 
 
-def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str, cost=None):
+def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str):
     training = workload.mode is Mode.TRAIN
     if kind == "fit":
         plot = plots.FitPlot()
@@ -30,18 +30,19 @@ def _builder(kind: str, results: Results, workload: Workload, unit: str, model_n
         plot.update(results, training)
     elif kind == "value":
         plot = plots.ValuePlot()
-        plot.update(results, training, cost=cost, workload=workload)
+        plot.update(results, training)
     else:
         raise KeyError(f"unknown chart {kind!r}")
     return plot
 
 
-def chart_painter(results: Results, workload: Workload, unit: str = "GiB", model_name: str = "", cost=None):
-    """A ``draw_chart(kind, painter, rect)`` for ``advisor.report.pdf.write_pdf``."""
+def chart_painter(results: Results, workload: Workload, unit: str = "GiB", model_name: str = ""):
+    """A ``draw_chart(kind, painter, rect)`` for ``advisor.report.pdf.write_pdf``: the window's plot builders
+    drawing ``results`` (with their running costs) on paper."""
 
     def draw(kind: str, painter: QPainter, rect: QRectF) -> None:
         plots.set_theme(dark=False)  # paper is white whatever the screen's palette
-        plot = _builder(kind, results, workload, unit, model_name, cost)
+        plot = _builder(kind, results, workload, unit, model_name)
         canvas = pg.GraphicsLayoutWidget()
         try:
             canvas.setBackground("w")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 def builds_title(names: list[str] | tuple[str, ...]) -> str:
-    """Every build named: "A vs B" for two, "6 builds: A, B, C, D, E, F" for more (issue 17)."""
+    """Every build named: "A vs B" for two, "6 builds: A, B, C, D, E, F" for more."""
     if not names:
         return "Comparison"
     if len(names) <= 2:

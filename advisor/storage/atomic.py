@@ -5,7 +5,7 @@ half-written file: the bytes go to a temp file in the same folder, are flushed a
 fsynced, then ``os.replace`` swaps it in (atomic on POSIX and Windows, same filesystem).
 The previous version is kept as ``<name>.bak`` (itself written the same way).
 Temp files a killed save left behind (``.<name>.<random>.tmp``) are removed by the next
-save into the same folder once they are a minute old (issue 19: 53 were never cleaned).
+save into the same folder once they are a minute old.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def export_bundle(path: Path, catalog: Catalog, *, overwrite: bool = False) -> i
     """Write the bundle atomically; returns how many records it holds.
 
     An existing file is replaced only with ``overwrite`` (its old bytes kept as ``.bak``),
-    and only when it is a regular file (issue 19: the export overwrote silently).
+    and only when it is a regular file: never silently.
     """
     path = Path(path)
     if path.exists() or path.is_symlink():

@@ -1,7 +1,7 @@
 """Save and open comparison files (``*.json``): atomic writes, one clear error on bad input.
 
 Opening reads a regular file of at most ``MAX_BYTES`` and checks what the schema alone
-cannot (issue 19): JSON nested too deeply, and a generic model size outside what the
+cannot: JSON nested too deeply, and a generic model size outside what the
 generic decoder is defined for. A file that fails is one ``ComparisonFileError``.
 """
 

@@ -1,7 +1,7 @@
 """An OS file lock around every read-modify-write of the user's files.
 
 Two ``llm-advisor catalog remove`` run at once each read ``hidden.json``, added their id
-and wrote: one id was lost (issue 19, 11 of 20 trials). Whoever changes the user catalog
+and wrote: one id was lost (11 of 20 trials). Whoever changes the user catalog
 (CLI, window, bundle import, migration) now takes ``locked(folder)`` and re-reads under it.
 
 The lock is ``fcntl.flock`` on ``<folder>/.lock`` (POSIX) or ``msvcrt.locking`` on its first

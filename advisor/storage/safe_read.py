@@ -1,7 +1,7 @@
 """Read files the user (or anyone) put in our way: regular files only, never past a limit.
 
 A FIFO blocks a read forever and ``/dev/zero`` never ends, yet both state a size of 0, so
-a size check alone lets them through (issue 19). Every reader of a user-supplied file goes
+a size check alone lets them through. Every reader of a user-supplied file goes
 through here: links are resolved, anything that is not a regular file is refused before it
 is opened, the open itself does not block, the open descriptor is checked again (the path
 may have been swapped meanwhile), and at most ``limit + 1`` bytes are read — the one extra

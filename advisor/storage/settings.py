@@ -63,7 +63,7 @@ class Settings(BaseModel):
                                         description="Path of the comparison open at exit")
     recent_comparisons: tuple[Annotated[str, Field(min_length=1, max_length=MAX_PATH_CHARS)], ...] = Field(
         (), max_length=MAX_RECENT, description="File ▸ Open Recent: paths, newest first")
-    # Running cost (issue 18): defaults, ranges and their sources in advisor.core.cost.running.
+    # Running cost: defaults, ranges and their sources in advisor.core.cost.running.
     electricity_usd_per_kwh: float = Field(DEFAULT_USD_PER_KWH, ge=USD_PER_KWH_RANGE[0], le=USD_PER_KWH_RANGE[1],
                                            allow_inf_nan=False, description="Electricity price, USD per kWh")
     hours_per_day: float = Field(DEFAULT_HOURS_PER_DAY, ge=HOURS_PER_DAY_RANGE[0], le=HOURS_PER_DAY_RANGE[1],

@@ -1,4 +1,4 @@
-"""The window's saved place, read before the app's models load (issue 20: the frame is painted
+"""The window's saved place, read before the app's models load (the frame is painted
 first, where the user left it, and the rest of the settings are read after that paint).
 
 Only the two strings Qt saved (``QWidget.saveGeometry()``, ``QMainWindow.saveState()``, base64)

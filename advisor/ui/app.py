@@ -1,6 +1,6 @@
 """Composition root: settings → session → main window; the window's frame paints first.
 
-Start-up does only what the first paint shows (issue 20): the window's frame (title, its saved
+Start-up does only what the first paint shows: the window's frame (title, its saved
 place, the menu titles, a line saying what loads) is painted before the core and its models
 (pydantic) are imported; the settings, the session, the panels, the catalog (and its validation)
 and the first estimates follow that paint; the catalog editor, the PDF export and the help text
@@ -58,7 +58,7 @@ def fill_window(window, comparison_path: str | None = None):
     session.prefs = loaded.settings
     from advisor.ui.core_process import CoreProcess
 
-    session.set_core_process(CoreProcess(session))  # the fit sweep and the search off the UI thread (issue 20)
+    session.set_core_process(CoreProcess(session))  # the fit sweep and the search off the UI thread
     window.attach(session, loaded.settings)
     window.restore()
     window.catalog_editor_requested.connect(lambda: _open_catalog_editor(window))

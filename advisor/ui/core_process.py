@@ -1,13 +1,13 @@
-"""The core's slow, pure work in a process of its own, beside the UI thread (issue 20).
+"""The core's slow, pure work in a process of its own, beside the UI thread.
 
 Two computations leave the UI thread for one worker process:
 
 * the Fit plot's sweep (``evaluate.fit_curves``: each technique's memory at every model size of the
   plot), which depends on the job alone, so it is sent the moment the job changes and runs on
   another core while the UI thread estimates the builds and paints the table;
-* the search for what would make each build fit (``evaluate.suggestions_for``, 0.1-0.5 s for six
-  builds in training), once the job stays put. On a worker thread it took turns with the UI thread
-  at the interpreter lock, and a change typed meanwhile stalled the window for 25-30 ms.
+* the search for what would make each build fit (``evaluate.suggestions_for``, a good part of a
+  second for six builds in training), once the job stays put. On a worker thread it took turns with the UI thread
+  at the interpreter lock, and a change typed meanwhile stalled the window.
 
 The worker (started with ``spawn``: a fresh interpreter, nothing of the window in it) takes one
 request at a time. It is started once the window's first results are in, and does its imports and
@@ -15,13 +15,13 @@ two warm-up sweeps before it says it is ready. The UI thread writes each request
 woken when an answer is there (a socket notifier on the pipe; on Windows, where pipes cannot be
 watched, a 1 ms poll while an answer is awaited): no thread of this process stands between them
 (a ``ProcessPoolExecutor``'s threads waited for the interpreter lock while the UI thread computed,
-and answers came 5-10 ms late). A request still waiting when a newer one comes is skipped, and a search stops within one
+and answers came late). A request still waiting when a newer one comes is skipped, and a search stops within one
 plan search when a newer request comes (``cancelled``). Until the worker is ready, when it cannot
 start, or once it has died, ``submit_*`` say no and the session computes on its own as before.
 
 The worker's garbage collections wait for a pause (``PauseCollector``), as the window's do
 (``advisor.ui.idle_gc``): with CPython's thresholds a full collection ran every few requests, in
-the middle of one, over the worker's whole heap (16-40 ms; ``gc.callbacks`` around
+the middle of one, over the worker's whole heap (``gc.callbacks`` around
 ``suggestions_for`` of the six builds of ``benchmarks/ui_recompute.py`` in training), and the sweep
 a newer change asked for came that much later.
 """
@@ -57,8 +57,7 @@ class PauseCollector:
     generation collected by counts only after ``idle_gc.OLDEST_THRESHOLD`` collections of the
     middle one (CPython's default is 10). ``wait`` before each request: if a request was answered
     since the last collection and none comes within ``idle_s``, the full collection runs then
-    (``gc.collect()``; 2.6-5.5 ms once the start-up's objects were frozen, in the trace this module names; it
-    grows with what the core's caches hold).
+    (``gc.collect()``; short once the start-up's objects are frozen; it grows with what the core's caches hold).
     """
 
     def __init__(self, idle_s: float = IDLE_COLLECT_S) -> None:

@@ -96,37 +96,8 @@ class FindBuildsDialog(QDialog):
         lay.addWidget(self._limits_box())
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
-        # Before the first search: a line saying what Search draws, not an empty 0–1 plot.
-        self.stack_plot = QStackedWidget()
-        self.label_before_search = QLabel("Press Search: every catalog build that runs these jobs within the limits "
-                                          "is drawn here as price against speed, and listed below.")
-        self.label_before_search.setWordWrap(True)
-        self.label_before_search.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.stack_plot.addWidget(self.label_before_search)
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setLabel("bottom", "Price (USD; per hour when rented)")
-        self.plot.setLabel("left", "Speed (tokens/s)")
-        self.plot.setMinimumHeight(180)
-        self.scatter = pg.ScatterPlotItem(size=8, hoverable=True)
-        self.front = pg.PlotDataItem(pen=pg.mkPen(FRONT_COLOR, width=2), symbol="o", symbolBrush=FRONT_COLOR,
-                                     symbolSize=9)
-        self.plot.addItem(self.scatter)
-        self.plot.addItem(self.front)
-        self.stack_plot.addWidget(self.plot)
-        split.addWidget(self.stack_plot)
-        self.table_found = QTableWidget(0, len(COLUMNS))
-        self.table_found.setHorizontalHeaderLabels(COLUMNS)
-        self.table_found.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table_found.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table_found.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table_found.horizontalHeader().setStretchLastSection(True)
-        self.table_found.verticalHeader().setVisible(False)
-        self.table_found.itemSelectionChanged.connect(self._on_selection_changed)
-        # Six whole rows at least (it showed three and a half at 1024×700): the plot gives up its room first.
-        rows = self.table_found.verticalHeader().defaultSectionSize() * MIN_ROWS_SHOWN
-        self.table_found.setMinimumHeight(rows + self.table_found.horizontalHeader().sizeHint().height()
-                                          + self.table_found.horizontalScrollBar().sizeHint().height() + 4)
-        split.addWidget(self.table_found)
+        split.addWidget(self._plot_stack())
+        split.addWidget(self._found_table())
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 2)  # the ranking is the answer: it gets two thirds, the plot one
         lay.addWidget(split, 1)
@@ -146,6 +117,43 @@ class FindBuildsDialog(QDialog):
         if screen is not None:  # inside a 1024×700 screen, title bar included
             free = screen.availableGeometry()
             self.resize(min(self.width(), free.width()), min(self.height(), free.height() - TITLE_BAR_PX))
+
+    def _plot_stack(self) -> QStackedWidget:
+        """Price against speed of every build found; before the first search, a line saying what Search draws
+        (not an empty 0–1 plot)."""
+        self.stack_plot = QStackedWidget()
+        self.label_before_search = QLabel("Press Search: every catalog build that runs these jobs within the limits "
+                                          "is drawn here as price against speed, and listed below.")
+        self.label_before_search.setWordWrap(True)
+        self.label_before_search.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack_plot.addWidget(self.label_before_search)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setLabel("bottom", "Price (USD; per hour when rented)")
+        self.plot.setLabel("left", "Speed (tokens/s)")
+        self.plot.setMinimumHeight(180)
+        self.scatter = pg.ScatterPlotItem(size=8, hoverable=True)
+        self.front = pg.PlotDataItem(pen=pg.mkPen(FRONT_COLOR, width=2), symbol="o", symbolBrush=FRONT_COLOR,
+                                     symbolSize=9)
+        self.plot.addItem(self.scatter)
+        self.plot.addItem(self.front)
+        self.stack_plot.addWidget(self.plot)
+        return self.stack_plot
+
+    def _found_table(self) -> QTableWidget:
+        """The ranking of the builds found."""
+        t = self.table_found = QTableWidget(0, len(COLUMNS))
+        t.setHorizontalHeaderLabels(COLUMNS)
+        t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        t.horizontalHeader().setStretchLastSection(True)
+        t.verticalHeader().setVisible(False)
+        t.itemSelectionChanged.connect(self._on_selection_changed)
+        # Six whole rows at least (it showed three and a half at 1024×700): the plot gives up its room first.
+        rows = t.verticalHeader().defaultSectionSize() * MIN_ROWS_SHOWN
+        t.setMinimumHeight(rows + t.horizontalHeader().sizeHint().height()
+                           + t.horizontalScrollBar().sizeHint().height() + 4)
+        return t
 
     # --- inputs ---------------------------------------------------------------------
     def _jobs_box(self) -> QWidget:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.units import GB, GIB
 from advisor.core.units import format_params as fmt_params
-from advisor.storage.error_bands import error_band_text, median_pct, speed_basis
+from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
-if TYPE_CHECKING:  # the estimator loads after the window's first paint (issue 20)
+if TYPE_CHECKING:  # the estimator loads after the window's first paint
     from advisor.core.advice.evaluate import BuildResult, Results
 
-UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?": issue 17)
+UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?")
 #: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
 PINNED = " (pinned)"
 
@@ -80,7 +80,7 @@ def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
 
 
 def machines_text(r: BuildResult) -> str:
-    """The Machines column (issue 21): '1', or '2 × 8 GPUs, InfiniBand' for identical machines joined by a network."""
+    """The Machines column: '1', or '2 × 8 GPUs, InfiniBand' for identical machines joined by a network."""
     b = r.resolved
     nodes = b.nodes if b is not None else r.entry.nodes
     if nodes == 1:
@@ -153,13 +153,10 @@ def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
     return f"{word}: {numbers}"
 
 
-def basis_sentence(r: BuildResult, workload: Workload) -> str:
+def basis_sentence(r: BuildResult) -> str:
     """Whether this build's speed was measured on its GPU family with the job's engine or framework, or is
-    extrapolated (``advisor.core.speed.basis``); '' without a build."""
-    if r.resolved is None:
-        return ""
-    job = r.planned.workload if r.planned is not None else workload
-    return speed_basis(job, r.resolved.gpus[:max(1, min(job.n_gpus, r.resolved.gpu_count))]).sentence
+    extrapolated (``BuildResult.speed_basis``, added by the session); '' without a build."""
+    return r.speed_basis.sentence if r.speed_basis is not None else ""
 
 
 def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
@@ -179,7 +176,7 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
     if col == 3 and r.estimate is not None and r.runs:
         b = r.estimate.speed.bottleneck
         limit = f"Limited by {b.value}." if b is not None else ""
-        return "\n".join((basis_sentence(r, workload), limit, *r.estimate.speed.notes)).strip() or None
+        return "\n".join((basis_sentence(r), limit, *r.estimate.speed.notes)).strip() or None
     if col == 4:
         return price_tip(r, prefs)
     if col == 6:
@@ -195,13 +192,13 @@ def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
 
 
 def price_cell(r: BuildResult, prefs) -> str:
-    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (issue 40/41: one
+    """'$2,320 used': today's price of the whole machine, the figure the winner is chosen on (one
     figure per machine on every screen); the tooltip dates it and says what it includes."""
     if r.usd_per_hour is not None:
         return usd(r.usd_per_hour, prefs, "/h")
     p = r.price
     if p is None or p.usd is None:
-        return "no price"  # not "? · ?" (issue 17); the tooltip and Details say why
+        return "no price"  # not "? · ?"; the tooltip and Details say why
     kind = {"new": "new", "used": "used"}.get(p.kind_words, "new + used")
     return f"{usd(p.usd, prefs)} {kind}"
 
@@ -305,11 +302,11 @@ def largest_fit_html(results: Results) -> str:
     if not results.fits_found:
         return "<b>Largest model that fits</b>: being worked out for each build…"
     techs = list(results.curves)
-    # Headers right-aligned like their numbers (issue 17: "int8" sat off its column).
+    # Headers right-aligned like their numbers (left-aligned, "int8" sat off its column).
     head = "".join(f"<th align='right'>{html.escape(t)}</th>" for t in techs)
     rows = []
     for r in results.builds:
-        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t)) if not r.problems else '—'}</td>"
+        cells = "".join(f"<td align='right'>{fmt_largest(r.largest_fit.get(t), results.largest_top_params) if not r.problems else '—'}</td>"
                         for t in techs)
         rows.append(f"<tr><td>{html.escape(r.name)}</td>{cells}</tr>")
     return ("<b>Largest model that fits</b> (a generic dense decoder with this job's settings, on each build's own "
@@ -336,7 +333,7 @@ def details_html(results: Results, workload: Workload, prefs) -> str:
         parts.append(f"<p>Parameters: {fmt_params(e.params_total)} total, {fmt_params(e.params_trainable)} trained</p>")
         if e.assumptions:
             parts.append("<ul>" + "".join(f"<li>{html.escape(a)}</li>" for a in e.assumptions) + "</ul>")
-        basis = basis_sentence(r, workload) if r.runs else ""
+        basis = basis_sentence(r) if r.runs else ""
         if e.speed.notes or basis:
             parts.append("<p><b>Speed notes</b></p><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in
                                                                    (basis, *e.speed.notes) if n) + "</ul>")

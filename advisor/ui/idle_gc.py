@@ -1,17 +1,17 @@
-"""Python's cyclic garbage collector in the window: full collections when the user has paused, not mid-change (issue 20).
+"""Python's cyclic garbage collector in the window: full collections when the user has paused, not mid-change.
 
 CPython starts a collection by allocation counts (docs.python.org/3.11/library/gc.html,
 ``gc.set_threshold``): generation 0 when allocations minus deallocations pass ``threshold0``,
 generation 1 after ``threshold1`` collections of generation 0, and the oldest generation after
 ``threshold2`` collections of generation 1. A workload change allocates enough to run the oldest
-one every fifty changes or so, in the middle of a change: 45–75 ms over the whole heap (a
-``gc.callbacks`` trace of ``benchmarks/ui_recompute.py --train``), for nothing found: the app's
+one every fifty changes or so, in the middle of a change: the longest stall of all, over the whole heap
+(a ``gc.callbacks`` trace of ``benchmarks/ui_recompute.py --train``; figures in benchmarks/README.md),
+for nothing found: the app's
 objects are freed by reference counting (those full collections collected 0 objects).
 
 The young generations cost less but not nothing: a six-build training change allocates past CPython's
 ``threshold0`` of 700 twice, and every tenth of those collections is one of generation 1: 35 of 40 changes
-ran a collection before the table's paint, 0.2-0.5 ms p50 and 1.8-4.1 ms p95 per change
-(``benchmarks/ui_recompute.py --train --stages``, e7703f3, fourteenth session).
+ran a collection before the table's paint (``benchmarks/ui_recompute.py --train --stages``).
 
 So, once the window's content is there (``start``):
 
@@ -36,7 +36,7 @@ So, once the window's content is there (``start``):
 Only that first pause's survivors are frozen, once per process (garbage was collected just before,
 so none is pinned): whatever the app drops later is collected by the full collection of the next
 pause, so memory stays where the caches keep it (500 training changes with pauses: the same RSS as
-without this module; the pause's full collection grows with the caches, 3 → 30 ms).
+without this module; the pause's full collection grows with the caches).
 
 Written for CPython 3.11's generational collector (the venv's). CPython 3.14's incremental one
 gives ``threshold1`` and ``gc.collect(1)`` other meanings (the docs of each version); the idle
@@ -53,7 +53,7 @@ YOUNG_IDLE_MS = 150  # without a change: collect generations 0 and 1 (a few ms, 
 FULL_IDLE_MS = 2000  # without a change: collect all generations
 #: Allocations (less deallocations) of tracked objects between collections of generation 0. CPython's default is
 #: 700; a six-build training change, from one change to the next, counts 1,514 (p50) to 1,671 (max) of them
-#: (``gc.get_count()`` with collections held off, ``ui_recompute.py --train``, 20 changes, fourteenth session).
+#: (``gc.get_count()`` with collections held off, ``ui_recompute.py --train``, 20 changes).
 YOUNG_THRESHOLD = 2_500
 #: Collections of generation 0 between those of generation 1: CPython's 10 × 700 allocations, kept about the
 #: same in allocations (3 × 2,500), so a collection of generation 1 goes over as many objects as before.
@@ -119,9 +119,9 @@ class IdleCollector(QObject):
         generation = self._next
         if generation == 1 and gc.get_count()[2] >= gc.get_threshold()[2] // 2:
             # Each collection of generation 1, these included, counts toward a full one by counts: after
-            # ``OLDEST_THRESHOLD`` of them, the next change to run a collection would run a full one (26-29 ms,
-            # the p95 of the collections in 30 changes made 1 s apart, ``ui_recompute.py --train --stages
-            # --idle-ms 1000`` on e7703f3). Halfway there, the full collection runs in this pause instead.
+            # ``OLDEST_THRESHOLD`` of them, the next change to run a collection would run a full one (the
+            # slowest collections of changes made a second apart, ``ui_recompute.py --train --stages
+            # --idle-ms 1000``). Halfway there, the full collection runs in this pause instead.
             generation = 2
         gc.collect(generation)
         self.collections[generation] += 1

@@ -1,74 +1,26 @@
-"""The main window: workload on the left, builds and plots on the right, menus."""
+"""The main window: workload on the left, builds and plots on the right, menus (``window_menus``).
+
+The window's frame (title, place, menus, status bar) is painted before the core and its models (pydantic)
+are imported; the panels follow (``attach``). Dialogs, detection words and the catalog's files are
+imported where they are opened.
+"""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter
 
-from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
-from advisor.ui.recent import RecentMenu, with_recent, without
+from advisor import APP_NAME
+from advisor.ui.recent import with_recent, without
 
 if TYPE_CHECKING:
     from advisor.storage.settings import Settings
 
-# The window's frame (title, place, menus, status bar) is painted before the core and its models
-# (pydantic) are imported; the panels follow (``attach``). Dialogs, detection words and the
-# catalog's files are imported where they are opened (issue 20).
-
 LOADING_TEXT = "Loading the catalog and the last comparison…"
-
-DETECT_TIMEOUT_S = 8.0
 FILTER = "Comparison (*.json)"
-
-def formulas_html() -> str:
-    """Help ▸ Formulas & sources: the core's own list (``advisor.core.advice.formulas``), so Help shows what is computed."""
-    try:
-        from advisor.core.advice.formulas import formulas
-    except ImportError:
-        return "<p>The list of formulas is not available in this version.</p>"
-    rows = "".join(f"<li><b>{html.escape(f.term)}</b>: {html.escape(f.formula)}<br><i>Sources: "
-                   f"{html.escape('; '.join(f.sources))}</i></li>" for f in formulas())
-    return ("<h2>Formulas and sources</h2><ul>" + rows + "</ul><p>Each estimate's expected error is the error "
-            "measured against published measurements and this project's own on an H100 (benchmarks/fidelity.py); where none was measured the app says so.</p>")
-
-
-def fit_into(window, free) -> None:
-    """Resize and move ``window`` so that its frame lies inside ``free`` (a QRect of the screen)."""
-    frame_w = max(window.frameGeometry().width() - window.width(), 0)  # 0 before the window manager framed it
-    frame_h = max(window.frameGeometry().height() - window.height(), 0)
-    w, h = min(window.width(), free.width() - frame_w), min(window.height(), free.height() - frame_h)
-    if (w, h) != (window.width(), window.height()):
-        window.resize(w, h)
-    x = min(max(window.x(), free.left()), free.right() + 1 - w - frame_w)
-    y = min(max(window.y(), free.top()), free.bottom() + 1 - h - frame_h)
-    if (x, y) != (window.x(), window.y()):
-        window.move(x, y)
-
-
-class _DetectSignals(QObject):
-    finished = Signal(object)
-    failed = Signal(str)
-
-
-class _DetectJob(QRunnable):
-    """Runs hardware detection off the GUI thread (it may wait on drivers for seconds)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.signals = _DetectSignals()
-
-    def run(self) -> None:
-        try:
-            from advisor.probe import detect  # loaded when asked: NVML bindings are not needed to start
-
-            self.signals.finished.emit(detect(DETECT_TIMEOUT_S))
-        except Exception as exc:  # noqa: BLE001 - shown as a message
-            self.signals.failed.emit(str(exc))
 
 
 class MainWindow(QMainWindow):
@@ -109,10 +61,12 @@ class MainWindow(QMainWindow):
         from advisor.ui.plot_views import PlotTabs
         from advisor.ui.workload_panel import WorkloadPanel
 
+        from advisor.ui.window_menus import make_add_actions, make_menus
+
         self.session = session
         self.settings = settings
         self.setAcceptDrops(True)
-        self._add_actions = self._make_add_actions()
+        self._add_actions = make_add_actions(self)
         self.workload_panel = WorkloadPanel(session)
         self.workload_panel.setMinimumWidth(300)
         self.builds_panel = BuildsPanel(session, self._add_actions)
@@ -130,7 +84,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)  # the placeholder goes
         self.busy.setVisible(False)
         self.statusBar().clearMessage()
-        self._make_menus()
+        make_menus(self, self._add_actions)
         self.builds_panel.buttons["duplicate"].clicked.connect(self.duplicate_selected)
         self.builds_panel.button_find.clicked.connect(self.find_builds)
         session.problem_reported.connect(self._on_problem_reported)
@@ -138,74 +92,16 @@ class MainWindow(QMainWindow):
         session.catalog_loaded.connect(self._on_catalog_loaded)
         self._on_document_changed()
 
-    # --- menus ----------------------------------------------------------------------
-    def _act(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        a = QAction(text, self)
-        if shortcut is not None:
-            a.setShortcut(QKeySequence(shortcut))
-        a.setToolTip(tip or text.replace("&", "").rstrip("…"))
-        a.setStatusTip(a.toolTip())
-        a.triggered.connect(slot)
-        return a
-
-    def _make_add_actions(self) -> list[QAction]:
-        acts = [self._act(label + "…", lambda _=False, k=k: self.add_build(k)) for k, label in
-                (("gpu", "GPU × count"), ("build", "Catalog build"), ("system", "Prebuilt system"), ("cloud", "Cloud instance"))]
-        self.action_this_machine = self._act("This machine (detect)", self.add_this_machine,
-                                             tip="Detect this computer's GPUs (runs in the background)")
-        return [*acts, self.action_this_machine]
-
-    def _make_menus(self) -> None:
-        m = self.menus["file"]
-        m.addAction(self._act("&New", self.new, QKeySequence.StandardKey.New))
-        m.addAction(self._act("&Open…", self.open_dialog, QKeySequence.StandardKey.Open))
-        self.menu_recent = RecentMenu(lambda: self.settings.recent_comparisons, self)
-        self.menu_recent.file_chosen.connect(self.open_recent)
-        self.menu_recent.clear_requested.connect(lambda: self._set_recent(()))
-        m.addMenu(self.menu_recent)
-        m.addAction(self._act("&Save", self.save, QKeySequence.StandardKey.Save))
-        m.addAction(self._act("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs))
-        m.addSeparator()
-        self.action_export_pdf = self._act("&Export PDF…", self.export_pdf_requested.emit, "Ctrl+E",
-                                           tip="coming with the PDF report")
-        self.action_export_pdf.setEnabled(False)
-        m.addAction(self.action_export_pdf)
-        m.addSeparator()
-        m.addAction(self._act("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        m.setToolTipsVisible(True)
-        e = self.menus["edit"]
-        stack = self.session.undo_stack
-        # The platform's own keys, each once (Ctrl+Shift+Z listed twice was an ambiguous shortcut: it did nothing).
-        self.action_undo = stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
-        self.action_redo = stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
-        from advisor.ui.undo_keys import WindowUndoKeys
-
-        self.undo_keys = WindowUndoKeys(self)  # Ctrl+Z in a field with nothing uncommitted: the window's undo
-        e.addAction(self.action_undo)
-        e.addAction(self.action_redo)
-        e.addSeparator()
-        self.action_catalog = self._act("&Catalog…", self.catalog_editor_requested.emit, tip="coming with the catalog editor")
-        self.action_catalog.setEnabled(False)
-        e.addAction(self.action_catalog)
-        e.addAction(self._act("&Preferences…", self.preferences, QKeySequence.StandardKey.Preferences))
-        e.setToolTipsVisible(True)
-        b = self.menus["builds"]
-        for a in self._add_actions:
-            b.addAction(a)
-        b.addSeparator()
-        self.action_find_builds = self._act("&Find builds…", self.find_builds, "Ctrl+F",
-                                            tip="Search the catalog for builds that run this job within a budget")
-        b.addAction(self.action_find_builds)
-        h = self.menus["help"]
-        h.addAction(self._act("&Formulas && sources", self.show_formulas, QKeySequence.StandardKey.HelpContents))
-        h.addAction(self._act("&About", self.about))
-
+    # --- help ----------------------------------------------------------------------
     def show_formulas(self) -> None:
-        from advisor.ui.dialogs import text_dialog
+        from advisor.ui.help import formulas_html, text_dialog
 
         text_dialog(self, "Formulas and sources", formulas_html()).exec()
+
+    def about(self) -> None:
+        from advisor.ui.help import about_html
+
+        QMessageBox.about(self, f"About {APP_NAME}", about_html())
 
     def enable_export_pdf(self, enabled: bool = True) -> None:
         """Called by the PDF report once it connects to ``export_pdf_requested``."""
@@ -233,7 +129,7 @@ class MainWindow(QMainWindow):
         if self.session.catalog is None:
             self._on_problem_reported("the catalog is not loaded: " + "; ".join(self.session.catalog_problems[:3]))
             return
-        from advisor.ui.dialogs import AddBuildDialog
+        from advisor.ui.add_build_dialog import AddBuildDialog
 
         d = AddBuildDialog(self.session.catalog, kind, self)
         if d.exec():
@@ -260,21 +156,25 @@ class MainWindow(QMainWindow):
         resolved = self.session.resolved(row)
         if resolved is None:
             return
-        from advisor.ui.dialogs import TweakDialog
+        from advisor.ui.topology_editor import TweakDialog
 
         d = TweakDialog(self.session.builds[row].name, resolved, self)
         if d.exec():
             self.session.add_build(d.entry())
 
     def add_this_machine(self) -> None:
+        from advisor.ui.machine_detection import start_detection
+
         self.action_this_machine.setEnabled(False)
         self.busy.setVisible(True)
         self.statusBar().showMessage("Detecting this machine's GPUs…")
-        job = _DetectJob()
-        job.signals.finished.connect(self._on_detection_finished)
-        job.signals.failed.connect(self._on_detection_failed)
-        self._detect_job = job  # keep the signals object alive until it reports
-        QThreadPool.globalInstance().start(job)
+        self._detect_job = start_detection(self._on_detected)  # kept: its signals object lives until it reports
+
+    def _on_detected(self, _key, out) -> None:
+        if isinstance(out, Exception):
+            self._on_detection_failed(str(out))
+        else:
+            self._on_detection_finished(out)
 
     def _on_detection_finished(self, detection) -> None:
         self.busy.setVisible(False)
@@ -284,39 +184,12 @@ class MainWindow(QMainWindow):
 
         entry, why = this_machine_entry(self.session.catalog, detection)
         if entry is None:
-            self._no_gpu_dialog(detection, why)
+            from advisor.ui.machine_detection import no_gpu_dialog
+
+            self.dialog_no_gpu = no_gpu_dialog(self, detection, why)
             return
         self.statusBar().showMessage(why, 6000)
         self.session.add_build(entry)
-
-    def _no_gpu_dialog(self, detection, why: str) -> None:
-        """No usable GPU: said in a dialog (a status line was gone in 10 s, issue 17), with a
-        CPU-only build of this machine (its RAM as the memory) or the catalog search instead."""
-        from advisor.ui.machine import cpu_only_entry
-
-        cpu, cpu_text = cpu_only_entry(detection)
-        box = QMessageBox(QMessageBox.Icon.Information, "This machine", "No GPU was found on this computer.", parent=self)
-        box.setInformativeText(
-            ("You can still compare it as a CPU-only build: its RAM holds the model and the estimate "
-             "assumes the speed of common desktop memory (dual-channel DDR4-3200). "
-             if cpu is not None else f"It cannot be added as a CPU-only build: {cpu_text}. ")
-            + "Or let Find builds suggest hardware for this job.")
-        box.setDetailedText("What detection saw:\n" + "\n".join(detection.status_lines or (why,)))
-        self.button_cpu_only = box.addButton("Add CPU-only build", QMessageBox.ButtonRole.AcceptRole)
-        self.button_cpu_only.setEnabled(cpu is not None and self.session.can_add())
-        button_find = box.addButton("Find builds…", QMessageBox.ButtonRole.ActionRole)
-        box.addButton(QMessageBox.StandardButton.Close)
-
-        def _on_clicked(button) -> None:
-            if button is self.button_cpu_only and cpu is not None:
-                self.session.add_build(cpu)
-                self.statusBar().showMessage(cpu_text, 8000)
-            elif button is button_find:
-                self.find_builds()
-
-        box.buttonClicked.connect(_on_clicked)
-        self.dialog_no_gpu = box
-        box.open()
 
     def _on_detection_failed(self, message: str) -> None:
         self.busy.setVisible(False)
@@ -354,7 +227,7 @@ class MainWindow(QMainWindow):
     def open_recent(self, path: str) -> None:
         """File ▸ Open Recent: a file that is gone leaves the list, and a dialog says so."""
         if not Path(path).is_file():
-            self._set_recent(without(self.settings.recent_comparisons, path))
+            self.set_recent(without(self.settings.recent_comparisons, path))
             box = QMessageBox(QMessageBox.Icon.Warning, "Open Recent",
                               f"“{Path(path).name}” is no longer there; it was removed from the list.",
                               QMessageBox.StandardButton.Ok, self)
@@ -365,7 +238,7 @@ class MainWindow(QMainWindow):
         if self.may_replace_document():
             self.session.open(path)
 
-    def _set_recent(self, recent: tuple[str, ...]) -> None:
+    def set_recent(self, recent: tuple[str, ...]) -> None:
         if recent == self.settings.recent_comparisons:
             return
         from advisor.storage.settings import save_settings
@@ -388,7 +261,7 @@ class MainWindow(QMainWindow):
         return self.session.save(path)
 
     def preferences(self) -> None:
-        from advisor.ui.dialogs import PreferencesDialog
+        from advisor.ui.preferences_dialog import PreferencesDialog
 
         d = PreferencesDialog(self.settings, self)
         if d.exec():
@@ -396,17 +269,12 @@ class MainWindow(QMainWindow):
             self.session.set_prefs(self.settings)
             self.persist()
 
-    def about(self) -> None:
-        from advisor.storage.catalog_store import shipped_catalog_date
-
-        QMessageBox.about(self, f"About {APP_NAME}",
-                          f"<b>{APP_NAME}</b> {__version__}<br>Catalog: {html.escape(shipped_catalog_date())}<br>"
-                          f"License: {APP_LICENSE}<br><a href='{APP_URL}'>{APP_URL}</a>")
-
     def fit_to_screen(self) -> None:
         """The window inside its screen's free area (no taller or wider, title bar and panels kept): the
         default 1280×800, or a place saved on a larger screen, opened past a 1024×700 screen's edges."""
         from PySide6.QtWidgets import QApplication
+
+        from advisor.ui.screen_fit import fit_into
 
         screen = self.screen() or QApplication.primaryScreen()
         if screen is not None:
@@ -423,7 +291,7 @@ class MainWindow(QMainWindow):
 
     def _on_document_changed(self) -> None:
         if self.session.path is not None:  # opened or saved: first in Open Recent
-            self._set_recent(with_recent(self.settings.recent_comparisons, self.session.path))
+            self.set_recent(with_recent(self.settings.recent_comparisons, self.session.path))
         name = self.session.path.name if self.session.path else "Untitled comparison"
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.session.dirty)

@@ -39,6 +39,26 @@ def can_sit_beside_others(gpu: Gpu) -> bool:
     return gpu.segment is not Segment.UNIFIED_MEMORY
 
 
+#: A build holds at most this many of one card (the count field's bound).
+MAX_OF_ONE_CARD = 72
+#: What the note under the cards says about a machine of different cards, once it can be built.
+MIXED_NOTE = ("<b>Different cards in one machine.</b> With llama.cpp each card holds layers in proportion "
+              "to its memory; split evenly (vLLM, tensor parallel), every card works at the slowest card's "
+              "pace. OK also saves this build in your catalog, to edit or find later.")
+
+
+def mixing_problem(first: Gpu | None, cards: Iterable[BuildGpu], incomplete: bool) -> tuple[str, bool]:
+    """Why the cards (``first`` chosen in the list, then the other rows' ``cards``; ``incomplete``: a row names
+    no card yet) cannot make a build yet, and whether that is an error; ("", False) when they can."""
+    if first is not None and not can_sit_beside_others(first):
+        return "A computer with unified memory takes no other cards: remove the other cards or choose a card.", True
+    if any(c.count > MAX_OF_ONE_CARD for c in cards):
+        return f"A build holds at most {MAX_OF_ONE_CARD} of one card.", True
+    if incomplete:
+        return "Choose a card in each row (or remove the row).", False  # a row being filled: a hint
+    return "", False
+
+
 def short_name(gpu: Gpu) -> str:
     """The card as a buyer says it in a build's name: "RTX 3090", not "NVIDIA GeForce RTX 3090"."""
     name = gpu.name.strip()

@@ -27,7 +27,7 @@ TIMEOUT_MS = 120_000
 
 def report_command(comparison_file: Path, out: Path, page_size: str, unit: str, cost=None) -> tuple[str, list[str]]:
     """(program, arguments) of the child: this interpreter (or the bundled executable). ``cost``: the
-    window's running-cost settings, passed as flags so the PDF uses them (issue 18)."""
+    window's running-cost settings, passed as flags so the PDF uses them."""
     args = ["report", str(comparison_file), "--out", str(out), "--overwrite", "--page-size", page_size, "--unit", unit]
     if cost is not None:
         args += ["--electricity-usd-per-kwh", repr(cost.electricity_usd_per_kwh), "--hours-per-day",
@@ -98,7 +98,7 @@ FILTERS = {"a4": "PDF report, A4 paper (*.pdf)", "letter": "PDF report, US Lette
 
 
 def file_stem(title: str, limit: int = 80) -> str:
-    """A file name from a title that stays readable: "2× RTX 3090" → "2x RTX 3090" (issue 17),
+    """A file name from a title that stays readable: "2× RTX 3090" → "2x RTX 3090" (no sign a file system or a mail program may mangle),
     characters file systems refuse become "-", and a long name is cut at a word."""
     text = title.replace("×", "x").replace(":", " -")
     safe = "".join(c if c.isalnum() or c in " -_()+.," else "-" for c in text).strip(" .-")

@@ -2,7 +2,7 @@
 
 A tab is built the first time it is shown (``PlotTabs``), so start-up pays only for the
 visible one; after that every results change is a ``setData`` on existing items. The visible
-tab redraws after the table has painted, and the Fit tab once the sweep is in (issue 20).
+tab redraws after the table has painted, and the Fit tab once the sweep is in.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class _PlotTab(QWidget):
             self.canvas.addItem(item, row=i, col=0)
         # Stacked plots keep a readable height each and scroll when the window is short: squeezed
         # into a 1024×700 window the Value tab's three charts lost their bars, and at 1280×800 their
-        # y-axis labels ran into each other (issue 41).
+        # y-axis labels ran into each other.
         self.canvas.setMinimumHeight(STACKED_PLOT_MIN_PX * len(builder.items) if len(builder.items) > 1 else 0)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -42,7 +42,7 @@ class _PlotTab(QWidget):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(self.canvas)
         # The plot and the text under it share a splitter: the plot gets the room (its labels
-        # need height with six builds, issue 17) and the user can give the text more.
+        # need height with six builds) and the user can give the text more.
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.scroll)
@@ -60,7 +60,7 @@ class _PlotTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self._below_html = ""
         # The text under the plot follows in the next turn of the event loop: the plot is on
-        # screen first (laying out the HTML takes a few ms, issue 20).
+        # screen first (laying out the HTML is slow next to a redraw).
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(0)
@@ -75,7 +75,8 @@ class _PlotTab(QWidget):
         elif isinstance(b, plots.MemoryPlot):
             b.update(results, self.session.prefs.memory_unit)
         elif isinstance(b, plots.ValuePlot):
-            b.update(results, training, cost=self.session.prefs.cost, workload=self.session.workload)
+            results = self.session.finished(results)  # with the running costs, under the preferences
+            b.update(results, training)
         else:
             b.update(results, training)
         text = None
@@ -83,7 +84,7 @@ class _PlotTab(QWidget):
             text = fmt.largest_fit_html(results)
         elif isinstance(b, plots.ValuePlot):
             text = _running_cost_html(results, self.session.workload, self.session.prefs) + "<br>" + \
-                _rent_vs_buy_html(results, self.session.prefs, self.session.workload)
+                _rent_vs_buy_html(results, self.session.prefs)
         self._text = text
         if text is not None:
             self._text_timer.start()
@@ -101,7 +102,7 @@ class _PlotTab(QWidget):
 def replace_html(browser: QTextBrowser, html: str) -> None:
     """New HTML in a text browser whose policy is ``ScrollBarAsNeeded``. ``setHtml`` empties the
     document first: a shown scroll bar went and came back, and the text was laid out twice more at
-    the two widths (3 ms and a repaint per change, issue 20). The bar is held on while the text is
+    the two widths (and the browser repainted) on every change. The bar is held on while the text is
     replaced; it goes only if the new text fits."""
     held = browser.verticalScrollBar().isVisible()
     if held:
@@ -112,18 +113,16 @@ def replace_html(browser: QTextBrowser, html: str) -> None:
 
 
 def _running_cost_html(results, workload, prefs) -> str:
-    """Per build: power, energy per year, cost per hour of use and per million tokens, ownership (issue 18)."""
-    import datetime as dt
+    """Per build: power, energy per year, cost per hour of use and per million tokens, ownership, read from
+    ``results.running`` (the session computed them under ``prefs.cost``)."""
     import html
 
-    from advisor.core.advice.running import build_running_cost, cost_per_token_gap
-
-    cost = prefs.cost
+    running = results.running
+    cost = running.settings
     training = workload.mode is Mode.TRAIN
     kind = "trained" if training else "generated"
     rows = []
-    for r in results.builds:
-        c = build_running_cost(r, workload, cost, dt.date.today())
+    for r, c, gap in zip(results.builds, running.builds, running.gaps, strict=True):
         name = html.escape(r.name)
         if c.price_usd is None:
             rows.append(f"{name}: no price" + ("" if c.rented or c.energy_usd_per_year is None else
@@ -132,7 +131,7 @@ def _running_cost_html(results, workload, prefs) -> str:
         seen = f" (seen {c.price_date.isoformat()}{', stale' if c.price_stale else ''})" if c.price_date else ""
         per_m = c.usd_per_million_tokens
         m = (f"{fmt.usd(per_m, prefs)} per million {kind} tokens" if per_m is not None
-             else f"per million {kind} tokens: {cost_per_token_gap(r, c, workload)}")
+             else f"per million {kind} tokens: {gap}")
         if c.rented:
             parts = [f"rented {fmt.usd(c.price_usd, prefs, '/h')}{seen}", m]
         else:
@@ -154,20 +153,18 @@ def _running_cost_html(results, workload, prefs) -> str:
     return head + "<br>" + "<br>".join(rows)
 
 
-def _rent_vs_buy_html(results, prefs, workload) -> str:
+def _rent_vs_buy_html(results, prefs) -> str:
     """Owning vs renting: each bought build against the cheapest cloud instance here that runs the job,
-    with the owned build's electricity counted (``advisor.core.advice.running.rent_vs_buy``)."""
+    with the owned build's electricity counted (``results.running.rent_vs_buy``)."""
     import html
-
-    from advisor.core.advice.running import rent_vs_buy
 
     clouds = [r for r in results.builds if r.entry.cloud_id is not None or r.usd_per_hour is not None]
     unpriced = [r.name for r in results.builds if r not in clouds and r.price_new_usd is None and r.price_used_usd is None]
     tail = f"<br>No price in the catalog for {html.escape(', '.join(unpriced))}: no Value bars." if unpriced else ""
     if not clouds:
         return "Add a cloud instance to see owning vs renting and the break-even hours." + tail
-    rvb = rent_vs_buy(results, workload, prefs.cost)
-    if rvb.cloud is None:  # a cloud build is there: never ask to add one (issue 17)
+    rvb = results.running.rent_vs_buy
+    if rvb.cloud is None:  # a cloud build is there: never ask to add one
         return (f"No hourly price in the catalog (or no fit) for {html.escape(', '.join(c.name for c in clouds))}: "
                 "no owning vs renting break-even." + tail)
     rows = []
@@ -202,7 +199,9 @@ class DetailsTab(QTextBrowser):
         self._detailed = KeepLast(lambda results: detailed_results(self.session.arch, results))
 
     def update_from(self, results) -> None:
-        replace_html(self, fmt.details_html(self._detailed(results), self.session.workload, self.session.prefs))
+        # With each build's speed basis (the session's ``finished``), then what only this tab shows.
+        details = self._detailed(self.session.finished(results))
+        replace_html(self, fmt.details_html(details, self.session.workload, self.session.prefs))
 
 
 TABS = (

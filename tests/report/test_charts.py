@@ -1,4 +1,4 @@
-"""The report's charts go into the PDF as vectors and text, whatever the window caches (issue 20)."""
+"""The report's charts go into the PDF as vectors and text, whatever the window caches."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from pypdf import PdfReader
 
 from advisor.core.advice.comparison import canonical_comparison
-from advisor.report.export import export_pdf
 from advisor.storage.catalog_store import load_catalog
+from tests.report_export import export
 
 
 def test_charts_are_vectors_with_their_labels_as_text(qapp, tmp_path):
@@ -18,7 +18,7 @@ def test_charts_are_vectors_with_their_labels_as_text(qapp, tmp_path):
     page, and the Fit chart's axis title and legend entries are text."""
     comp = canonical_comparison()
     out = tmp_path / "charts.pdf"
-    export_pdf(comp, load_catalog().catalog, out, catalog_date="2026-11-01", error_band="",
+    export(comp, load_catalog().catalog, out, catalog_date="2026-11-01", error_band="",
                made_on=dt.date(2026, 11, 26))
     reader = PdfReader(out)
     assert all(not page.images for page in reader.pages)

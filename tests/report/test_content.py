@@ -6,15 +6,24 @@ import datetime as dt
 
 import pytest
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison
+from advisor.core.advice.comparison import (
+    BuildEntry,
+    Comparison,
+    ModelRef,
+    canonical_comparison,
+)
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.recommend import recommendation
+from advisor.core.advice.running import with_running_costs
+from advisor.core.advice.speed_bases import with_speed_bases
+from advisor.core.cost.running import CostSettings
 from advisor.core.job.plan import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
 from advisor.report.content import build_document
 from advisor.report.document import Chart, Paragraph, Table
 from advisor.storage.catalog_store import load_catalog
+from advisor.storage.error_bands import speed_basis_table
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +33,9 @@ def catalog():
 
 def _doc(catalog, comparison):
     arch = resolve_model(catalog, comparison.model)
-    results = evaluate(catalog, arch, comparison.workload, comparison.builds)
+    results = with_speed_bases(evaluate(catalog, arch, comparison.workload, comparison.builds), comparison.workload,
+                               speed_basis_table())  # as the caller adds them (llm-advisor report, the window)
+    results = with_running_costs(results, arch, comparison.workload, CostSettings(), dt.date(2026, 11, 22))
     doc = build_document(comparison, arch, results, catalog_date="2026-11-09", error_band="memory ±3 % median",
                          made_on=dt.date(2026, 11, 22))
     return doc, results
@@ -72,7 +83,7 @@ def test_document_has_workload_charts_formulas_and_dates(catalog):
 def test_recommendation_names_the_faster_build_and_the_link(catalog):
     c = Comparison(model=ModelRef(preset_id="llama-3.2-3b"),
                    # 512-token sequences: FSDP's gathers weigh against less compute per step, so the link
-                   # decides (at 1,024 the Ampere pair's training MFU, issue 15, made the two pairs about even)
+                   # decides (at 1,024 the Ampere pair's training MFU made the two pairs about even)
                    workload=Workload(mode="train", method="full", seq_len=512,
                                      checkpointing="full", optimizer="adamw-8bit"),
                    builds=(BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink", plan=PlanPins(parallel="fsdp")),
@@ -129,114 +140,6 @@ def test_qlora_base_is_what_the_estimate_stores(catalog):
     doc, _ = _doc(catalog, c)
     rows = dict(_table(doc, "Setting").rows)
     assert rows["Base weights"] == "NF4 (4.5 bits)"
-
-
-def test_workload_rows_state_the_objective_and_no_lora_rank_for_adapters():
-    # issue 21: the PDF says what the training optimizes (with its source) beside the method.
-    from advisor.report.content import workload_rows
-    from tests.core.speed.speed_fixtures import llama2_7b
-
-    # The settings in their declared words (the sources of each objective are the estimate's assumptions).
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", objective="dpo"), None))
-    assert rows["Objective"].startswith("DPO (preferences)")
-    assert rows["Method"] == "LoRA" and rows["LoRA rank"] == "16"
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="adapter-v2"), None))
-    assert rows["Method"] == "LLaMA-Adapter V2 (LitGPT)" and rows["Objective"].startswith("SFT (instructions)")
-    assert "LoRA rank" not in rows
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", objective="dpo", precompute_ref=True), None))
-    assert rows["Reference scores computed beforehand"] == "on"
-
-
-def test_workload_rows_say_when_the_prompt_attention_is_not_fused():
-    # issue 15 (fifteenth session): a prompt without a fused attention kernel is slower; the PDF says so.
-    from advisor.report.content import workload_rows
-    from tests.core.speed.speed_fixtures import llama2_7b
-
-    assert "Prompt attention" not in dict(workload_rows(llama2_7b(), Workload(engine="transformers"), None))
-    assert "Prompt attention" not in dict(workload_rows(llama2_7b(), Workload(engine="vllm", attention="eager"), None))
-    rows = dict(workload_rows(llama2_7b(), Workload(engine="transformers", attention="eager"), None))
-    assert rows["Prompt attention"] == ("not fused (eager attention): the prompt's attention scores go through the "
-                                        "card's memory")
-    rows = dict(workload_rows(llama2_7b(), Workload(engine="ollama", weights="q4_k_m"), None))
-    assert rows["Prompt attention"].startswith("not fused (Ollama leaves flash attention off)")
-    # llama.cpp with any attention but its flash attention: said as the speed note says it, not as "sdpa"
-    rows = dict(workload_rows(llama2_7b(), Workload(engine="llama.cpp", weights="q4_k_m", attention="sdpa"), None))
-    assert rows["Prompt attention"].startswith("not fused (flash attention off)")
-
-
-def test_workload_rows_name_a_per_head_decode_kernel():
-    # issue 15 (third session): the PDF states the decode attention kernel when it is not the default.
-    from advisor.report.content import workload_rows
-    from tests.core.speed.speed_fixtures import llama2_7b
-
-    assert "Decode attention" not in dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm"), None))
-    rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", decode_attention="per-head"), None))
-    assert rows["Decode attention"].startswith("per head")
-    # A named TensorRT-LLM version: the task names it, and what it runs (per-head before 0.7; an MoE model's
-    # experts in 16-bit in an FP8 build before 0.10) is stated as the estimate used it.
-    rows = dict(workload_rows(llama2_7b(), Workload(engine="tensorrt-llm", engine_version="0.5.0"), None))
-    assert rows["Engine"] == "TensorRT-LLM" and rows["TensorRT-LLM version"] == "0.5.0"
-    assert rows["Decode attention"].startswith("per head: one query head at a time")
-    mixtral = load_catalog().catalog.models["mixtral-8x7b"]
-    rows = dict(workload_rows(mixtral, Workload(engine="tensorrt-llm", engine_version="0.9.0", weights="fp8"), None))
-    assert rows["Weights"] == "FP8 (8 bits) (experts in FP16 (16 bits): no FP8 path for MoE experts before 0.10)"
-
-
-def test_workload_rows_name_the_framework_and_what_it_sets():
-    # issue 14: the PDF names the training framework and shows the precision, loss and checkpointing
-    # the estimate used, the framework's defaults where the job set nothing (LitGPT trains in pure
-    # bf16 with a chunked loss; the job's own 'amp' default is not what was estimated).
-    from advisor.report.content import workload_rows
-    from tests.core.speed.speed_fixtures import llama2_7b
-
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert rows["Framework"].startswith("LitGPT: pure bf16")
-    from advisor.core.job.frameworks import PROFILES
-    from advisor.core.job.workload import Framework
-
-    assert rows["Precision"] == "bf16" and rows["Loss"] == "chunked"
-    assert rows["Loss chunks"] == str(PROFILES[Framework.LITGPT].loss_chunks)  # the framework's, as estimated
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora"), None))
-    assert rows["Framework"].startswith("Hugging Face: ") and rows["Precision"].startswith("mixed precision")
-    assert rows["Optimizer"] == "AdamW" and rows["Optimizer kernel"] == "fused"  # the kernel the estimate took
-    lit = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt"), None))
-    assert lit["Optimizer kernel"] == "foreach"
-    eight = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", optimizer="adamw-8bit"), None))
-    assert eight["Optimizer"] == "AdamW 8-bit" and "Optimizer kernel" not in eight  # bitsandbytes' own kernel
-    rows = dict(workload_rows(llama2_7b(), Workload(mode="train", method="lora", framework="litgpt", precision="amp"), None))
-    assert rows["Precision"].startswith("mixed precision")  # what the user set stands
-    assert "Framework" not in dict(workload_rows(llama2_7b(), Workload(), None))
-
-
-def test_the_verdict_table_prices_every_build_per_million_tokens():
-    """One unit for the column: a rented build's hourly rate over its tokens per hour, an owned one's running cost
-    (its cost per unit was its hourly rate over tokens/s, '$0.00/h per tok/s', and owned builds' $ per tok/s sat
-    beside rented builds' $ per M tokens)."""
-    from advisor.core.advice.comparison import BuildEntry, ModelRef
-    from advisor.core.advice.evaluate import evaluate, resolve_model
-    from advisor.core.job.workload import Method, Mode
-    from advisor.report.content import verdict_table
-    from advisor.storage.catalog_store import load_catalog
-
-    catalog = load_catalog().catalog
-    w = Workload(mode=Mode.TRAIN, method=Method.LORA)
-    results = evaluate(catalog, resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b")), w,
-                       (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
-                        BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))
-    import datetime as dt
-
-    from advisor.core.advice.running import build_running_cost
-    from advisor.core.cost.running import CostSettings
-
-    table = verdict_table(results, w, "GiB", CostSettings(), dt.date(2026, 11, 1))
-    assert table.columns[-1] == "Cost per million trained tokens"
-    rows = {row[0]: row for row in table.rows}
-    h200 = results.builds[0]
-    expected = h200.usd_per_hour / (h200.estimate.speed.train_tokens_per_s * 3600) * 1e6
-    assert rows["H200"][-1] == f"${expected:,.2f}" and "$0.00" not in rows["H200"][-1]
-    pair = build_running_cost(results.builds[1], w, CostSettings(), dt.date(2026, 11, 1))
-    assert rows["pair"][-1] == f"${pair.usd_per_million_tokens:,.2f}"
-    assert not any("tok/s" in row[-1] for row in table.rows)
 
 
 def test_a_request_in_the_report(catalog):

@@ -1,4 +1,4 @@
-"""The PDF names several machines (issue 21): node count, their network card, the link that bounds the traffic."""
+"""The PDF names several machines: node count, their network card, the link that bounds the traffic."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import pytest
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
 from advisor.core.advice.evaluate import evaluate, resolve_model
+from advisor.core.advice.running import with_running_costs
+from advisor.core.cost.running import CostSettings
 from advisor.core.job.workload import Workload
 from advisor.report.content import build_document
 from advisor.report.document import Table
@@ -26,7 +28,8 @@ def test_the_pdf_names_the_machines_and_their_network(catalog):
                 BuildEntry(name="Four DGX", system_id="nvidia-dgx-h100", nodes=4),
                 BuildEntry(name="Two desks", build_id="2x-rtx-4090-pcie-x16", nodes=2)))
     arch = resolve_model(catalog, comparison.model)
-    results = evaluate(catalog, arch, comparison.workload, comparison.builds)
+    results = with_running_costs(evaluate(catalog, arch, comparison.workload, comparison.builds), arch,
+                                 comparison.workload, CostSettings(), dt.date(2026, 11, 22))
     doc = build_document(comparison, arch, results, catalog_date="2026-11-09", error_band="", made_on=dt.date(2026, 11, 22))
     tables = [b for b in doc.blocks if isinstance(b, Table) and b.columns[0] == "Build"]
     builds = next(t for t in tables if "Links" in t.columns)

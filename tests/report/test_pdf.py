@@ -7,7 +7,14 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from advisor.report.document import Bullets, Chart, Heading, Paragraph, ReportDocument, Table
+from advisor.report.document import (
+    Bullets,
+    Chart,
+    Heading,
+    Paragraph,
+    ReportDocument,
+    Table,
+)
 from advisor.report.pdf import PdfWriteError, write_pdf
 
 
@@ -144,7 +151,8 @@ def test_footer_text_stays_clear_of_the_page_number(qapp, tmp_path):
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QFontMetricsF
 
-    from advisor.report.pdf import FONTS, footer_lines
+    from advisor.report.page_layout import FONTS
+    from advisor.report.pdf import footer_lines
 
     long = "LLM Hardware Advisor 0.1.0 · 6 builds: " + ", ".join(f"Build number {i} with a long name" for i in range(6))
     out = tmp_path / "footer.pdf"

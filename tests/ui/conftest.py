@@ -6,7 +6,7 @@ import pytest
 
 
 def wait_until_drawn(qtbot, window, timeout_ms: int = 10000) -> None:
-    """Wait for what follows a change after the table (issue 20): the fit sweep (in turns of the event
+    """Wait for what follows a change after the table: the fit sweep (in turns of the event
     loop), the search for what would make each build fit (on the worker thread), then the visible
     tab's redraw and the lines under the table."""
     s = window.session
@@ -16,7 +16,7 @@ def wait_until_drawn(qtbot, window, timeout_ms: int = 10000) -> None:
 
 def synchronous_results(session):
     """What the window shows once its worker is done: one ``evaluate`` with the fit sweep and the
-    search for what would make each build fit inline (as the window computed it before issue 20)."""
+    search for what would make each build fit inline (what the scheduler's steps must add up to)."""
     from advisor.core.advice import evaluate
     from advisor.storage.error_bands import median_pct
 

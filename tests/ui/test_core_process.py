@@ -1,4 +1,4 @@
-"""The core's sweep and search in a process of their own, beside the UI thread (issue 20)."""
+"""The core's sweep and search in a process of their own, beside the UI thread."""
 
 import multiprocessing
 import threading
@@ -191,7 +191,7 @@ def test_the_worker_searches_as_the_core_does_and_a_newer_request_stops_it():
 def test_the_windows_search_runs_in_the_process_and_starts_again_after_a_change(app_window, qtbot, drawn,
                                                                                 monkeypatch):
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.ui.session import Session
+    from advisor.ui.recompute import search
 
     session, window = app_window
     for name, src in (("DGX", {"system_id": "nvidia-dgx-h100"}), ("5090", {"gpu_id": "rtx-5090"})):
@@ -199,17 +199,17 @@ def test_the_windows_search_runs_in_the_process_and_starts_again_after_a_change(
     session.slice_ms = 8.0
     _ready(qtbot, session.core_process)
     threads = []
-    real_run = Session._run
-    monkeypatch.setattr(Session, "_run", lambda self, *a: threads.append(a) or real_run(self, *a))
+    real_start = search.start_job
+    monkeypatch.setattr(search, "start_job", lambda *a: threads.append(a) or real_start(*a))
     big = session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA, "batch": 40, "seq_len": 4096})
     session.set_workload(big)
-    qtbot.waitUntil(lambda: session._suggest_job is not None, timeout=20000)  # the search was sent …
+    qtbot.waitUntil(lambda: session.scheduler.search.job is not None, timeout=20000)  # the search was sent …
     bigger = big.model_copy(update={"batch": 48})
     with qtbot.waitSignal(session.suggestions_computed, timeout=60000):
         session.set_workload(bigger)  # … and a change came while it ran: searched again for this one
     drawn(window)
     assert not threads  # never on the worker thread
-    want = evaluate.find_suggestions(session.arch, session.workload, session.results, session._margin)
+    want = evaluate.find_suggestions(session.arch, session.workload, session.results, session.scheduler.inputs.margin)
     assert tuple(r.suggestions if f is not None else None for r, f in zip(session.results.builds, want)) == want
 
 

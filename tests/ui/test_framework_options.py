@@ -1,4 +1,4 @@
-"""The Fine-tuning section's framework and its options (issue 14): the estimate a user sees follows them."""
+"""The Fine-tuning section's framework and its options: the estimate a user sees follows them."""
 
 import pytest
 
@@ -55,7 +55,7 @@ def test_the_boxes_show_a_loaded_workload(app_window):
 
 
 def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
-    """Issue 14: the options a user sets on the command line (optimizer in backward, saved-activation
+    """The options a user sets on the command line (optimizer in backward, saved-activation
     format, loss chunks, checkpoint every K layers, tensor / context parallel inside FSDP, old
     bitsandbytes, expandable segments) are fields of the Fine-tuning section, reach the job, and show a
     loaded job; each has a tooltip."""
@@ -108,7 +108,7 @@ def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
 
 
 def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window):
-    """Issue 15: which AdamW kernel the step runs (``--optimizer-kernel``) is a field; foreach holds a
+    """Which AdamW kernel the step runs (``--optimizer-kernel``) is a field; foreach holds a
     state-sized temporary and passes over the states more often, so the same full fine-tune needs more
     memory and trains slower than with the fused kernel; the field is greyed for other optimizers."""
     from advisor.core.job.workload import OptimizerKernel
@@ -140,7 +140,7 @@ def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window)
 
 
 def test_the_plan_dialog_offers_nvme_offload(app_window):
-    """Issue 14: ZeRO-Infinity's NVMe offload (``--offload nvme``) is a choice of a build's plan too."""
+    """ZeRO-Infinity's NVMe offload (``--offload nvme``) is a choice of a build's plan too."""
     from advisor.core.advice.comparison import BuildEntry
     from advisor.core.job.workload import Offload
     from advisor.ui.plan_dialog import PlanDialog
@@ -156,7 +156,7 @@ def test_the_plan_dialog_offers_nvme_offload(app_window):
 
 
 def test_each_framework_says_what_it_changes(app_window):
-    """Issue 14: a tooltip per framework in the choice, from the profile the estimate applies."""
+    """A tooltip per framework in the choice, from the profile the estimate applies."""
     from PySide6.QtCore import Qt
 
     from advisor.core.job.frameworks import PROFILES

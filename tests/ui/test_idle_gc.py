@@ -1,4 +1,4 @@
-"""The garbage collector's full collections wait for a pause (issue 20, ``advisor.ui.idle_gc``)."""
+"""The garbage collector's full collections wait for a pause (``advisor.ui.idle_gc``)."""
 
 import gc
 

@@ -56,14 +56,14 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     after = _cell(window, 0, 2)
     assert after != before
     assert f"{core.fit.need_per_gpu_bytes / GIB:.1f} / " in after and after.endswith(" GiB")
-    drawn(window)  # the plot redraws after the table has painted (issue 20)
+    drawn(window)  # the plot redraws after the table has painted
     marker_after = fit_tab.builder.marker.getData()[1]
     # The marker is on the current technique's curve at the model's size (the curves: a whole model's
     # memory without a build; vLLM's pre-allocated share of a card is not on them), as the builds' lines are.
     from advisor import plots
 
     results = session.results
-    on_curve = plots.curve_at(results.curves[results.current_technique], results.chosen_params)
+    on_curve = plots.curve_at(results.curve_params, results.curves[results.current_technique], results.chosen_params)
     assert 10 ** marker_after[0] == pytest.approx(on_curve / GIB)  # the axis is log10
     no_build = estimate(session.catalog.models["llama-3.1-70b"], session.workload, None)
     assert on_curve == pytest.approx(no_build.memory.total, rel=0.15)  # a generic decoder of its size is near it
@@ -135,7 +135,7 @@ def test_save_and_reopen(app_window, tmp_path):
 def test_contradiction_is_explained_inline(app_window, qtbot):
     session, window = app_window
     session.set_workload(session.workload.model_copy(update={"kv_dtype": "q4_0"}))  # a llama.cpp type on vLLM
-    # The lines under the table follow a turn after the table's paint (issue 20).
+    # The lines under the table follow a turn after the table's paint.
     qtbot.waitUntil(lambda: "llama.cpp type" in window.builds_panel.label_messages.text(), timeout=5000)
     assert all(r.problems for r in session.results.builds)
     assert _cell(window, 0, 2).startswith("cannot run as set")
@@ -148,7 +148,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
     from advisor.core.job.workload import Engine, Workload
 
     session, window = app_window
-    session._set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
+    session.set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
                          BuildEntry(name="One 4090", gpu_id="rtx-4090", gpu_count=1)), "two")
     session.set_workload(session.workload.model_copy(update={"engine": Engine.TENSORRT_LLM}))
     m = window.builds_panel.model
@@ -186,7 +186,7 @@ def test_the_winner_is_named_and_its_row_highlighted(app_window):
 
 
 def test_fit_and_checks_cells_are_coloured_by_what_they_say(app_window):
-    from advisor.ui.builds_panel import CHECKS_COLUMN, FIT_COLUMN
+    from advisor.ui.builds_table_model import CHECKS_COLUMN, FIT_COLUMN
 
     session, window = app_window
     model = window.builds_panel.model
@@ -215,7 +215,7 @@ def test_a_build_that_does_not_fit_says_what_would(app_window, drawn, synchronou
     session.set_model(ModelRef(preset_id="llama-3.1-70b"))
     row = [b.name for b in session.builds].index("one 5090")
     r = session.results.builds[row]
-    # The table is current at once; the search for what would make it fit runs on the worker (issue 20).
+    # The table is current at once; the search for what would make it fit runs on the worker.
     assert not r.runs and not r.suggestions and session.suggestions_pending
     assert _cell(window, row, 3) == "—"  # no speed for a build that does not run the job
     qtbot.waitUntil(lambda: "one 5090 does not fit; looking for what would make it fit"
@@ -290,7 +290,7 @@ app.processEvents()
 before = sys.getrefcount(None)
 panel = window.workload_panel
 for i in range(200):
-    panel.spin_batch.setValue(1 + i % 97)  # new values: each change starts or supersedes a fit sweep (issue 20)
+    panel.spin_batch.setValue(1 + i % 97)  # new values: each change starts or supersedes a fit sweep
     app.processEvents()
 after = sys.getrefcount(None)
 print(before, after, session.workload.batch)
@@ -301,7 +301,7 @@ window.close()
 def test_200_workload_changes_leave_the_process_alive_and_none_referenced(tmp_path):
     """PySide6 6.12.0 on CPython 3.11 took one reference from None per null pointer it returned, and
     the window died with "none_dealloc" after about ten changes; pyproject's bound keeps 6.12 off 3.11
-    (issue 16). A real process, so an abort fails this test instead of the whole run."""
+   . A real process, so an abort fails this test instead of the whole run."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "LLM_ADVISOR_HOME": str(tmp_path / "h"),
            "HOME": str(tmp_path), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     proc = subprocess.run([sys.executable, "-c", DRIVE_200_CHANGES], capture_output=True, text=True,
@@ -310,22 +310,6 @@ def test_200_workload_changes_leave_the_process_alive_and_none_referenced(tmp_pa
     before, after, batch = (int(x) for x in proc.stdout.split()[-3:])
     assert batch == 1 + 199 % 97
     assert after >= before - 100, (before, after)  # a leak of one per call would take thousands
-
-
-@pytest.mark.parametrize(("screen", "place"), [((1024, 700), (0, 0)), ((1920, 1080), (700, 400)), ((1280, 800), (0, 0))])
-def test_the_window_fits_the_screens_free_area(qtbot, screen, place):
-    from PySide6.QtCore import QRect
-
-    from advisor.ui.main_window import MainWindow, fit_into
-
-    window = MainWindow()  # its frame: 1280×800
-    qtbot.addWidget(window)
-    window.move(*place)
-    free = QRect(0, 0, *screen)
-    fit_into(window, free)
-    assert window.width() <= screen[0] and window.height() <= screen[1]
-    assert free.contains(window.geometry())
-    assert (window.width(), window.height()) == (min(1280, screen[0]), min(800, screen[1]))
 
 
 def test_a_place_saved_on_a_larger_screen_is_brought_inside_this_one(qtbot):

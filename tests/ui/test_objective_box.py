@@ -1,4 +1,4 @@
-"""The Fine-tuning section's Objective box (issue 21): buyer words, training only, and it changes the estimate."""
+"""The Fine-tuning section's Objective box: buyer words, training only, and it changes the estimate."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The window opens a hostile comparison file or model as a message and stays as it was (issue 19).
+"""The window opens a hostile comparison file or model as a message and stays as it was.
 
 A comparison with a 1e308 W inline GPU, a generic model of 5 parameters or JSON nested 100k
 deep had switched the title and build list while keeping the previous results; a model

@@ -1,4 +1,4 @@
-"""Prices as words: "no price" instead of "? · ?", and where the catalog saw the price (issue 17)."""
+"""Prices as words: "no price" instead of "? · ?", and where the catalog saw the price."""
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.advice.evaluate import BuildResult
@@ -34,7 +34,7 @@ def _priced():
 
 
 def test_the_cell_shows_todays_price_of_the_whole_machine_with_its_kind():
-    """One figure per machine on every screen (issue 40/41): the lower of new and used, cards and platform."""
+    """One figure per machine on every screen: the lower of new and used, cards and platform."""
     r = _priced()
     assert fmt.cell(r, 4, Settings(), Workload()) == f"${r.price.usd:,.0f} used"
     tip = fmt.price_tip(r, Settings())
@@ -64,7 +64,7 @@ def test_largest_fit_headers_align_with_their_numbers():
 
 
 def test_a_gpu_count_build_says_it_stands_on_a_typical_platform():
-    """Issue 40: a user's GPU × count build gets its tier's platform added, and says so."""
+    """A user's GPU × count build gets its tier's platform added, and says so."""
     r = _priced()
     tip = fmt.cell_tip(r, 0, Settings(), Workload())
     assert "On a typical desktop for two cards" in tip and "in its price; its host RAM 64 GB" in tip

@@ -1,9 +1,9 @@
-"""The Value tab shows running cost under the user's settings; Preferences edits them (issue 18)."""
+"""The Value tab shows running cost under the user's settings; Preferences edits them."""
 
 import pytest
 
 from advisor.core.advice.comparison import BuildEntry
-from advisor.ui.dialogs import PreferencesDialog
+from advisor.ui.preferences_dialog import PreferencesDialog
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 
@@ -18,7 +18,7 @@ def test_changing_the_electricity_price_changes_the_value_tab(app_window, qtbot,
     session, window = app_window
     assert session.results is not None
     tab = _value_tab(window)
-    drawn(window)  # the text under the plot follows the plot (issue 20)
+    drawn(window)  # the text under the plot follows the plot
     before = dict(tab.builder.million_values)
     text_before = tab.label_below.toPlainText()
     assert before and "Running cost" in text_before and "a year" in text_before
@@ -36,7 +36,7 @@ def test_owning_vs_renting_counts_electricity_and_names_the_cloud(app_window, qt
     with qtbot.waitSignal(session.results_computed, timeout=20000):
         session.add_build(BuildEntry(name="RunPod H200", cloud_id="runpod-h200-secure-cloud"))
     tab = _value_tab(window)
-    drawn(window)  # the plot redraws after the table, its text after the plot (issue 20)
+    drawn(window)  # the plot redraws after the table, its text after the plot
     text = tab.label_below.toPlainText()
     assert "Owning vs renting" in text and "RunPod H200" in text and "h of RunPod H200" in text
 

@@ -6,8 +6,10 @@ import pytest
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.advice.evaluate import evaluate
+from advisor.core.advice.speed_bases import with_speed_bases
 from advisor.core.job.workload import Workload
 from advisor.storage.catalog_store import load_catalog
+from advisor.storage.error_bands import speed_basis_table
 from advisor.storage.settings import Settings
 from advisor.ui import format as fmt
 
@@ -20,7 +22,8 @@ def results():
     job = Workload(weights="q4_k_m", engine="llama.cpp")
     builds = (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
               BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))
-    return evaluate(catalog, catalog.models["llama-3.1-8b"], job, builds), job
+    results = evaluate(catalog, catalog.models["llama-3.1-8b"], job, builds)
+    return with_speed_bases(results, job, speed_basis_table()), job  # as the session adds them
 
 
 def test_the_speed_tooltip_says_measured_or_extrapolated(results):

@@ -1,4 +1,4 @@
-"""Start-up (issue 20): the window's frame is painted before the core and its models (pydantic)
+"""Start-up: the window's frame is painted before the core and its models (pydantic)
 are imported, where the user left the window; the panels, the catalog and the first estimates
 follow that paint. A real process: what is imported at the first paint is the process's."""
 
@@ -94,10 +94,10 @@ def test_content_ready_comes_from_the_event_loop_once_the_first_results_are_in(q
     installed app on exit in 2 of 30 runs under load."""
     import inspect
 
-    import advisor.ui.session
+    import advisor.ui.recompute.turns
     from advisor.ui.app import start_app
 
-    monkeypatch.setattr(advisor.ui.session, "SPLIT_AFTER_MS", 0.0)  # the first results come a turn later
+    monkeypatch.setattr(advisor.ui.recompute.turns, "SPLIT_AFTER_MS", 0.0)  # the first results come a turn later
     seen = []
     window = start_app(None)
     qtbot.addWidget(window)

@@ -26,7 +26,7 @@ def test_detection_runs_in_the_background_and_reports(app_window, qtbot, monkeyp
     assert not window.action_this_machine.isEnabled()
     qtbot.waitUntil(lambda: window.action_this_machine.isEnabled(), timeout=5000)
     assert seen["thread"] is True
-    # said where the user looks (issue 17: a status line was gone after 10 s)
+    # said where the user looks (a status line is gone after 10 s)
     assert window.dialog_no_gpu.isVisible() and "No GPU" in window.dialog_no_gpu.text()
     assert len(session.builds) == 2  # nothing invented
     window.dialog_no_gpu.close()

@@ -1,4 +1,4 @@
-"""The Fine-tuning section's dataset and epochs (issue 18): a training run's hours and cost per build."""
+"""The Fine-tuning section's dataset and epochs: a training run's hours and cost per build."""
 
 import pytest
 from tests.qt_widgets import shown
@@ -18,17 +18,17 @@ def test_dataset_and_epochs_reach_the_workload_and_the_running_cost(app_window):
     panel.spin_batch.setValue(1)  # a job both canonical builds run, so each has a speed
     assert all(r.runs for r in session.results.builds)
     assert session.workload.dataset_tokens is None and panel.spin_dataset_tokens.text() == "not set"
-    text = _running_cost_html(session.results, session.workload, session.prefs)
+    text = _running_cost_html(session.finished(session.results), session.workload, session.prefs)
     assert "training run" not in text.lower() or "dataset" in text.lower()
 
     panel.spin_dataset_tokens.setValue(500)  # 500 million tokens
     assert session.workload.dataset_tokens == 500_000_000
     panel.spin_epochs.setValue(3)
     assert session.workload.epochs == 3
-    once = _running_cost_html(session.results, session.workload, session.prefs)
+    once = _running_cost_html(session.finished(session.results), session.workload, session.prefs)
     assert once != text and " h" in once  # hours to finish appear once the run has a size
     panel.spin_epochs.setValue(1)
-    assert _running_cost_html(session.results, session.workload, session.prefs) != once  # a third of the hours
+    assert _running_cost_html(session.finished(session.results), session.workload, session.prefs) != once  # a third of the hours
 
     panel.spin_dataset_tokens.setValue(0)  # back to 'not set'
     assert session.workload.dataset_tokens is None

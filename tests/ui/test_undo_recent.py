@@ -1,4 +1,4 @@
-"""Edit ▸ Undo/Redo over every session edit, File ▸ Open Recent, and "no GPU" said in a dialog (issue 17)."""
+"""Edit ▸ Undo/Redo over every session edit, File ▸ Open Recent, and "no GPU" said in a dialog."""
 
 import pytest
 from PySide6.QtGui import QKeySequence

@@ -1,4 +1,4 @@
-"""The window names controls, never CLI flags or field names; the CLI keeps its flags (issue 17)."""
+"""The window names controls, never CLI flags or field names; the CLI keeps its flags."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Switching mode, method or engine keeps each one's valid settings and never blames the user (issue 17)."""
+"""Switching mode, method or engine keeps each one's valid settings and never blames the user."""
 
 import pytest
 
@@ -108,7 +108,7 @@ def test_a_rejected_value_is_a_sentence(app_window):
 
 
 def test_the_decode_attention_kernel_is_a_window_option(app_window):
-    # The speed benchmark maps TensorRT-LLM rows to the per-head kernel (issue 15): a user of the
+    # The speed benchmark maps TensorRT-LLM rows to the per-head kernel: a user of the
     # window can set the same thing, and it slows decoding of a model that shares KV heads.
     from advisor.core.advice.comparison import BuildEntry
     from advisor.core.job.workload import DecodeAttention
@@ -161,7 +161,7 @@ def test_engines_are_listed_as_their_users_write_them(app_window):
 
 
 def test_the_tensorrt_llm_version_is_a_window_option(app_window):
-    # The speed benchmark runs each TensorRT-LLM row as the version it names (--engine-version, issue 15):
+    # The speed benchmark runs each TensorRT-LLM row as the version it names (--engine-version):
     # a user of the window sets the same, shown only with TensorRT-LLM, and a version from a file stays.
     from advisor.core.advice.comparison import BuildEntry
 
@@ -191,7 +191,7 @@ def test_the_tensorrt_llm_version_is_a_window_option(app_window):
 
 
 def test_prompt_attention_is_a_window_option_where_the_engine_takes_it(app_window):
-    """Issue 15, fifteenth session: a prompt without a fused attention kernel is slower; the Attention box sits
+    """A prompt without a fused attention kernel is slower; the Attention box sits
     with the task, enabled in inference for transformers and llama.cpp, greyed for engines that always fuse."""
     from advisor.core.job.workload import AttentionImpl
 

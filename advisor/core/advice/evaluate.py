@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
-from advisor.core.advice.largest import FitInput, anchored, largest_fits
+from advisor.core.advice.largest import SIZE_HI, FitInput, anchored, largest_fits
+from advisor.core.advice.running_costs import RunningCosts
 from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
 from advisor.core.estimate.job_words import say
 from advisor.core.estimate.estimator import estimate
@@ -44,6 +45,7 @@ from advisor.core.model.params import count_params
 from advisor.core.plan.search import FitStatus, Planned, best_plan
 from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
+from advisor.core.speed.basis import SpeedBasis
 
 #: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
 CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
@@ -81,6 +83,9 @@ class BuildResult:
     price_used: MachinePrice | None = None
     #: technique → the largest generic decoder this build's plan search runs (``largest``), None: not even 0.5 B
     largest_fit: dict[str, float | None] = field(default_factory=dict)
+    #: What the build's speed stands on (measured on its GPU family with the job's software, or extrapolated),
+    #: added by the caller that reads the measured table (``speed_bases.with_speed_bases``); None until then.
+    speed_basis: SpeedBasis | None = None
     #: False: the estimate leaves out the rule of thumb, the parameter counts and the assumptions (the
     #: window's pass: ``evaluate_build(quick=True)``); ``detailed`` adds them, nothing else differs.
     detailed: bool = True
@@ -103,6 +108,13 @@ class Results:
     chosen_need_bytes: float | None
     notice: str | None = None  # why something could not be computed, said once
     fits_found: bool = False  # each build's largest model is in (``with_largest_fits``)
+    #: Every build's running cost under the user's cost settings, added by the caller that holds them
+    #: (``running.with_running_costs``); None until then. Renderers read it and compute no cost.
+    running: RunningCosts | None = None
+    #: The model sizes of ``curves`` (parameters): the fit plot's x axis.
+    curve_params: np.ndarray = field(default_factory=lambda: CURVE_PARAMS)
+    #: The top of each build's largest-model search (parameters): a largest fit there runs that size or more.
+    largest_top_params: float = SIZE_HI
 
 
 def resolve_entry(catalog: Catalog | None, entry: BuildEntry) -> ResolvedBuild:

@@ -6,12 +6,18 @@ The window's Value tab, the PDF and ``llm-advisor estimate`` call these, so they
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from dataclasses import dataclass
 
 from advisor.core.advice.evaluate import BuildResult, Results
+from advisor.core.advice.running_costs import (
+    BreakEven,
+    ChinchillaPlan,
+    ChinchillaRow,
+    RentVsBuy,
+    RunningCosts,
+)
 from advisor.core.cost.running import (
-    CHINCHILLA_SOURCE,
     CostSettings,
     RunningCost,
     break_even_hours,
@@ -74,31 +80,6 @@ def cost_per_token_gap(r: BuildResult, c: RunningCost, workload: Workload) -> st
     return "; ".join(missing) or "not known"
 
 
-@dataclass(frozen=True)
-class BreakEven:
-    owned: str
-    price_usd: float
-    energy_usd_per_hour: float | None
-    hours: float | None  # None: renting costs no more per hour than the owned build's power, or power unknown
-
-    @property
-    def verdict(self) -> str:
-        """Why there are no break-even hours, in words: unknown (power not stated) is not "never"."""
-        if self.hours is not None:
-            return ""
-        if self.energy_usd_per_hour is None:
-            return "break-even not known: its power is not stated"
-        return "never breaks even: renting costs less per hour than its electricity"
-
-
-@dataclass(frozen=True)
-class RentVsBuy:
-    cloud: str | None  # the cheapest rented build in the comparison that runs the job
-    cloud_usd_per_hour: float | None
-    rows: tuple[BreakEven, ...]
-    why_none: str = ""  # when there is no comparison: why, in words
-
-
 def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) -> RentVsBuy:
     """Each bought build against the cheapest cloud instance of the comparison that runs the job."""
     rented = [r for r in results.builds if r.usd_per_hour is not None and r.runs]
@@ -119,23 +100,6 @@ def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) ->
         rows.append(BreakEven(r.name, price, energy, break_even_hours(price, cloud.usd_per_hour, energy)))
     return RentVsBuy(cloud.name, cloud.usd_per_hour, tuple(rows),
                      "" if rows else "no bought build with a known price")
-
-
-@dataclass(frozen=True)
-class ChinchillaRow:
-    name: str
-    hours: float | None
-    gpu_days: float | None
-    usd: float | None
-
-
-@dataclass(frozen=True)
-class ChinchillaPlan:
-    params: float
-    tokens: float
-    flops: float
-    rows: tuple[ChinchillaRow, ...]
-    source: str = CHINCHILLA_SOURCE
 
 
 #: A dataset within this of Chinchilla's 20 tokens per parameter is the compute-optimal one the user asked
@@ -170,3 +134,24 @@ def stale_prices(results: Results, today: dt.date) -> list[BuildResult]:
     """Builds that run the job and are priced on a price older than a year."""
     return [r for r in results.builds if r.runs and is_stale(r.price_date, today)
             and r.price is not None and r.price.usd is not None]
+
+
+def running_costs(arch: ModelArch | None, results: Results, workload: Workload, settings: CostSettings,
+                  today: dt.date) -> RunningCosts:
+    """Every build's running cost, what each one's cost per million tokens lacks, owning against renting
+    and, for a compute-optimal pre-training job, Chinchilla's run: computed once, read by every renderer."""
+    costs = tuple(build_running_cost(r, workload, settings, today) for r in results.builds)
+    gaps = tuple(cost_per_token_gap(r, c, workload) for r, c in zip(results.builds, costs, strict=True))
+    plan = chinchilla_plan(arch, results, workload, settings, today) if arch is not None else None
+    return RunningCosts(settings, today, costs, gaps, rent_vs_buy(results, workload, settings), plan)
+
+
+def with_running_costs(results: Results, arch: ModelArch | None, workload: Workload, settings: CostSettings,
+                       today: dt.date) -> Results:
+    """``results`` carrying their ``running_costs`` (replaced when the settings or the day change)."""
+    return dataclasses.replace(results, running=running_costs(arch, results, workload, settings, today))
+
+
+__all__ = ["BreakEven", "ChinchillaPlan", "ChinchillaRow", "RentVsBuy", "RunningCosts", "asks_for_pretraining",
+           "build_running_cost", "chinchilla_plan", "cost_per_token_gap", "headline_rate", "rent_vs_buy",
+           "running_costs", "stale_prices", "with_running_costs"]

@@ -14,7 +14,7 @@ from advisor.storage.catalog_store.problems import LoadProblem
 from advisor.storage.migrations import MigrationError, migrate
 
 HIDDEN_FILE = "hidden.json"
-#: More ids than any catalog holds: a list longer than this is junk (issue 19: 70,000 were accepted).
+#: More ids than any catalog holds: a list longer than this is junk.
 MAX_HIDDEN_PER_KIND = 5_000
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,79}$")  # core.schema.RecordId
 

@@ -1,4 +1,4 @@
-"""``catalog prices import FILE.csv``: dated prices into the user's catalog, all rows or none (issue 18).
+"""``catalog prices import FILE.csv``: dated prices into the user's catalog, all rows or none.
 
 The file has a header row naming at least ``id, kind, usd, date, source_url`` (any order;
 ``region`` and ``note`` are optional). ``kind`` is ``new`` (a street price), ``used`` or

@@ -62,7 +62,7 @@ FREEZE_AT_FILES = 2_000
 
 @contextmanager
 def _collector_paused(freeze: bool) -> Iterator[None]:
-    """No cyclic garbage collection while a layer's files are validated; a large layer frozen after (issue 20).
+    """No cyclic garbage collection while a layer's files are validated; a large layer frozen after.
 
     Validation allocates about 22 container objects per record and keeps them (the records), so
     the collector, started by allocation counts, went again and again over a heap that grows with
@@ -90,8 +90,8 @@ def _collector_paused(freeze: bool) -> Iterator[None]:
 
 #: Per folder (the latest few): each record file's kind, the BLAKE2b digest of its bytes and what
 #: reading them gave. A file whose bytes hash as at the last load is not parsed and validated again
-#: (issue 20: the editor's save reloads the catalog, then the window reloads it, 10,000 unchanged
-#: files each time); the bytes are still read and hashed in full, so an edit of any kind is seen. A
+#: (the editor's save reloads the catalog, then the window reloads it: 10,000 unchanged
+#: files each time in a large catalog); the bytes are still read and hashed in full, so an edit of any kind is seen. A
 #: 128-bit digest, not the bytes: 10,000 records' 15 MB kept alive slowed the load itself.
 _parsed: dict[Path, dict[Path, tuple[RecordKind, bytes, RecordRead]]] = {}
 _PARSED_FOLDERS = 4
@@ -107,7 +107,7 @@ def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[Record
     listings: dict[RecordKind, list[tuple[Path, bool]] | LoadProblem] = {}
     for kind in RecordKind if kinds is None else kinds:
         folder = root / kind.folder
-        if folder.exists() and not folder.is_dir():  # issue 19: was ignored without a word
+        if folder.exists() and not folder.is_dir():  # a file where a folder belongs: said, not ignored
             listings[kind] = LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
                                          "but is a file: its records cannot load; move it aside")
         else:

@@ -2,7 +2,7 @@
 
 Every change takes ``locking.locked(user catalog folder)`` and re-reads what it changes
 under it, so two processes (two CLI commands, the window's editor and the CLI) never lose
-each other's edits (issue 19). Writes are atomic and keep the previous version as
+each other's edits. Writes are atomic and keep the previous version as
 ``<id>.json.bak``; a file that currently fails validation (perhaps the user's only copy of
 hand-edited data) is not overwritten unless ``force``.
 """
@@ -124,7 +124,7 @@ def reset_record(
     kind = RecordKind(kind)
     root = _root(user_dir)
     with catalog_lock(root):
-        # Only what this record needs, read under the lock (issue 20: not the whole catalog again):
+        # Only what this record needs, read under the lock (not the whole catalog again):
         # the shipped ids, the user's file (a user record of this id is this file) and hidden.json.
         if record_id not in shipped_ids(kind, shipped_dir):
             raise UnknownRecord(kind, record_id, "no shipped record to reset to")

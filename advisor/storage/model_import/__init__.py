@@ -17,7 +17,7 @@ __all__ = ["ImportedModel", "ModelImportError", "arch_from_hf_config", "load_ggu
 
 
 def __getattr__(name: str):
-    """``load_gguf`` is imported when first asked for: gguf costs ~0.1 s, only .gguf files need it (issue 20)."""
+    """``load_gguf`` is imported when first asked for: gguf is slow to import, and only .gguf files need it."""
     if name == "load_gguf":
         from advisor.storage.model_import.import_gguf import load_gguf
 

@@ -3,7 +3,7 @@
 Keys follow each ``transformers`` ``configuration_<model>.py`` (Llama, Mistral, Mixtral,
 Qwen2/3(-MoE), Gemma 2/3, Phi-3, DeepSeek-V3, Falcon …). Every value read is type-checked:
 a wrong type is a ``ModelImportError`` naming the key, never a traceback or a silent guess
-(issue 19: ``num_local_experts: "8"``, string ``first_k_dense_replace``, integer
+(files seen: ``num_local_experts: "8"``, string ``first_k_dense_replace``, integer
 ``mlp_only_layers`` …).
 """
 
@@ -22,7 +22,7 @@ _TIED_BY_DEFAULT = {"gemma", "gemma2", "gemma3", "gemma3_text", "falcon", "Refin
 _PLAIN_MLP = {"falcon", "RefinedWeb", "RefinedWebModel", "gpt2", "gpt_neox", "gptj", "opt", "bloom", "phi",
               "starcoder2", "gpt_bigcode"}
 _FALCON = ("falcon", "RefinedWeb", "RefinedWebModel")
-# Norm layout (training activations, issue 14), per each transformers modeling_<model>.py: LayerNorm
+# Norm layout (it changes the training activations), per each transformers modeling_<model>.py: LayerNorm
 # instead of RMSNorm; one norm shared by attention and MLP side by side (PhiDecoderLayer's
 # input_layernorm, GPTJBlock's ln_1, FalconDecoderLayer's input_layernorm when parallel_attn without
 # new_decoder_architecture or with num_ln_in_parallel_attn 1); side by side with a norm each

@@ -5,7 +5,7 @@ A safetensors file starts with an 8-byte little-endian header length and a JSON 
 sharded checkpoints list their shards in ``model.safetensors.index.json`` (``weight_map``).
 Only the headers are read. Every entry is checked as the safetensors library checks it:
 a shape is a list of integers ≥ 0, the offsets are two integers in order inside the file,
-and for a known dtype they span exactly shape × dtype size bytes (issue 19: a shape
+and for a known dtype they span exactly shape × dtype size bytes (unchecked, a shape
 ``"64"`` had counted as 24 parameters, a negative shape as negative ones).
 """
 

@@ -19,7 +19,7 @@ def load_model(path_or_id: str | Path, catalog_dir: Path | None = None, catalog=
     without it the store is read.
 
     Every failure is a ``ModelImportError``; a file whose content breaks the mapping in a
-    way not foreseen is reported as such rather than as a traceback (issue 19).
+    way not foreseen is reported as such rather than as a traceback.
     """
     text = str(path_or_id).strip()
     if not text:
@@ -51,7 +51,7 @@ def _load_path(path: Path) -> ImportedModel:
         return _load_folder(path)
     name = path.name.lower()
     if name.endswith(".gguf"):
-        from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (issue 20)
+        from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (it is slow to import)
         return load_gguf(path)
     if name == INDEX_NAME or name.endswith(".safetensors"):
         return _load_folder(path.parent)
@@ -67,7 +67,7 @@ def _load_folder(folder: Path) -> ImportedModel:
     if not (folder / "config.json").exists():
         ggufs = sorted(p for p in folder.glob("*.gguf") if not p.name.startswith("."))
         if len(ggufs) == 1:
-            from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (issue 20)
+            from advisor.storage.model_import.import_gguf import load_gguf  # gguf only for .gguf files (it is slow to import)
             return load_gguf(ggufs[0])
         raise ModelImportError(f"{folder}: no config.json (needed for the architecture)")
     return load_folder(folder)

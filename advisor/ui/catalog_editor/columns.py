@@ -145,6 +145,6 @@ def diff_text(diff: list[tuple[str, object, object]], width: int = 60) -> str:
         text = "unknown" if v is None else str(v)
         return text if len(text) <= width else text[: width - 1] + "…"
 
-    from advisor.ui.catalog_editor.model_form import field_label  # labels, not field names (issue 17)
+    from advisor.ui.catalog_editor.model_form import field_label  # labels, not field names
 
     return "\n".join(f"{field_label(k)}: {short(old)} → {short(new)}" for k, old, new in sorted(diff))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QUndoCommand
 
 from advisor.core.hardware.catalog import RecordKind
-from advisor.ui.catalog_editor.repository import UserState
+from advisor.ui.catalog_editor.repository import CatalogRepository, UserState
 
 Apply = Callable[[RecordKind, str, UserState], bool]
 
@@ -53,3 +53,33 @@ class StateCommand(QUndoCommand):
         for change in reversed(self.changes):
             if not self.apply(change.kind, change.record_id, change.before):
                 break
+
+
+def record_changes(repo: CatalogRepository, records) -> tuple[list[Change], list[str]]:
+    """The changes that put ``records`` (a bundle's) into the user layer, and the words naming each one that
+    replaces a different record of the user's (a conflict); records the user already has as they are are left
+    out."""
+    from advisor.core.hardware.catalog import kind_of
+    from advisor.ui.catalog_editor.columns import KIND_WORDS
+
+    changes, conflicts = [], []
+    for record in records:
+        kind = kind_of(record)
+        before = repo.state(kind, record.id)
+        if before.record == record:
+            continue
+        if before.record is not None:
+            conflicts.append(f"{KIND_WORDS[kind]} {record.id}")
+        changes.append(Change(kind, record.id, before, UserState(record, before.hidden)))
+    return changes, conflicts
+
+
+def hidden_changes(repo: CatalogRepository, hidden: dict[RecordKind, set[str]]) -> list[Change]:
+    """The changes that hide the shipped records a bundle hides and this catalog does not hide yet."""
+    changes = []
+    for kind, ids in hidden.items():
+        for rid in sorted(ids - repo.catalog.hidden_ids(kind)):
+            if rid in repo.catalog.shipped.of(kind):
+                before = repo.state(kind, rid)
+                changes.append(Change(kind, rid, before, UserState(before.record, True)))
+    return changes

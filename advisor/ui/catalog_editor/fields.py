@@ -3,7 +3,7 @@
 Each editor gives back raw input (``get`` → (value, parse error or None)) and leaves the
 rules to the core: numbers go to ``model_validate`` as typed text, so 'abc', '-24' and
 'nan' are refused by the core (the form words its messages). A card's NVLink has its own
-widgets (buyers edit it; issue 17); other nested records (topology, a build's GPUs, MoE …)
+widgets (buyers edit it, and raw JSON is not for buyers); other nested records (topology, a build's GPUs, MoE …)
 are edited as JSON text, the same JSON as in the record's file.
 """
 
@@ -193,7 +193,7 @@ class JsonEditor(LinesEditor):
 
 
 class NvLinkEditor(FieldEditor):
-    """A card's NVLink as widgets (issue 17: it was raw JSON): on/off, version, bandwidth, group size, bridges."""
+    """A card's NVLink as widgets, not raw JSON: on/off, version, bandwidth, group size, bridges."""
 
     def _make(self) -> QWidget:
         box = QWidget()

@@ -4,7 +4,7 @@ Search matches any shown cell (case-insensitive); the vendor, segment and memory
 filters apply to the kinds that have those fields; sorting uses the model's sort role so
 numbers sort as numbers and unknown sorts first.
 
-Sized for 10,000 records (issue 20): which rows pass is worked out once per change, over the
+Sized for 10,000 records: which rows pass is worked out once per change, over the
 model's rows and cached search texts, and ``filterAcceptsRow`` only looks the answer up (it had
 formatted every cell of the row again, through Qt, on each keystroke); ``sort`` is the model's
 own (``RecordTableModel.sort_rows``), so the proxy keeps the model's order.

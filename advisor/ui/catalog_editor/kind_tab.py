@@ -27,7 +27,7 @@ from advisor.ui.catalog_editor.table_model import RECORD_ROLE, RecordTableModel
 
 MAX_COLUMN_PX = 190
 #: Rows a column is fitted to (from the top): more than any shipped kind has (110 GPUs), so those
-#: tables fit as before, while 10,000 user records are not all formatted to size a column (issue 20).
+#: tables fit as before, while 10,000 user records are not all formatted to size a column.
 FIT_ROWS = 200
 ORIGIN_CHOICES = (("All records", ""), ("Shipped", "shipped"), ("Yours and edited", "user|override"))
 

@@ -23,7 +23,7 @@ from advisor.ui.catalog_editor.fields import FieldEditor, editor_for
 ERROR_STYLE = "color: #c62828;"
 
 
-#: Labels people use, with units (issue 17: "Pcie gen", "Tdp (W)", "P2p supported").
+#: Labels people use, with units (not field names made readable: "Pcie gen", "Tdp (W)", "P2p supported").
 LABELS = {
     "id": "Id (file name)", "vendor": "Vendor", "name": "Name", "segment": "Market segment",
     "memory_gib": "Memory reported (GiB)", "memory_gb_marketing": "Memory advertised (GB)",
@@ -78,7 +78,7 @@ def field_label(name: str) -> str:
 
 
 def error_label() -> QLabel:
-    """A message line whose space is always kept, so the form never jumps when it fills (issue 17)."""
+    """A message line whose space is always kept, so the form never jumps when it fills."""
     label = QLabel()
     label.setStyleSheet(ERROR_STYLE)
     label.setWordWrap(True)

@@ -37,7 +37,7 @@ class UserState:
 
 
 def _read_bytes(path: Path) -> bytes | None:
-    """A user file's bytes, bounded: a FIFO or a link to /dev/zero is refused, never read (issue 19)."""
+    """A user file's bytes, bounded: a FIFO or a link to /dev/zero is refused, never read."""
     try:
         return read_bytes_limited(path, MAX_FILE_BYTES)
     except OSError:  # absent, refused or unreadable: treated as absent, the store reports it
@@ -57,7 +57,7 @@ class CatalogRepository:
     # --- reading ----------------------------------------------------------------------
     def load(self) -> Catalog:
         """Reload everything and remember the bytes of every user file as the loaded version."""
-        # The bytes the load validated, not a second read of every file (issue 20: 10,000 files).
+        # The bytes the load validated, not a second read of every file (10,000 of them in a large catalog).
         result = store.load_catalog(self.shipped_dir, self.user_dir, keep_user_bytes=True)
         self.catalog, self.problems = result.catalog, list(result.problems)
         self._known = dict(result.user_bytes)
@@ -76,7 +76,7 @@ class CatalogRepository:
 
     def changed_files(self) -> list[Path]:
         """User files whose bytes differ from the version last loaded or written here."""
-        # Read as the loader reads them (the listing's file type, no second stat): 10,000 files (issue 20).
+        # Read as the loader reads them (the listing's file type, no second stat): 10,000 files in a large catalog.
         now = {path: read_file_bytes(path, listed_regular=plain)[0]
                for k in RecordKind for path, plain in listed_files(self.user_dir / k.folder)}
         now[self.hidden_path] = _read_bytes(self.hidden_path)
@@ -120,7 +120,8 @@ class CatalogRepository:
             if not overwrite_changed:
                 self._check_unchanged(self.hidden_path)
             # Start from the file as it is now: an accepted overwrite still keeps others' ids.
-            def change(hidden):  # applied to hidden.json as re-read under the catalog lock (issue 19)
+            # Applied to hidden.json as re-read under the catalog lock: another process may have written it.
+            def change(hidden):
                 ids = hidden.get(kind, frozenset())
                 hidden[kind] = ids | {record_id} if target.hidden else ids - {record_id}
                 return hidden

@@ -39,7 +39,7 @@ def validation_message(exc: ValidationError) -> str:
 class RecordTableModel(QAbstractTableModel):
     """Records of one kind in id order, with an Origin column (shipped / yours / edited).
 
-    Sized for 10,000 records (issue 20): cells are formatted only when the view asks for them;
+    Sized for 10,000 records: cells are formatted only when the view asks for them;
     sorting (``sort_rows``, which the filter proxy forwards its ``sort`` to) orders the rows in
     Python once, not through Qt's per-comparison calls back into ``data``; ``search_texts`` keeps
     each row's text for the search box until the rows change; ``generation`` counts those changes.

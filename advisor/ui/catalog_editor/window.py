@@ -16,9 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
-    QApplication,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -34,10 +33,12 @@ from advisor.storage import bundle
 from advisor.storage import catalog_store as store
 from advisor.ui.catalog_editor.banners import ChangesBanner, ProblemsBanner
 from advisor.ui.catalog_editor.columns import KIND_WORDS, TAB_TITLES
-from advisor.ui.catalog_editor.commands import Change, StateCommand
+from advisor.ui.catalog_editor.actions import make_actions
+from advisor.ui.catalog_editor.commands import Change, StateCommand, hidden_changes, record_changes
 from advisor.ui.catalog_editor.kind_tab import KindTab
 from advisor.ui.catalog_editor.record_form import RecordForm
 from advisor.ui.catalog_editor.repository import CatalogRepository, ChangedOnDisk, UserState
+from advisor.ui.catalog_editor.window_size import restore_size, save_size
 
 BUNDLE_FILTER = "Catalog bundle (*.json)"
 WATCH_DEBOUNCE_MS = 250
@@ -77,41 +78,13 @@ class CatalogEditor(QMainWindow):
         lay.addWidget(self.changes)
         lay.addWidget(splitter, 1)
         self.setCentralWidget(central)
-        self._make_actions()
+        make_actions(self)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.directoryChanged.connect(self._on_directory_changed)
         self._watch_timer = QTimer(self, singleShot=True, interval=WATCH_DEBOUNCE_MS)
         self._watch_timer.timeout.connect(self.check_disk)
         self._refresh_views()
-        self.restore_size()
-
-    # --- size: remembered, never larger than the screen (issue 17) --------------------------
-    DEFAULT_SIZE = (1640, 900)
-
-    @staticmethod
-    def _size_store():
-        from PySide6.QtCore import QSettings
-
-        from advisor.storage import paths
-
-        return QSettings(str(paths.user_config_dir() / "catalog-editor.ini"), QSettings.Format.IniFormat)
-
-    def restore_size(self) -> None:
-        """The size the user left it at (or the default), cut to the screen's free area."""
-        store = self._size_store()
-        w = int(store.value("width", self.DEFAULT_SIZE[0]))
-        h = int(store.value("height", self.DEFAULT_SIZE[1]))
-        screen = self.screen() if self.screen() is not None else QApplication.primaryScreen()
-        if screen is not None:
-            free = screen.availableGeometry()
-            w, h = min(w, free.width()), min(h, free.height() - 40)  # room for the title bar
-        self.resize(max(w, 480), max(h, 360))
-
-    def save_size(self) -> None:
-        store = self._size_store()
-        store.setValue("width", self.width())
-        store.setValue("height", self.height())
-        store.sync()
+        restore_size(self)
 
     # --- building -------------------------------------------------------------------------
     def _add_kind(self, kind: RecordKind) -> None:
@@ -124,42 +97,6 @@ class CatalogEditor(QMainWindow):
         self.kind_tabs[kind], self.record_forms[kind] = tab, form
         self.tabs.addTab(tab, TAB_TITLES[kind])
         self.forms.addWidget(form)
-
-    def _act(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip or text.replace("&", "").rstrip("…"))
-        action.triggered.connect(slot)
-        return action
-
-    def _make_actions(self) -> None:
-        self.action_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)  # the platform's keys, each once
-        self.action_redo = self.undo_stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
-        self.action_new = self._act("&New", self.new_record, QKeySequence.StandardKey.New, "Add a record from scratch")
-        self.action_duplicate = self._act("&Duplicate", self.duplicate_selected, "Ctrl+D",
-                                          "New record copied from the selected one (the usual way to add a new card)")
-        self.action_delete = self._act("De&lete / hide", self.delete_selected, QKeySequence.StandardKey.Delete,
-                                       "Delete your record; hide a shipped one (Reset brings it back)")
-        self.action_reset = self._act("&Reset to shipped", self.reset_selected, tip="Drop your edits to this shipped record")
-        self.action_reset_all = self._act("Reset &all…", self.reset_all, tip="Remove all your records and edits, unhide all")
-        self.action_import = self._act("&Import bundle…", self.import_dialog, tip="Add records from a catalog bundle file")
-        self.action_export = self._act("&Export bundle…", self.export_dialog, tip="Write your records to a bundle file")
-        self.action_close = self._act("&Close", self.close, QKeySequence.StandardKey.Close)
-        bar = self.addToolBar("Catalog")
-        bar.setObjectName("toolbar_catalog")
-        for a in (self.action_new, self.action_duplicate, self.action_delete, self.action_reset, None,
-                  self.action_undo, self.action_redo, None, self.action_import, self.action_export):
-            bar.addSeparator() if a is None else bar.addAction(a)
-        m = self.menuBar().addMenu("&Catalog")
-        for a in (self.action_import, self.action_export, None, self.action_reset_all, None, self.action_close):
-            m.addSeparator() if a is None else m.addAction(a)
-        e = self.menuBar().addMenu("&Edit")
-        for a in (self.action_undo, self.action_redo, None, self.action_new, self.action_duplicate,
-                  self.action_delete, self.action_reset):
-            e.addSeparator() if a is None else e.addAction(a)
 
     # --- views ----------------------------------------------------------------------------
     @property
@@ -340,23 +277,11 @@ class CatalogEditor(QMainWindow):
             lines = "\n".join(str(p) for p in read.problems[:12])
             self.tell("Nothing imported", f"{path} has {len(read.problems)} problem(s):\n{lines}")
             return False
-        changes, conflicts = [], []
-        for record in read.records:
-            kind = kind_of(record)
-            before = self.repo.state(kind, record.id)
-            if before.record == record:
-                continue
-            if before.record is not None:
-                conflicts.append(f"{KIND_WORDS[kind]} {record.id}")
-            changes.append(Change(kind, record.id, before, UserState(record, before.hidden)))
+        changes, conflicts = record_changes(self.repo, read.records)
         if conflicts and not self.ask("Import conflicts", f"{len(conflicts)} record(s) differ from yours:\n"
                                       + "\n".join(conflicts[:12]) + "\n\nReplace yours with the bundle's?"):
             changes = [c for c in changes if c.before.record is None]
-        for kind, ids in read.hidden.items():
-            for rid in sorted(ids - self.repo.catalog.hidden_ids(kind)):
-                if rid in self.repo.catalog.shipped.of(kind):
-                    before = self.repo.state(kind, rid)
-                    changes.append(Change(kind, rid, before, UserState(before.record, True)))
+        changes += hidden_changes(self.repo, read.hidden)
         done = self._push(changes, f"import {path.name}")
         skipped = len(conflicts) if conflicts and not any(c.before.record for c in changes) else 0
         self.statusBar().showMessage(f"imported {len(changes)} change(s) from {path.name}"
@@ -414,7 +339,7 @@ class CatalogEditor(QMainWindow):
                 and not self.ask("Unsaved changes", "Close the editor and discard the unsaved changes in the form?"):
             event.ignore()
             return
-        self.save_size()
+        save_size(self)
         self.undo_stack.clear()  # undo lasts until the editor is closed
         if self.watcher.directories():  # a closed editor must not keep reloading the app
             self.watcher.removePaths(self.watcher.directories())

@@ -72,3 +72,39 @@ def test_the_pre_training_plan_only_when_the_job_is_pre_training(catalog, method
     assert asks_for_pretraining(arch, job) is asks
     results = evaluate.evaluate(catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),), suggest=False)
     assert (chinchilla_plan(arch, results, job, CostSettings(), TODAY) is not None) is asks
+
+
+def test_the_results_carry_every_running_cost_computed_once(catalog):
+    """``with_running_costs``: what the Value tab, its plot and the PDF read (none of them computes a cost):
+    each build's running cost and what it lacks, owning against renting, and the pre-training plan when asked."""
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.advice.running import rent_vs_buy, with_running_costs
+
+    comp = canonical_comparison()
+    builds = (*comp.builds, BuildEntry(name="RunPod H200", cloud_id="runpod-h200-secure-cloud"))
+    arch = catalog.models["llama-3.1-8b"]
+    settings = CostSettings(electricity_usd_per_kwh=0.2, hours_per_day=10, years=3)
+    results = evaluate.evaluate(catalog, arch, comp.workload, builds, suggest=False)
+    assert results.running is None  # until the caller that holds the settings adds them
+    costed = with_running_costs(results, arch, comp.workload, settings, TODAY)
+    running = costed.running
+    assert (running.settings, running.today) == (settings, TODAY) and costed.builds == results.builds
+    assert running.builds == tuple(build_running_cost(r, comp.workload, settings, TODAY) for r in results.builds)
+    assert running.gaps == tuple(cost_per_token_gap(r, c, comp.workload) for r, c in zip(results.builds, running.builds))
+    assert running.rent_vs_buy == rent_vs_buy(results, comp.workload, settings) and running.rent_vs_buy.cloud
+    assert running.chinchilla is None  # inference: no pre-training run
+    again = with_running_costs(costed, arch, comp.workload, CostSettings(hours_per_day=24), TODAY)
+    assert again.running.settings.hours_per_day == 24 and again.running.builds != running.builds  # replaced
+
+
+def test_a_pre_training_job_carries_its_chinchilla_plan(catalog):
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.advice.running import with_running_costs
+
+    comp = canonical_comparison()
+    arch = catalog.models["llama-3.2-1b"]
+    job = Workload(mode=Mode.TRAIN, method=Method.FULL, dataset_tokens=round(chinchilla_tokens(count_params(arch).total)))
+    results = evaluate.evaluate(catalog, arch, job, comp.builds, suggest=False)
+    costed = with_running_costs(results, arch, job, CostSettings(), TODAY)
+    assert costed.running.chinchilla == chinchilla_plan(arch, results, job, CostSettings(), TODAY)
+    assert costed.running.chinchilla is not None

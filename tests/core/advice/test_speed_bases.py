@@ -1,0 +1,31 @@
+"""Each build's speed basis on the results: the basis of the GPUs its plan uses, for the job as planned, from the
+measured table the caller passes (the core reads no file)."""
+
+from __future__ import annotations
+
+from advisor.core.advice import evaluate
+from advisor.core.advice.comparison import BuildEntry
+from advisor.core.advice.speed_bases import speed_basis_of, with_speed_bases
+from advisor.core.job.workload import Workload
+from advisor.core.speed.basis import basis_key, software_of
+from advisor.storage.catalog_store import load_catalog
+
+
+def test_a_measured_family_is_measured_and_another_extrapolated():
+    catalog = load_catalog().catalog
+    job = Workload(weights="q4_k_m", engine="llama.cpp")
+    builds = (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
+              BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2),
+              BuildEntry(name="gone", build_id="no-such-build"))
+    results = evaluate.evaluate(catalog, catalog.models["llama-3.1-8b"], job, builds, suggest=False)
+    assert all(r.speed_basis is None for r in results.builds)  # until the caller adds them
+    pair = results.builds[0]
+    family = pair.resolved.gpus[0].speed_family
+    table = {basis_key(family, software_of(job)): {"rows": 4, "median_pct": 9.0}, "extrapolated": {"median_pct": 40.0}}
+    based = with_speed_bases(results, job, table)
+    first, old, gone = based.builds
+    assert first.speed_basis.calibrated and first.speed_basis.rows == 4 and first.speed_basis.median_pct == 9.0
+    assert not old.speed_basis.calibrated and old.speed_basis.median_pct == 40.0 and old.speed_basis.mark == "extrapolated"
+    assert gone.speed_basis is None  # no build resolved: nothing to stand on
+    assert speed_basis_of(pair, job, table) == first.speed_basis
+    assert [r.estimate for r in based.builds] == [r.estimate for r in results.builds]  # nothing else changes
