@@ -1,4 +1,4 @@
-"""llama.cpp's layer placement (advisor.core.memory.inference): the input embedding stays on the CPU, the output
+"""llama.cpp's layer placement (advisor.core.memory.llama_cpp_layers): the input embedding stays on the CPU, the output
 layer counts as one more layer of the split (ggml-org/llama.cpp src/llama-model.cpp, load_tensors)."""
 
 from __future__ import annotations
@@ -6,13 +6,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.core.job.workload import Engine, Parallel, Workload
-from advisor.core.memory.inference import (
-    estimate_inference,
-    gguf_io_bytes,
-    llama_cpp_busiest,
-    llama_cpp_device_layers,
-    weights_bytes,
-)
+from advisor.core.memory.inference import estimate_inference, weights_bytes
+from advisor.core.memory.llama_cpp_layers import gguf_io_bytes, llama_cpp_busiest, llama_cpp_device_layers
 from advisor.storage.catalog_store import load_catalog
 
 
