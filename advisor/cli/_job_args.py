@@ -192,3 +192,19 @@ def lora_targets_arg(text: str) -> tuple[str, ...]:
     if not names or bad:
         raise UsageError(f"--lora-targets: unknown {', '.join(bad) or 'empty list'}; use {','.join(LORA_TARGETS)} or all-linear")
     return names
+
+
+#: The --mac-gpu-limit help, shared by estimate and advise.
+MAC_GPU_LIMIT_HELP = ("a Mac's GPU memory limit, GiB, as raised with 'sudo sysctl iogpu.wired_limit_mb=…' (default: "
+                      "macOS's own — two thirds of the memory up to 36 GB, three quarters above)")
+
+
+def gpu_memory_limit(text: str) -> float:
+    """A Mac's GPU memory limit in GiB: from 1 to 16,384."""
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected GiB, not {text!r}") from None
+    if not 1 <= value <= 16_384:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 16,384 GiB, not {text}")
+    return value

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from advisor.cli._job_args import machine_count, positive_int
+from advisor.cli._job_args import MAC_GPU_LIMIT_HELP, gpu_memory_limit, machine_count, positive_int
 from advisor.cli._job_flags import add_workload_arguments
 from advisor.cli._prices import price_json
 
@@ -71,8 +71,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="at most N machines of one system or cloud instance (default: 4 for training, else 1)")
     s.add_argument("--max-power", type=_watts, metavar="W", help="at most W watts at load")
     s.add_argument("--min-speed", type=_tokens_per_s, metavar="TOK/S", default=None,
-                   help="usable speed of an inference job: generated tokens/s per sequence (default 10, reading "
-                        "speed with room to spare)")
+                   help="usable speed of an inference job: generated tokens/s per sequence (default 5.3, reading "
+                        "speed)")
+    s.add_argument("--mac-gpu-limit", type=gpu_memory_limit, metavar="GIB", dest="macs_gpu_limit",
+                   help=MAC_GPU_LIMIT_HELP + "; applied to every Mac offered")
     s.add_argument("--max-hours", type=_hours, metavar="H",
                    help="usable speed of a training job: the run (--dataset-tokens) ends within H hours")
     s.add_argument("--sort", choices=SORTS, default="best",
@@ -186,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     search_request = SearchRequest(
         budget_usd=args.budget, price=PriceChoice.EITHER if args.used else PriceChoice.NEW,
         where=Where.CLOUD if args.cloud else Where.OWNED, max_gpus=args.max_gpus, max_nodes=args.max_nodes,
-        max_power_w=args.max_power, max_hours=args.max_hours,
+        max_power_w=args.max_power, max_hours=args.max_hours, gpu_memory_limit_gib=args.macs_gpu_limit,
         sort=Criterion(args.sort), top=args.top, **({} if args.min_speed is None else {"min_tokens_per_s": args.min_speed}))
     band = median_pct(job)
     result = search(catalog, (Job(arch=request.arch, workload=job),), search_request, today=dt.date.today(),

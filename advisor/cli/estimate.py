@@ -23,9 +23,11 @@ from advisor.cli._estimate_cost import cost_json
 from advisor.cli._estimate_text import result_json, result_text
 from advisor.cli._job_args import (
     ARCH_FLAGS,
+    MAC_GPU_LIMIT_HELP,
     add_cost_arguments,
     cost_settings,
     dataset_tokens_arg,
+    gpu_memory_limit,
     load_model_arg,
     machine_count,
     override_arch,
@@ -59,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--nic", metavar="ID", help="catalog network card ('nic' part) each machine gets "
                                                "(default: the build's own)")
     h.add_argument("--nics", type=machine_count, metavar="N", help="how many --nic cards each machine gets (default 1)")
+    h.add_argument("--mac-gpu-limit", type=gpu_memory_limit, metavar="GIB", help=MAC_GPU_LIMIT_HELP)
     add_cost_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=run)
@@ -101,9 +104,9 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
     """The ResolvedBuild for --gpu/--build (None without either), from ``catalog``, as --nodes
     machines with the --nic card where given."""
     if catalog is None:
-        for flag in ("nodes", "nic", "nics"):
+        for flag in ("nodes", "nic", "nics", "mac_gpu_limit"):
             if getattr(args, flag, None) is not None:
-                raise UsageError(f"--{flag}: give --gpu or --build too")
+                raise UsageError(f"--{flag.replace('_', '-')}: give --gpu or --build too")
         return None
     build = _resolve_one(args, catalog)
     from advisor.core.hardware.catalog import IncompleteRecord, RecordKind, with_network, with_nodes
@@ -121,6 +124,14 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
             raise UsageError(f"--nic: {exc}") from None
     if getattr(args, "nodes", None):
         build = with_nodes(build, args.nodes)
+    limit = getattr(args, "mac_gpu_limit", None)
+    if limit is not None:
+        from advisor.core.hardware.memory import with_gpu_memory_limit
+
+        changed = with_gpu_memory_limit(build, limit)
+        if changed is build:
+            raise UsageError(f"--mac-gpu-limit: {build.name} is not a Mac (the limit is macOS's, for Apple GPUs)")
+        build = changed
     return build
 
 

@@ -85,3 +85,17 @@ def test_bad_flags_are_one_line(capsys, argv, flag):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and flag in err
+
+
+def test_a_raised_mac_gpu_limit_reaches_every_mac_offered(capsys):
+    """--mac-gpu-limit: each Mac as if its GPU memory limit were raised (sudo sysctl iogpu.wired_limit_mb); a
+    model that needs more than macOS's default share runs on the Mac with it, not without."""
+    argv = ("qwen2.5-72b", "--weights", "q8_0", "--engine", "llama.cpp", "--used", "--top", "200")
+    ids = lambda data: {c["id"] for c in data["candidates"]} | {f["id"] for c in data["candidates"] for f in c["folded"]}  # noqa: E731
+    default = ids(_json(capsys, *argv))
+    raised = ids(_json(capsys, *argv, "--mac-gpu-limit", "88"))
+    # Q8_0 72B: ~72 GiB of weights; a 96 GB Mac gives Metal 72 GiB by default, 88 GiB raised
+    assert "apple-mac-studio-m3-ultra-96gb" not in default and "apple-mac-studio-m3-ultra-96gb" in raised
+    with pytest.raises(SystemExit) as bad:
+        main(["advise", *argv, "--mac-gpu-limit", "0"])
+    assert bad.value.code == 2

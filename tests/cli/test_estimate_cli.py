@@ -409,3 +409,22 @@ def test_speed_says_whether_it_was_measured_on_the_gpu_family(capsys):
                          "--gpu", "tesla-p100-16gb-pcie")
     assert rc == 0 and ", extrapolated" in out and "Speed extrapolated: no published run of this GPU family" in out
     assert run_json(capsys, "llama-2-7b")["speed"]["basis"] is None  # no hardware: no basis
+
+
+def test_a_macs_raised_gpu_memory_limit_is_a_flag_of_the_machine(capsys):
+    """DeepSeek V3 Q4_K_M (377 GiB) on the 512 GB Mac Studio: tight in macOS's default 384 GiB, with room at the 480
+    GiB a user raises it to; the flag is refused for a build with no Mac in it."""
+    from advisor.cli import main as cli
+
+    argv = ["estimate", "deepseek-v3", "--weights", "q4_k_m", "--engine", "llama.cpp", "--build",
+            "apple-mac-studio-m3-ultra-512gb", "--json"]
+    assert cli(argv) == 0
+    import json as _j
+
+    default = _j.loads(capsys.readouterr().out)
+    assert cli([*argv, "--mac-gpu-limit", "480"]) == 0
+    raised = _j.loads(capsys.readouterr().out)
+    assert default["fit"]["usable_per_gpu_gib"] == 384 and default["fit"]["status"] == "tight"
+    assert raised["fit"]["usable_per_gpu_gib"] == 480 and raised["fit"]["status"] == "fits"
+    assert cli(["estimate", "llama-3.1-8b", "--gpu", "rtx-3090", "--mac-gpu-limit", "20"]) == 2
+    assert "is not a Mac" in capsys.readouterr().err

@@ -21,12 +21,19 @@ from enum import StrEnum
 
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
-from advisor.core.hardware.catalog import Catalog, resolve_build, resolve_cloud, resolve_system, with_nodes
+from advisor.core.hardware.catalog import (
+    Catalog,
+    gpu_build,
+    resolve_build,
+    resolve_cloud,
+    resolve_system,
+    with_nodes,
+)
 from advisor.core.hardware.interconnect import node_link
-from advisor.core.hardware.machines import machine_build, price_tier
+from advisor.core.hardware.machines import machine_build, price_tier, with_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild, Segment
-from advisor.core.hardware.tiers import ram_step
+from advisor.core.hardware.tiers import ram_step, tier_takes
 
 __all__ = ["MAX_GPUS", "MAX_NODES_SEARCHED", "Candidate", "PriceChoice", "Where", "catalog_candidates"]
 
@@ -115,6 +122,27 @@ def _with_ram(c: Candidate, need_gib: float, choice: PriceChoice, today: dt.date
                      power_w=c.power_w)
 
 
+def _on_other_tiers(catalog: Catalog, c: Candidate, gpu_id: str, count: int, spill_gib: float, choice: PriceChoice,
+                    today: dt.date) -> list[Candidate]:
+    """``count`` cards of ``gpu_id`` on each tier other than ``c``'s that carries them, with the RAM for
+    ``spill_gib`` (its default where that holds it)."""
+    out = []
+    for tier in catalog.platforms.values():
+        if tier is c.build.tier or tier_takes(tier, c.build.gpus[: c.build.gpus_per_node]) is not None:
+            continue
+        build = with_tier(gpu_build(catalog, gpu_id, count), tier)
+        name = machine_name(build)
+        plain = Candidate(id=f"{count}x-{gpu_id}-on-{tier.id}", name=name, kind="machine",
+                          build=build.model_copy(update={"name": name}),
+                          entry=BuildEntry(name=name[:120], inline=build.model_copy(update={"name": name})),
+                          price=machine_price(build, choice, today), power_w=_power(build))
+        if spill_gib + OS_RAM_GIB <= tier.host_ram_gib:
+            out.append(plain)
+        elif (more := _with_ram(plain, spill_gib, choice, today)) is not None:
+            out.append(more)
+    return out
+
+
 def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today: dt.date,
                     skipped: dict[str, int], host_need_gib: float | None = None) -> list[Candidate]:
     out = []
@@ -133,9 +161,15 @@ def _gpu_candidates(catalog: Catalog, choice: PriceChoice, max_gpus: int, today:
             out.append(c)
             if host_need_gib is not None and count * gpu.memory_gib < host_need_gib:
                 # The job's weights overflow the cards: the same machine with the RAM to hold what goes to the host
-                # (MoE experts, offloaded layers), at the tier's RAM price.
-                if (more := _with_ram(c, host_need_gib, choice, today)) is not None:
+                # (MoE experts, offloaded layers) — what the cards cannot hold, as a plan fills them first
+                # (``plan.search``: the fewest layers' experts in host RAM) — at the tier's RAM price. The CPU then
+                # reads those weights from its RAM, so the platform's memory sets part of the speed: the cards are
+                # offered on every other tier that carries them too (a server board's eight channels against a
+                # desktop's two), each with the RAM it needs.
+                spill = host_need_gib - count * gpu.memory_gib
+                if (more := _with_ram(c, spill, choice, today)) is not None:
                     out.append(more)
+                out += _on_other_tiers(catalog, c, gpu_id, count, spill, choice, today)
     return out
 
 
@@ -209,7 +243,7 @@ def catalog_candidates(catalog: Catalog, choice: PriceChoice = PriceChoice.NEW, 
     """Every candidate the catalog can make, filtered by ``where`` and GPU count per machine;
     with ``max_nodes`` > 1 also several machines of the systems and instances that can be joined.
     ``skipped`` (when given) counts what was left out and why. ``host_need_gib``: what a job may put in host RAM
-    (its weights); a machine whose cards hold less is offered with that much RAM too."""
+    (its weights); a machine whose cards hold less is offered too with the RAM for what they cannot hold."""
     today = today or dt.date.today()
     skipped = skipped if skipped is not None else {}
     out: list[Candidate] = []

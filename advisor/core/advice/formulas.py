@@ -80,8 +80,10 @@ def formulas() -> tuple[Formula, ...]:
         Formula(term="Runtime", formula=f"CUDA context and library workspaces outside the allocator: "
                 f"{memory_inference.CUDA_CONTEXT_BYTES / MIB:.0f} MiB; vLLM CUDA graphs {memory_inference.VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB.",
                 sources=("pytorch/pytorch#107667", "pytorch/pytorch#28113", "vLLM docs: Conserving memory")),
-        Formula(term="Usable memory", formula=f"card memory minus {usable.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the driver "
-                f"keeps (RTX 4090 deviceQuery); Apple: {usable.APPLE_GPU_WORKING_SET_SHARE:.0%} Metal working set.",
+        Formula(term="Usable memory", formula=f"card memory minus {usable.DRIVER_RESERVED_BYTES / MIB:.0f} MiB the "
+                f"driver keeps (RTX 4090 deviceQuery); Apple: macOS's Metal working set, "
+                f"{usable.APPLE_WORKING_SET_SMALL:.0%} of a Mac's memory up to {usable.APPLE_SMALL_MAC_GIB} GB and "
+                f"{usable.APPLE_WORKING_SET_LARGE:.0%} above, or the machine's raised GPU memory limit.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
         Formula(term="Decode speed", formula="kernel by kernel: the weight GEMMs, max(weight bytes / (bandwidth × b), "
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "

@@ -8,7 +8,10 @@ machine of the kind asked (``advisor.core.cost.machine``), a stale part ranked a
 
 Orders: ``best`` (the default) — the machines that run every job at a usable speed first, the most speed
 for the money among them (price per token/s), then the rest; ``price``, ``speed`` or ``value`` (price
-per token/s) alone. A candidate no better than one ranked above it — no faster (within the speed
+per token/s) alone. Two passes keep an estimate from deciding what it cannot: for the money, a machine with
+fewer GPUs comes first where the other's value lead is within the speed estimate's own error
+(``fewer_cards_first``); and an extrapolated machine never stays above a measured one on its estimate alone
+(``measured_first``). A candidate no better than one ranked above it — no faster (within the speed
 estimate's own error, ``SPEED_TIE``), no cheaper and with no fewer GPUs — folds under it. Candidates
 without a price come last, marked "no price", and are left out when a budget is set. The Pareto front
 is the candidates no other candidate beats on both price and speed.
@@ -34,16 +37,18 @@ from advisor.core.advice.candidates import (
     Where,
     catalog_candidates,
 )
+from advisor.core.advice.passes import fewer_cards_first, fold, measured_first, pareto_front
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, speed_basis, usable_why
+from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, rate_words, speed_basis, usable_why
 from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
+from advisor.core.hardware.memory import with_gpu_memory_limit
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.plan import job_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
-from advisor.core.plan.bounds import ruled_out
+from advisor.core.plan.bounds import movable_bytes, ruled_out
 from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
@@ -70,6 +75,7 @@ class SearchRequest(Frozen):
     top: int | None = None
     min_tokens_per_s: float = USABLE_TOKENS_PER_S  # per sequence: an inference job's usable speed
     max_hours: float | None = None  # a training run must end within this (with a dataset); None: no deadline
+    gpu_memory_limit_gib: float | None = None  # every Mac's raised GPU memory limit (iogpu.wired_limit_mb); None: macOS's
 
 
 @dataclass(frozen=True)
@@ -141,68 +147,6 @@ def _key(found: Found, sort: Criterion) -> tuple:
                       Criterion.VALUE: (value, speed)}[sort])
 
 
-def _no_better(a: Found, b: Found) -> bool:
-    """``a`` is no better than ``b``: no faster (beyond the estimate's own error), no cheaper, no fewer GPUs,
-    and no more usable; and ``b`` is better in one of them (or ties on all)."""
-    ca, cb = a.candidate, b.candidate
-    if ca.rank_usd is None or cb.rank_usd is None or not a.rank_speed or not b.rank_speed:
-        return False
-    if a.usable and not b.usable:
-        return False
-    if a.calibrated and not b.calibrated:
-        return False  # "no faster" would rest on an extrapolated estimate: a measured machine stays in view
-    return (ca.rank_usd >= cb.rank_usd and ca.build.gpu_count >= cb.build.gpu_count
-            and a.rank_speed <= b.rank_speed * (1 + SPEED_TIE))
-
-
-def measured_first(ranked: list[Found]) -> list[Found]:
-    """An extrapolated candidate stays above a calibrated one only where it also costs no more: it never
-    outranks a measured machine on its speed estimate alone. Each one ranked above a calibrated one that costs
-    less moves just below it (a stable pass; the order is otherwise kept)."""
-    out = list(ranked)
-    moved = True
-    while moved:
-        moved = False
-        for i in range(len(out) - 1):
-            a, b = out[i], out[i + 1]
-            if (not a.calibrated and b.calibrated and a.usable == b.usable and a.candidate.rank_usd is not None
-                    and b.candidate.rank_usd is not None and a.candidate.rank_usd > b.candidate.rank_usd):
-                out[i], out[i + 1] = b, a
-                moved = True
-    return out
-
-
-def fold(ranked: list[Found]) -> list[Found]:
-    """Each candidate no better than one ranked above it (``_no_better``) folded under that one."""
-    kept: list[Found] = []
-    under: dict[int, list[Found]] = {}
-    cheapest = float("inf")  # no candidate folds under one that costs more: skip the scan when none costs less
-    for f in ranked:
-        price = f.candidate.rank_usd
-        host = None
-        if price is not None and f.rank_speed and price >= cheapest:
-            host = next((i for i, k in enumerate(kept) if _no_better(f, k)), None)
-        if host is None:
-            kept.append(f)
-            if price is not None and f.rank_speed:
-                cheapest = min(cheapest, price)
-        else:
-            under.setdefault(host, []).append(f)
-    return [replace(k, folded=tuple(under.get(i, ()))) for i, k in enumerate(kept)]
-
-
-def pareto_front(found: list[Found]) -> list[Found]:
-    """Priced candidates that no other beats on both price (lower) and speed (higher)."""
-    priced = sorted((f for f in found if f.candidate.price_usd is not None and f.speed_score),
-                    key=lambda f: (f.candidate.price_usd, -f.speed_score))
-    front, best = [], 0.0
-    for f in priced:
-        if f.speed_score > best:
-            front.append(f)
-            best = f.speed_score
-    return front
-
-
 def _limits(c: Candidate, request: SearchRequest) -> str | None:
     if request.budget_usd is not None:
         if c.price_usd is None:
@@ -250,8 +194,14 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     if nodes is None:
         nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
     skipped: dict[str, int] = {}
+    # What some plan may keep in host RAM (a llama.cpp MoE model's experts, a training job's offloaded weights):
+    # machines are offered with the RAM for it (``catalog_candidates``); nothing where no plan moves any.
+    movable = max((movable_bytes(j.arch, j.workload, w) for j, w in zip(jobs, weights, strict=True)), default=0.0)
     candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
-                                    today, skipped, host_need_gib=max(weights) / GIB if weights else None)
+                                    today, skipped, host_need_gib=max(weights) / GIB if movable else None)
+    if request.gpu_memory_limit_gib is not None:
+        candidates = [replace(c, build=with_gpu_memory_limit(c.build, request.gpu_memory_limit_gib))
+                      for c in candidates]
     found: list[Found] = []
     for c in candidates:
         why = _limits(c, request)
@@ -266,8 +216,10 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
             continue
         found.append(f)
     found.sort(key=lambda f: _key(f, request.sort))
+    if request.sort in (Criterion.BEST, Criterion.VALUE):  # for the money: a lead within the estimate's error
+        found = fewer_cards_first(found)
     if request.sort in (Criterion.BEST, Criterion.VALUE, Criterion.SPEED):  # orders that lean on a speed estimate
-        found = measured_first(found)
+        found = measured_first(found, request.sort)
     folded = fold(found)
     ranked = tuple(folded[: request.top] if request.top else folded)
     return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),
@@ -283,12 +235,17 @@ def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> 
     notes.append(f"prices: whole machines ({request.price.words}) — GPUs plus the platform that carries them "
                  "(listed parts, or a typical platform tier), or the system as sold; rented: per hour")
     if request.sort is Criterion.BEST:
-        usable = f"inference: {request.min_tokens_per_s:g} generated tokens/s per sequence or more"
+        usable = (f"inference: {rate_words(request.min_tokens_per_s)} generated tokens/s per sequence or more "
+                  "(reading speed)" if request.min_tokens_per_s == USABLE_TOKENS_PER_S else
+                  f"inference: {rate_words(request.min_tokens_per_s)} generated tokens/s per sequence or more")
         if request.max_hours is not None:
             usable += f"; training: the run ends within {request.max_hours:g} h"
-        slower = sum(1 for f in folded if not f.usable)  # of the rows shown (the folded ones are under them)
+        unknown = sum(1 for f in folded if f.unusable == "speed unknown")  # of the rows shown (folded ones: under them)
+        slower = sum(1 for f in folded if not f.usable) - unknown
         notes.append(f"order: the most speed for the money among machines that run every job at a usable speed "
-                     f"({usable})" + (f", then the {slower} slower ones" if slower else ""))
+                     f"({usable})" + (f", then the {slower} slower ones" if slower else "")
+                     + (f", then the {unknown} whose speed cannot be estimated (a figure the catalog lacks)"
+                        if unknown else ""))
     notes.append("speed: geometric mean of each job's generated (inference) or training tokens/s under the "
                  "candidate's best plan; an extrapolated speed (no measurement of that GPU family with that software) "
                  "is ranked at the low end of its band")

@@ -2,14 +2,17 @@
 
 Usable, by job:
 
-* a chat or other inference job: each sequence is generated at ``USABLE_TOKENS_PER_S`` or faster —
-  reading speed with room to spare. Adults read non-fiction silently at about 238 words a minute
-  (Brysbaert 2019, "How many words do we read per minute?", J. Memory and Language 109:104047), about
-  4 words a second; at about 0.75 words per token (OpenAI, "What are tokens and how to count them")
-  that is 5.3 tokens/s, and 10 tokens/s (about twice that) is the figure local-LLM buyers quote as
-  comfortable. The user can set another floor (``--min-speed``);
+* a chat or other inference job: each sequence is generated at least as fast as its reader reads it,
+  ``USABLE_TOKENS_PER_S``. Adults read non-fiction silently at about 238 words a minute (Brysbaert 2019,
+  "How many words do we read per minute?", J. Memory and Language 109:104047, the meta-analysis's mean);
+  at about 0.75 words per token (OpenAI, "What are tokens and how to count them") that is 5.3 tokens/s.
+  Slower than that, a reader waits for every line. The floor is reading speed itself, not a multiple of it:
+  a margin above it ("comfortable") has no measured figure behind it, and a buyer who wants one sets it
+  (``--min-speed``; the window's Find builds uses the same default);
 * a training job: the run ends within the hours asked (``--max-hours``) when the job has a dataset;
-  without a deadline any speed is usable.
+  without a deadline any speed is usable;
+* either: a speed the app cannot estimate (a card whose tensor rate the catalog lacks) is not usable — a
+  speed-for-the-money order has nothing to rank it on, and an unknown is no answer to "fast enough?".
 
 Trust: a speed estimate is *calibrated* when measurements of that GPU family with that engine or
 framework were scored (``advisor.core.speed.basis``), else *extrapolated*. An extrapolated speed is
@@ -26,9 +29,18 @@ from typing import Any
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.speed.basis import SpeedBasis, basis_of, software_of  # software_of: the table's own key
 
-USABLE_TOKENS_PER_S = 10.0
-USABLE_SOURCE = ("reading speed with room to spare: ~238 words/min silent reading (Brysbaert 2019) ≈ 5.3 tokens/s "
-                 "at 0.75 words per token; 10 tokens/s per sequence")
+#: Silent reading of non-fiction, words a minute (Brysbaert 2019, J. Memory and Language 109:104047).
+READING_WORDS_PER_MINUTE = 238
+#: English words per token of the GPT tokenizers ("a token is about ¾ of a word", OpenAI help centre).
+WORDS_PER_TOKEN = 0.75
+USABLE_TOKENS_PER_S = READING_WORDS_PER_MINUTE / 60 / WORDS_PER_TOKEN  # 5.29
+USABLE_SOURCE = (f"reading speed: ~{READING_WORDS_PER_MINUTE} words/min silent reading (Brysbaert 2019) at "
+                 f"{WORDS_PER_TOKEN} words per token ≈ {USABLE_TOKENS_PER_S:.1f} tokens/s per sequence")
+
+
+def rate_words(tokens_per_s: float) -> str:
+    """'5.3', '10': a floor as a buyer reads it (one decimal, none when whole)."""
+    return f"{tokens_per_s:.1f}".removesuffix(".0")
 
 
 def speed_basis(table: Mapping[str, Any], gpus: Sequence, workload: Workload) -> SpeedBasis:
@@ -61,12 +73,12 @@ def usable_why(planned, factor: float, min_tokens_per_s: float, max_hours: float
             return "speed unknown"
         if rate * factor < min_tokens_per_s:
             low = " at the low end of its band" if factor < 1 else ""
-            return f"{rate * factor:,.1f} tokens/s per sequence{low}, under {min_tokens_per_s:g}"
-        return None
-    if max_hours is None or w.dataset_tokens is None:
+            return f"{rate * factor:,.1f} tokens/s per sequence{low}, under {rate_words(min_tokens_per_s)}"
         return None
     rate = planned.estimate.speed.train_tokens_per_s
     if not rate:
         return "speed unknown"
+    if max_hours is None or w.dataset_tokens is None:
+        return None
     hours = w.dataset_tokens * w.epochs / (rate * factor) / 3600
     return None if hours <= max_hours else f"the run takes {hours:,.0f} h, over the {max_hours:g} h asked"

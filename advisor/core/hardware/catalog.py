@@ -384,6 +384,9 @@ def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPl
 
 def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> ResolvedBuild:
     gpus = tuple(_gpu(catalog, g.gpu_id, used_by) for g in build.gpus for _ in range(g.count))
+    if build.gpu_memory_limit_gib is not None:  # a Mac's raised GPU memory limit, on its Apple GPU
+        gpus = tuple(g.model_copy(update={"gpu_memory_limit_gib": min(build.gpu_memory_limit_gib, g.memory_gib)})
+                     if g.segment is Segment.UNIFIED_MEMORY and g.vendor.lower() == "apple" else g for g in gpus)
     platform = resolve_platform(catalog, build, used_by)
     network = NodeNetwork(nic=platform.nic, count=platform.nics) if platform and platform.nic else None
     return ResolvedBuild(

@@ -13,10 +13,24 @@ from advisor.core.units import GIB
 # 383,451,136 bytes (366 MiB) less. The CUDA context itself is the memory estimate's
 # "runtime" term, so it is not subtracted here.
 DRIVER_RESERVED_BYTES = 24 * GIB - 25_386_352_640
-# macOS lets Metal use only recommendedMaxWorkingSetSize of unified memory: 11,453.25 MB on
-# a 16 GB Mac (llama.cpp ggml_metal_init logs, ggml-org/llama.cpp CI output), 30,150.67 MB
-# of 36 GB, 26,800.60 MB of 32 GB. The lowest share seen (16 GB) is used: about 70 %.
-APPLE_GPU_WORKING_SET_SHARE = 11_453.25 / 16_384
+# macOS lets Metal use only its recommendedMaxWorkingSetSize of unified memory, and the default depends on the
+# Mac's memory. llama.cpp's ggml_metal_init printed it (in MiB then: / 1024 / 1024): 10,922.67 on a 16 GB Mac
+# (abetlen/llama-cpp-python #687) and 21,845.34 on 32 GB (ollama/ollama #434, ggml-org/llama.cpp PR #2011): 2/3;
+# 73,728.00 on a 96 GB M2 Max (ggml-org/llama.cpp #3213): 3/4. MLX's max_recommended_working_set_size gives 48, 72,
+# 96 and 144 GB on 64, 96, 128 and 192 GB Macs (raullenchai/Rapid-MLX PR #183, 2026-05-03): 3/4. Newer macOS
+# gives more on some sizes — 107.52 GiB of 128 on macOS 26 (antirez/ds4 PR #893), 239 GB of a 256 GB M3 Ultra
+# (Rapid-MLX #183), 30,150.67 MB (1e6 bytes, 78 %) of a 36 GB M3 Max — so these shares are the floor across
+# versions. The 36/48 GB boundary is not pinned by a log: 36 GB takes the smaller share (78 % was seen there).
+APPLE_SMALL_MAC_GIB = 36
+APPLE_WORKING_SET_SMALL = 2 / 3
+APPLE_WORKING_SET_LARGE = 3 / 4
+#: The logs above: (unified memory, GiB) -> recommendedMaxWorkingSetSize as printed, MiB (a test checks the rule).
+APPLE_WORKING_SET_LOGS_MIB = {16: 10_922.67, 32: 21_845.34, 96: 73_728.00}
+
+
+def apple_working_set_share(memory_gib: float) -> float:
+    """macOS's default Metal working set as a share of a Mac's unified memory (the logs above)."""
+    return APPLE_WORKING_SET_SMALL if memory_gib <= APPLE_SMALL_MAC_GIB else APPLE_WORKING_SET_LARGE
 
 
 # What CUDA can allocate on NVIDIA's unified-memory GB10 (DGX Spark, 128 GB LPDDR5X shared with the Arm CPU
@@ -28,12 +42,15 @@ NVIDIA_UNIFIED_FREE_SHARE = 101.3 / 128
 
 def usable_memory_bytes(gpu: Gpu) -> float:
     """Bytes a framework can allocate on ``gpu``: the card's memory minus the driver's
-    reserve (discrete GPUs), Metal's working-set cap (Apple unified memory), or what the OS leaves
+    reserve (discrete GPUs), Metal's working-set cap (Apple unified memory: macOS's default for its size, or the
+    machine's raised limit, ``Gpu.gpu_memory_limit_gib``), or what the OS leaves
     free on NVIDIA's unified memory (``NVIDIA_UNIFIED_FREE_SHARE``). AMD's unified-memory chips (Strix
     Halo) keep the driver reserve only: what the OS needs there is not measured here."""
     total = gpu.memory_gib * GIB
     if gpu.segment is Segment.UNIFIED_MEMORY and gpu.vendor.lower() == "apple":
-        return total * APPLE_GPU_WORKING_SET_SHARE
+        if gpu.gpu_memory_limit_gib is not None:  # the machine's raised limit (iogpu.wired_limit_mb)
+            return min(total, gpu.gpu_memory_limit_gib * GIB)
+        return total * apple_working_set_share(gpu.memory_gib)
     if gpu.segment is Segment.UNIFIED_MEMORY and gpu.vendor.lower() == "nvidia":
         return total * NVIDIA_UNIFIED_FREE_SHARE
     return max(0.0, total - DRIVER_RESERVED_BYTES)
@@ -61,3 +78,17 @@ def host_ram_gib(build: ResolvedBuild) -> float | None:
     if p is None or p.ram is None or p.ram.capacity_gib is None:
         return None
     return p.ram.capacity_gib * p.ram_kits
+
+
+def with_gpu_memory_limit(build: ResolvedBuild, gib: float | None) -> ResolvedBuild:
+    """``build`` with its Apple GPUs' memory limit set to ``gib`` (a Mac's ``sudo sysctl iogpu.wired_limit_mb``); the
+    build unchanged where it has no Apple unified-memory GPU or ``gib`` is None."""
+    if gib is None or not any(_apple(g) for g in build.gpus):
+        return build
+    gpus = tuple(g.model_copy(update={"gpu_memory_limit_gib": min(gib, g.memory_gib)}) if _apple(g) else g
+                 for g in build.gpus)
+    return build.model_copy(update={"gpus": gpus})
+
+
+def _apple(gpu: Gpu) -> bool:
+    return gpu.segment is Segment.UNIFIED_MEMORY and gpu.vendor.lower() == "apple"

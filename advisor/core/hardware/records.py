@@ -121,6 +121,9 @@ class Gpu(Record):
         None, description="Last day its maker sold it new (None: still sold, or not known); a new price seen up to "
                           "then is no price one can buy at after it")
     prices: tuple[PricePoint, ...] = ()
+    gpu_memory_limit_gib: Gib | None = Field(
+        None, description="Apple: the GPU memory limit of the machine it is in (macOS's iogpu.wired_limit_mb), GiB; "
+                          "empty: macOS's default for its memory (set on the machine: Build.gpu_memory_limit_gib)")
 
     @model_validator(mode="after")
     def _memory_consistent(self) -> Gpu:
@@ -130,6 +133,13 @@ class Gpu(Record):
             raise ValueError(
                 f"memory_gib {self.memory_gib} is not close to memory_gb_marketing {self.memory_gb_marketing}"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _memory_limit_is_a_macs(self) -> Gpu:
+        if self.gpu_memory_limit_gib is not None and not (
+                self.segment is Segment.UNIFIED_MEMORY and self.vendor.lower() == "apple"):
+            raise ValueError("gpu_memory_limit_gib is a Mac's GPU memory limit; this is not an Apple GPU")
         return self
 
     @model_validator(mode="after")
@@ -231,6 +241,9 @@ class Build(Record):
     psu_w: Watts | None = None
     unified_memory: bool = Field(False, description="GPU and host share one memory pool (Apple, DGX Spark)")
     parts: BuildParts | None = Field(None, description="Platform parts by id (issue 18); None = not listed")
+    gpu_memory_limit_gib: Gib | None = Field(
+        None, description="A Mac's GPU memory limit raised with 'sudo sysctl iogpu.wired_limit_mb=…', GiB (empty: "
+                          "macOS's default for its memory)")
 
     @property
     def gpu_count(self) -> int:

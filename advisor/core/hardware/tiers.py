@@ -58,6 +58,9 @@ class PlatformTier(Record):
                                                           "priced, so no more RAM is offered)")
     ram_price_source: HttpUrl | None = Field(None, description="Where that RAM price comes from")
     ram_price_date: dt.date | None = Field(None, description="Day that RAM price was seen")
+    ram_channels: int | None = Field(None, ge=1, le=24, description="Memory channels the CPU(s) read in parallel (the "
+                                                                   "ones a process's threads use)")
+    ram_mt_per_s: int | None = Field(None, ge=400, le=20_000, description="The typical RAM's transfer rate, MT/s")
     cools_passive_cards: bool = Field(False, description="Its chassis pushes server airflow through fanless cards")
     only_passive_cards: bool = Field(False, description="A rack server: it takes fanless (or blower) cards only")
     passive_cooler_usd: Usd | None = Field(
@@ -97,6 +100,24 @@ def passively_cooled(gpu) -> bool:
     if any(w in form for w in _ACTIVE_WORDS):
         return False
     return "passive" in form or gpu.segment.value == "datacenter"
+
+
+#: A channel moves 8 bytes a transfer (a 64-bit DDR4 or DDR5 channel; JEDEC JESD79-4 and JESD79-5): peak GB/s =
+#: channels × MT/s × 8 / 1000.
+BYTES_PER_CHANNEL_TRANSFER = 8
+#: The share of that peak a CPU's threads reach streaming large arrays (offloaded MoE experts, a CPU optimizer
+#: step): two thirds, the figure the app took for a desktop before tiers carried their memory. Measured higher on
+#: a server: 225-250 GB/s with Intel's Memory Latency Checker on 8 channels of DDR5-4800 (307 GB/s peak, 73-81 %;
+#: ubergarm in ikawrakow/ik_llama.cpp PR #370, 2025-05-04) — so two thirds is the cautious end.
+STREAM_SHARE = 2 / 3
+
+
+def host_memory_gb_per_s(tier: PlatformTier | None) -> float | None:
+    """What the tier's CPU streams from its RAM, GB/s: its channels × their rate × 8 bytes × ``STREAM_SHARE``; None
+    where the tier does not say (or there is no tier)."""
+    if tier is None or tier.ram_channels is None or tier.ram_mt_per_s is None:
+        return None
+    return tier.ram_channels * tier.ram_mt_per_s * BYTES_PER_CHANNEL_TRANSFER / 1000 * STREAM_SHARE
 
 
 def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:

@@ -68,6 +68,16 @@ def _bits(kind: str, row: int, exact: bool = True) -> float:
     return gguf_block_bits(kind)
 
 
+def io_bits(arch: ModelArch, name: str) -> tuple[float, float]:
+    """(bits of ``token_embd``, bits of ``output.weight``) in a ``name`` file (``name`` in ``MIXES``): the embedding
+    at the mix's default type, the output at Q6_K (Q8_0 in a Q8_0 file); a tied embedding is stored once, at the
+    output's type (``_mix_layout``)."""
+    default = _MIXES[name][0]
+    out_bits = gguf_block_bits("q8_0" if name == "q8_0" else "q6_k")
+    emb_bits = out_bits if arch.tied_embeddings else _bits(default, arch.hidden_size, arch.family != GENERIC_FAMILY)
+    return emb_bits, out_bits
+
+
 def _layer_tensors(arch: ModelArch) -> dict[str, tuple[int, int]]:
     """Per layer: tensor role -> (weights, row length); MoE layers' experts under ffn_*_exps."""
     shapes = linear_shapes(arch)

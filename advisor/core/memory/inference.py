@@ -20,6 +20,7 @@ from advisor.core.memory.activations import (
 )
 from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
+from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params, linear_shapes
@@ -229,8 +230,16 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
         whole, host = max(0.0, whole - moved), moved
         notes.append(f"MoE: the routed experts of {n} layers ({moved / 2**30:.1f} GiB) in host RAM, run by the CPU "
                      "(llama.cpp --n-cpu-moe)")
-    weights = per_gpu_weights(arch, whole, tp, stages)
-    kv = per_gpu_kv(arch, kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine), tp, stages)
+    kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
+    if w.engine.gguf and tp == 1:
+        # The input embedding's bytes stay in host RAM, mapped from the file; they are not a plan's host need
+        # (``MemoryBreakdown.host``: what a plan moves there), which a build whose RAM is unknown could not meet.
+        weights, kv, embedding = llama_cpp_busiest(arch, w, whole, kv_whole, stages)
+        notes.append(f"llama.cpp keeps the input embedding ({embedding / 2**30:.2f} GiB) in host RAM and splits the "
+                     "layers with the output layer counted as one more")
+    else:
+        weights = per_gpu_weights(arch, whole, tp, stages)
+        kv = per_gpu_kv(arch, kv_whole, tp, stages)
     runtime = CUDA_CONTEXT_BYTES
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")
     capacity = None

@@ -36,7 +36,7 @@ def _host_bytes(build: ResolvedBuild, gpu_bytes: float) -> float:
     return ram * GIB if ram is not None else 0.0
 
 
-def _movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool) -> float:
+def movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool = False) -> float:
     """Weight bytes some plan keeps in host RAM instead of a GPU: a training job's (parameter offload), a
     llama.cpp MoE model's routed experts; none of an inference job's on other engines."""
     if job.mode is Mode.TRAIN:
@@ -54,7 +54,7 @@ def ruled_out(arch: ModelArch, job: Workload, build: ResolvedBuild, whole_weight
     first = build.gpus[0]
     gpu = (usable_memory_bytes(first) * len(build.gpus) if all(g is first for g in build.gpus)
            else sum(usable_memory_bytes(g) for g in build.gpus))
-    movable = _movable_bytes(arch, job, whole_weights, build.unified_memory)
+    movable = movable_bytes(arch, job, whole_weights, build.unified_memory)
     if whole_weights - movable > gpu or whole_weights > gpu + _host_bytes(build, gpu):
         return TOO_SMALL
     return None

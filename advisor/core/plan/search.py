@@ -356,7 +356,10 @@ def _complete_for_closest(probed: dict[tuple[int, int], _Probe], at, n_schemes: 
 def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Plan, margin: float,
                  weights_bytes_override: float | None, tried: list[_Probe], usable_each: list[float]) -> _Probe | None:
     """llama.cpp MoE models that fit no GPU plan: the fewest layers whose experts stay in host
-    RAM (``--n-cpu-moe``) that make the rest fit; every layer moved costs decode speed."""
+    RAM (``--n-cpu-moe``) that make the rest fit the GPUs; every layer moved costs decode speed. The count is
+    chosen by the GPUs alone, as a user sets ``--n-cpu-moe`` (or ``-ot``) to fill the cards: when the host RAM the
+    plan then needs is more than the build has, that plan is the closest one — short of host RAM by what those
+    layers' experts weigh, which says how much RAM the machine needs (not the RAM of every layer's experts)."""
     if job.mode is not Mode.INFERENCE or not job.engine.gguf or arch.moe is None:
         return None
     top = arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
@@ -367,14 +370,23 @@ def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Pla
         tried.append(p)
         return p
 
+    def gpu_status(p: _Probe) -> FitStatus:
+        """The probe's status on GPU memory alone (a host-RAM shortfall aside)."""
+        if p.problems:
+            return FitStatus.BLOCKED
+        f = p.fit
+        if f.need_per_gpu_bytes > f.usable_per_gpu_bytes or getattr(f, "short_kv", False):
+            return FitStatus.NO
+        return FitStatus.TIGHT if f.need_per_gpu_bytes * (1 + margin) > f.usable_per_gpu_bytes else FitStatus.FITS
+
     last = probe(top)
-    if not last.status.runs:
+    if not gpu_status(last).runs:
         return None
-    good = (FitStatus.FITS,) if last.status is FitStatus.FITS else (FitStatus.FITS, FitStatus.TIGHT)
+    good = (FitStatus.FITS,) if gpu_status(last) is FitStatus.FITS else (FitStatus.FITS, FitStatus.TIGHT)
     lo, hi = 1, top
     while lo < hi:
         mid = (lo + hi) // 2
-        if probe(mid).status in good:
+        if gpu_status(probe(mid)) in good:
             hi = mid
         else:
             lo = mid + 1

@@ -26,6 +26,8 @@ from advisor.core.schema import Frozen
 
 #: The table entry whose band applies to families without measurements of their own.
 EXTRAPOLATED_KEY = "extrapolated"
+#: The training frameworks as the table names them: PyTorch trainers that share a family's kernels.
+TRAINING_SOFTWARE = frozenset(FRAMEWORK_NAMES.values())
 
 
 def software_of(workload: Workload) -> str:
@@ -51,6 +53,8 @@ class SpeedBasis(Frozen):
     p90_pct: float | None = Field(None, ge=0, description="90th percentile absolute error there, %")
     held_out_rows: int = Field(0, ge=0, description="Of those, runs of sources held out of every fit")
     held_out_median_pct: float | None = Field(None, ge=0, description="Median absolute error on them, %")
+    measured_with: str = Field("", description="Training: the framework the family's runs used where it is not "
+                                               "the job's own ('' when it is)")
 
     @property
     def calibrated(self) -> bool:
@@ -62,6 +66,9 @@ class SpeedBasis(Frozen):
         band = f", ±{self.median_pct:.0f} % median" if self.median_pct is not None else ""
         if self.calibrated:
             runs = "run" if self.rows == 1 else "runs"
+            if self.measured_with:
+                return (f"measured: {self.rows} {runs} of {self.family} with {self.measured_with}, {self.software}'s "
+                        f"share measured on another family{band}")
             return f"measured: {self.rows} {runs} of {self.family} with {self.software}{band}"
         return f"extrapolated: no measurement of {self.family} with {self.software}{band}"
 
@@ -69,6 +76,10 @@ class SpeedBasis(Frozen):
     def sentence(self) -> str:
         """What the speed stands on, for a buyer: the window's speed tooltip, the CLI, the PDF."""
         runs = "published run" if self.rows == 1 else "published runs"
+        if self.calibrated and self.measured_with:
+            band = f": within ±{self.median_pct:.0f} % of them at the median" if self.median_pct is not None else ""
+            return (f"Speed measured on this GPU family ({self.family}) with {self.measured_with}, {self.rows} {runs}"
+                    f"{band}; {self.software}'s own share of it was measured on another GPU family.")
         if self.calibrated:
             if self.median_pct is None:
                 return f"Speed measured on this GPU family ({self.family}) with {self.software}: {self.rows} {runs}."
@@ -99,21 +110,51 @@ def _number(entry: Mapping[str, Any], name: str) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else None
 
 
+def _rows(entry: Mapping[str, Any] | None) -> int:
+    rows = entry.get("rows") if entry is not None else None
+    return rows if isinstance(rows, int) and not isinstance(rows, bool) and rows > 0 else 0
+
+
+def _measured(table: Mapping[str, Any], family: str, software: str) -> tuple[Mapping[str, Any], str] | None:
+    """The entry that measures ``software`` on ``family`` and the software it names ('' when ``software`` itself):
+    the pair's own; for a training framework measured on some family, the family's runs with another training
+    framework, the one with the most runs (module docstring)."""
+    own = _entry(table, basis_key(family, software))
+    if _rows(own):
+        return own, ""
+    if software not in TRAINING_SOFTWARE:
+        return None
+    if not any(_rows(_entry(table, basis_key(f, software))) for f in _families(table)):
+        return None  # the framework's own share is measured nowhere
+    others = [(s, e) for s in sorted(TRAINING_SOFTWARE - {software})
+              if _rows(e := _entry(table, basis_key(family, s)))]
+    if not others:
+        return None
+    name, entry = max(others, key=lambda se: _rows(se[1]))
+    return entry, name
+
+
+def _families(table: Mapping[str, Any]) -> set[str]:
+    return {k.split("|", 1)[0] for k in table if "|" in k}
+
+
 def basis_of(table: Mapping[str, Any], gpus: Sequence[Gpu], software: str) -> SpeedBasis:
     """The basis of a build's speed: the least-measured of its GPUs' families (a mixed build is as
     trustworthy as its least-known card)."""
     bases = []
     for family in dict.fromkeys(g.speed_family for g in gpus):
-        entry = _entry(table, basis_key(family, software))
-        rows = entry.get("rows") if entry is not None else None
-        if entry is not None and isinstance(rows, int) and not isinstance(rows, bool) and rows > 0:
+        found = _measured(table, family, software)
+        if found is not None:
+            entry, other = found
+            rows = _rows(entry)
             held = _entry(entry, "held_out")
             held_rows = held.get("rows") if held is not None else None
             held_ok = isinstance(held_rows, int) and not isinstance(held_rows, bool) and 0 < held_rows <= rows
             bases.append(SpeedBasis(family=family, software=software, rows=rows,
                                     median_pct=_number(entry, "median_pct"), p90_pct=_number(entry, "p90_pct"),
                                     held_out_rows=held_rows if held_ok else 0,
-                                    held_out_median_pct=_number(held, "median_pct") if held_ok else None))
+                                    held_out_median_pct=_number(held, "median_pct") if held_ok else None,
+                                    measured_with=other))
             continue
         wide = _entry(table, EXTRAPOLATED_KEY)
         bases.append(SpeedBasis(family=family, software=software,

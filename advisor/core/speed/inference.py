@@ -67,7 +67,7 @@ from advisor.core.speed.layout import (
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
-from advisor.core.speed.training import HOST_MEMORY_GB_PER_S, host_link_bytes_per_s, training_speed
+from advisor.core.speed.training import host_gb_per_s, host_link_bytes_per_s, training_speed
 
 __all__ = ["estimate_speed", "split_of"]
 
@@ -321,15 +321,16 @@ def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[st
     n = min(w.moe_offload_layers, moe_layers(arch))
     per_layer = routed_expert_bytes_per_layer(arch, w)
     used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** w.batch  # experts some token of the step picks
-    decode = n * per_layer * used / (HOST_MEMORY_GB_PER_S * 1e9)
+    rate, whence = host_gb_per_s(build)
+    decode = n * per_layer * used / (rate * 1e9)
     # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
     # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``Workload.ubatch_tokens``).
     ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
     ubatches = -(-w.context_len * w.batch // ubatch)
     link = host_link_bytes_per_s(build)
     prefill = ubatches * n * per_layer / link
-    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {HOST_MEMORY_GB_PER_S:g} GB/s "
-                 "(assumed: dual-channel DDR5) and copied to the GPU for each prompt batch")
+    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence}) and copied "
+                 "to the GPU for each prompt batch")
     return decode, prefill
 
 

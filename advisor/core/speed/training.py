@@ -33,6 +33,7 @@ from advisor.core.hardware.interconnect import (
     PCIE_HOST_EFFICIENCY,
 )
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.hardware.tiers import host_memory_gb_per_s
 from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.settings import choice_label
 from advisor.core.job.workload import (
@@ -279,9 +280,9 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
         step += cpu_opt
         host += cpu_opt  # (the host's share of the step, for the bottleneck)
         kind = "DeepSpeed's CPU-Adam" if w.parallel in DEEPSPEED_OFFLOAD else "PyTorch's fused AdamW on the CPU"
+        rate, whence = host_gb_per_s(build)
         notes.append(f"optimizer step on the CPU ({kind}): {cpu_opt:.2f} s a step, each trained weight, its gradient "
-                     f"and its two moments streamed through host RAM at {HOST_MEMORY_GB_PER_S:g} GB/s (assumed: "
-                     "dual-channel DDR5; a server's memory is faster)")
+                     f"and its two moments streamed through host RAM at {rate:.0f} GB/s ({whence})")
     tokens = micro_tokens * m * sp.replicas
     if host >= max(compute, comm) and host > 0:
         bottleneck = Bottleneck.HOST_OFFLOAD
@@ -329,6 +330,16 @@ def reference_forward_flops_per_token(arch, w: Workload) -> float:
 #: JESD79-5); streaming reaches about two thirds of that on desktop platforms. A default: the catalog does not
 #: hold host bandwidth (a server's 8-12 channels reach several times more).
 HOST_MEMORY_GB_PER_S = 60.0
+
+
+def host_gb_per_s(build: ResolvedBuild) -> tuple[float, str]:
+    """(GB/s, where it comes from) the build's CPU streams from host RAM: its platform tier's memory
+    (``hardware.tiers.host_memory_gb_per_s``), else ``HOST_MEMORY_GB_PER_S``."""
+    tier = build.tier
+    rate = host_memory_gb_per_s(tier)
+    if rate is None:
+        return HOST_MEMORY_GB_PER_S, "assumed: dual-channel DDR5"
+    return rate, f"two thirds of {tier.ram_channels} channels at {tier.ram_mt_per_s:,} MT/s: {tier.name}"
 #: Bytes DeepSpeed's CPU-Adam moves in host RAM per trained parameter and step: ``Step_AVX`` loads the
 #: gradient, both moments and the fp32 weight and stores the weight and both moments (csrc/includes/cpu_adam.h
 #: at 14e1981a): 4 × 4 + 3 × 4 = 28 B, a memory-bound pass (a few vector FMAs, a sqrt and a divide per element).
@@ -345,7 +356,7 @@ DEEPSPEED_OFFLOAD = (Parallel.NONE, Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2
 def cpu_optimizer_seconds(arch, w: Workload, build: ResolvedBuild) -> float:
     """One optimizer step on the host CPU when the optimizer states are offloaded to host RAM: the trained
     parameters each machine's GPUs hold (every GPU's shard; the machine's CPU steps them all, over one memory
-    system) × ``CPU_ADAM_BYTES_PER_PARAM`` / ``HOST_MEMORY_GB_PER_S`` — DeepSpeed's CPU-Adam (ZeRO-Offload; Ren
+    system) × ``CPU_ADAM_BYTES_PER_PARAM`` / the host's bandwidth (``host_gb_per_s``) — DeepSpeed's CPU-Adam (ZeRO-Offload; Ren
     et al. 2021, arXiv:2101.06840 §4.1: the update runs on the CPU after the backward) or PyTorch's fused AdamW
     under FSDP (``DEEPSPEED_OFFLOAD``). Zero without optimizer offload; NVMe offload (ZeRO-Infinity) pays the same
     pass once the states are read in."""
@@ -354,7 +365,7 @@ def cpu_optimizer_seconds(arch, w: Workload, build: ResolvedBuild) -> float:
     per_machine = min(w.n_gpus, build.gpus_per_node)
     replicated = w.parallel in (Parallel.NONE, Parallel.DDP, Parallel.FSDP_NO_SHARD)
     params = trainable_params(arch, w) * (per_machine if replicated else per_machine / max(1, w.n_gpus))
-    return params * CPU_ADAM_BYTES_PER_PARAM / (HOST_MEMORY_GB_PER_S * 1e9)
+    return params * CPU_ADAM_BYTES_PER_PARAM / (host_gb_per_s(build)[0] * 1e9)
 
 
 #: One PCIe 4.0 x4 NVMe drive's sequential throughput, about 7 GB/s read and 5-6 GB/s write

@@ -54,6 +54,8 @@ LABELS = {
     "passive_cooler_date": "Fan and shroud: day its price was seen", "pcie_lanes_per_gpu": "PCIe lanes per card",
     "slot_lanes": "Lanes of each GPU slot", "chipset_slots": "GPU slots behind the chipset",
     "slot_spacing": "Slot spacing (slots)", "sold_new_until": "Sold new until",
+    "gpu_memory_limit_gib": "GPU memory limit, macOS (GiB)", "ram_channels": "RAM channels",
+    "ram_mt_per_s": "RAM speed (MT/s)",
 }
 
 

@@ -147,14 +147,21 @@ def test_pareto_front_keeps_only_undominated():
 
 
 def test_a_job_whose_weights_overflow_the_cards_is_offered_machines_with_the_ram_for_them(catalog):
-    """Qwen3 235B-A22B's experts in host RAM (llama.cpp --n-cpu-moe): two 24 GB cards need ~126 GiB of RAM, more
-    than a two-card desktop's 64 GB; the same desktop with 192 GB is a candidate, priced with its RAM."""
+    """Qwen3 235B-A22B's experts in host RAM (llama.cpp --n-cpu-moe): 126 GiB of weights on two 24 GB cards leave
+    78 GiB for the host — with the OS's 16, more than a two-card desktop's 64 GB: the same desktop with 96 GB is a
+    candidate, priced with its RAM; so are the cards on every other tier that carries them (the CPU reads the
+    experts from its RAM: a workstation's eight channels against a desktop's two), each with the RAM it needs."""
     owned = catalog_candidates(catalog, PriceChoice.EITHER, today=TODAY, host_need_gib=126)
     plain = next(c for c in owned if c.id == "2x-rtx-3090")
-    more = next(c for c in owned if c.id == "2x-rtx-3090-192gb-ram")
+    more = next(c for c in owned if c.id == "2x-rtx-3090-96gb-ram")
     tier = plain.build.tier
-    assert plain.build.host_ram_gib == tier.host_ram_gib == 64 and more.build.host_ram_gib == 192
-    assert more.price_usd == pytest.approx(plain.price_usd + (192 - 64) * tier.ram_usd_per_gib)
-    assert "128 GB more RAM (192 GB in all)" in more.price.includes and more.entry.inline == more.build
+    assert plain.build.host_ram_gib == tier.host_ram_gib == 64 and more.build.host_ram_gib == 96
+    assert more.price_usd == pytest.approx(plain.price_usd + (96 - 64) * tier.ram_usd_per_gib)
+    assert "32 GB more RAM (96 GB in all)" in more.price.includes and more.entry.inline == more.build
+    station = next(c for c in owned if c.id == "2x-rtx-3090-on-workstation-four-cards-96gb-ram")
+    assert station.build.tier.id == "workstation-four-cards" and station.build.host_ram_gib == 96
+    assert station.build.tier.ram_channels == 8 and tier.ram_channels == 2
+    assert not any(c.id.startswith("2x-rtx-3090-on-used-gpu-server") for c in owned)  # fanless cards only
     assert not any(c.id.startswith("2x-rtx-5090-") and c.id.endswith("gb-ram") for c in
                    catalog_candidates(catalog, today=TODAY, host_need_gib=40))  # 64 GB of cards hold 40 GiB
+

@@ -17,7 +17,10 @@ def _planned(workload, decode=None, train=None):
 
 
 def test_inference_is_usable_at_reading_speed_per_sequence():
-    assert USABLE_TOKENS_PER_S == 10
+    """238 words a minute (Brysbaert 2019) at 0.75 words per token: 5.3 tokens/s, the floor itself."""
+    assert USABLE_TOKENS_PER_S == pytest.approx(238 / 60 / 0.75) == pytest.approx(5.29, abs=0.01)
+    assert usable_why(_planned(Workload(), decode=5.4), 1.0, USABLE_TOKENS_PER_S, None) is None
+    assert "under 5.3" in usable_why(_planned(Workload(), decode=5.2), 1.0, USABLE_TOKENS_PER_S, None)
     assert usable_why(_planned(Workload(), decode=12), 1.0, 10, None) is None
     assert "per sequence" in usable_why(_planned(Workload(batch=4), decode=32), 1.0, 10, None)  # 8 each
     assert "low end of its band" in usable_why(_planned(Workload(), decode=12), 0.75, 10, None)
@@ -36,3 +39,23 @@ def test_an_extrapolated_speed_is_taken_at_the_low_end_of_its_band():
     assert low_factor(measured, 25.0) == 1.0
     assert low_factor(guessed, 25.0) == pytest.approx(0.75)
     assert low_factor(guessed.model_copy(update={"median_pct": 40.0}), 25.0) == pytest.approx(0.6)
+
+
+def test_a_speed_that_cannot_be_estimated_is_not_usable():
+    """Ranked by speed for the money, a machine without a speed has nothing to rank on: it is never 'usable',
+    whether a deadline was asked or not."""
+    job = Workload(mode=Mode.TRAIN, method=Method.QLORA)
+    assert usable_why(_planned(job, train=None), 1.0, 10, None) == "speed unknown"
+    assert usable_why(_planned(job, train=0.0), 1.0, 10, 5) == "speed unknown"
+    assert usable_why(_planned(Workload(), decode=None), 1.0, 10, None) == "speed unknown"
+
+
+def test_the_command_lines_help_states_the_default_floor():
+    import argparse
+
+    from advisor.cli.advise import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    text = parser._subparsers._group_actions[0].choices["advise"].format_help()
+    assert f"(default {USABLE_TOKENS_PER_S:.1f}, reading speed)" in " ".join(text.split())

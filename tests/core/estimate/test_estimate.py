@@ -30,8 +30,9 @@ def test_usable_memory_of_a_4090_is_what_cuda_reports():
 def test_usable_memory_of_an_apple_soc_is_metals_working_set():
     mac = Gpu(id="m2-16", sources=SRC, vendor="Apple", name="M2 16GB", segment="unified-memory",
               memory_gib=16, memory_gb_marketing=16, mem_bandwidth_gb_per_s=100)
-    # ggml_metal_init on a 16 GB Mac: recommendedMaxWorkingSetSize = 11453.25 MB
-    assert usable_memory_bytes(mac) == pytest.approx(11_453.25 * MIB)
+    # ggml_metal_init on a 16 GB Mac: recommendedMaxWorkingSetSize = 11453.25 MB (decimal megabytes: it divides by
+    # 1e6 now; 10,922.67 MiB when it divided by 1024²): two thirds of 16 GiB
+    assert usable_memory_bytes(mac) == pytest.approx(11_453.25e6, rel=1e-6) == pytest.approx(16 * 1024 * MIB * 2 / 3)
 
 
 def test_without_a_build_memory_only():

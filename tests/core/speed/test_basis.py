@@ -95,3 +95,33 @@ def test_the_shipped_extrapolated_band_is_measured_on_pairs_without_calibration_
     assert entry is not None and entry["rows"] > 0 and entry["pairs"]
     for pair in entry["pairs"]:  # each such pair is in the table with held-out rows only
         assert speed_basis_table()[pair]["held_out"]["rows"] == speed_basis_table()[pair]["rows"]
+
+
+TRAINING = {basis_key("NVIDIA sm_86", "torchtune"): {"rows": 2, "median_pct": 50.9, "p90_pct": 54.5},
+            basis_key("NVIDIA sm_89", "torchtune"): {"rows": 3, "median_pct": 10.8, "p90_pct": 25.9},
+            basis_key("NVIDIA sm_89", "LitGPT"): {"rows": 5, "median_pct": 4.0, "p90_pct": 9.0},
+            basis_key("NVIDIA sm_90", "Hugging Face"): {"rows": 4, "median_pct": 1.2, "p90_pct": 3.1},
+            basis_key("NVIDIA sm_86", "llama.cpp"): {"rows": 6, "median_pct": 11.9, "p90_pct": 25.8},
+            EXTRAPOLATED_KEY: {"median_pct": 9.6, "p90_pct": 20.7}}
+
+
+def test_a_trainer_measured_elsewhere_stands_on_the_familys_runs_with_another_trainer(gpus):
+    """The HF Trainer (its share measured on sm_90) on an RTX 3090: the family's kernels measured with torchtune."""
+    basis = basis_of(TRAINING, [gpus["rtx-3090"]], "Hugging Face")
+    assert basis.calibrated and basis.rows == 2 and basis.median_pct == 50.9 and basis.measured_with == "torchtune"
+    assert basis.words == ("measured: 2 runs of NVIDIA sm_86 with torchtune, Hugging Face's share measured on "
+                           "another family, ±51 % median")
+    assert "torchtune" in basis.sentence and "another GPU family" in basis.sentence
+    # the family's trainer with the most runs gives the band
+    assert basis_of(TRAINING, [gpus["rtx-4090"]], "Hugging Face").measured_with == "LitGPT"
+    # the pair's own runs come first
+    own = basis_of(TRAINING, [gpus["h100-sxm"]], "Hugging Face")
+    assert own.calibrated and own.measured_with == "" and own.rows == 4
+
+
+def test_a_trainer_stays_extrapolated_where_no_trainer_ran_or_its_own_share_is_unmeasured(gpus):
+    assert not basis_of(TRAINING, [gpus["rx-7900-xtx"]], "Hugging Face").calibrated  # no trainer on gfx1100
+    assert not basis_of(TRAINING, [gpus["rtx-3090"]], "Axolotl").calibrated  # Axolotl's share: measured nowhere
+    # an inference engine never borrows another engine's runs: its kernels are its own
+    assert not basis_of(TRAINING, [gpus["rtx-4090"]], "llama.cpp").calibrated
+    assert not basis_of(TRAINING, [gpus["rtx-3090"]], "vLLM").calibrated
