@@ -85,7 +85,7 @@ def one_pass(catalog, arch, entries, prepared, w, margin: float):
 
 def one_sweep(w):
     from advisor.core.advice.evaluate import fit_curves
-    from advisor.core.job.plan import job_of
+    from advisor.core.job.planned import job_of
 
     return fit_curves(job_of(w))
 

@@ -1,5 +1,5 @@
 """``llm-advisor advise [MODEL] [job flags] [--budget USD] …``: which builds in the catalog run a
-job within a budget, best first (``advisor.core.advice.search``)."""
+job within a budget, best first (``advisor.core.advice.catalog_search``)."""
 
 from __future__ import annotations
 
@@ -176,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
     from advisor.cli.estimate import _check, build_request
     from advisor.core.advice.candidates import PriceChoice, Where
     from advisor.core.advice.ranking import Criterion
-    from advisor.core.advice.search import Job, SearchRequest, search
-    from advisor.core.job.plan import job_of
+    from advisor.core.advice.catalog_search import Job, SearchRequest, search
+    from advisor.core.job.planned import job_of
     from advisor.storage.catalog_store import load_catalog
     from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
 

@@ -6,7 +6,7 @@ model_import``), or ``--params N`` for a generic dense decoder of N parameters
 user's records included) and add fit and speed. Every bad input exits 2 with one line
 that names the flag; the numbers come from ``advisor.core.estimate.estimator``.
 
-With hardware, the build runs the job under its best plan (``advisor.core.plan.search``):
+With hardware, the build runs the job under its best plan (``advisor.core.plan.planner``):
 ``--gpus``, ``--parallel`` and ``--offload`` pin parts of it. A job that does not fit (or is
 tight) lists the smallest changes that would make it fit (``fit.suggestions``).
 """
@@ -216,7 +216,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     ``read``: the catalog the command has read already (advise, report), so that the model preset
     is looked up in it instead of a second read.
     """
-    from advisor.core.job.plan import job_of, pins_from_workload
+    from advisor.core.job.planned import job_of, pins_from_workload
 
     catalog = _catalog_for(args, read)
     imported, arch = load_model_arg(args, catalog if catalog is not None else read)
@@ -269,7 +269,7 @@ def _check(request: Request) -> None:
     the pinned parts of the plan are checked against it, and the GPU count it leaves free as every GPU of the
     build (what the plan starts from: a pinned scheme keeps the build's GPUs)."""
     from advisor.core.estimate.job_checks import check_workload
-    from advisor.core.job.plan import BUILD_ONLY_FIELDS
+    from advisor.core.job.planned import BUILD_ONLY_FIELDS
 
     workload = request.workload
     if request.build is not None and request.pins is not None:
@@ -289,7 +289,7 @@ def estimate_request(request: Request, margin: float = 0.0):
     """(estimate, planned or None, suggestions): the build's best plan for the job, and what would
     make the job fit when it does not (or is tight)."""
     from advisor.core.estimate.estimator import estimate
-    from advisor.core.plan.search import FitStatus, best_plan
+    from advisor.core.plan.planner import FitStatus, best_plan
     from advisor.core.plan.suggest import suggestions
 
     exact = request.weights_bytes_override

@@ -89,7 +89,7 @@ def _entries(catalog, ids: list[str]):
 def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
     from advisor.core.advice.comparison import Comparison, ModelRef
-    from advisor.core.job.plan import job_of, pins_from_workload
+    from advisor.core.job.planned import job_of, pins_from_workload
     from advisor.core.units import parse_count
 
     if not args.model and not args.params:

@@ -25,7 +25,7 @@ from advisor.core.advice.comparison import (
     unique_name,
 )
 from advisor.core.advice.criterion import Criterion
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.ui.history import Snapshot, SnapshotCommand, workload_edit_text

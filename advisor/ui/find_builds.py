@@ -2,7 +2,7 @@
 
 The jobs start with the window's current one; "Add the current job" adds whatever the workload
 panel shows now (so a chat model and a fine-tune can be searched together). The search itself is
-``advisor.core.advice.search`` (the same as ``llm-advisor advise``); the plot shows price against
+``advisor.core.advice.catalog_search`` (the same as ``llm-advisor advise``); the plot shows price against
 speed with the Pareto front joined, and the chosen rows go into the comparison.
 """
 
@@ -35,10 +35,10 @@ from PySide6.QtWidgets import (
 
 from advisor.core.advice.candidates import PriceChoice, Where
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Job, SearchRequest, search
+from advisor.core.advice.catalog_search import Job, SearchRequest, search
 from advisor.core.cost.machine import price_words
 from advisor.core.estimate.job_words import say
-from advisor.core.job.plan import job_of
+from advisor.core.job.planned import job_of
 from advisor.core.units import GIB
 from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout
 
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
 from advisor.core.plan.words import CHECKPOINT_WORDS, OFFLOAD_WORDS, SCHEME_WORDS
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
 from advisor.core.advice.criterion import Criterion
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.storage.settings import Settings

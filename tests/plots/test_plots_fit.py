@@ -14,7 +14,7 @@ from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.estimate.job_checks import check_workload
 from advisor.core.job.defaults import default_job
-from advisor.core.job.plan import job_of
+from advisor.core.job.planned import job_of
 from advisor.core.job.workload import Engine, Method, Mode, Workload
 from advisor.core.model.generic import generic_decoder
 from advisor.storage.catalog_store import load_catalog

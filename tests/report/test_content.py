@@ -17,7 +17,7 @@ from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import with_running_costs
 from advisor.core.advice.speed_bases import with_speed_bases
 from advisor.core.cost.running import CostSettings
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.units import GIB
 from advisor.report.content import build_document

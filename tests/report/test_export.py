@@ -85,7 +85,7 @@ def test_every_character_of_the_window_and_the_report_is_in_the_readme_font(qapp
     from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 
     from advisor.core.advice.evaluate import evaluate, resolve_model
-    from advisor.core.job.plan import PlanPins
+    from advisor.core.job.planned import PlanPins
     from advisor.storage.settings import Settings
     from advisor.ui import format as fmt
 

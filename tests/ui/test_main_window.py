@@ -13,7 +13,7 @@ from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.evaluate import resolve_entry
 from advisor.core.advice.ranking import Criterion
 from advisor.core.estimate.estimator import estimate
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Parallel
 from advisor.core.model.generic import generic_decoder
 from advisor.core.units import GIB

@@ -15,7 +15,7 @@ from pydantic import BeforeValidator, Field, model_validator
 from advisor.core.advice.criterion import Criterion
 from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology, topology_problem
 from advisor.core.job.defaults import default_job
-from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
+from advisor.core.job.planned import BUILD_ONLY_FIELDS, PlanPins
 from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import Frozen, RecordId, exact_int

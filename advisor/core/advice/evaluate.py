@@ -35,14 +35,14 @@ from advisor.core.hardware.checks import check_build
 from advisor.core.hardware.machines import machine_build, on_platform, price_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import PlanPins, job_of
+from advisor.core.job.planned import PlanPins, job_of
 from advisor.core.job.workload import Method, Mode, Workload
 from advisor.core.memo import KeepLast
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import generic_decoder
 from advisor.core.model.params import count_params
-from advisor.core.plan.search import FitStatus, Planned, best_plan
+from advisor.core.plan.planner import FitStatus, Planned, best_plan
 from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
 from advisor.core.speed.basis import SpeedBasis

@@ -20,10 +20,10 @@ import math
 from collections.abc import Callable, Generator
 
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import PlanPins, job_of
+from advisor.core.job.planned import PlanPins, job_of
 from advisor.core.job.workload import Workload
 from advisor.core.model.generic import generic_decoder
-from advisor.core.plan.search import best_plan
+from advisor.core.plan.planner import best_plan
 from advisor.core.plan.suggest import SearchCancelled
 
 #: The fit plot's size range (``evaluate.CURVE_PARAMS``' ends): 0.5 B to 1 T parameters.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, usable_why
 from advisor.core.job.workload import Mode, Workload
-from advisor.core.plan.search import SPEED_TIE, FitStatus
+from advisor.core.plan.planner import SPEED_TIE, FitStatus
 from advisor.core.units import GIB, format_usd
 
 #: Two builds within 5 % on price or value are "about the same" there; on speed, within the speed

@@ -1,6 +1,6 @@
 """What rules a build out before any plan is searched, without ruling out a plan the search would find.
 
-The catalog search (``advisor.core.advice.search``) skips a candidate only when ``best_plan`` could not run the
+The catalog search (``advisor.core.advice.catalog_search``) skips a candidate only when ``best_plan`` could not run the
 job there, so Find builds, ``advise`` and ``estimate`` never disagree on whether a build runs it (a test compares
 the two over random jobs and catalog builds):
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.hardware.records import ResolvedBuild, Topology
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Workload
 from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import ModelArch
-from advisor.core.plan.search import Planned, best_plan
+from advisor.core.plan.planner import Planned, best_plan
 from advisor.core.units import GIB
 
 #: llama.cpp's K-quant ladder (tools/quantize/README.md), mildest first.

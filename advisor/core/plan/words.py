@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from advisor.core.hardware.interconnect import LinkKind, bottleneck_link, node_link
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import Plan
+from advisor.core.job.planned import Plan
 from advisor.core.job.settings import setting
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from advisor.ui.recompute import turns
-from advisor.ui.recompute.search import SearchRunner
+from advisor.ui.recompute.background_search import SearchRunner
 from advisor.ui.recompute.turns import BuildsPass, CurveCache, Progress, SweepRun, Turn
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import pytest
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Found, Job, SearchRequest, pareto_front, search
+from advisor.core.advice.catalog_search import Found, Job, SearchRequest, pareto_front, search
 from advisor.core.job.workload import Engine, Workload
 from advisor.storage.catalog_store import load_catalog
 

@@ -44,7 +44,7 @@ def test_a_desktop_pair_gets_a_named_card_and_says_when_it_has_none(catalog):
 
 def test_training_searches_try_one_to_four_machines_of_systems_and_instances(catalog):
     from advisor.core.advice.candidates import Where, catalog_candidates
-    from advisor.core.advice.search import Job, SearchRequest, search
+    from advisor.core.advice.catalog_search import Job, SearchRequest, search
 
     cands = catalog_candidates(catalog, where=Where.ANY, max_nodes=4)
     p5 = {c.build.nodes: c for c in cands if c.entry.cloud_id == "aws-p5.48xlarge"}

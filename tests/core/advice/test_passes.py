@@ -7,7 +7,7 @@ import pytest
 
 from advisor.core.advice.passes import fewer_cards_first, measured_first
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Found
+from advisor.core.advice.catalog_search import Found
 
 
 def _fb(name, price, speed, calibrated):

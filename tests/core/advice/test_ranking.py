@@ -101,7 +101,7 @@ def test_a_faster_build_that_fits_only_tightly_is_named_as_such(catalog):
     error, the H200 with room to spare. The H200 wins by fitting, and the sentence said 'wins on speed: 5,111
     training tokens/s, 0.1× NVIDIA DGX H100 (40,890)'; it now says why it wins and what the other offers."""
     from advisor.core.job.workload import Method, Mode
-    from advisor.core.plan.search import FitStatus
+    from advisor.core.plan.planner import FitStatus
 
     c = canonical_comparison().model_copy(update={
         "workload": Workload(mode=Mode.TRAIN, method=Method.LORA, batch=41, seq_len=1024),

@@ -6,12 +6,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
-from advisor.core.advice.search import Job, SearchRequest, evaluate_candidate, search
+from advisor.core.advice.catalog_search import Job, SearchRequest, evaluate_candidate, search
 from advisor.core.hardware.catalog import gpu_build, resolve_build
 from advisor.core.job.workload import Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.plan.bounds import NOT_RUN, TOO_SMALL, ruled_out
-from advisor.core.plan.search import best_plan
+from advisor.core.plan.planner import best_plan
 from advisor.storage.catalog_store import load_catalog
 
 CATALOG = load_catalog().catalog

@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Workload
 from advisor.core.plan.suggest import suggestions, with_more_gpus
 from advisor.storage.catalog_store import load_catalog

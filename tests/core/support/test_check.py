@@ -7,7 +7,7 @@ import pytest
 
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.workload import AttentionImpl, Workload
-from advisor.core.plan.search import FitStatus, best_plan
+from advisor.core.plan.planner import FitStatus, best_plan
 from advisor.core.support.check import as_run_on, job_features, refusals
 from advisor.core.support.table import Feature
 from advisor.storage.catalog_store import load_catalog

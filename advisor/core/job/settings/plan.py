@@ -1,4 +1,4 @@
-"""The settings each build's plan chooses (``advisor.core.job.plan``): the user pins them per build."""
+"""The settings each build's plan chooses (``advisor.core.job.planned``): the user pins them per build."""
 
 from __future__ import annotations
 

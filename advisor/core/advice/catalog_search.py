@@ -1,6 +1,6 @@
 """Find builds: every machine in the catalog that runs all of the user's jobs within a budget, ranked.
 
-Each candidate gets its best plan for every job (``advisor.core.plan.search.best_plan``). Its speed is the
+Each candidate gets its best plan for every job (``advisor.core.plan.planner.best_plan``). Its speed is the
 geometric mean of each job's headline tokens/s (so no job's unit dominates), named with its basis:
 calibrated on measurements of its GPU family with that software, or extrapolated, and then ranked at
 the low end of its band (``advisor.core.advice.usable``). Its price is today's price of the whole
@@ -44,12 +44,12 @@ from advisor.core.cost.machine import is_stale
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.memory import with_gpu_memory_limit
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import job_of
+from advisor.core.job.planned import job_of
 from advisor.core.job.workload import Mode, Workload
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.plan.bounds import movable_bytes, ruled_out
-from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
+from advisor.core.plan.planner import SPEED_TIE, Planned, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
 from advisor.core.speed.basis import SpeedBasis

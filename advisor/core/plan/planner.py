@@ -42,7 +42,7 @@ from advisor.core.estimate.job_checks import Problem, check_workload, support_pr
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import Plan, PlanPins, apply_plan
+from advisor.core.job.planned import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
 from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory

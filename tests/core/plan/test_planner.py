@@ -8,7 +8,7 @@ from advisor.core.advice import evaluate as compute
 from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
-from advisor.core.job.plan import Plan, PlanPins, apply_plan
+from advisor.core.job.planned import Plan, PlanPins, apply_plan
 from advisor.core.job.workload import (
     Checkpointing,
     Engine,
@@ -22,8 +22,8 @@ from advisor.core.job.workload import (
     Workload,
 )
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.plan import search as plan_search
-from advisor.core.plan.search import (
+from advisor.core.plan import planner as plan_search
+from advisor.core.plan.planner import (
     SPEED_TIE,
     FitStatus,
     best_plan,
@@ -137,7 +137,7 @@ def test_schemes_follow_the_engine():
 def test_training_stops_at_the_first_fitting_scheme_without_losing_speed(catalog, method, build_id):
     # The search stops at the first scheme that fits (TRAIN_SCHEMES never lowers traffic); an
     # exhaustive search over the same level must find nothing faster beyond the tie band.
-    from advisor.core.plan.search import TRAIN_SCHEMES, plan_for
+    from advisor.core.plan.planner import TRAIN_SCHEMES, plan_for
 
     arch = catalog.models["llama-3.1-8b"]
     build = resolve_build(catalog, build_id)
@@ -162,7 +162,7 @@ def test_moe_experts_go_to_host_ram_only_as_far_as_needed(catalog):
     assert planned.status is FitStatus.FITS and 0 < k < arch.n_layers
     assert planned.estimate.memory.host > 0 and f"experts of {k} layers in host RAM" in planned.plan_text \
         if hasattr(planned, "plan_text") else True
-    from advisor.core.plan.search import plan_for
+    from advisor.core.plan.planner import plan_for
 
     fewer = plan_for(arch, job, build, planned.plan.model_copy(update={"moe_offload_layers": k - 1}))
     assert fewer.status is not FitStatus.FITS

@@ -1,7 +1,7 @@
 """How one job runs on one build: GPUs used, parallel scheme, offload, activation checkpointing.
 
 The job (``Workload``'s model-and-task fields) knows nothing of a build; the plan is chosen per
-build (``advisor.core.plan.search.best_plan``) or pinned, in part, by the user (``PlanPins``).
+build (``advisor.core.plan.planner.best_plan``) or pinned, in part, by the user (``PlanPins``).
 ``apply_plan`` gives the complete ``Workload`` the memory and speed models take.
 """
 
