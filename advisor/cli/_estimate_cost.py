@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def cost_json(request, est, planned, settings) -> dict[str, Any]:
+def cost_json(request, est, chosen, settings) -> dict[str, Any]:
     """``cost``: price, energy, $/M tokens and the training run's hours and cost (null where unknown)."""
     import datetime as dt
 
@@ -16,10 +16,10 @@ def cost_json(request, est, planned, settings) -> dict[str, Any]:
 
     catalog = request.catalog
     entry = request.entry
-    result = BuildResult(entry=entry, resolved=request.build, estimate=est, planned=planned,
-                         status=planned.status if planned is not None else None,
+    result = BuildResult(entry=entry, resolved=request.build, estimate=est, chosen=chosen,
+                         status=chosen.status if chosen is not None else None,
                          **money(catalog, entry, request.build))
-    workload = planned.workload if planned is not None else request.workload
+    workload = chosen.planned if chosen is not None else request.workload
     c = build_running_cost(result, workload, settings, dt.date.today())
     return {
         "price_usd": c.price_usd, "price_kind": c.price_kind,

@@ -40,8 +40,8 @@ def _whole(text: str, least: int) -> int:
 
 
 def engine_version_arg(text: str) -> str:
-    """A version such as 0.9.0 or 0.7a (``Workload.engine_version``)."""
-    from advisor.core.job.workload import ENGINE_VERSION_PATTERN  # noqa: PLC0415 - the CLI imports the core lazily
+    """A version such as 0.9.0 or 0.7a (``Job.engine_version``)."""
+    from advisor.core.job.choices import ENGINE_VERSION_PATTERN  # noqa: PLC0415 - the CLI imports the core lazily
 
     value = text.strip()
     if len(value) > 20 or re.match(ENGINE_VERSION_PATTERN, value) is None:
@@ -76,7 +76,11 @@ def positive_number(text: str) -> float:
 
 def add_cost_arguments(p: argparse.ArgumentParser) -> None:
     """The running-cost settings (defaults and sources: ``advisor.core.cost.running``)."""
-    from advisor.core.cost.running import DEFAULT_HOURS_PER_DAY, DEFAULT_USD_PER_KWH, DEFAULT_YEARS
+    from advisor.core.cost.running import (
+        DEFAULT_HOURS_PER_DAY,
+        DEFAULT_USD_PER_KWH,
+        DEFAULT_YEARS,
+    )
 
     c = p.add_argument_group("running cost")
     c.add_argument("--electricity-usd-per-kwh", type=positive_number, metavar="USD",
@@ -183,7 +187,7 @@ def override_arch(arch, args: argparse.Namespace):
 
 
 def lora_targets_arg(text: str) -> tuple[str, ...]:
-    from advisor.core.job.workload import LORA_TARGETS
+    from advisor.core.job.choices import LORA_TARGETS
 
     names = tuple(t.strip().lower() for t in text.split(",") if t.strip())
     if names == ("all-linear",):

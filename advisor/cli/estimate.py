@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 @dataclass(frozen=True)
 class Request:
     arch: Any  # ModelArch
-    workload: Any  # Workload: the job, with any plan fields the user pinned
+    workload: Any  # PlannedJob without hardware (the flags are the plan), else the Job alone
     build: Any  # ResolvedBuild | None
     imported: Any  # ImportedModel | None
     weights_bytes_override: float | None
@@ -109,7 +109,12 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
                 raise UsageError(f"--{flag.replace('_', '-')}: give --gpu or --build too")
         return None
     build = _resolve_one(args, catalog)
-    from advisor.core.hardware.catalog import IncompleteRecord, RecordKind, with_network, with_nodes
+    from advisor.core.hardware.catalog import (
+        IncompleteRecord,
+        RecordKind,
+        with_network,
+        with_nodes,
+    )
 
     if getattr(args, "nics", None) is not None and getattr(args, "nic", None) is None:
         raise UsageError("--nics: give --nic too")
@@ -185,8 +190,8 @@ def _weights_override(imported, workload) -> float | None:
 def _with_defaults(fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """The default job (``advisor.core.job.defaults``, as the window's) under the flags given; a note says
     the default job's size where the flags leave it."""
+    from advisor.core.job.choices import Engine, Mode
     from advisor.core.job.defaults import default_job, shape_words
-    from advisor.core.job.workload import Engine, Mode
 
     mode = Mode(fields.get("mode", "inference"))
     engine = Engine(fields["engine"]) if "engine" in fields else None
@@ -216,7 +221,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     ``read``: the catalog the command has read already (advise, report), so that the model preset
     is looked up in it instead of a second read.
     """
-    from advisor.core.job.planned import job_of, pins_from_workload
+    from advisor.core.job.planned import job_of, pins_of
 
     catalog = _catalog_for(args, read)
     imported, arch = load_model_arg(args, catalog if catalog is not None else read)
@@ -237,7 +242,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
         notes.append(f"{FIELD_FLAGS[field]} not given: the model's maximum, {arch.max_context:,} tokens")
     workload = make_workload(fields)
     refuse_ignored(workload, given)
-    pins = pins_from_workload(workload)
+    pins = pins_of(workload)
     if args.params:
         notes.append(f"generic dense decoder of {arch.n_layers} layers x {arch.hidden_size} wide (advisor.core.model.generic)")
     arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
@@ -265,13 +270,13 @@ def _entry(args: argparse.Namespace, build, catalog):
 
 
 def _check(request: Request) -> None:
-    """The first impossible or contradictory setting (``check_workload``), as a usage error. With a build,
+    """The first impossible or contradictory setting (``check_planned``), as a usage error. With a build,
     the pinned parts of the plan are checked against it, and the GPU count it leaves free as every GPU of the
     build (what the plan starts from: a pinned scheme keeps the build's GPUs)."""
-    from advisor.core.estimate.job_checks import check_workload
-    from advisor.core.job.planned import BUILD_ONLY_FIELDS
+    from advisor.core.estimate.job_checks import check_planned
+    from advisor.core.job.planned import BUILD_ONLY_FIELDS, alone
 
-    workload = request.workload
+    workload = alone(request.workload)  # a job alone: on one GPU, as its plan starts
     if request.build is not None and request.pins is not None:
         update = {k: getattr(request.pins, k) for k in BUILD_ONLY_FIELDS if getattr(request.pins, k) is not None}
         if "parallel" in update:
@@ -279,7 +284,7 @@ def _check(request: Request) -> None:
         workload = workload.model_copy(update=update)
     # What the software does not run on the build is the build's verdict ("cannot run"), shown with the
     # estimate; only settings that contradict each other are usage errors.
-    problems = [p for p in check_workload(request.arch, workload, request.build) if not p.support]
+    problems = [p for p in check_planned(request.arch, workload, request.build) if not p.support]
     if problems:
         first = problems[0]
         raise UsageError(f"{FIELD_FLAGS.get(first.field, first.field)}: {first.message}")
@@ -295,11 +300,11 @@ def estimate_request(request: Request, margin: float = 0.0):
     exact = request.weights_bytes_override
     if request.build is None:
         return estimate(request.arch, request.workload, None, weights_bytes_override=exact), None, []
-    planned = best_plan(request.arch, request.workload, request.build, request.pins, margin, exact)
+    chosen = best_plan(request.arch, request.workload, request.build, request.pins, margin, exact)
     found = []
-    if planned.status in (FitStatus.NO, FitStatus.TIGHT):
+    if chosen.status in (FitStatus.NO, FitStatus.TIGHT):
         found = suggestions(request.arch, request.workload, request.build, request.pins, margin)
-    return planned.estimate, planned, found
+    return chosen.estimate, chosen, found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -312,9 +317,9 @@ def run(args: argparse.Namespace) -> int:
     if exact is not None:
         notes.append(f"weights: the files' exact {exact / 2**30:.2f} GiB replace the format estimate")
     band = median_pct(request.workload)
-    est, planned, found = estimate_request(request, band / 100 if band is not None else 0.0)
-    data = result_json(request, est, planned, found)
-    data["cost"] = cost_json(request, est, planned, cost_settings(args)) if request.build is not None else None
+    est, chosen, found = estimate_request(request, band / 100 if band is not None else 0.0)
+    data = result_json(request, est, chosen, found)
+    data["cost"] = cost_json(request, est, chosen, cost_settings(args)) if request.build is not None else None
     data["assumptions"][len(request.notes):len(request.notes)] = notes
     print(json.dumps(data, indent=2) if args.json else result_text(data))
     return 0

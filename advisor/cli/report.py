@@ -65,7 +65,12 @@ def _id_and_nodes(given: str) -> tuple[str, int]:
 
 
 def _entries(catalog, ids: list[str]):
-    from advisor.core.advice.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, unique_name
+    from advisor.core.advice.comparison import (
+        MAX_BUILDS,
+        MIN_BUILDS,
+        BuildEntry,
+        unique_name,
+    )
     from advisor.core.hardware.catalog import RecordKind
 
     if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
@@ -89,7 +94,7 @@ def _entries(catalog, ids: list[str]):
 def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
     from advisor.core.advice.comparison import Comparison, ModelRef
-    from advisor.core.job.planned import job_of, pins_from_workload
+    from advisor.core.job.planned import job_of, pins_of
     from advisor.core.units import parse_count
 
     if not args.model and not args.params:
@@ -99,7 +104,7 @@ def _comparison_from_flags(args: argparse.Namespace, catalog):
     args.build = None
     request = build_request(args, catalog)  # the model preset from the catalog read once
     # Each build plans itself; --gpus / --parallel / --offload, when given, pin that part on every build.
-    pins = pins_from_workload(request.workload)
+    pins = pins_of(request.workload)
     entries = tuple(e.model_copy(update={"plan": pins}) for e in entries)
     workload = job_of(request.workload)
     _check(dataclasses.replace(request, workload=workload))  # the job; pins are checked per build

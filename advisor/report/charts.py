@@ -14,10 +14,11 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from advisor import plots
 from advisor.core.advice.evaluate import Results
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
 
 
-def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str):
+def _builder(kind: str, results: Results, workload: Job, unit: str, model_name: str):
     training = workload.mode is Mode.TRAIN
     if kind == "fit":
         plot = plots.FitPlot()
@@ -36,7 +37,7 @@ def _builder(kind: str, results: Results, workload: Workload, unit: str, model_n
     return plot
 
 
-def chart_painter(results: Results, workload: Workload, unit: str = "GiB", model_name: str = ""):
+def chart_painter(results: Results, workload: Job, unit: str = "GiB", model_name: str = ""):
     """A ``draw_chart(kind, painter, rect)`` for ``advisor.report.pdf.write_pdf``: the window's plot builders
     drawing ``results`` (with their running costs) on paper."""
 

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from advisor import plots
-from advisor.core.job.workload import Mode
+from advisor.core.job.choices import Mode
 from advisor.ui import format as fmt
-
 
 #: The least height of each of a tab's stacked plots (px): a title, bars with three tick labels, and two
 #: lines of build names under them.

@@ -3,9 +3,15 @@ running-cost settings."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+)
 
-from advisor.core.job.workload import Engine
+from advisor.core.job.choices import Engine
 from advisor.storage.settings import Settings
 
 

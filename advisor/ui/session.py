@@ -19,8 +19,8 @@ from PySide6.QtCore import QObject, Signal
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
 from advisor.core.advice.criterion import Criterion
+from advisor.core.job.job import Job
 from advisor.core.job.planned import PlanPins
-from advisor.core.job.workload import Workload
 from advisor.core.model.arch import ModelArch
 from advisor.storage.settings import Settings
 from advisor.ui.document import ComparisonDocument
@@ -41,7 +41,7 @@ class Session(QObject):
 
     Signals (past-tense events):
       catalog_loaded()            the catalog was (re)loaded; problems in ``catalog_problems``
-      workload_changed(object)    the Workload was replaced
+      workload_changed(object)    the Job was replaced
       model_changed(object)       the ModelRef changed (arch in ``arch``, None if unresolved)
       builds_changed()            builds were added, removed, moved, renamed or replaced
       results_computed(object)    ``evaluate.Results`` for the current state: every build's estimate,
@@ -89,7 +89,7 @@ class Session(QObject):
 
     # --- the document's state -----------------------------------------------------------
     @property
-    def workload(self) -> Workload:
+    def workload(self) -> Job:
         return self.document.workload
 
     @property
@@ -257,7 +257,7 @@ class Session(QObject):
         self.scheduler.close()
 
     # --- edits: the document's, each one undoable ------------------------------------------
-    def set_workload(self, workload: Workload) -> None:
+    def set_workload(self, workload: Job) -> None:
         self.document.set_workload(workload)
 
     def set_model(self, ref: ModelRef) -> None:
@@ -303,7 +303,7 @@ class Session(QObject):
     def apply(self, comparison: Comparison, path: Path | None) -> None:
         self.document.apply(comparison, path)
 
-    def new(self, workload: Workload | None = None) -> None:
+    def new(self, workload: Job | None = None) -> None:
         self.document.new(workload)
 
     def open(self, path: str | Path) -> bool:

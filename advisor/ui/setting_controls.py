@@ -1,6 +1,6 @@
 """One control per job setting, made from its declaration (``advisor.core.job.settings``).
 
-Each control is named after the field it edits (``combo_engine`` ↔ ``Workload.engine``, as glue binds
+Each control is named after the field it edits (``combo_engine`` ↔ ``Job.engine``, as glue binds
 widgets to state by their names), shows a value and gives one back, and says why it is greyed. The
 choices' words, the bounds and the tooltip all come from the declaration and the model: nothing here
 restates a setting.

@@ -46,11 +46,11 @@ def without_flags(message: str) -> str:
 
 
 def problem(line: str) -> str:
-    """One ``field: message`` line of ``check_workload`` as the window says it."""
+    """One ``field: message`` line of ``check_planned`` as the window says it."""
     field, sep, message = line.partition(": ")
-    from advisor.core.job.workload import Workload  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core.job.planned import PlannedJob  # noqa: PLC0415 - the core loads after the first paint
 
-    if sep and field in Workload.model_fields:
+    if sep and field in PlannedJob.model_fields:
         return f"{label(field)}: {without_flags(message)}"
     return without_flags(line)
 

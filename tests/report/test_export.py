@@ -12,8 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
+from advisor.core.job.choices import Method, Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Method, Mode
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import error_band_text
 from tests.report_export import export

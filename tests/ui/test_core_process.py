@@ -9,7 +9,7 @@ import pytest
 
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import canonical_comparison
-from advisor.core.job.workload import Method, Mode
+from advisor.core.job.choices import Method, Mode
 from advisor.ui import core_process
 from advisor.ui.core_process import SEARCH, SKIPPED, SWEEP, CoreProcess, serve
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from advisor.core.advice.comparison import BuildEntry
     from advisor.core.advice.evaluate import PreparedBuild, Results
     from advisor.core.hardware.catalog import Catalog
-    from advisor.core.job.workload import Workload
+    from advisor.core.job.job import Job
     from advisor.core.model.arch import ModelArch
     from advisor.ui.core_process import CoreProcess
 
@@ -58,7 +58,7 @@ class Inputs:
 
     catalog: Catalog | None
     arch: ModelArch | None
-    workload: Workload
+    workload: Job
     builds: tuple[BuildEntry, ...]
     margin: float = 0.0
 
@@ -210,7 +210,7 @@ class RecomputeScheduler(QObject):
         self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
         self.results_inputs = self.inputs
         # The search after the job stays put: what would make a build fit, and every build's largest model.
-        self._suggest_pending = p.arch is not None and any(r.planned is not None for r in self.results.builds)
+        self._suggest_pending = p.arch is not None and any(r.chosen is not None for r in self.results.builds)
         self.results_computed.emit(self.results)
         if cached is not None:
             self.curves_computed.emit(self.results)
@@ -264,7 +264,7 @@ class RecomputeScheduler(QObject):
         self._sweep_run = None
         self._sweep_step_timer.stop()
 
-    def _on_swept(self, workload: Workload, out: Any) -> None:
+    def _on_swept(self, workload: Job, out: Any) -> None:
         """A sweep from the core's process: drawn once the table has painted (as a sweep computed here
         would be), kept for undo if the job has changed since; if the process died, the UI thread sweeps."""
         if self._closed:
@@ -284,7 +284,7 @@ class RecomputeScheduler(QObject):
             self._continue_sweep()  # the table has painted: the plot's redraw now
         # else the end of the builds' pass, then the table's paint, come first (``_sweep_timer``)
 
-    def _on_sweep_finished(self, workload: Workload, out: Any) -> None:
+    def _on_sweep_finished(self, workload: Job, out: Any) -> None:
         if isinstance(out, Exception):  # said once; the table and the other plots stand
             self.problem_reported.emit(f"fit curves: {out}")
             return

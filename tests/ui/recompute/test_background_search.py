@@ -7,7 +7,7 @@ import pytest
 
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
-from advisor.core.job.workload import Method, Mode
+from advisor.core.job.choices import Method, Mode
 from advisor.storage.catalog_store import load_catalog
 from advisor.ui.recompute.background_search import SearchRunner
 
