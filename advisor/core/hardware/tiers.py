@@ -21,7 +21,7 @@ from typing import Annotated
 
 from pydantic import Field, HttpUrl, model_validator
 
-from advisor.core.hardware.quantities import Gib, PlatformWatts, PricePoint, Usd, Watts, _within
+from advisor.core.hardware.quantities import Gib, PlatformWatts, PricePoint, Usd, Watts, physical_range
 from advisor.core.schema import PositiveFloat, Record
 
 
@@ -35,7 +35,7 @@ class TierKind(StrEnum):
         return {"desktop": "desktop", "workstation": "workstation", "server": "open-frame or server"}[self.value]
 
 
-Slots = Annotated[PositiveFloat, _within(0.5, 8, "slots")]
+Slots = Annotated[PositiveFloat, physical_range(0.5, 8, "slots")]
 
 
 class PlatformTier(Record):
