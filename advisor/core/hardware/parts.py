@@ -102,6 +102,10 @@ class PlatformPart(Record):
         return self
 
 
+#: The single parts a build names, by field of ``BuildParts``, and the kind each must be.
+PART_FIELDS = (("cpu", PartKind.CPU), ("board", PartKind.MOTHERBOARD), ("psu", PartKind.PSU), ("ram", PartKind.RAM))
+
+
 class BuildParts(Frozen):
     """The platform parts a build names by id: its total, power and checks become whole-machine."""
 
