@@ -3,9 +3,12 @@ them), and the references a catalog's records make to GPUs and parts it lacks.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 
 from advisor.core.hardware.catalog_model import Catalog, CatalogRecord, RecordKind, UnknownRecord, kind_of
-from advisor.core.hardware.parts import PART_FIELDS, PartKind
+from advisor.core.hardware.builds import Build
+from advisor.core.hardware.parts import PartKind
 
 
 # --- pure edits: each returns a new catalog ---------------------------------------------
@@ -71,7 +74,7 @@ def reset_to_shipped(catalog: Catalog, kind: RecordKind, record_id: str) -> Cata
 
 def dangling_references(catalog: Catalog) -> list[tuple[RecordKind, str, str, str]]:
     """(kind, id, field, message) for each GPU or part id a record names but the catalog lacks."""
-    out = []
+    out: list[tuple[RecordKind, str, str, str]] = []
     gpus = catalog.gpus
     for kind, rid, field, gpu_id in _gpu_refs(catalog):
         if gpu_id not in gpus:
@@ -85,27 +88,36 @@ def dangling_references(catalog: Catalog) -> list[tuple[RecordKind, str, str, st
     return out
 
 
-def _part_refs(catalog: Catalog):
+#: (kind, id, field, part id, part kind it must be) of one part reference.
+PartRef = tuple[RecordKind, str, str, str, PartKind]
+#: (kind, id, field, GPU id) of one GPU reference.
+GpuRef = tuple[RecordKind, str, str, str]
+
+
+def _part_refs(catalog: Catalog) -> Iterator[PartRef]:
     """(kind, id, field, part id, part kind it must be) for every part a build names."""
-    builds = [(RecordKind.BUILD, rid, "parts", b) for rid, b in catalog.builds.items()]
+    builds: list[tuple[RecordKind, str, str, Build]] = [
+        (RecordKind.BUILD, rid, "parts", b) for rid, b in catalog.builds.items()]
     builds += [(RecordKind.SYSTEM, rid, "build.parts", s.build) for rid, s in catalog.systems.items() if s.build]
     for kind, rid, prefix, build in builds:
         if build.parts is None:
             continue
-        for name, want in PART_FIELDS:
-            if (part_id := getattr(build.parts, name)) is not None:
+        for name, part_id, want in build.parts.singles():
+            if part_id is not None:
                 yield kind, rid, f"{prefix}.{name}", part_id, want
         for i, part_id in enumerate(build.parts.nvlink_bridges):
             yield kind, rid, f"{prefix}.nvlink_bridges.{i}", part_id, PartKind.NVLINK_BRIDGE
         if build.parts.nic is not None:
             yield kind, rid, f"{prefix}.nic", build.parts.nic, PartKind.NIC
-    for kind, records in ((RecordKind.CLOUD, catalog.cloud), (RecordKind.SYSTEM, catalog.systems)):
-        for rid, record in records.items():
-            if record.nic is not None:
-                yield kind, rid, "nic", record.nic, PartKind.NIC
+    machines: list[tuple[RecordKind, str, str | None]] = [
+        (RecordKind.CLOUD, rid, c.nic) for rid, c in catalog.cloud.items()]
+    machines += [(RecordKind.SYSTEM, rid, s.nic) for rid, s in catalog.systems.items()]
+    for kind, rid, nic in machines:
+        if nic is not None:
+            yield kind, rid, "nic", nic, PartKind.NIC
 
 
-def _gpu_refs(catalog: Catalog):
+def _gpu_refs(catalog: Catalog) -> Iterator[GpuRef]:
     for rid, build in catalog.builds.items():
         for i, g in enumerate(build.gpus):
             yield RecordKind.BUILD, rid, f"gpus.{i}.gpu_id", g.gpu_id
@@ -114,4 +126,5 @@ def _gpu_refs(catalog: Catalog):
             yield RecordKind.SYSTEM, rid, f"build.gpus.{i}.gpu_id", g.gpu_id
     for rid, inst in catalog.cloud.items():
         yield RecordKind.CLOUD, rid, "gpu_id", inst.gpu_id
+
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, NamedTuple, Protocol, TypeVar
 
 from pydantic import Field, PrivateAttr, model_validator
 
@@ -56,7 +56,7 @@ _FOLDERS = {
     RecordKind.PART: "parts",
     RecordKind.PLATFORM: "platforms",
 }
-_TYPES: dict[RecordKind, type] = {
+_TYPES: dict[RecordKind, type[CatalogRecord]] = {
     RecordKind.GPU: Gpu,
     RecordKind.BUILD: Build,
     RecordKind.SYSTEM: PrebuiltSystem,
@@ -98,6 +98,44 @@ def kind_of(record: CatalogRecord) -> RecordKind:
     raise TypeError(f"not a catalog record: {type(record).__name__}")
 
 
+class RecordsByKind(Protocol):
+    """Records of every kind keyed by id: a catalog layer, or a catalog's effective view."""
+
+    @property
+    def gpus(self) -> Mapping[str, Gpu]: ...
+    @property
+    def builds(self) -> Mapping[str, Build]: ...
+    @property
+    def systems(self) -> Mapping[str, PrebuiltSystem]: ...
+    @property
+    def cloud(self) -> Mapping[str, CloudInstance]: ...
+    @property
+    def models(self) -> Mapping[str, ModelArch]: ...
+    @property
+    def parts(self) -> Mapping[str, PlatformPart]: ...
+    @property
+    def platforms(self) -> Mapping[str, PlatformTier]: ...
+
+
+def records_of(records: RecordsByKind, kind: RecordKind) -> Mapping[str, CatalogRecord]:
+    """The records of one kind, for code that handles every kind alike."""
+    match RecordKind(kind):
+        case RecordKind.GPU:
+            return records.gpus
+        case RecordKind.BUILD:
+            return records.builds
+        case RecordKind.SYSTEM:
+            return records.systems
+        case RecordKind.CLOUD:
+            return records.cloud
+        case RecordKind.MODEL:
+            return records.models
+        case RecordKind.PART:
+            return records.parts
+        case RecordKind.PLATFORM:
+            return records.platforms
+
+
 class CatalogLayer(Frozen):
     """One layer of records (shipped, or the user's), each dict keyed by record id."""
 
@@ -117,17 +155,40 @@ class CatalogLayer(Frozen):
                     raise ValueError(f"{kind.folder}: key {key!r} holds record {record.id!r}")
         return self
 
-    def of(self, kind: RecordKind) -> dict[str, CatalogRecord]:
-        return getattr(self, RecordKind(kind).folder)
+    def of(self, kind: RecordKind) -> Mapping[str, CatalogRecord]:
+        return records_of(self, kind)
 
-    def replacing(self, kind: RecordKind, records: dict[str, CatalogRecord]) -> CatalogLayer:
-        # A new, validated layer (model_copy would skip the key check).
+    def replacing(self, kind: RecordKind, records: Mapping[str, CatalogRecord]) -> CatalogLayer:
+        # A new, validated layer (model_copy would skip the key check; validation checks each
+        # record is of the kind its folder holds).
         fields = {k.folder: self.of(k) for k in RecordKind}
         fields[RecordKind(kind).folder] = records
-        return CatalogLayer(**fields)
+        return CatalogLayer.model_validate(fields)
 
     def __len__(self) -> int:
         return sum(len(self.of(k)) for k in RecordKind)
+
+
+_R = TypeVar("_R")
+
+
+def _effective(shipped: Mapping[str, _R], user: Mapping[str, _R], hidden: frozenset[str]) -> Mapping[str, _R]:
+    """Shipped minus hidden, the user's records on top, sorted by id and read-only."""
+    merged = {k: v for k, v in shipped.items() if k not in hidden}
+    merged.update(user)
+    return MappingProxyType(dict(sorted(merged.items())))
+
+
+class _View(NamedTuple):
+    """A catalog's effective records of each kind (a ``RecordsByKind``)."""
+
+    gpus: Mapping[str, Gpu]
+    builds: Mapping[str, Build]
+    systems: Mapping[str, PrebuiltSystem]
+    cloud: Mapping[str, CloudInstance]
+    models: Mapping[str, ModelArch]
+    parts: Mapping[str, PlatformPart]
+    platforms: Mapping[str, PlatformTier]
 
 
 class Catalog(Frozen):
@@ -144,42 +205,71 @@ class Catalog(Frozen):
         default_factory=dict, description="Shipped ids the user removed, by kind"
     )
 
-    _effective: dict[RecordKind, Mapping[str, CatalogRecord]] = PrivateAttr(default_factory=dict)
+    _view: _View = PrivateAttr()
 
     def model_post_init(self, context: object, /) -> None:
         # Computed once: edits build a new Catalog (never model_copy, which would copy this).
-        for kind in RecordKind:
-            hidden = self.hidden_ids(kind)
-            merged = {k: v for k, v in self.shipped.of(kind).items() if k not in hidden}
-            merged.update(self.user.of(kind))
-            self._effective[kind] = MappingProxyType(dict(sorted(merged.items())))
+        s, u, hidden = self.shipped, self.user, self.hidden_ids
+        self._view = _View(
+            gpus=_effective(s.gpus, u.gpus, hidden(RecordKind.GPU)),
+            builds=_effective(s.builds, u.builds, hidden(RecordKind.BUILD)),
+            systems=_effective(s.systems, u.systems, hidden(RecordKind.SYSTEM)),
+            cloud=_effective(s.cloud, u.cloud, hidden(RecordKind.CLOUD)),
+            models=_effective(s.models, u.models, hidden(RecordKind.MODEL)),
+            parts=_effective(s.parts, u.parts, hidden(RecordKind.PART)),
+            platforms=_effective(s.platforms, u.platforms, hidden(RecordKind.PLATFORM)),
+        )
 
     def model_copy(self, *, update: Mapping[str, object] | None = None, deep: bool = False) -> Catalog:
         """A validated copy (pydantic's would carry the old effective view along)."""
         fields = {"shipped": self.shipped, "user": self.user, "hidden": self.hidden, **(update or {})}
-        return Catalog(**fields)
+        return Catalog.model_validate(fields)
 
     def hidden_ids(self, kind: RecordKind) -> frozenset[str]:
         return self.hidden.get(RecordKind(kind), frozenset())
 
     def of(self, kind: RecordKind) -> Mapping[str, CatalogRecord]:
         """Effective records of ``kind``: shipped minus hidden, user records on top."""
-        return self._effective[RecordKind(kind)]
+        return records_of(self._view, kind)
 
-    gpus = property(lambda self: self.of(RecordKind.GPU))
-    builds = property(lambda self: self.of(RecordKind.BUILD))
-    systems = property(lambda self: self.of(RecordKind.SYSTEM))
-    cloud = property(lambda self: self.of(RecordKind.CLOUD))
-    models = property(lambda self: self.of(RecordKind.MODEL))
-    parts = property(lambda self: self.of(RecordKind.PART))
-    platforms = property(lambda self: self.of(RecordKind.PLATFORM))
+    @property
+    def gpus(self) -> Mapping[str, Gpu]:
+        return self._view.gpus
+
+    @property
+    def builds(self) -> Mapping[str, Build]:
+        return self._view.builds
+
+    @property
+    def systems(self) -> Mapping[str, PrebuiltSystem]:
+        return self._view.systems
+
+    @property
+    def cloud(self) -> Mapping[str, CloudInstance]:
+        return self._view.cloud
+
+    @property
+    def models(self) -> Mapping[str, ModelArch]:
+        return self._view.models
+
+    @property
+    def parts(self) -> Mapping[str, PlatformPart]:
+        return self._view.parts
+
+    @property
+    def platforms(self) -> Mapping[str, PlatformTier]:
+        return self._view.platforms
 
     def get(self, kind: RecordKind, record_id: str) -> CatalogRecord:
         try:
             return self.of(kind)[record_id]
         except KeyError:
-            detail = "hidden by the user" if record_id in self.hidden_ids(kind) else ""
-            raise UnknownRecord(kind, record_id, detail) from None
+            raise self.missing(kind, record_id) from None
+
+    def missing(self, kind: RecordKind, record_id: str) -> UnknownRecord:
+        """The error for an id not in view, saying so where the user hid it."""
+        detail = "hidden by the user" if record_id in self.hidden_ids(kind) else ""
+        return UnknownRecord(kind, record_id, detail)
 
     def origin(self, kind: RecordKind, record_id: str) -> Origin:
         in_user = record_id in self.user.of(kind)

@@ -102,10 +102,6 @@ class PlatformPart(Record):
         return self
 
 
-#: The single parts a build names, by field of ``BuildParts``, and the kind each must be.
-PART_FIELDS = (("cpu", PartKind.CPU), ("board", PartKind.MOTHERBOARD), ("psu", PartKind.PSU), ("ram", PartKind.RAM))
-
-
 class BuildParts(Frozen):
     """The platform parts a build names by id: its total, power and checks become whole-machine."""
 
@@ -119,3 +115,8 @@ class BuildParts(Frozen):
     nics: int = Field(1, ge=1, le=64, description="How many of that adapter the machine has")
     gpu_slots: tuple[Annotated[int, Field(ge=1, le=16)], ...] = Field(
         (), description="Board slot position of each GPU in slot order; empty = the board's first slots")
+
+    def singles(self) -> tuple[tuple[str, str | None, PartKind], ...]:
+        """(field, part id or None, the kind it must be) of each single part: CPU, board, PSU, RAM kit."""
+        return (("cpu", self.cpu, PartKind.CPU), ("board", self.board, PartKind.MOTHERBOARD),
+                ("psu", self.psu, PartKind.PSU), ("ram", self.ram, PartKind.RAM))

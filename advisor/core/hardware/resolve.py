@@ -3,13 +3,18 @@ physical GPU, the parts looked up, and several identical machines joined by a ne
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
 from advisor.core.hardware.builds import Build, CloudInstance, PrebuiltSystem
 from advisor.core.hardware.catalog_model import Catalog, IncompleteRecord, RecordKind, UnknownRecord
 from advisor.core.hardware.gpu import Gpu, Segment
 from advisor.core.hardware.names import display_name
-from advisor.core.hardware.parts import PART_FIELDS, PartKind, PlatformPart
+from advisor.core.hardware.parts import BoardSlot, PartKind, PlatformPart
 from advisor.core.hardware.resolved import MAX_NODES, NodeNetwork, ResolvedBuild, ResolvedPlatform
 from advisor.core.hardware.topology import Topology
+
+_R = TypeVar("_R")
 
 
 def _gpu(catalog: Catalog, gpu_id: str, used_by: str) -> Gpu:
@@ -19,9 +24,18 @@ def _gpu(catalog: Catalog, gpu_id: str, used_by: str) -> Gpu:
         raise UnknownRecord(RecordKind.GPU, gpu_id, f"named by {used_by}") from None
 
 
-def _part(catalog: Catalog, part_id: str | None, want: PartKind, used_by: str) -> PlatformPart | None:
-    if part_id is None:
-        return None
+def _record(catalog: Catalog, records: Mapping[str, _R], kind: RecordKind, record_id: str) -> _R:
+    record = records.get(record_id)
+    if record is None:
+        raise catalog.missing(kind, record_id)
+    return record
+
+
+def _optional_part(catalog: Catalog, part_id: str | None, want: PartKind, used_by: str) -> PlatformPart | None:
+    return None if part_id is None else _part(catalog, part_id, want, used_by)
+
+
+def _part(catalog: Catalog, part_id: str, want: PartKind, used_by: str) -> PlatformPart:
     part = catalog.parts.get(part_id)
     if part is None:
         raise UnknownRecord(RecordKind.PART, part_id, f"named by {used_by}")
@@ -35,9 +49,9 @@ def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPl
     refs = build.parts
     if refs is None:
         return None
-    cpu, board, psu, ram = (_part(catalog, getattr(refs, name), want, used_by) for name, want in PART_FIELDS)
+    cpu, board, psu, ram = (_optional_part(catalog, part_id, want, used_by) for _, part_id, want in refs.singles())
     bridges = tuple(_part(catalog, pid, PartKind.NVLINK_BRIDGE, used_by) for pid in refs.nvlink_bridges)
-    slots: tuple = ()
+    slots: tuple[BoardSlot, ...] = ()
     if board is not None:
         by_position = {s.position: s for s in board.slots}
         if refs.gpu_slots:
@@ -47,7 +61,7 @@ def resolve_platform(catalog: Catalog, build: Build, used_by: str) -> ResolvedPl
             slots = tuple(by_position[p] for p in refs.gpu_slots)
         else:
             slots = tuple(sorted(board.slots, key=lambda s: s.position))[: build.gpu_count]
-    nic = _part(catalog, refs.nic, PartKind.NIC, used_by)
+    nic = _optional_part(catalog, refs.nic, PartKind.NIC, used_by)
     return ResolvedPlatform(cpu=cpu, board=board, psu=psu, ram=ram, ram_kits=refs.ram_kits,
                             nvlink_bridges=bridges, gpu_slots=slots, nic=nic, nics=refs.nics)
 
@@ -94,19 +108,19 @@ def with_network(catalog: Catalog, build: ResolvedBuild, nic_id: str, count: int
 def resolve_build(catalog: Catalog, build: Build | str) -> ResolvedBuild:
     """A catalog build (or its id) with one Gpu record per physical GPU, in slot order."""
     if isinstance(build, str):
-        build = catalog.get(RecordKind.BUILD, build)
+        build = _record(catalog, catalog.builds, RecordKind.BUILD, build)
     return _resolve(catalog, build, build.name, f"build {build.id!r}")
 
 
 def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBuild:
     if isinstance(system, str):
-        system = catalog.get(RecordKind.SYSTEM, system)
+        system = _record(catalog, catalog.systems, RecordKind.SYSTEM, system)
     if system.build is None:
         raise IncompleteRecord(f"system {system.id!r} has no verified GPU configuration")
     resolved = _resolve(catalog, system.build, display_name(system.vendor, system.name), f"system {system.id!r}")
     resolved = resolved.model_copy(update={"machine_prices": system.prices,
                                            "machine_sold_new_until": system.sold_new_until})
-    nic = _part(catalog, system.nic, PartKind.NIC, f"system {system.id!r}")
+    nic = _optional_part(catalog, system.nic, PartKind.NIC, f"system {system.id!r}")
     if nic is not None:  # the adapters the system ships with (not priced apart: the system's price has them)
         resolved = resolved.model_copy(update={"network": NodeNetwork(nic=nic, count=system.nics)})
     return resolved
@@ -115,9 +129,9 @@ def resolve_system(catalog: Catalog, system: PrebuiltSystem | str) -> ResolvedBu
 def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild:
     """A cloud instance as a build: ``gpu_count`` of its GPU, its topology, its host RAM."""
     if isinstance(cloud, str):
-        cloud = catalog.get(RecordKind.CLOUD, cloud)
+        cloud = _record(catalog, catalog.cloud, RecordKind.CLOUD, cloud)
     gpu = _gpu(catalog, cloud.gpu_id, f"cloud instance {cloud.id!r}")
-    nic = _part(catalog, cloud.nic, PartKind.NIC, f"cloud instance {cloud.id!r}")
+    nic = _optional_part(catalog, cloud.nic, PartKind.NIC, f"cloud instance {cloud.id!r}")
     return ResolvedBuild(
         name=f"{cloud.provider} {cloud.instance_type}",
         gpus=(gpu,) * cloud.gpu_count,
@@ -170,10 +184,10 @@ def mixed_build(catalog: Catalog, gpu_ids: list[str] | tuple[str, ...]) -> Resol
     if not 1 <= len(gpu_ids) <= 72:
         raise ValueError(f"a build holds 1 to 72 GPUs, not {len(gpu_ids)}")
     gpus = tuple(_gpu(catalog, gid, "a mixed build") for gid in gpu_ids)
-    lanes = tuple(g.pcie_lanes for g in gpus)
+    lanes = tuple(n for g in gpus if (n := g.pcie_lanes))
     topology = Topology(
         pcie_gen=min((g.pcie_gen for g in gpus if g.pcie_gen), default=Topology().pcie_gen),
-        pcie_lanes_per_gpu=lanes if all(lanes) else (),
+        pcie_lanes_per_gpu=lanes if len(lanes) == len(gpus) else (),
         p2p=all(g.p2p_supported for g in gpus),
     )
     counts: dict[str, int] = {}
