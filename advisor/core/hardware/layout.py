@@ -4,6 +4,7 @@ CPU's lanes. Unknown stays None, for the checks to say what they could not check
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from advisor.core.hardware.resolved import ResolvedBuild
 from advisor.core.hardware.topology import LaneSource
@@ -43,3 +44,15 @@ def cpu_lanes(build: ResolvedBuild) -> int | None:
     if cpu is not None:
         return cpu.pcie_lanes
     return build.tier.cpu_pcie_lanes if build.tier is not None else None
+
+
+def all_known(values: Sequence[int | None]) -> list[int] | None:
+    """The values when every one is known, else None."""
+    known = [v for v in values if v is not None]
+    return known if len(known) == len(values) else None
+
+
+def span_between(spacings: Sequence[int | None], a: int, b: int) -> int | None:
+    """Slots from GPU ``a``'s slot to GPU ``b``'s (the spacings between them added); None when one is unknown."""
+    between = all_known(spacings[min(a, b):max(a, b)])
+    return None if between is None else sum(between)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from advisor.core.hardware.findings import BuildWarning, Severity, WarningKind, finding
-from advisor.core.hardware.layout import cpu_lanes, lane_sources, lanes_per_gpu, slot_spacings
+from advisor.core.hardware.layout import all_known, cpu_lanes, lane_sources, lanes_per_gpu, slot_spacings, span_between
 from advisor.core.hardware.resolved import ResolvedBuild
 from advisor.core.hardware.topology import LaneSource
 
@@ -17,8 +17,8 @@ def check_slot_spacing(build: ResolvedBuild) -> list[BuildWarning]:
     SXM and OAM modules sit on their baseboard, in no slot: nothing to check."""
     if build.gpu_count < 2 or all(g.is_module for g in build.gpus):
         return []
-    spacings = slot_spacings(build)
-    if any(s is None for s in spacings):
+    spacings = all_known(slot_spacings(build))
+    if spacings is None:
         return [finding(
             WarningKind.SLOT_SPACING, Severity.INFO,
             "slot spacing unknown: whether the cards fit side by side was not checked"
@@ -66,8 +66,7 @@ def check_nvlink(build: ResolvedBuild) -> list[BuildWarning]:
                 f"{pair}: bridges join two cards of the same model, not {ga.name} and {gb.name}"
             ))
             continue
-        spacings = slot_spacings(build)[min(a, b):max(a, b)]
-        span = None if any(s is None for s in spacings) else sum(spacings)
+        span = span_between(slot_spacings(build), a, b)
         out += _bridge_span(pair, span, ga.nvlink.bridge_slot_spacings)
     out += _bridge_parts(build)
     for index, n in sorted(seen.items()):
@@ -116,8 +115,7 @@ def _bridge_parts(build: ResolvedBuild) -> list[BuildWarning]:
     out = []
     spacings = slot_spacings(build)
     for (a, b), bridge in zip(pairs, bridges):
-        between = spacings[min(a, b):max(a, b)]
-        span = None if any(s is None for s in between) else sum(between)
+        span = span_between(spacings, a, b)
         if span is not None and bridge.bridge_slot_spacing != span:
             out.append(finding(
                 WarningKind.NVLINK_BRIDGE, Severity.ERROR,
@@ -173,8 +171,8 @@ def check_pcie_lanes(build: ResolvedBuild) -> list[BuildWarning]:
                 "traffic over PCIe are slower"
             ))
     have = cpu_lanes(build)
-    wanted = [n for n, s in zip(lanes, sources) if s is LaneSource.CPU]
-    if have is not None and wanted and all(n is not None for n in wanted) and sum(wanted) > have:
+    wanted = all_known([n for n, s in zip(lanes, sources) if s is LaneSource.CPU])
+    if have is not None and wanted and sum(wanted) > have:
         out.append(finding(
             WarningKind.PCIE_LANES, Severity.WARNING,
             f"the GPUs ask for {sum(wanted)} CPU lanes but the CPU has {have} (NVMe and others "
