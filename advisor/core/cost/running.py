@@ -199,7 +199,7 @@ def running_cost(*, price_usd: float | None, price_kind: str | None, price_date_
     stale = is_stale(price_date_, today)
     if price_usd is None:
         notes.append("no price")
-    elif stale:
+    elif stale and price_date_ is not None:  # only a dated price is stale
         notes.append(f"stale price (seen {price_date_.isoformat()})")
     hours = train_hours(dataset_tokens, epochs, train_tokens_per_s)
     if rented:
