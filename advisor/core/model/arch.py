@@ -50,6 +50,13 @@ class AttentionLayout(Frozen):
             raise ValueError("MLA needs kv_lora_rank and qk_rope_head_dim")
         return self
 
+    @property
+    def latent_kv_rank(self) -> int:
+        """MLA's compressed KV width, which the validator holds present for MLA."""
+        if self.kv_lora_rank is None:
+            raise ValueError("not an MLA layout: it has no kv_lora_rank")
+        return self.kv_lora_rank
+
 
 class Moe(Frozen):
     n_experts: int = Field(ge=2, le=MAX_WIDTH, description="Routed experts per MoE layer")
