@@ -1,5 +1,5 @@
 """Running cost: what a build costs to use — electricity, cost per token, ownership vs renting,
-and what a training run takes (issue 18).
+and what a training run takes.
 
 Pure functions over numbers and frozen models; the speed and the price come in as arguments
 (this package sits below the estimator). Unknown inputs give ``None``, never a guess.

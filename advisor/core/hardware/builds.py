@@ -42,7 +42,7 @@ class Build(Record):
     platform_power_w: PlatformWatts | None = Field(None, description="Everything but GPUs, W")
     psu_w: Watts | None = None
     unified_memory: bool = Field(False, description="GPU and host share one memory pool (Apple, DGX Spark)")
-    parts: BuildParts | None = Field(None, description="Platform parts by id (issue 18); None = not listed")
+    parts: BuildParts | None = Field(None, description="Platform parts by id; None = not listed")
     gpu_memory_limit_gib: Gib | None = Field(
         None, description="A Mac's GPU memory limit raised with 'sudo sysctl iogpu.wired_limit_mb=…', GiB (empty: "
                           "macOS's default for its memory)")
@@ -77,7 +77,7 @@ class PrebuiltSystem(Record):
         None, description="Last day its maker sold it new (None: still sold, or not known)")
     prices: tuple[PricePoint, ...] = ()
     url: HttpUrl | None = None
-    nic: RecordId | None = Field(None, description="Network adapter it ships with to join others: a 'nic' part id (issue 21)")
+    nic: RecordId | None = Field(None, description="Network adapter it ships with to join others: a 'nic' part id")
     nics: int = Field(1, ge=1, le=64, description="How many of that adapter it has")
 
 
@@ -99,7 +99,7 @@ class CloudInstance(Record):
     vcpus: int | None = Field(None, ge=1, le=100_000)
     host_ram_gib: Gib | None = None
     prices: tuple[CloudPrice, ...] = ()
-    nic: RecordId | None = Field(None, description="Network adapter between instances: a 'nic' part id (issue 21)")
+    nic: RecordId | None = Field(None, description="Network adapter between instances: a 'nic' part id")
     nics: int = Field(1, ge=1, le=64, description="How many of that adapter one instance has")
 
     @model_validator(mode="after")

@@ -21,7 +21,7 @@ class PartKind(StrEnum):
     PSU = "psu"
     RAM = "ram"
     NVLINK_BRIDGE = "nvlink_bridge"
-    NIC = "nic"  # a network adapter joining machines: InfiniBand, EFA, RoCE, Ethernet (issue 21)
+    NIC = "nic"  # a network adapter joining machines: InfiniBand, EFA, RoCE, Ethernet
 
 
 class NicFabric(StrEnum):
@@ -58,7 +58,8 @@ _PART_NEEDS = {
 
 
 class PlatformPart(Record):
-    """A CPU, motherboard, PSU, RAM kit, NVLink bridge or network adapter with dated prices (issues 18, 21).
+    """A CPU, motherboard, PSU, RAM kit, NVLink bridge or network adapter with dated prices:
+    what a build names to make its price, power and checks whole-machine.
 
     Only the fields of its ``part`` kind are filled; ``power_w`` is the part's rated draw
     where the vendor states one (a CPU's TDP/PPT), None where it states none.
@@ -111,7 +112,7 @@ class BuildParts(Frozen):
     ram: RecordId | None = None
     ram_kits: int = Field(1, ge=1, le=16, description="How many of the RAM kit")
     nvlink_bridges: tuple[RecordId, ...] = Field((), description="One bridge per NVLink pair, in pair order")
-    nic: RecordId | None = Field(None, description="Network adapter joining this machine to others (issue 21)")
+    nic: RecordId | None = Field(None, description="Network adapter joining this machine to others")
     nics: int = Field(1, ge=1, le=64, description="How many of that adapter the machine has")
     gpu_slots: tuple[Annotated[int, Field(ge=1, le=16)], ...] = Field(
         (), description="Board slot position of each GPU in slot order; empty = the board's first slots")

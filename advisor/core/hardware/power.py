@@ -18,7 +18,7 @@ class BuildPower(Frozen):
 def platform_power(build: ResolvedBuild) -> float | None:
     """The build's stated platform power, else from its parts: the CPU's rated power (TDP) plus
     every other part with a stated draw. Unknown without a CPU figure. Board, RAM and drives
-    have no vendor figure here, so a parts-derived platform power is a floor (issue 18). Cards on a
+    have no vendor figure here, so a parts-derived platform power is a floor. Cards on a
     platform tier: the tier's figure."""
     if build.build is not None and build.build.platform_power_w is not None:
         return build.build.platform_power_w

@@ -17,8 +17,8 @@ def _number(x: float) -> str:
 
 
 def physical_range(lo: float, hi: float, unit: str) -> AfterValidator:
-    """A physical range, named in the error: a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
-    passed the schema and overflowed power and cost sums downstream (issue 19)."""
+    """A physical range, named in the error: without one a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
+    would pass the schema and overflow the power and cost sums downstream."""
 
     def check(value: float) -> float:
         if not lo <= value <= hi:

@@ -70,7 +70,7 @@ class ResolvedBuild(Frozen):
     ``gpus`` has one entry per physical GPU, in slot order (index = topology index), across
     all ``nodes`` identical machines: GPU ``i`` sits in machine ``i // gpus_per_node`` at slot
     ``i % gpus_per_node`` (topology indexes are those of one machine). ``network`` is what
-    joins the machines (issue 21); None where the build names no network adapter.
+    joins the machines; None where the build names no network adapter.
     """
 
     name: str
@@ -80,7 +80,7 @@ class ResolvedBuild(Frozen):
     unified_memory: bool = False
     build: Build | None = Field(None, description="The catalog build it came from, if any")
     platform: ResolvedPlatform | None = Field(None, description="The build's platform parts, looked up")
-    nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines joined by the network (issue 21)")
+    nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines joined by the network")
     network: NodeNetwork | None = Field(None, description="Each machine's adapters to the others")
     tier: PlatformTier | None = Field(None, description="The typical platform that carries its cards, when the "
                                                         "build names cards only (price, host RAM, PSU)")
