@@ -138,7 +138,7 @@ _WRITERS = {
 
 @pytest.mark.skipif(os.name != "posix" or shutil.which("yes") is None, reason="POSIX shell tools")
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(writer=st.sampled_from(sorted(_WRITERS)), timeout=st.sampled_from([0.5, 1.0, 3.0]),
+@given(writer=st.sampled_from(sorted(_WRITERS)), timeout=st.sampled_from([0.3, 0.6, 1.5]),
        cap=st.sampled_from([1_000, 65_536, 4_000_000]))
 def test_a_tool_that_keeps_writing_is_read_to_a_bound_and_stopped(tmp_path, writer, timeout, cap):
     script, sid_file = tmp_path / "tool.sh", tmp_path / "sid"
