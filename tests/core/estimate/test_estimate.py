@@ -107,7 +107,7 @@ def test_host_ram_counts_for_offload():
         (dict(context_len=8192), None, "context_len"),
     ],
 )
-def test_check_workload_names_the_field(workload, build, field):
+def test_check_planned_names_the_field(workload, build, field):
     problems = check_planned(llama2_7b(), PlannedJob(**workload), build)
     assert field in [p.field for p in problems], problems
     assert all(p.message for p in problems)
@@ -146,7 +146,7 @@ def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_wa
         (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), one_4090()),
     ],
 )
-def test_estimate_survives_settings_check_workload_reports(workload, build):
+def test_estimate_survives_settings_check_planned_reports(workload, build):
     e = estimate(llama2_7b(), PlannedJob(**workload), build)
     assert e.memory.total > 0
 
