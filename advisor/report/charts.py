@@ -13,9 +13,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
 from advisor import plots
-from advisor.core.advice.evaluate import Results
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
+from advisor.core import Job, Mode, Results
 
 
 def _builder(kind: str, results: Results, workload: Job, unit: str, model_name: str):

@@ -33,13 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.advice.candidates import PriceChoice, Where
-from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
-from advisor.core.advice.ranking import Criterion
-from advisor.core.cost.machine import price_words
-from advisor.core.estimate.job_words import say
-from advisor.core.job.planned import job_of
-from advisor.core.units import GIB
+from advisor.core import GIB, Criterion, ModelJob, PriceChoice, SearchRequest, Where, job_of, price_words, say, search
 from advisor.storage.error_bands import (
     extrapolated_band_pct,
     median_pct,

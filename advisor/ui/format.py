@@ -6,15 +6,13 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
-from advisor.core.units import GB, GIB
-from advisor.core.units import format_params as fmt_params
+from advisor.core import GB, GIB, Job, Mode
+from advisor.core import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
 if TYPE_CHECKING:  # the estimator loads after the window's first paint
-    from advisor.core.advice.evaluate import BuildResult, Results
+    from advisor.core import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?")
 #: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
@@ -206,7 +204,7 @@ def price_cell(r: BuildResult, prefs) -> str:
 
 def price_tip(r: BuildResult, prefs) -> str | None:
     """When and where the price was seen, what it includes, the other kind's figure, and whether it is stale."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     p = r.price
     if p is None:
@@ -238,7 +236,7 @@ def price_sources(r: BuildResult) -> list[str]:
 
 def price_html(r: BuildResult, prefs) -> str:
     """The Details line about the price: today's figure with its kind, date and contents, with linked sources."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     if r.usd_per_hour is not None:
         amount = usd(r.usd_per_hour, prefs, "/h")

@@ -21,9 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.estimate.job_words import say
-from advisor.core.job.settings import Setting, Widget, bounds_of, whole_bounds
-from advisor.core.job.settings.declare import strict_floor
+from advisor.core import Setting, Widget, bounds_of, say, strict_floor, whole_bounds
 
 PREFIX = {Widget.CHOICE: "combo", Widget.OPEN_CHOICE: "combo", Widget.WHOLE: "spin", Widget.DECIMAL: "spin",
           Widget.SWITCH: "check", Widget.TARGETS: "checks"}
