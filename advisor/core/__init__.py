@@ -344,9 +344,8 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    # Not kept here: read from its home each time, so the face always gives what the home holds.
+    return getattr(importlib.import_module(home), name)
 
 
 def __dir__() -> list[str]:
