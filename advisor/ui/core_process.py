@@ -115,27 +115,38 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
         while True:
             if collector is not None:
                 collector.wait(conn)
-            request = conn.recv()
+            request = _newest_request(conn)
             if request is None:
                 return
-            while conn.poll():  # newer requests wait: the older ones are not worth computing
-                conn.send((request[0], SKIPPED))
-                request = conn.recv()
-                if request is None:
-                    return
             key, kind, payload = request
-            try:
-                if kind == SWEEP:
-                    out = evaluate.fit_curves(payload)
-                else:  # (arch, workload, inputs, margin[, fit inputs])
-                    out = evaluate.background_search(*payload, cancelled=conn.poll)
-            except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
-                out = exc
-            conn.send((key, out))
+            conn.send((key, _answer(kind, payload, conn)))
             if collector is not None:
                 collector.answered()
     except (EOFError, OSError):  # the window went (a closed pipe: EOF reading, BrokenPipeError writing)
         return
+
+
+def _newest_request(conn):
+    """The newest request waiting (the older ones are answered ``SKIPPED``: not worth computing);
+    None when the window asks the worker to stop."""
+    request = conn.recv()
+    while request is not None and conn.poll():
+        conn.send((request[0], SKIPPED))
+        request = conn.recv()
+    return request
+
+
+def _answer(kind: str, payload, conn) -> object:
+    """The sweep's or the search's answer, or the exception it raised (said on the window's status bar)."""
+    from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
+
+    try:
+        if kind == SWEEP:
+            return evaluate.fit_curves(payload)
+        # (arch, workload, inputs, margin[, fit inputs])
+        return evaluate.background_search(*payload, cancelled=conn.poll)
+    except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
+        return exc
 
 
 class CoreProcess(QObject):

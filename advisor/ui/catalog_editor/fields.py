@@ -281,6 +281,11 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
         return None
     if inner is NvLink:
         return NvLinkEditor(name, info, optional)
+    return _value_editor(name, info, inner, optional) or _text_editor(name, info, inner, optional)
+
+
+def _value_editor(name: str, info: FieldInfo, inner, optional: bool) -> FieldEditor | None:
+    """A yes/no, a choice, a number or a date; None for fields edited as text."""
     if inner is bool:
         if optional:
             return ChoiceEditor(name, info, True, [("yes", True), ("no", False)])
@@ -291,6 +296,11 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
         return NumberEditor(name, info, optional)
     if inner is dt.date:
         return DateEditor(name, info, optional)
+    return None
+
+
+def _text_editor(name: str, info: FieldInfo, inner, optional: bool) -> FieldEditor:
+    """Notes, one line of text, a list of lines, or JSON for anything else (nested records)."""
     if inner is str and name == "notes":
         return NotesEditor(name, info, optional)
     if inner is str or (isinstance(inner, type) and not issubclass(inner, BaseModel) and get_origin(inner) is None):
