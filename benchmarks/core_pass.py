@@ -1,4 +1,4 @@
-"""The core's work for one workload change in the window, without Qt (issue 20).
+"""The core's work for one workload change in the window, without Qt.
 
 The six builds of ``benchmarks/ui_recompute.py`` (its ``SIX``), the window's model (the
 canonical comparison's), each change a new batch and sequence length (context length for

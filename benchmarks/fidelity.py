@@ -40,9 +40,9 @@ import sources  # noqa: E402  (benchmarks/sources.py)
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
-GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2 (issue 21)
+GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2
 TRAINING_GROUPS = ("full", "lora", "qlora", "adapter")  # the "training" line: every training group together
-#: Issue 42's training-memory target on held-out sources: median / p90 absolute % error at most.
+#: The training-memory target on held-out sources: median / p90 absolute % error at most.
 TRAINING_TARGET = (8.0, 20.0)
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).

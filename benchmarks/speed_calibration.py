@@ -153,7 +153,7 @@ def fit_per_head(rows, catalog) -> float:
 def fits_engine(rows) -> bool:
     """Enough decode rows at a small batch (``MIN_ROWS``, ``SMALL_BATCH``) to fit the host floor and the
     bandwidth shares. Prefill rows (llama-bench ppN) do not count: a prefill has no per-layer floor and
-    reads its weights once, so they constrain only the compute share. Issue 15, prefill session: with 8
+    reads its weights once, so they constrain only the compute share. With 8
     new pp rows llama.cpp reached 11 calibration rows, only 3 of them decode; fitted in full, its floor
     (0.24 ms per layer) was set by one January 2024 tg128 row (PR #4812) and, leaving one calibration
     source out, scored the left-out sources worse than the priors (mean |ln err| 0.206 vs 0.176)."""

@@ -65,7 +65,7 @@ WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
                  "hf": "hf"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
-#: Rows across machines (issue 21), by row id prefix: GPUs per machine and each machine's network
+#: Rows across machines, by row id prefix: GPUs per machine and each machine's network
 #: card and count, as the rows' notes give them. Trainy on WhiteFiber (torchtitan
 #: benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md): 'Each host has 8 NVIDIA H200 GPUs connected
 #: via NVLink', '400Gb/s (Mellanox CX-7) per GPU'.
@@ -366,8 +366,8 @@ def summarize(outcomes: list[Outcome], split: str | None = None) -> dict[str, tu
 
 
 #: The targets, absolute % error: group -> (median at most, p90 at most; None: no p90 target). Decode and
-#: prefill as issue 15 set them (prefill on one GPU and on several alike), training tokens/s as issue 42
-#: tightened it (issue 15's was a median of 20 %).
+#: prefill alike on one GPU and on several, training tokens/s tightened from a median of 20 % once its
+#: mechanisms were measured (history in benchmarks/README.md).
 TARGETS = {"decode 1 GPU": (10.0, 25.0), "decode multi-GPU": (10.0, 25.0), "prefill 1 GPU": (15.0, 35.0),
            "prefill multi-GPU": (15.0, 35.0), "training": (15.0, 25.0)}
 

@@ -1,4 +1,4 @@
-"""A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
+"""A workload change in the window: time until the table and verdict are painted, and until the plot is.
 
 Six builds of different kinds (the comparison of ``tests/plots/test_plot_labels.py``: an NVLink pair,
 a PCIe pair, a Mac Studio, a DGX H100 in place of its DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,

@@ -1,4 +1,4 @@
-"""Cold start: the main window's first paint against a bare PySide6 + pyqtgraph window, paired (issue 20).
+"""Cold start: the main window's first paint against a bare PySide6 + pyqtgraph window, paired.
 
 Each run starts two fresh Pythons (``python benchmarks/ui_startup.py --child app|bare``), one
 after the other, in alternating order (app first on even runs, bare first on odd ones), so the

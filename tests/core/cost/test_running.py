@@ -1,4 +1,4 @@
-"""Running cost (issue 18): every figure computed by hand here, one row per case."""
+"""Running cost: every figure computed by hand here, one row per case."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Record names as people read them: the brand once, no vendor notes (issue 17)."""
+"""Record names as people read them: the brand once, no vendor notes."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Several machines (issue 21): network cards, hierarchical collectives pinned to published
+"""Several machines: network cards, hierarchical collectives pinned to published
 multi-machine all-reduce measurements, checks, price and power × machines."""
 
 import pytest

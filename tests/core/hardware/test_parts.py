@@ -1,4 +1,4 @@
-"""Platform parts (issue 18): records validate, builds name them, totals, power and checks are whole-machine."""
+"""Platform parts: records validate, builds name them, totals, power and checks are whole-machine."""
 
 import datetime as dt
 from pathlib import Path
