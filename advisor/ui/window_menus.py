@@ -6,10 +6,15 @@ it enables later (``action_export_pdf``, ``action_catalog``) and those the tests
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 from advisor.ui.recent import RecentMenu
+
+if TYPE_CHECKING:
+    from advisor.ui.main_window import MainWindow
 
 #: The ways to add a build from the catalog: (the Add-build dialog's kind, the menu's words).
 ADD_KINDS = (("gpu", "GPU × count"), ("build", "Catalog build"), ("system", "Prebuilt system"), ("cloud", "Cloud instance"))
@@ -26,7 +31,7 @@ def action(window: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -
     return a
 
 
-def make_add_actions(window: QMainWindow) -> list[QAction]:
+def make_add_actions(window: MainWindow) -> list[QAction]:
     """Builds ▸ Add: one action per kind of catalog record, then this machine (detected)."""
     acts = [action(window, label + "…", lambda _=False, k=k: window.add_build(k)) for k, label in ADD_KINDS]
     window.action_this_machine = action(window, "This machine (detect)", window.add_this_machine,
@@ -34,7 +39,7 @@ def make_add_actions(window: QMainWindow) -> list[QAction]:
     return [*acts, window.action_this_machine]
 
 
-def make_menus(window: QMainWindow, add_actions: list[QAction]) -> None:
+def make_menus(window: MainWindow, add_actions: list[QAction]) -> None:
     _file_menu(window)
     _edit_menu(window)
     b = window.menus["builds"]
@@ -49,7 +54,7 @@ def make_menus(window: QMainWindow, add_actions: list[QAction]) -> None:
     h.addAction(action(window, "&About", window.about))
 
 
-def _file_menu(window: QMainWindow) -> None:
+def _file_menu(window: MainWindow) -> None:
     m = window.menus["file"]
     m.addAction(action(window, "&New", window.new, QKeySequence.StandardKey.New))
     m.addAction(action(window, "&Open…", window.open_dialog, QKeySequence.StandardKey.Open))
@@ -69,7 +74,7 @@ def _file_menu(window: QMainWindow) -> None:
     m.setToolTipsVisible(True)
 
 
-def _edit_menu(window: QMainWindow) -> None:
+def _edit_menu(window: MainWindow) -> None:
     from advisor.ui.undo_keys import WindowUndoKeys
 
     e = window.menus["edit"]
