@@ -31,8 +31,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import sys
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: Windows cannot watch a pipe with a socket notifier: there the UI thread polls it every 1 ms, and only
 #: while an answer is awaited (the worker's "ready", or a request's).
@@ -157,9 +162,9 @@ class CoreProcess(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._process = None
-        self._conn = None
-        self._watch = None  # the notifier (or the poll timer) that wakes the UI thread for answers
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
+        self._watch: QTimer | QSocketNotifier | None = None  # what wakes the UI thread for answers
         self.ready = False  # the worker has done its imports: requests go to it
         self.failed = False  # it could not start, or died: the UI thread computes from now on
         self._asked: dict[int, tuple[str, object]] = {}  # request number -> (kind, workload or search tag)
@@ -220,7 +225,7 @@ class CoreProcess(QObject):
     MAX_ASKED = 8
 
     def _send(self, kind: str, ident, payload) -> bool:
-        if not self.ready or len(self._asked) >= self.MAX_ASKED:
+        if not self.ready or self._conn is None or len(self._asked) >= self.MAX_ASKED:
             return False
         self._count += 1
         try:
