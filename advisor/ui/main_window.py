@@ -18,6 +18,7 @@ from advisor.ui.recent import with_recent, without
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton
 
     from advisor.storage.settings import Settings
     from advisor.ui.recent import RecentMenu
@@ -47,6 +48,7 @@ class MainWindow(QMainWindow):
     action_redo: QAction
     menu_recent: RecentMenu
     undo_keys: WindowUndoKeys
+    button_cpu_only: QAbstractButton  # the no-GPU dialog's (``machine_detection.no_gpu_dialog``), for the tests
     # None only while the window is its frame alone (before ``attach``): then only ``closeEvent`` runs, and
     # it checks; every action, panel and slot that reads the session exists from ``attach`` on.
     session: Session
