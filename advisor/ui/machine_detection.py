@@ -4,15 +4,12 @@ dialog that offers a CPU-only build of this machine or the catalog search instea
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QThreadPool
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from advisor.ui.worker import WorkerJob, start_job
-
-if TYPE_CHECKING:
-    from advisor.ui.main_window import MainWindow
 
 #: How long detection may wait on the drivers and tools (seconds).
 DETECT_TIMEOUT_S = 8.0
@@ -32,7 +29,7 @@ def start_detection(on_done: Callable[[object, Any], None]) -> WorkerJob:
     return start_job(QThreadPool.globalInstance(), None, _detect, on_done)
 
 
-def no_gpu_dialog(window: MainWindow, detection, why: str) -> QMessageBox:
+def no_gpu_dialog(window: QMainWindow, detection, why: str) -> QMessageBox:
     """No usable GPU: said in a dialog (a status line is gone in seconds), with a CPU-only build of this machine
     (its RAM as the memory) or the catalog search instead. Opened, not run: the window goes on."""
     from advisor.ui.machine import cpu_only_entry

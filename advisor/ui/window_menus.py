@@ -6,15 +6,10 @@ it enables later (``action_export_pdf``, ``action_catalog``) and those the tests
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 from advisor.ui.recent import RecentMenu
-
-if TYPE_CHECKING:
-    from advisor.ui.main_window import MainWindow
 
 #: The ways to add a build from the catalog: (the Add-build dialog's kind, the menu's words).
 ADD_KINDS = (("gpu", "GPU × count"), ("build", "Catalog build"), ("system", "Prebuilt system"), ("cloud", "Cloud instance"))
@@ -31,7 +26,7 @@ def action(window: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -
     return a
 
 
-def make_add_actions(window: MainWindow) -> list[QAction]:
+def make_add_actions(window: QMainWindow) -> list[QAction]:
     """Builds ▸ Add: one action per kind of catalog record, then this machine (detected)."""
     acts = [action(window, label + "…", lambda _=False, k=k: window.add_build(k)) for k, label in ADD_KINDS]
     window.action_this_machine = action(window, "This machine (detect)", window.add_this_machine,
@@ -39,7 +34,7 @@ def make_add_actions(window: MainWindow) -> list[QAction]:
     return [*acts, window.action_this_machine]
 
 
-def make_menus(window: MainWindow, add_actions: list[QAction]) -> None:
+def make_menus(window: QMainWindow, add_actions: list[QAction]) -> None:
     _file_menu(window)
     _edit_menu(window)
     b = window.menus["builds"]
@@ -54,7 +49,7 @@ def make_menus(window: MainWindow, add_actions: list[QAction]) -> None:
     h.addAction(action(window, "&About", window.about))
 
 
-def _file_menu(window: MainWindow) -> None:
+def _file_menu(window: QMainWindow) -> None:
     m = window.menus["file"]
     m.addAction(action(window, "&New", window.new, QKeySequence.StandardKey.New))
     m.addAction(action(window, "&Open…", window.open_dialog, QKeySequence.StandardKey.Open))
@@ -74,7 +69,7 @@ def _file_menu(window: MainWindow) -> None:
     m.setToolTipsVisible(True)
 
 
-def _edit_menu(window: MainWindow) -> None:
+def _edit_menu(window: QMainWindow) -> None:
     from advisor.ui.undo_keys import WindowUndoKeys
 
     e = window.menus["edit"]

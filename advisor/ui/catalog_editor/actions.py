@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
-
-if TYPE_CHECKING:
-    from advisor.ui.catalog_editor.window import CatalogEditor
 
 
 def _act(editor: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -20,7 +15,7 @@ def _act(editor: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -> 
     return action
 
 
-def make_actions(editor: CatalogEditor) -> None:
+def make_actions(editor: QMainWindow) -> None:
     """The editor's ``action_*`` attributes, its toolbar and its two menus."""
     e = editor
     e.action_undo = e.undo_stack.createUndoAction(e, "&Undo")
