@@ -1,4 +1,6 @@
-"""Memos by identity for the core's hot paths (issue 20): the last argument's result, or results held by objects."""
+"""Memos by identity for the core's hot paths: the last argument's result, or results held by objects.
+
+Keyed by identity, not by value, so a lookup hashes no model, build or job."""
 
 from __future__ import annotations
 
@@ -18,19 +20,19 @@ class KeepLast(Generic[A, R]):
     def __init__(self, fn: Callable[[A], R]):
         functools.update_wrapper(self, fn)
         self._fn = fn
-        self._last: tuple[object, R | None] = (None, None)
+        self._last: tuple[A, R] | None = None
 
     def __call__(self, arg: A) -> R:
         last = self._last
-        if last[0] is arg:
-            return last[1]  # type: ignore[return-value]
+        if last is not None and last[0] is arg:
+            return last[1]
         result = self._fn(arg)
         self._last = (arg, result)
         return result
 
     def clear(self) -> None:
         """Forget the kept pair (a cold start: tests, benchmarks)."""
-        self._last = (None, None)
+        self._last = None
 
 
 class HeldById(Generic[R]):
@@ -41,9 +43,9 @@ class HeldById(Generic[R]):
 
     def __init__(self, size: int):
         self.size = size
-        self._kept: dict[tuple, tuple[tuple, R]] = {}
+        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], R]] = {}
 
-    def get(self, objs: tuple, extra: object = None) -> R | None:
+    def get(self, objs: tuple[object, ...], extra: object = None) -> R | None:
         if len(objs) == 1:  # the usual case, on hot paths: one object, no iterator
             obj = objs[0]
             got = self._kept.get((id(obj), extra))
@@ -56,7 +58,7 @@ class HeldById(Generic[R]):
                 return None
         return got[1]
 
-    def put(self, objs: tuple, extra: object, result: R) -> R:
+    def put(self, objs: tuple[object, ...], extra: object, result: R) -> R:
         if len(self._kept) >= self.size:
             self._kept.clear()
         self._kept[(id(objs[0]), extra) if len(objs) == 1 else (*map(id, objs), extra)] = (objs, result)

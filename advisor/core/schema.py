@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, HttpUrl
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 
 RecordId = Annotated[
     str,
@@ -33,7 +33,7 @@ class Frozen(BaseModel):
 
 
 #: The schema version of a record: the integer 1 itself (``true`` and ``1.0`` equal 1 in Python but
-#: are not a version number a file may carry; issue 19).
+#: are not a version number a file may carry).
 def exact_int(value: object) -> object:
     """Refuse a bool or a float where a version number (an int) is expected."""
     if type(value) is not int:  # noqa: E721 (bool is an int subclass; 1.0 == 1)

@@ -26,7 +26,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from advisor.core.hardware.records import PriceKind, PricePoint, ResolvedBuild
+from advisor.core.hardware.records import CloudPrice, Gpu, PriceKind, PricePoint, ResolvedBuild
 from advisor.core.hardware.tiers import PlatformTier, passive_coolers
 from advisor.core.schema import Frozen
 
@@ -181,7 +181,8 @@ def _tier_part(total: _Sum, tier: PlatformTier, build: ResolvedBuild,
     usd = total.add(point, 1, f"{choice.short} price of the {tier.name.lower()}")
     fans = passive_coolers(tier, build.gpus[: build.gpus_per_node])
     words = (f"{tier.name.lower()}, typical ({tier.cpu}; {tier.board}; {tier.ram}; {tier.psu}; {tier.case})")
-    if fans and tier.passive_cooler_usd is not None and tier.passive_cooler_date is not None:
+    if (fans and tier.passive_cooler_usd is not None and tier.passive_cooler_date is not None
+            and tier.passive_cooler_source is not None):
         cooler = PricePoint(kind=PriceKind.STREET_NEW, usd=tier.passive_cooler_usd, date_seen=tier.passive_cooler_date,
                             source=tier.passive_cooler_source)
         extra = total.add(cooler, fans, "", part="")
@@ -189,7 +190,8 @@ def _tier_part(total: _Sum, tier: PlatformTier, build: ResolvedBuild,
         words += f" + a fan and shroud for each of {fans} fanless card{'s' if fans > 1 else ''}"
     short = f"{tier.name[0].lower()}{tier.name[1:]} (typical)" + (" + card fans" if fans else "")
     more = (build.host_ram_gib or tier.host_ram_gib) - tier.host_ram_gib
-    if more > 0 and tier.ram_usd_per_gib is not None and tier.ram_price_date is not None:
+    if (more > 0 and tier.ram_usd_per_gib is not None and tier.ram_price_date is not None
+            and tier.ram_price_source is not None):
         ram = PricePoint(kind=PriceKind.STREET_NEW, usd=tier.ram_usd_per_gib, date_seen=tier.ram_price_date,
                          source=tier.ram_price_source)
         extra = total.add(ram, more, "", part="")  # per GiB × the GiB beyond the tier's default
@@ -255,19 +257,27 @@ def machine_price(build: ResolvedBuild, choice: PriceChoice, today: dt.date,
         point = today_price(build.machine_prices, choice, today, build.machine_sold_new_until)
         total.add(point, 1, f"{choice.short} price of {build.name}", "GPUs")
         return _result(total, choice, "the whole machine as sold", None, None, "the whole machine as sold")
-    gpus_usd = 0.0
+    gpus_usd: float | None = 0.0
     for g in build.gpus:
-        ended = g.sold_new_until is not None and today > g.sold_new_until and choice is not PriceChoice.USED
-        what = f"{choice.short} price of {g.name}" + (f" (not sold new since {g.sold_new_until.isoformat()})"
-                                                      if ended else "")
-        got = total.add(today_price(g.prices, choice, today, g.sold_new_until), 1, what, "GPUs")
+        got = total.add(today_price(g.prices, choice, today, g.sold_new_until), 1, _gpu_price_words(g, choice, today),
+                        "GPUs")
         gpus_usd = None if got is None or gpus_usd is None else gpus_usd + got
     platform_usd, words, short = _platform(total, build, choice, fallback_tier)
     includes = _gpus_words(build) + (f" + {words}" if words else "")
     return _result(total, choice, includes, gpus_usd, platform_usd, short)
 
 
-def _result(total: _Sum, choice: PriceChoice, includes: str, gpus_usd, platform_usd, short: str) -> MachinePrice:
+def _gpu_price_words(gpu: Gpu, choice: PriceChoice, today: dt.date) -> str:
+    """Which price of the card is summed, and that its maker no longer sells it new where that matters."""
+    what = f"{choice.short} price of {gpu.name}"
+    end = gpu.sold_new_until
+    if end is None or today <= end or choice is PriceChoice.USED:
+        return what
+    return f"{what} (not sold new since {end.isoformat()})"
+
+
+def _result(total: _Sum, choice: PriceChoice, includes: str, gpus_usd: float | None, platform_usd: float | None,
+            short: str) -> MachinePrice:
     missing = tuple(dict.fromkeys(m for m in total.missing if m))
     date = min((p.date_seen for p in total.points), default=None)
     share = total.stale_usd / total.usd if total.usd else 0.0
@@ -278,10 +288,10 @@ def _result(total: _Sum, choice: PriceChoice, includes: str, gpus_usd, platform_
                         sources=tuple(dict.fromkeys(str(p.source) for p in total.points)))
 
 
-def hourly_price(prices: Iterable, today: dt.date, instances: int = 1) -> MachinePrice:
+def hourly_price(prices: Iterable[CloudPrice], today: dt.date, instances: int = 1) -> MachinePrice:
     """A rented machine's rate: per region the newest on-demand price seen, then the cheapest region
     (× ``instances`` when several are rented together)."""
-    newest: dict[str, object] = {}
+    newest: dict[str, CloudPrice] = {}
     for p in prices:
         if p.region not in newest or p.date_seen > newest[p.region].date_seen:
             newest[p.region] = p
@@ -308,5 +318,5 @@ def price_words(price: MachinePrice) -> str:
 
 
 def cheapest(prices: Sequence[MachinePrice]) -> MachinePrice | None:
-    known = [p for p in prices if p.usd is not None]
-    return min(known, key=lambda p: p.rank_usd) if known else None
+    ranked = [(rank, p) for p in prices if (rank := p.rank_usd) is not None]
+    return min(ranked, key=lambda rp: rp[0])[1] if ranked else None

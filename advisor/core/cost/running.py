@@ -1,5 +1,5 @@
 """Running cost: what a build costs to use — electricity, cost per token, ownership vs renting,
-and what a training run takes (issue 18).
+and what a training run takes.
 
 Pure functions over numbers and frozen models; the speed and the price come in as arguments
 (this package sits below the estimator). Unknown inputs give ``None``, never a guess.
@@ -199,7 +199,7 @@ def running_cost(*, price_usd: float | None, price_kind: str | None, price_date_
     stale = is_stale(price_date_, today)
     if price_usd is None:
         notes.append("no price")
-    elif stale:
+    elif stale and price_date_ is not None:  # only a dated price is stale
         notes.append(f"stale price (seen {price_date_.isoformat()})")
     hours = train_hours(dataset_tokens, epochs, train_tokens_per_s)
     if rented:

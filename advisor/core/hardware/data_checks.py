@@ -15,11 +15,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 
 from pydantic import Field
 
-from advisor.core.hardware.catalog import Catalog, RecordKind
+from advisor.core.hardware.builds import PrebuiltSystem
+from advisor.core.hardware.catalog_model import Catalog, RecordKind
+from advisor.core.hardware.gpu import Gpu
+from advisor.core.hardware.parts import PlatformPart
 from advisor.core.schema import Frozen
 
 #: "24GB", "24 GB", "1.5GB" in a name; not "GB10" (a chip) nor "GB/s".
@@ -57,8 +61,10 @@ def name_memory_problems(catalog: Catalog) -> list[DataProblem]:
 
 def vendor_problems(catalog: Catalog) -> list[DataProblem]:
     out = []
-    for kind in (RecordKind.GPU, RecordKind.SYSTEM, RecordKind.PART):
-        for rid, record in catalog.of(kind).items():
+    vendored: tuple[tuple[RecordKind, Mapping[str, Gpu | PrebuiltSystem | PlatformPart]], ...] = (
+        (RecordKind.GPU, catalog.gpus), (RecordKind.SYSTEM, catalog.systems), (RecordKind.PART, catalog.parts))
+    for kind, records in vendored:
+        for rid, record in records.items():
             vendor = record.vendor.strip()
             if vendor != "unknown" and not _VENDOR.match(vendor):
                 out.append(DataProblem(kind=kind, record_id=rid, field="vendor",

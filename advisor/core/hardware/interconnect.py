@@ -16,7 +16,7 @@ slowest hop limits it.
 Not modelled: lanes from the chipset share its uplink to the CPU (``Topology.lane_sources``;
 ``advisor.core.hardware.checks`` warns about it), NUMA hops between sockets, and PCIe switches.
 
-Several machines (issue 21): a collective over GPUs in more than one machine runs
+Several machines: a collective over GPUs in more than one machine runs
 hierarchically (``hierarchical_time_over``): inside each machine over its own links, across
 machines over the network adapters, each GPU driving its share of the machine's adapters.
 """
@@ -69,7 +69,7 @@ P2P_LATENCY_S = 0.4e-6
 NCCL_CALL_LATENCY_S = 19e-6
 
 
-# --- Between machines (issue 21) ------------------------------------------------------------
+# --- Between machines ---------------------------------------------------------------------
 # Achieved share of the machines' adapters in a large all-reduce across machines: 4 machines of
 # 8x B200, 8x 400 Gb/s EFA each, all_reduce_bench.py at 16 GiB: busbw 381.80 GB/s, i.e.
 # busbw·(k-1)/(n-1) = 36.95 GB/s per GPU of its 50 GB/s, 73.9 % (stas00/ml-engineering
@@ -224,8 +224,8 @@ def ring_links(build: ResolvedBuild, n_gpus: int) -> list[Link]:
 
 
 #: (the build, GPUs) -> its ring's slowest hop: a plan search asks for the same build's ring at every plan it
-#: times and the speed estimate of each (issue 20: 490 rings of the six builds over 120 changes of
-#: ``benchmarks/core_pass.py``, 6 % of the pass).
+#: times and the speed estimate of each, so the ring is worked out once per build (``benchmarks/core_pass.py``
+#: times the pass).
 _BOTTLENECK: HeldById[Link] = HeldById(256)
 
 

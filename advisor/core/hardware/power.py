@@ -18,7 +18,7 @@ class BuildPower(Frozen):
 def platform_power(build: ResolvedBuild) -> float | None:
     """The build's stated platform power, else from its parts: the CPU's rated power (TDP) plus
     every other part with a stated draw. Unknown without a CPU figure. Board, RAM and drives
-    have no vendor figure here, so a parts-derived platform power is a floor (issue 18). Cards on a
+    have no vendor figure here, so a parts-derived platform power is a floor. Cards on a
     platform tier: the tier's figure."""
     if build.build is not None and build.build.platform_power_w is not None:
         return build.build.platform_power_w
@@ -46,8 +46,8 @@ def build_power(build: ResolvedBuild) -> BuildPower:
         return BuildPower(gpus_w=None if one.gpus_w is None else one.gpus_w * k,
                           platform_w=None if one.platform_w is None else one.platform_w * k,
                           total_w=None if one.total_w is None else one.total_w * k, psu_w=one.psu_w)
-    tdps = [g.tdp_w for g in build.gpus]
-    gpus_w = sum(tdps) if all(t is not None for t in tdps) else None
+    tdps = [t for g in build.gpus if (t := g.tdp_w) is not None]
+    gpus_w = sum(tdps) if len(tdps) == len(build.gpus) else None
     platform_w = platform_power(build)
     total = gpus_w + platform_w if gpus_w is not None and platform_w is not None else None
     return BuildPower(gpus_w=gpus_w, platform_w=platform_w, total_w=total, psu_w=psu_rating(build))

@@ -16,9 +16,9 @@ def _number(x: float) -> str:
     return f"{x:,.0f}" if x >= 1 and float(x).is_integer() else f"{x:g}"
 
 
-def _within(lo: float, hi: float, unit: str) -> AfterValidator:
-    """A physical range, named in the error: a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
-    passed the schema and overflowed power and cost sums downstream (issue 19)."""
+def physical_range(lo: float, hi: float, unit: str) -> AfterValidator:
+    """A physical range, named in the error: without one a TDP of 1e308 W or a bandwidth of 1e-308 GB/s
+    would pass the schema and overflow the power and cost sums downstream."""
 
     def check(value: float) -> float:
         if not lo <= value <= hi:
@@ -29,15 +29,15 @@ def _within(lo: float, hi: float, unit: str) -> AfterValidator:
 
 
 # Physical ranges: well beyond any product (B200: 8 TB/s, 1,400 W; a 72-GPU rack: $3.9 M), far from overflow.
-Gib = Annotated[PositiveFloat, _within(0.25, 1_048_576, "GiB")]
-GbMemory = Annotated[PositiveFloat, _within(0.25, 10_000_000, "GB")]
-GbPerS = Annotated[PositiveFloat, _within(1, 100_000, "GB/s")]
-Tflops = Annotated[PositiveFloat, _within(0.01, 1_000_000, "TFLOP/s")]
-Watts = Annotated[PositiveFloat, _within(1, 1_000_000, "W")]
-PlatformWatts = Annotated[NonNegativeFloat, _within(0, 1_000_000, "W")]
-Usd = Annotated[PositiveFloat, _within(0.01, 100_000_000, "USD")]
-PlatformUsd = Annotated[NonNegativeFloat, _within(0, 100_000_000, "USD")]
-UsdPerHour = Annotated[PositiveFloat, _within(0.0001, 100_000, "USD/h")]
+Gib = Annotated[PositiveFloat, physical_range(0.25, 1_048_576, "GiB")]
+GbMemory = Annotated[PositiveFloat, physical_range(0.25, 10_000_000, "GB")]
+GbPerS = Annotated[PositiveFloat, physical_range(1, 100_000, "GB/s")]
+Tflops = Annotated[PositiveFloat, physical_range(0.01, 1_000_000, "TFLOP/s")]
+Watts = Annotated[PositiveFloat, physical_range(1, 1_000_000, "W")]
+PlatformWatts = Annotated[NonNegativeFloat, physical_range(0, 1_000_000, "W")]
+Usd = Annotated[PositiveFloat, physical_range(0.01, 100_000_000, "USD")]
+PlatformUsd = Annotated[NonNegativeFloat, physical_range(0, 100_000_000, "USD")]
+UsdPerHour = Annotated[PositiveFloat, physical_range(0.0001, 100_000, "USD/h")]
 GpuIndex = Annotated[int, Field(ge=0, le=575)]  # a position in a build of at most 576 GPUs
 
 

@@ -21,7 +21,8 @@ from typing import Annotated
 
 from pydantic import Field, HttpUrl, model_validator
 
-from advisor.core.hardware.quantities import Gib, PlatformWatts, PricePoint, Usd, Watts, _within
+from advisor.core.hardware.gpu import Gpu
+from advisor.core.hardware.quantities import Gib, PlatformWatts, PricePoint, Usd, Watts, physical_range
 from advisor.core.schema import PositiveFloat, Record
 
 
@@ -35,7 +36,7 @@ class TierKind(StrEnum):
         return {"desktop": "desktop", "workstation": "workstation", "server": "open-frame or server"}[self.value]
 
 
-Slots = Annotated[PositiveFloat, _within(0.5, 8, "slots")]
+Slots = Annotated[PositiveFloat, physical_range(0.5, 8, "slots")]
 
 
 class PlatformTier(Record):
@@ -92,7 +93,7 @@ class PlatformTier(Record):
 _ACTIVE_WORDS = ("active", "blower", "fan")
 
 
-def passively_cooled(gpu) -> bool:
+def passively_cooled(gpu: Gpu) -> bool:
     """A card with no fan of its own: a datacenter PCIe card (they ship with passive heat sinks for
     server airflow: NVIDIA's Tesla and data-center product briefs, AMD Instinct) or one whose form factor
     says 'passive', unless its form factor names a fan or blower."""
@@ -120,7 +121,7 @@ def host_memory_gb_per_s(tier: PlatformTier | None) -> float | None:
     return tier.ram_channels * tier.ram_mt_per_s * BYTES_PER_CHANNEL_TRANSFER / 1000 * STREAM_SHARE
 
 
-def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
+def tier_takes(tier: PlatformTier, gpus: Sequence[Gpu]) -> str | None:
     """Why ``tier`` cannot carry ``gpus`` (None: it can)."""
     if len(gpus) > tier.max_cards:
         return f"it carries at most {tier.max_cards} card{'s' if tier.max_cards > 1 else ''}"
@@ -138,7 +139,7 @@ def tier_takes(tier: PlatformTier, gpus: Sequence) -> str | None:
     return None
 
 
-def passive_coolers(tier: PlatformTier, gpus: Sequence) -> int:
+def passive_coolers(tier: PlatformTier, gpus: Sequence[Gpu]) -> int:
     """Fans and shrouds the build needs: one per fanless card, unless the chassis cools them."""
     if tier.cools_passive_cards:
         return 0
@@ -166,7 +167,7 @@ def ram_step(tier: PlatformTier, need_gib: float) -> float | None:
     return next((float(s) for s in RAM_STEPS_GIB if need_gib <= s <= top), None)
 
 
-def tier_for(tiers: Iterable[PlatformTier], gpus: Sequence) -> PlatformTier | None:
+def tier_for(tiers: Iterable[PlatformTier], gpus: Sequence[Gpu]) -> PlatformTier | None:
     """The cheapest tier that carries ``gpus`` (with fans for any fanless card); None when none does."""
     fits = [t for t in tiers if tier_takes(t, gpus) is None]
     if not fits:

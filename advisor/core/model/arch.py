@@ -14,8 +14,8 @@ from pydantic import Field, HttpUrl, model_validator
 from advisor.core.schema import SCHEMA_VERSION, Frozen, RecordId, SchemaVersion
 
 # Physical ranges, far beyond any published model (Llama 3.1 405B: hidden 16,384, 126 layers;
-# Gemma 3: vocabulary 262,208) and far from overflowing the memory and FLOP sums (issue 19:
-# a vocab_size of 10^400 was accepted). Each bound is named in pydantic's error.
+# Gemma 3: vocabulary 262,208) and far from overflowing the memory and FLOP sums
+# (a vocab_size of 10^400 would otherwise be accepted). Each bound is named in pydantic's error.
 MAX_LAYERS = 1_000
 MAX_HIDDEN = 1_048_576
 MAX_WIDTH = 65_536  # heads, head widths, MLA ranks, experts
@@ -49,6 +49,13 @@ class AttentionLayout(Frozen):
         if self.kind is AttentionKind.MLA and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
             raise ValueError("MLA needs kv_lora_rank and qk_rope_head_dim")
         return self
+
+    @property
+    def latent_kv_rank(self) -> int:
+        """MLA's compressed KV width, which the validator holds present for MLA."""
+        if self.kv_lora_rank is None:
+            raise ValueError("not an MLA layout: it has no kv_lora_rank")
+        return self.kv_lora_rank
 
 
 class Moe(Frozen):

@@ -41,7 +41,8 @@ def _attention_params(arch: ModelArch) -> int:
         v_dim = att.v_head_dim or hd
         q_dim = nh * (nope + rope)
         q = h * att.q_lora_rank + att.q_lora_rank + att.q_lora_rank * q_dim if att.q_lora_rank else h * q_dim
-        kv = h * (att.kv_lora_rank + rope) + att.kv_lora_rank + att.kv_lora_rank * nh * (nope + v_dim)
+        kv_rank = att.latent_kv_rank
+        kv = h * (kv_rank + rope) + kv_rank + kv_rank * nh * (nope + v_dim)
         return q + kv + nh * v_dim * h
     kv_dim = arch.n_kv_heads * hd
     return h * nh * hd * 2 + h * kv_dim * 2
@@ -103,26 +104,24 @@ def linear_shapes(arch: ModelArch) -> Mapping[str, tuple[int, int, int]]:
         rope, nope = att.qk_rope_head_dim or 0, att.qk_nope_head_dim or hd
         v_dim = att.v_head_dim or hd
         shapes["q"] = (att.q_lora_rank or h, nh * (nope + rope), L)
-        shapes["k"] = (att.kv_lora_rank, nh * nope, L)
-        shapes["v"] = (att.kv_lora_rank, nh * v_dim, L)
+        shapes["k"] = (att.latent_kv_rank, nh * nope, L)
+        shapes["v"] = (att.latent_kv_rank, nh * v_dim, L)
         shapes["o"] = (nh * v_dim, h, L)
     else:
         kv_dim = arch.n_kv_heads * hd
         shapes.update(q=(h, nh * hd, L), k=(h, kv_dim, L), v=(h, kv_dim, L), o=(nh * hd, h, L))
-    if arch.moe is None:
-        n_dense, ffn_dense = L, arch.ffn_size
-        moe_mats = 0
-    else:
-        n_dense = min(arch.moe.n_dense_layers, L)
-        ffn_dense = arch.ffn_size
-        moe_mats = (L - n_dense) * (arch.moe.n_experts + arch.moe.n_shared)
+    moe = arch.moe
+    n_dense, ffn_dense, moe_mats, expert = L, arch.ffn_size, 0, 0
+    if moe is not None:
+        n_dense = min(moe.n_dense_layers, L)
+        moe_mats = (L - n_dense) * (moe.n_experts + moe.n_shared)
+        expert = moe.expert_ffn_size
     mlp_targets = ("gate", "up", "down") if arch.gated_mlp else ("up", "down")
     for name in mlp_targets:
         dense_in, dense_out = (ffn_dense, h) if name == "down" else (h, ffn_dense)
         shapes[name] = (dense_in, dense_out, n_dense)
         if moe_mats:
-            e = arch.moe.expert_ffn_size  # type: ignore[union-attr]
-            shapes[f"{name}_expert"] = ((e, h) if name == "down" else (h, e)) + (moe_mats,)
+            shapes[f"{name}_expert"] = (expert, h, moe_mats) if name == "down" else (h, expert, moe_mats)
     return MappingProxyType(shapes)
 
 

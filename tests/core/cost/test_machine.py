@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,11 @@ from advisor.core.cost.machine import (
     price_words,
     today_price,
 )
-from advisor.core.hardware.records import CloudPrice, PricePoint
+from advisor.core.hardware.catalog import gpu_build, resolve_build
+from advisor.core.hardware.checks import Severity, check_build
+from advisor.core.hardware.records import Build, CloudPrice, Gpu, PriceKind, PricePoint
 from advisor.storage.catalog_store import load_catalog
+from tests.catalog_fixtures import bridged_gpu_data, build_data, catalog_of, gpu_data, price
 
 TODAY = dt.date(2026, 11, 27)
 SRC = "https://example.org/p"
@@ -84,3 +88,76 @@ def test_an_hourly_rate_is_the_cheapest_regions_newest():
               CloudPrice(usd_per_hour=2.8, region="eu", date_seen=dt.date(2026, 9, 1), source=SRC))
     rate = hourly_price(prices, TODAY, instances=2)
     assert rate.usd == 5.0 and rate.rented and rate.kind == "per hour" and price_words(rate) == "$5.00/h (seen 2026-09-01)"
+
+
+GPU_A = Gpu.model_validate(gpu_data("card-a"))
+
+
+GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
+
+
+def resolved(**build_over):
+    """A build of card-a (or of what ``gpus`` names), resolved against a two-card catalog."""
+    build = Build.model_validate(build_data("b", **build_over))
+    return resolve_build(catalog_of(GPU_A, GPU_NV, build), "b")
+
+
+def test_new_price_is_newest_street_price():
+    older = price("street_new", 1300, "2025-01-01")
+    gpu = Gpu.model_validate(gpu_data(prices=[older, price("street_new", 1100, "2026-05-01"), price("launch_msrp", 1499, "2020-09-01")]))
+    assert today_price(gpu.prices, PriceChoice.NEW, TODAY).usd == 1100
+
+
+def test_an_old_launch_price_is_not_todays_price():
+    """A 2020 launch price is no price one can buy at in 2026: after a year only street and list prices count."""
+    gpu = Gpu.model_validate(gpu_data(prices=[price("launch_msrp", 1499, "2020-09-01"), price("list", 1600, "2026-01-01")]))
+    assert today_price(gpu.prices, PriceChoice.NEW, TODAY).kind is PriceKind.LIST
+    msrp_only = Gpu.model_validate(gpu_data(prices=[price("launch_msrp", 1499, "2020-09-01")]))
+    assert today_price(msrp_only.prices, PriceChoice.NEW, TODAY) is None
+    assert today_price(msrp_only.prices, PriceChoice.NEW, dt.date(2021, 3, 1)).usd == 1499  # within its year
+    assert today_price(msrp_only.prices, PriceChoice.USED, TODAY) is None
+
+
+def test_machine_price_sums_gpus_and_platform():
+    cost = machine_price(resolved(), PriceChoice.NEW, TODAY)
+    assert cost.gpus_usd == 2200 and cost.platform_usd == 1000 and cost.usd == 3200 and cost.missing == ()
+
+
+def test_used_or_new_takes_the_lower_of_each_part():
+    used = price("used", 700, "2026-06-01", usd_low=600, usd_high=800)
+    gpu = Gpu.model_validate(gpu_data(prices=[*gpu_data()["prices"], used]))
+    build = Build.model_validate(build_data("b"))
+    cost = machine_price(resolve_build(catalog_of(gpu, build), "b"), PriceChoice.EITHER, TODAY)
+    assert (cost.gpus_usd, cost.usd, cost.kind) == (1400, 2400, "used GPUs, new platform")
+
+
+def test_unknown_price_stays_unknown_and_says_what():
+    cost = machine_price(resolved(), PriceChoice.USED, TODAY)
+    assert cost.usd is None and cost.missing == ("used price of Acme card-a",)
+    cards_only = machine_price(gpu_build(catalog_of(GPU_A), "card-a", 2), PriceChoice.NEW, TODAY)
+    assert cards_only.usd is None  # never the GPUs alone
+    assert "no platform tier carries these cards" in cards_only.missing[0]
+
+
+SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
+
+
+SHIPPED_NEW_PRICES = {
+    "1x-rtx-5090": 5209.19, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
+    "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,
+    "2x-rtx-3090-nvlink": 3855.4, "2x-rtx-4090-pcie-x16": 4835.0, "2x-rtx-5090": 8385.0, "4x-rtx-3090": 7354.8,
+}
+
+
+def test_the_shipped_builds_price_as_whole_machines():
+    from advisor.core.hardware.machines import price_tier
+
+    cat = load_catalog(SHIPPED, SHIPPED / ".no-user").catalog
+    prices = {bid: machine_price(b := resolve_build(cat, bid), PriceChoice.NEW, TODAY, price_tier(cat, b))
+              for bid in cat.builds}
+    assert {bid: p.usd for bid, p in prices.items() if p.usd is not None} == pytest.approx(SHIPPED_NEW_PRICES)
+    assert prices["8x-h100-sxm"].usd is None
+    assert "not sold new since 2026-03-01" in prices["mac-studio-m3-ultra-512gb"].missing[0]  # Apple dropped 512 GB
+    for bid, p in prices.items():
+        assert p.usd is None or (p.date is not None and p.includes), bid
+        assert not any(w.severity is Severity.ERROR and "x16" in w.message for w in check_build(resolve_build(cat, bid)))

@@ -1,4 +1,4 @@
-"""Every numeric field of the catalog records and the model architecture has a physical range (a hostile file cannot reach a formula).
+"""Every numeric field of the catalog records and the model architecture has a physical range.
 
 A bandwidth of 1e-308, a TDP or price of 1e308 or a vocabulary of 10^400 passed the schema and
 crashed estimate, report and show; now each is refused where it is read, naming the range.

@@ -72,9 +72,7 @@ def test_a_raised_limit_is_the_machines_and_reaches_its_apple_gpu_only(catalog):
     assert with_gpu_memory_limit(cards, 480) is cards and with_gpu_memory_limit(mac, None) is mac
     # set on a catalog build (the window's catalog editor), the resolved machine carries it
     record = catalog.builds["mac-studio-m3-ultra-512gb"].model_copy(update={"gpu_memory_limit_gib": 480.0})
-    from advisor.core.hardware.catalog import _resolve
-
-    assert usable_memory_bytes(_resolve(catalog, record, "Mac", "test").gpus[0]) == 480 * GIB
+    assert usable_memory_bytes(resolve_build(catalog, record).gpus[0]) == 480 * GIB
 
 
 def test_only_a_mac_has_a_gpu_memory_limit(catalog):

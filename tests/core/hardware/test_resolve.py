@@ -1,25 +1,20 @@
-"""Catalog aggregate: overlay rules, pure edits, kind detection, resolving builds."""
+"""Resolving catalog machines: one GPU record per physical GPU, parts looked up, cards-only builds on plain PCIe or their baseboard."""
+
+from __future__ import annotations
 
 import pytest
 
 from advisor.core.hardware.catalog import (
     Catalog,
-    CatalogLayer,
     IncompleteRecord,
-    Origin,
     RecordKind,
     UnknownRecord,
     dangling_references,
-    detect_kind,
     gpu_build,
-    hide,
-    reset_to_shipped,
     resolve_build,
     resolve_cloud,
     resolve_system,
-    unhide,
     with_record,
-    without_record,
 )
 from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem
 from advisor.core.model.arch import ModelArch
@@ -34,95 +29,29 @@ from tests.catalog_fixtures import (
 )
 
 GPU_A = Gpu.model_validate(gpu_data("card-a"))
+
+
 GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
+
+
 BUILD = Build.model_validate(build_data("two-a"))
+
+
 MIXED = Build.model_validate(build_data("mixed", gpus=[{"gpu_id": "card-nv", "count": 1}, {"gpu_id": "card-a", "count": 2}]))
+
+
 SYSTEM = PrebuiltSystem.model_validate(system_data("box"))
+
+
 CLOUD = CloudInstance.model_validate(cloud_data("inst"))
+
+
 MODEL = ModelArch.model_validate(model_data("tiny"))
 
 
 @pytest.fixture
 def catalog() -> Catalog:
     return catalog_of(GPU_A, GPU_NV, BUILD, MIXED, SYSTEM, CLOUD, MODEL)
-
-
-def test_effective_view_holds_every_kind(catalog):
-    assert set(catalog.gpus) == {"card-a", "card-nv"}
-    assert set(catalog.builds) == {"two-a", "mixed"}
-    assert list(catalog.systems) == ["box"] and list(catalog.cloud) == ["inst"] and list(catalog.models) == ["tiny"]
-    assert len(catalog) == 7
-    assert catalog.origin(RecordKind.GPU, "card-a") is Origin.SHIPPED
-
-
-def test_user_record_overrides_shipped_and_edits_are_pure(catalog):
-    mine = GPU_A.model_copy(update={"name": "My card A"})
-    edited = with_record(catalog, mine)
-    assert edited.gpus["card-a"].name == "My card A"
-    assert edited.origin(RecordKind.GPU, "card-a") is Origin.OVERRIDE
-    assert catalog.gpus["card-a"].name == "Acme card-a"  # the original is untouched
-    back = reset_to_shipped(edited, RecordKind.GPU, "card-a")
-    assert back.gpus["card-a"] == GPU_A and back.origin(RecordKind.GPU, "card-a") is Origin.SHIPPED
-
-
-def test_new_user_record_has_user_origin(catalog):
-    new = GPU_A.model_copy(update={"id": "card-z"})
-    assert with_record(catalog, new).origin(RecordKind.GPU, "card-z") is Origin.USER
-
-
-def test_without_record_hides_shipped_and_unhide_brings_it_back(catalog):
-    gone = without_record(catalog, RecordKind.GPU, "card-a")
-    assert "card-a" not in gone.gpus and gone.hidden_ids(RecordKind.GPU) == {"card-a"}
-    with pytest.raises(UnknownRecord, match="hidden by the user"):
-        gone.get(RecordKind.GPU, "card-a")
-    assert unhide(gone, RecordKind.GPU, "card-a").gpus["card-a"] == GPU_A
-    assert "card-a" in catalog.gpus
-
-
-def test_without_record_drops_user_only_record(catalog):
-    new = GPU_A.model_copy(update={"id": "card-z"})
-    dropped = without_record(with_record(catalog, new), RecordKind.GPU, "card-z")
-    assert "card-z" not in dropped.gpus and not dropped.hidden
-
-
-def test_hiding_a_user_only_record_is_refused(catalog):
-    edited = with_record(catalog, GPU_A.model_copy(update={"id": "card-z"}))
-    with pytest.raises(UnknownRecord, match="only shipped"):
-        hide(edited, RecordKind.GPU, "card-z")
-
-
-def test_unknown_record_names_kind_and_id(catalog):
-    with pytest.raises(UnknownRecord) as info:
-        catalog.get(RecordKind.BUILD, "nope")
-    assert str(info.value) == "no build with id 'nope' in the catalog"
-    assert isinstance(info.value, KeyError) and info.value.kind is RecordKind.BUILD
-
-
-def test_ids_are_per_kind(catalog):
-    same_id = Build.model_validate(build_data("card-a"))
-    edited = with_record(catalog, same_id)
-    assert [k for k, _ in edited.find("card-a")] == [RecordKind.GPU, RecordKind.BUILD]
-
-
-def test_layer_rejects_key_that_is_not_the_id():
-    with pytest.raises(ValueError, match="holds record"):
-        CatalogLayer(gpus={"other": GPU_A})
-
-
-@pytest.mark.parametrize(
-    ("data", "kind"),
-    [
-        (gpu_data(), RecordKind.GPU),
-        (build_data(), RecordKind.BUILD),
-        (system_data(), RecordKind.SYSTEM),
-        (cloud_data(), RecordKind.CLOUD),
-        (model_data(), RecordKind.MODEL),
-        ({"id": "x"}, None),
-        ({**gpu_data(), "n_layers": 2, "hidden_size": 8}, None),  # two signatures: ambiguous
-    ],
-)
-def test_detect_kind(data, kind):
-    assert detect_kind(data) is kind
 
 
 def test_resolve_build_expands_counts_in_slot_order(catalog):
@@ -203,8 +132,3 @@ def test_gpu_build_rejects_bad_count(catalog):
         gpu_build(catalog, "card-a", 0)
     with pytest.raises(UnknownRecord):
         gpu_build(catalog, "nope", 1)
-
-
-def test_model_copy_recomputes_the_effective_view(catalog):
-    copied = catalog.model_copy(update={"hidden": {RecordKind.GPU: frozenset({"card-a"})}})
-    assert "card-a" not in copied.gpus and "card-a" in catalog.gpus
