@@ -86,7 +86,7 @@ def test_schema_version_is_a_whole_number(version):
 
 
 def test_objective_and_adapter_method_round_trip_and_old_files_default_to_sft():
-    # issue 21: new workload fields have defaults, so a file written before them still loads.
+    # New workload fields have defaults, so a file written before them still loads.
     from advisor.core.job.workload import Method, Objective, Workload
 
     w = Workload(mode="train", method="adapter-v2", objective="dpo", precompute_ref=True)
