@@ -109,35 +109,42 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
                 raise UsageError(f"--{flag.replace('_', '-')}: give --gpu or --build too")
         return None
     build = _resolve_one(args, catalog)
-    from advisor.core import (
-        IncompleteRecord,
-        RecordKind,
-        with_network,
-        with_nodes,
-    )
+    from advisor.core import with_nodes
 
     if getattr(args, "nics", None) is not None and getattr(args, "nic", None) is None:
         raise UsageError("--nics: give --nic too")
     if getattr(args, "nic", None) is not None:  # '' too: no card has that id (it reached the comparison's check)
-        part = catalog.parts.get(args.nic)
-        if part is None or part.part.value != "nic":
-            names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
-            raise UsageError(f"--nic: no network card {args.nic!r} in the catalog (network cards: {names})")
-        try:
-            build = with_network(catalog, build, args.nic, args.nics or 1)
-        except IncompleteRecord as exc:
-            raise UsageError(f"--nic: {exc}") from None
+        build = _with_nic(args, catalog, build)
     if getattr(args, "nodes", None):
         build = with_nodes(build, args.nodes)
     limit = getattr(args, "mac_gpu_limit", None)
     if limit is not None:
-        from advisor.core import with_gpu_memory_limit
-
-        changed = with_gpu_memory_limit(build, limit)
-        if changed is build:
-            raise UsageError(f"--mac-gpu-limit: {build.name} is not a Mac (the limit is macOS's, for Apple GPUs)")
-        build = changed
+        build = _with_mac_gpu_limit(build, limit)
     return build
+
+
+def _with_nic(args: argparse.Namespace, catalog, build):
+    """``build`` with --nics of the --nic card (a network card of the catalog)."""
+    from advisor.core import IncompleteRecord, RecordKind, with_network
+
+    part = catalog.parts.get(args.nic)
+    if part is None or part.part.value != "nic":
+        names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
+        raise UsageError(f"--nic: no network card {args.nic!r} in the catalog (network cards: {names})")
+    try:
+        return with_network(catalog, build, args.nic, args.nics or 1)
+    except IncompleteRecord as exc:
+        raise UsageError(f"--nic: {exc}") from None
+
+
+def _with_mac_gpu_limit(build, limit):
+    """``build`` under macOS's GPU memory limit (--mac-gpu-limit); only a Mac has one."""
+    from advisor.core import with_gpu_memory_limit
+
+    changed = with_gpu_memory_limit(build, limit)
+    if changed is build:
+        raise UsageError(f"--mac-gpu-limit: {build.name} is not a Mac (the limit is macOS's, for Apple GPUs)")
+    return changed
 
 
 def _resolve_one(args: argparse.Namespace, catalog):

@@ -75,7 +75,8 @@ def _entries(catalog, ids: list[str]):
 
     if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
         raise UsageError(f"--build: give {MIN_BUILDS} to {MAX_BUILDS} builds (got {len(ids)})")
-    entries, taken = [], set()
+    entries: list[BuildEntry] = []
+    taken: set[str] = set()
     for given in ids:
         rid, nodes = _id_and_nodes(given)
         for kind, field in ((RecordKind.BUILD, "build_id"), (RecordKind.SYSTEM, "system_id"), (RecordKind.CLOUD, "cloud_id")):

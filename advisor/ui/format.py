@@ -45,7 +45,9 @@ def fit_header(workload: Job) -> str:
 
 
 def speed_text(r: BuildResult, workload: Job) -> str:
-    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``)."""
+    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``). Only for a build with an estimate (one
+    without shows its error)."""
+    assert r.estimate is not None
     s = r.estimate.speed
     if workload.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
@@ -128,8 +130,10 @@ _FIRST_CLAUSE = re.compile(r"[;:] ")  # where a refusal's first clause ends ("8-
 
 
 def verdict_text(r: BuildResult, prefs, workload: Job) -> str:
-    """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
+    """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words. Only
+    for a build with an estimate (one without shows its error)."""
     e = r.estimate
+    assert e is not None
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
         # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
         support = r.chosen is not None and r.chosen.unsupported

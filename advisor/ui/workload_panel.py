@@ -58,6 +58,10 @@ class WorkloadPanel(QScrollArea):
     """
 
     open_model_requested = Signal()
+    # Set from ``BOXES`` in ``__init__`` (the sections' group boxes, by name).
+    box_task: QGroupBox
+    box_inference: QGroupBox
+    box_training: QGroupBox
 
     def __init__(self, session, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -9,7 +9,8 @@ was written (the user said no, or the write failed and was reported).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from PySide6.QtGui import QUndoCommand
@@ -74,7 +75,7 @@ def record_changes(repo: CatalogRepository, records) -> tuple[list[Change], list
     return changes, conflicts
 
 
-def hidden_changes(repo: CatalogRepository, hidden: dict[RecordKind, set[str]]) -> list[Change]:
+def hidden_changes(repo: CatalogRepository, hidden: Mapping[RecordKind, AbstractSet[str]]) -> list[Change]:
     """The changes that hide the shipped records a bundle hides and this catalog does not hide yet."""
     changes = []
     for kind, ids in hidden.items():
