@@ -1,6 +1,6 @@
 """How fast "Find builds" searches the whole catalog for one job (target: ≤ 300 ms here).
 
-Times ``advisor.core.advice.search.search`` over every candidate the shipped catalog makes (every
+Times ``advisor.core.advice.catalog_search.search`` over every candidate the shipped catalog makes (every
 card at 1–8, NVLink pairs, builds, systems; and separately the cloud), for three jobs: 70B
 Q4_K_M on llama.cpp, 8B bf16 served by vLLM (16 × 8k), and a QLoRA fine-tune of 8B. Reported as
 the median of ``--repeat`` runs and as a ratio to one ``best_plan`` of the canonical pair in the
@@ -27,12 +27,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.advice.candidates import Where  # noqa: E402
-from advisor.core.advice.search import Job, SearchRequest, search  # noqa: E402
+from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search  # noqa: E402
 from advisor.core.hardware.catalog import resolve_build  # noqa: E402
 from advisor.core.job.defaults import default_job  # noqa: E402
-from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory import peak  # noqa: E402
-from advisor.core.plan.search import best_plan  # noqa: E402
+from advisor.core.plan.planner import best_plan  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 
@@ -87,9 +87,9 @@ def main() -> None:
     catalog = load_catalog().catalog
     m = catalog.models
     jobs = {
-        "70B q4_k_m, llama.cpp": Job(arch=m["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine="llama.cpp")),
-        "8B bf16, vLLM 16 x 8k": Job(arch=m["llama-3.1-8b"], workload=default_job()),
-        "8B QLoRA fine-tune": Job(arch=m["llama-3.1-8b"], workload=Workload(mode="train", method="qlora")),
+        "70B q4_k_m, llama.cpp": ModelJob(arch=m["llama-3.1-70b"], job=PlannedJob(weights="q4_k_m", engine="llama.cpp")),
+        "8B bf16, vLLM 16 x 8k": ModelJob(arch=m["llama-3.1-8b"], job=default_job()),
+        "8B QLoRA fine-tune": ModelJob(arch=m["llama-3.1-8b"], job=PlannedJob(mode="train", method="qlora")),
     }
     pair = resolve_build(catalog, "2x-rtx-3090-nvlink")
     ref_ms = _median_ms(lambda: best_plan(m["llama-3.1-8b"], default_job(), pair), args.repeat * 20)

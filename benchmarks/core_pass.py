@@ -45,7 +45,7 @@ def setup(train: bool):
     """(catalog, arch, entries, prepared, base workload, margin function)."""
     from advisor.core.advice.comparison import BuildEntry, canonical_comparison
     from advisor.core.advice.evaluate import prepare_build, resolve_model
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.storage.catalog_store import load_catalog
     from advisor.storage.error_bands import median_pct
 
@@ -85,7 +85,7 @@ def one_pass(catalog, arch, entries, prepared, w, margin: float):
 
 def one_sweep(w):
     from advisor.core.advice.evaluate import fit_curves
-    from advisor.core.job.plan import job_of
+    from advisor.core.job.planned import job_of
 
     return fit_curves(job_of(w))
 

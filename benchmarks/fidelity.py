@@ -1,7 +1,7 @@
 """Fidelity of the memory estimator against published peak-memory measurements.
 
 Reads ``tests/data/measurements.csv`` (and ``benchmarks/gpu/results.csv`` when present),
-builds the Workload of each row, runs ``estimate_memory`` and prints the absolute % error
+builds the PlannedJob of each row, runs ``estimate_memory`` and prints the absolute % error
 per row, then median and p90 per group (inference, full, lora, qlora) and overall.
 
 Like is compared with like: measurements taken with ``torch.cuda.max_memory_allocated`` /
@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from advisor.core.job.workload import Parallel, Workload  # noqa: E402
+from advisor.core.job.choices import Parallel  # noqa: E402
+from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.peak import estimate_memory  # noqa: E402
 from advisor.core.memory.results import MemoryBreakdown  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
@@ -105,8 +106,8 @@ def load_arch(model_id: str) -> ModelArch | None:
     return ModelArch.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def build_workload(row: dict[str, str]) -> Workload:
-    """The Workload a CSV row describes; empty cells keep the Workload defaults."""
+def build_workload(row: dict[str, str]) -> PlannedJob:
+    """The PlannedJob a CSV row describes; empty cells keep the PlannedJob defaults."""
     fields: dict[str, object] = {"mode": "inference" if row["group"] == "inference" else "train"}
     for col in WORKLOAD_COLUMNS:
         value = (row.get(col) or "").strip()
@@ -119,7 +120,7 @@ def build_workload(row: dict[str, str]) -> Workload:
         if value:
             fields[col] = tuple(v.strip() for v in value.replace("+", ",").split(",") if v.strip())
     fields.update(mechanism_options(row))
-    return Workload.model_validate(fields)
+    return PlannedJob.model_validate(fields)
 
 
 def mechanism_options(row: dict[str, str]) -> dict[str, object]:
@@ -238,7 +239,7 @@ def estimate_of_kind(row: dict[str, str], b: MemoryBreakdown) -> float:
 SUMMED_SPLIT = "the row sums the GPUs of a layer split; the estimate reports the busiest GPU"
 
 
-def summed_layer_split(row: dict[str, str], workload: Workload) -> bool:
+def summed_layer_split(row: dict[str, str], workload: PlannedJob) -> bool:
     """Rows that report the SUM over the GPUs of a layer split (Qwen benchmark, device_map='auto')."""
     return (row.get("memory_scope") == "total" and workload.n_gpus > 1
             and workload.parallel in (Parallel.LAYER_SPLIT, Parallel.PP))

@@ -45,7 +45,7 @@ def main() -> int:
     import ui_recompute
 
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.ui.app import build_window
 
     session, window = build_window()

@@ -39,9 +39,9 @@ def _median_ms(fn, repeat: int) -> float:
 def main() -> int:
     from advisor.core.advice import evaluate
     from advisor.core.advice.comparison import BuildEntry, canonical_comparison
-    from advisor.core.job.plan import PlanPins, job_of
-    from advisor.core.job.workload import Method, Mode
-    from advisor.core.plan.search import best_plan
+    from advisor.core.job.choices import Method, Mode
+    from advisor.core.job.planned import PlanPins, job_of
+    from advisor.core.plan.planner import best_plan
     from advisor.storage.catalog_store import load_catalog
     from benchmarks.ui_recompute import SIX
 

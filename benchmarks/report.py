@@ -25,16 +25,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402
-from advisor.core.job.workload import Workload  # noqa: E402
 from advisor.cli.report import report_results  # noqa: E402
+from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef  # noqa: E402
+from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.report.export import export_pdf  # noqa: E402
 from advisor.storage.catalog_store import load_catalog, shipped_catalog_date  # noqa: E402
 
 FOUR_BUILDS = Comparison(
     title="Four builds for Llama 3.1 70B at 4 bits",
     model=ModelRef(preset_id="llama-3.1-70b"),
-    workload=Workload(weights="awq", context_len=8192, batch=4, n_gpus=2, parallel="tp", engine="vllm"),
+    workload=PlannedJob(weights="awq", context_len=8192, batch=4, n_gpus=2, parallel="tp", engine="vllm"),
     builds=(BuildEntry(name="2x RTX 3090 NVLink", build_id="2x-rtx-3090-nvlink"),
             BuildEntry(name="2x RTX 4090 x16", build_id="2x-rtx-4090-pcie-x16"),
             BuildEntry(name="2x RTX 5090", build_id="2x-rtx-5090"),
@@ -45,7 +45,7 @@ FOUR_BUILDS = Comparison(
 SIX_BUILDS = Comparison(
     title="Six builds for Llama 3.1 8B",
     model=ModelRef(preset_id="llama-3.1-8b"),
-    workload=Workload(),
+    workload=PlannedJob(),
     builds=(BuildEntry(name="2× RTX 3090 (NVLink)", build_id="2x-rtx-3090-nvlink"),
             BuildEntry(name="2× RTX 4090 (PCIe)", build_id="2x-rtx-4090-pcie-x16"),
             BuildEntry(name="Mac Studio M3 Ultra 96GB", system_id="apple-mac-studio-m3-ultra-96gb"),

@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 from advisor.core.advice.compare import TECHNIQUES, fit_sweep, log_sizes  # noqa: E402
 from advisor.core.advice.compare import _memory as compare_memory_cache  # noqa: E402
 from advisor.core.estimate.estimator import estimate  # noqa: E402
-from advisor.core.job.workload import Workload  # noqa: E402
+from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.model.generic import generic_decoder  # noqa: E402
 from advisor.core.model.params import count_params  # noqa: E402
 from tests.core.speed.speed_fixtures import (  # noqa: E402
@@ -37,14 +37,14 @@ from tests.core.speed.speed_fixtures import (  # noqa: E402
 
 CASES = {
     "70B q4_k_m, llama.cpp layer split, 2x 4090": (
-        llama2_70b, Workload(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split"), pair_4090_pcie),
+        llama2_70b, PlannedJob(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split"), pair_4090_pcie),
     "70B AWQ, vLLM TP=2, batch 32, 2x 3090": (
-        llama2_70b, Workload(weights="awq", engine="vllm", n_gpus=2, parallel="tp", batch=32), pair_3090_nvlink),
+        llama2_70b, PlannedJob(weights="awq", engine="vllm", n_gpus=2, parallel="tp", batch=32), pair_3090_nvlink),
     "7B full FSDP, 2x 3090": (
-        llama2_7b, Workload(mode="train", method="full", n_gpus=2, parallel="fsdp", checkpointing="full"),
+        llama2_7b, PlannedJob(mode="train", method="full", n_gpus=2, parallel="fsdp", checkpointing="full"),
         pair_3090_nvlink),
-    "7B QLoRA, 1x 4090": (llama2_7b, Workload(mode="train", method="qlora"), one_4090),
-    "7B bf16, no build (memory only)": (llama2_7b, Workload(), None),
+    "7B QLoRA, 1x 4090": (llama2_7b, PlannedJob(mode="train", method="qlora"), one_4090),
+    "7B bf16, no build (memory only)": (llama2_7b, PlannedJob(), None),
 }
 
 
@@ -65,7 +65,7 @@ def time_estimates(repeat: int) -> None:
 def time_sweep(repeat: int) -> None:
     builds = [one_4090(), pair_3090_nvlink(), pair_4090_pcie(), hgx_h100(8)]
     sizes = log_sizes(1e8, 1e12, 100)
-    w = Workload(context_len=4096, seq_len=2048)
+    w = PlannedJob(context_len=4096, seq_len=2048)
     n_cells = len(sizes) * len(TECHNIQUES) * len(builds)
     for label, cold in (("cold", True), ("warm", False)):
         samples = []

@@ -32,8 +32,8 @@ for p in (ROOT, ROOT / "benchmarks"):
 
 import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
 
+from advisor.core.job.choices import Engine  # noqa: E402
 from advisor.core.job.engine_versions import as_run  # noqa: E402
-from advisor.core.job.workload import Engine  # noqa: E402
 from advisor.core.speed import engine_speed as es  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
@@ -192,6 +192,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
     (framework, family). Rows whose GPU, model or layout the app lacks are left out. Returns
     {key: (MFU, the rows' ids)}."""
+    from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
         bandwidth_bytes_per_s,
@@ -199,7 +200,6 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         train_flops_per_token,
         train_matmul_factor,
     )
-    from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.layout import split_of
     from advisor.core.speed.training import optimizer_step_seconds
 

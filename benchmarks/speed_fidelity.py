@@ -13,7 +13,7 @@ generated lengths, GPUs and their layout) and is compared with the same quantity
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
 Rows whose GPU, model, weight format or layout the app cannot express are reported as skipped,
-with the reason, and so are rows whose job the app refuses (``job_checks.check_workload``: a context
+with the reason, and so are rows whose job the app refuses (``job_checks.check_planned``: a context
 beyond the model's, as the TensorRT-LLM 0.9.0 page ran Falcon 180B at 2,048 + 2,048 tokens): the
 window and the CLI give no speed for such a job, so the benchmark gives none either. A decode row measured
 faster than its stated job can run at all (``weight_read_bound``: every step reads the weights it must at
@@ -41,9 +41,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from advisor.core.estimate.estimator import estimate  # noqa: E402
-from advisor.core.estimate.job_checks import check_workload  # noqa: E402
+from advisor.core.estimate.job_checks import check_planned  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
-from advisor.core.job.workload import Parallel, Workload  # noqa: E402
+from advisor.core.job.choices import Parallel  # noqa: E402
+from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.inference import moe_read_fraction  # noqa: E402
@@ -162,7 +163,7 @@ def method_of(row: dict[str, str]) -> str:
 FOREACH_ADAMW_PREFIXES = ("h100dev-",)
 
 
-def job_of(row: dict[str, str]) -> Workload | str:
+def job_of(row: dict[str, str]) -> PlannedJob | str:
     """The job the row describes, or why it cannot be expressed."""
     engine, layout = row["engine"], (row.get("parallel") or "none").strip()
     n = _int(row, "n_gpus", 1)
@@ -172,7 +173,7 @@ def job_of(row: dict[str, str]) -> Workload | str:
     if row["group"] == "train":
         if engine not in TRAIN_ENGINES:
             return f"training engine {engine}"
-        return Workload(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
+        return PlannedJob(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
                         parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
                         checkpointing="full" if row["id"] in (*TORCHTUNE_CHECKPOINTED, *TORCHTITAN_CHECKPOINTED)
                         or "ckpt" in row["id"].lower().split("-") else "none",
@@ -196,7 +197,7 @@ def job_of(row: dict[str, str]) -> Workload | str:
     # A TensorRT-LLM row's version (``--engine-version``): the app runs the job as that version did (its
     # decode attention kernel, 16-bit experts of an FP8 MoE build before 0.10: ``engine_versions.as_run``).
     version = ((row.get("engine_version") or "").strip() or None) if engine == "tensorrt-llm" else None
-    return Workload(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
+    return PlannedJob(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
                     parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version)
 
 
@@ -261,7 +262,7 @@ def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
     return f"known gap: an MoE model run on filler weights ({why}): its router is not a trained one"
 
 
-def weight_read_bound(row: dict[str, str], arch: ModelArch, job: Workload, build, weights_bytes: float) -> float | None:
+def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, build, weights_bytes: float) -> float | None:
     """The most a decode row's quantity can be for its job: one step of the batch reads at least the
     busiest GPU's weights (``weights_bytes``) — of an MoE model, the experts that uniform routing of the
     batch touches (``inference.moe_read_fraction``), as trained routers balance them — at the card's
@@ -295,7 +296,7 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     assert not isinstance(job, str)
     try:
         build = hardware_of(row, catalog, gpu, n)
-        refused = check_workload(arch, job, build)
+        refused = check_planned(arch, job, build)
         if refused:  # what the window shows as blocked and the CLI reports as a problem, with no speed
             return Outcome(**base, skipped=f"the app refuses the job: {refused[0].message}")
         value, skipped = _estimated(row, arch, job, build, n, base["measured"])

@@ -37,7 +37,7 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.ui.app import build_window
 
     session, window = build_window()

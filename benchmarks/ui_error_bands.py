@@ -95,8 +95,8 @@ def speed_basis(outcomes: list, catalog) -> dict:
 def engine_words(engine: str) -> str:
     """An engine or framework as the app names it (``Engine.label``; training frameworks as
     ``FRAMEWORK_NAMES`` has them, 'Hugging Face' for the HF Trainer): ``basis.software_of``'s words."""
+    from advisor.core.job.choices import Engine, Framework
     from advisor.core.job.frameworks import FRAMEWORK_NAMES
-    from advisor.core.job.workload import Engine, Framework
 
     try:
         return Engine(engine).label

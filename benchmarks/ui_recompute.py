@@ -67,15 +67,17 @@ def _reference_us() -> float:
     from advisor.core.advice.comparison import canonical_comparison
     from advisor.core.advice.evaluate import resolve_entry, resolve_model
     from advisor.core.estimate.estimator import estimate
+    from advisor.core.job.planned import alone
     from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog().catalog
     c = canonical_comparison()
     arch, build = resolve_model(catalog, c.model), resolve_entry(catalog, c.builds[0])
+    job = alone(c.workload)  # on one GPU, as the estimate takes it
     times = []
     for _ in range(200):
         t = time.perf_counter()
-        estimate(arch, c.workload, build)
+        estimate(arch, job, build)
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1e6
 
@@ -229,7 +231,7 @@ def _measure(probe: _Probe, args: argparse.Namespace) -> tuple[dict[int, dict[st
     builds = tuple(BuildEntry(name=n, **src) for n, src in SIX)
     base = probe.session.workload
     if args.train:
-        from advisor.core.job.workload import Method, Mode
+        from advisor.core.job.choices import Method, Mode
 
         base = base.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
     out: dict[int, dict[str, list[float]]] = {n: {"table": [], "plots": [], "stall": []} for n in COUNTS}

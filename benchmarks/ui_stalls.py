@@ -55,12 +55,12 @@ def main() -> int:
                     events.append((t, time.perf_counter(), f"{type(receiver).__name__} {event.type().name}"))
 
     app = App(sys.argv[:1])
-    import ui_recompute
-
     import importlib
 
+    import ui_recompute
+
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.ui.app import build_window
 
     for module, cls_name, name in STEPS:

@@ -50,7 +50,7 @@ def _counts_main(conn) -> None:
 def _jobs(n: int):
     from advisor.core.advice import evaluate
     from advisor.core.advice.comparison import BuildEntry, canonical_comparison
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.storage.catalog_store import load_catalog
     from benchmarks.ui_recompute import SIX
 

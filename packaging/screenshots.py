@@ -49,8 +49,12 @@ def _settle(app, rounds: int = 6, window=None) -> None:
 
 
 def _scene(name: str, session, window):
-    from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
-    from advisor.core.job.workload import Engine
+    from advisor.core.advice.comparison import (
+        BuildEntry,
+        ModelRef,
+        canonical_comparison,
+    )
+    from advisor.core.job.choices import Engine
 
     session.apply(canonical_comparison(), None)
     window.tabs.setCurrentIndex(0)
@@ -66,7 +70,7 @@ def _scene(name: str, session, window):
         for entry in six_builds(session)[2:]:
             session.add_build(entry)
         if "train" in name:
-            from advisor.core.job.workload import Method, Mode
+            from advisor.core.job.choices import Method, Mode
 
             session.set_workload(session.workload.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA}))
         window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == TABS[name]))
@@ -149,10 +153,10 @@ def six_builds(session):
 
 def write_reports(session, out: Path) -> None:
     """The six-build comparison's inference and training reports, as File ▸ Export PDF writes them."""
-    from advisor.core.advice.comparison import canonical_comparison
-    from advisor.core.job.defaults import default_job
-    from advisor.core.job.workload import Method, Mode
     from advisor.cli.report import report_results
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.core.job.choices import Method, Mode
+    from advisor.core.job.defaults import default_job
     from advisor.report.export import export_pdf
     from advisor.storage.catalog_store import shipped_catalog_date
     from advisor.storage.error_bands import error_band_text

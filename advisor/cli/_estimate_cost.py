@@ -6,20 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 
-def cost_json(request, est, planned, settings) -> dict[str, Any]:
+def cost_json(request, est, chosen, settings) -> dict[str, Any]:
     """``cost``: price, energy, $/M tokens and the training run's hours and cost (null where unknown)."""
     import datetime as dt
 
     from advisor.cli._prices import price_json
-    from advisor.core.advice.evaluate import BuildResult, money
-    from advisor.core.advice.running import build_running_cost
+    from advisor.core import BuildResult, build_running_cost, money
 
     catalog = request.catalog
     entry = request.entry
-    result = BuildResult(entry=entry, resolved=request.build, estimate=est, planned=planned,
-                         status=planned.status if planned is not None else None,
+    result = BuildResult(entry=entry, resolved=request.build, estimate=est, chosen=chosen,
+                         status=chosen.status if chosen is not None else None,
                          **money(catalog, entry, request.build))
-    workload = planned.workload if planned is not None else request.workload
+    workload = chosen.planned if chosen is not None else request.workload
     c = build_running_cost(result, workload, settings, dt.date.today())
     return {
         "price_usd": c.price_usd, "price_kind": c.price_kind,
@@ -40,8 +39,7 @@ def _chinchilla_json(request, result, workload, settings) -> dict[str, Any] | No
     """Pre-training (full training): the compute-optimal dataset for this model and what it takes here."""
     import datetime as dt
 
-    from advisor.core.advice.evaluate import Results
-    from advisor.core.advice.running import chinchilla_plan
+    from advisor.core import Results, chinchilla_plan
 
     plan = chinchilla_plan(request.arch, Results((result,), {}, "", None, None), workload, settings, dt.date.today())
     if plan is None:

@@ -12,20 +12,20 @@ def _gib(n: float | None) -> float | None:
     return None if n is None else round(n / 2**30, 3)
 
 
-def plan_json(planned, build) -> dict[str, Any] | None:
-    if planned is None:
+def plan_json(chosen, build) -> dict[str, Any] | None:
+    if chosen is None:
         return None
-    from advisor.core.plan.words import plan_words
+    from advisor.core import plan_words
 
-    p = planned.plan
+    p = chosen.plan
     return {"n_gpus": p.n_gpus, "parallel": p.parallel.value, "offload": [o.value for o in p.offload],
-            "checkpointing": p.checkpointing.value, "pinned": planned.pinned, "considered": planned.considered,
-            "text": plan_words(p, build, planned.workload.mode, planned.pinned), "notes": list(planned.notes)}
+            "checkpointing": p.checkpointing.value, "pinned": chosen.pinned, "considered": chosen.considered,
+            "text": plan_words(p, build, chosen.planned.mode, chosen.pinned), "notes": list(chosen.notes)}
 
 
 def suggestion_json(s) -> dict[str, Any]:
-    speed = s.planned.estimate.speed
-    training = s.planned.workload.mode.value == "train"
+    speed = s.chosen.estimate.speed
+    training = s.chosen.planned.mode.value == "train"
     out: dict[str, Any] = {"change": s.change, "kind": s.kind, "per_gpu_gib": _gib(s.per_gpu_bytes)}
     if training:
         out["train_tokens_per_s"] = speed.train_tokens_per_s
@@ -38,12 +38,11 @@ def suggestion_json(s) -> dict[str, Any]:
     return out
 
 
-def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
-    from advisor.core.estimate.job_checks import past_trained_context
-    from advisor.core.job.frameworks import apply_framework
+def result_json(request, est, chosen=None, suggestions=()) -> dict[str, Any]:
+    from advisor.core import apply_framework, past_trained_context
 
     mem = est.memory
-    workload = planned.workload if planned is not None else request.workload
+    workload = chosen.planned if chosen is not None else request.workload
     per_gpu = {term: _gib(getattr(mem, term)) for term in MEMORY_ROWS}
     per_gpu["total"] = _gib(mem.total)
     rot = est.rule_of_thumb
@@ -51,13 +50,13 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
     return {
         "model": _model_json(request, est),
         "workload": apply_framework(workload).model_dump(mode="json"),  # the framework's defaults filled in
-        "plan": plan_json(planned, request.build),
+        "plan": plan_json(chosen, request.build),
         "hardware": _hardware_json(request.build),
         "memory": {"per_gpu_gib": per_gpu, "host_gib": _gib(mem.host), "disk_gib": _gib(mem.disk),
                    "peak_allocated_gib": _gib(mem.peak_allocated), "peak_reserved_gib": _gib(mem.peak_reserved),
                    "phases": {name: _gib(v) for name, v in mem.phases}},
         "speed": _speed_json(est.speed, workload, request.build),
-        "fit": _fit_json(est.fit, planned, suggestions) if est.fit is not None else None,
+        "fit": _fit_json(est.fit, chosen, suggestions) if est.fit is not None else None,
         "checks": [] if request.build is None else build_checks_json(request.build),
         "rule_of_thumb": None if rot is None else {"total_gib": _gib(rot.total_bytes), "rule": rot.rule,
                                                    "why_different": rot.why_different},
@@ -67,7 +66,7 @@ def result_json(request, est, planned=None, suggestions=()) -> dict[str, Any]:
 
 
 def _model_json(request, est) -> dict[str, Any]:
-    from advisor.core.model.params import count_params
+    from advisor.core import count_params
 
     arch, imported = request.arch, request.imported
     counts = count_params(arch)
@@ -85,7 +84,7 @@ def _model_json(request, est) -> dict[str, Any]:
 
 
 def _hardware_json(b) -> dict[str, Any] | None:
-    from advisor.core.hardware.memory import host_ram_gib
+    from advisor.core import host_ram_gib
 
     if b is None:
         return None
@@ -94,14 +93,14 @@ def _hardware_json(b) -> dict[str, Any] | None:
             "network": network_json(b)}
 
 
-def _fit_json(f, planned, suggestions) -> dict[str, Any]:
+def _fit_json(f, chosen, suggestions) -> dict[str, Any]:
     return {"fits": f.fits, "need_per_gpu_gib": _gib(f.need_per_gpu_bytes),
             "usable_per_gpu_gib": _gib(f.usable_per_gpu_bytes), "headroom_gib": _gib(f.headroom_bytes),
             "host_need_gib": _gib(f.host_need_bytes), "host_available_gib": _gib(f.host_available_bytes),
-            "reason": f.reason, "status": planned.status.value if planned is not None else None,
+            "reason": f.reason, "status": chosen.status.value if chosen is not None else None,
             "sequences_at_once": f.sequences_at_once,
             "problems": [{"field": p.field, "message": p.message, "software": p.support}
-                         for p in (planned.problems if planned is not None else ())],
+                         for p in (chosen.problems if chosen is not None else ())],
             "suggestions": [suggestion_json(x) for x in suggestions]}
 
 
@@ -130,14 +129,14 @@ def basis_json(workload, build) -> dict[str, Any] | None:
 
 def build_checks_json(build) -> list[dict[str, str]]:
     """The build's physical checks (PSU, slots, lanes, the network between machines), errors first."""
-    from advisor.core.hardware.checks import check_build
+    from advisor.core import check_build
 
     return [{"kind": w.kind.value, "severity": w.severity.value, "message": w.message} for w in check_build(build)]
 
 
 def network_json(build) -> dict[str, Any] | None:
     """Each machine's network card(s) and the link they make; None where none is named."""
-    from advisor.core.hardware.interconnect import node_link
+    from advisor.core import node_link
 
     net, lk = build.network, node_link(build)
     if net is None or lk is None:
@@ -194,10 +193,9 @@ def _fmt(value: float | None, unit: str, digits: int = 1) -> str:
 
 def job_text(w: dict[str, Any]) -> list[str]:
     """The job as the PDF's job table says it (``job_words.job_rows``), from the JSON's ``workload``."""
-    from advisor.core.estimate.job_words import job_rows
-    from advisor.core.job.workload import Workload
+    from advisor.core import PlannedJob, job_rows
 
-    rows = job_rows(Workload.model_validate(w))
+    rows = job_rows(PlannedJob.model_validate(w))  # without hardware the JSON's job carries its plan
     return ["Job"] + [f"  {label:<26}{words}" for label, words in rows]
 
 
@@ -243,7 +241,7 @@ def _head_text(data: dict[str, Any]) -> list[str]:
 
 
 def _memory_text(memory: dict[str, Any]) -> list[str]:
-    from advisor.core.memory.results import term_label
+    from advisor.core import term_label
 
     lines = ["", "Memory per GPU"]
     per_gpu = memory["per_gpu_gib"]

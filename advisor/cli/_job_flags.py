@@ -1,5 +1,5 @@
 """The job's flags, built from the settings' declarations (``advisor.core.job.settings``): one option per
-setting, its help, its choices and its bounds, and the ``Workload`` fields the given flags describe.
+setting, its help, its choices and its bounds, and the ``Job`` fields the given flags describe.
 A flag given for a setting the job ignores is refused (``job_rules.ignored``), as every bad value is:
 a ``UsageError`` naming the flag."""
 
@@ -13,18 +13,31 @@ from enum import Enum
 from typing import Any
 
 from advisor.cli import UsageError
-from advisor.cli._job_args import ARCH_FLAGS, engine_version_arg, lora_targets_arg, positive_int, positive_number
-from advisor.core.job.defaults import default_job_words
-from advisor.core.job.settings import SETTINGS, Section, Setting, default_of, whole_bounds
-from advisor.core.job.settings.declare import bounds_of, strict_floor
-from advisor.core.job.workload import Workload
+from advisor.cli._job_args import (
+    ARCH_FLAGS,
+    engine_version_arg,
+    lora_targets_arg,
+    positive_int,
+    positive_number,
+)
+from advisor.core import (
+    SETTINGS,
+    PlannedJob,
+    Section,
+    Setting,
+    bounds_of,
+    default_job_words,
+    default_of,
+    strict_floor,
+    whole_bounds,
+)
 
 #: Settings whose text the command line reads itself: checked where the core knows their rules.
 TEXT_FLAGS = {"weights": str, "kv_dtype": str, "engine_version": engine_version_arg, "lora_targets": str,
               "dataset_tokens": str}
 #: The settings the default job sets (``core.job.defaults``): their help points to it.
 DEFAULT_JOB = ("engine", "context_len", "batch")
-#: Workload field → the flag that sets it (error messages name it).
+#: Job field → the flag that sets it (error messages name it).
 FIELD_FLAGS = {s.name: s.flag for s in SETTINGS if s.flag}
 GROUPS = {Section.TASK: "the job", Section.INFERENCE: "inference", Section.TRAINING: "fine-tuning",
           Section.TRAINING_RUN: "training run (its time and cost)",
@@ -90,7 +103,7 @@ def _help(s: Setting) -> str:
 
 
 def _add(group: argparse._ArgumentGroup, s: Setting) -> None:
-    kind, optional = _inner(Workload.model_fields[s.name].annotation)
+    kind, optional = _inner(PlannedJob.model_fields[s.name].annotation)
     kw: dict[str, Any] = {"dest": s.name, "default": None, "help": _help(s)}
     if s.metavar:
         kw["metavar"] = s.metavar
@@ -132,9 +145,9 @@ def given_fields(args: argparse.Namespace) -> set[str]:
 
 
 def job_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
-    """The Workload fields the flags give, with what the model file implies where the flags are silent
+    """The Job fields the flags give, with what the model file implies where the flags are silent
     (its weight format and, for a .gguf, llama.cpp), each checked and in its canonical spelling."""
-    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+    from advisor.core import kv_bytes_per_element, weight_format
 
     fields: dict[str, Any] = {name: getattr(args, name) for name in given_fields(args)}
     fields.pop("dataset_tokens", None)  # a count or 'chinchilla': read with the model (``dataset_tokens_arg``)
@@ -165,20 +178,22 @@ def job_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
     return fields
 
 
-def refuse_ignored(workload: Workload, given: set[str]) -> None:
+def refuse_ignored(workload: PlannedJob, given: set[str]) -> None:
     """A UsageError for the first flag given for a setting ``workload`` ignores."""
-    from advisor.core.estimate.job_rules import ignored
+    from advisor.core import ignored
 
     problems = ignored(workload, given)
     if problems:
         raise UsageError(f"{FIELD_FLAGS[problems[0].field]}: {problems[0].message}")
 
 
-def make_workload(fields: dict[str, Any]) -> Workload:
+def make_workload(fields: dict[str, Any]) -> PlannedJob:
+    """The job with the plan fields the flags give (``--gpus``, ``--parallel``, ``--offload``): without hardware
+    they are its plan, with a build they become pins (``planned.pins_of``)."""
     from pydantic import ValidationError
 
     try:
-        return Workload(**fields)
+        return PlannedJob(**fields)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         field = str(err["loc"][0]) if err["loc"] else ""

@@ -1,5 +1,5 @@
 """``llm-advisor advise [MODEL] [job flags] [--budget USD] …``: which builds in the catalog run a
-job within a budget, best first (``advisor.core.advice.search``)."""
+job within a budget, best first (``advisor.core.advice.catalog_search``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ import datetime as dt
 import json
 from typing import Any
 
-from advisor.cli._job_args import MAC_GPU_LIMIT_HELP, gpu_memory_limit, machine_count, positive_int
+from advisor.cli._job_args import (
+    MAC_GPU_LIMIT_HELP,
+    gpu_memory_limit,
+    machine_count,
+    positive_int,
+)
 from advisor.cli._job_flags import add_workload_arguments
 from advisor.cli._prices import price_json
 
@@ -46,7 +51,7 @@ def _hours(text: str) -> float:
 
 
 def _gpus_per_machine(text: str) -> int:
-    from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE
+    from advisor.core import MAX_GPUS_PER_MACHINE
 
     value = positive_int(text)
     if value > MAX_GPUS_PER_MACHINE:  # no machine holds more (the search's builds would not validate)
@@ -90,7 +95,7 @@ def _gib(n: float | None) -> float | None:
 
 
 def candidate_json(found) -> dict[str, Any]:
-    c, first = found.candidate, found.planned[0]
+    c, first = found.candidate, found.chosen[0]
     speed, fit = first.estimate.speed, first.estimate.fit
     return {
         "id": c.id, "name": c.name, "kind": c.kind, "gpus": [g.id for g in c.build.gpus],
@@ -116,10 +121,10 @@ def candidate_json(found) -> dict[str, Any]:
 def _run_cost(found) -> dict[str, float | None]:
     """A training run on this candidate (``--dataset-tokens``): hours and cost, rented (per hour ×
     machines) or owned (energy plus the price spread over its hours of use, as ``advisor.core.cost.running`` rules)."""
-    from advisor.core.cost.running import train_hours, train_usd
+    from advisor.core import train_hours, train_usd
 
-    c, first = found.candidate, found.planned[0]
-    w = first.workload
+    c, first = found.candidate, found.chosen[0]
+    w = first.planned
     hours = train_hours(w.dataset_tokens, w.epochs, first.estimate.speed.train_tokens_per_s)
     if c.price_kind == "per_hour":
         usd = train_usd(hours, cloud_usd_per_hour=c.price_usd)
@@ -134,7 +139,7 @@ def _stale(c) -> bool:
 
 
 def _price_text(c) -> str:
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     return "already yours" if c.price is None else price_words(c.price)
 
@@ -174,12 +179,13 @@ def _text(result, request) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from advisor.cli.estimate import _check, build_request
-    from advisor.core.advice.candidates import PriceChoice, Where
-    from advisor.core.advice.ranking import Criterion
-    from advisor.core.advice.search import Job, SearchRequest, search
-    from advisor.core.job.plan import job_of
+    from advisor.core import Criterion, ModelJob, PriceChoice, SearchRequest, Where, job_of, search
     from advisor.storage.catalog_store import load_catalog
-    from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
+    from advisor.storage.error_bands import (
+        extrapolated_band_pct,
+        median_pct,
+        speed_basis_table,
+    )
 
     catalog = load_catalog(migrate_user_files=False).catalog  # read once: the model preset and the search
     request = build_request(args, catalog)
@@ -191,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         max_power_w=args.max_power, max_hours=args.max_hours, gpu_memory_limit_gib=args.macs_gpu_limit,
         sort=Criterion(args.sort), top=args.top, **({} if args.min_speed is None else {"min_tokens_per_s": args.min_speed}))
     band = median_pct(job)
-    result = search(catalog, (Job(arch=request.arch, workload=job),), search_request, today=dt.date.today(),
+    result = search(catalog, (ModelJob(arch=request.arch, job=job),), search_request, today=dt.date.today(),
                      margin=band / 100 if band is not None else 0.0, basis_table=speed_basis_table(),
                      fallback_band_pct=extrapolated_band_pct())
     assumptions = list(request.notes) + list(result.assumptions)

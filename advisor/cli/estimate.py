@@ -6,7 +6,7 @@ model_import``), or ``--params N`` for a generic dense decoder of N parameters
 user's records included) and add fit and speed. Every bad input exits 2 with one line
 that names the flag; the numbers come from ``advisor.core.estimate.estimator``.
 
-With hardware, the build runs the job under its best plan (``advisor.core.plan.search``):
+With hardware, the build runs the job under its best plan (``advisor.core.plan.planner``):
 ``--gpus``, ``--parallel`` and ``--offload`` pin parts of it. A job that does not fit (or is
 tight) lists the smallest changes that would make it fit (``fit.suggestions``).
 """
@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 @dataclass(frozen=True)
 class Request:
     arch: Any  # ModelArch
-    workload: Any  # Workload: the job, with any plan fields the user pinned
+    workload: Any  # PlannedJob without hardware (the flags are the plan), else the Job alone
     build: Any  # ResolvedBuild | None
     imported: Any  # ImportedModel | None
     weights_bytes_override: float | None
@@ -90,7 +90,7 @@ def _catalog_for(args: argparse.Namespace, read=None):
         return None
     if read is not None:
         return read
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
     if args.gpu and not args.build:  # what the estimate needs: those cards, the network cards, the model presets
@@ -109,7 +109,7 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
                 raise UsageError(f"--{flag.replace('_', '-')}: give --gpu or --build too")
         return None
     build = _resolve_one(args, catalog)
-    from advisor.core.hardware.catalog import with_nodes
+    from advisor.core import with_nodes
 
     if getattr(args, "nics", None) is not None and getattr(args, "nic", None) is None:
         raise UsageError("--nics: give --nic too")
@@ -125,7 +125,7 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
 
 def _with_nic(args: argparse.Namespace, catalog, build):
     """``build`` with --nics of the --nic card (a network card of the catalog)."""
-    from advisor.core.hardware.catalog import IncompleteRecord, RecordKind, with_network
+    from advisor.core import IncompleteRecord, RecordKind, with_network
 
     part = catalog.parts.get(args.nic)
     if part is None or part.part.value != "nic":
@@ -139,7 +139,7 @@ def _with_nic(args: argparse.Namespace, catalog, build):
 
 def _with_mac_gpu_limit(build, limit):
     """``build`` under macOS's GPU memory limit (--mac-gpu-limit); only a Mac has one."""
-    from advisor.core.hardware.memory import with_gpu_memory_limit
+    from advisor.core import with_gpu_memory_limit
 
     changed = with_gpu_memory_limit(build, limit)
     if changed is build:
@@ -149,16 +149,16 @@ def _with_mac_gpu_limit(build, limit):
 
 def _resolve_one(args: argparse.Namespace, catalog):
     """One machine of --gpu/--build."""
-    from advisor.core.hardware.catalog import (
+    from advisor.core import (
         IncompleteRecord,
         RecordKind,
         UnknownRecord,
         gpu_build,
+        on_platform,
         resolve_build,
         resolve_cloud,
         resolve_system,
     )
-    from advisor.core.hardware.machines import on_platform
 
     if args.gpu:
         ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
@@ -166,7 +166,7 @@ def _resolve_one(args: argparse.Namespace, catalog):
             if gid not in catalog.gpus:
                 raise UsageError(f"--gpu: unknown GPU {gid!r} (see 'llm-advisor catalog list --kind gpu')")
         if len(ids) > 1:
-            from advisor.core.hardware.catalog import mixed_build
+            from advisor.core import mixed_build
 
             if args.n_gpus is not None and args.n_gpus > len(ids):
                 raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
@@ -197,8 +197,7 @@ def _weights_override(imported, workload) -> float | None:
 def _with_defaults(fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """The default job (``advisor.core.job.defaults``, as the window's) under the flags given; a note says
     the default job's size where the flags leave it."""
-    from advisor.core.job.defaults import default_job, shape_words
-    from advisor.core.job.workload import Engine, Mode
+    from advisor.core import Engine, Mode, default_job, shape_words
 
     mode = Mode(fields.get("mode", "inference"))
     engine = Engine(fields["engine"]) if "engine" in fields else None
@@ -228,7 +227,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     ``read``: the catalog the command has read already (advise, report), so that the model preset
     is looked up in it instead of a second read.
     """
-    from advisor.core.job.plan import job_of, pins_from_workload
+    from advisor.core import job_of, pins_of
 
     catalog = _catalog_for(args, read)
     imported, arch = load_model_arg(args, catalog if catalog is not None else read)
@@ -249,7 +248,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
         notes.append(f"{FIELD_FLAGS[field]} not given: the model's maximum, {arch.max_context:,} tokens")
     workload = make_workload(fields)
     refuse_ignored(workload, given)
-    pins = pins_from_workload(workload)
+    pins = pins_of(workload)
     if args.params:
         notes.append(f"generic dense decoder of {arch.n_layers} layers x {arch.hidden_size} wide (advisor.core.model.generic)")
     arch_changed = any(getattr(args, flag) is not None for flag in ARCH_FLAGS)
@@ -266,7 +265,7 @@ def _entry(args: argparse.Namespace, build, catalog):
     """The comparison entry --gpu/--build stand for (so the price is found as the window finds it)."""
     if build is None:
         return None
-    from advisor.core.advice.comparison import BuildEntry
+    from advisor.core import BuildEntry
 
     if args.build:
         kind = ("cloud_id" if args.build in catalog.cloud else "system_id" if args.build in catalog.systems
@@ -277,13 +276,12 @@ def _entry(args: argparse.Namespace, build, catalog):
 
 
 def _check(request: Request) -> None:
-    """The first impossible or contradictory setting (``check_workload``), as a usage error. With a build,
+    """The first impossible or contradictory setting (``check_planned``), as a usage error. With a build,
     the pinned parts of the plan are checked against it, and the GPU count it leaves free as every GPU of the
     build (what the plan starts from: a pinned scheme keeps the build's GPUs)."""
-    from advisor.core.estimate.job_checks import check_workload
-    from advisor.core.job.plan import BUILD_ONLY_FIELDS
+    from advisor.core import BUILD_ONLY_FIELDS, alone, check_planned
 
-    workload = request.workload
+    workload = alone(request.workload)  # a job alone: on one GPU, as its plan starts
     if request.build is not None and request.pins is not None:
         update = {k: getattr(request.pins, k) for k in BUILD_ONLY_FIELDS if getattr(request.pins, k) is not None}
         if "parallel" in update:
@@ -291,7 +289,7 @@ def _check(request: Request) -> None:
         workload = workload.model_copy(update=update)
     # What the software does not run on the build is the build's verdict ("cannot run"), shown with the
     # estimate; only settings that contradict each other are usage errors.
-    problems = [p for p in check_workload(request.arch, workload, request.build) if not p.support]
+    problems = [p for p in check_planned(request.arch, workload, request.build) if not p.support]
     if problems:
         first = problems[0]
         raise UsageError(f"{FIELD_FLAGS.get(first.field, first.field)}: {first.message}")
@@ -300,18 +298,17 @@ def _check(request: Request) -> None:
 def estimate_request(request: Request, margin: float = 0.0):
     """(estimate, planned or None, suggestions): the build's best plan for the job, and what would
     make the job fit when it does not (or is tight)."""
+    from advisor.core import FitStatus, best_plan, suggestions
     from advisor.core.estimate.estimator import estimate
-    from advisor.core.plan.search import FitStatus, best_plan
-    from advisor.core.plan.suggest import suggestions
 
     exact = request.weights_bytes_override
     if request.build is None:
         return estimate(request.arch, request.workload, None, weights_bytes_override=exact), None, []
-    planned = best_plan(request.arch, request.workload, request.build, request.pins, margin, exact)
+    chosen = best_plan(request.arch, request.workload, request.build, request.pins, margin, exact)
     found = []
-    if planned.status in (FitStatus.NO, FitStatus.TIGHT):
+    if chosen.status in (FitStatus.NO, FitStatus.TIGHT):
         found = suggestions(request.arch, request.workload, request.build, request.pins, margin)
-    return planned.estimate, planned, found
+    return chosen.estimate, chosen, found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -324,9 +321,9 @@ def run(args: argparse.Namespace) -> int:
     if exact is not None:
         notes.append(f"weights: the files' exact {exact / 2**30:.2f} GiB replace the format estimate")
     band = median_pct(request.workload)
-    est, planned, found = estimate_request(request, band / 100 if band is not None else 0.0)
-    data = result_json(request, est, planned, found)
-    data["cost"] = cost_json(request, est, planned, cost_settings(args)) if request.build is not None else None
+    est, chosen, found = estimate_request(request, band / 100 if band is not None else 0.0)
+    data = result_json(request, est, chosen, found)
+    data["cost"] = cost_json(request, est, chosen, cost_settings(args)) if request.build is not None else None
     data["assumptions"][len(request.notes):len(request.notes)] = notes
     print(json.dumps(data, indent=2) if args.json else result_text(data))
     return 0

@@ -23,7 +23,7 @@ def runs(r) -> bool:
 def _cannot(r) -> str:
     """'cannot run' where the software does not run the job on the build, 'cannot run as set' where the settings
     contradict each other or the build."""
-    return "cannot run" if r.planned is not None and r.planned.unsupported else "cannot run as set"
+    return "cannot run" if r.chosen is not None and r.chosen.unsupported else "cannot run as set"
 
 
 def why_not_in_bar(r, unit: str = "GiB") -> str:

@@ -13,11 +13,10 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
 from advisor import plots
-from advisor.core.advice.evaluate import Results
-from advisor.core.job.workload import Mode, Workload
+from advisor.core import Job, Mode, Results
 
 
-def _builder(kind: str, results: Results, workload: Workload, unit: str, model_name: str):
+def _builder(kind: str, results: Results, workload: Job, unit: str, model_name: str):
     training = workload.mode is Mode.TRAIN
     if kind == "fit":
         fit = plots.FitPlot()
@@ -38,7 +37,7 @@ def _builder(kind: str, results: Results, workload: Workload, unit: str, model_n
     raise KeyError(f"unknown chart {kind!r}")
 
 
-def chart_painter(results: Results, workload: Workload, unit: str = "GiB", model_name: str = ""):
+def chart_painter(results: Results, workload: Job, unit: str = "GiB", model_name: str = ""):
     """A ``draw_chart(kind, painter, rect)`` for ``advisor.report.pdf.write_pdf``: the window's plot builders
     drawing ``results`` (with their running costs) on paper."""
 

@@ -1,17 +1,12 @@
-"""The job in the report's words: page 1's line and the Workload table (Qt-free)."""
+"""The job in the report's words: page 1's line and the Job table (Qt-free)."""
 
 from __future__ import annotations
 
-from advisor.core.estimate.job_words import job_rows, say
-from advisor.core.job.engine_versions import as_run
-from advisor.core.job.workload import Mode, Workload
-from advisor.core.memory.inference import base_format_name
-from advisor.core.model.arch import ModelArch
-from advisor.core.speed.scores import unfused_reason
-from advisor.core.units import format_params as fmt_params
+from advisor.core import Job, Mode, ModelArch, as_run, base_format_name, job_rows, say, unfused_reason
+from advisor.core import format_params as fmt_params
 
 
-def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> tuple[tuple[str, str], ...]:
+def workload_rows(arch: ModelArch, w: Job, params_total: float | None) -> tuple[tuple[str, str], ...]:
     """The model, then every setting that matters for this job in its declared words (``job_words.job_rows``,
     as the command line prints it), then what the estimate made of them where a setting alone does not say it
     (a TensorRT-LLM version's kernels, a request, a prompt attention that is not fused)."""
@@ -42,7 +37,7 @@ def workload_rows(arch: ModelArch, w: Workload, params_total: float | None) -> t
     return tuple(rows)
 
 
-def job_line(arch: ModelArch | None, w: Workload) -> str:
+def job_line(arch: ModelArch | None, w: Job) -> str:
     """Page 1's line about the job, whole: the model and what is done with it (weights, engine, sequences and
     context; or method, objective, base, micro-batch and sequence length), not the model alone."""
     model = arch.name if arch is not None else "no model"

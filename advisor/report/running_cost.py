@@ -5,20 +5,23 @@ once by the caller under the user's cost settings.
 
 from __future__ import annotations
 
-from advisor.core.advice.evaluate import BuildResult
-from advisor.core.advice.running_costs import ChinchillaPlan, RentVsBuy, RunningCosts
-from advisor.core.cost.running import (
+from advisor.core import (
     ELECTRICITY_SOURCE,
     IDLE_SOURCE,
+    BuildResult,
+    ChinchillaPlan,
     CostSettings,
+    Job,
+    Mode,
+    RentVsBuy,
     RunningCost,
+    RunningCosts,
 )
-from advisor.core.job.workload import Mode, Workload
 from advisor.report.cells import hours, usd
 from advisor.report.document import Bullets, Heading, Paragraph, Table
 
 
-def running_cost_blocks(running: RunningCosts, builds: tuple[BuildResult, ...], w: Workload) -> list:
+def running_cost_blocks(running: RunningCosts, builds: tuple[BuildResult, ...], w: Job) -> list:
     """Running cost per build, owning against renting and a pre-training run, under the user's settings."""
     cost = running.settings
     blocks: list = [Heading(text="Running cost"), Paragraph(text=(
@@ -53,7 +56,7 @@ def _cost_row(name: str, c: RunningCost, gap: str) -> list[str]:
             "—" if c.rented else usd(c.tco_usd)]
 
 
-def _cost_table(running: RunningCosts, builds: tuple[BuildResult, ...], w: Workload) -> Table:
+def _cost_table(running: RunningCosts, builds: tuple[BuildResult, ...], w: Job) -> Table:
     kind = "trained" if w.mode is Mode.TRAIN else "generated"
     with_run = w.mode is Mode.TRAIN and w.dataset_tokens is not None
     rows = []

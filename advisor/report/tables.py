@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import re
 
-from advisor.core.advice.evaluate import BuildResult, Results
-from advisor.core.advice.running_costs import RunningCosts
-from advisor.core.cost.machine import price_words
-from advisor.core.estimate.job_checks import message_of
-from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Mode, Workload
-from advisor.core.memory.results import MEMORY_TERMS, term_label
-from advisor.core.units import GIB
+from advisor.core import (
+    GIB,
+    MEMORY_TERMS,
+    BuildResult,
+    Job,
+    Mode,
+    ResolvedBuild,
+    Results,
+    RunningCosts,
+    message_of,
+    price_words,
+    term_label,
+)
 from advisor.report.cells import gib, usd
 from advisor.report.document import Bullets, Heading, Paragraph, Table
 
@@ -83,14 +88,14 @@ def builds_table(results: Results, unit: str) -> Table:
                  rows=tuple(rows), column_weights=(1.3, 1.4, 1.1, 1.5, 0.8, 1.8, 0.7), small=True)
 
 
-def _speed_cell(r: BuildResult, w: Workload) -> str:
+def _speed_cell(r: BuildResult, w: Job) -> str:
     """The figures, marked "(extrapolated)" when no run of the build's GPU family with the job's software was
     measured (``BuildResult.speed_basis``)."""
     mark = f" ({r.speed_basis.mark})" if r.speed_basis is not None and r.speed_basis.mark else ""
     return _speed_figures(r, w) + mark
 
 
-def _speed_figures(r: BuildResult, w: Workload) -> str:
+def _speed_figures(r: BuildResult, w: Job) -> str:
     s = r.estimate.speed
     if w.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
@@ -103,7 +108,7 @@ def _speed_figures(r: BuildResult, w: Workload) -> str:
     return f"{dec}, {pre}"
 
 
-def verdict_table(results: Results, w: Workload, unit: str) -> Table:
+def verdict_table(results: Results, w: Job, unit: str) -> Table:
     """One row per build. Its cost is one unit for all: dollars per million tokens generated (or trained),
     an owned build's price spread over its hours of use plus its energy, a rented one's hourly rate (the
     column mixed $ per tok/s and $ per M tokens), read from ``results.running``."""
@@ -115,7 +120,7 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
             rows.append((r.name, "", "no estimate", r.error or "", "", "", ""))
             continue
         verdict = r.status.value if r.status is not None else ("fits" if e.fit.fits else "does not fit")
-        if r.planned is not None and r.planned.unsupported:  # the software does not run it here
+        if r.chosen is not None and r.chosen.unsupported:  # the software does not run it here
             verdict = "cannot run"
         need = f"{gib(e.fit.need_per_gpu_bytes, unit)} of {gib(e.fit.usable_per_gpu_bytes, unit)}"
         if not r.runs:  # a build that does not run the job has no speed to sell: say why instead
@@ -135,7 +140,7 @@ def verdict_table(results: Results, w: Workload, unit: str) -> Table:
                  rows=tuple(rows), column_weights=(1.2, 1.5, 0.8, 1.1, 1.2, 1.5, 1.0), small=True)
 
 
-def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
+def fixes_blocks(results: Results, w: Job, unit: str) -> list:
     """For each build that does not fit (or is tight): the smallest changes that make it fit."""
     blocks = []
     for r in results.builds:
@@ -143,7 +148,7 @@ def fixes_blocks(results: Results, w: Workload, unit: str) -> list:
             continue
         items = []
         for s in r.suggestions:
-            rate = s.planned.headline_tokens_per_s
+            rate = s.chosen.headline_tokens_per_s
             parts = [f"{gib(s.per_gpu_bytes, unit)} per GPU"]
             if rate:
                 parts.append(f"{rate:,.1f} {'training ' if w.mode is Mode.TRAIN else ''}tokens/s")

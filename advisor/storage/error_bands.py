@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
 from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
 
 NOT_MEASURED = "error band not yet measured"
@@ -29,19 +30,19 @@ def _bands() -> dict:
         return {}
 
 
-def group_of(workload: Workload) -> str:
+def group_of(workload: Job) -> str:
     if workload.mode is Mode.INFERENCE:
         return "inference"
     return "adapter" if workload.method.litgpt_adapter else workload.method.value  # v1 and v2 measured together
 
 
-def median_pct(workload: Workload) -> float | None:
+def median_pct(workload: Job) -> float | None:
     """The measured median % error of the memory estimate for this workload's group, or None."""
     entry = _bands().get("memory", {}).get(group_of(workload))
     return entry.get("median_pct") if isinstance(entry, dict) else None
 
 
-def speed_band_text(workload: Workload) -> str:
+def speed_band_text(workload: Job) -> str:
     """'speed ±15 % median, ±50 % p90 (67 measurements, vLLM)' — the engine's band (named as its users
     write it, ``Engine.label``), else
     the overall one (training uses the overall band too), or NOT_MEASURED."""
@@ -62,7 +63,7 @@ def _group_words(group: str) -> str:
     return group if group == "inference" else choice_label("method", group)
 
 
-def error_band_text(workload: Workload) -> str:
+def error_band_text(workload: Job) -> str:
     """'memory ±6 % median, ±14 % p90 (12 measurements, LoRA); speed ±…' or NOT_MEASURED."""
     group = group_of(workload)
     entry = _bands().get("memory", {}).get(group)
@@ -74,7 +75,7 @@ def error_band_text(workload: Workload) -> str:
             f"{_group_words(group)}); {speed_band_text(workload)}")
 
 
-def speed_basis(workload: Workload, gpus) -> SpeedBasis:
+def speed_basis(workload: Job, gpus) -> SpeedBasis:
     """What this job's speed on these GPUs stands on (``advisor.core.speed.basis.basis_of`` over the shipped
     table): measured on their family with the job's engine or framework, or extrapolated."""
     return basis_of(speed_basis_table(), gpus, software_of(workload))

@@ -32,8 +32,8 @@ from advisor.core.cost.running import (
     YEARS_RANGE,
     CostSettings,
 )
+from advisor.core.job.choices import Engine
 from advisor.core.job.defaults import DEFAULT_ENGINE
-from advisor.core.job.workload import Engine
 from advisor.storage import json_text, paths
 from advisor.storage.atomic import atomic_write_text, keep_aside
 from advisor.storage.locking import locked

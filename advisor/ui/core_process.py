@@ -106,9 +106,12 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
     answer ``(key, out)``: the sweep, the search's (None if a newer request stopped it),
     ``SKIPPED``, or the exception raised. ``collector``: the worker process's collections (none
     for a ``serve`` run on a thread of another process, as the tests do)."""
+    from advisor.core import (  # noqa: PLC0415
+        Method,
+        Mode,
+        canonical_comparison,  # noqa: PLC0415
+    )
     from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
-    from advisor.core.advice.comparison import canonical_comparison  # noqa: PLC0415
-    from advisor.core.job.workload import Method, Mode  # noqa: PLC0415
 
     start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
     for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):

@@ -15,19 +15,20 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from advisor.core.advice.comparison import (
+from advisor.core import (
     MAX_BUILDS,
     MIN_BUILDS,
     BuildEntry,
     Comparison,
+    Criterion,
+    Job,
+    ModelArch,
     ModelRef,
+    PlanPins,
     canonical_comparison,
+    job_of,
     unique_name,
 )
-from advisor.core.advice.criterion import Criterion
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Workload
-from advisor.core.model.arch import ModelArch
 from advisor.ui.history import Snapshot, SnapshotCommand, workload_edit_text
 
 #: A model reference → its architecture; raises LookupError or ValueError for one that cannot be resolved.
@@ -38,7 +39,7 @@ MAX_NAME_CHARS = 120
 
 def resolve_without_catalog(ref: ModelRef) -> ModelArch:
     """An inline architecture or a generic size; a catalog preset raises LookupError (no catalog here)."""
-    from advisor.core.advice.evaluate import (
+    from advisor.core import (
         resolve_model,  # the core loads after the window's first paint
     )
 
@@ -49,7 +50,7 @@ class ComparisonDocument(QObject):
     """Title, job, model, builds and rank-by of the open comparison; its file and unsaved state.
 
     Signals (past-tense events):
-      workload_changed(object)   the Workload was replaced
+      workload_changed(object)   the Job was replaced
       model_changed(object)      the ModelRef changed (its architecture in ``arch``, None if unresolved)
       builds_changed()           builds were added, removed, moved, renamed, re-pinned or replaced
       state_changed(object)      after an edit, its undo or its redo, or another document: the frozenset
@@ -70,7 +71,7 @@ class ComparisonDocument(QObject):
         self.resolve = resolve
         start = canonical_comparison()
         self.title: str = start.title
-        self.workload: Workload = start.workload
+        self.workload: Job = start.workload
         self.model: ModelRef = start.model
         self.arch: ModelArch | None = None
         self.builds: tuple[BuildEntry, ...] = start.builds
@@ -118,7 +119,8 @@ class ComparisonDocument(QObject):
         self.dirty = not clean
         self.document_changed.emit()
 
-    def set_workload(self, workload: Workload) -> None:
+    def set_workload(self, workload: Job) -> None:
+        workload = job_of(workload)  # the job alone: each build's plan is its own (a planned job's is dropped)
         if workload == self.workload:
             return
         self._edit(workload_edit_text(self.workload, workload), workload=workload)
@@ -226,7 +228,7 @@ class ComparisonDocument(QObject):
         self.document_changed.emit()
         self.state_changed.emit(frozenset(Snapshot.__dataclass_fields__))
 
-    def new(self, workload: Workload | None = None) -> None:
+    def new(self, workload: Job | None = None) -> None:
         c = canonical_comparison()
         if workload is not None:
             c = c.model_copy(update={"workload": workload})

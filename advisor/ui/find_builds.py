@@ -2,7 +2,7 @@
 
 The jobs start with the window's current one; "Add the current job" adds whatever the workload
 panel shows now (so a chat model and a fine-tune can be searched together). The search itself is
-``advisor.core.advice.search`` (the same as ``llm-advisor advise``); the plot shows price against
+``advisor.core.advice.catalog_search`` (the same as ``llm-advisor advise``); the plot shows price against
 speed with the Pareto front joined, and the chosen rows go into the comparison.
 """
 
@@ -33,14 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.advice.candidates import PriceChoice, Where
-from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Job, SearchRequest, search
-from advisor.core.cost.machine import price_words
-from advisor.core.estimate.job_words import say
-from advisor.core.job.plan import job_of
-from advisor.core.units import GIB
-from advisor.storage.error_bands import extrapolated_band_pct, median_pct, speed_basis_table
+from advisor.core import GIB, Criterion, ModelJob, PriceChoice, SearchRequest, Where, job_of, price_words, say, search
+from advisor.storage.error_bands import (
+    extrapolated_band_pct,
+    median_pct,
+    speed_basis_table,
+)
 
 COLUMNS = ("Build", "Price", "Speed", "Plan", "Need per GPU", "Power", "Notes")
 FRONT_COLOR = "#1B7F3B"
@@ -49,20 +47,20 @@ TITLE_BAR_PX = 40  # room left for a window manager's title bar when the dialog 
 OTHER_COLOR = "#7A7A7A"
 
 
-def job_words(job: Job) -> str:
+def job_words(model_job: ModelJob) -> str:
     """A job in one line, its settings in their declared words (``job_words.say``)."""
-    w = job.workload
+    w = model_job.job
     if w.mode.value == "train":
-        return (f"{job.arch.name}: {say('method', w.method)}, {w.seq_len:,}-token sequences, micro-batch {w.batch}")
-    return (f"{job.arch.name}: {say('weights', w.weights, w)} on {w.engine.label}, {w.batch} × {w.context_len:,} tokens")
+        return (f"{model_job.arch.name}: {say('method', w.method)}, {w.seq_len:,}-token sequences, micro-batch {w.batch}")
+    return (f"{model_job.arch.name}: {say('weights', w.weights, w)} on {w.engine.label}, {w.batch} × {w.context_len:,} tokens")
 
 
 def _speed_words(found) -> str:
     parts = []
-    for p, basis in zip(found.planned, found.basis or (None,) * len(found.planned), strict=True):
+    for p, basis in zip(found.chosen, found.basis or (None,) * len(found.chosen), strict=True):
         s = p.headline_tokens_per_s
         guess = " (extrapolated)" if basis is not None and not basis.calibrated else ""
-        parts.append("unknown" if not s else f"{s:,.1f} {'train ' if p.workload.mode.value == 'train' else ''}tok/s{guess}")
+        parts.append("unknown" if not s else f"{s:,.1f} {'train ' if p.planned.mode.value == 'train' else ''}tok/s{guess}")
     return " · ".join(parts)
 
 
@@ -89,7 +87,7 @@ class FindBuildsDialog(QDialog):
         super().__init__(parent)
         self.session = session
         self.setWindowTitle("Find builds")
-        self.jobs: list[Job] = []
+        self.jobs: list[ModelJob] = []
         self.found: list = []
         lay = QVBoxLayout(self)
         lay.addWidget(self._jobs_box())
@@ -225,7 +223,7 @@ class FindBuildsDialog(QDialog):
         if s.arch is None:
             self.label_summary.setText("Choose a model in the main window first.")
             return
-        job = Job(arch=s.arch, workload=job_of(s.workload))
+        job = ModelJob(arch=s.arch, job=job_of(s.workload))
         if job in self.jobs:
             return
         self.jobs.append(job)
@@ -249,7 +247,7 @@ class FindBuildsDialog(QDialog):
         if not self.jobs or self.session.catalog is None:
             self.label_summary.setText("Nothing to search: no job, or the catalog is not loaded.")
             return
-        band = median_pct(self.jobs[0].workload)
+        band = median_pct(self.jobs[0].job)
         result = search(self.session.catalog, tuple(self.jobs), self.request(), today=dt.date.today(),
                         margin=band / 100 if band is not None else 0.0, basis_table=speed_basis_table(),
                         fallback_band_pct=extrapolated_band_pct())
@@ -272,7 +270,7 @@ class FindBuildsDialog(QDialog):
         t.setRowCount(len(self.found))
         for row, f in enumerate(self.found):
             c = f.candidate
-            need = max(p.estimate.fit.need_per_gpu_bytes for p in f.planned)
+            need = max(p.estimate.fit.need_per_gpu_bytes for p in f.chosen)
             cells = (c.name, _price_words(c), _speed_words(f), " · ".join(f.plans_text), f"{need / GIB:.1f} GiB",
                      f"{c.power_w:,.0f} W" if c.power_w is not None else "unknown", _notes(f))
             tips = {1: "Includes: " + c.price.includes if c.price is not None and c.price.includes else None,

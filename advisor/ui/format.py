@@ -6,14 +6,13 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from advisor.core.job.workload import Mode, Workload
-from advisor.core.units import GB, GIB
-from advisor.core.units import format_params as fmt_params
+from advisor.core import GB, GIB, Job, Mode
+from advisor.core import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
 if TYPE_CHECKING:  # the estimator loads after the window's first paint
-    from advisor.core.advice.evaluate import BuildResult, Results
+    from advisor.core import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?")
 #: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
@@ -39,13 +38,13 @@ def mem_pair(need_bytes: float, have_bytes: float, prefs) -> str:
     return f"{need_bytes / scale:.1f} / {have_bytes / scale:.1f} {unit}"
 
 
-def fit_header(workload: Workload) -> str:
+def fit_header(workload: Job) -> str:
     """The verdict column's header: the estimate's error band is the job's, one for every build."""
     band = median_pct(workload)
     return "Fits? need / usable\nper GPU" + (f", ±{band:.0f}%" if band is not None else "")
 
 
-def speed_text(r: BuildResult, workload: Workload) -> str:
+def speed_text(r: BuildResult, workload: Job) -> str:
     """The Speed cell; tokens/s in its header (``SPEED_HEADERS``). Only for a build with an estimate (one
     without shows its error)."""
     assert r.estimate is not None
@@ -60,7 +59,7 @@ def speed_text(r: BuildResult, workload: Workload) -> str:
     return f"{dec} / {s.prefill_tokens_per_s:,.0f}"
 
 
-def cell(r: BuildResult, col: int, prefs, workload: Workload) -> str:
+def cell(r: BuildResult, col: int, prefs, workload: Job) -> str:
     if r.error and col in (1, 2, 3, 4):
         return "—" if col != 2 else r.error
     if col == 1:
@@ -104,11 +103,11 @@ def machines_tip(r: BuildResult) -> str:
 
 def plan_short(r: BuildResult) -> str:
     """The Plan column: GPUs and scheme in a few words; the tooltip has the whole sentence."""
-    if r.planned is None:
+    if r.chosen is None:
         return "—"
-    plan = r.planned.plan
+    plan = r.chosen.plan
     if r.resolved is not None and all(g.vendor == "CPU" for g in r.resolved.gpus):
-        return "CPU and RAM" + (PINNED if r.planned.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
+        return "CPU and RAM" + (PINNED if r.chosen.pinned else "")  # a CPU-only build (ui.machine.cpu_only_entry)
     words = {"tp": "tensor parallel", "pp": "pipeline", "layer-split": "layer split", "none": "one copy each",
              "ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP",
              "fsdp-grad-op": "FSDP grad-op", "fsdp-no-shard": "FSDP no shard"}
@@ -119,25 +118,25 @@ def plan_short(r: BuildResult) -> str:
         text += ", offload"
     if plan.checkpointing.value != "none" and workload_mode(r) == "train":
         text += ", checkpointing"
-    return text + (PINNED if r.planned.pinned else "")
+    return text + (PINNED if r.chosen.pinned else "")
 
 
 def workload_mode(r: BuildResult) -> str:
-    return r.planned.workload.mode.value if r.planned is not None else ""
+    return r.chosen.planned.mode.value if r.chosen is not None else ""
 
 
 _FIRST_CLAUSE = re.compile(r"[;:] ")  # where a refusal's first clause ends ("8-bit optimizer states with pure fp32
 # weights: use amp or bf16 precision, …" had pushed the Speed and Price columns out of a 1280-px window)
 
 
-def verdict_text(r: BuildResult, prefs, workload: Workload) -> str:
+def verdict_text(r: BuildResult, prefs, workload: Job) -> str:
     """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words. Only
     for a build with an estimate (one without shows its error)."""
     e = r.estimate
     assert e is not None
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
         # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
-        support = r.planned is not None and r.planned.unsupported
+        support = r.chosen is not None and r.chosen.unsupported
         return (("cannot run: " if support else "cannot run as set: ")
                 + _FIRST_CLAUSE.split(words.problem_message(r.problems[0]), maxsplit=1)[0])
     if e.fit is None:
@@ -163,10 +162,10 @@ def basis_sentence(r: BuildResult) -> str:
     return r.speed_basis.sentence if r.speed_basis is not None else ""
 
 
-def cell_tip(r: BuildResult, col: int, prefs, workload: Workload) -> str | None:
-    if col == 1 and r.planned is not None:
-        notes = "\n".join(r.planned.notes)
-        how = "You pinned parts of it (right-click ▸ Plan…)." if r.planned.pinned else \
+def cell_tip(r: BuildResult, col: int, prefs, workload: Job) -> str | None:
+    if col == 1 and r.chosen is not None:
+        notes = "\n".join(r.chosen.notes)
+        how = "You pinned parts of it (right-click ▸ Plan…)." if r.chosen.pinned else \
             "Chosen automatically: all GPUs, the engine's usual layout, offload only when nothing else fits."
         return "\n".join(t for t in (r.plan_text, how, notes) if t)
     if col == 2 and r.problems:
@@ -209,7 +208,7 @@ def price_cell(r: BuildResult, prefs) -> str:
 
 def price_tip(r: BuildResult, prefs) -> str | None:
     """When and where the price was seen, what it includes, the other kind's figure, and whether it is stale."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     p = r.price
     if p is None:
@@ -241,7 +240,7 @@ def price_sources(r: BuildResult) -> list[str]:
 
 def price_html(r: BuildResult, prefs) -> str:
     """The Details line about the price: today's figure with its kind, date and contents, with linked sources."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     if r.usd_per_hour is not None:
         amount = usd(r.usd_per_hour, prefs, "/h")
@@ -256,7 +255,7 @@ def price_html(r: BuildResult, prefs) -> str:
 
 
 def suggestion_text(s, prefs, training: bool) -> str:
-    speed = s.planned.headline_tokens_per_s
+    speed = s.chosen.headline_tokens_per_s
     parts = [s.change, f"{mem(s.per_gpu_bytes, prefs)} per GPU"]
     if speed:
         parts.append(f"{speed:,.0f} {'training ' if training else ''}tok/s")
@@ -318,7 +317,7 @@ def largest_fit_html(results: Results) -> str:
             f"<table cellspacing=6><tr><th align='left'></th>{head}</tr>{''.join(rows)}</table>")
 
 
-def details_html(results: Results, workload: Workload, prefs) -> str:
+def details_html(results: Results, workload: Job, prefs) -> str:
     """Assumptions, the rule of thumb beside the detailed estimate, and the error band."""
     parts = []
     for r in results.builds:

@@ -78,9 +78,8 @@ class MainWindow(QMainWindow):
         """The panels, the menus' actions and the session's signals: the window's content."""
         from advisor.ui.builds_panel import BuildsPanel
         from advisor.ui.plot_views import PlotTabs
-        from advisor.ui.workload_panel import WorkloadPanel
-
         from advisor.ui.window_menus import make_add_actions, make_menus
+        from advisor.ui.workload_panel import WorkloadPanel
 
         self.session = session
         self.settings = settings
@@ -219,7 +218,7 @@ class MainWindow(QMainWindow):
     def new(self) -> None:
         """File ▸ New: the default job (``advisor.core.job.defaults``) for the engine chosen in Preferences,
         shaped for that engine (vLLM serves 16 × 8,192 tokens, the others one conversation of 4,096)."""
-        from advisor.core.job.defaults import default_job
+        from advisor.core import default_job
 
         if self.may_replace_document():
             self.session.new(default_job(engine=self.settings.default_engine))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from advisor.core.advice.comparison import Comparison
+from advisor.core import Comparison
 from advisor.storage.comparison_file import save_comparison
 
 TIMEOUT_MS = 120_000

@@ -5,11 +5,26 @@ Each control starts at "Automatic" (the planner chooses); a value pins that part
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QVBoxLayout,
+)
 
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
-from advisor.core.plan.words import CHECKPOINT_WORDS, OFFLOAD_WORDS, SCHEME_WORDS
+from advisor.core import (
+    CHECKPOINT_WORDS,
+    OFFLOAD_WORDS,
+    SCHEME_WORDS,
+    Checkpointing,
+    Job,
+    Mode,
+    Offload,
+    Parallel,
+    PlanPins,
+)
 
 AUTOMATIC = "Automatic"
 INFERENCE_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT, Parallel.NONE)
@@ -30,7 +45,7 @@ def _combo(items: list[tuple[str, object]], current: object) -> QComboBox:
 
 
 class PlanDialog(QDialog):
-    def __init__(self, entry, result, workload: Workload, parent=None) -> None:
+    def __init__(self, entry, result, workload: Job, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Plan for {entry.name}")
         pins: PlanPins = entry.plan

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QScrollArea, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from advisor import plots
-from advisor.core.job.workload import Mode
+from advisor.core import Mode
 from advisor.ui import format as fmt
-
 
 #: The least height of each of a tab's stacked plots (px): a title, bars with three tick labels, and two
 #: lines of build names under them.
@@ -191,8 +197,10 @@ class DetailsTab(QTextBrowser):
         self.session = session
         self.setOpenExternalLinks(True)
         # The tab is built when first shown, after the first paint: the core's evaluation may load now.
-        from advisor.core.advice.evaluate import detailed_results  # noqa: PLC0415
-        from advisor.core.memo import KeepLast  # noqa: PLC0415
+        from advisor.core import (
+            KeepLast,  # noqa: PLC0415
+            detailed_results,  # noqa: PLC0415
+        )
 
         # The window's pass leaves out what only this tab shows (``evaluate_build(quick=True)``): added here, once
         # per results (a redraw for other units or prices uses them again).

@@ -17,11 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
-from advisor.core.advice.criterion import Criterion
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Workload
-from advisor.core.model.arch import ModelArch
+from advisor.core import BuildEntry, Comparison, Criterion, Job, ModelArch, ModelRef, PlanPins
 from advisor.storage.settings import Settings
 from advisor.ui.document import ComparisonDocument
 from advisor.ui.recompute.scheduler import Inputs, RecomputeScheduler
@@ -29,10 +25,7 @@ from advisor.ui.recompute.scheduler import Inputs, RecomputeScheduler
 if TYPE_CHECKING:
     from PySide6.QtGui import QUndoStack
 
-    from advisor.core.advice.evaluate import Results
-    from advisor.core.advice.ranking import Ranking
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.hardware.records import ResolvedBuild
+    from advisor.core import Catalog, Ranking, ResolvedBuild, Results
     from advisor.ui.core_process import CoreProcess
 
 
@@ -41,7 +34,7 @@ class Session(QObject):
 
     Signals (past-tense events):
       catalog_loaded()            the catalog was (re)loaded; problems in ``catalog_problems``
-      workload_changed(object)    the Workload was replaced
+      workload_changed(object)    the Job was replaced
       model_changed(object)       the ModelRef changed (arch in ``arch``, None if unresolved)
       builds_changed()            builds were added, removed, moved, renamed or replaced
       results_computed(object)    ``evaluate.Results`` for the current state: every build's estimate,
@@ -89,7 +82,7 @@ class Session(QObject):
 
     # --- the document's state -----------------------------------------------------------
     @property
-    def workload(self) -> Workload:
+    def workload(self) -> Job:
         return self.document.workload
 
     @property
@@ -221,8 +214,7 @@ class Session(QObject):
         measured table) and its running cost under the preferences' cost settings, today. The views that show
         them ask (the Value tab, the builds table's speed tooltip, the Details tab); computed once per results
         and settings, so a change that no such view shows does not pay for them."""
-        from advisor.core.advice.running import with_running_costs
-        from advisor.core.advice.speed_bases import with_speed_bases
+        from advisor.core import with_running_costs, with_speed_bases
         from advisor.storage.error_bands import speed_basis_table
 
         cost = self.prefs.cost
@@ -246,8 +238,7 @@ class Session(QObject):
 
     def _rank(self) -> None:
         """The winner and the recommendation: the core's words, as the PDF prints them."""
-        from advisor.core.advice.ranking import rank
-        from advisor.core.advice.recommend import recommendation
+        from advisor.core import rank, recommendation
 
         self.ranking = rank(self.results, self.workload, self.criterion)
         self.recommendation = recommendation(self.results, self.workload, self.criterion)
@@ -257,7 +248,7 @@ class Session(QObject):
         self.scheduler.close()
 
     # --- edits: the document's, each one undoable ------------------------------------------
-    def set_workload(self, workload: Workload) -> None:
+    def set_workload(self, workload: Job) -> None:
         self.document.set_workload(workload)
 
     def set_model(self, ref: ModelRef) -> None:
@@ -303,7 +294,7 @@ class Session(QObject):
     def apply(self, comparison: Comparison, path: Path | None) -> None:
         self.document.apply(comparison, path)
 
-    def new(self, workload: Workload | None = None) -> None:
+    def new(self, workload: Job | None = None) -> None:
         self.document.new(workload)
 
     def open(self, path: str | Path) -> bool:

@@ -1,6 +1,6 @@
 """One control per job setting, made from its declaration (``advisor.core.job.settings``).
 
-Each control is named after the field it edits (``combo_engine`` ↔ ``Workload.engine``, as glue binds
+Each control is named after the field it edits (``combo_engine`` ↔ ``Job.engine``, as glue binds
 widgets to state by their names), shows a value and gives one back, and says why it is greyed. The
 choices' words, the bounds and the tooltip all come from the declaration and the model: nothing here
 restates a setting.
@@ -22,9 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.estimate.job_words import say
-from advisor.core.job.settings import Setting, Widget, bounds_of, whole_bounds
-from advisor.core.job.settings.declare import strict_floor
+from advisor.core import Setting, Widget, bounds_of, say, strict_floor, whole_bounds
 
 PREFIX = {Widget.CHOICE: "combo", Widget.OPEN_CHOICE: "combo", Widget.WHOLE: "spin", Widget.DECIMAL: "spin",
           Widget.SWITCH: "check", Widget.TARGETS: "checks"}

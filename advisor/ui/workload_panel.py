@@ -4,7 +4,7 @@ The controls are made from the settings' declarations (``advisor.core.job.settin
 the field they edit (``spin_batch`` ↔ ``workload.batch``), so the binding is a loop, not a table. What
 applies, what a switch puts back and which weights an engine or a method takes are the core's rules
 (``advisor.core.estimate.job_rules``): the panel greys, hides or lists by them, and says why. An edit
-builds a new validated Workload and hands it to the session; a rejected value is explained under the
+builds a new validated Job and hands it to the session; a rejected value is explained under the
 controls.
 """
 
@@ -12,19 +12,35 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
-from advisor.core.estimate.job_rules import (
+from advisor.core import (
     DEFAULT_WEIGHTS,
+    SETTINGS,
+    Engine,
+    Job,
+    Method,
+    Mode,
+    Precision,
+    Section,
+    Widget,
+    default_of,
     engine_caches,
     engine_loads,
     fit_to_engine,
+    reason_words,
     settled,
     weights_choices,
     weights_key,
+    why_not,
 )
-from advisor.core.job.settings import SETTINGS, Section, Widget, default_of, reason_words, why_not
-from advisor.core.job.workload import Engine, Method, Mode, Precision, Workload
 from advisor.ui import words
 from advisor.ui.model_box import ModelBox
 from advisor.ui.setting_controls import ChoiceControl, Control, make_control
@@ -150,7 +166,7 @@ class WorkloadPanel(QScrollArea):
         self._show_weights_of(weights_key(mode, method))
         note = self._fit_engine(mode)
         try:
-            workload = settled(Workload.model_validate(self._read()))  # what stops applying goes back
+            workload = settled(Job.model_validate(self._read()))  # what stops applying goes back
         except ValidationError as exc:
             self.label_problems.setText(words.validation_sentence(exc.errors()[0]))
             return
@@ -184,7 +200,7 @@ class WorkloadPanel(QScrollArea):
             c.show(value)
 
     # --- showing the job --------------------------------------------------------------
-    def _on_workload_changed(self, workload: Workload) -> None:
+    def _on_workload_changed(self, workload: Job) -> None:
         key = weights_key(workload.mode, workload.method)
         if key is not Method.FULL:
             self._weights_kept[key] = workload.weights
@@ -194,7 +210,7 @@ class WorkloadPanel(QScrollArea):
         self._show_weights_of(key, None if key is Method.FULL else workload.weights)
         self._update_enabled(workload)
 
-    def _update_enabled(self, workload: Workload) -> None:
+    def _update_enabled(self, workload: Job) -> None:
         """Sections of the mode shown; a setting that does not apply greyed with its reason, or hidden where
         only another engine has it; labels in the mode's words; what the engine cannot run greyed in its list."""
         training = workload.mode is Mode.TRAIN

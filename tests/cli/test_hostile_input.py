@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage import paths
 from advisor.storage.comparison_file import to_json
 from tests.catalog_fixtures import SRC
@@ -108,7 +108,7 @@ def test_a_number_past_the_digit_limit_in_a_comparison(tmp_path, key, digits):
 
 def _bounded_fields() -> list[tuple[str, float, float]]:
     out = []
-    for name, info in Workload.model_fields.items():
+    for name, info in PlannedJob.model_fields.items():
         lo = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
         hi = next((m.le for m in info.metadata if hasattr(m, "le")), None)
         if hi is not None and lo is not None:
@@ -143,7 +143,7 @@ def test_a_workload_number_outside_its_range_in_a_comparison(tmp_path, field, pa
 def test_every_workload_number_has_a_range():
     import annotated_types as at
 
-    for name, info in Workload.model_fields.items():
+    for name, info in PlannedJob.model_fields.items():
         if info.annotation in (int, float, int | None, float | None):
             kinds = {type(m) for m in info.metadata}
             assert kinds & {at.Ge, at.Gt} and kinds & {at.Le, at.Lt}, name

@@ -10,8 +10,8 @@ import pytest
 from advisor.cli import build_parser
 from advisor.cli._job_flags import FIELD_FLAGS, whole_in
 from advisor.core.job.defaults import default_job_words
+from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import SETTINGS, setting
-from advisor.core.job.workload import Workload
 from tests.cli_runner import run_cli, run_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,13 +27,13 @@ def test_every_declared_flag_is_an_option_and_every_field_has_one():
     for s in SETTINGS:
         assert s.flag is not None, s.name  # every setting of the job has a flag
         assert re.search(rf"{re.escape(s.flag)}\b", text), s.flag
-    assert set(FIELD_FLAGS) == set(Workload.model_fields)
+    assert set(FIELD_FLAGS) == set(PlannedJob.model_fields)
     assert len(set(FIELD_FLAGS.values())) == len(FIELD_FLAGS)  # no flag sets two settings
 
 
 def test_bounds_are_read_from_the_model(capsys):
     parse = whole_in(setting("batch"))
-    most = int(Workload.model_fields["batch"].metadata[-1].le)
+    most = int(PlannedJob.model_fields["batch"].metadata[-1].le)
     assert parse(str(most)) == most
     with pytest.raises(Exception, match=f"{most:,}"):
         parse(str(most + 1))

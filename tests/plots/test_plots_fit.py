@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from advisor import plots
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry
-from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.job_checks import check_job
+from advisor.core.job.choices import Engine, Method, Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.plan import job_of
-from advisor.core.job.workload import Engine, Method, Mode, Workload
+from advisor.core.job.planned import PlannedJob, job_of
 from advisor.core.model.generic import generic_decoder
 from advisor.storage.catalog_store import load_catalog
 
@@ -34,7 +34,7 @@ inference_jobs = st.builds(
         update={"weights": weights, "batch": batch, "context_len": context}),
     st.sampled_from(list(Engine)), st.sampled_from(WEIGHTS), st.integers(1, 64), st.sampled_from((512, 2048, 8192, 32768)))
 training_jobs = st.builds(
-    lambda method, batch, seq: Workload(mode=Mode.TRAIN, method=method, batch=batch, seq_len=seq,
+    lambda method, batch, seq: PlannedJob(mode=Mode.TRAIN, method=method, batch=batch, seq_len=seq,
                                         weights="nf4" if method is Method.QLORA else "bf16"),
     st.sampled_from((Method.FULL, Method.LORA, Method.QLORA)), st.integers(1, 16), st.sampled_from((512, 2048, 4096)))
 
@@ -65,7 +65,7 @@ def test_the_plot_and_the_table_agree_with_the_verdicts(qapp, job, model):
     if job.mode is Mode.INFERENCE:
         variants, current = evaluate.technique_workloads(job)
         for label, w in variants.items():
-            loads = not any(p.field == "weights" for p in check_workload(generic_decoder(8e9), job_of(w)))
+            loads = not any(p.field == "weights" for p in check_job(generic_decoder(8e9), job_of(w)))
             assert loads or label == current, (job.engine, label)
 
 
@@ -83,7 +83,7 @@ def test_a_fresh_new_comparison_with_transformers_draws_its_verdict(qapp):
 
 def test_a_70b_full_fine_tune_that_runs_is_drawn_under_the_line(qapp):
     arch = CATALOG.models["llama-3.1-70b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL)
     results = evaluate.evaluate(CATALOG, arch, job, BUILDS)
     plot = plots.FitPlot()
     plot.update(results, "GiB", arch.name)

@@ -6,8 +6,9 @@ import pytest
 from advisor import plots
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry
+from advisor.core.job.choices import Method, Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 pytestmark = [pytest.mark.gui]
@@ -23,7 +24,7 @@ def test_a_bar_inside_its_box_that_does_not_fit_says_why(qapp):
     desktop's RAM does not hold them; the Memory chart (window and PDF) says so under its name, as the verdict
     does. (A Mac plans no offload: its "host RAM" is the pool its GPU already uses.)"""
     arch = CATALOG.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL)
     results = evaluate.evaluate(CATALOG, arch, job, (BUILDS[0], BUILDS[2]), suggest=False)
     mac = results.builds[1]
     assert mac.estimate.fit.host_short and not mac.runs

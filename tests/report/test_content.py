@@ -17,8 +17,7 @@ from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import with_running_costs
 from advisor.core.advice.speed_bases import with_speed_bases
 from advisor.core.cost.running import CostSettings
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob, PlanPins
 from advisor.core.units import GIB
 from advisor.report.content import build_document
 from advisor.report.document import Chart, Paragraph, Table
@@ -60,7 +59,7 @@ def test_verdict_rows_carry_the_core_numbers(catalog):
 def test_a_build_that_does_not_fit_shows_why_and_what_would_fit(catalog):
     c = canonical_comparison().model_copy(update={"model": ModelRef(preset_id="llama-3.1-70b"), "builds": (
         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="one 5090", build_id="1x-rtx-5090"))})
-    c = c.model_copy(update={"workload": Workload(weights="q4_k_m", engine="llama.cpp")})
+    c = c.model_copy(update={"workload": PlannedJob(weights="q4_k_m", engine="llama.cpp")})
     doc, results = _doc(catalog, c)
     rows = {row[0]: row for row in _table(doc, "Build").rows}
     assert rows["one 5090"][2] == "does not fit" and rows["one 5090"][5] == "—" and rows["one 5090"][6] == "—"
@@ -84,7 +83,7 @@ def test_recommendation_names_the_faster_build_and_the_link(catalog):
     c = Comparison(model=ModelRef(preset_id="llama-3.2-3b"),
                    # 512-token sequences: FSDP's gathers weigh against less compute per step, so the link
                    # decides (at 1,024 the Ampere pair's training MFU made the two pairs about even)
-                   workload=Workload(mode="train", method="full", seq_len=512,
+                   workload=PlannedJob(mode="train", method="full", seq_len=512,
                                      checkpointing="full", optimizer="adamw-8bit"),
                    builds=(BuildEntry(name="3090 pair", build_id="2x-rtx-3090-nvlink", plan=PlanPins(parallel="fsdp")),
                            BuildEntry(name="4090 pair", build_id="2x-rtx-4090-pcie-x16", plan=PlanPins(parallel="fsdp"))))
@@ -99,7 +98,7 @@ def test_recommendation_names_the_faster_build_and_the_link(catalog):
 
 
 def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
-    c = Comparison(model=ModelRef(preset_id="llama-3.1-405b"), workload=Workload(),
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-405b"), workload=PlannedJob(),
                    builds=(BuildEntry(name="a", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="b", build_id="2x-rtx-4090-pcie-x16")))
     _, results = _doc(catalog, c)
     text = recommendation(results, c.workload)
@@ -113,7 +112,7 @@ def test_recommendation_when_nothing_fits_gives_the_shortfall(catalog):
 def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_repeating_it(catalog):
     # The PDF's paragraph had said the closest build's need twice ("the closest is a (needs …). See what would
     # make it fit. a needs … and has …. What would make it fit: …"); likewise the build named beside a lone winner.
-    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=Workload(mode="train", method="lora", batch=40),
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=PlannedJob(mode="train", method="lora", batch=40),
                    builds=(BuildEntry(name="a", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="b", gpu_id="rtx-5090")))
     _, results = _doc(catalog, c)  # (evaluate looks for what would make each build fit)
     text = recommendation(results, c.workload)
@@ -124,7 +123,7 @@ def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_
     assert f"{other.name} needs" in text and "What would make it fit: " in text
     # (One card's build is short of RAM for a full fine-tune's offload — a desktop's 32-64 GB, and RAM not known
     # is not RAM enough — so a DGX H100 stands in for the build that runs it.)
-    one = Comparison(model=c.model, workload=Workload(mode="train", method="full", batch=8),
+    one = Comparison(model=c.model, workload=PlannedJob(mode="train", method="full", batch=8),
                      builds=(c.builds[0], BuildEntry(name="b", system_id="nvidia-dgx-h100")))
     _, results = _doc(catalog, one)
     text = recommendation(results, one.workload)
@@ -134,8 +133,8 @@ def test_when_nothing_fits_the_closest_builds_fix_follows_its_shortfall_without_
 
 
 def test_qlora_base_is_what_the_estimate_stores(catalog):
-    # The window leaves Workload.weights at its bf16 default for QLoRA; the estimate stores NF4.
-    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=Workload(mode="train", method="qlora"),
+    # The window leaves PlannedJob.weights at its bf16 default for QLoRA; the estimate stores NF4.
+    c = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), workload=PlannedJob(mode="train", method="qlora"),
                    builds=(BuildEntry(name="a", build_id="1x-rtx-5090"), BuildEntry(name="b", build_id="1x-rtx-pro-6000")))
     doc, _ = _doc(catalog, c)
     rows = dict(_table(doc, "Setting").rows)
@@ -160,7 +159,7 @@ def test_a_build_the_job_cannot_run_on_is_said_in_words_without_field_names(cata
     from advisor.core.advice.comparison import BuildEntry as Entry
 
     base = canonical_comparison()
-    workload = Workload.model_validate({**base.workload.model_dump(), "engine": "tensorrt-llm"})
+    workload = PlannedJob.model_validate({**base.workload.model_dump(), "engine": "tensorrt-llm"})
     c = base.model_copy(update={"workload": workload,
                                 "builds": (base.builds[0], Entry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"))})
     doc, results = _doc(catalog, c)
@@ -180,7 +179,7 @@ def test_the_report_says_what_each_speed_stands_on(catalog):
     c = canonical_comparison().model_copy(update={"builds": (
         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
         BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))})
-    c = c.model_copy(update={"workload": Workload(weights="q4_k_m", engine="llama.cpp")})
+    c = c.model_copy(update={"workload": PlannedJob(weights="q4_k_m", engine="llama.cpp")})
     doc, results = _doc(catalog, c)
     rows = {row[0]: row for row in _table(doc, "Build").rows}
     assert rows["old"][5].endswith(" (extrapolated)") and not rows["pair"][5].endswith("(extrapolated)")

@@ -12,8 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 from advisor.core.advice.comparison import BuildEntry, canonical_comparison
+from advisor.core.job.choices import Method, Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Method, Mode
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import error_band_text
 from tests.report_export import export
@@ -85,7 +85,7 @@ def test_every_character_of_the_window_and_the_report_is_in_the_readme_font(qapp
     from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 
     from advisor.core.advice.evaluate import evaluate, resolve_model
-    from advisor.core.job.plan import PlanPins
+    from advisor.core.job.planned import PlanPins
     from advisor.storage.settings import Settings
     from advisor.ui import format as fmt
 

@@ -10,7 +10,7 @@ from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.running import with_running_costs
 from advisor.core.cost.running import CostSettings
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.report.content import build_document
 from advisor.report.document import Table
 from advisor.storage.catalog_store import load_catalog
@@ -23,7 +23,7 @@ def catalog():
 
 def test_the_pdf_names_the_machines_and_their_network(catalog):
     comparison = Comparison(
-        workload=Workload(mode="train", method="full", seq_len=8192, batch=2), model=ModelRef(preset_id="llama-3.1-8b"),
+        workload=PlannedJob(mode="train", method="full", seq_len=8192, batch=2), model=ModelRef(preset_id="llama-3.1-8b"),
         builds=(BuildEntry(name="One DGX", system_id="nvidia-dgx-h100"),
                 BuildEntry(name="Four DGX", system_id="nvidia-dgx-h100", nodes=4),
                 BuildEntry(name="Two desks", build_id="2x-rtx-4090-pcie-x16", nodes=2)))

@@ -18,7 +18,8 @@ from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.recommend import recommendation
 from advisor.core.advice.running import build_running_cost, rent_vs_buy
 from advisor.core.cost.running import CostSettings
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 from tests.report_export import export
 
@@ -62,14 +63,14 @@ def test_pre_training_plan_in_the_report_only_for_a_pre_training_job(qapp, catal
     from advisor.core.model.params import count_params
 
     comp = canonical_comparison()
-    fine_tune = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=10**9, epochs=2)})
+    fine_tune = comp.model_copy(update={"workload": PlannedJob(mode=Mode.TRAIN, dataset_tokens=10**9, epochs=2)})
     out = tmp_path / "train.pdf"
     export(fine_tune, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
     text = _text(out)
     assert "Training run (1B tokens × 2)" in text
     assert "Pre-training" not in text and "pre-training" not in text  # a fine-tune is not a pre-training run
     optimal = round(chinchilla_tokens(count_params(resolve_model(catalog, comp.model)).total))
-    pre_train = comp.model_copy(update={"workload": Workload(mode=Mode.TRAIN, dataset_tokens=optimal)})
+    pre_train = comp.model_copy(update={"workload": PlannedJob(mode=Mode.TRAIN, dataset_tokens=optimal)})
     out = tmp_path / "pre-train.pdf"
     export(pre_train, catalog, out, catalog_date="2026-11-01", error_band="", cost=COST)
     text = _text(out)
@@ -99,9 +100,9 @@ def test_the_recommendation_says_when_it_leans_on_a_stale_price(catalog):
 def test_a_build_with_no_price_says_no_price(catalog):
     comp = Comparison(model=ModelRef(preset_id="llama-3.1-8b"), builds=(
         BuildEntry(name="2× RTX 3090 + NVLink", build_id="2x-rtx-3090-nvlink"),
-        BuildEntry(name="This", inline=evaluate(catalog, None, Workload(), canonical_comparison().builds[:1])
+        BuildEntry(name="This", inline=evaluate(catalog, None, PlannedJob(), canonical_comparison().builds[:1])
                    .builds[0].resolved.model_copy(update={"gpus": tuple(
-                       g.model_copy(update={"prices": ()}) for g in evaluate(catalog, None, Workload(),
+                       g.model_copy(update={"prices": ()}) for g in evaluate(catalog, None, PlannedJob(),
                                                                               canonical_comparison().builds[:1])
                        .builds[0].resolved.gpus)})),
     ))

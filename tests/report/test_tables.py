@@ -7,7 +7,7 @@ import datetime as dt
 
 from advisor.core.advice.running import with_running_costs
 from advisor.core.cost.running import CostSettings
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 
 
 def test_the_verdict_table_prices_every_build_per_million_tokens():
@@ -17,12 +17,12 @@ def test_the_verdict_table_prices_every_build_per_million_tokens():
     from advisor.core.advice.comparison import BuildEntry, ModelRef
     from advisor.core.advice.evaluate import evaluate, resolve_model
     from advisor.core.advice.running import build_running_cost
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
     from advisor.report.tables import verdict_table
     from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog().catalog
-    w = Workload(mode=Mode.TRAIN, method=Method.LORA)
+    w = PlannedJob(mode=Mode.TRAIN, method=Method.LORA)
     arch = resolve_model(catalog, ModelRef(preset_id="llama-3.1-8b"))
     results = evaluate(catalog, arch, w, (BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
                                           BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink")))

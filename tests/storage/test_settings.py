@@ -7,9 +7,14 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from advisor.core.job.workload import Engine
+from advisor.core.job.choices import Engine
 from advisor.storage import paths
-from advisor.storage.settings import Settings, keep_bad_settings, load_settings, save_settings
+from advisor.storage.settings import (
+    Settings,
+    keep_bad_settings,
+    load_settings,
+    save_settings,
+)
 
 
 def test_missing_file_gives_defaults_without_warning():
@@ -85,7 +90,6 @@ def test_unknown_keys_from_a_newer_version_are_ignored():
 # --- hostile settings ------------------------------------------------------------------------------------
 
 import os  # noqa: E402
-
 
 
 def test_deeply_nested_settings_are_moved_aside_and_defaults_used():

@@ -165,7 +165,7 @@ def test_the_lines_under_the_table_change_after_the_tables_new_figures_have_pain
     the table's new figures are on screen first, the lines' new text a turn later."""
     from PySide6.QtCore import QEvent, QObject
 
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     _six(session)
@@ -244,7 +244,7 @@ def test_a_change_drops_the_last_states_lines_and_growth_not_yet_shown(app_windo
     the window out and repaint the plot beside the table in the middle of the next change, before
     its figures (a six-build change's table 27-46 ms late): the change drops them; the
     new state's lines and room follow its own table's paint."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     _six(session)
@@ -306,7 +306,7 @@ def test_columns_grow_at_once_and_give_room_back_once_the_job_stays_put(app_wind
     """While figures are typed no cell is ever cut and no column narrows (a column that narrowed and
     widened as the user typed jittered, and each new width repainted the table a second time, issue
     20); once the job stays put the columns fit their contents exactly again."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     _six(session)
@@ -368,7 +368,7 @@ def test_a_columns_width_is_what_qt_measures_and_only_new_texts_are_measured(app
     and a new font included, and a table whose texts did not change measures no cell again."""
     from PySide6.QtWidgets import QStyledItemDelegate
 
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     _six(session)

@@ -9,7 +9,7 @@ import pytest
 
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import canonical_comparison
-from advisor.core.job.workload import Method, Mode
+from advisor.core.job.choices import Method, Mode
 from advisor.ui import core_process
 from advisor.ui.core_process import SEARCH, SKIPPED, SWEEP, CoreProcess, serve
 
@@ -191,7 +191,7 @@ def test_the_worker_searches_as_the_core_does_and_a_newer_request_stops_it():
 def test_the_windows_search_runs_in_the_process_and_starts_again_after_a_change(app_window, qtbot, drawn,
                                                                                 monkeypatch):
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.ui.recompute import search
+    from advisor.ui.recompute import background_search as search
 
     session, window = app_window
     for name, src in (("DGX", {"system_id": "nvidia-dgx-h100"}), ("5090", {"gpu_id": "rtx-5090"})):

@@ -10,7 +10,7 @@ import pytest
 
 from advisor.core.advice.comparison import MAX_BUILDS, MIN_BUILDS, BuildEntry, ModelRef, canonical_comparison
 from advisor.core.advice.criterion import Criterion
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.core.model.generic import generic_decoder
 from advisor.ui.document import ComparisonDocument
 

@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.advice.candidates import PriceChoice
 from advisor.core.advice.comparison import ModelRef
-from advisor.core.job.workload import Engine, Method, Mode
+from advisor.core.job.choices import Engine, Method, Mode
 from advisor.ui.find_builds import FindBuildsDialog
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
@@ -46,7 +46,7 @@ def test_two_jobs_and_the_menu_entry(app_window, qtbot):
     assert d.list_jobs.count() == 2
     d.spin_budget.setValue(10000)
     d.button_search.click()
-    assert all(len(f.planned) == 2 for f in d.found)
+    assert all(len(f.chosen) == 2 for f in d.found)
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.job.workload import Framework, Loss, Mode
+from advisor.core.job.choices import Framework, Loss, Mode
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
 from tests.qt_widgets import shown
 
@@ -59,7 +59,12 @@ def test_every_training_option_of_the_command_line_is_a_field_here(app_window):
     format, loss chunks, checkpoint every K layers, tensor / context parallel inside FSDP, old
     bitsandbytes, expandable segments) are fields of the Fine-tuning section, reach the job, and show a
     loaded job; each has a tooltip."""
-    from advisor.core.job.workload import ActivationQuant, Checkpointing, Method, Parallel
+    from advisor.core.job.choices import (
+        ActivationQuant,
+        Checkpointing,
+        Method,
+        Parallel,
+    )
 
     session, window = app_window
     panel = window.workload_panel
@@ -111,9 +116,8 @@ def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window)
     """Which AdamW kernel the step runs (``--optimizer-kernel``) is a field; foreach holds a
     state-sized temporary and passes over the states more often, so the same full fine-tune needs more
     memory and trains slower than with the fused kernel; the field is greyed for other optimizers."""
-    from advisor.core.job.workload import OptimizerKernel
-
     from advisor.core.advice.comparison import ModelRef
+    from advisor.core.job.choices import OptimizerKernel
 
     session, window = app_window
     panel = window.workload_panel
@@ -142,7 +146,7 @@ def test_the_optimizer_kernel_is_a_field_that_moves_memory_and_speed(app_window)
 def test_the_plan_dialog_offers_nvme_offload(app_window):
     """ZeRO-Infinity's NVMe offload (``--offload nvme``) is a choice of a build's plan too."""
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import Offload
+    from advisor.core.job.choices import Offload
     from advisor.ui.plan_dialog import PlanDialog
 
     session, _window = app_window

@@ -13,8 +13,8 @@ from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.evaluate import resolve_entry
 from advisor.core.advice.ranking import Criterion
 from advisor.core.estimate.estimator import estimate
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Parallel
+from advisor.core.job.choices import Parallel
+from advisor.core.job.planned import PlanPins, alone
 from advisor.core.model.generic import generic_decoder
 from advisor.core.units import GIB
 from advisor.storage.settings import load_settings
@@ -49,8 +49,8 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     combo.activated.emit(i)
     assert session.arch.id == "llama-3.1-70b"
     resolved = resolve_entry(session.catalog, session.builds[0])
-    planned = session.results.builds[0].planned  # each build runs the job under its own plan
-    core = estimate(session.catalog.models["llama-3.1-70b"], planned.workload, resolved)
+    chosen = session.results.builds[0].chosen  # each build runs the job under its own plan
+    core = estimate(session.catalog.models["llama-3.1-70b"], chosen.planned, resolved)
     shown = session.results.builds[0].estimate
     assert shown.memory.total == pytest.approx(core.memory.total)
     after = _cell(window, 0, 2)
@@ -65,7 +65,7 @@ def test_changing_the_model_changes_table_and_curves_to_the_core_numbers(app_win
     results = session.results
     on_curve = plots.curve_at(results.curve_params, results.curves[results.current_technique], results.chosen_params)
     assert 10 ** marker_after[0] == pytest.approx(on_curve / GIB)  # the axis is log10
-    no_build = estimate(session.catalog.models["llama-3.1-70b"], session.workload, None)
+    no_build = estimate(session.catalog.models["llama-3.1-70b"], alone(session.workload), None)
     assert on_curve == pytest.approx(no_build.memory.total, rel=0.15)  # a generic decoder of its size is near it
     assert marker_after[0] != pytest.approx(marker_before[0])
 
@@ -91,7 +91,7 @@ def test_fit_curves_are_the_core_numbers(app_window):
     variants, current = technique_workloads(session.workload)
     x, y = fit.curves[current].getOriginalDataset()  # before the log10 of the axes
     for n in (CURVE_PARAMS[3], CURVE_PARAMS[20]):
-        core = estimate(generic_decoder(float(n)), variants[current], None).memory.total
+        core = estimate(generic_decoder(float(n)), alone(variants[current]), None).memory.total
         j = int(np.argmin(np.abs(x - n)))
         assert x[j] == pytest.approx(n)
         assert y[j] == pytest.approx(core / GIB)
@@ -145,7 +145,8 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
     # The verdict cell says what is wrong in its first clause; the whole message (with what to choose
     # instead) is in its tooltip and under the table. The column used to grow to the whole sentence and
     # pushed the speed and price columns out of a 1280-px window.
-    from advisor.core.job.workload import Engine, Workload
+    from advisor.core.job.choices import Engine
+    from advisor.core.job.planned import PlannedJob
 
     session, window = app_window
     session.set_builds((BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),
@@ -158,7 +159,7 @@ def test_a_long_refusal_keeps_the_verdict_cell_short(app_window, qtbot):
     qtbot.waitUntil(lambda: "choose another engine" in window.builds_panel.label_messages.text(), timeout=5000)
     assert _cell(window, 1, 2).startswith("fits")
     # A first clause that ends at a colon: 8-bit optimizer states with fp32 weights.
-    session.set_workload(Workload(mode="train", precision="fp32", optimizer="adamw-8bit"))
+    session.set_workload(PlannedJob(mode="train", precision="fp32", optimizer="adamw-8bit"))
     assert _cell(window, 1, 2) == "cannot run as set: 8-bit optimizer states with pure fp32 weights"
 
 

@@ -9,12 +9,12 @@ from advisor.core.advice.candidates import catalog_candidates
 from advisor.core.hardware.catalog import RecordKind
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import BuildGpu
-from advisor.core.job.workload import Engine
+from advisor.core.job.choices import Engine
 from advisor.core.speed.inference import stage_shares
 from advisor.storage import paths
 from advisor.storage.catalog_store import load_catalog, user_record_path
-from advisor.ui.builds_table_model import CHECKS_COLUMN
 from advisor.ui.add_build_dialog import AddBuildDialog
+from advisor.ui.builds_table_model import CHECKS_COLUMN
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
 
@@ -137,7 +137,7 @@ def test_the_dialog_builds_a_3090_and_4090_machine(qtbot, app_window):
     assert result.resolved is not None and [g.id for g in result.resolved.gpus] == ["rtx-3090", "rtx-4090"]
     # 16 sequences of 8k: a whole copy of the 8B model fits each 24 GB card (23.0 of 23.6 GiB, llama.cpp keeping the
     # input embedding in host RAM), so each card serves 8 of them — faster than taking turns on one split model
-    assert result.planned.plan.parallel.value == "none"
+    assert result.chosen.plan.parallel.value == "none"
     usable = [usable_memory_bytes(g) for g in result.resolved.gpus]
     assert stage_shares(result.resolved, 2) == pytest.approx(tuple(u / sum(usable) for u in usable))
 
@@ -227,7 +227,11 @@ def test_mixing_problems_in_words_errors_before_hints():
     """What holds OK back, Qt-free (``mixed_build.mixing_problem``): a unified-memory computer takes no other card
     and a build holds at most 72 of one card (errors), a row without a card yet is a hint."""
     from advisor.storage.catalog_store import load_catalog
-    from advisor.ui.mixed_build import MAX_OF_ONE_CARD, can_sit_beside_others, mixing_problem
+    from advisor.ui.mixed_build import (
+        MAX_OF_ONE_CARD,
+        can_sit_beside_others,
+        mixing_problem,
+    )
 
     gpus = load_catalog().catalog.gpus
     mac = next(g for g in gpus.values() if not can_sit_beside_others(g))

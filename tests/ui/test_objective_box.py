@@ -2,9 +2,10 @@
 
 import pytest
 
-from advisor.core.job.workload import Method, Mode, Objective
 from advisor.core.estimate.job_rules import ADAPTER_BASES
-from tests.qt_widgets import pick as _pick, pick_value, shown
+from advisor.core.job.choices import Method, Mode, Objective
+from tests.qt_widgets import pick as _pick
+from tests.qt_widgets import pick_value, shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]

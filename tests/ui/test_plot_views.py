@@ -66,7 +66,7 @@ def test_fit_legend_kept_rows_draw_as_a_fresh_legend(app_window, drawn, qapp):
 
     from advisor import plots
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     six = tuple(BuildEntry(name=n, **src) for n, src in (

@@ -3,7 +3,7 @@
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.advice.evaluate import BuildResult
 from advisor.core.hardware.catalog import gpu_build
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.settings import Settings
 from advisor.ui import format as fmt
@@ -17,8 +17,8 @@ def _result(**money):
 
 def test_a_build_without_a_price_says_no_price():
     r = _result()
-    assert fmt.cell(r, 4, Settings(), Workload()) == "no price"
-    assert "?" not in fmt.cell(r, 4, Settings(), Workload())
+    assert fmt.cell(r, 4, Settings(), PlannedJob()) == "no price"
+    assert "?" not in fmt.cell(r, 4, Settings(), PlannedJob())
 
 
 def _priced():
@@ -36,7 +36,7 @@ def _priced():
 def test_the_cell_shows_todays_price_of_the_whole_machine_with_its_kind():
     """One figure per machine on every screen: the lower of new and used, cards and platform."""
     r = _priced()
-    assert fmt.cell(r, 4, Settings(), Workload()) == f"${r.price.usd:,.0f} used"
+    assert fmt.cell(r, 4, Settings(), PlannedJob()) == f"${r.price.usd:,.0f} used"
     tip = fmt.price_tip(r, Settings())
     # the date and the staleness follow the catalog's newest dated prices, whichever they are
     assert "Includes: 2× GeForce RTX 3090 + desktop for two cards, typical" in tip
@@ -66,5 +66,5 @@ def test_largest_fit_headers_align_with_their_numbers():
 def test_a_gpu_count_build_says_it_stands_on_a_typical_platform():
     """A user's GPU × count build gets its tier's platform added, and says so."""
     r = _priced()
-    tip = fmt.cell_tip(r, 0, Settings(), Workload())
+    tip = fmt.cell_tip(r, 0, Settings(), PlannedJob())
     assert "On a typical desktop for two cards" in tip and "in its price; its host RAM 64 GB" in tip

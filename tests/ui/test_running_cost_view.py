@@ -54,7 +54,7 @@ def test_preferences_dialog_edits_the_running_cost_settings(qtbot):
 
 
 def test_preferences_dialog_lists_engines_as_their_users_write_them(qtbot):
-    from advisor.core.job.workload import Engine
+    from advisor.core.job.choices import Engine
     from advisor.storage.settings import Settings
 
     d = PreferencesDialog(Settings(default_engine=Engine.TENSORRT_LLM))
@@ -67,7 +67,7 @@ def test_preferences_dialog_lists_engines_as_their_users_write_them(qtbot):
 
 
 def test_a_mac_without_stated_power_says_that_not_no_speed(app_window, qtbot, drawn):
-    from advisor.core.job.workload import Engine
+    from advisor.core.job.choices import Engine
 
     session, window = app_window
     session.add_build(BuildEntry(name="Mac", system_id="apple-mac-studio-m1-max-32gb"))

@@ -38,7 +38,7 @@ def test_an_edit_of_the_document_is_computed_and_said_once(session):
     session.results_computed.connect(seen.append)
     session.set_workload(session.workload.model_copy(update={"batch": 9}))
     assert len(seen) == 1 and seen[0] is session.results
-    assert all(r.planned.workload.batch == 9 for r in session.results.builds if r.planned is not None)
+    assert all(r.chosen.planned.batch == 9 for r in session.results.builds if r.chosen is not None)
 
 
 def test_rank_by_alone_ranks_again_without_estimating_again(session):
@@ -81,7 +81,7 @@ def test_finished_results_carry_each_builds_speed_basis(session):
 def test_finished_results_are_of_the_job_the_results_are_of(session):
     """While a newer change is computed the results on screen are the last state's: their running costs are
     of that state's job, not of the one being computed."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     shown = session.results
     session.slice_ms = 0.0  # the new pass runs in turns: the old results stay on screen meanwhile

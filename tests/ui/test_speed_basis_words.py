@@ -7,19 +7,18 @@ import pytest
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.advice.evaluate import evaluate
 from advisor.core.advice.speed_bases import with_speed_bases
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 from advisor.storage.error_bands import speed_basis_table
 from advisor.storage.settings import Settings
 from advisor.ui import format as fmt
-
 from tests.ui.test_window_words import RAW
 
 
 @pytest.fixture(scope="module")
 def results():
     catalog = load_catalog().catalog
-    job = Workload(weights="q4_k_m", engine="llama.cpp")
+    job = PlannedJob(weights="q4_k_m", engine="llama.cpp")
     builds = (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
               BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))
     results = evaluate(catalog, catalog.models["llama-3.1-8b"], job, builds)

@@ -1,6 +1,7 @@
 """The Fine-tuning section's dataset and epochs: a training run's hours and cost per build."""
 
 import pytest
+
 from tests.qt_widgets import shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -37,10 +38,10 @@ def test_dataset_and_epochs_reach_the_workload_and_the_running_cost(app_window):
 def test_a_loaded_job_shows_its_dataset_and_epochs(app_window):
     session, window = app_window
     panel = window.workload_panel
-    from advisor.core.job.workload import Workload
+    from advisor.core.job.planned import PlannedJob
 
     data = session.workload.model_dump() | {"mode": "train", "dataset_tokens": 2_000_000_000, "epochs": 1.5}
-    session.set_workload(Workload.model_validate(data))
+    session.set_workload(PlannedJob.model_validate(data))
     assert panel.spin_dataset_tokens.value() == 2000 and panel.spin_epochs.value() == 1.5
 
 
@@ -48,13 +49,14 @@ def test_each_mode_keeps_its_own_batch(app_window):
     """Concurrent sequences and a training micro-batch are different numbers: switching the mode does
     not carry 16 served sequences into a micro-batch of 16 (a first training job too big everywhere);
     a first switch to training starts at the job's default micro-batch, and each mode gets its own back."""
-    from advisor.core.job.workload import Mode, Workload
+    from advisor.core.job.choices import Mode
+    from advisor.core.job.planned import PlannedJob
 
     session, window = app_window
     panel = window.workload_panel
     assert session.workload.mode is Mode.INFERENCE and session.workload.batch == 16
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "train")))
-    assert session.workload.batch == Workload.model_fields["batch"].default == 1
+    assert session.workload.batch == PlannedJob.model_fields["batch"].default == 1
     assert panel.spin_batch.value() == 1
     panel.spin_batch.setValue(4)
     panel.combo_mode.setCurrentIndex(panel.combo_mode.findText(shown("mode", "inference")))

@@ -5,7 +5,7 @@ from PySide6.QtGui import QKeySequence
 
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.ranking import Criterion
-from advisor.core.job.plan import PlanPins
+from advisor.core.job.planned import PlanPins
 from advisor.probe.models import DetectedHost, Detection
 from advisor.storage.settings import load_settings
 from advisor.ui.recent import MAX_RECENT, with_recent

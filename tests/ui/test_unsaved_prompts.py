@@ -5,8 +5,8 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from advisor.core.advice.comparison import canonical_comparison
+from advisor.core.job.choices import Engine
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Engine
 from advisor.storage.settings import Settings
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_workload
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.estimate.job_checks import check_planned
+from advisor.core.job.choices import Method, Mode
+from advisor.core.job.planned import PlannedJob
 from advisor.core.model.generic import generic_decoder
 from advisor.ui import format as fmt
 from advisor.ui import words
@@ -39,14 +40,14 @@ def test_the_cli_keeps_naming_its_flags():
     from advisor.core.estimate.job_rules import ignored
 
     arch = generic_decoder(8e9)
-    w = Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)
-    messages = " ".join(p.message for p in check_workload(arch, w) + ignored(w, {"lora_rank"}))
+    w = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)
+    messages = " ".join(p.message for p in check_planned(arch, w) + ignored(w, {"lora_rank"}))
     assert "--method qlora or lora" in messages and "--method lora or qlora" in messages
 
 
 def test_a_contradiction_is_said_in_words_everywhere(app_window, qtbot):
     session, window = app_window
-    session.set_workload(Workload(mode=Mode.TRAIN, precision="fp32", optimizer="adamw-8bit"))
+    session.set_workload(PlannedJob(mode=Mode.TRAIN, precision="fp32", optimizer="adamw-8bit"))
     qtbot.waitUntil(lambda: not window.builds_panel.lines_pending, timeout=5000)  # they follow the table's paint
     r = session.results.builds[0]
     assert r.problems and "--precision" in " ".join(r.problems)  # the core's words …
@@ -81,7 +82,7 @@ def test_a_build_short_of_host_ram_says_so_in_its_cell():
     from advisor.storage.settings import Settings
 
     cat = load_catalog().catalog
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL)
     r = evaluate.evaluate_build(cat, cat.models["llama-3.1-8b"], job,
                                 BuildEntry(name="one 4090", gpu_id="rtx-4090", gpu_count=1), with_suggestions=False)
     assert r.estimate.fit.host_short and not r.runs

@@ -2,8 +2,9 @@
 
 import pytest
 
-from advisor.core.job.workload import Engine, Method, Mode
-from tests.qt_widgets import pick as _pick, pick_value, shown
+from advisor.core.job.choices import Engine, Method, Mode
+from tests.qt_widgets import pick as _pick
+from tests.qt_widgets import pick_value, shown
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 pytestmark = [pytest.mark.gui, OFFSCREEN_NOISE]
@@ -96,11 +97,11 @@ def test_a_rejected_value_is_a_sentence(app_window):
     panel = window.workload_panel
     from pydantic import ValidationError
 
-    from advisor.core.job.workload import Workload
+    from advisor.core.job.planned import PlannedJob
     from advisor.ui.words import validation_sentence
 
     with pytest.raises(ValidationError) as info:
-        Workload(gpu_memory_utilization=0)
+        PlannedJob(gpu_memory_utilization=0)
     text = validation_sentence(info.value.errors()[0])
     assert text == "Memory share must be more than 0; the previous value is kept."
     assert "gpu_memory_utilization" not in text
@@ -111,7 +112,7 @@ def test_the_decode_attention_kernel_is_a_window_option(app_window):
     # The speed benchmark maps TensorRT-LLM rows to the per-head kernel: a user of the
     # window can set the same thing, and it slows decoding of a model that shares KV heads.
     from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.job.workload import DecodeAttention
+    from advisor.core.job.choices import DecodeAttention
 
     session, window = app_window
     panel = window.workload_panel
@@ -146,7 +147,7 @@ def test_prompt_tokens_in_the_window(app_window):
 def test_engines_are_listed_as_their_users_write_them(app_window):
     """'vLLM', 'TensorRT-LLM' on screen (``Engine.label``), the job's value behind each; undo puts the
     label of the engine back."""
-    from advisor.core.job.workload import Engine
+    from advisor.core.job.choices import Engine
 
     session, window = app_window
     combo = window.workload_panel.combo_engine
@@ -193,7 +194,7 @@ def test_the_tensorrt_llm_version_is_a_window_option(app_window):
 def test_prompt_attention_is_a_window_option_where_the_engine_takes_it(app_window):
     """A prompt without a fused attention kernel is slower; the Attention box sits
     with the task, enabled in inference for transformers and llama.cpp, greyed for engines that always fuse."""
-    from advisor.core.job.workload import AttentionImpl
+    from advisor.core.job.choices import AttentionImpl
 
     session, window = app_window
     panel = window.workload_panel

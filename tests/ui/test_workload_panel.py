@@ -4,8 +4,8 @@ with the declaration's words, tooltip and the model's bounds; greyed with the re
 import pytest
 
 from advisor.core.estimate.job_words import say
+from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import SETTINGS, Widget, setting, whole_bounds
-from advisor.core.job.workload import Workload
 from tests.qt_widgets import pick_value
 
 OFFSCREEN_NOISE = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -20,7 +20,7 @@ def test_every_field_has_a_control_or_a_reason(app_window):
     panel = window.workload_panel
     dialog = PlanDialog(BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), session.results.builds[0],
                         session.workload)
-    for name in Workload.model_fields:
+    for name in PlannedJob.model_fields:
         s = setting(name)
         if s.widget is Widget.PLAN:  # set per build: the Plan… dialog, or only the command line (and why)
             assert getattr(dialog, f"combo_{name}", None) is not None or "only the command line" in s.exempt, name
@@ -42,7 +42,7 @@ def test_choices_are_the_declared_words_and_bounds_the_models(app_window):
     assert [panel.combo_mode.itemText(i) for i in range(2)] == ["inference", "fine-tuning"]
     assert panel.combo_precision.itemText(0) == "mixed precision"  # not 'amp'
     assert (panel.spin_batch.minimum(), panel.spin_batch.maximum()) == whole_bounds("batch")
-    assert panel.spin_gpu_memory_utilization.maximum() == Workload.model_fields["gpu_memory_utilization"].metadata[1].le
+    assert panel.spin_gpu_memory_utilization.maximum() == PlannedJob.model_fields["gpu_memory_utilization"].metadata[1].le
     assert panel.spin_prompt_tokens.minimum() == -1 and panel.spin_prompt_tokens.text() == "not set"
 
 

@@ -16,10 +16,10 @@ from pydantic import Field
 
 from advisor.core.cost.machine import PriceChoice, machine_price
 from advisor.core.estimate.estimator import estimate, fit_of
-from advisor.core.estimate.job_checks import Problem, check_workload
+from advisor.core.estimate.job_checks import Problem, check_planned
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryResult
 from advisor.core.memory.training import SET_BY_USER
@@ -43,7 +43,7 @@ TECHNIQUES: dict[str, dict[str, object]] = {
 }
 
 
-def with_technique(workload: Workload, technique: str | None) -> Workload:
+def with_technique(workload: PlannedJob, technique: str | None) -> PlannedJob:
     """``workload`` with one of ``TECHNIQUES`` applied (validated; KeyError lists the names)."""
     if technique is None:
         return workload
@@ -53,7 +53,7 @@ def with_technique(workload: Workload, technique: str | None) -> Workload:
     data.update(TECHNIQUES[technique])
     if data.get("method") != "qlora" and "weights" not in TECHNIQUES[technique] and data.get("mode") == "train":
         data.pop("weights", None)
-    return Workload.model_validate(data)
+    return PlannedJob.model_validate(data)
 
 
 class Verdict(Frozen):
@@ -80,7 +80,7 @@ class Verdict(Frozen):
     notes: tuple[str, ...] = ()
 
 
-def verdict(arch: ModelArch, workload: Workload, build: ResolvedBuild, price_usd: float | None = None,
+def verdict(arch: ModelArch, workload: PlannedJob, build: ResolvedBuild, price_usd: float | None = None,
             choice: PriceChoice = PriceChoice.NEW, today: dt.date | None = None) -> Verdict:
     """The verdict of ``build``; price from ``price_usd`` or, when None, today's price of the whole machine
     (``advisor.core.cost.machine.machine_price``), which may itself be unknown."""
@@ -98,37 +98,37 @@ def verdict(arch: ModelArch, workload: Workload, build: ResolvedBuild, price_usd
         decode_tokens_per_s=e.speed.decode_tokens_per_s, prefill_tokens_per_s=e.speed.prefill_tokens_per_s,
         time_to_first_token_s=e.speed.time_to_first_token_s, train_tokens_per_s=e.speed.train_tokens_per_s,
         step_time_s=e.speed.step_time_s, interconnect_share=e.speed.interconnect_share, price_usd=price,
-        usd_per_token_per_s=per, reason=fit.reason, problems=tuple(check_workload(arch, workload, build)),
+        usd_per_token_per_s=per, reason=fit.reason, problems=tuple(check_planned(arch, workload, build)),
         notes=e.speed.notes,
     )
 
 
-def compare(arch: ModelArch, workload: Workload, builds: Iterable[ResolvedBuild],
+def compare(arch: ModelArch, workload: PlannedJob, builds: Iterable[ResolvedBuild],
             prices: Mapping[str, float | None] | None = None) -> list[Verdict]:
     """Verdicts in the order given; ``prices`` by build name overrides the catalog price."""
     prices = prices or {}
     return [verdict(arch, workload, b, prices.get(b.name)) for b in builds]
 
 
-def _memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None) -> MemoryResult:
+def _memory(arch: ModelArch, workload: PlannedJob, gpu_memory_bytes: float | None) -> MemoryResult:
     """``estimate_memory``, remembered: a replot after a build change recomputes nothing
-    (ModelArch and Workload are frozen, hence hashable). Two workloads equal in value but not in
+    (ModelArch and PlannedJob are frozen, hence hashable). Two workloads equal in value but not in
     which of ``SET_BY_USER`` the user set get different framework defaults, so that is in the key."""
     return _remembered(arch, workload, SET_BY_USER & workload.model_fields_set, gpu_memory_bytes)
 
 
 @lru_cache(maxsize=16384)
-def _remembered(arch: ModelArch, workload: Workload, set_by_user: frozenset[str],
+def _remembered(arch: ModelArch, workload: PlannedJob, set_by_user: frozenset[str],
                 gpu_memory_bytes: float | None) -> MemoryResult:
     return estimate_memory(arch, workload, gpu_memory_bytes)
 
 
-def _fits(n_params: float, workload: Workload, build: ResolvedBuild, usable: float) -> bool:
+def _fits(n_params: float, workload: PlannedJob, build: ResolvedBuild, usable: float) -> bool:
     mem = _memory(generic_decoder(n_params), workload, usable if workload.engine.pooled else None)
     return fit_of(mem.breakdown, workload, build, mem.kv_capacity_tokens).fits
 
 
-def largest_fitting_params(workload: Workload, build: ResolvedBuild, technique: str | None = None,
+def largest_fitting_params(workload: PlannedJob, build: ResolvedBuild, technique: str | None = None,
                            lo: float = MIN_PARAMS, hi: float = MAX_PARAMS, rel_tol: float = 0.005) -> float:
     """Largest N whose generic decoder fits ``build`` under ``workload`` (with ``technique``
     applied), by bisection on log N to ``rel_tol``; 0.0 when not even ``lo`` fits.
@@ -147,7 +147,7 @@ def largest_fitting_params(workload: Workload, build: ResolvedBuild, technique: 
     return lo
 
 
-def fit_curve(workload: Workload, sizes: Sequence[float]) -> list[tuple[float, float]]:
+def fit_curve(workload: PlannedJob, sizes: Sequence[float]) -> list[tuple[float, float]]:
     """(N, peak bytes on the busiest GPU) for generic decoders of each size: a build's line on
     the plot is its usable memory (``usable_memory_bytes``)."""
     return [(n, _memory(generic_decoder(n), workload, None).breakdown.total) for n in sizes]
@@ -159,7 +159,7 @@ def log_sizes(lo: float = 1e8, hi: float = 1e12, count: int = 100) -> list[float
     return [math.exp(math.log(lo) + i * step) for i in range(count)]
 
 
-def fit_sweep(workload: Workload, builds: Sequence[ResolvedBuild], sizes: Sequence[float],
+def fit_sweep(workload: PlannedJob, builds: Sequence[ResolvedBuild], sizes: Sequence[float],
               techniques: Iterable[str] = tuple(TECHNIQUES)) -> dict[tuple[str, str], list[bool]]:
     """For every (technique, build name): does each size fit? Memory is computed once per
     (technique, size) and compared with each build's usable memory (vLLM per build)."""

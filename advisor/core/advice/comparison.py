@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from advisor.core.advice.criterion import Criterion
-from advisor.core.hardware.records import MAX_NODES, ResolvedBuild, Topology, topology_problem
+from advisor.core.hardware.records import (
+    MAX_NODES,
+    ResolvedBuild,
+    Topology,
+    topology_problem,
+)
 from advisor.core.job.defaults import default_job
-from advisor.core.job.plan import BUILD_ONLY_FIELDS, PlanPins
-from advisor.core.job.workload import Workload
+from advisor.core.job.job import Job
+from advisor.core.job.planned import BUILD_ONLY_FIELDS, PlannedJob, PlanPins, job_of
 from advisor.core.model.arch import ModelArch
 from advisor.core.schema import Frozen, RecordId, exact_int
 
@@ -117,7 +122,7 @@ class Comparison(Frozen):
     schema_version: Annotated[Literal[2], BeforeValidator(exact_int)] = COMPARISON_VERSION
     title: str = Field("", max_length=200, description="Optional title for the window and the PDF")
     rank_by: Criterion = Field(Criterion.SPEED, description="What the winner is chosen on (window and PDF alike)")
-    workload: Workload = Workload()
+    workload: Job = Job()
     model: ModelRef
     builds: tuple[BuildEntry, ...] = Field(
         min_length=MIN_BUILDS, max_length=MAX_BUILDS, description="The candidates, in display order"
@@ -127,6 +132,16 @@ class Comparison(Frozen):
     @classmethod
     def _migrate(cls, data: object) -> object:
         return migrate_v1(data) if isinstance(data, dict) and data.get("schema_version") == 1 else data
+
+    @field_validator("workload", mode="before")
+    @classmethod
+    def _job_alone(cls, value: object) -> object:
+        """The job only: each build plans itself (``BuildEntry.plan``). A file saved before the job and its plan
+        were two types has the build-only plan fields in its workload (every such file, at their defaults),
+        which no estimate read: they are checked as they were (a bad value is still a bad file), then dropped."""
+        if isinstance(value, dict) and any(k in value for k in BUILD_ONLY_FIELDS):
+            return job_of(PlannedJob.model_validate(value))
+        return job_of(value) if isinstance(value, PlannedJob) else value
 
     @model_validator(mode="after")
     def _names_unique(self) -> Comparison:
@@ -160,7 +175,7 @@ def migrate_v1(data: dict) -> dict:
     return out
 
 
-def canonical_workload() -> Workload:
+def canonical_workload() -> Job:
     """The default job (``advisor.core.job.defaults``): Llama 3.1 8B served by vLLM to 16 users at 8k.
 
     The job only: each build plans itself (both pairs split every layer over their two cards,

@@ -18,10 +18,15 @@ import numpy as np
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.largest import SIZE_HI, FitInput, anchored, largest_fits
 from advisor.core.advice.running_costs import RunningCosts
-from advisor.core.cost.machine import MachinePrice, PriceChoice, hourly_price, machine_price
-from advisor.core.estimate.job_words import say
+from advisor.core.cost.machine import (
+    MachinePrice,
+    PriceChoice,
+    hourly_price,
+    machine_price,
+)
 from advisor.core.estimate.estimator import estimate
-from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.job_checks import check_job, check_planned
+from advisor.core.estimate.job_words import say
 from advisor.core.estimate.results import Estimate
 from advisor.core.hardware.catalog import (
     Catalog,
@@ -35,23 +40,24 @@ from advisor.core.hardware.checks import check_build
 from advisor.core.hardware.machines import machine_build, on_platform, price_tier
 from advisor.core.hardware.power import build_power
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import PlanPins, job_of
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.choices import Method, Mode
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlanPins, alone, job_of
 from advisor.core.memo import KeepLast
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.generic import generic_decoder
 from advisor.core.model.params import count_params
-from advisor.core.plan.search import FitStatus, Planned, best_plan
+from advisor.core.plan.planner import ChosenPlan, FitStatus, best_plan
 from advisor.core.plan.suggest import SearchCancelled, Suggestion, suggestions
 from advisor.core.plan.words import plan_words
 from advisor.core.speed.basis import SpeedBasis
 
 #: Model sizes of the fit plot: 0.5 B to 1 T parameters, log-spaced (6 per decade).
 CURVE_PARAMS = np.geomspace(0.5e9, 1e12, 21)
-#: Inference techniques drawn on the fit plot (weight formats), label → Workload.weights.
+#: Inference techniques drawn on the fit plot (weight formats), label → Job.weights.
 INFERENCE_TECHNIQUES = {"bf16": "bf16", "fp8": "fp8", "int8 (LLM.int8)": "int8", "4-bit AWQ": "awq", "GGUF Q4_K_M": "q4_k_m"}
-#: Training techniques drawn on the fit plot, label → Workload.method.
+#: Training techniques drawn on the fit plot, label → Job.method.
 TRAINING_TECHNIQUES = {"full fine-tune": Method.FULL, "LoRA": Method.LORA, "QLoRA": Method.QLORA}
 
 
@@ -62,11 +68,11 @@ class BuildResult:
     entry: BuildEntry
     resolved: ResolvedBuild | None = None
     estimate: Estimate | None = None
-    planned: Planned | None = None  # the plan this build runs the job with, and how it was chosen
+    chosen: ChosenPlan | None = None  # the plan this build runs the job with, and how it was chosen
     plan_text: str = ""  # the plan in words
     status: FitStatus | None = None  # fits / tight / does not fit / cannot run as set (None: no estimate)
     suggestions: tuple[Suggestion, ...] = ()  # what would make it fit (when it does not, or is tight)
-    problems: tuple[str, ...] = ()  # the workload contradicts itself or this build (check_workload)
+    problems: tuple[str, ...] = ()  # the workload contradicts itself or this build (check_planned)
     warnings: tuple[str, ...] = ()  # the build's own checks: PSU, spacing, bridge, lanes
     error: str | None = None  # no estimate at all, and why
     price_new_usd: float | None = None
@@ -184,7 +190,7 @@ def money(catalog: Catalog | None, entry: BuildEntry, resolved: ResolvedBuild,
                   "price_used_usd": used.usd, "usd_per_hour": None, "price_date": either.date, "price_note": note}
 
 
-def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
+def technique_workloads(workload: Job) -> tuple[dict[str, Job], str]:
     """The fit plot's techniques under the current settings, and which one is current."""
     if workload.mode is Mode.TRAIN:
         # Each method on the base it trains: LoRA and full on 16 bits, QLoRA on 4-bit NF4 (Dettmers et al. 2023).
@@ -207,21 +213,21 @@ def technique_workloads(workload: Workload) -> tuple[dict[str, Workload], str]:
     return variants, current
 
 
-def _engine_loads(workload: Workload) -> bool:
+def _engine_loads(workload: Job) -> bool:
     """The engine loads the job's weight format on some build (no problem with the weights before any build)."""
-    return not any(p.field == "weights" for p in check_workload(generic_decoder(8e9), job_of(workload)))
+    return not any(p.field == "weights" for p in check_job(generic_decoder(8e9), job_of(workload)))
 
 
-def _point(workload: Workload, n_params: float) -> float:
+def _point(workload: Job, n_params: float) -> float:
     """Per-GPU bytes of the generic decoder of ``n_params``; memory only (speed is not plotted per
     size). NaN for an impossible point: it leaves a gap in the curve, not a crash."""
     try:
-        return estimate_memory(generic_decoder(float(n_params)), workload, detail=False).breakdown.total
+        return estimate_memory(generic_decoder(float(n_params)), alone(workload), detail=False).breakdown.total
     except ValueError:
         return math.nan
 
 
-def fit_curve_steps(workload: Workload) -> Generator[None, None, tuple[dict[str, np.ndarray], str]]:
+def fit_curve_steps(workload: Job) -> Generator[None, None, tuple[dict[str, np.ndarray], str]]:
     """``fit_curves`` one point at a time: yields after each model size, returns what ``fit_curves``
     returns. The window computes the sweep a few points per turn of its event loop (issue 20)."""
     variants, current = technique_workloads(workload)
@@ -235,7 +241,7 @@ def fit_curve_steps(workload: Workload) -> Generator[None, None, tuple[dict[str,
     return curves, current
 
 
-def fit_curves(workload: Workload) -> tuple[dict[str, np.ndarray], str]:
+def fit_curves(workload: Job) -> tuple[dict[str, np.ndarray], str]:
     """Per technique, the per-GPU bytes of a whole copy of a generic decoder at each ``CURVE_PARAMS``
     size, and the label of the job's own technique."""
     steps = fit_curve_steps(workload)
@@ -265,7 +271,7 @@ def largest_fitting(curve: np.ndarray, usable_bytes: float) -> float | None:
 
 
 @KeepLast
-def _job_of(workload: Workload) -> Workload:
+def _job_of(workload: Job) -> Job:
     """``job_of(workload)``; the last one is kept, so every build of a pass plans the same job object (the
     plan search shares a training job's probes between builds of as many GPUs)."""
     return job_of(workload)
@@ -299,10 +305,10 @@ def prepare_build(catalog: Catalog | None, entry: BuildEntry) -> PreparedBuild:
 
 def needs_suggestions(r: BuildResult) -> bool:
     """A build that does not fit, or fits tightly: what would make it fit is worth finding."""
-    return r.planned is not None and r.resolved is not None and r.status in (FitStatus.NO, FitStatus.TIGHT)
+    return r.chosen is not None and r.resolved is not None and r.status in (FitStatus.NO, FitStatus.TIGHT)
 
 
-def find_suggestions(arch: ModelArch, workload: Workload, results: Results, margin: float = 0.0,
+def find_suggestions(arch: ModelArch, workload: Job, results: Results, margin: float = 0.0,
                      cancelled: Callable[[], bool] | None = None) -> tuple[tuple[Suggestion, ...] | None, ...] | None:
     """Per build of ``results``: what would make it fit (None where nothing is looked for).
 
@@ -320,7 +326,7 @@ def suggestion_inputs(results: Results) -> tuple[tuple[ResolvedBuild, PlanPins] 
     return tuple((r.resolved, r.entry.plan or PlanPins()) if needs_suggestions(r) else None for r in results.builds)
 
 
-def suggestions_for(arch: ModelArch, workload: Workload, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
+def suggestions_for(arch: ModelArch, workload: Job, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
                     margin: float = 0.0, cancelled: Callable[[], bool] | None = None
                     ) -> tuple[tuple[Suggestion, ...] | None, ...] | None:
     """``find_suggestions`` from ``suggestion_inputs``."""
@@ -339,11 +345,11 @@ def suggestions_for(arch: ModelArch, workload: Workload, inputs: tuple[tuple[Res
 def fit_inputs(results: Results) -> tuple[FitInput, ...]:
     """What the search for each build's largest model reads (``largest.largest_fits``): the build and its
     pinned plan, or None where it has no plan (unresolved, no model)."""
-    return tuple((r.resolved, r.entry.plan or PlanPins()) if r.planned is not None and r.resolved is not None else None
+    return tuple((r.resolved, r.entry.plan or PlanPins()) if r.chosen is not None and r.resolved is not None else None
                  for r in results.builds)
 
 
-def largest_fits_for(workload: Workload, inputs: tuple[FitInput, ...], margin: float = 0.0,
+def largest_fits_for(workload: Job, inputs: tuple[FitInput, ...], margin: float = 0.0,
                      cancelled: Callable[[], bool] | None = None) -> tuple[dict[str, float | None] | None, ...] | None:
     """Per build: the largest generic decoder its plan search runs, per fit-plot technique (None: cancelled)."""
     return largest_fits(technique_workloads(workload)[0], inputs, margin, cancelled)
@@ -366,7 +372,7 @@ class SearchAnswer:
     largest: tuple[dict[str, float | None] | None, ...]
 
 
-def background_search(arch: ModelArch, workload: Workload, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
+def background_search(arch: ModelArch, workload: Job, inputs: tuple[tuple[ResolvedBuild, PlanPins] | None, ...],
                       margin: float = 0.0, fits: tuple[FitInput, ...] | None = None,
                       cancelled: Callable[[], bool] | None = None):
     """What the window computes once the job stays put: what would make each build fit
@@ -393,7 +399,7 @@ def with_suggestions(results: Results, found: tuple[tuple[Suggestion, ...] | Non
     return dataclasses.replace(results, builds=builds)
 
 
-def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entry: BuildEntry,
+def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Job, entry: BuildEntry,
                    margin: float = 0.0, with_suggestions: bool = True,
                    prepared: PreparedBuild | None = None, quick: bool = False) -> BuildResult:
     """One build: its best plan for the job (or the plan pinned on the entry), estimate, checks, price.
@@ -412,26 +418,26 @@ def evaluate_build(catalog: Catalog | None, arch: ModelArch | None, workload: Wo
     job = _job_of(workload)
     pins = entry.plan or PlanPins()
     try:
-        planned = best_plan(arch, job, resolved, pins, margin, quick=quick)
+        chosen = best_plan(arch, job, resolved, pins, margin, quick=quick)
     except ValueError as exc:  # the estimator's refusal (unknown format) is shown, not raised
         return BuildResult(entry=entry, resolved=resolved, warnings=warnings, error=f"no estimate: {exc}",
-                           problems=_problem_lines(check_workload(arch, job, resolved)), **money_fields)
+                           problems=_problem_lines(check_planned(arch, alone(job), resolved)), **money_fields)
     found: tuple[Suggestion, ...] = ()
-    if with_suggestions and planned.status in (FitStatus.NO, FitStatus.TIGHT):
+    if with_suggestions and chosen.status in (FitStatus.NO, FitStatus.TIGHT):
         found = tuple(suggestions(arch, job, resolved, pins, margin))
-    return BuildResult(entry=entry, resolved=resolved, estimate=planned.estimate, planned=planned,
-                       plan_text=plan_words(planned.plan, resolved, job.mode, pins.any), status=planned.status,
-                       suggestions=found, problems=_problem_lines(planned.problems), warnings=warnings,
+    return BuildResult(entry=entry, resolved=resolved, estimate=chosen.estimate, chosen=chosen,
+                       plan_text=plan_words(chosen.plan, resolved, job.mode, pins.any), status=chosen.status,
+                       suggestions=found, problems=_problem_lines(chosen.problems), warnings=warnings,
                        detailed=not quick, **money_fields)
 
 
 def detailed(arch: ModelArch | None, r: BuildResult) -> BuildResult:
     """``r`` with the whole estimate of its plan (``estimate``: the rule of thumb, the parameter counts and the
     assumptions that ``evaluate_build(quick=True)`` leaves out)."""
-    if r.detailed or arch is None or r.planned is None or r.resolved is None:
+    if r.detailed or arch is None or r.chosen is None or r.resolved is None:
         return r
-    est = estimate(arch, r.planned.workload, r.resolved)
-    return dataclasses.replace(r, estimate=est, planned=dataclasses.replace(r.planned, estimate=est), detailed=True)
+    est = estimate(arch, r.chosen.planned, r.resolved)
+    return dataclasses.replace(r, estimate=est, chosen=dataclasses.replace(r.chosen, estimate=est), detailed=True)
 
 
 def detailed_results(arch: ModelArch | None, results: Results) -> Results:
@@ -441,7 +447,7 @@ def detailed_results(arch: ModelArch | None, results: Results) -> Results:
     return dataclasses.replace(results, builds=tuple(detailed(arch, r) for r in results.builds))
 
 
-def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload, entries: tuple[BuildEntry, ...],
+def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Job, entries: tuple[BuildEntry, ...],
              curves: tuple[dict[str, np.ndarray], str] | None = None, margin: float = 0.0,
              prepared: tuple[PreparedBuild, ...] | None = None, suggest: bool = True) -> Results:
     """Everything the views need after one change (``curves`` reused when the workload did not change).
@@ -464,7 +470,7 @@ def evaluate(catalog: Catalog | None, arch: ModelArch | None, workload: Workload
     return results
 
 
-def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResult],
+def assemble(arch: ModelArch | None, workload: Job, builds: list[BuildResult],
              curves: tuple[dict[str, np.ndarray], str]) -> Results:
     """``Results`` from each build's ``evaluate_build`` (the window computes them a few at a time) and
     the chosen model's size and need (the star on the curves); the largest models come later
@@ -476,7 +482,7 @@ def assemble(arch: ModelArch | None, workload: Workload, builds: list[BuildResul
         # The marker sits on the curves' footing: memory without a build (a vLLM estimate with a
         # build is the card's pre-allocated share, which the curves do not include).
         try:  # the total only: a training job's words are not built (the same breakdown, estimate_training)
-            chosen_need = estimate_memory(arch, job, detail=False).breakdown.total
+            chosen_need = estimate_memory(arch, alone(job), detail=False).breakdown.total
             chosen_params = count_params(arch).total
         except ValueError:  # unknown format: the builds already say why
             pass

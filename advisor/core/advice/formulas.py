@@ -9,8 +9,9 @@ from pydantic import Field
 
 from advisor.core.hardware import interconnect
 from advisor.core.hardware import memory as usable
+from advisor.core.job.choices import Engine, Framework, Mode, OptimizerKernel
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.core.job.workload import Engine, Framework, Mode, OptimizerKernel, Workload
+from advisor.core.job.job import Job
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
 from advisor.core.speed import engine_speed, flops, scores
@@ -26,7 +27,7 @@ class Formula(Frozen):
 
 def _adamw_step_bytes(kernel: OptimizerKernel) -> float:
     """Bytes an AMP AdamW job's optimizer step moves per trained parameter with ``kernel``."""
-    return speed_training.optimizer_step_bytes_per_param(Workload(mode=Mode.TRAIN, optimizer_kernel=kernel))
+    return speed_training.optimizer_step_bytes_per_param(Job(mode=Mode.TRAIN, optimizer_kernel=kernel))
 
 
 def _engine_constants() -> str:

@@ -20,10 +20,10 @@ import math
 from collections.abc import Callable, Generator
 
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import PlanPins, job_of
-from advisor.core.job.workload import Workload
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlanPins, job_of
 from advisor.core.model.generic import generic_decoder
-from advisor.core.plan.search import best_plan
+from advisor.core.plan.planner import best_plan
 from advisor.core.plan.suggest import SearchCancelled
 
 #: The fit plot's size range (``evaluate.CURVE_PARAMS``' ends): 0.5 B to 1 T parameters.
@@ -35,7 +35,7 @@ REL_TOL = 0.02
 FitInput = tuple[ResolvedBuild, PlanPins] | None
 
 
-def runs_at(n_params: float, job: Workload, build: ResolvedBuild, pins: PlanPins, margin: float) -> bool:
+def runs_at(n_params: float, job: Job, build: ResolvedBuild, pins: PlanPins, margin: float) -> bool:
     """Whether ``build``'s plan search runs ``job`` for a generic decoder of ``n_params``."""
     try:
         return best_plan(generic_decoder(n_params), job, build, pins, margin, quick=True).status.runs
@@ -43,7 +43,7 @@ def runs_at(n_params: float, job: Workload, build: ResolvedBuild, pins: PlanPins
         return False
 
 
-def largest_runs_steps(job: Workload, build: ResolvedBuild, pins: PlanPins, margin: float
+def largest_runs_steps(job: Job, build: ResolvedBuild, pins: PlanPins, margin: float
                        ) -> Generator[None, None, float | None]:
     """The largest size in [``SIZE_LO``, ``SIZE_HI``] that runs (None: not even the smallest), yielding
     after each probe (the window computes it a few probes per turn when it has no process for it)."""
@@ -64,7 +64,7 @@ def largest_runs_steps(job: Workload, build: ResolvedBuild, pins: PlanPins, marg
     return lo
 
 
-def largest_fits_steps(variants: dict[str, Workload], inputs: tuple[FitInput, ...], margin: float
+def largest_fits_steps(variants: dict[str, Job], inputs: tuple[FitInput, ...], margin: float
                        ) -> Generator[None, None, tuple[dict[str, float | None] | None, ...]]:
     """Per build of ``inputs``, per technique of ``variants`` (``evaluate.technique_workloads``): the
     largest size that runs; a probe at a time."""
@@ -82,7 +82,7 @@ def largest_fits_steps(variants: dict[str, Workload], inputs: tuple[FitInput, ..
     return tuple(out)
 
 
-def largest_fits(variants: dict[str, Workload], inputs: tuple[FitInput, ...], margin: float,
+def largest_fits(variants: dict[str, Job], inputs: tuple[FitInput, ...], margin: float,
                  cancelled: Callable[[], bool] | None = None) -> tuple[dict[str, float | None] | None, ...] | None:
     """``largest_fits_steps`` at once; None when ``cancelled`` says so between probes."""
     steps = largest_fits_steps(variants, inputs, margin)

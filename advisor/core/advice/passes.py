@@ -1,4 +1,4 @@
-"""The orders' passes over found candidates (``advisor.core.advice.search``): which candidate folds under which,
+"""The orders' passes over found candidates (``advisor.core.advice.catalog_search``): which candidate folds under which,
 the Pareto front, and the two passes that keep a speed estimate from deciding what it cannot — fewer GPUs first
 within the estimate's own error on value, and a measured machine above a guess that leads on its estimate alone.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from advisor.core.advice.criterion import Criterion
-from advisor.core.plan.search import SPEED_TIE
+from advisor.core.plan.planner import SPEED_TIE
 
 
 def _no_better(a, b) -> bool:

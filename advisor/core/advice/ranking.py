@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, usable_why
-from advisor.core.job.workload import Mode, Workload
-from advisor.core.plan.search import SPEED_TIE, FitStatus
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
+from advisor.core.plan.planner import SPEED_TIE, FitStatus
 from advisor.core.units import GIB, format_usd
 
 #: Two builds within 5 % on price or value are "about the same" there; on speed, within the speed
@@ -37,7 +38,7 @@ def speed_of(r) -> float | None:
     if r.estimate is None:
         return None
     s = r.estimate.speed
-    return s.train_tokens_per_s if r.planned is not None and r.planned.workload.mode is Mode.TRAIN \
+    return s.train_tokens_per_s if r.chosen is not None and r.chosen.planned.mode is Mode.TRAIN \
         else s.decode_tokens_per_s
 
 
@@ -66,9 +67,9 @@ def value_of(r) -> float | None:
 
 def slow_why(r) -> str | None:
     """Why a build that runs the job does not run it at a usable speed (``advisor.core.advice.usable``)."""
-    if r.planned is None or r.estimate is None:
+    if r.chosen is None or r.estimate is None:
         return None
-    return usable_why(r.planned, 1.0, USABLE_TOKENS_PER_S, None)
+    return usable_why(r.chosen, 1.0, USABLE_TOKENS_PER_S, None)
 
 
 def _key(r, criterion: Criterion) -> tuple:
@@ -101,7 +102,7 @@ class Ranking:
         return self.order[1] if len(self.order) > 1 and self.order[1].runs else None
 
 
-def _unit(job: Workload) -> str:
+def _unit(job: Job) -> str:
     return "training tokens/s" if job.mode is Mode.TRAIN else "generated tokens/s"
 
 
@@ -198,7 +199,7 @@ def _close_calls(running: list, criterion: Criterion) -> list:
     return [best, *(r for r in running if r is not best)]
 
 
-def rank(results, job: Workload, criterion: Criterion = Criterion.SPEED) -> Ranking:
+def rank(results, job: Job, criterion: Criterion = Criterion.SPEED) -> Ranking:
     """Builds best first and the one sentence that names the winner and why."""
     criterion = Criterion(criterion)
     builds = [r for r in results.builds if r.estimate is not None or r.error]

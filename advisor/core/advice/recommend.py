@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 
-from advisor.core.advice.ranking import Criterion, need_and_have, purchase_price, rank, times
+from advisor.core.advice.ranking import (
+    Criterion,
+    need_and_have,
+    purchase_price,
+    rank,
+    times,
+)
 from advisor.core.cost.running import is_stale, usd_per_million_tokens
 from advisor.core.estimate.job_checks import message_of
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE
 from advisor.core.units import format_usd
 
@@ -27,9 +34,9 @@ PREFILL_NOTABLE = 1.2  # a prefill ratio worth a sentence
 def _cannot(r) -> str:
     """'cannot run it' where the software does not run the job on the build, 'cannot run it as set' where the
     settings contradict each other or the build."""
-    return "cannot run it" if r.planned is not None and r.planned.unsupported else "cannot run it as set"
+    return "cannot run it" if r.chosen is not None and r.chosen.unsupported else "cannot run it as set"
 
-def _headline(r, w: Workload) -> float | None:
+def _headline(r, w: Job) -> float | None:
     s = r.estimate.speed
     return s.train_tokens_per_s if w.mode is Mode.TRAIN else s.decode_tokens_per_s
 
@@ -92,7 +99,7 @@ def _stale_sentence(ok, today: dt.date) -> list[str]:
     return [f"Prices older than a year (stale): {parts}; a current price may change the ranking."]
 
 
-def recommendation(results, w: Workload, criterion: Criterion = Criterion.SPEED, today: dt.date | None = None) -> str:
+def recommendation(results, w: Job, criterion: Criterion = Criterion.SPEED, today: dt.date | None = None) -> str:
     """The winner sentence, then what else the numbers say (same text in the window and the PDF).
     ``today`` (default: the date now) decides which prices are stale."""
     today = today or dt.date.today()

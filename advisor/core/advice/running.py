@@ -28,12 +28,13 @@ from advisor.core.cost.running import (
     running_cost,
     training_flops,
 )
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.choices import Method, Mode
+from advisor.core.job.job import Job
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 
 
-def headline_rate(r: BuildResult, workload: Workload) -> float | None:
+def headline_rate(r: BuildResult, workload: Job) -> float | None:
     """Generated tokens/s (inference) or training tokens/s of a build that runs the job."""
     if r.estimate is None or not r.runs:
         return None
@@ -41,7 +42,7 @@ def headline_rate(r: BuildResult, workload: Workload) -> float | None:
     return s.train_tokens_per_s if workload.mode is Mode.TRAIN else s.decode_tokens_per_s
 
 
-def build_running_cost(r: BuildResult, workload: Workload, settings: CostSettings, today: dt.date) -> RunningCost:
+def build_running_cost(r: BuildResult, workload: Job, settings: CostSettings, today: dt.date) -> RunningCost:
     """One build's running cost: rented at its hourly rate, else bought at today's price (``BuildResult.price``,
     the one every screen shows). Its cost per million tokens is per generated token for inference and per
     trained token for training."""
@@ -56,7 +57,7 @@ def build_running_cost(r: BuildResult, workload: Workload, settings: CostSetting
         kind = "per_hour"
     training = workload.mode is Mode.TRAIN
     rate = headline_rate(r, workload)
-    n_gpus = r.planned.plan.n_gpus if r.planned is not None else (r.resolved.gpu_count if r.resolved else 1)
+    n_gpus = r.chosen.plan.n_gpus if r.chosen is not None else (r.resolved.gpu_count if r.resolved else 1)
     return running_cost(
         price_usd=price, price_kind=kind, price_date_=r.price_date,
         power=power_draw(r.resolved) if r.resolved is not None and not rented else None,
@@ -65,7 +66,7 @@ def build_running_cost(r: BuildResult, workload: Workload, settings: CostSetting
         train_tokens_per_s=rate if training else None)
 
 
-def cost_per_token_gap(r: BuildResult, c: RunningCost, workload: Workload) -> str:
+def cost_per_token_gap(r: BuildResult, c: RunningCost, workload: Job) -> str:
     """What a build's cost per million tokens lacks, in words ("" when it has one): a Mac whose table shows
     its speed but whose power is not stated lacks the power, not a speed estimate."""
     if c.usd_per_million_tokens is not None:
@@ -80,7 +81,7 @@ def cost_per_token_gap(r: BuildResult, c: RunningCost, workload: Workload) -> st
     return "; ".join(missing) or "not known"
 
 
-def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) -> RentVsBuy:
+def rent_vs_buy(results: Results, workload: Job, settings: CostSettings) -> RentVsBuy:
     """Each bought build against the cheapest cloud instance of the comparison that runs the job."""
     rented = [r for r in results.builds if r.usd_per_hour is not None and r.runs]
     if not rented:
@@ -107,7 +108,7 @@ def rent_vs_buy(results: Results, workload: Workload, settings: CostSettings) ->
 CHINCHILLA_MATCH = 0.01
 
 
-def asks_for_pretraining(arch: ModelArch, workload: Workload) -> bool:
+def asks_for_pretraining(arch: ModelArch, workload: Job) -> bool:
     """Full training on the compute-optimal dataset: the job is a pre-training run, so its plan is worth
     showing. A fine-tune (any other dataset, or none) is not: its "pre-training: 2,516,206 h" was noise."""
     if workload.mode is not Mode.TRAIN or workload.method is not Method.FULL or workload.dataset_tokens is None:
@@ -116,7 +117,7 @@ def asks_for_pretraining(arch: ModelArch, workload: Workload) -> bool:
     return abs(workload.dataset_tokens - optimal) <= CHINCHILLA_MATCH * optimal
 
 
-def chinchilla_plan(arch: ModelArch, results: Results, workload: Workload, settings: CostSettings,
+def chinchilla_plan(arch: ModelArch, results: Results, workload: Job, settings: CostSettings,
                     today: dt.date) -> ChinchillaPlan | None:
     """Pre-training the model compute-optimally, when the job asks for it (``asks_for_pretraining``):
     dataset, FLOPs, and per build the hours, GPU-days and cost at the build's estimated training tokens/s."""
@@ -136,7 +137,7 @@ def stale_prices(results: Results, today: dt.date) -> list[BuildResult]:
             and r.price is not None and r.price.usd is not None]
 
 
-def running_costs(arch: ModelArch | None, results: Results, workload: Workload, settings: CostSettings,
+def running_costs(arch: ModelArch | None, results: Results, workload: Job, settings: CostSettings,
                   today: dt.date) -> RunningCosts:
     """Every build's running cost, what each one's cost per million tokens lacks, owning against renting
     and, for a compute-optimal pre-training job, Chinchilla's run: computed once, read by every renderer."""
@@ -146,7 +147,7 @@ def running_costs(arch: ModelArch | None, results: Results, workload: Workload, 
     return RunningCosts(settings, today, costs, gaps, rent_vs_buy(results, workload, settings), plan)
 
 
-def with_running_costs(results: Results, arch: ModelArch | None, workload: Workload, settings: CostSettings,
+def with_running_costs(results: Results, arch: ModelArch | None, workload: Job, settings: CostSettings,
                        today: dt.date) -> Results:
     """``results`` carrying their ``running_costs`` (replaced when the settings or the day change)."""
     return dataclasses.replace(results, running=running_costs(arch, results, workload, settings, today))

@@ -13,19 +13,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from advisor.core.advice.evaluate import BuildResult, Results
-from advisor.core.job.workload import Workload
+from advisor.core.job.job import Job
 from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
 
 
-def speed_basis_of(r: BuildResult, workload: Workload, table: Mapping[str, Any]) -> SpeedBasis | None:
+def speed_basis_of(r: BuildResult, workload: Job, table: Mapping[str, Any]) -> SpeedBasis | None:
     """The basis of the GPUs the build's plan uses, for the job as planned; None without a build."""
     if r.resolved is None:
         return None
-    job = r.planned.workload if r.planned is not None else workload
+    job = r.chosen.planned if r.chosen is not None else workload
     return basis_of(table, r.resolved.gpus[:max(1, min(job.n_gpus, r.resolved.gpu_count))], software_of(job))
 
 
-def with_speed_bases(results: Results, workload: Workload, table: Mapping[str, Any]) -> Results:
+def with_speed_bases(results: Results, workload: Job, table: Mapping[str, Any]) -> Results:
     """``results`` with each build's ``speed_basis`` from ``table`` (keyed 'family|software')."""
     builds = tuple(dataclasses.replace(r, speed_basis=speed_basis_of(r, workload, table)) for r in results.builds)
     return dataclasses.replace(results, builds=builds)

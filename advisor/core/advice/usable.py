@@ -26,8 +26,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from advisor.core.job.workload import Mode, Workload
-from advisor.core.speed.basis import SpeedBasis, basis_of, software_of  # software_of: the table's own key
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
+from advisor.core.speed.basis import (  # software_of: the table's own key
+    SpeedBasis,
+    basis_of,
+    software_of,
+)
 
 #: Silent reading of non-fiction, words a minute (Brysbaert 2019, J. Memory and Language 109:104047).
 READING_WORDS_PER_MINUTE = 238
@@ -43,7 +48,7 @@ def rate_words(tokens_per_s: float) -> str:
     return f"{tokens_per_s:.1f}".removesuffix(".0")
 
 
-def speed_basis(table: Mapping[str, Any], gpus: Sequence, workload: Workload) -> SpeedBasis:
+def speed_basis(table: Mapping[str, Any], gpus: Sequence, workload: Job) -> SpeedBasis:
     return basis_of(table, gpus, software_of(workload))
 
 
@@ -56,26 +61,26 @@ def low_factor(basis: SpeedBasis, fallback_band_pct: float | None) -> float:
     return max(0.1, 1.0 - (band or 0.0) / 100)
 
 
-def per_sequence_tokens_per_s(planned) -> float | None:
+def per_sequence_tokens_per_s(chosen) -> float | None:
     """Generated tokens/s one sequence sees: the estimate's total over the sequences decoded together."""
-    s = planned.estimate.speed.decode_tokens_per_s
+    s = chosen.estimate.speed.decode_tokens_per_s
     if not s:
         return None
-    return s / max(planned.workload.batch, 1)
+    return s / max(chosen.planned.batch, 1)
 
 
-def usable_why(planned, factor: float, min_tokens_per_s: float, max_hours: float | None) -> str | None:
+def usable_why(chosen, factor: float, min_tokens_per_s: float, max_hours: float | None) -> str | None:
     """Why the plan's speed (times ``factor``) is not usable for its job; None when it is."""
-    w = planned.workload
+    w = chosen.planned
     if w.mode is Mode.INFERENCE:
-        rate = per_sequence_tokens_per_s(planned)
+        rate = per_sequence_tokens_per_s(chosen)
         if rate is None:
             return "speed unknown"
         if rate * factor < min_tokens_per_s:
             low = " at the low end of its band" if factor < 1 else ""
             return f"{rate * factor:,.1f} tokens/s per sequence{low}, under {rate_words(min_tokens_per_s)}"
         return None
-    rate = planned.estimate.speed.train_tokens_per_s
+    rate = chosen.estimate.speed.train_tokens_per_s
     if not rate:
         return "speed unknown"
     if max_hours is None or w.dataset_tokens is None:

@@ -1,9 +1,10 @@
-"""Settings that are impossible or contradict each other, each blamed on one workload field, and what the
-software does not run on the build's GPUs (``advisor.core.support``: ``Problem.support``).
+"""Settings that are impossible or contradict each other, each blamed on one setting, and what the software
+does not run on the build's GPUs (``advisor.core.support``: ``Problem.support``).
 
-Each problem names its field; the CLI says it as the field's flag, the window as the label of the
-control that sets it (both from the setting's declaration, ``advisor.core.job.settings``). Ranges
-(batch ≥ 1 …) are already enforced by ``Workload``.
+``check_job`` judges the job alone; ``check_planned`` the job under a plan on a build (the plan's GPUs,
+scheme and offload, and what the software runs there). Each problem names its setting; the CLI says it as
+the setting's flag, the window as the label of the control that sets it (both from the setting's
+declaration, ``advisor.core.job.settings``). Ranges (batch ≥ 1 …) are already enforced by ``Job``.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from advisor.core.estimate.job_rules import (
     engine_loads,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.settings import applies, by_flag, choice_label
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     LORA_TARGETS,
     Engine,
     Method,
@@ -31,14 +31,16 @@ from advisor.core.job.workload import (
     Optimizer,
     Parallel,
     Precision,
-    Workload,
 )
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
+from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.memory.format_words import format_words, kv_words
 from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.support.check import refusals
 
-__all__ = ["FOUR_BIT_BASES", "LLAMA_CPP_KV", "NOT_GGUF_QUANTS", "Problem", "check_workload", "message_of",
+__all__ = ["FOUR_BIT_BASES", "LLAMA_CPP_KV", "NOT_GGUF_QUANTS", "Problem", "check_job", "check_planned", "message_of",
            "past_trained_context", "support_problems"]
 
 EIGHT_BIT_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT)
@@ -53,66 +55,74 @@ SPLIT_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT)
 RUNS_PAST_TRAINED_CONTEXT = (Engine.TENSORRT_LLM,)
 
 
-def _format_problems(w: Workload) -> list[Problem]:
+def _format_problems(job: Job) -> list[Problem]:
     out: list[Problem] = []
     try:
-        weight_format(w.weights, w.quant_group_size, w.double_quant)
+        weight_format(job.weights, job.quant_group_size, job.double_quant)
     except ValueError as exc:
         out.append(Problem(field="weights", message=str(exc)))
     try:
-        kv_bytes_per_element(w.kv_dtype)
+        kv_bytes_per_element(job.kv_dtype)
     except ValueError as exc:
         out.append(Problem(field="kv_dtype", message=str(exc)))
-    if w.mode is Mode.INFERENCE and not engine_loads(w.engine, w.weights):
-        weights = format_words(w.weights)
+    if job.mode is Mode.INFERENCE and not engine_loads(job.engine, job.weights):
+        weights = format_words(job.weights)
         message = (f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"
-                   if w.engine.gguf else f"{weights} is a GGUF type: run it with llama.cpp")
+                   if job.engine.gguf else f"{weights} is a GGUF type: run it with llama.cpp")
         out.append(Problem(field="weights", message=message))
-    if w.mode is Mode.INFERENCE and not engine_caches(w.engine, w.kv_dtype):
-        out.append(Problem(field="kv_dtype", message=f"{kv_words(w.kv_dtype)} KV cache is a llama.cpp type; "
-                                                      f"{w.engine.label} uses FP16, BF16 or FP8"))
-    if w.mode is Mode.INFERENCE and w.prompt_tokens is not None and w.prompt_tokens > w.context_len:
-        out.append(Problem(field="prompt_tokens", message=f"a {w.prompt_tokens:,}-token prompt does not fit a "
-                                                          f"{w.context_len:,}-token context"))
+    if job.mode is Mode.INFERENCE and not engine_caches(job.engine, job.kv_dtype):
+        out.append(Problem(field="kv_dtype", message=f"{kv_words(job.kv_dtype)} KV cache is a llama.cpp type; "
+                                                      f"{job.engine.label} uses FP16, BF16 or FP8"))
+    if job.mode is Mode.INFERENCE and job.prompt_tokens is not None and job.prompt_tokens > job.context_len:
+        out.append(Problem(field="prompt_tokens", message=f"a {job.prompt_tokens:,}-token prompt does not fit a "
+                                                          f"{job.context_len:,}-token context"))
     return out
 
 
-def _training_problems(arch: ModelArch, w: Workload) -> list[Problem]:
+def _training_problems(arch: ModelArch, job: Job) -> list[Problem]:
     out: list[Problem] = []
-    explicit = w.model_fields_set
-    if w.method is Method.QLORA and "weights" in explicit and w.weights.lower() not in FOUR_BIT_BASES:
+    explicit = job.model_fields_set
+    if job.method is Method.QLORA and "weights" in explicit and job.weights.lower() not in FOUR_BIT_BASES:
         out.append(Problem(field="weights", message=f"QLoRA trains on a 4-bit NF4 or FP4 base, not "
-                                                     f"{format_words(w.weights)}"))
-    if w.method is Method.FULL and "weights" in explicit and w.weights.lower() not in FULL_BASES:
+                                                     f"{format_words(job.weights)}"))
+    if job.method is Method.FULL and "weights" in explicit and job.weights.lower() not in FULL_BASES:
         out.append(Problem(field="weights", message="full fine-tuning updates every weight; a "
-                                                     f"{format_words(w.weights)} base cannot be trained "
+                                                     f"{format_words(job.weights)} base cannot be trained "
                                                      "(use --method qlora or lora)"))
-    if w.method.litgpt_adapter and "weights" in explicit and w.weights.lower() not in ADAPTER_BASES:
+    if job.method.litgpt_adapter and "weights" in explicit and job.weights.lower() not in ADAPTER_BASES:
         out.append(Problem(field="weights", message=f"LitGPT's adapters train on a 16-bit base or a bitsandbytes "
                                                      "NF4 or FP4 one (--quantize bnb.nf4), not "
-                                                     f"{format_words(w.weights)}"))
-    unknown = sorted(set(w.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
-    if w.method is not Method.FULL and unknown:
+                                                     f"{format_words(job.weights)}"))
+    unknown = sorted(set(job.lora_targets) - set(LORA_TARGETS) - {"all-linear"})
+    if job.method is not Method.FULL and unknown:
         out.append(Problem(field="lora_targets", message=f"unknown LoRA targets {', '.join(unknown)}; "
                                                          f"valid: {', '.join(LORA_TARGETS)}, all-linear"))
-    if w.precision is Precision.FP32 and w.optimizer in EIGHT_BIT_OPTIMIZERS:
+    if job.precision is Precision.FP32 and job.optimizer in EIGHT_BIT_OPTIMIZERS:
         out.append(Problem(field="optimizer", message="8-bit optimizer states with pure fp32 weights: use "
                                                       "--precision amp or bf16, or a 32-bit optimizer"))
-    if w.n_gpus > 1 and w.parallel is Parallel.NONE:
-        out.append(Problem(field="parallel", message=f"{w.n_gpus} GPUs need a scheme: ddp, fsdp, zero1-3, tp or pp"))
     return out
 
 
-def _inference_problems(arch: ModelArch, w: Workload) -> list[Problem]:
+def _inference_problems(arch: ModelArch, job: Job) -> list[Problem]:
+    if job.context_len > arch.max_context and job.engine not in RUNS_PAST_TRAINED_CONTEXT:
+        return [Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens")]
+    return []
+
+
+def _scheme_problems(planned: PlannedJob) -> list[Problem]:
+    """A plan's scheme or offload that the job's mode does not take."""
     out: list[Problem] = []
-    if w.offload and not applies("offload", w):
+    if planned.mode is Mode.TRAIN:
+        if planned.n_gpus > 1 and planned.parallel is Parallel.NONE:
+            out.append(Problem(field="parallel", message=f"{planned.n_gpus} GPUs need a scheme: ddp, fsdp, zero1-3, "
+                                                         "tp or pp"))
+        return out
+    if planned.offload and not applies("offload", planned):
         out.append(Problem(field="offload", message="offload is a training option (ZeRO-Offload / FSDP CPU offload)"))
-    if w.n_gpus > 1 and w.parallel not in SPLIT_SCHEMES and w.parallel is not Parallel.NONE:
-        scheme = choice_label("parallel", w.parallel)
+    if planned.n_gpus > 1 and planned.parallel not in SPLIT_SCHEMES and planned.parallel is not Parallel.NONE:
+        scheme = choice_label("parallel", planned.parallel)
         out.append(Problem(field="parallel", message=f"{scheme} is a training scheme; for inference use tp, pp or "
                                                      "layer-split"))
-    if w.context_len > arch.max_context and w.engine not in RUNS_PAST_TRAINED_CONTEXT:
-        out.append(Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens"))
     return out
 
 
@@ -143,11 +153,11 @@ def flags_said(text: str, say: Callable[[str], str]) -> str:
 
 
 def message_of(line: str, flags: bool = False) -> str:
-    """A ``field: message`` line of ``check_workload`` (``BuildResult.problems``) without its field name and
+    """A ``field: message`` line of ``check_planned`` (``BuildResult.problems``) without its field name and
     the CLI's flags: the words for a sentence a buyer reads (the recommendation, the PDF). ``flags=True``: the
     flags kept, for a caller that says them its own way (the window names the control that sets each)."""
     field, sep, message = line.partition(": ")
-    text = message if sep and field in Workload.model_fields else line
+    text = message if sep and (field in PlannedJob.model_fields) else line
     if flags:
         return text
     return flags_said(text, lambda name: _lower_first(flag_label(name)))
@@ -158,59 +168,71 @@ def _lower_first(label: str) -> str:
     return label if label[1:2].isupper() else label[:1].lower() + label[1:]
 
 
-def past_trained_context(arch: ModelArch, w: Workload) -> str | None:
+def past_trained_context(arch: ModelArch, job: Job) -> str | None:
     """What a job longer than the model's trained context means where it runs: an inference engine that serves
     it (``RUNS_PAST_TRAINED_CONTEXT``), or long-context fine-tuning, which trains a model past its trained
     length on purpose (Position Interpolation, Chen et al. 2023, arXiv:2306.15595, fine-tunes Llama from 2,048 to
     32,768 tokens; LongLoRA, arXiv:2309.12307): the figures hold, the model's output past that length is not
     what it was trained to write until the fine-tune (with its position scaling raised) teaches it."""
-    if w.mode is Mode.TRAIN:
-        if w.seq_len <= arch.max_context:
+    if job.mode is Mode.TRAIN:
+        if job.seq_len <= arch.max_context:
             return None
-        return (f"{w.seq_len:,}-token training sequences, past the {arch.max_context:,} {arch.name} was trained on: "
+        return (f"{job.seq_len:,}-token training sequences, past the {arch.max_context:,} {arch.name} was trained on: "
                 "long-context fine-tuning, which needs the model's position scaling (RoPE) raised to match; the "
                 "memory and speed are for these sequences")
-    if w.context_len <= arch.max_context or w.engine not in RUNS_PAST_TRAINED_CONTEXT:
+    if job.context_len <= arch.max_context or job.engine not in RUNS_PAST_TRAINED_CONTEXT:
         return None
-    return (f"{w.context_len:,} tokens per sequence, past the {arch.max_context:,} {arch.name} was trained on: "
-            f"{w.engine.label} runs it at these figures, but what the model writes past its trained length is not "
+    return (f"{job.context_len:,} tokens per sequence, past the {arch.max_context:,} {arch.name} was trained on: "
+            f"{job.engine.label} runs it at these figures, but what the model writes past its trained length is not "
             "what it was trained to write")
 
 
-def _gpu_problems(arch: ModelArch, w: Workload, build: ResolvedBuild | None) -> list[Problem]:
+def _gpu_problems(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild | None) -> list[Problem]:
     out: list[Problem] = []
-    if w.n_gpus == 1 and w.parallel is not Parallel.NONE:
-        scheme = choice_label("parallel", w.parallel)
+    if planned.n_gpus == 1 and planned.parallel is not Parallel.NONE:
+        scheme = choice_label("parallel", planned.parallel)
         out.append(Problem(field="parallel", message=f"{scheme} needs 2 or more GPUs (--gpus)"))
-    if build is not None and w.n_gpus > build.gpu_count:
-        out.append(Problem(field="n_gpus", message=f"{build.name} has {build.gpu_count} GPU(s), not {w.n_gpus}"))
-    if w.parallel is Parallel.TP and w.n_gpus > 1:
-        t = w.n_gpus
+    if build is not None and planned.n_gpus > build.gpu_count:
+        out.append(Problem(field="n_gpus", message=f"{build.name} has {build.gpu_count} GPU(s), not {planned.n_gpus}"))
+    if planned.parallel is Parallel.TP and planned.n_gpus > 1:
+        t = planned.n_gpus
         if arch.n_heads % t:
             out.append(Problem(field="n_gpus", message=f"tensor parallel {t} does not divide {arch.n_heads} heads"))
         kv = arch.n_kv_heads
         if arch.attention.kind is not AttentionKind.MLA and kv % t and t % kv:
             out.append(Problem(field="n_gpus", message=f"tensor parallel {t} and {kv} KV heads: neither divides "
                                                        "the other"))
-    if w.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and w.n_gpus > arch.n_layers:
-        out.append(Problem(field="n_gpus", message=f"{w.n_gpus} stages for {arch.n_layers} layers"))
+    if planned.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and planned.n_gpus > arch.n_layers:
+        out.append(Problem(field="n_gpus", message=f"{planned.n_gpus} stages for {arch.n_layers} layers"))
     return out
 
 
-def support_problems(w: Workload, build: ResolvedBuild, n_gpus: int | None = None) -> list[Problem]:
-    """What the software cannot run of ``w`` on the GPUs it uses of ``build`` (``advisor.core.support``): its
-    first ``n_gpus`` (default: the workload's own count)."""
-    used = build.gpus[: n_gpus if n_gpus is not None else w.n_gpus]
-    return [Problem(field=r.field, message=r.message, support=True) for r in refusals(w, used)]
+def support_problems(job: Job, build: ResolvedBuild, n_gpus: int | None = None) -> list[Problem]:
+    """What the software cannot run of ``job`` on the GPUs it uses of ``build`` (``advisor.core.support``): its
+    first ``n_gpus`` (default: a planned job's own count, one GPU for a job alone)."""
+    count = n_gpus if n_gpus is not None else (job.n_gpus if isinstance(job, PlannedJob) else 1)
+    used = build.gpus[:count]
+    return [Problem(field=r.field, message=r.message, support=True) for r in refusals(job, used)]
 
 
-def check_workload(arch: ModelArch, workload: Workload, build: ResolvedBuild | None = None,
-                   support: bool = True) -> list[Problem]:
-    """Every impossible or contradictory setting of ``workload`` (for ``arch`` on ``build``), and (``support``)
-    what the software does not run of it on the build's GPUs."""
-    out = _format_problems(workload)
-    out += _training_problems(arch, workload) if workload.mode is Mode.TRAIN else _inference_problems(arch, workload)
-    out += _gpu_problems(arch, workload, build)
+def check_job(arch: ModelArch, job: Job) -> list[Problem]:
+    """Every impossible or contradictory setting of ``job`` for ``arch``, whatever the plan and the build."""
+    out = _format_problems(job)
+    return out + (_training_problems(arch, job) if job.mode is Mode.TRAIN else _inference_problems(arch, job))
+
+
+def check_planned(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild | None = None,
+                  support: bool = True) -> list[Problem]:
+    """``check_job``'s problems, then the plan's (its scheme, offload and GPUs for ``arch`` on ``build``) and
+    (``support``) what the software does not run of it on the build's GPUs. A training job's scheme problem
+    comes after its own, an inference job's before its context's (the first problem is the one a refusal
+    names)."""
+    out = _format_problems(planned)
+    if planned.mode is Mode.TRAIN:
+        out += _training_problems(arch, planned) + _scheme_problems(planned)
+    else:
+        out += _scheme_problems(planned) + _inference_problems(arch, planned)
+    out += _gpu_problems(arch, planned, build)
     if build is not None and support:
-        out += support_problems(workload, build)
+        out += support_problems(planned, build)
     return out

@@ -2,7 +2,7 @@
 ``advisor.core.job.settings``), which weights each training method trains on and each engine loads,
 and what a switch of mode, method or engine puts back.
 
-``check_workload`` (``job_checks``) reports the contradictions; the command line turns ``ignored``
+``check_job`` and ``check_planned`` (``job_checks``) reports the contradictions; the command line turns ``ignored``
 into flag errors; the window greys what does not apply (``settings.why_not``), lists only the
 weights a method or engine takes, and settles a switch with ``settled`` and ``fit_to_engine``.
 """
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from advisor.core.job.choices import Engine, Method, Mode, Precision
+from advisor.core.job.job import Job
 from advisor.core.job.settings import SETTINGS, applies, reason_words, setting, why_not
 from advisor.core.job.settings.task import FOUR_BIT
-from advisor.core.job.workload import Engine, Method, Mode, Precision, Workload
 from advisor.core.memory.format_words import format_words, kv_words
 from advisor.core.memory.formats import is_gguf
 from advisor.core.schema import Frozen
@@ -35,7 +36,7 @@ DEFAULT_WEIGHTS = {Mode.INFERENCE: "bf16", Method.LORA: "bf16", Method.QLORA: "n
 
 
 class Problem(Frozen):
-    field: str = Field(description="Workload field / CLI flag (without dashes) the problem is about")
+    field: str = Field(description="Job field / CLI flag (without dashes) the problem is about")
     message: str
     support: bool = Field(False, description="The software does not run this on the build's GPUs "
                                              "(``advisor.core.support``), rather than the settings contradicting "
@@ -105,7 +106,7 @@ def fit_to_engine(engine: Engine, weights: str, kv_dtype: str) -> tuple[str, str
 # --- what applies -----------------------------------------------------------------------------
 
 
-def ignored(job: Workload, given: set[str] | frozenset[str] | tuple[str, ...]) -> list[Problem]:
+def ignored(job: Job, given: set[str] | frozenset[str] | tuple[str, ...]) -> list[Problem]:
     """The settings of ``given`` that ``job`` would ignore (they do not apply to it), each said as the
     command line says it ('only applies to --method lora or qlora'): a flag typed for nothing is refused."""
     out = []
@@ -116,11 +117,11 @@ def ignored(job: Workload, given: set[str] | frozenset[str] | tuple[str, ...]) -
     return out
 
 
-def settled(job: Workload) -> Workload:
+def settled(job: Job) -> Job:
     """``job`` with each setting that a switch puts back (``Setting.resets``) at its default where it no
     longer applies: a LoRA rank after a switch to full fine-tuning, a TensorRT-LLM version after a switch of
     engine. Other settings keep their value while they do not apply, so that switching back finds them."""
     drop = {s.name for s in SETTINGS if s.resets and s.name in job.model_fields_set and not applies(s, job)}
     if not drop:
         return job
-    return Workload.model_validate({k: getattr(job, k) for k in job.model_fields_set - drop})
+    return Job.model_validate({k: getattr(job, k) for k in job.model_fields_set - drop})

@@ -4,14 +4,23 @@ output and the flags keep the ids ('q4_k_m', 'amp'); what a person reads does no
 
 from __future__ import annotations
 
+from advisor.core.job.choices import Mode
 from advisor.core.job.frameworks import apply_framework
-from advisor.core.job.settings import SETTINGS, Section, Setting, applies, choice_label, default_of, setting
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.job import Job
+from advisor.core.job.settings import (
+    SETTINGS,
+    Section,
+    Setting,
+    applies,
+    choice_label,
+    default_of,
+    setting,
+)
 from advisor.core.memory.format_words import format_words, kv_words
 from advisor.core.memory.inference import base_format_name
 
 
-def say(name: str, value: object, job: Workload | None = None) -> str:
+def say(name: str, value: object, job: Job | None = None) -> str:
     """One value of setting ``name`` in words: a weight format with its bits ('Q4_K_M (GGUF, 4.9 bits)'), a
     choice by its declared words ('mixed precision'), a number with its unit ('8,192 tokens').
     ``job`` gives the weights their group size and double quantization."""
@@ -54,7 +63,7 @@ def _shown(s: Setting, value: object) -> bool:
     return s.brief or (value != default_of(s.name) and value not in (None, False, ()))
 
 
-def job_rows(job: Workload) -> tuple[tuple[str, str], ...]:
+def job_rows(job: Job) -> tuple[tuple[str, str], ...]:
     """The job as (label, words) rows, the mode and its own section first: every setting that applies to it and is
     worth a line (``Setting.brief``, or set to something other than its default), with the values the
     estimate uses (the framework's defaults filled in, a QLoRA base as the 4-bit format it is stored in). The

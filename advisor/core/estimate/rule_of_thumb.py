@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 
 from advisor.core.estimate.results import RuleOfThumb
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.choices import Method, Mode
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown, term_label
 from advisor.core.model.arch import ModelArch
@@ -45,48 +47,48 @@ def nominal_bits(weights: str) -> float:
     return int(match.group(1))
 
 
-def _rule(arch: ModelArch, w: Workload) -> tuple[float, str]:
+def _rule(arch: ModelArch, job: Job) -> tuple[float, str]:
     n = count_params(arch).total
-    if w.mode is Mode.INFERENCE:
-        bits = nominal_bits(w.weights)
+    if job.mode is Mode.INFERENCE:
+        bits = nominal_bits(job.weights)
         return n * bits / 8, f"weights only: {n / 1e9:.1f}B params × {bits / 8:g} bytes"
     full = n * FULL_FT_BYTES_PER_PARAM
-    if w.method is Method.FULL:
+    if job.method is Method.FULL:
         return full, f"full fine-tuning: ~16 bytes per parameter ({n / 1e9:.1f}B params)"
     lora = full * LORA_SHARE_OF_FULL
-    if w.method is Method.LORA or (w.method.litgpt_adapter and w.weights.lower() not in ("nf4", "fp4")):
-        return lora, ("LoRA" if w.method is Method.LORA else "adapter (as LoRA)") + \
+    if job.method is Method.LORA or (job.method.litgpt_adapter and job.weights.lower() not in ("nf4", "fp4")):
+        return lora, ("LoRA" if job.method is Method.LORA else "adapter (as LoRA)") + \
             " ≈ 1/4 of full fine-tuning (16 bytes/param)"
     return lora * QLORA8_SHARE_OF_LORA * QLORA4_SHARE_OF_QLORA8, "4-bit QLoRA ≈ LoRA × 0.6 × 0.5"
 
 
-def _differences(arch: ModelArch, w: Workload, rule_bytes: float, detailed: MemoryBreakdown) -> str:
-    per_gpu = f" per GPU over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
+def _differences(arch: ModelArch, planned: PlannedJob, rule_bytes: float, detailed: MemoryBreakdown) -> str:
+    per_gpu = f" per GPU over {planned.n_gpus} GPUs" if planned.n_gpus > 1 else ""
     total = detailed.total  # a computed field: read once
     parts = [f"detailed estimate {total / GIB:.1f} GiB{per_gpu} vs rule {rule_bytes / GIB:.1f} GiB"]
     terms = sorted(((getattr(detailed, t), t) for t in MEMORY_TERMS), reverse=True)
     listed = ", ".join(f"{term_label(t)} {v / GIB:.1f}" for v, t in terms if v >= 0.01 * total)
     parts.append(f"detailed terms (GiB): {listed}")
-    if w.mode is Mode.INFERENCE:
+    if planned.mode is Mode.INFERENCE:
         parts.append("the rule counts weights only: no KV cache (grows with context × batch), activations, "
                      "runtime; and nominal bits, without quantization scales or 16-bit embeddings/lm_head")
     else:
         parts.append("the rule ignores activations and logits (grow with sequence × micro-batch; "
                      "checkpointing shrinks them), the optimizer and precision chosen, sharding across GPUs, "
                      "offload, and the CUDA context")
-        if w.method is not Method.FULL:
+        if planned.method is not Method.FULL:
             parts.append("LoRA/QLoRA/adapter memory is mostly the frozen base weights plus activations, "
                          "not a fixed share of full fine-tuning")
     return "; ".join(parts)
 
 
-def rule_of_thumb(arch: ModelArch, workload: Workload, breakdown: MemoryBreakdown | None = None) -> RuleOfThumb:
+def rule_of_thumb(arch: ModelArch, planned: PlannedJob, breakdown: MemoryBreakdown | None = None) -> RuleOfThumb:
     """The seeds' rule of thumb for this workload, and why the detailed estimate differs.
 
     ``breakdown``: the detailed estimate already computed for this workload (``estimate`` passes
     its own, so the comparison names the figure shown and ``estimate_memory`` runs once);
     computed here when omitted.
     """
-    total, rule = _rule(arch, workload)
-    detailed = estimate_memory(arch, workload).breakdown if breakdown is None else breakdown
-    return RuleOfThumb(total_bytes=total, rule=rule, why_different=_differences(arch, workload, total, detailed))
+    total, rule = _rule(arch, planned)
+    detailed = estimate_memory(arch, planned).breakdown if breakdown is None else breakdown
+    return RuleOfThumb(total_bytes=total, rule=rule, why_different=_differences(arch, planned, total, detailed))

@@ -1,6 +1,6 @@
 """What a TensorRT-LLM version runs for a model, where versions differ (issue 15).
 
-A user who names the version (``Workload.engine_version``, ``--engine-version``, the window's
+A user who names the version (``Job.engine_version``, ``--engine-version``, the window's
 "TensorRT-LLM version") gets the job as that version runs it (``as_run``): its decode attention kernel
 and the precision of an MoE model's experts. Without a version, the job is estimated as a current one
 runs it, and the speed notes say what an older one does differently.
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.core.job.workload import DecodeAttention, Engine, Mode, Workload
+from advisor.core.job.choices import DecodeAttention, Engine, Mode
+from advisor.core.job.job import Job, JobT
 from advisor.core.model.arch import ModelArch
 
 #: TensorRT-LLM's precompiled single-query XQA decode kernels (tensor cores, one KV read per query group)
@@ -52,11 +53,11 @@ def xqa_covers(arch: ModelArch) -> bool:
     return head_layout(arch) in XQA_LAYOUTS
 
 
-def trt_llm_version(w: Workload) -> tuple[int, int] | None:
+def trt_llm_version(job: Job) -> tuple[int, int] | None:
     """The TensorRT-LLM version an inference job names; None for another engine or no version."""
-    if w.engine is not Engine.TENSORRT_LLM or w.mode is not Mode.INFERENCE:
+    if job.engine is not Engine.TENSORRT_LLM or job.mode is not Mode.INFERENCE:
         return None
-    return version_tuple(w.engine_version)
+    return version_tuple(job.engine_version)
 
 
 def runs_per_head(arch: ModelArch, version: tuple[int, int]) -> bool:
@@ -65,20 +66,20 @@ def runs_per_head(arch: ModelArch, version: tuple[int, int]) -> bool:
     return version < XQA_SINCE or (version <= XQA_PRECOMPILED_UNTIL and not xqa_covers(arch))
 
 
-def experts_in_16_bit(arch: ModelArch, w: Workload, version: tuple[int, int]) -> bool:
+def experts_in_16_bit(arch: ModelArch, job: Job, version: tuple[int, int]) -> bool:
     """An FP8 job of an MoE model on a TensorRT-LLM version before ``MOE_FP8_SINCE``."""
-    return arch.moe is not None and w.weights == "fp8" and version < MOE_FP8_SINCE
+    return arch.moe is not None and job.weights == "fp8" and version < MOE_FP8_SINCE
 
 
-def as_run(arch: ModelArch, w: Workload) -> Workload:
+def as_run(arch: ModelArch, job: JobT) -> JobT:
     """The job as the TensorRT-LLM version it names runs it (the job itself otherwise): masked MHA where
     that version has no XQA kernel for the model, 16-bit experts where it has no FP8 path for them."""
-    version = trt_llm_version(w)
+    version = trt_llm_version(job)
     if version is None:
-        return w
+        return job
     update: dict[str, object] = {}
-    if runs_per_head(arch, version) and w.decode_attention is not DecodeAttention.PER_HEAD:
+    if runs_per_head(arch, version) and job.decode_attention is not DecodeAttention.PER_HEAD:
         update["decode_attention"] = DecodeAttention.PER_HEAD
-    if experts_in_16_bit(arch, w, version):
+    if experts_in_16_bit(arch, job, version):
         update["weights"] = "fp16"
-    return w.model_copy(update=update) if update else w
+    return job.model_copy(update=update) if update else job

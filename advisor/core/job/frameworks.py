@@ -1,7 +1,7 @@
 """Training frameworks' memory-relevant defaults: ``--framework`` fills what the user left unset.
 
 Each profile says what a framework does unless told otherwise, with the code it comes from.
-Only fields the user did not set (``Workload.model_fields_set``) take the profile's value, so
+Only fields the user did not set (``Job.model_fields_set``) take the profile's value, so
 every default stays overridable. What the profiles change, and why:
 
 * **hf** (transformers ``Trainer`` + PEFT / TRL): mixed precision with fp32 master weights
@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     Checkpointing,
     Framework,
     Loss,
@@ -60,8 +60,9 @@ from advisor.core.job.workload import (
     Mode,
     OptimizerKernel,
     Precision,
-    Workload,
 )
+from advisor.core.job.job import JobT
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memo import KeepLast
 
 #: Horovod's default tensor-fusion buffer: HOROVOD_FUSION_THRESHOLD = 128 MiB since horovod PR #2468
@@ -218,34 +219,35 @@ PROFILES: dict[Framework, Profile] = {
 }
 
 
-def apply_framework(w: Workload) -> Workload:
-    """``w`` with its framework's defaults in every training field the user left unset."""
-    if w.mode is not Mode.TRAIN:
-        return w
-    given = w.model_fields_set
+def apply_framework(job: JobT) -> JobT:
+    """``w`` with its framework's defaults in every training field the user left unset. A job without a plan
+    counts as on one GPU where a default depends on the count (torchtune's optimizer in the backward)."""
+    if job.mode is not Mode.TRAIN:
+        return job
+    given = job.model_fields_set
     update: dict[str, object] = {}
-    if w.method.litgpt_adapter and "framework" not in given:
+    if job.method.litgpt_adapter and "framework" not in given:
         # LitGPT's adapter methods exist only in LitGPT (finetune_adapter / finetune_adapter_v2).
         update["framework"] = Framework.LITGPT
-    p = PROFILES[update.get("framework", w.framework)]
+    p = PROFILES[update.get("framework", job.framework)]
     if "precision" not in given:
         update["precision"] = p.precision
-    if w.loss is None:
+    if job.loss is None:
         update["loss"] = p.loss
         if "loss_chunks" not in given:
             update["loss_chunks"] = p.loss_chunks
-    if w.compile is None:
+    if job.compile is None:
         update["compile"] = p.compile
     if "checkpointing" not in given and p.checkpointing is not None:
         update["checkpointing"] = p.checkpointing
-    if w.optimizer_in_backward is None:
-        update["optimizer_in_backward"] = (p.optimizer_in_backward_full_single and w.method is Method.FULL
-                                           and w.n_gpus == 1 and w.grad_accum_steps == 1)
-    if w.activation_offload is None:
+    if job.optimizer_in_backward is None:
+        update["optimizer_in_backward"] = (p.optimizer_in_backward_full_single and job.method is Method.FULL
+                                           and (job.n_gpus if isinstance(job, PlannedJob) else 1) == 1 and job.grad_accum_steps == 1)
+    if job.activation_offload is None:
         update["activation_offload"] = p.activation_offload
-    if w.optimizer_kernel is None:
+    if job.optimizer_kernel is None:
         update["optimizer_kernel"] = p.optimizer_kernel
-    return w.model_copy(update=update) if update else w
+    return job.model_copy(update=update) if update else job
 
 
 #: ``apply_framework`` with the last workload kept: training memory and training speed ask for the same

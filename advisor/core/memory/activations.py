@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from advisor.core.job.workload import AttentionImpl, Checkpointing
+from advisor.core.job.choices import AttentionImpl, Checkpointing
 from advisor.core.model.arch import ModelArch
 
 ACT_BYTES = 2  # bf16/fp16 activations (AMP and pure bf16); fp32 training doubles them

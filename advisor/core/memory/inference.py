@@ -7,7 +7,16 @@ needs, and the assumptions it made. Inference is assembled here; training in
 
 from __future__ import annotations
 
-from advisor.core.job.workload import AttentionImpl, Engine, Method, Mode, Parallel, Precision, Workload
+from advisor.core.job.choices import (
+    AttentionImpl,
+    Engine,
+    Method,
+    Mode,
+    Parallel,
+    Precision,
+)
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import (
     LLAMA_CPP_UBATCH,
     VLLM_MAX_BATCHED_TOKENS,
@@ -52,16 +61,16 @@ STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
 GGUF_IN_TRANSFORMERS_DTYPE = "fp32"
 
 
-def base_format_name(workload: Workload) -> str:
+def base_format_name(job: Job) -> str:
     """The stored format of the (frozen or served) weights."""
-    if workload.mode is Mode.TRAIN and workload.method is Method.QLORA:
-        return workload.weights if workload.weights.lower() in ("nf4", "fp4") else "nf4"
-    if workload.mode is Mode.TRAIN and workload.method is Method.FULL:
-        return "fp32" if workload.precision is Precision.FP32 else "bf16"
-    return workload.weights
+    if job.mode is Mode.TRAIN and job.method is Method.QLORA:
+        return job.weights if job.weights.lower() in ("nf4", "fp4") else "nf4"
+    if job.mode is Mode.TRAIN and job.method is Method.FULL:
+        return "fp32" if job.precision is Precision.FP32 else "bf16"
+    return job.weights
 
 
-def weights_bytes(arch: ModelArch, workload: Workload) -> float:
+def weights_bytes(arch: ModelArch, job: Job) -> float:
     """Whole-model weight bytes in the workload's format, before any sharding.
 
     Formats that keep embeddings 16-bit (bitsandbytes, GPTQ/AWQ, FP8) quantize only the
@@ -69,12 +78,12 @@ def weights_bytes(arch: ModelArch, workload: Workload) -> float:
     Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
     bitsandbytes' default does not).
     """
-    name = base_format_name(workload).strip().lower()
-    if workload.mode is Mode.INFERENCE and workload.engine is Engine.TRANSFORMERS and is_gguf(name):
+    name = base_format_name(job).strip().lower()
+    if job.mode is Mode.INFERENCE and job.engine is Engine.TRANSFORMERS and is_gguf(name):
         name = GGUF_IN_TRANSFORMERS_DTYPE  # dequantized at load (``GGUF_IN_TRANSFORMERS_DTYPE``)
     if name in MIXES:  # a llama.cpp K-quant file, tensor by tensor (``memory.gguf_mix``)
         return mix_layout(arch, name)[0]
-    fmt = weight_format(name, workload.quant_group_size, workload.double_quant)
+    fmt = weight_format(name, job.quant_group_size, job.double_quant)
     counts = count_params(arch)
     if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
         output = counts.lm_head or counts.embedding
@@ -116,17 +125,17 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     return per_token * tokens * batch
 
 
-def routed_expert_bytes_per_layer(arch: ModelArch, w: Workload) -> float:
+def routed_expert_bytes_per_layer(arch: ModelArch, job: Job) -> float:
     """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
     K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
     if arch.moe is None:
         return 0.0
-    name = w.weights.strip().lower()
+    name = job.weights.strip().lower()
     if name in MIXES and moe_layers(arch):
         return mix_layout(arch, name)[1] / moe_layers(arch)
     m = 3 if arch.gated_mlp else 2
     params = arch.moe.n_experts * m * arch.hidden_size * arch.moe.expert_ffn_size
-    return params * weight_format(w.weights, w.quant_group_size, w.double_quant).bits_per_weight / 8
+    return params * weight_format(job.weights, job.quant_group_size, job.double_quant).bits_per_weight / 8
 
 
 def moe_layers(arch: ModelArch) -> int:
@@ -138,12 +147,12 @@ def largest_linear_params(arch: ModelArch) -> float:
     return max(d_in * d_out for d_in, d_out, _ in linear_shapes(arch).values())
 
 
-def _split(workload: Workload) -> tuple[int, int]:
+def _split(planned: PlannedJob) -> tuple[int, int]:
     """(tensor-parallel degree, pipeline/layer-split stages) the workload's GPUs form."""
-    if workload.parallel in TP_SPLITS:
-        return workload.n_gpus, 1
-    if workload.parallel in STAGE_SPLITS:
-        return 1, workload.n_gpus
+    if planned.parallel in TP_SPLITS:
+        return planned.n_gpus, 1
+    if planned.parallel in STAGE_SPLITS:
+        return 1, planned.n_gpus
     return 1, 1
 
 
@@ -179,35 +188,35 @@ def per_gpu_kv(arch: ModelArch, whole: float, tp: int, stages: int) -> float:
 POOL_SCHEDULED_ENGINES = (Engine.VLLM, Engine.SGLANG)
 
 
-def sequences_at_once(w: Workload, kv_capacity_tokens: float | None) -> int | None:
+def sequences_at_once(planned: PlannedJob, kv_capacity_tokens: float | None) -> int | None:
     """How many of the job's ``batch`` sequences a pool-scheduled engine (``POOL_SCHEDULED_ENGINES``) runs at
     once: as many full-length sequences (``context_len`` tokens each) as one copy's KV pool holds, at most
     ``max_num_seqs``, times the copies of the model (independent replicas on several GPUs). None where the
     engine is not pool-scheduled or the pool is unknown; 0 when not one sequence fits (the fit says so)."""
-    if kv_capacity_tokens is None or w.engine not in POOL_SCHEDULED_ENGINES or w.mode is not Mode.INFERENCE:
+    if kv_capacity_tokens is None or planned.engine not in POOL_SCHEDULED_ENGINES or planned.mode is not Mode.INFERENCE:
         return None
-    tp, stages = _split(w)
-    copies = w.n_gpus if w.n_gpus > 1 and tp == 1 and stages == 1 else 1
-    per_copy = -(-w.batch // copies)
-    fit = min(per_copy, VLLM_MAX_NUM_SEQS, int(kv_capacity_tokens // max(1, w.context_len)))
-    return min(w.batch, fit * copies)
+    tp, stages = _split(planned)
+    copies = planned.n_gpus if planned.n_gpus > 1 and tp == 1 and stages == 1 else 1
+    per_copy = -(-planned.batch // copies)
+    fit = min(per_copy, VLLM_MAX_NUM_SEQS, int(kv_capacity_tokens // max(1, planned.context_len)))
+    return min(planned.batch, fit * copies)
 
 
-def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | None,
+def estimate_inference(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: float | None,
                         weights_override: float | None) -> MemoryResult:
     counts = count_params(arch)
     notes: list[str] = []
-    tp, stages = _split(w)
-    if w.n_gpus > 1 and tp == 1 and stages == 1:
+    tp, stages = _split(planned)
+    if planned.n_gpus > 1 and tp == 1 and stages == 1:
         # The job's concurrent sequences are over the whole build: each copy serves its share.
-        share = -(-w.batch // w.n_gpus)
-        notes.append(f"each of the {w.n_gpus} GPUs holds a full copy of the model and serves {share} of the "
-                     f"{w.batch} sequences")
-        w = w.model_copy(update={"batch": share})
-    fmt = weight_format(w.weights, w.quant_group_size, w.double_quant)
+        share = -(-planned.batch // planned.n_gpus)
+        notes.append(f"each of the {planned.n_gpus} GPUs holds a full copy of the model and serves {share} of the "
+                     f"{planned.batch} sequences")
+        planned = planned.model_copy(update={"batch": share})
+    fmt = weight_format(planned.weights, planned.quant_group_size, planned.double_quant)
     if weights_override is None:
-        whole = weights_bytes(arch, w)
-        if w.engine is Engine.TRANSFORMERS and is_gguf(w.weights):
+        whole = weights_bytes(arch, planned)
+        if planned.engine is Engine.TRANSFORMERS and is_gguf(planned.weights):
             notes.append(f"weights {fmt.name.upper()}: transformers dequantizes a GGUF file to "
                          f"{GGUF_IN_TRANSFORMERS_DTYPE.upper()} at load (its GGUF docs)")
         elif fmt.name in MIXES:
@@ -219,22 +228,22 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
-    if w.engine.gguf and not is_gguf(w.weights):
+    if planned.engine.gguf and not is_gguf(planned.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
     host = 0.0
-    if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
+    if planned.moe_offload_layers and arch.moe is not None and planned.engine.gguf:
         # llama.cpp --n-cpu-moe N (alias of --override-tensor "blk.(0..N-1).ffn_.*_exps=CPU"):
         # the routed experts of the first N MoE layers stay in host RAM and run on the CPU.
-        n = min(w.moe_offload_layers, moe_layers(arch))
-        moved = n * routed_expert_bytes_per_layer(arch, w)
+        n = min(planned.moe_offload_layers, moe_layers(arch))
+        moved = n * routed_expert_bytes_per_layer(arch, planned)
         whole, host = max(0.0, whole - moved), moved
         notes.append(f"MoE: the routed experts of {n} layers ({moved / 2**30:.1f} GiB) in host RAM, run by the CPU "
                      "(llama.cpp --n-cpu-moe)")
-    kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
-    if w.engine.gguf and tp == 1:
+    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
+    if planned.engine.gguf and tp == 1:
         # The input embedding's bytes stay in host RAM, mapped from the file; they are not a plan's host need
         # (``MemoryBreakdown.host``: what a plan moves there), which a build whose RAM is unknown could not meet.
-        weights, kv, embedding = llama_cpp_busiest(arch, w, whole, kv_whole, stages)
+        weights, kv, embedding = llama_cpp_busiest(arch, planned, whole, kv_whole, stages)
         notes.append(f"llama.cpp keeps the input embedding ({embedding / 2**30:.2f} GiB) in host RAM and splits the "
                      "layers with the output layer counted as one more")
     else:
@@ -243,56 +252,56 @@ def estimate_inference(arch: ModelArch, w: Workload, gpu_memory_bytes: float | N
     runtime = CUDA_CONTEXT_BYTES
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")
     capacity = None
-    if w.engine.pooled:
-        tokens = min(VLLM_MAX_BATCHED_TOKENS, w.context_len * w.batch)
-        acts = inference_forward_bytes(arch, tokens, w.context_len, AttentionImpl.FLASH, tp)
+    if planned.engine.pooled:
+        tokens = min(VLLM_MAX_BATCHED_TOKENS, planned.context_len * planned.batch)
+        acts = inference_forward_bytes(arch, tokens, planned.context_len, AttentionImpl.FLASH, tp)
         buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
         # vLLM's figures stand for every engine with a pre-allocated KV pool; the note says whose they are.
-        whose = "vLLM" if w.engine is Engine.VLLM else f"{w.engine.label} (vLLM's figures)"
+        whose = "vLLM" if planned.engine is Engine.VLLM else f"{planned.engine.label} (vLLM's figures)"
         notes.append(f"{whose} profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
         if gpu_memory_bytes is not None:
-            budget = w.gpu_memory_utilization * gpu_memory_bytes
+            budget = planned.gpu_memory_utilization * gpu_memory_bytes
             # vLLM counts non-torch memory (CUDA context) inside the budget; graphs come after.
             kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
-            per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, w.kv_dtype, w.engine), tp, stages)
+            per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, planned.kv_dtype, planned.engine), tp, stages)
             capacity = kv / per_token
-            notes.append(f"{w.engine.label} pre-allocates {w.gpu_memory_utilization:.0%} of the card; the KV cache "
+            notes.append(f"{planned.engine.label} pre-allocates {planned.gpu_memory_utilization:.0%} of the card; the KV cache "
                          f"fills the rest: {capacity:,.0f} tokens")
         else:
-            notes.append(f"{w.engine.label}: card size unknown, KV cache shown for context × batch only")
+            notes.append(f"{planned.engine.label}: card size unknown, KV cache shown for context × batch only")
         runtime += VLLM_CUDA_GRAPH_BYTES
         notes.append(f"{whose} CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
-    elif w.engine.gguf:
-        flash = not w.scores_in_memory  # (Ollama leaves flash attention off: Workload.scores_in_memory)
+    elif planned.engine.gguf:
+        flash = not planned.scores_in_memory  # (Ollama leaves flash attention off: PlannedJob.scores_in_memory)
         acts = 0.0
-        ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
-        buffers = llama_cpp_compute_buffer_bytes(arch, w.context_len, flash, ubatch)
+        ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
+        buffers = llama_cpp_compute_buffer_bytes(arch, planned.context_len, flash, ubatch)
         notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "
                      f"batches of {ubatch} tokens "
                      f"({'with' if flash else 'without'} flash attention), approximated")
-    elif w.engine is Engine.EXLLAMAV2:
+    elif planned.engine is Engine.EXLLAMAV2:
         # ExLlamaV2 allocates its cache for max_seq_len × batch at load (ExLlamaV2Cache) and
         # prefills in chunks of max_input_len (2048 by default) tokens.
-        chunk = min(EXLLAMA_CHUNK_TOKENS, w.context_len) * w.batch
-        acts = inference_forward_bytes(arch, chunk, w.context_len, AttentionImpl.FLASH, tp)
+        chunk = min(EXLLAMA_CHUNK_TOKENS, planned.context_len) * planned.batch
+        acts = inference_forward_bytes(arch, chunk, planned.context_len, AttentionImpl.FLASH, tp)
         buffers = inference_logits_bytes(arch, chunk)
         notes.append(f"ExLlamaV2: cache for the full context allocated at load; prefill in {EXLLAMA_CHUNK_TOKENS}-token "
                      "chunks")
     else:
-        prefill = w.context_len * w.batch
-        acts = inference_forward_bytes(arch, prefill, w.context_len, w.attention, tp)
-        buffers = inference_logits_bytes(arch, w.batch)
+        prefill = planned.context_len * planned.batch
+        acts = inference_forward_bytes(arch, prefill, planned.context_len, planned.attention, tp)
+        buffers = inference_logits_bytes(arch, planned.batch)
         if fmt.name in ("nf4", "fp4"):
             buffers += largest_linear_params(arch) * 2
             notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
         notes.append("transformers: prefill of the whole context in one forward (worst case); "
                      "generate keeps the fp32 logits of the last position only (transformers 4.45 and later)")
-        if w.full_prompt_logits:
+        if planned.full_prompt_logits:
             # transformers < 4.45: generate computed the logits of every prompt position; the peak
             # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.
-            prompt = w.prompt_tokens if w.prompt_tokens is not None else w.context_len
-            at_logits = (weights + kv * min(1.0, prompt / max(1, w.context_len))
-                         + full_prompt_logits_bytes(arch, prompt, w.batch))
+            prompt = planned.prompt_tokens if planned.prompt_tokens is not None else planned.context_len
+            at_logits = (weights + kv * min(1.0, prompt / max(1, planned.context_len))
+                         + full_prompt_logits_bytes(arch, prompt, planned.batch))
             buffers += max(0.0, at_logits - (weights + kv + acts + buffers))
             notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
     breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,

@@ -4,7 +4,7 @@ CPU and the output layer counts as one more layer of the split (ggml-org/llama.c
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Workload
+from advisor.core.job.job import Job
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES, io_bits
 from advisor.core.model.arch import ModelArch
@@ -27,16 +27,16 @@ def llama_cpp_device_layers(n_layers: int, devices: int) -> list[tuple[int, bool
     return [(n, o) for n, o in out]
 
 
-def gguf_io_bytes(arch: ModelArch, w: Workload) -> tuple[float, float]:
+def gguf_io_bytes(arch: ModelArch, job: Job) -> tuple[float, float]:
     """(bytes of the input embedding ``token_embd``, bytes of the output layer on a GPU) of a GGUF file: the mix's
     types (``gguf_mix.io_bits``) or the format's. A tied embedding is one tensor in the file, but llama.cpp loads
     it twice: as ``token_embd`` for the input and as a duplicate (``TENSOR_DUPLICATED``) for the output."""
     counts = count_params(arch)
-    name = w.weights.strip().lower()
+    name = job.weights.strip().lower()
     if name in MIXES:
         emb_bits, out_bits = io_bits(arch, name)
     else:
-        fmt = weight_format(name, w.quant_group_size, w.double_quant)
+        fmt = weight_format(name, job.quant_group_size, job.double_quant)
         emb_bits = fmt.bits_per_weight
         out_bits = fmt.output_bits_per_weight or fmt.bits_per_weight
         if arch.tied_embeddings:
@@ -45,13 +45,13 @@ def gguf_io_bytes(arch: ModelArch, w: Workload) -> tuple[float, float]:
     return emb, (emb if arch.tied_embeddings else counts.lm_head * out_bits / 8)
 
 
-def llama_cpp_busiest(arch: ModelArch, w: Workload, whole: float, kv_whole: float, stages: int
+def llama_cpp_busiest(arch: ModelArch, job: Job, whole: float, kv_whole: float, stages: int
                       ) -> tuple[float, float, float]:
     """(weights, KV cache) on llama.cpp's busiest GPU and the bytes its input layer keeps in host RAM. The input
     embedding always stays on the CPU — "there is very little benefit to offloading the input layer, so always keep
     it on the CPU" (``pimpl->dev_input = { cpu_dev, … }``, src/llama-model.cpp at 00342301) — and the output layer
     goes with the last layers (``llama_cpp_device_layers``)."""
-    emb, out = gguf_io_bytes(arch, w)
+    emb, out = gguf_io_bytes(arch, job)
     file_io = emb if arch.tied_embeddings else emb + out  # what the file holds of them (a tied one once)
     per_layer = max(0.0, whole - file_io) / arch.n_layers
     kv_layer = kv_whole / arch.n_layers

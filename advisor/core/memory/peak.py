@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from advisor.core.job.choices import Mode
 from advisor.core.job.engine_versions import as_run
 from advisor.core.job.frameworks import with_framework_defaults
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memo import HeldById
 from advisor.core.memory import training
 from advisor.core.memory.inference import estimate_inference
@@ -13,7 +14,7 @@ from advisor.core.memory.training import estimate_training
 from advisor.core.model.arch import ModelArch
 
 
-def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float | None = None,
+def estimate_memory(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: float | None = None,
                     weights_bytes_override: float | None = None, detail: bool = True) -> MemoryResult:
     """Peak memory of the busiest GPU (and host RAM) for ``workload`` on ``arch``.
 
@@ -25,10 +26,10 @@ def estimate_memory(arch: ModelArch, workload: Workload, gpu_memory_bytes: float
     ``detail=False`` (training): the same breakdown without the assumptions' words and the terms'
     full sizes, for a plan search's probes and the fit sweep's points (``estimate_training``).
     """
-    if workload.mode is Mode.TRAIN:
-        return _training(arch, workload, detail)
+    if planned.mode is Mode.TRAIN:
+        return _training(arch, planned, detail)
     # The job as its TensorRT-LLM version runs it (16-bit experts where it has no FP8 path for them).
-    return estimate_inference(arch, as_run(arch, workload), gpu_memory_bytes, weights_bytes_override)
+    return estimate_inference(arch, as_run(arch, planned), gpu_memory_bytes, weights_bytes_override)
 
 
 _SET_BY_USER = training.SET_BY_USER  # the cache keys on which of these the user set, as well as on the values
@@ -37,12 +38,12 @@ _FIELDS = training._ALL_FIELDS
 _TRAINING: HeldById[MemoryResult] = HeldById(4096)
 
 
-def _training(arch: ModelArch, workload: Workload, detail: bool = True) -> MemoryResult:
-    key = (_FIELDS(workload.__dict__), _SET_BY_USER.intersection(workload.model_fields_set), detail)
+def _training(arch: ModelArch, planned: PlannedJob, detail: bool = True) -> MemoryResult:
+    key = (_FIELDS(planned.__dict__), _SET_BY_USER.intersection(planned.model_fields_set), detail)
     got = _TRAINING.get((arch,), key)
     if got is not None:
         return got
-    return _TRAINING.put((arch,), key, estimate_training(arch, workload, detail))
+    return _TRAINING.put((arch,), key, estimate_training(arch, planned, detail))
 
 
 def clear_cache() -> None:

@@ -17,9 +17,15 @@ GPU while it has room and page to host RAM under pressure (QLoRA §3 "Paged Opti
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Method, Objective, Optimizer, Precision, Workload
+from advisor.core.job.choices import Method, Objective, Optimizer, Precision
+from advisor.core.job.job import Job
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import adapter_params, count_params, linear_shapes, lora_params
+from advisor.core.model.params import (
+    adapter_params,
+    count_params,
+    linear_shapes,
+    lora_params,
+)
 
 MASTER_BYTES = 4  # fp32 master copy under mixed precision
 
@@ -96,16 +102,16 @@ def reward_head_params(arch: ModelArch) -> int:
     return arch.hidden_size
 
 
-def trainable_params_of(arch: ModelArch, w: Workload) -> float:
+def trainable_params_of(arch: ModelArch, job: Job) -> float:
     """Parameters the job trains: every one (full), the LoRA matrices (Hu et al. 2021), or
     LitGPT's adapter prompt (and v2's biases, scales and norms: ``adapter_params``). A reward
     model trades ``lm_head`` for a scalar head (trained with PEFT too: the classification
     head is one of PEFT's ``modules_to_save`` for ``task_type=SEQ_CLS``)."""
-    reward = w.objective is Objective.REWARD
+    reward = job.objective is Objective.REWARD
     head = reward_head_params(arch) if reward else 0
-    if w.method is Method.FULL:
+    if job.method is Method.FULL:
         counts = count_params(arch)
         return counts.total - (counts.lm_head if reward else 0) + head
-    if w.method.litgpt_adapter:
-        return float(adapter_params(arch, v2=w.method is Method.ADAPTER_V2) + head)
-    return float(lora_params(arch, w.lora_rank_effective, w.lora_targets) + head)
+    if job.method.litgpt_adapter:
+        return float(adapter_params(arch, v2=job.method is Method.ADAPTER_V2) + head)
+    return float(lora_params(arch, job.lora_rank_effective, job.lora_targets) + head)

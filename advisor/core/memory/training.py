@@ -17,9 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import itemgetter
 
-from advisor.core.job.frameworks import FRAMEWORK_NAMES, HOROVOD_FUSION_BYTES, PROFILES, describe, with_framework_defaults
-from advisor.core.job.settings import choice_label as said
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     ActivationQuant,
     Checkpointing,
     Framework,
@@ -30,22 +28,33 @@ from advisor.core.job.workload import (
     Optimizer,
     Parallel,
     Precision,
-    Workload,
 )
+from advisor.core.job.frameworks import (
+    FRAMEWORK_NAMES,
+    HOROVOD_FUSION_BYTES,
+    PROFILES,
+    describe,
+    with_framework_defaults,
+)
+from advisor.core.job.job import Job, JobT
+from advisor.core.job.planned import PlannedJob
+from advisor.core.job.settings import choice_label as said
 from advisor.core.memo import HeldById
 from advisor.core.memory.activations import (
     FULL_TRAINING,
-    adapter_saved_inputs,
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
     SavedInputs,
-    fabric_chunked_loss_logits_bytes,
+    adapter_saved_inputs,
     chunked_loss_logits_bytes,
+    fabric_chunked_loss_logits_bytes,
     layers_per_stage,
     lora_saved_inputs,
     op_sac_activation_bytes,
     train_activation_bytes,
     train_logits_bytes,
 )
+from advisor.core.memory.format_words import format_words
+from advisor.core.memory.formats import weight_format
 from advisor.core.memory.inference import (
     CUDA_CONTEXT_BYTES,
     TP_SPLITS,
@@ -55,8 +64,6 @@ from advisor.core.memory.inference import (
     per_gpu_weights,
     weights_bytes,
 )
-from advisor.core.memory.format_words import format_words
-from advisor.core.memory.formats import weight_format
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.memory.states import (
     adapter_states_bytes,
@@ -66,7 +73,12 @@ from advisor.core.memory.states import (
     trainable_params_of,
 )
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, ParamCounts, count_params
+from advisor.core.model.params import (
+    ADAPTER_PROMPT_LENGTH,
+    ADAPTER_START_LAYER,
+    ParamCounts,
+    count_params,
+)
 from advisor.core.units import MIB
 
 # (weights, gradients, optimizer) divided by the data-parallel degree, per scheme.
@@ -105,9 +117,9 @@ def zero_states_per_gpu_bytes(n_params: float, k_bytes: float, n_gpus: int, para
     return n_params * (2 / (n_gpus if w_s else 1) + 2 / (n_gpus if g_s else 1) + k_bytes / (n_gpus if o_s else 1))
 
 
-def _dp_factors(w: Workload) -> tuple[int, int, int]:
-    w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
-    n = w.n_gpus
+def _dp_factors(planned: PlannedJob) -> tuple[int, int, int]:
+    w_s, g_s, o_s = _SHARDED.get(planned.parallel, (False, False, False))
+    n = planned.n_gpus
     return (n if w_s else 1), (n if g_s else 1), (n if o_s else 1)
 
 
@@ -116,55 +128,55 @@ def _layer_params(arch: ModelArch) -> float:
     return (c.total - c.embedding - c.lm_head) / arch.n_layers
 
 
-def _degrees(w: Workload) -> tuple[int, int, int, int]:
+def _degrees(planned: PlannedJob) -> tuple[int, int, int, int]:
     """(tensor-parallel, pipeline stages, context-parallel, data-parallel) degrees of the job."""
-    tp, stages = _split(w)
-    if w.parallel in _SHARDED or w.parallel in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
-        tp, cp = w.tp, w.cp  # 2-D / 3-D FSDP × TP × CP (torchtitan): the rest of the GPUs is data parallel
-        return tp, 1, cp, max(1, w.n_gpus // (tp * cp))
-    return tp, stages, 1, w.n_gpus
+    tp, stages = _split(planned)
+    if planned.parallel in _SHARDED or planned.parallel in (Parallel.DDP, Parallel.FSDP_NO_SHARD):
+        tp, cp = planned.tp, planned.cp  # 2-D / 3-D FSDP × TP × CP (torchtitan): the rest of the GPUs is data parallel
+        return tp, 1, cp, max(1, planned.n_gpus // (tp * cp))
+    return tp, stages, 1, planned.n_gpus
 
 
-def _activations(arch: ModelArch, w: Workload, layers: int, tp: int, cp: int, in_flight: int, saved,
+def _activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, in_flight: int, saved,
                  notes: list[str] | None) -> float:
     """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
-    seq = max(1, w.seq_len // cp)
-    act_bytes = 4 if w.precision is Precision.FP32 else 2
-    # 2-D FSDP × TP (``Workload.tp``) is torchtitan's plan, which always splits the residual stream along the
+    seq = max(1, job.seq_len // cp)
+    act_bytes = 4 if job.precision is Precision.FP32 else 2
+    # 2-D FSDP × TP (``PlannedJob.tp``) is torchtitan's plan, which always splits the residual stream along the
     # sequence between the blocks (sequence parallelism, ``activations`` module docstring); the plain
     # tensor-parallel scheme keeps it whole on every rank (Megatron without sequence parallelism).
-    sp = w.tp > 1 and tp == w.tp
-    if w.checkpointing is Checkpointing.OP_SAC:
-        acts = op_sac_activation_bytes(arch, seq, w.batch, w.attention, layers, tp, sp) * in_flight
-    elif w.checkpointing is not Checkpointing.NONE and w.checkpoint_every > 1:
+    sp = job.tp > 1 and tp == job.tp
+    if job.checkpointing is Checkpointing.OP_SAC:
+        acts = op_sac_activation_bytes(arch, seq, job.batch, job.attention, layers, tp, sp) * in_flight
+    elif job.checkpointing is not Checkpointing.NONE and job.checkpoint_every > 1:
         # Every K-th layer checkpointed (torchtune/torchtitan "ac_freq"): those keep their input
         # only, the others keep everything.
-        ckpt = -(-layers // w.checkpoint_every)
-        kept = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, ckpt, tp, in_flight,
+        ckpt = -(-layers // job.checkpoint_every)
+        kept = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, ckpt, tp, in_flight,
                                       act_bytes, saved, sp)
-        full = train_activation_bytes(arch, seq, w.batch, w.attention, Checkpointing.NONE, layers - ckpt, tp,
+        full = train_activation_bytes(arch, seq, job.batch, job.attention, Checkpointing.NONE, layers - ckpt, tp,
                                       in_flight, act_bytes, saved, sp)
         acts = kept + full
     else:
-        acts = train_activation_bytes(arch, seq, w.batch, w.attention, w.checkpointing, layers, tp, in_flight,
+        acts = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, layers, tp, in_flight,
                                       act_bytes, saved, sp)
-    if w.activation_quant is not ActivationQuant.NONE:
+    if job.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
         if notes is not None:
-            notes.append(f"saved activations stored as {said('activation_quant', w.activation_quant)} (1 byte instead of 2: "
+            notes.append(f"saved activations stored as {said('activation_quant', job.activation_quant)} (1 byte instead of 2: "
                          "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
     if notes is not None:
-        notes.append(f"activations: Llama block per Korthikanti et al. 2022, attention {said('attention', w.attention)}, "
-                     f"checkpointing {said('checkpointing', w.checkpointing)}"
-                     + (f" every {w.checkpoint_every} layers" if w.checkpoint_every > 1 else "")
-                     + f", micro-batch {w.batch} × {w.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
+        notes.append(f"activations: Llama block per Korthikanti et al. 2022, attention {said('attention', job.attention)}, "
+                     f"checkpointing {said('checkpointing', job.checkpointing)}"
+                     + (f" every {job.checkpoint_every} layers" if job.checkpoint_every > 1 else "")
+                     + f", micro-batch {job.batch} × {job.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
                      + (f", sequence parallel over the {tp} tensor-parallel ranks" if sp else "")
                      + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 
 
-def loss_buffer_bytes(arch: ModelArch, w: Workload, tp: int, cp: int = 1) -> float:
-    """Logits and cross-entropy temporaries at the loss, by ``Workload.loss``.
+def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
+    """Logits and cross-entropy temporaries at the loss, by ``PlannedJob.loss``.
 
     upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
     token × vocab); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
@@ -173,25 +185,25 @@ def loss_buffer_bytes(arch: ModelArch, w: Workload, tp: int, cp: int = 1) -> flo
     never holds the full logits: chunks of about vocab / hidden (``chunk_size =
     next_power_of_2(ceil(BT / ceil(V / H)))`` in liger_kernel/ops/fused_linear_cross_entropy.py).
     """
-    seq = max(1, w.seq_len // cp)
-    loss = w.loss or Loss.UPCAST
-    if loss is Loss.CHUNKED and not PROFILES[w.framework].chunked_loss_upcast:
-        return fabric_chunked_loss_logits_bytes(arch, seq, w.batch, tp)
+    seq = max(1, job.seq_len // cp)
+    loss = job.loss or Loss.UPCAST
+    if loss is Loss.CHUNKED and not PROFILES[job.framework].chunked_loss_upcast:
+        return fabric_chunked_loss_logits_bytes(arch, seq, job.batch, tp)
     if loss is Loss.CHUNKED:
-        return chunked_loss_logits_bytes(arch, seq, w.batch, w.loss_chunks, tp)
+        return chunked_loss_logits_bytes(arch, seq, job.batch, job.loss_chunks, tp)
     if loss is Loss.FUSED:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
-        return seq * w.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
-    base = train_logits_bytes(arch, seq, w.batch, tp)
+        return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
+    base = train_logits_bytes(arch, seq, job.batch, tp)
     return base * (LOGITS_TRAIN_BYTES_PER_ELEMENT + 4) / LOGITS_TRAIN_BYTES_PER_ELEMENT \
         if loss is Loss.FP32_LOGITS else base
 
 
-def reserve_factor(w: Workload) -> tuple[float, str]:
+def reserve_factor(planned: PlannedJob) -> tuple[float, str]:
     """The caching allocator's reserve over its allocated peak, and its source (see constants)."""
-    if w.expandable_segments:
+    if planned.expandable_segments:
         return RESERVE_EXPANDABLE, "expandable segments"
-    if w.parallel in (*_SHARDED, Parallel.DDP) and w.n_gpus > 1:
+    if planned.parallel in (*_SHARDED, Parallel.DDP) and planned.n_gpus > 1:
         return RESERVE_MULTI_STREAM, "sharded/communicating job (several CUDA streams)"
     return RESERVE_SINGLE_STREAM, "one stream"
 
@@ -199,12 +211,12 @@ def reserve_factor(w: Workload) -> tuple[float, str]:
 #: Fields of a training job that only the micro-batch's share of the estimate reads (activations, logits,
 #: activation offload); the rest (model states, sharding, buffers, offload) is kept per job without them.
 MICRO_BATCH_FIELDS = ("batch", "seq_len")
-_BATCH_FREE_FIELDS = itemgetter(*(f for f in Workload.model_fields if f not in MICRO_BATCH_FIELDS))
+_BATCH_FREE_FIELDS = itemgetter(*(f for f in PlannedJob.model_fields if f not in MICRO_BATCH_FIELDS))
 #: (the model; the job's other fields, with words) -> its parts.
 _BATCH_FREE_CACHE: HeldById[tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]] = HeldById(4096)
 
 
-def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> MemoryResult:
+def estimate_training(arch: ModelArch, planned: PlannedJob, detail: bool = True) -> MemoryResult:
     """The busiest GPU's peak over the phases of a training step (module docstring).
 
     ``detail=False``: the same breakdown without the assumptions' words and the terms' full sizes
@@ -213,34 +225,34 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     (``_BeforeBatch``, ``_AfterBatch`` and their words: none of it reads ``MICRO_BATCH_FIELDS``) is kept
     per model and job: a change of batch or sequence length computes the activations and logits alone
     (issue 20: a training job's change re-plans six builds and redraws 63 points of the fit plot)."""
-    w = with_framework_defaults(w)
-    b, a, before_words, after_words = _batch_free(arch, w, detail)
-    notes: list[str] | None = [f"framework: {describe(w.framework)}", objective_note(w), *before_words] \
+    planned = with_framework_defaults(planned)
+    b, a, before_words, after_words = _batch_free(arch, planned, detail)
+    notes: list[str] | None = [f"framework: {describe(planned.framework)}", objective_note(planned), *before_words] \
         if detail else None
     arch, tp, cp, layers, in_flight, saved, lora, reward = (
         b.arch, b.tp, b.cp, b.layers, b.in_flight, b.saved, b.lora, b.reward)
-    wa = _sequences_per_step(w, notes)  # preference objectives: chosen and rejected sequences
+    wa = _sequences_per_step(planned, notes)  # preference objectives: chosen and rejected sequences
     acts = _activations(arch, wa, layers, tp, cp, in_flight, saved, notes)
-    if notes is not None and w.method.litgpt_adapter:
+    if notes is not None and planned.method.litgpt_adapter:
         notes.append("adapter activations: frozen Linears keep no input; the prompt's gated attention output"
-                     + (" and every Linear's output (for its scale)" if w.method is Method.ADAPTER_V2 else "")
+                     + (" and every Linear's output (for its scale)" if planned.method is Method.ADAPTER_V2 else "")
                      + " kept (litgpt/adapter.py, adapter_v2.py)")
     elif notes is not None and lora:
         notes.append("LoRA activations: frozen Linears keep inputs only where an adapter needs them "
-                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if w.bnb_legacy else
+                     + ("(bitsandbytes < 0.43.2: every 4-bit Linear's input)" if planned.bnb_legacy else
                         "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
     host = 0.0
-    if w.activation_offload:
+    if planned.activation_offload:
         # torchtune OffloadActivations / Unsloth: saved tensors go to pinned host RAM and come back
         # for backward; the GPU holds the layer at work and the one being copied.
         on_gpu = acts * min(1.0, ACT_OFFLOAD_LAYERS_ON_GPU / max(1, layers))
-        host += (acts - on_gpu) * w.n_gpus
+        host += (acts - on_gpu) * planned.n_gpus
         acts = on_gpu
         if notes is not None:
             notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
                          "worth stay on the GPU (torchtune training/_activation_offloading.py)")
     logits = loss_buffer_bytes(arch, wa, tp, cp)
-    if w.method is Method.ADAPTER_V2:
+    if planned.method is Method.ADAPTER_V2:
         # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
         logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
     if reward:
@@ -249,8 +261,8 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
             notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
                          "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
     elif notes is not None:
-        notes.append(f"loss: {said('loss', w.loss or Loss.UPCAST)}"
-                     + (f" in {w.loss_chunks} chunks" if w.loss is Loss.CHUNKED else ""))
+        notes.append(f"loss: {said('loss', planned.loss or Loss.UPCAST)}"
+                     + (f" in {planned.loss_chunks} chunks" if planned.loss is Loss.CHUNKED else ""))
     if notes is not None:
         notes += after_words
     for add in a.host_adds:  # offloaded states, after the offloaded activations (the same sums, in order)
@@ -267,12 +279,12 @@ def estimate_training(arch: ModelArch, w: Workload, detail: bool = True) -> Memo
     peak_name = max(phases, key=phases.get)
     static = weights + adapters + reference + optim
     allocated = static + phases[peak_name]
-    factor, why = reserve_factor(w)
+    factor, why = reserve_factor(planned)
     allocator = allocated * (factor - 1)
     if notes is not None:
         notes.append(f"peak in the {peak_name} phase; caching allocator reserve ×{factor:.2f} ({why}; reserved "
                      "against allocated at the peak in torchtune's logged runs)")
-    nccl = NCCL_BYTES_PER_GPU if w.n_gpus > 1 else 0.0
+    nccl = NCCL_BYTES_PER_GPU if planned.n_gpus > 1 else 0.0
     if notes is not None:
         notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
                      + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
@@ -301,25 +313,25 @@ def _larger_first(phase: tuple[str, float]) -> float:
     return -phase[1]
 
 
-#: The fields whose being set by the user (``Workload.model_fields_set``), not only their value, changes
+#: The fields whose being set by the user (``PlannedJob.model_fields_set``), not only their value, changes
 #: ``apply_framework``'s answer: it gives the framework's default to those the user left unset (a test checks
 #: that no other field's being set matters). Two workloads differing only there are equal and hash alike.
 SET_BY_USER = frozenset({"framework", "precision", "loss_chunks", "checkpointing"})
-_ALL_FIELDS = itemgetter(*Workload.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
+_ALL_FIELDS = itemgetter(*PlannedJob.model_fields)  # a workload's values, in a tuple (hashed without pydantic)
 
 
-def _batch_free(arch: ModelArch, w: Workload,
+def _batch_free(arch: ModelArch, planned: PlannedJob,
                 words: bool) -> tuple[_BeforeBatch, _AfterBatch, tuple[str, ...], tuple[str, ...]]:
     """``_before_batch`` and ``_after_batch`` (and their words, when asked), kept per (model, job without
     ``MICRO_BATCH_FIELDS``)."""
-    key = (_BATCH_FREE_FIELDS(w.__dict__), words)
+    key = (_BATCH_FREE_FIELDS(planned.__dict__), words)
     got = _BATCH_FREE_CACHE.get((arch,), key)
     if got is not None:
         return got
     before_words: list[str] | None = [] if words else None
     after_words: list[str] | None = [] if words else None
-    b = _before_batch(arch, w, before_words)
-    parts = (b, _after_batch(w, b, after_words), tuple(before_words or ()), tuple(after_words or ()))
+    b = _before_batch(arch, planned, before_words)
+    parts = (b, _after_batch(planned, b, after_words), tuple(before_words or ()), tuple(after_words or ()))
     return _BATCH_FREE_CACHE.put((arch,), key, parts)
 
 
@@ -351,100 +363,100 @@ class _BeforeBatch:
     saved: SavedInputs
 
 
-def _before_batch(arch: ModelArch, w: Workload, notes: list[str] | None) -> _BeforeBatch:
+def _before_batch(arch: ModelArch, planned: PlannedJob, notes: list[str] | None) -> _BeforeBatch:
     """``estimate_training``'s first part (``w`` with its framework's defaults); its words go to ``notes``."""
-    arch = as_trained(arch, w, notes)
+    arch = as_trained(arch, planned, notes)
     counts = count_params(arch)
-    tp, stages, cp, dp = _degrees(w)
+    tp, stages, cp, dp = _degrees(planned)
     model_share = per_gpu_weights(arch, counts.total, tp, stages) / counts.total
-    w_s, g_s, o_s = _SHARDED.get(w.parallel, (False, False, False))
+    w_s, g_s, o_s = _SHARDED.get(planned.parallel, (False, False, False))
     wdiv, gdiv, odiv = (dp if w_s else 1), (dp if g_s else 1), (dp if o_s else 1)
-    lora = w.method is not Method.FULL  # a frozen base with small trained parts (LoRA, QLoRA, adapters)
-    reward = w.objective is Objective.REWARD
-    trainable = trainable_params_of(arch, w)
+    lora = planned.method is not Method.FULL  # a frozen base with small trained parts (LoRA, QLoRA, adapters)
+    reward = planned.objective is Objective.REWARD
+    trainable = trainable_params_of(arch, planned)
     if lora:
-        adapters, grads, optim = adapter_states_bytes(trainable, w.optimizer, w.precision)
-        weights = weights_bytes(arch, w) - (counts.lm_head * 2 if reward else 0.0)  # lm_head is 16-bit
-        if _four_bit_lm_head(w) and not reward:
-            weights -= counts.lm_head * (2 - _four_bit_bytes(w))
+        adapters, grads, optim = adapter_states_bytes(trainable, planned.optimizer, planned.precision)
+        weights = weights_bytes(arch, planned) - (counts.lm_head * 2 if reward else 0.0)  # lm_head is 16-bit
+        if _four_bit_lm_head(planned) and not reward:
+            weights -= counts.lm_head * (2 - _four_bit_bytes(planned))
             if notes is not None:
                 notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
                              "nn.Linear)")
-        if notes is not None and w.method.litgpt_adapter:
-            notes.append(f"{said('method', w.method)} (LitGPT finetune_{w.method.value.replace('-', '_')}): prompt of "
+        if notes is not None and planned.method.litgpt_adapter:
+            notes.append(f"{said('method', planned.method)} (LitGPT finetune_{planned.method.value.replace('-', '_')}): prompt of "
                          f"{ADAPTER_PROMPT_LENGTH} tokens in layers {ADAPTER_START_LAYER}+"
-                         + (", biases and scales of every Linear, norms" if w.method is Method.ADAPTER_V2 else "")
+                         + (", biases and scales of every Linear, norms" if planned.method is Method.ADAPTER_V2 else "")
                          + f": {trainable:,.0f} trainable params (litgpt/adapter.py at 26857050)")
         elif notes is not None:
-            notes.append(f"{said('method', w.method)}: rank {w.lora_rank_effective} on {', '.join(w.lora_targets)}: "
+            notes.append(f"{said('method', planned.method)}: rank {planned.lora_rank_effective} on {', '.join(planned.lora_targets)}: "
                          f"{trainable:,.0f} trainable params, "
-                         + ("fp32 adapters (PEFT autocast_adapter_dtype)" if w.precision is not Precision.BF16
+                         + ("fp32 adapters (PEFT autocast_adapter_dtype)" if planned.precision is not Precision.BF16
                             else "bf16 adapters"))
         if notes is not None:
-            notes.append(f"frozen base weights {format_words(base_format_name(w), w.quant_group_size, w.double_quant)}")
+            notes.append(f"frozen base weights {format_words(base_format_name(planned), planned.quant_group_size, planned.double_quant)}")
     else:
         adapters = 0.0
-        weights, grads, optim = full_states_bytes(arch, trainable, w.optimizer, w.precision)
+        weights, grads, optim = full_states_bytes(arch, trainable, planned.optimizer, planned.precision)
         if notes is not None:
-            notes.append(f"full fine-tuning, {said('precision', w.precision)}: ZeRO's 2+2+K bytes/param split "
-                         "(fp32 master counted with the optimizer)" if w.precision is Precision.AMP
-                         else f"full fine-tuning, {said('precision', w.precision)} weights, grads and states")
-    reference = reference_weights_bytes(arch, w, notes)
+            notes.append(f"full fine-tuning, {said('precision', planned.precision)}: ZeRO's 2+2+K bytes/param split "
+                         "(fp32 master counted with the optimizer)" if planned.precision is Precision.AMP
+                         else f"full fine-tuning, {said('precision', planned.precision)} weights, grads and states")
+    reference = reference_weights_bytes(arch, planned, notes)
     weights, adapters = weights * model_share / wdiv, adapters * model_share / wdiv
     reference *= model_share / wdiv  # sharded like the policy under ZeRO-3 / FSDP, replicated otherwise
     grads, optim = grads * model_share / gdiv, optim * model_share / odiv
-    fsdp1 = w.parallel in (Parallel.FSDP, Parallel.FSDP_GRAD_OP) and dp > 1
-    mixed_units = lora and fsdp1 and PROFILES[w.framework].fsdp_mixed_units and not _four_bit_base(w)
+    fsdp1 = planned.parallel in (Parallel.FSDP, Parallel.FSDP_GRAD_OP) and dp > 1
+    mixed_units = lora and fsdp1 and PROFILES[planned.framework].fsdp_mixed_units and not _four_bit_base(planned)
     if mixed_units:
         # One FlatParameter per wrapped block holds its frozen weights and its adapters; with
         # use_orig_params=True the whole flat parameter gets a gradient (FSDP_MIXED_UNITS).
-        grads = _layer_params(arch) * arch.n_layers * param_bytes(w.precision) * model_share / gdiv
+        grads = _layer_params(arch) * arch.n_layers * param_bytes(planned.precision) * model_share / gdiv
         if notes is not None:
-            notes.append(f"{FRAMEWORK_NAMES[w.framework]} FSDP: each block is one FSDP unit with frozen weights and adapters, "
+            notes.append(f"{FRAMEWORK_NAMES[planned.framework]} FSDP: each block is one FSDP unit with frozen weights and adapters, "
                          "so its gradient is as large as the block (PyTorch FSDP docs on frozen parameters)")
-    if w.optimizer_in_backward and not lora:
-        grads = min(grads, optimizer_in_backward_grad_bytes(arch, w.precision))
+    if planned.optimizer_in_backward and not lora:
+        grads = min(grads, optimizer_in_backward_grad_bytes(arch, planned.precision))
         if notes is not None:
             notes.append("optimizer in backward: each gradient is stepped and freed as soon as it is accumulated "
                          "(torchtune optimizer_in_bwd; ~ one tensor's gradient alive)")
-    if notes is not None and w.parallel in _SHARDED:
-        notes.append(f"{said('parallel', w.parallel)} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
-                     + (f", tensor parallel {tp}" if tp > 1 and w.parallel not in TP_SPLITS else ""))
-    elif notes is not None and w.n_gpus > 1 and w.parallel is Parallel.NONE:
-        notes.append(f"no sharding: each of the {w.n_gpus} GPUs trains a full copy (states not sharded)")
+    if notes is not None and planned.parallel in _SHARDED:
+        notes.append(f"{said('parallel', planned.parallel)} over {dp} data-parallel GPUs (ZeRO arXiv:1910.02054 §5)"
+                     + (f", tensor parallel {tp}" if tp > 1 and planned.parallel not in TP_SPLITS else ""))
+    elif notes is not None and planned.n_gpus > 1 and planned.parallel is Parallel.NONE:
+        notes.append(f"no sharding: each of the {planned.n_gpus} GPUs trains a full copy (states not sharded)")
 
-    in_flight = min(stages, w.grad_accum_steps) if w.parallel is Parallel.PP else 1
+    in_flight = min(stages, planned.grad_accum_steps) if planned.parallel is Parallel.PP else 1
     layers = layers_per_stage(arch.n_layers, stages)
-    if w.method.litgpt_adapter:
-        saved = adapter_saved_inputs(w.method is Method.ADAPTER_V2, _four_bit_base(w), legacy_bnb=w.bnb_legacy)
-        if w.method is Method.ADAPTER and stages == 1:
+    if planned.method.litgpt_adapter:
+        saved = adapter_saved_inputs(planned.method is Method.ADAPTER_V2, _four_bit_base(planned), legacy_bnb=planned.bnb_legacy)
+        if planned.method is Method.ADAPTER and stages == 1:
             # Nothing before adapter_start_layer needs a gradient: those layers save nothing.
             layers = max(1, layers - ADAPTER_START_LAYER)
     else:
-        dropout = lora and PROFILES[w.framework].lora_dropout > 0
-        saved = lora_saved_inputs(w.lora_targets, w.method is Method.QLORA, legacy_bnb=w.bnb_legacy,
+        dropout = lora and PROFILES[planned.framework].lora_dropout > 0
+        saved = lora_saved_inputs(planned.lora_targets, planned.method is Method.QLORA, legacy_bnb=planned.bnb_legacy,
                                   dropout=dropout) if lora else FULL_TRAINING
         if notes is not None and dropout:
-            notes.append(f"LoRA dropout {PROFILES[w.framework].lora_dropout:g} ({FRAMEWORK_NAMES[w.framework]}'s default): "
+            notes.append(f"LoRA dropout {PROFILES[planned.framework].lora_dropout:g} ({FRAMEWORK_NAMES[planned.framework]}'s default): "
                          "each LoRA module keeps a dropped copy of its input and its mask")
     if mixed_units:  # every weight of the unit is a view of a flat parameter that requires grad
         saved = saved._replace(qkv_input=True, o_input=True, gate_up_input=True, down_input=True)
-    if PROFILES[w.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
+    if PROFILES[planned.framework].kv_full_heads and arch.n_kv_heads < arch.n_heads:
         saved = saved._replace(kv_full_heads=True)
         if notes is not None:
-            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: k and v repeated to all {arch.n_heads} heads before the attention "
+            notes.append(f"{FRAMEWORK_NAMES[planned.framework]}: k and v repeated to all {arch.n_heads} heads before the attention "
                          "kernel")
-    elif PROFILES[w.framework].fused_qkv_view and arch.n_kv_heads == arch.n_heads:
+    elif PROFILES[planned.framework].fused_qkv_view and arch.n_kv_heads == arch.n_heads:
         saved = saved._replace(qkv_view=True)
         if notes is not None:
-            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: v is a view of the fused q|k|v output, so the attention kernel's "
+            notes.append(f"{FRAMEWORK_NAMES[planned.framework]}: v is a view of the fused q|k|v output, so the attention kernel's "
                          "saved v keeps all of it")
-    if lora and not w.method.litgpt_adapter and PROFILES[w.framework].lora_pad_saved:
-        pad = _lora_padded(w.lora_targets)
+    if lora and not planned.method.litgpt_adapter and PROFILES[planned.framework].lora_pad_saved:
+        pad = _lora_padded(planned.lora_targets)
         if pad:
             saved = saved._replace(pad_source=pad)
             if notes is not None:
-                notes.append(f"{FRAMEWORK_NAMES[w.framework]}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
+                notes.append(f"{FRAMEWORK_NAMES[planned.framework]}: LoRA on {'+'.join(pad)} only: its output is padded to the fused "
                              "q|k|v width by index_copy, which keeps it for backward")
     return _BeforeBatch(arch, counts, tp, stages, cp, model_share, gdiv, odiv, lora, reward, trainable, weights, adapters,
                         reference, grads, optim, fsdp1, mixed_units, in_flight, layers, saved)
@@ -468,7 +480,7 @@ class _AfterBatch:
     host_adds: tuple[float, ...]
 
 
-def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _AfterBatch:
+def _after_batch(planned: PlannedJob, b: _BeforeBatch, notes: list[str] | None) -> _AfterBatch:
     """``estimate_training``'s part between the logits and the phases; its words go to ``notes``."""
     arch, tp, stages, lora, fsdp1, trainable = b.arch, b.tp, b.stages, b.lora, b.fsdp1, b.trainable
     model_share, gdiv, odiv = b.model_share, b.gdiv, b.odiv
@@ -476,72 +488,72 @@ def _after_batch(w: Workload, b: _BeforeBatch, notes: list[str] | None) -> _Afte
     host_adds: list[float] = []
     if notes is not None and stages > 1:
         notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
-    during = _forward_buffers(arch, w, tp, notes)  # alive through forward and backward
-    comm = _comm_buffers(w, grads, notes)  # alive when gradients are reduced
+    during = _forward_buffers(arch, planned, tp, notes)  # alive through forward and backward
+    comm = _comm_buffers(planned, grads, notes)  # alive when gradients are reduced
     step_temp = 0.0
-    if w.foreach_adamw and Offload.OPTIMIZER not in w.offload and not w.optimizer_in_backward:
-        step_temp = optim_states_only(trainable, w) * model_share / odiv
+    if planned.foreach_adamw and Offload.OPTIMIZER not in planned.offload and not planned.optimizer_in_backward:
+        step_temp = optim_states_only(trainable, planned) * model_share / odiv
         if notes is not None:
             notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
 
     disk = 0.0
-    nvme = Offload.NVME in w.offload
-    if Offload.OPTIMIZER in w.offload:
+    nvme = Offload.NVME in planned.offload
+    if Offload.OPTIMIZER in planned.offload:
         # ZeRO-Offload (Ren et al. 2021 §4.1) keeps fp16 params on the GPU and moves the reduced
         # gradients and the optimizer step (states + fp32 master) to the CPU; the GPU holds one
         # layer's gradients in flight (FSDP reduces per wrapped block, DeepSpeed per bucket).
-        moved = (optim + grads) * w.n_gpus
+        moved = (optim + grads) * planned.n_gpus
         if nvme:
-            disk = disk + optim * w.n_gpus
-            host_adds.append(grads * w.n_gpus)
+            disk = disk + optim * planned.n_gpus
+            host_adds.append(grads * planned.n_gpus)
         else:
             host_adds.append(moved)
-        bucket = _layer_params(arch) * param_bytes(w.precision) * model_share / tp if not lora else grads
+        bucket = _layer_params(arch) * param_bytes(planned.precision) * model_share / tp if not lora else grads
         comm += min(grads, bucket)
         if notes is not None:
             notes.append("optimizer states, fp32 master and gradients offloaded to "
                          + ("NVMe (ZeRO-Infinity, arXiv:2104.07857; gradients staged in host RAM)" if nvme
                             else "host RAM (ZeRO-Offload)") + "; one layer's gradients in flight on the GPU")
         optim, grads, step_temp = 0.0, 0.0, 0.0
-    if Offload.PARAMS in w.offload:
+    if Offload.PARAMS in planned.offload:
         if nvme:
-            disk += (weights + adapters + reference) * w.n_gpus
+            disk += (weights + adapters + reference) * planned.n_gpus
         else:
-            host_adds.append((weights + adapters + reference) * w.n_gpus)
+            host_adds.append((weights + adapters + reference) * planned.n_gpus)
         reference = 0.0
-        gathered_in_buffers = w.parallel in (Parallel.ZERO3, Parallel.FSDP)
-        weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
+        gathered_in_buffers = planned.parallel in (Parallel.ZERO3, Parallel.FSDP)
+        weights = 0.0 if gathered_in_buffers else GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, planned) / tp
         if notes is not None:
             notes.append("parameters offloaded to " + ("NVMe" if nvme else "host")
                          + "; GPU keeps the gathered layers only")
-        if notes is not None and w.parallel not in (Parallel.ZERO3, Parallel.FSDP):
+        if notes is not None and planned.parallel not in (Parallel.ZERO3, Parallel.FSDP):
             notes.append("parameter offload needs ZeRO-3 or FSDP full-shard in practice")
     # bitsandbytes' paged optimizers keep their states in CUDA managed memory, outside PyTorch's caching
     # allocator: bitsandbytes/functional.py ``get_paged`` -> ``lib.cget_managed_ptr`` (bitsandbytes-foundation/
     # bitsandbytes at 8b3c0f35).
-    paged = optim if w.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) else 0.0
+    paged = optim if planned.optimizer in (Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT) else 0.0
     if notes is not None and paged:
         notes.append("paged optimizer: states counted in what the GPU needs, in CUDA unified memory, so not in the "
                      "allocated or reserved figures (torch.cuda.max_memory_allocated never sees them); under "
                      "memory pressure they page to host RAM")
 
     # --- phases: what is alive at once (static states + the largest phase) -----------------
-    accumulating = w.grad_accum_steps > 1  # gradients persist across micro-batches
+    accumulating = planned.grad_accum_steps > 1  # gradients persist across micro-batches
     held_grads = grads if accumulating else 0.0
-    if accumulating and fsdp1 and PROFILES[w.framework].accumulate_unsharded:
+    if accumulating and fsdp1 and PROFILES[planned.framework].accumulate_unsharded:
         held_grads = grads * gdiv  # FSDP no_sync: whole gradients until the synchronizing micro-batch
         if notes is not None:
-            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: gradient accumulation under FSDP's no_sync keeps the unsharded "
+            notes.append(f"{FRAMEWORK_NAMES[planned.framework]}: gradient accumulation under FSDP's no_sync keeps the unsharded "
                          "gradients until the last micro-batch (FSDP_NO_SYNC)")
     return _AfterBatch(weights, reference, grads, optim, during, comm, step_temp, held_grads, disk, paged,
                        tuple(host_adds))
 
-def optim_states_only(trainable: float, w: Workload) -> float:
+def optim_states_only(trainable: float, job: Job) -> float:
     """Bytes of one AdamW state (exp_avg_sq) for ``trainable`` parameters: the size of the
     ``torch._foreach_sqrt`` temporary in torch.optim.AdamW's multi-tensor step
     (torch/optim/adamw.py ``_multi_tensor_adamw``; torch.optim docs: foreach trades peak
     memory for speed). PEFT adapters' states are fp32 under AMP."""
-    return trainable * state_bytes(w.precision)
+    return trainable * state_bytes(job.precision)
 
 
 def optimizer_in_backward_grad_bytes(arch: ModelArch, precision: Precision) -> float:
@@ -578,22 +590,22 @@ OBJECTIVE_WORDS = {
 }
 
 
-def objective_note(w: Workload) -> str:
+def objective_note(job: Job) -> str:
     """'objective: DPO (…); method lora' — what the step optimizes and which weights train."""
-    return f"objective: {OBJECTIVE_WORDS[w.objective]}; method: {said('method', w.method)}"
+    return f"objective: {OBJECTIVE_WORDS[job.objective]}; method: {said('method', job.method)}"
 
 
-def _sequences_per_step(w: Workload, notes: list[str] | None) -> Workload:
+def _sequences_per_step(job: JobT, notes: list[str] | None) -> JobT:
     """The job as the model sees it: the micro-batch doubled when each example is a pair."""
-    if not w.objective.paired:
-        return w
+    if not job.objective.paired:
+        return job
     if notes is not None:
-        notes.append(f"{said('objective', w.objective)}: a micro-batch of {w.batch} pair(s) is {PAIR_SEQUENCES * w.batch} sequences "
+        notes.append(f"{said('objective', job.objective)}: a micro-batch of {job.batch} pair(s) is {PAIR_SEQUENCES * job.batch} sequences "
                      "(chosen and rejected): activations and logits of all of them")
-    return w.model_copy(update={"batch": w.batch * PAIR_SEQUENCES})
+    return job.model_copy(update={"batch": job.batch * PAIR_SEQUENCES})
 
 
-def reference_weights_bytes(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> float:
+def reference_weights_bytes(arch: ModelArch, job: Job, notes: list[str] | None = None) -> float:
     """Whole-model bytes of DPO's frozen reference model (before sharding), by TRL's rules.
 
     TRL ``DPOTrainer.__init__`` (trl/trainer/dpo_trainer.py at ``TRL_COMMIT``, "Reference model"):
@@ -606,30 +618,30 @@ def reference_weights_bytes(arch: ModelArch, w: Workload, notes: list[str] | Non
     Counted in the 16-bit compute dtype (4 B under fp32 training). DPO paper: Rafailov et al.
     2023, arXiv:2305.18290 (the loss needs π_ref's log-probabilities of both sequences).
     """
-    if w.objective is not Objective.DPO:
+    if job.objective is not Objective.DPO:
         return 0.0
-    if w.precompute_ref:
+    if job.precompute_ref:
         if notes is not None:
             notes.append("DPO: reference log-probabilities precomputed before training (TRL "
                          "precompute_ref_log_probs): no reference model in memory")
         return 0.0
-    if w.method is not Method.FULL:
+    if job.method is not Method.FULL:
         if notes is not None:
-            notes.append(f"DPO: the reference is the base with its {said('method', w.method)} adapters disabled "
+            notes.append(f"DPO: the reference is the base with its {said('method', job.method)} adapters disabled "
                          "(TRL DPOTrainer with a PEFT model): no second copy of the weights")
         return 0.0
     if notes is not None:
         notes.append("DPO: a frozen reference copy of the weights (TRL DPOTrainer loads the checkpoint "
                      "twice), sharded like the policy")
-    return count_params(arch).total * param_bytes(w.precision)
+    return count_params(arch).total * param_bytes(job.precision)
 
 
-def as_trained(arch: ModelArch, w: Workload, notes: list[str] | None = None) -> ModelArch:
+def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:
     """The model as the framework holds it: LitGPT keeps a separate lm_head even when the
     checkpoint ties it to the embedding (``Profile.untied_lm_head``)."""
-    if arch.tied_embeddings and PROFILES[w.framework].untied_lm_head:
+    if arch.tied_embeddings and PROFILES[job.framework].untied_lm_head:
         if notes is not None:
-            notes.append(f"{FRAMEWORK_NAMES[w.framework]}: the tied embedding is copied into a separate lm_head "
+            notes.append(f"{FRAMEWORK_NAMES[job.framework]}: the tied embedding is copied into a separate lm_head "
                          "(litgpt/scripts/convert_hf_checkpoint.py)")
         return arch.model_copy(update={"tied_embeddings": False})
     return arch
@@ -646,41 +658,41 @@ def _lora_padded(targets: tuple[str, ...]) -> tuple[str, ...]:
     return picked if 0 < len(picked) < 3 else ()
 
 
-def _four_bit_lm_head(w: Workload) -> bool:
+def _four_bit_lm_head(job: Job) -> bool:
     """The 4-bit base covers the lm_head (LitGPT under Fabric's bitsandbytes plugin)."""
-    return _four_bit_base(w) and PROFILES[w.framework].quantize_lm_head
+    return _four_bit_base(job) and PROFILES[job.framework].quantize_lm_head
 
 
-def _four_bit_bytes(w: Workload) -> float:
+def _four_bit_bytes(job: Job) -> float:
     """Bytes per parameter of the 4-bit base format (with its block constants)."""
-    return weight_format(base_format_name(w), w.quant_group_size, w.double_quant).bits_per_weight / 8
+    return weight_format(base_format_name(job), job.quant_group_size, job.double_quant).bits_per_weight / 8
 
 
-def _four_bit_base(w: Workload) -> bool:
+def _four_bit_base(job: Job) -> bool:
     """The frozen base is stored in 4 bits (QLoRA, or LitGPT adapters with --quantize bnb.nf4)."""
-    return w.method is Method.QLORA or (w.method.litgpt_adapter and w.weights.lower() in ("nf4", "fp4"))
+    return job.method is Method.QLORA or (job.method.litgpt_adapter and job.weights.lower() in ("nf4", "fp4"))
 
 
-def _base_bytes(arch: ModelArch, w: Workload) -> float:
+def _base_bytes(arch: ModelArch, job: Job) -> float:
     """Bytes per stored base parameter (4-bit formats under QLoRA, 16-bit otherwise)."""
-    if w.method is Method.FULL:
-        return float(param_bytes(w.precision))
-    return weights_bytes(arch, w) / count_params(arch).total
+    if job.method is Method.FULL:
+        return float(param_bytes(job.precision))
+    return weights_bytes(arch, job) / count_params(arch).total
 
 
-def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str] | None) -> float:
+def _forward_buffers(arch: ModelArch, planned: PlannedJob, tp: int, notes: list[str] | None) -> float:
     """Buffers alive through forward and backward: gathered FSDP/ZeRO-3 layers, a dequantized 4-bit layer."""
     extra = 0.0
-    if w.parallel in (Parallel.ZERO3, Parallel.FSDP):
-        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, w) / tp
+    if planned.parallel in (Parallel.ZERO3, Parallel.FSDP):
+        extra += GATHERED_LAYERS * _layer_params(arch) * _base_bytes(arch, planned) / tp
         if notes is not None:
-            notes.append(f"{said('parallel', w.parallel)}: {GATHERED_LAYERS} gathered layers of full parameters")
-    if _four_bit_base(w):
-        largest = max(largest_linear_params(arch), count_params(arch).lm_head if _four_bit_lm_head(w) else 0.0)
-        dequant = PROFILES[w.framework].dequant_bytes
+            notes.append(f"{said('parallel', planned.parallel)}: {GATHERED_LAYERS} gathered layers of full parameters")
+    if _four_bit_base(planned):
+        largest = max(largest_linear_params(arch), count_params(arch).lm_head if _four_bit_lm_head(planned) else 0.0)
+        dequant = PROFILES[planned.framework].dequant_bytes
         extra += largest * dequant
         if notes is not None:
-            notes.append(("QLoRA" if w.method is Method.QLORA else "4-bit base")
+            notes.append(("QLoRA" if planned.method is Method.QLORA else "4-bit base")
                          + ": one weight matrix dequantized at a time (bitsandbytes MatMul4Bit)"
                          + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
                          + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
@@ -688,11 +700,11 @@ def _forward_buffers(arch: ModelArch, w: Workload, tp: int, notes: list[str] | N
     return extra
 
 
-def _comm_buffers(w: Workload, grads_per_gpu: float, notes: list[str] | None) -> float:
+def _comm_buffers(planned: PlannedJob, grads_per_gpu: float, notes: list[str] | None) -> float:
     """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
-    if w.parallel is not Parallel.DDP or w.n_gpus <= 1:
+    if planned.parallel is not Parallel.DDP or planned.n_gpus <= 1:
         return 0.0
-    if w.framework is Framework.HOROVOD:
+    if planned.framework is Framework.HOROVOD:
         if notes is not None:
             notes.append("Horovod: gradients all-reduced through a 128 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
         return float(min(grads_per_gpu, HOROVOD_FUSION_BYTES))

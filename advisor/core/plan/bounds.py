@@ -1,6 +1,6 @@
 """What rules a build out before any plan is searched, without ruling out a plan the search would find.
 
-The catalog search (``advisor.core.advice.search``) skips a candidate only when ``best_plan`` could not run the
+The catalog search (``advisor.core.advice.catalog_search``) skips a candidate only when ``best_plan`` could not run the
 job there, so Find builds, ``advise`` and ``estimate`` never disagree on whether a build runs it (a test compares
 the two over random jobs and catalog builds):
 
@@ -16,9 +16,14 @@ the two over random jobs and catalog builds):
 from __future__ import annotations
 
 from advisor.core.estimate.job_checks import support_problems
-from advisor.core.hardware.memory import host_ram_gib, unified_pool_bytes, usable_memory_bytes
+from advisor.core.hardware.memory import (
+    host_ram_gib,
+    unified_pool_bytes,
+    usable_memory_bytes,
+)
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
 from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GIB
@@ -36,7 +41,7 @@ def _host_bytes(build: ResolvedBuild, gpu_bytes: float) -> float:
     return ram * GIB if ram is not None else 0.0
 
 
-def movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool = False) -> float:
+def movable_bytes(arch: ModelArch, job: Job, whole: float, unified: bool = False) -> float:
     """Weight bytes some plan keeps in host RAM instead of a GPU: a training job's (parameter offload), a
     llama.cpp MoE model's routed experts; none of an inference job's on other engines."""
     if job.mode is Mode.TRAIN:
@@ -46,7 +51,7 @@ def movable_bytes(arch: ModelArch, job: Workload, whole: float, unified: bool = 
     return 0.0
 
 
-def ruled_out(arch: ModelArch, job: Workload, build: ResolvedBuild, whole_weights: float) -> str | None:
+def ruled_out(arch: ModelArch, job: Job, build: ResolvedBuild, whole_weights: float) -> str | None:
     """Why no plan of ``best_plan`` runs ``job`` on ``build`` (``NOT_RUN``, ``TOO_SMALL``), or None when one may.
     ``whole_weights``: the job's whole-model weight bytes (``estimate_memory`` of the job, before any split)."""
     if support_problems(job, build, build.gpu_count):

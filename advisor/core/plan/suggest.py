@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.hardware.records import ResolvedBuild, Topology
-from advisor.core.job.plan import PlanPins
-from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Offload, Workload
+from advisor.core.job.choices import Checkpointing, Engine, Method, Mode, Offload
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlanPins
 from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import ModelArch
-from advisor.core.plan.search import Planned, best_plan
+from advisor.core.plan.planner import ChosenPlan, best_plan
 from advisor.core.units import GIB
 
 #: llama.cpp's K-quant ladder (tools/quantize/README.md), mildest first.
@@ -40,24 +41,24 @@ MIN_CONTEXT = 256
 class Suggestion:
     kind: str  # weights | method | kv_cache | checkpointing | offload | context | batch | gpus
     change: str  # in words, for the window, the PDF and the CLI
-    planned: Planned
+    chosen: ChosenPlan
     extra_cost_usd: float | None = None
 
     @property
     def per_gpu_bytes(self) -> float:
-        fit = self.planned.estimate.fit
-        return fit.need_per_gpu_bytes if fit is not None else self.planned.estimate.memory.total
+        fit = self.chosen.estimate.fit
+        return fit.need_per_gpu_bytes if fit is not None else self.chosen.estimate.memory.total
 
     @property
     def host_ram_bytes(self) -> float:
-        return self.planned.estimate.memory.host
+        return self.chosen.estimate.memory.host
 
 
-def _first_running(steps, make: Callable[[object], Planned | None]) -> tuple[object, Planned] | None:
+def _first_running(steps, make: Callable[[object], ChosenPlan | None]) -> tuple[object, ChosenPlan] | None:
     for step in steps:
-        planned = make(step)
-        if planned is not None and planned.status.runs:
-            return step, planned
+        chosen = make(step)
+        if chosen is not None and chosen.status.runs:
+            return step, chosen
     return None
 
 
@@ -68,11 +69,11 @@ def _bits(name: str) -> float:
         return 16.0
 
 
-def _job(job: Workload, **changes: object) -> Workload | None:
+def _job(job: Job, **changes: object) -> Job | None:
     data = {k: getattr(job, k) for k in job.model_fields_set}
     data.update(changes)
     try:
-        return Workload.model_validate(data)
+        return Job.model_validate(data)
     except ValueError:
         return None
 
@@ -87,7 +88,7 @@ class _Planner:
         self.arch, self.build, self.pins, self.margin = arch, build, pins, margin
         self.cancelled = cancelled
 
-    def __call__(self, job: Workload | None, pins: PlanPins | None = None, build: ResolvedBuild | None = None):
+    def __call__(self, job: Job | None, pins: PlanPins | None = None, build: ResolvedBuild | None = None):
         if self.cancelled is not None and self.cancelled():
             raise SearchCancelled  # asked before each plan search (a few ms at most)
         if job is None:
@@ -95,25 +96,25 @@ class _Planner:
         return best_plan(self.arch, job, build or self.build, pins or self.pins, self.margin)
 
 
-def _weights(job: Workload, plan: _Planner) -> list[Suggestion]:
+def _weights(job: Job, plan: _Planner) -> list[Suggestion]:
     if job.mode is Mode.TRAIN:
         ladder = [m for m in (Method.LORA, Method.QLORA) if list(Method).index(m) > list(Method).index(job.method)]
         found = _first_running(ladder, lambda m: plan(_job(job, method=m, weights="nf4" if m is Method.QLORA else "bf16")))
         if found is None:
             return []
-        method, planned = found
+        method, chosen = found
         words = "LoRA on a 16-bit base" if method is Method.LORA else "QLoRA (4-bit base)"
-        return [Suggestion("method", f"train with {words} instead", planned)]
+        return [Suggestion("method", f"train with {words} instead", chosen)]
     ladder = GGUF_LADDER if job.engine.gguf else EXL2_LADDER if job.engine is Engine.EXLLAMAV2 else GPU_LADDER
     now = _bits(job.weights)
     found = _first_running([w for w in ladder if _bits(w) < now], lambda w: plan(_job(job, weights=w)))
     if found is None:
         return []
-    name, planned = found
-    return [Suggestion("weights", f"{name.upper()} weights ({_bits(name):.1f} bits per weight)", planned)]
+    name, chosen = found
+    return [Suggestion("weights", f"{name.upper()} weights ({_bits(name):.1f} bits per weight)", chosen)]
 
 
-def _kv(job: Workload, plan: _Planner) -> list[Suggestion]:
+def _kv(job: Job, plan: _Planner) -> list[Suggestion]:
     if job.mode is Mode.TRAIN:
         return []
     now = kv_bytes_per_element(job.kv_dtype)
@@ -124,7 +125,7 @@ def _kv(job: Workload, plan: _Planner) -> list[Suggestion]:
     return [Suggestion("kv_cache", f"KV cache in {found[0].upper()}", found[1])]
 
 
-def _memory_savers(job: Workload, plan: _Planner, pins: PlanPins) -> list[Suggestion]:
+def _memory_savers(job: Job, plan: _Planner, pins: PlanPins) -> list[Suggestion]:
     """Checkpointing and offload: the planner adds them by itself unless the user pinned them."""
     if job.mode is Mode.INFERENCE:
         return []
@@ -159,7 +160,7 @@ def _largest(lo: int, hi: int, runs: Callable[[int], bool]) -> int | None:
     return lo
 
 
-def _length_and_batch(job: Workload, plan: _Planner) -> list[Suggestion]:
+def _length_and_batch(job: Job, plan: _Planner) -> list[Suggestion]:
     out = []
     field, label = ("seq_len", "sequences of") if job.mode is Mode.TRAIN else ("context_len", "context of")
     now = getattr(job, field)
@@ -192,7 +193,7 @@ def with_more_gpus(build: ResolvedBuild, count: int) -> ResolvedBuild:
                                     "name": f"{count}× {gpu.name}"})
 
 
-def _gpus(job: Workload, plan: _Planner, build: ResolvedBuild) -> list[Suggestion]:
+def _gpus(job: Job, plan: _Planner, build: ResolvedBuild) -> list[Suggestion]:
     if (build.unified_memory or build.nodes > 1 or len({g.id for g in build.gpus}) != 1
             or build.gpu_count >= MAX_SUGGESTED_GPUS):  # several machines: one more card is not one change
         return []
@@ -209,7 +210,7 @@ def _gpus(job: Workload, plan: _Planner, build: ResolvedBuild) -> list[Suggestio
     return []
 
 
-def suggestions(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
+def suggestions(arch: ModelArch, job: Job, build: ResolvedBuild, pins: PlanPins | None = None,
                 margin: float = 0.0, cancelled: Callable[[], bool] | None = None) -> list[Suggestion]:
     """The smallest change of each kind that makes ``job`` fit ``build`` (empty: none found).
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from advisor.core.hardware.interconnect import LinkKind, bottleneck_link, node_link
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import Plan
+from advisor.core.job.choices import Checkpointing, Mode, Offload, Parallel
+from advisor.core.job.planned import Plan
 from advisor.core.job.settings import setting
-from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel
 
 #: Each scheme in words, as its declaration says it (``core.job.settings``).
 SCHEME_WORDS = {Parallel(c.value): c.label for c in setting("parallel").choices}

@@ -20,8 +20,9 @@ from typing import Any
 from pydantic import Field
 
 from advisor.core.hardware.records import Gpu
+from advisor.core.job.choices import Mode
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.job import Job
 from advisor.core.schema import Frozen
 
 #: The table entry whose band applies to families without measurements of their own.
@@ -30,12 +31,12 @@ EXTRAPOLATED_KEY = "extrapolated"
 TRAINING_SOFTWARE = frozenset(FRAMEWORK_NAMES.values())
 
 
-def software_of(workload: Workload) -> str:
+def software_of(job: Job) -> str:
     """The engine (inference) or the training framework a job's speed depends on, as its users write it
     (``Engine.label``, ``FRAMEWORK_NAMES``): the table's second key."""
-    if workload.mode is Mode.INFERENCE:
-        return workload.engine.label
-    return FRAMEWORK_NAMES[workload.framework]
+    if job.mode is Mode.INFERENCE:
+        return job.engine.label
+    return FRAMEWORK_NAMES[job.framework]
 
 
 def basis_key(family: str, software: str) -> str:

@@ -47,8 +47,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.job.workload import Engine
-from advisor.core.speed.flops import DECODE_BANDWIDTH_EFFICIENCY, INFERENCE_COMPUTE_EFFICIENCY
+from advisor.core.job.choices import Engine
+from advisor.core.speed.flops import (
+    DECODE_BANDWIDTH_EFFICIENCY,
+    INFERENCE_COMPUTE_EFFICIENCY,
+)
 from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
 # --- Priors (used where no calibration row constrains a constant): flops.DECODE_BANDWIDTH_EFFICIENCY,

@@ -14,7 +14,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from advisor.core.hardware.records import Gpu
-from advisor.core.job.workload import Checkpointing, Engine, Method, Mode, Objective, Precision, Workload
+from advisor.core.job.choices import (
+    Checkpointing,
+    Engine,
+    Method,
+    Mode,
+    Objective,
+    Precision,
+)
+from advisor.core.job.job import Job
 from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params
@@ -175,7 +183,7 @@ def fp32_lanes_per_sm(architecture: str) -> int:
     return 128
 
 
-# torch.compile (``Workload.compile``): Inductor fuses the elementwise work between the matmuls
+# torch.compile (``PlannedJob.compile``): Inductor fuses the elementwise work between the matmuls
 # (norms, activations, rotary, residual adds) into fewer kernels, so a step spends less time off the
 # tensor cores. Training throughput × 1.16: torchtitan docs/performance.md at d4c86e37 (Llama 3.1 8B,
 # FSDP, H100, selective checkpointing; a calibration source), Table 1, FSDP 5,762 -> FSDP +
@@ -220,13 +228,13 @@ def forward_flops_per_token(arch: ModelArch, attended: float) -> float:
     return 2 * matmul_params(arch) + attention_flops_per_token(arch, attended)
 
 
-def trainable_params(arch: ModelArch, workload: Workload) -> float:
-    if workload.mode is Mode.INFERENCE:
+def trainable_params(arch: ModelArch, job: Job) -> float:
+    if job.mode is Mode.INFERENCE:
         return 0.0
-    return trainable_params_of(arch, workload)
+    return trainable_params_of(arch, job)
 
 
-def train_flops_per_token(arch: ModelArch, workload: Workload) -> float:
+def train_flops_per_token(arch: ModelArch, job: Job) -> float:
     """Training FLOPs per token, forward + backward (+ recompute).
 
     Full fine-tuning: 3 × forward (6N + 3·attn). LoRA/QLoRA: the frozen base needs no weight
@@ -239,22 +247,22 @@ def train_flops_per_token(arch: ModelArch, workload: Workload) -> float:
     negligible). A reward model has no vocabulary projection (a scalar head instead).
     """
     n = matmul_params(arch)
-    if workload.objective is Objective.REWARD:
+    if job.objective is Objective.REWARD:
         n -= arch.vocab_size * arch.hidden_size
-    attn = attention_flops_per_token(arch, workload.seq_len / 2)
-    if workload.method is Method.FULL:
+    attn = attention_flops_per_token(arch, job.seq_len / 2)
+    if job.method is Method.FULL:
         fwd, total = 2 * n + attn, 6 * n + 3 * attn
     else:
-        lora = trainable_params(arch, workload)
+        lora = trainable_params(arch, job)
         fwd, total = 2 * n + attn + 2 * lora, 4 * n + 3 * attn + 6 * lora
-    if workload.checkpointing is Checkpointing.FULL:
+    if job.checkpointing is Checkpointing.FULL:
         total += fwd
-    elif workload.checkpointing is Checkpointing.SELECTIVE:
+    elif job.checkpointing is Checkpointing.SELECTIVE:
         total += attn
     return total
 
 
-def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
+def peak_flops(gpu: Gpu, job: Job) -> float | None:
     """Dense tensor peak the workload's kernels run at, FLOP/s (None: not published).
 
     fp32 work runs on the non-tensor FP32 units (PyTorch leaves TF32 matmuls off by default
@@ -263,24 +271,24 @@ def peak_flops(gpu: Gpu, workload: Workload) -> float | None:
     tensor cores, with dp4a on the CUDA cores, on Metal's FP32 pipelines); everything else is
     BF16/FP16 with FP32 accumulate (reference gpus.csv column definitions).
     """
-    fp32 = (workload.mode is Mode.TRAIN and workload.precision is Precision.FP32) or (
-        workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp32")
+    fp32 = (job.mode is Mode.TRAIN and job.precision is Precision.FP32) or (
+        job.mode is Mode.INFERENCE and job.weights.lower() == "fp32")
     if fp32:
         tflops = gpu.fp32_tflops
-    elif workload.mode is Mode.INFERENCE and workload.engine.gguf:  # the kernel path of its weights' format
-        return gguf_peak_flops(gpu, workload.weights)
-    elif runs_fp8(gpu, workload):
+    elif job.mode is Mode.INFERENCE and job.engine.gguf:  # the kernel path of its weights' format
+        return gguf_peak_flops(gpu, job.weights)
+    elif runs_fp8(gpu, job):
         tflops = gpu.fp8_tflops_dense
     else:
         tflops = gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
     return None if tflops is None else tflops * TERA
 
 
-def runs_fp8(gpu: Gpu, workload: Workload) -> bool:
+def runs_fp8(gpu: Gpu, job: Job) -> bool:
     """FP8 checkpoints in vLLM/SGLang/TensorRT-LLM run W8A8 GEMMs on FP8 tensor cores (vLLM docs
     "FP8 W8A8": dynamic per-token activation scales) at twice the BF16 rate, where the card has them."""
-    return bool(workload.mode is Mode.INFERENCE and workload.weights.lower() == "fp8" and gpu.fp8_tflops_dense
-                and workload.engine is not Engine.TRANSFORMERS and not workload.engine.gguf)
+    return bool(job.mode is Mode.INFERENCE and job.weights.lower() == "fp8" and gpu.fp8_tflops_dense
+                and job.engine is not Engine.TRANSFORMERS and not job.engine.gguf)
 
 
 # --- How much of its tensor peak a card's matmuls can reach (inference) -----------------------
@@ -315,14 +323,14 @@ MATMUL_ACHIEVABLE_TFLOPS: dict[tuple[str, str], float] = {
 TYPICAL_MATMUL_SHARE = 0.803
 
 
-def matmul_share(gpu: Gpu, workload: Workload) -> float:
+def matmul_share(gpu: Gpu, job: Job) -> float:
     """How much more (> 1) or less of its tensor peak ``gpu`` reaches than a typical card
     (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak the workload runs at, over ``TYPICAL_MATMUL_SHARE``);
     1 where the table has no row for the card and precision."""
-    if workload.mode is Mode.INFERENCE and workload.engine.gguf and gguf_path(gpu, workload.weights) is not GgufPath.CUBLAS:
+    if job.mode is Mode.INFERENCE and job.engine.gguf and gguf_path(gpu, job.weights) is not GgufPath.CUBLAS:
         return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
-    key = (gpu.id, "8" if runs_fp8(gpu, workload) else "16")
-    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, workload)
+    key = (gpu.id, "8" if runs_fp8(gpu, job) else "16")
+    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, job)
     if mamf is None or not peak:
         return 1.0
     return min(1.0, mamf * TERA / peak) / TYPICAL_MATMUL_SHARE

@@ -30,6 +30,7 @@ from dataclasses import replace
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.job.choices import DecodeAttention, Engine, Mode, Parallel
 from advisor.core.job.engine_versions import (
     XQA_SINCE,
     as_run,
@@ -39,7 +40,8 @@ from advisor.core.job.engine_versions import (
     trt_llm_version,
     xqa_covers,
 )
-from advisor.core.job.workload import DecodeAttention, Engine, Mode, Parallel, Workload
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.memory.inference import (
     kv_cache_bytes,
@@ -52,9 +54,14 @@ from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed import engine_speed as _es
-from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed import gguf_decode
-from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params, matmul_share
+from advisor.core.speed.engine_speed import engine_speed
+from advisor.core.speed.flops import (
+    attention_flops_per_token,
+    fp32_lanes_per_sm,
+    matmul_params,
+    matmul_share,
+)
 from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
 from advisor.core.speed.layout import (
     ACT_BYTES,
@@ -67,7 +74,11 @@ from advisor.core.speed.layout import (
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
-from advisor.core.speed.training import host_gb_per_s, host_link_bytes_per_s, training_speed
+from advisor.core.speed.training import (
+    host_gb_per_s,
+    host_link_bytes_per_s,
+    training_speed,
+)
 
 __all__ = ["estimate_speed", "split_of"]
 
@@ -94,28 +105,28 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     return (c.total - routed * (1 - used)) / c.total
 
 
-def _trt_llm_notes(arch: ModelArch, w: Workload) -> list[str]:
+def _trt_llm_notes(arch: ModelArch, job: Job) -> list[str]:
     """What a TensorRT-LLM job runs that another version of it does not (``job.engine_versions``): with the
     version named, what that version does; without, what an older one would, and the option that says so.
     ``w``: the job as the user set it (not ``as_run``)."""
-    if w.engine is not Engine.TENSORRT_LLM:
+    if job.engine is not Engine.TENSORRT_LLM:
         return []
-    version, notes = trt_llm_version(w), []
+    version, notes = trt_llm_version(job), []
     group, head = head_layout(arch)
     if version is not None and runs_per_head(arch, version):
         why = ("its XQA kernels came in 0.7" if version < XQA_SINCE else
                f"its precompiled XQA kernels cover 8 query heads per KV head (head size 128 or 256), and this "
                f"model has {group} (head size {head})")
-        notes.append(f"TensorRT-LLM {w.engine_version} decodes this model one query head at a time: {why}")
-    elif version is None and w.decode_attention is not DecodeAttention.PER_HEAD and not xqa_covers(arch):
+        notes.append(f"TensorRT-LLM {job.engine_version} decodes this model one query head at a time: {why}")
+    elif version is None and job.decode_attention is not DecodeAttention.PER_HEAD and not xqa_covers(arch):
         notes.append(f"TensorRT-LLM's precompiled XQA decode kernels cover 8 query heads per KV head (head size "
                      f"128 or 256); this model has {group} per KV head (head size {head}): a version with only "
                      "those kernels (0.9 or earlier) decodes it one query head at a time — set the TensorRT-LLM "
                      "version to see it")
-    if version is not None and experts_in_16_bit(arch, w, version):
-        notes.append(f"TensorRT-LLM {w.engine_version} has no FP8 path for MoE experts (it came in 0.10): this "
+    if version is not None and experts_in_16_bit(arch, job, version):
+        notes.append(f"TensorRT-LLM {job.engine_version} has no FP8 path for MoE experts (it came in 0.10): this "
                      "model's experts run in 16-bit, the KV cache as set")
-    elif version is None and arch.moe is not None and w.weights == "fp8":
+    elif version is None and arch.moe is not None and job.weights == "fp8":
         notes.append("TensorRT-LLM before 0.10 has no FP8 path for MoE experts: such a version runs this model's "
                      "experts in 16-bit — set the TensorRT-LLM version to see it")
     return notes
@@ -136,20 +147,20 @@ def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[f
                  for g in build.gpus[:n_gpus])
 
 
-def _weights_seconds(arch, w: Workload, gpu, weight_bytes: float, bw: float, e, frac: float, share: float) -> float:
+def _weights_seconds(arch, job: Job, gpu, weight_bytes: float, bw: float, e, frac: float, share: float) -> float:
     """One GPU's weight GEMVs of a decode step: reading ``weight_bytes`` at the engine's share of ``bw``, or, for a
     GGUF engine, the longer of that and the time its kernels take to issue the weights' instructions
     (``gguf_decode.issue_seconds``: ``share`` of the model's matmul weights, ``frac`` of them read)."""
     read = weight_bytes / (bw * e.bandwidth)
-    if not w.engine.gguf:
+    if not job.engine.gguf:
         return read
-    return max(read, gguf_decode.issue_seconds(gpu, w.weights, matmul_params(arch) * frac * share))
+    return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
 
 
-def _gguf_floor(arch, w: Workload, gpus) -> float:
+def _gguf_floor(arch, job: Job, gpus) -> float:
     """The host's least time for a GGUF engine's decode step on these GPUs (``gguf_decode.host_floor_s_per_layer``
     × layers); 0 for another engine."""
-    if not w.engine.gguf:
+    if not job.engine.gguf:
         return 0.0
     return max((gguf_decode.host_floor_s_per_layer(g) for g in gpus), default=0.0) * arch.n_layers
 
@@ -164,31 +175,31 @@ def _attention_seconds(kv_bytes: float, kv_bw: float, attn_flops: float, attn_ra
     return max(read, attn_flops / attn_rate)
 
 
-def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
+def _decode(arch, planned: PlannedJob, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
     """(seconds per decode step of the whole batch, memory part, compute part, comm part)."""
     if None in r.bws:
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
-    e = engine_speed(w.engine)
-    frac = moe_read_fraction(arch, w.batch)
-    kv_whole = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine)
-    kv_share = e.kv_share(w.batch)
-    act = w.batch * arch.hidden_size * ACT_BYTES
+    e = engine_speed(planned.engine)
+    frac = moe_read_fraction(arch, planned.batch)
+    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
+    kv_share = e.kv_share(planned.batch)
+    act = planned.batch * arch.hidden_size * ACT_BYTES
     known_peaks = None not in r.peaks
-    floor = max(e.floor_s_per_layer * arch.n_layers, _gguf_floor(arch, w, r.build.gpus[:w.n_gpus]))
-    per_head = w.decode_attention is DecodeAttention.PER_HEAD
-    attn_whole = w.batch * attention_flops_per_token(arch, w.context_len)
-    rates = per_head_attention_flops_per_s(r.build, w.n_gpus) if per_head else (None,) * len(r.bws)
-    if sp.stages > 1 and w.parallel is Parallel.PP and w.batch > 1:
-        return _pipelined_decode(arch, w, r, sp, whole_w, floor, rates, known_peaks)
-    quant = _es.quant_kernel_s_per_layer(w.engine, w.weights) * arch.n_layers  # dequantizing GEMVs, per step
+    floor = max(e.floor_s_per_layer * arch.n_layers, _gguf_floor(arch, planned, r.build.gpus[:planned.n_gpus]))
+    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
+    attn_whole = planned.batch * attention_flops_per_token(arch, planned.context_len)
+    rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(r.bws)
+    if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
+        return _pipelined_decode(arch, planned, r, sp, whole_w, floor, rates, known_peaks)
+    quant = _es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers  # dequantizing GEMVs, per step
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
         mem_t = comp_t = step = 0.0
         for f, b, a, p, g in zip(shares, r.bws, rates, r.peaks, r.build.gpus):
-            w_t = _weights_seconds(arch, w, g, whole_w * frac * f, b, e, frac, f) + quant * f
+            w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + quant * f
             a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
-            g_t = w.batch * r.two_n * f / (p * e.compute) if known_peaks else 0.0
+            g_t = planned.batch * r.two_n * f / (p * e.compute) if known_peaks else 0.0
             ac_t = attn_whole * f / (p * e.compute) if known_peaks else 0.0
             mem_t += w_t + a_t
             comp_t += g_t + ac_t
@@ -199,30 +210,30 @@ def _decode(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w:
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     rate = None if None in rates else min(rates, default=None)
     attn_t = _attention_seconds(kv_gpu, min(r.bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = max(_weights_seconds(arch, w, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
+    w_t = max(_weights_seconds(arch, planned, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, r.bws)) + quant
     issue_bound = w_t > mem.weights * frac / (min(r.bws) * e.bandwidth) + quant
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
-        notes.append(f"decode limited by {w.engine.label}'s kernels issuing their instructions on this GPU "
+        notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
     mem_t = attn_t if issue_bound else w_t + attn_t
     if per_head and rate and attn_t > kv_gpu / (min(r.bws) * kv_share):
         notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
                      "of a step, longer than reading the KV cache")
-    g_t = w.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
+    g_t = planned.batch * r.two_n / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     ac_t = attn_whole / sp.tp / (min(r.peaks) * e.compute) if known_peaks else 0.0
     comp_t = g_t + ac_t + (w_t if issue_bound else 0.0)
-    comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
-    if sp.tp > 1 and tp_all_reduces_per_layer(arch, w.engine) == 1:
-        notes.append(f"tensor parallel: one all-reduce a layer, not two ({w.engine.label} adds this model's "
+    comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
+    if sp.tp > 1 and tp_all_reduces_per_layer(arch, planned.engine) == 1:
+        notes.append(f"tensor parallel: one all-reduce a layer, not two ({planned.engine.label} adds this model's "
                      "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
-        notes.append(f"decode limited by the {w.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
+        notes.append(f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
                      "not by the GPU")
     return max(_kernels(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 
-def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floor: float,
+def _pipelined_decode(arch, job: Job, r: Run, sp: Split, whole_w: float, floor: float,
                       rates: tuple, known_peaks: bool) -> tuple[float, float, float, float]:
     """Pipeline-parallel decode: the engine keeps one batch in flight per stage (vLLM's
     ``max_concurrent_batches`` = ``pipeline_parallel_size``, vllm/v1/executor/multiproc_executor.py
@@ -233,18 +244,18 @@ def _pipelined_decode(arch, w: Workload, r: Run, sp: Split, whole_w: float, floo
     all stages and the busiest stage's m micro-batches back to back (GPipe's steady state, Huang et
     al. 2019 arXiv:1811.06965 §2.3): stages save the KV and compute time of a split, not the
     weight reads, which they repeat."""
-    e = engine_speed(w.engine)
-    m = min(sp.stages, w.batch)
-    per_mb = -(-w.batch // m)
+    e = engine_speed(job.engine)
+    m = min(sp.stages, job.batch)
+    per_mb = -(-job.batch // m)
     frac = moe_read_fraction(arch, per_mb)
-    kv_mb = kv_cache_bytes(arch, w.context_len, w.batch, w.kv_dtype, w.engine) / m
-    attn_mb = w.batch * attention_flops_per_token(arch, w.context_len) / m
+    kv_mb = kv_cache_bytes(arch, job.context_len, job.batch, job.kv_dtype, job.engine) / m
+    attn_mb = job.batch * attention_flops_per_token(arch, job.context_len) / m
     kv_share = e.kv_share(per_mb)
-    per_head = w.decode_attention is DecodeAttention.PER_HEAD
-    quant = _es.quant_kernel_s_per_layer(w.engine, w.weights) * arch.n_layers
+    per_head = job.decode_attention is DecodeAttention.PER_HEAD
+    quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
     stage_t, mem_t, comp_t = [], 0.0, 0.0
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), r.bws, rates, r.peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, w, g, whole_w * frac * f, b, e, frac, f) + quant * f
+        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + quant * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = per_mb * r.two_n * f / (p * e.compute) if known_peaks else 0.0
         ac_t = attn_mb * f / (p * e.compute) if known_peaks else 0.0
@@ -270,21 +281,21 @@ def _kernels(weights_t: float, gemm_t: float, kv_t: float, attn_compute_t: float
     return max(weights_t, gemm_t) + max(kv_t, attn_compute_t)
 
 
-def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
+def _prefill(arch, planned: PlannedJob, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float, notes: list[str]):
     """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part)."""
     if None in r.peaks or None in r.bws:
-        dequant = w.engine.gguf and any(gguf_path(g, w.weights) is GgufPath.DEQUANT for g in r.build.gpus[:w.n_gpus])
+        dequant = planned.engine.gguf and any(gguf_path(g, planned.weights) is GgufPath.DEQUANT for g in r.build.gpus[:planned.n_gpus])
         notes.append("prefill speed unknown: " + (
-            f"{w.engine.label} dequantizes these weights to FP16 on this card's CUDA cores (no int8 dot product "
+            f"{planned.engine.label} dequantizes these weights to FP16 on this card's CUDA cores (no int8 dot product "
             "before compute capability 6.1), whose FP16 rate the catalog does not hold" if dequant else
             "a GPU's tensor FLOP/s or bandwidth is not in the catalog"))
         return None
-    e = engine_speed(w.engine)
-    tokens = w.context_len * w.batch
-    scores = score_bytes(arch, w)  # without a fused attention kernel: every score it computes goes through memory
-    flops = tokens * (r.two_n + attention_flops_per_token(arch, score_context(w) if scores else w.context_len / 2))
+    e = engine_speed(planned.engine)
+    tokens = planned.context_len * planned.batch
+    scores = score_bytes(arch, planned)  # without a fused attention kernel: every score it computes goes through memory
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, score_context(planned) if scores else planned.context_len / 2))
     act = tokens * arch.hidden_size * ACT_BYTES
-    deq = _dequant_bytes(arch, w, tokens)
+    deq = _dequant_bytes(arch, planned, tokens)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
         parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)) + deq(g) * f / (b * e.bandwidth),
@@ -296,37 +307,37 @@ def _prefill(arch, w: Workload, r: Run, mem: MemoryBreakdown, sp: Split, whole_w
         scores_t = scores / sp.tp / (min(r.bws) * e.bandwidth)
         t = (max(flops / sp.tp / (min(r.peaks) * e.compute), mem.weights / (min(r.bws) * e.bandwidth)) + scores_t
              + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, r.bws)))
-        comm_t = r.tp_all_reduces(arch, w.engine, act, sp.tp)
+        comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
     if scores:
-        notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(w)}): {scores_t:.2f} s of the "
+        notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(planned)}): {scores_t:.2f} s of the "
                      f"{t + comm_t:.2f} s prefill")
     return t + comm_t, comm_t
 
 
-def _dequant_bytes(arch, w: Workload, tokens: int):
+def _dequant_bytes(arch, job: Job, tokens: int):
     """Per GPU: the bytes a GGUF prompt moves to dequantize its weights to FP16 for cuBLAS, once per micro-batch
     (``gguf_paths.dequant_bytes_per_weight``; llama.cpp's ``--ubatch-size``); 0 for another engine."""
-    if not w.engine.gguf:
+    if not job.engine.gguf:
         return lambda gpu: 0.0
-    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatch = job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
     ubatches = -(-tokens // ubatch)
     n = matmul_params(arch)
-    return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, w.weights)
+    return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, job.weights)
 
 
-def _moe_offload_seconds(arch, w: Workload, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:
+def _moe_offload_seconds(arch, planned: PlannedJob, build: ResolvedBuild, notes: list[str]) -> tuple[float, float]:
     """(extra seconds per decode step, extra seconds of prefill) for experts kept in host RAM."""
-    if not w.moe_offload_layers or arch.moe is None or not w.engine.gguf:
+    if not planned.moe_offload_layers or arch.moe is None or not planned.engine.gguf:
         return 0.0, 0.0
-    n = min(w.moe_offload_layers, moe_layers(arch))
-    per_layer = routed_expert_bytes_per_layer(arch, w)
-    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** w.batch  # experts some token of the step picks
+    n = min(planned.moe_offload_layers, moe_layers(arch))
+    per_layer = routed_expert_bytes_per_layer(arch, planned)
+    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** planned.batch  # experts some token of the step picks
     rate, whence = host_gb_per_s(build)
     decode = n * per_layer * used / (rate * 1e9)
     # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
-    # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``Workload.ubatch_tokens``).
-    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
-    ubatches = -(-w.context_len * w.batch // ubatch)
+    # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``PlannedJob.ubatch_tokens``).
+    ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatches = -(-planned.context_len * planned.batch // ubatch)
     link = host_link_bytes_per_s(build)
     prefill = ubatches * n * per_layer / link
     notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence}) and copied "
@@ -379,17 +390,17 @@ def _inference(arch, w, build, mem, sp: Split, notes: list[str]) -> SpeedEstimat
                          notes=tuple(notes))
 
 
-def estimate_speed(arch: ModelArch, workload: Workload, build: ResolvedBuild, memory: MemoryBreakdown) -> SpeedEstimate:
+def estimate_speed(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild, memory: MemoryBreakdown) -> SpeedEstimate:
     """Decode/prefill speed and time to first token (inference) or training tokens/s and step
     time, on the first ``workload.n_gpus`` GPUs of ``build``. ``memory`` is the busiest GPU's
     breakdown from ``estimate_memory`` (its weights term is what each decode step reads)."""
-    if workload.n_gpus > build.gpu_count:
-        return SpeedEstimate(notes=(f"the workload uses {workload.n_gpus} GPUs; {build.name} has {build.gpu_count}",))
-    if workload.n_gpus > build.gpus_per_node and node_link(build) is None:
+    if planned.n_gpus > build.gpu_count:
+        return SpeedEstimate(notes=(f"the workload uses {planned.n_gpus} GPUs; {build.name} has {build.gpu_count}",))
+    if planned.n_gpus > build.gpus_per_node and node_link(build) is None:
         return SpeedEstimate(notes=(f"the job spans {build.nodes} machines and no network card between them is "
                                     "named: speed unknown",))
-    sp = split_of(workload)
+    sp = split_of(planned)
     notes: list[str] = []
-    if workload.mode is Mode.INFERENCE:
-        return _inference(arch, workload, build, memory, sp, notes)
-    return training_speed(arch, workload, build, sp, notes)
+    if planned.mode is Mode.INFERENCE:
+        return _inference(arch, planned, build, memory, sp, notes)
+    return training_speed(arch, planned, build, sp, notes)

@@ -20,7 +20,8 @@ from advisor.core.hardware.interconnect import (
     node_link,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.workload import Engine, Parallel, Workload
+from advisor.core.job.choices import Engine, Parallel
+from advisor.core.job.planned import PlannedJob
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.flops import bandwidth_bytes_per_s, matmul_params, peak_flops
 
@@ -67,17 +68,17 @@ class Split:
     replicas: int = 1
 
 
-def split_of(workload: Workload) -> Split:
+def split_of(planned: PlannedJob) -> Split:
     """The layout of the job's GPUs. Data parallel with ``tp`` > 1 is 2-D FSDP × TP (torchtitan):
     groups of ``tp`` GPUs split every layer, ``n / tp`` such groups are the data-parallel replicas."""
-    n = workload.n_gpus
+    n = planned.n_gpus
     if n <= 1:
         return Split()
-    if workload.parallel is Parallel.TP:
+    if planned.parallel is Parallel.TP:
         return Split(tp=n)
-    if workload.parallel in STAGES:
+    if planned.parallel in STAGES:
         return Split(stages=n)
-    tp = workload.tp
+    tp = planned.tp
     if tp > 1 and n % tp == 0:
         return Split(tp=tp, replicas=n // tp)
     return Split(replicas=n)
@@ -142,13 +143,13 @@ class Run:
         return inside, across
 
 
-def run_of(arch: ModelArch, w: Workload, build: ResolvedBuild) -> Run:
-    gpus = build.gpus[: w.n_gpus]
+def run_of(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild) -> Run:
+    gpus = build.gpus[: planned.n_gpus]
     g = build.gpus_per_node
     local = min(len(gpus), g)
     hop = link(build, 0, 1) if local > 1 else None
     ring = bottleneck_link(build, local) if local > 2 else hop  # a 2-GPU ring is that one hop
     across = node_link(build) if len(gpus) > g else None
     return Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
-               peaks=tuple(peak_flops(g, w) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
+               peaks=tuple(peak_flops(g, planned) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
                across=across, per_node=g)

@@ -11,11 +11,12 @@ every score it computes.
 
 from __future__ import annotations
 
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.choices import Engine
+from advisor.core.job.job import Job
 from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.model.arch import ModelArch
 
-#: Bytes each score moves, by engine, where it writes them (``Workload.scores_in_memory``):
+#: Bytes each score moves, by engine, where it writes them (``PlannedJob.scores_in_memory``):
 #: * transformers, eager attention (``--attention eager``; src/transformers/models/llama/modeling_llama.py at
 #:   00227283, ``LlamaAttention.forward``): QKᵀ written in the model's 16 bits (2), divided by √d (read and
 #:   written: 4), the causal mask added (the scores and the mask read, the sum written: 6), the softmax in fp32
@@ -26,28 +27,28 @@ from advisor.core.model.arch import ModelArch
 SCORE_BYTES: dict[Engine, float] = {Engine.TRANSFORMERS: 26.0, Engine.LLAMA_CPP: 18.0, Engine.OLLAMA: 18.0}
 
 
-def score_context(w: Workload) -> float:
+def score_context(job: Job) -> float:
     """The mean number of keys each prompt token's scores span: transformers computes the whole square and
-    masks it (``context_len``); llama.cpp computes each ubatch (``Workload.ubatch_tokens``; Ollama at llama.cpp's
+    masks it (``context_len``); llama.cpp computes each ubatch (``PlannedJob.ubatch_tokens``; Ollama at llama.cpp's
     default ``LLAMA_CPP_UBATCH``) against the cache so far, the ubatch itself included ((context + ubatch) / 2)."""
-    s = w.context_len
-    if w.engine is Engine.TRANSFORMERS:
+    s = job.context_len
+    if job.engine is Engine.TRANSFORMERS:
         return float(s)
-    ubatch = w.ubatch_tokens if w.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatch = job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
     return (s + min(ubatch, s)) / 2
 
 
-def score_bytes(arch: ModelArch, w: Workload) -> float:
+def score_bytes(arch: ModelArch, job: Job) -> float:
     """Bytes the prompt's scores move, every sequence and layer, all query heads (0 where they do not go through
-    memory: ``Workload.scores_in_memory``)."""
-    if not w.scores_in_memory:
+    memory: ``PlannedJob.scores_in_memory``)."""
+    if not job.scores_in_memory:
         return 0.0
-    return w.batch * arch.n_layers * arch.n_heads * w.context_len * score_context(w) * SCORE_BYTES[w.engine]
+    return job.batch * arch.n_layers * arch.n_heads * job.context_len * score_context(job) * SCORE_BYTES[job.engine]
 
 
-def unfused_reason(w: Workload) -> str:
-    """Why the prompt's attention is not fused, in words (where ``Workload.scores_in_memory``): the speed note
+def unfused_reason(job: Job) -> str:
+    """Why the prompt's attention is not fused, in words (where ``PlannedJob.scores_in_memory``): the speed note
     and the PDF's task table say it alike."""
-    if w.engine is Engine.OLLAMA:
+    if job.engine is Engine.OLLAMA:
         return "Ollama leaves flash attention off"
-    return "eager attention" if w.engine is Engine.TRANSFORMERS else "flash attention off"
+    return "eager attention" if job.engine is Engine.TRANSFORMERS else "flash attention off"

@@ -34,9 +34,7 @@ from advisor.core.hardware.interconnect import (
 )
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.hardware.tiers import host_memory_gb_per_s
-from advisor.core.job.frameworks import with_framework_defaults
-from advisor.core.job.settings import choice_label
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     Checkpointing,
     Method,
     Objective,
@@ -44,10 +42,17 @@ from advisor.core.job.workload import (
     Optimizer,
     Parallel,
     Precision,
-    Workload,
 )
+from advisor.core.job.frameworks import with_framework_defaults
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
+from advisor.core.job.settings import choice_label
 from advisor.core.memory.inference import weights_bytes
-from advisor.core.memory.states import master_bytes_per_param, optimizer_bytes_per_param, param_bytes
+from advisor.core.memory.states import (
+    master_bytes_per_param,
+    optimizer_bytes_per_param,
+    param_bytes,
+)
 from advisor.core.model.params import count_params
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
@@ -60,7 +65,14 @@ from advisor.core.speed.flops import (
     train_mfu_source,
     trainable_params,
 )
-from advisor.core.speed.layout import ACT_BYTES, DATA_PARALLEL, LAYER_SPLIT_NOTE, Run, Split, run_of
+from advisor.core.speed.layout import (
+    ACT_BYTES,
+    DATA_PARALLEL,
+    LAYER_SPLIT_NOTE,
+    Run,
+    Split,
+    run_of,
+)
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 
 
@@ -95,21 +107,21 @@ class _Comm:
         return self.exposed + self.overlapped
 
 
-def train_comm(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> _Comm:
+def train_comm(arch, planned: PlannedJob, build: ResolvedBuild, sp: Split, r: Run | None = None) -> _Comm:
     """GPU-to-GPU traffic of one optimizer step (see module docstring for each scheme). Across
     machines every collective is hierarchical (``advisor.core.hardware.interconnect``). With
     FSDP × TP the TP groups sit inside a machine and the data-parallel collectives of each
     group's 1/tp shard run over the ``n / tp`` replicas, ``per-machine GPUs / tp`` in each."""
-    r = r or run_of(arch, w, build)
+    r = r or run_of(arch, planned, build)
     c = _Comm(r)
-    n, m = w.n_gpus, w.grad_accum_steps
+    n, m = planned.n_gpus, planned.grad_accum_steps
     if n <= 1:
         return c
-    grads = trainable_params(arch, w) * param_bytes(w.precision)
-    params = weights_bytes(arch, w)  # gathered in the stored/compute format (4-bit for QLoRA)
-    act = w.batch * w.seq_len * arch.hidden_size * ACT_BYTES
-    p = w.parallel
-    per_layer = 6 if w.checkpointing is Checkpointing.FULL else 4
+    grads = trainable_params(arch, planned) * param_bytes(planned.precision)
+    params = weights_bytes(arch, planned)  # gathered in the stored/compute format (4-bit for QLoRA)
+    act = planned.batch * planned.seq_len * arch.hidden_size * ACT_BYTES
+    p = planned.parallel
+    per_layer = 6 if planned.checkpointing is Checkpointing.FULL else 4
     if p is Parallel.TP:  # 2 all-reduces forward + 2 backward per layer (+2 with full recompute)
         c.add(m * per_layer * arch.n_layers, "all_reduce", act, n, overlap=False)
         return c
@@ -138,9 +150,9 @@ def train_comm(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None
     return c
 
 
-def train_comm_per_step(arch, w: Workload, build: ResolvedBuild, sp: Split, r: Run | None = None) -> float:
+def train_comm_per_step(arch, planned: PlannedJob, build: ResolvedBuild, sp: Split, r: Run | None = None) -> float:
     """GPU-to-GPU seconds per optimizer step (see module docstring for each scheme)."""
-    return train_comm(arch, w, build, sp, r).total
+    return train_comm(arch, planned, build, sp, r).total
 
 
 def bound_link_words(r: Run, c: _Comm) -> str:
@@ -180,7 +192,7 @@ FOREACH_EXTRA_STATE_PASSES = 10
 FOREACH_EXTRA_GRAD_PASSES = 1
 
 
-def optimizer_step_bytes_per_param(w: Workload) -> float:
+def optimizer_step_bytes_per_param(job: Job) -> float:
     """Bytes one trained parameter's optimizer step moves through GPU memory (``w`` with its framework's
     defaults applied, ``with_framework_defaults``). A fused kernel (``OptimizerKernel.FUSED``) reads and
     writes the weight and its master copy, reads the gradient and reads and writes each optimizer state
@@ -191,7 +203,7 @@ def optimizer_step_bytes_per_param(w: Workload) -> float:
     a state and ``FOREACH_EXTRA_GRAD_PASSES`` over the gradient: 30 + 10 × 4 + 2 = 72 B under AMP. The
     memory estimate counts the same kernel's sqrt(v) temporary (``memory.training``). Other optimizers
     (bitsandbytes' 8-bit and paged AdamW, SGD, Adafactor) take the one-pass count."""
-    return _step_bytes(w.optimizer, w.precision, w.foreach_adamw)
+    return _step_bytes(job.optimizer, job.precision, job.foreach_adamw)
 
 
 @lru_cache(maxsize=64)
@@ -204,45 +216,45 @@ def _step_bytes(optimizer: Optimizer, precision: Precision, foreach: bool) -> fl
     return fused + FOREACH_EXTRA_STATE_PASSES * states / 2 + FOREACH_EXTRA_GRAD_PASSES * param_bytes(precision)
 
 
-def optimizer_step_seconds(arch, w: Workload, sp: Split, bandwidth: float) -> float:
+def optimizer_step_seconds(arch, planned: PlannedJob, sp: Split, bandwidth: float) -> float:
     """One optimizer step on the busiest GPU: its share of the trained parameters (split by tensor and
     pipeline parallelism, and by data parallelism where the states are sharded) × the bytes each moves
     (``optimizer_step_bytes_per_param``), streamed at decode's share of the memory bandwidth
     (``DECODE_BANDWIDTH_EFFICIENCY``). Zero when the optimizer runs on the CPU (optimizer or NVMe offload).
     ``w`` has its framework's defaults applied."""
-    if Offload.OPTIMIZER in w.offload or Offload.NVME in w.offload:
+    if Offload.OPTIMIZER in planned.offload or Offload.NVME in planned.offload:
         return 0.0
-    shards = sp.tp * sp.stages * (sp.replicas if w.parallel in OPTIMIZER_SHARDED else 1)
-    params = trainable_params(arch, w) / shards
-    return params * optimizer_step_bytes_per_param(w) / (bandwidth * DECODE_BANDWIDTH_EFFICIENCY)
+    shards = sp.tp * sp.stages * (sp.replicas if planned.parallel in OPTIMIZER_SHARDED else 1)
+    params = trainable_params(arch, planned) / shards
+    return params * optimizer_step_bytes_per_param(planned) / (bandwidth * DECODE_BANDWIDTH_EFFICIENCY)
 
 
-def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
-    w = with_framework_defaults(w)  # the job the memory estimate planned: precision, compile, checkpointing
-    r = run_of(arch, w, build)
+def training_speed(arch, planned: PlannedJob, build: ResolvedBuild, sp: Split, notes: list[str]) -> SpeedEstimate:
+    planned = with_framework_defaults(planned)  # the job the memory estimate planned: precision, compile, checkpointing
+    r = run_of(arch, planned, build)
     peaks, bws = r.peaks, r.bws
     if None in peaks or None in bws:
         notes.append("training speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog")
         return SpeedEstimate(notes=tuple(notes))
     # Preference objectives put chosen and rejected sequences through the model: tokens counted
     # are those of both (a pair of seq_len-token sequences is 2 × seq_len tokens).
-    micro_tokens = w.batch * w.seq_len * sequences_per_example(w)
-    m = w.grad_accum_steps
-    ref_fwd = reference_forward_flops_per_token(arch, w)
-    flops = micro_tokens * (train_flops_per_token(arch, w) + ref_fwd)
-    if w.objective.paired:
-        notes.append(f"{choice_label('objective', w.objective)}: tokens/s counts chosen and rejected tokens ({w.batch} pairs = "
-                     f"{w.batch * sequences_per_example(w)} sequences per micro-batch)"
+    micro_tokens = planned.batch * planned.seq_len * sequences_per_example(planned)
+    m = planned.grad_accum_steps
+    ref_fwd = reference_forward_flops_per_token(arch, planned)
+    flops = micro_tokens * (train_flops_per_token(arch, planned) + ref_fwd)
+    if planned.objective.paired:
+        notes.append(f"{choice_label('objective', planned.objective)}: tokens/s counts chosen and rejected tokens ({planned.batch} pairs = "
+                     f"{planned.batch * sequences_per_example(planned)} sequences per micro-batch)"
                      + ("; plus a forward of the reference model (≈ +1/3 of full fine-tuning's 6N FLOPs: "
                         "2N per token, TRL DPOTrainer compute_ref_log_probs)" if ref_fwd else ""))
     dequant = 0.0
-    if w.method is Method.QLORA:
-        passes = 3 if w.checkpointing is Checkpointing.FULL else 2
+    if planned.method is Method.QLORA:
+        passes = 3 if planned.checkpointing is Checkpointing.FULL else 2
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
-    compiled = w.compile
+    compiled = planned.compile
     speedup = TRAIN_COMPILE_SPEEDUP if compiled else 1.0
     # Achieved FLOP/s of each GPU: its peak × its generation's MFU (× torch.compile's speed-up).
-    framework = w.framework.value
+    framework = planned.framework.value
     shares = tuple(train_mfu(g, framework) * speedup for g in r.build.gpus[:len(peaks)])
     rate = min(p * u for p, u in zip(peaks, shares, strict=True))
     slowest = min(range(len(shares)), key=shares.__getitem__)
@@ -250,36 +262,36 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     if sp.stages > 1:  # each stage does 1/s of the work; layer split: one stage at a time
         stage = max(flops / sp.stages / (p * u) + dequant / sp.stages / (b * DECODE_BANDWIDTH_EFFICIENCY)
                     for p, u, b in zip(peaks, shares, bws, strict=True))
-        slots = m + sp.stages - 1 if w.parallel is Parallel.PP else m * sp.stages
+        slots = m + sp.stages - 1 if planned.parallel is Parallel.PP else m * sp.stages
         compute = slots * stage
-        if w.parallel is Parallel.LAYER_SPLIT:
+        if planned.parallel is Parallel.LAYER_SPLIT:
             notes.append(LAYER_SPLIT_NOTE)
     else:
         per_micro = flops / sp.tp / rate + dequant / sp.tp / (min(bws) * DECODE_BANDWIDTH_EFFICIENCY)
         compute = m * per_micro
-    optimizer_s = optimizer_step_seconds(arch, w, sp, min(bws))
+    optimizer_s = optimizer_step_seconds(arch, planned, sp, min(bws))
     compute += optimizer_s  # once per step, after the last micro-batch's backward
     if optimizer_s >= 1e-3:
-        fused = not w.foreach_adamw
+        fused = not planned.foreach_adamw
         notes.append(f"optimizer step {optimizer_s * 1e3:.0f} ms: each trained weight, its gradient and its "
                      "optimizer states " + ("read and written once (a fused AdamW)" if fused else
                                             "passed over several times (PyTorch's foreach AdamW; a fused one "
                                             "passes once)"))
-    c = train_comm(arch, w, build, sp, r)
+    c = train_comm(arch, planned, build, sp, r)
     comm = c.total
-    host = _offload_seconds(arch, w, build, sp, notes)
-    overlapped = w.parallel in DATA_PARALLEL
+    host = _offload_seconds(arch, planned, build, sp, notes)
+    overlapped = planned.parallel in DATA_PARALLEL
     if overlapped and sp.tp == 1:
         step = max(compute, comm, host)
     elif overlapped:  # FSDP × TP: the TP all-reduces add to compute, the FSDP traffic overlaps both
         step = max(compute + c.exposed, c.overlapped, host)
     else:
         step = max(compute + comm, host)
-    cpu_opt = cpu_optimizer_seconds(arch, w, build)  # after the backward, before the next forward can start
+    cpu_opt = cpu_optimizer_seconds(arch, planned, build)  # after the backward, before the next forward can start
     if cpu_opt:
         step += cpu_opt
         host += cpu_opt  # (the host's share of the step, for the bottleneck)
-        kind = "DeepSpeed's CPU-Adam" if w.parallel in DEEPSPEED_OFFLOAD else "PyTorch's fused AdamW on the CPU"
+        kind = "DeepSpeed's CPU-Adam" if planned.parallel in DEEPSPEED_OFFLOAD else "PyTorch's fused AdamW on the CPU"
         rate, whence = host_gb_per_s(build)
         notes.append(f"optimizer step on the CPU ({kind}): {cpu_opt:.2f} s a step, each trained weight, its gradient "
                      f"and its two moments streamed through host RAM at {rate:.0f} GB/s ({whence})")
@@ -296,7 +308,7 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
     notes.append(f"training at {mfu:.0%} model-FLOPs utilisation "
                  f"({train_mfu_source(r.build.gpus[slowest], framework)})"
                  + (_COMPILE_NOTE if compiled else ""))
-    if overlapped and w.n_gpus > 1:
+    if overlapped and planned.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")
     if r.machines > 1 and r.across is not None:
         notes.append(f"{r.machines} machines joined by {r.across.kind.value} ({r.across.description}): collectives run "
@@ -308,21 +320,21 @@ def training_speed(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: li
                          comm_link=bound_link_words(r, c) if comm > 0 else "", notes=tuple(notes))
 
 
-def sequences_per_example(w: Workload) -> int:
+def sequences_per_example(job: Job) -> int:
     """2 for DPO, ORPO and reward modelling (a chosen and a rejected sequence: TRL's
     ``concatenated_forward`` runs both in one batch; see ``advisor.core.memory.training``), 1 for SFT."""
-    return 2 if w.objective.paired else 1
+    return 2 if job.objective.paired else 1
 
 
-def reference_forward_flops_per_token(arch, w: Workload) -> float:
+def reference_forward_flops_per_token(arch, job: Job) -> float:
     """DPO's reference forward: the frozen reference (a copy, or the base with adapters
     disabled) scores chosen and rejected sequences under ``torch.no_grad`` every step unless its
     log-probabilities were precomputed — one forward, 2N + attention per token (Kaplan et al.
     2020 Table 1), i.e. ≈ 1/3 more than full fine-tuning's 6N (TRL ``DPOTrainer.compute_ref_log_probs``;
     DPO: Rafailov et al. 2023, arXiv:2305.18290 §4: π_ref's log-probabilities of both)."""
-    if w.objective is not Objective.DPO or w.precompute_ref:
+    if job.objective is not Objective.DPO or job.precompute_ref:
         return 0.0
-    return 2 * matmul_params(arch) + attention_flops_per_token(arch, w.seq_len / 2)
+    return 2 * matmul_params(arch) + attention_flops_per_token(arch, job.seq_len / 2)
 
 
 #: Host RAM bandwidth the CPU reaches when it streams over large arrays (offloaded MoE experts, a CPU
@@ -353,18 +365,18 @@ CPU_ADAM_BYTES_PER_PARAM = 28
 DEEPSPEED_OFFLOAD = (Parallel.NONE, Parallel.DDP, Parallel.ZERO1, Parallel.ZERO2, Parallel.ZERO3)
 
 
-def cpu_optimizer_seconds(arch, w: Workload, build: ResolvedBuild) -> float:
+def cpu_optimizer_seconds(arch, planned: PlannedJob, build: ResolvedBuild) -> float:
     """One optimizer step on the host CPU when the optimizer states are offloaded to host RAM: the trained
     parameters each machine's GPUs hold (every GPU's shard; the machine's CPU steps them all, over one memory
     system) × ``CPU_ADAM_BYTES_PER_PARAM`` / the host's bandwidth (``host_gb_per_s``) — DeepSpeed's CPU-Adam (ZeRO-Offload; Ren
     et al. 2021, arXiv:2101.06840 §4.1: the update runs on the CPU after the backward) or PyTorch's fused AdamW
     under FSDP (``DEEPSPEED_OFFLOAD``). Zero without optimizer offload; NVMe offload (ZeRO-Infinity) pays the same
     pass once the states are read in."""
-    if Offload.OPTIMIZER not in w.offload and Offload.NVME not in w.offload:
+    if Offload.OPTIMIZER not in planned.offload and Offload.NVME not in planned.offload:
         return 0.0
-    per_machine = min(w.n_gpus, build.gpus_per_node)
-    replicated = w.parallel in (Parallel.NONE, Parallel.DDP, Parallel.FSDP_NO_SHARD)
-    params = trainable_params(arch, w) * (per_machine if replicated else per_machine / max(1, w.n_gpus))
+    per_machine = min(planned.n_gpus, build.gpus_per_node)
+    replicated = planned.parallel in (Parallel.NONE, Parallel.DDP, Parallel.FSDP_NO_SHARD)
+    params = trainable_params(arch, planned) * (per_machine if replicated else per_machine / max(1, planned.n_gpus))
     return params * CPU_ADAM_BYTES_PER_PARAM / (host_gb_per_s(build)[0] * 1e9)
 
 
@@ -374,27 +386,27 @@ def cpu_optimizer_seconds(arch, w: Workload, build: ResolvedBuild) -> float:
 NVME_GB_PER_S = 5.0
 
 
-def _offload_seconds(arch, w: Workload, build: ResolvedBuild, sp: Split, notes: list[str]) -> float:
+def _offload_seconds(arch, planned: PlannedJob, build: ResolvedBuild, sp: Split, notes: list[str]) -> float:
     """PCIe seconds per step for ZeRO-Offload / FSDP CPU offload (Ren et al. 2021,
     arXiv:2101.06840 §4: fp16 gradients to the host, updated fp16 parameters back; parameter
     offload streams the weights in for forward and backward of every micro-batch). The CPU
     optimizer step is not timed: the catalog has no CPU speeds."""
-    if not w.offload:
+    if not planned.offload:
         return 0.0
     link = host_link_bytes_per_s(build)
-    shard = max(1, w.n_gpus if w.parallel in DATA_PARALLEL else 1)
+    shard = max(1, planned.n_gpus if planned.parallel in DATA_PARALLEL else 1)
     seconds = 0.0
-    if Offload.OPTIMIZER in w.offload:
-        seconds += trainable_params(arch, w) / shard * 2 * param_bytes(w.precision) / link
-    if Offload.PARAMS in w.offload:
-        seconds += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard / link
-    if Offload.NVME in w.offload:
+    if Offload.OPTIMIZER in planned.offload:
+        seconds += trainable_params(arch, planned) / shard * 2 * param_bytes(planned.precision) / link
+    if Offload.PARAMS in planned.offload:
+        seconds += planned.grad_accum_steps * 2 * weights_bytes(arch, planned) / shard / link
+    if Offload.NVME in planned.offload:
         # ZeRO-Infinity (Rajbhandari et al. 2021, arXiv:2104.07857 §5): optimizer states (and
         # parameters) are read from and written back to NVMe every step. States of AdamW with an
         # fp32 master: 12 bytes per trainable parameter, each way.
-        states = trainable_params(arch, w) / shard * 12
-        if Offload.PARAMS in w.offload:
-            states += w.grad_accum_steps * 2 * weights_bytes(arch, w) / shard
+        states = trainable_params(arch, planned) / shard * 12
+        if Offload.PARAMS in planned.offload:
+            states += planned.grad_accum_steps * 2 * weights_bytes(arch, planned) / shard
         seconds += 2 * states / (NVME_GB_PER_S * 1e9)
         notes.append(f"NVMe offload: {NVME_GB_PER_S:g} GB/s per GPU assumed (a PCIe 4.0 x4 NVMe drive's "
                      "sequential read/write), states read and written every step")

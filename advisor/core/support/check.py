@@ -11,11 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from advisor.core.hardware.backend import Backend
 from advisor.core.hardware.records import Gpu
-from advisor.core.job.workload import AttentionImpl, Engine, Framework, Method, Mode, Optimizer, Workload
+from advisor.core.job.choices import (
+    AttentionImpl,
+    Engine,
+    Framework,
+    Method,
+    Mode,
+    Optimizer,
+)
+from advisor.core.job.job import Job, JobT
+from advisor.core.memo import HeldById
 from advisor.core.memory.formats import is_gguf
 from advisor.core.support.table import Feature, Rule, Verdict, rule_for
 
@@ -41,7 +50,7 @@ CC_FAMILIES = {5: "Maxwell", 6: "Pascal", 7: "Volta", 8: "Ampere", 9: "Hopper", 
 class Refusal:
     """One thing the software does not run on one of the build's GPUs."""
 
-    field: str  # the Workload field (= CLI flag without dashes) it comes from
+    field: str  # the Job field (= CLI flag without dashes) it comes from
     message: str
     rule: Rule
 
@@ -83,55 +92,49 @@ def judge(feature: Feature, gpu: Gpu | Card) -> tuple[Rule, str] | None:
     return None
 
 
-#: id(job) -> (the job, its features): the plan search asks for one job's at every build.
-_FEATURES: dict[int, tuple[Workload, tuple[Feature, ...]]] = {}
+#: Each job's features, by the job object: the plan search asks for one job's at every build.
+_FEATURES: HeldById[tuple[Feature, ...]] = HeldById(4096)
 
 
-def job_features(w: Workload) -> tuple[Feature, ...]:
+def job_features(job: Job) -> tuple[Feature, ...]:
     """What ``w`` asks of the software, in the order refusals are listed."""
-    held = _FEATURES.get(id(w))
-    if held is not None and held[0] is w:
-        return held[1]
-    if len(_FEATURES) >= 4096:
-        _FEATURES.clear()
-    features = _job_features(w)
-    _FEATURES[id(w)] = (w, features)
-    return features
+    held = _FEATURES.get((job,))
+    return held if held is not None else _FEATURES.put((job,), None, _job_features(job))
 
 
-def _job_features(w: Workload) -> tuple[Feature, ...]:
+def _job_features(job: Job) -> tuple[Feature, ...]:
     out: list[Feature] = []
-    weights, kv = w.weights.strip().lower(), w.kv_dtype.strip().lower()
-    if w.mode is Mode.INFERENCE:
-        out.append(ENGINE_FEATURES[w.engine])
-        if w.engine is Engine.TRANSFORMERS:
+    weights, kv = job.weights.strip().lower(), job.kv_dtype.strip().lower()
+    if job.mode is Mode.INFERENCE:
+        out.append(ENGINE_FEATURES[job.engine])
+        if job.engine is Engine.TRANSFORMERS:
             if weights in ("nf4", "fp4"):
                 out.append(Feature.BNB_4BIT)
             elif weights == "int8":
                 out.append(Feature.BNB_INT8)
             elif is_gguf(weights):
                 out.append(Feature.GGUF_IN_TRANSFORMERS)
-        if weights == "fp8" and w.engine in FP8_WEIGHT_FEATURES:
-            out.append(FP8_WEIGHT_FEATURES[w.engine])
-        if kv == "fp8" and w.engine in FP8_KV_FEATURES:
-            out.append(FP8_KV_FEATURES[w.engine])
-        if w.engine is Engine.TRANSFORMERS and _flash_asked(w):
+        if weights == "fp8" and job.engine in FP8_WEIGHT_FEATURES:
+            out.append(FP8_WEIGHT_FEATURES[job.engine])
+        if kv == "fp8" and job.engine in FP8_KV_FEATURES:
+            out.append(FP8_KV_FEATURES[job.engine])
+        if job.engine is Engine.TRANSFORMERS and _flash_asked(job):
             out.append(Feature.FLASH_ATTENTION_2)
         return tuple(out)
-    if w.framework is Framework.UNSLOTH:
+    if job.framework is Framework.UNSLOTH:
         out.append(Feature.UNSLOTH)
-    if w.method is Method.QLORA or (w.method.litgpt_adapter and weights in ("nf4", "fp4")):
+    if job.method is Method.QLORA or (job.method.litgpt_adapter and weights in ("nf4", "fp4")):
         out.append(Feature.BNB_4BIT)
-    if w.optimizer in BNB_OPTIMIZERS:
+    if job.optimizer in BNB_OPTIMIZERS:
         out.append(Feature.BNB_OPTIMIZER)
-    if w.framework in FLASH_PACKAGE_FRAMEWORKS and _flash_asked(w):
+    if job.framework in FLASH_PACKAGE_FRAMEWORKS and _flash_asked(job):
         out.append(Feature.FLASH_ATTENTION_2)
     return tuple(out)
 
 
-def _flash_asked(w: Workload) -> bool:
+def _flash_asked(job: Job) -> bool:
     """FlashAttention-2 chosen by the user (the default is replaced where it cannot run: ``as_run_on``)."""
-    return w.attention is AttentionImpl.FLASH and "attention" in w.model_fields_set
+    return job.attention is AttentionImpl.FLASH and "attention" in job.model_fields_set
 
 
 class Card(NamedTuple):
@@ -192,9 +195,9 @@ def _refusals(features: tuple[Feature, ...], gpus: tuple[Card, ...]) -> tuple[Re
     return tuple(out)
 
 
-def refusals(w: Workload, gpus: Sequence[Gpu]) -> tuple[Refusal, ...]:
+def refusals(job: Job, gpus: Sequence[Gpu]) -> tuple[Refusal, ...]:
     """What ``w`` asks of the software that one of ``gpus`` (the GPUs the job uses) cannot run."""
-    features = job_features(w)
+    features = job_features(job)
     return _refusals(features, _cards(gpus)) if features else ()
 
 
@@ -204,26 +207,24 @@ def _flash_blocked(cards: tuple[Card, ...]) -> Card | None:
     return next((g for g in cards if judge(Feature.FLASH_ATTENTION_2, g) is not None), None)
 
 
-#: id(job) -> (the job, its substitute): the same substitute object for the same job whatever the cards, so that
-#: what the plan search keeps per job object (a training job's memory, by job and plan) is found again.
-_AS_RUN: dict[int, tuple[Workload, Workload]] = {}
+#: Each job's substitute, by the job object: the same substitute object for the same job whatever the cards, so
+#: that what the plan search keeps per job object (a training job's memory, by job and plan) is found again.
+_AS_RUN: HeldById[Job] = HeldById(1024)
 
 
-def as_run_on(w: Workload, gpus: Sequence[Gpu]) -> tuple[Workload, tuple[str, ...]]:
+def as_run_on(job: JobT, gpus: Sequence[Gpu]) -> tuple[JobT, tuple[str, ...]]:
     """``w`` with the settings the user left at their default that ``gpus`` cannot run replaced by what the
     software runs there instead, and a note for each: FlashAttention-2 → PyTorch's SDPA (transformers'
     default attention implementation; the memory differs by one saved tensor, ``memory.activations``)."""
-    uses_package = (w.engine is Engine.TRANSFORMERS if w.mode is Mode.INFERENCE
-                    else w.framework in FLASH_PACKAGE_FRAMEWORKS)
-    if w.attention is not AttentionImpl.FLASH or "attention" in w.model_fields_set or not uses_package:
-        return w, ()
+    uses_package = (job.engine is Engine.TRANSFORMERS if job.mode is Mode.INFERENCE
+                    else job.framework in FLASH_PACKAGE_FRAMEWORKS)
+    if job.attention is not AttentionImpl.FLASH or "attention" in job.model_fields_set or not uses_package:
+        return job, ()
     blocked = _flash_blocked(_cards(gpus))
     if blocked is None:
-        return w, ()
+        return job, ()
     note = f"FlashAttention-2 does not run on the {blocked.name}: PyTorch's SDPA attention is assumed instead"
-    held = _AS_RUN.get(id(w))
-    if held is None or held[0] is not w:
-        if len(_AS_RUN) >= 1024:
-            _AS_RUN.clear()
-        held = _AS_RUN[id(w)] = (w, w.model_copy(update={"attention": AttentionImpl.SDPA}))
-    return held[1], (note,)
+    held = _AS_RUN.get((job,))
+    if held is None:
+        held = _AS_RUN.put((job,), None, job.model_copy(update={"attention": AttentionImpl.SDPA}))
+    return cast(JobT, held), (note,)  # a copy of ``job``: of its type

@@ -29,7 +29,7 @@ class ImportedModel(Frozen):
     weights_bytes_override: float | None = Field(
         None, ge=0, description="Exact bytes of all weight tensors in the files (use instead of the estimate)")
     dtypes: dict[str, int] = Field(default_factory=dict, description="Elements per stored dtype / GGUF type")
-    weight_format: str | None = Field(None, description="The files' weight format in Workload spelling, if one")
+    weight_format: str | None = Field(None, description="The files' weight format in Job spelling, if one")
     notes: tuple[str, ...] = ()
 
 

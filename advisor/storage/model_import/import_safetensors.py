@@ -18,7 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from advisor.storage.model_import.common import ImportedModel, ModelImportError, read_json
+from advisor.storage.model_import.common import (
+    ImportedModel,
+    ModelImportError,
+    read_json,
+)
 from advisor.storage.model_import.import_config import arch_from_hf_config
 from advisor.storage.safe_read import is_regular_file, open_regular
 
@@ -72,7 +76,7 @@ def _shard_files(folder: Path) -> list[Path]:
 
 
 def _st_format(dtypes: dict[str, int]) -> str | None:
-    """The dominant dtype in Workload spelling (bf16, fp16, fp32, fp8) when one holds ≥ 90 %."""
+    """The dominant dtype in Job spelling (bf16, fp16, fp32, fp8) when one holds ≥ 90 %."""
     total = sum(dtypes.values())
     if not total:
         return None

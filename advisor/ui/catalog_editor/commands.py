@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QUndoCommand
 
-from advisor.core.hardware.catalog import RecordKind
+from advisor.core import RecordKind
 from advisor.ui.catalog_editor.repository import CatalogRepository, UserState
 
 Apply = Callable[[RecordKind, str, UserState], bool]
@@ -60,7 +60,7 @@ def record_changes(repo: CatalogRepository, records) -> tuple[list[Change], list
     """The changes that put ``records`` (a bundle's) into the user layer, and the words naming each one that
     replaces a different record of the user's (a conflict); records the user already has as they are are left
     out."""
-    from advisor.core.hardware.catalog import kind_of
+    from advisor.core import kind_of
     from advisor.ui.catalog_editor.columns import KIND_WORDS
 
     changes, conflicts = [], []

@@ -17,9 +17,18 @@ from typing import Annotated, Generic, Literal, TypeVar, Union, get_args, get_or
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from advisor.core.hardware.records import NvLink
+from advisor.core import NvLink
 from advisor.storage import json_text
 
 UNKNOWN = "unknown"

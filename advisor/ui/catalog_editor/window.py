@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind, UnknownRecord, kind_of
+from advisor.core import CatalogRecord, Origin, RecordKind, UnknownRecord, kind_of
 from advisor.storage import bundle
 from advisor.storage import catalog_store as store
+from advisor.ui.catalog_editor.actions import make_actions
 from advisor.ui.catalog_editor.banners import ChangesBanner, ProblemsBanner
 from advisor.ui.catalog_editor.columns import KIND_WORDS, TAB_TITLES
-from advisor.ui.catalog_editor.actions import make_actions
 from advisor.ui.catalog_editor.commands import Change, StateCommand, hidden_changes, record_changes
 from advisor.ui.catalog_editor.kind_tab import KindTab
 from advisor.ui.catalog_editor.record_form import RecordForm

@@ -23,15 +23,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from advisor.ui.recompute import turns
-from advisor.ui.recompute.search import SearchRunner
+from advisor.ui.recompute.background_search import SearchRunner
 from advisor.ui.recompute.turns import BuildsPass, CurveCache, Progress, SweepRun, Turn
 
 if TYPE_CHECKING:
-    from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.advice.evaluate import PreparedBuild, Results
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.job.workload import Workload
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import BuildEntry, Catalog, Job, ModelArch, PreparedBuild, Results
     from advisor.ui.core_process import CoreProcess
 
 #: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
@@ -58,7 +54,7 @@ class Inputs:
 
     catalog: Catalog | None
     arch: ModelArch | None
-    workload: Workload
+    workload: Job
     builds: tuple[BuildEntry, ...]
     margin: float = 0.0
 
@@ -178,7 +174,7 @@ class RecomputeScheduler(QObject):
 
     def _prepare(self, inputs: Inputs) -> tuple[PreparedBuild, ...]:
         """Each build's resolution, price and checks, kept by entry until the catalog changes."""
-        from advisor.core.advice.evaluate import prepare_build
+        from advisor.core import prepare_build
 
         if len(self._prepared) > PREPARED_KEPT:
             self._prepared.clear()
@@ -210,7 +206,7 @@ class RecomputeScheduler(QObject):
         self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
         self.results_inputs = self.inputs
         # The search after the job stays put: what would make a build fit, and every build's largest model.
-        self._suggest_pending = p.arch is not None and any(r.planned is not None for r in self.results.builds)
+        self._suggest_pending = p.arch is not None and any(r.chosen is not None for r in self.results.builds)
         self.results_computed.emit(self.results)
         if cached is not None:
             self.curves_computed.emit(self.results)
@@ -233,7 +229,7 @@ class RecomputeScheduler(QObject):
         if self._sweep_run is None:
             if self.core_process is not None and self.core_process.pending(workload):
                 return  # the core's process computes it (``_on_swept`` draws it)
-            from advisor.core.advice.evaluate import fit_curve_steps
+            from advisor.core import fit_curve_steps
 
             self._sweep_run = SweepRun(workload, fit_curve_steps(workload))
         elif self._sweep_step_timer.isActive():
@@ -264,7 +260,7 @@ class RecomputeScheduler(QObject):
         self._sweep_run = None
         self._sweep_step_timer.stop()
 
-    def _on_swept(self, workload: Workload, out: Any) -> None:
+    def _on_swept(self, workload: Job, out: Any) -> None:
         """A sweep from the core's process: drawn once the table has painted (as a sweep computed here
         would be), kept for undo if the job has changed since; if the process died, the UI thread sweeps."""
         if self._closed:
@@ -284,7 +280,7 @@ class RecomputeScheduler(QObject):
             self._continue_sweep()  # the table has painted: the plot's redraw now
         # else the end of the builds' pass, then the table's paint, come first (``_sweep_timer``)
 
-    def _on_sweep_finished(self, workload: Workload, out: Any) -> None:
+    def _on_sweep_finished(self, workload: Job, out: Any) -> None:
         if isinstance(out, Exception):  # said once; the table and the other plots stand
             self.problem_reported.emit(f"fit curves: {out}")
             return
@@ -317,7 +313,7 @@ class RecomputeScheduler(QObject):
             self.problem_reported.emit(f"what would make it fit: {out}")
             self.suggestions_computed.emit(self.results)  # the views waiting on it draw what there is
             return
-        from advisor.core.advice.evaluate import with_search
+        from advisor.core import with_search
 
         self.results = with_search(self.results, out)
         self.suggestions_computed.emit(self.results)

@@ -16,11 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.advice.evaluate import BuildResult, PreparedBuild
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.job.workload import Workload
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import BuildEntry, BuildResult, Catalog, Job, ModelArch, PreparedBuild
 
 #: A turn that spent this long computing builds (or model sizes of the sweep) leaves what follows
 #: them — the ranking and the table's redraw, or the Fit plot's redraw — to the next turn: the two
@@ -64,7 +60,7 @@ class BuildsPass:
 
     catalog: Catalog | None
     arch: ModelArch | None
-    workload: Workload
+    workload: Job
     entries: tuple[BuildEntry, ...]
     prepared: tuple[PreparedBuild, ...]
     curves: Curves
@@ -91,7 +87,7 @@ class SweepRun:
     """The fit sweep of one workload, a few model sizes per turn; ``out`` once computed (the curves, or
     the exception the sweep raised), then drawn in the same or the next turn."""
 
-    workload: Workload
+    workload: Job
     steps: Generator[None, None, Curves] | None  # ``evaluate.fit_curve_steps(workload)``; None: ``out`` came whole
     out: Curves | Exception | None = None
 
@@ -116,15 +112,15 @@ class CurveCache:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._curves: dict[Workload, Curves] = {}
+        self._curves: dict[Job, Curves] = {}
 
-    def get(self, workload: Workload) -> Curves | None:
+    def get(self, workload: Job) -> Curves | None:
         return self._curves.get(workload)
 
     def __contains__(self, workload: object) -> bool:
         return workload in self._curves
 
-    def put(self, workload: Workload, curves: Curves) -> None:
+    def put(self, workload: Job, curves: Curves) -> None:
         self._curves.pop(workload, None)
         self._curves[workload] = curves
         while len(self._curves) > self.size:

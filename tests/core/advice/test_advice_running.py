@@ -14,8 +14,9 @@ from advisor.core.advice.running import (
     cost_per_token_gap,
 )
 from advisor.core.cost.running import CostSettings, chinchilla_tokens
+from advisor.core.job.choices import Engine, Method, Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Engine, Method, Mode, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.model.params import count_params
 from advisor.storage.catalog_store import load_catalog
 
@@ -67,7 +68,7 @@ def test_unknown_power_is_not_never():
 def test_the_pre_training_plan_only_when_the_job_is_pre_training(catalog, method, dataset, asks):
     arch = catalog.models["llama-3.1-8b"]
     tokens = round(chinchilla_tokens(count_params(arch).total)) if dataset == "optimal" else dataset
-    job = Workload(mode=Mode.TRAIN, method=method, dataset_tokens=tokens,
+    job = PlannedJob(mode=Mode.TRAIN, method=method, dataset_tokens=tokens,
                    weights="nf4" if method is Method.QLORA else "bf16")
     assert asks_for_pretraining(arch, job) is asks
     results = evaluate.evaluate(catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),), suggest=False)
@@ -103,7 +104,7 @@ def test_a_pre_training_job_carries_its_chinchilla_plan(catalog):
 
     comp = canonical_comparison()
     arch = catalog.models["llama-3.2-1b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL, dataset_tokens=round(chinchilla_tokens(count_params(arch).total)))
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, dataset_tokens=round(chinchilla_tokens(count_params(arch).total)))
     results = evaluate.evaluate(catalog, arch, job, comp.builds, suggest=False)
     costed = with_running_costs(results, arch, job, CostSettings(), TODAY)
     assert costed.running.chinchilla == chinchilla_plan(arch, results, job, CostSettings(), TODAY)

@@ -5,9 +5,16 @@ import datetime as dt
 import pytest
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
+from advisor.core.advice.catalog_search import (
+    Found,
+    ModelJob,
+    SearchRequest,
+    pareto_front,
+    search,
+)
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Found, Job, SearchRequest, pareto_front, search
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.choices import Engine
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -56,19 +63,19 @@ def test_a_machine_gets_the_cheapest_tier_that_carries_its_cards(catalog):
 
 
 def test_every_ranked_candidate_runs_the_job_within_budget(catalog):
-    job = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(engine=Engine.VLLM))
+    job = ModelJob(arch=catalog.models["llama-3.1-8b"], job=PlannedJob(engine=Engine.VLLM))
     result = search(catalog, (job,), SearchRequest(budget_usd=2500, sort=Criterion.VALUE), today=dt.date(2026, 11, 24))
     assert result.ranked
     for f in result.ranked:
-        assert f.candidate.price_usd <= 2500 and all(p.status.runs for p in f.planned)
-        assert f.planned[0].plan.n_gpus == f.candidate.build.gpu_count  # all of its GPUs
+        assert f.candidate.price_usd <= 2500 and all(p.status.runs for p in f.chosen)
+        assert f.chosen[0].plan.n_gpus == f.candidate.build.gpu_count  # all of its GPUs
     values = [f.value for f in result.ranked]
     assert values == sorted(values)
 
 
 def test_two_jobs_must_both_run(catalog):
-    chat = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
-    tune = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(mode="train", method="qlora"))
+    chat = ModelJob(arch=catalog.models["llama-3.1-70b"], job=PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    tune = ModelJob(arch=catalog.models["llama-3.1-8b"], job=PlannedJob(mode="train", method="qlora"))
     both = search(catalog, (chat, tune), SearchRequest(budget_usd=6000), today=TODAY)
     only_chat = search(catalog, (chat,), SearchRequest(budget_usd=6000), today=TODAY)
 
@@ -76,11 +83,11 @@ def test_two_jobs_must_both_run(catalog):
         return {g.candidate.id for f in result.ranked for g in (f, *f.folded)}
 
     assert ids(both) <= ids(only_chat)
-    assert all(len(f.planned) == 2 and len(f.plans_text) == 2 for f in both.ranked)
+    assert all(len(f.chosen) == 2 and len(f.plans_text) == 2 for f in both.ranked)
 
 
 def test_without_a_budget_unpriced_candidates_come_last(catalog):
-    job = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(engine=Engine.LLAMA_CPP, weights="q4_k_m"))
+    job = ModelJob(arch=catalog.models["llama-3.1-8b"], job=PlannedJob(engine=Engine.LLAMA_CPP, weights="q4_k_m"))
     ranked = search(catalog, (job,), SearchRequest()).ranked
     priced = [f.candidate.price_usd is not None for f in ranked]
     assert priced == sorted(priced, reverse=True) and not priced[-1]
@@ -89,11 +96,11 @@ def test_without_a_budget_unpriced_candidates_come_last(catalog):
 def _f(price, speed):
     class C:
         price_usd = price
-    return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed)
+    return Found(candidate=C(), chosen=(), plans_text=(), speed_score=speed)
 
 
 def test_the_default_order_puts_usable_machines_first_by_speed_for_the_money(catalog):
-    job = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    job = ModelJob(arch=catalog.models["llama-3.1-70b"], job=PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP))
     request = SearchRequest(budget_usd=4000, price=PriceChoice.EITHER)
     assert request.sort is Criterion.BEST
     ranked = search(catalog, (job,), request, today=TODAY).ranked
@@ -102,14 +109,14 @@ def test_the_default_order_puts_usable_machines_first_by_speed_for_the_money(cat
     first = [f for f in ranked if f.usable]
     assert [f.value for f in first] == sorted(f.value for f in first)
     for f in first:
-        per_seq = f.planned[0].estimate.speed.decode_tokens_per_s / f.planned[0].workload.batch
+        per_seq = f.chosen[0].estimate.speed.decode_tokens_per_s / f.chosen[0].planned.batch
         assert per_seq * f.factor >= request.min_tokens_per_s
 
 
 def test_a_candidate_no_better_than_one_above_folds_under_it(catalog):
     """Issue: 3x, 4x, 5x … 8x Tesla P100 at the same 11.7 tok/s, each a row. More of the same cards at the same
     speed and a higher price fold under the first."""
-    job = Job(arch=catalog.models["llama-3.1-70b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    job = ModelJob(arch=catalog.models["llama-3.1-70b"], job=PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP))
     ranked = search(catalog, (job,), SearchRequest(price=PriceChoice.EITHER, sort=Criterion.PRICE), today=TODAY).ranked
     shown = [f.candidate.id for f in ranked]
     folded = {g.candidate.id for f in ranked for g in f.folded}
@@ -127,7 +134,7 @@ def test_a_candidate_no_better_than_one_above_folds_under_it(catalog):
 def test_an_extrapolated_speed_ranks_at_the_low_end_of_its_band(catalog):
     from advisor.core.speed.basis import basis_key
 
-    job = Job(arch=catalog.models["llama-3.1-8b"], workload=Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP))
+    job = ModelJob(arch=catalog.models["llama-3.1-8b"], job=PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP))
     table = {basis_key("NVIDIA sm_86", "llama.cpp"): {"rows": 5, "median_pct": 7.4}}
     result = search(catalog, (job,), SearchRequest(budget_usd=2500, price=PriceChoice.EITHER), today=TODAY,
                     basis_table=table, fallback_band_pct=40.0)

@@ -3,7 +3,13 @@
 import pytest
 from pydantic import ValidationError
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef, canonical_comparison, unique_name
+from advisor.core.advice.comparison import (
+    BuildEntry,
+    Comparison,
+    ModelRef,
+    canonical_comparison,
+    unique_name,
+)
 from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment, Topology
 from advisor.core.model.arch import ModelArch
 
@@ -87,9 +93,10 @@ def test_schema_version_is_a_whole_number(version):
 
 def test_objective_and_adapter_method_round_trip_and_old_files_default_to_sft():
     # New workload fields have defaults, so a file written before them still loads.
-    from advisor.core.job.workload import Method, Objective, Workload
+    from advisor.core.job.choices import Method, Objective
+    from advisor.core.job.planned import PlannedJob
 
-    w = Workload(mode="train", method="adapter-v2", objective="dpo", precompute_ref=True)
+    w = PlannedJob(mode="train", method="adapter-v2", objective="dpo", precompute_ref=True)
     c = Comparison(model=ModelRef(imported_path="/m", arch=ARCH), builds=two(), workload=w)
     back = Comparison.model_validate_json(c.model_dump_json())
     assert back == c

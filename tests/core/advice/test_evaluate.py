@@ -7,7 +7,8 @@ import pytest
 
 from advisor.core.advice import evaluate as compute
 from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
-from advisor.core.job.workload import Method, Mode, Workload
+from advisor.core.job.choices import Engine, Method, Mode
+from advisor.core.job.planned import PlannedJob, alone
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -26,15 +27,15 @@ def test_largest_fitting_skips_gaps():
 
 
 def test_techniques_follow_the_mode():
-    labels, current = compute.technique_workloads(Workload(mode=Mode.TRAIN, method=Method.QLORA))
+    labels, current = compute.technique_workloads(PlannedJob(mode=Mode.TRAIN, method=Method.QLORA))
     assert set(labels) == {"full fine-tune", "LoRA", "QLoRA"} and current == "QLoRA"
-    labels, current = compute.technique_workloads(Workload(weights="q3_k_m"))
+    labels, current = compute.technique_workloads(PlannedJob(weights="q3_k_m"))
     assert current == "Q3_K_M (GGUF, 3.9 bits) (current)" and labels[current].weights == "q3_k_m"
 
 
 def test_unknown_build_id_is_a_message_on_that_build():
     catalog = load_catalog().catalog
-    r = compute.evaluate_build(catalog, None, Workload(), BuildEntry(name="x", build_id="no-such-build"))
+    r = compute.evaluate_build(catalog, None, PlannedJob(), BuildEntry(name="x", build_id="no-such-build"))
     assert r.estimate is None and "cannot resolve" in r.error
 
 
@@ -47,15 +48,15 @@ def test_canonical_comparison_matches_the_estimator():
     results = compute.evaluate(catalog, arch, c.workload, c.builds)
     for entry, r in zip(c.builds, results.builds, strict=True):
         # Each build runs the job under its own plan: both GPUs, tensor parallel (vLLM's usual layout).
-        assert r.planned.plan.n_gpus == 2 and r.planned.plan.parallel.value == "tp"
+        assert r.chosen.plan.n_gpus == 2 and r.chosen.plan.parallel.value == "tp"
         assert r.plan_text.startswith("2 GPUs, tensor parallel over")
-        direct = estimate(arch, r.planned.workload, compute.resolve_entry(catalog, entry))
+        direct = estimate(arch, r.chosen.planned, compute.resolve_entry(catalog, entry))
         assert r.estimate == direct
         assert r.price_new_usd is not None and r.power_w is not None  # the catalog knows both cards
     assert results.chosen_params == pytest.approx(8.03e9, rel=0.01)
     # The fit plot draws the formats the job's engine loads: vLLM no GGUF, llama.cpp no fp8, int8 or AWQ.
     assert set(results.curves) == {"bf16", "fp8", "int8 (LLM.int8)", "4-bit AWQ"}
-    gguf = compute.technique_workloads(c.workload.model_copy(update={"engine": "llama.cpp", "weights": "q4_k_m"}))
+    gguf = compute.technique_workloads(c.workload.model_copy(update={"engine": Engine.LLAMA_CPP, "weights": "q4_k_m"}))
     assert set(gguf[0]) == {"bf16", "GGUF Q4_K_M"} and gguf[1] == "GGUF Q4_K_M"
 
 
@@ -75,7 +76,7 @@ def test_model_marker_sits_on_the_curves_footing():
     c = canonical_comparison()
     arch = compute.resolve_model(catalog, c.model)
     results = compute.evaluate(catalog, arch, c.workload, c.builds)
-    assert results.chosen_need_bytes == estimate_memory(arch, c.workload).breakdown.total
+    assert results.chosen_need_bytes == estimate_memory(arch, alone(c.workload)).breakdown.total
     assert results.fits_found
     for r in results.builds:
         assert r.runs and r.largest_fit["bf16"] >= results.chosen_params
@@ -87,7 +88,7 @@ def test_the_largest_model_is_the_plan_searchs():
     with what its plan holds, not 1.1 B from its bare capacity against the no-build curve."""
     catalog = load_catalog().catalog
     arch = catalog.models["llama-3.1-70b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL)
     results = compute.evaluate(catalog, arch, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),))
     r = results.builds[0]
     assert r.runs == (r.largest_fit["full fine-tune"] >= results.chosen_params)
@@ -101,7 +102,7 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
     entries = (*c.builds, BuildEntry(name="one 5090", build_id="1x-rtx-5090"),
                BuildEntry(name="unknown", build_id="no-such-build"))
     for workload, ref in ((c.workload, ModelRef(preset_id="llama-3.1-70b")),  # bf16 70B on vLLM: none fits
-                          (Workload(mode=Mode.TRAIN, method=Method.LORA), ModelRef(generic_params=400e9))):
+                          (PlannedJob(mode=Mode.TRAIN, method=Method.LORA), ModelRef(generic_params=400e9))):
         arch = compute.resolve_model(catalog, ref)
         curves = compute.fit_curves(workload)
         whole = compute.evaluate(catalog, arch, workload, entries, curves, 0.05)
@@ -120,7 +121,7 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
         both = compute.with_suggestions(first, found)
         assert [r.suggestions for r in both.builds] == [r.suggestions for r in whole.builds]
         fits = compute.fit_inputs(first)
-        assert [f is not None for f in fits] == [r.planned is not None for r in first.builds]
+        assert [f is not None for f in fits] == [r.chosen is not None for r in first.builds]
         answer = compute.background_search(arch, workload, inputs, 0.05, pickle.loads(pickle.dumps(fits)))
         searched = compute.with_search(first, answer)
         assert [r.largest_fit for r in searched.builds] == [r.largest_fit for r in whole.builds]
@@ -150,10 +151,10 @@ def test_a_quick_evaluation_differs_only_in_what_the_details_add():
                BuildEntry(name="unknown", build_id="no-such-build"))
     falcon = catalog.models["falcon-180b"]
     cases = ((compute.resolve_model(catalog, c.model), c.workload),
-             (compute.resolve_model(catalog, c.model), Workload(mode=Mode.TRAIN, method=Method.LORA, batch=4)),
+             (compute.resolve_model(catalog, c.model), PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=4)),
              (compute.resolve_model(catalog, ModelRef(preset_id="llama-3.1-70b")), c.workload),
              # past the model's trained context on TensorRT-LLM: the speed notes say so in both
-             (falcon, Workload(engine="tensorrt-llm", weights="fp8", context_len=4096, prompt_tokens=2048)))
+             (falcon, PlannedJob(engine="tensorrt-llm", weights="fp8", context_len=4096, prompt_tokens=2048)))
     for arch, workload in cases:
         for entry in entries:
             full = compute.evaluate_build(catalog, arch, workload, entry, 0.05, False)
@@ -165,8 +166,8 @@ def test_a_quick_evaluation_differs_only_in_what_the_details_add():
             assert not quick.detailed
             a, b = full.estimate, quick.estimate
             assert (a.memory, a.speed, a.fit) == (b.memory, b.speed, b.fit)
-            assert (quick.status, quick.plan_text, quick.planned.plan, quick.problems) == \
-                (full.status, full.plan_text, full.planned.plan, full.problems)
+            assert (quick.status, quick.plan_text, quick.chosen.plan, quick.problems) == \
+                (full.status, full.plan_text, full.chosen.plan, full.problems)
             assert b.rule_of_thumb is None and b.params_total == 0 and b.assumptions == ()
             assert a.params_total > 0 and a.assumptions
             assert compute.detailed(arch, quick) == full

@@ -2,7 +2,7 @@
 
 from advisor.core.advice.formulas import formulas
 from advisor.core.hardware import interconnect
-from advisor.core.job.workload import Engine
+from advisor.core.job.choices import Engine
 from advisor.core.speed import engine_speed, flops
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
 from advisor.core.advice.evaluate import evaluate_build, money, resolve_entry
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -34,17 +34,17 @@ def test_two_cloud_instances_rent_at_twice_the_rate(catalog):
 
 def test_a_desktop_pair_gets_a_named_card_and_says_when_it_has_none(catalog):
     bare = BuildEntry(name="2 desks", build_id="2x-rtx-4090-pcie-x16", nodes=2)
-    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], Workload(mode="train", method="lora"), bare)
+    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], PlannedJob(mode="train", method="lora"), bare)
     assert any("network card" in w for w in r.warnings)
     linked = bare.model_copy(update={"nic_id": "nvidia-connectx-7-100gbe-roce"})
     assert resolve_entry(catalog, linked).network.nic.id == "nvidia-connectx-7-100gbe-roce"
-    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], Workload(mode="train", method="lora"), linked)
-    assert not any("network card" in w for w in r.warnings) and r.planned.plan.n_gpus == 4
+    r = evaluate_build(catalog, catalog.models["llama-3.1-8b"], PlannedJob(mode="train", method="lora"), linked)
+    assert not any("network card" in w for w in r.warnings) and r.chosen.plan.n_gpus == 4
 
 
 def test_training_searches_try_one_to_four_machines_of_systems_and_instances(catalog):
     from advisor.core.advice.candidates import Where, catalog_candidates
-    from advisor.core.advice.search import Job, SearchRequest, search
+    from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
 
     cands = catalog_candidates(catalog, where=Where.ANY, max_nodes=4)
     p5 = {c.build.nodes: c for c in cands if c.entry.cloud_id == "aws-p5.48xlarge"}
@@ -55,8 +55,8 @@ def test_training_searches_try_one_to_four_machines_of_systems_and_instances(cat
     assert not [c for c in cands if c.kind in ("gpus", "build") and c.build.nodes > 1]  # desktops: no card named
     assert all(c.build.nodes == 1 for c in catalog_candidates(catalog, where=Where.ANY))
     arch = catalog.models["llama-3.1-70b"]
-    train = Workload(mode="train", method="full", dataset_tokens=10**9)
-    found = search(catalog, (Job(arch=arch, workload=train),), SearchRequest(where=Where.CLOUD))
+    train = PlannedJob(mode="train", method="full", dataset_tokens=10**9)
+    found = search(catalog, (ModelJob(arch=arch, job=train),), SearchRequest(where=Where.CLOUD))
     assert any(f.candidate.build.nodes == 4 for f in found.ranked)
-    serve = search(catalog, (Job(arch=arch, workload=Workload()),), SearchRequest(where=Where.CLOUD))
+    serve = search(catalog, (ModelJob(arch=arch, job=PlannedJob()),), SearchRequest(where=Where.CLOUD))
     assert all(f.candidate.build.nodes == 1 for f in serve.ranked)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from advisor.core.advice.catalog_search import Found
 from advisor.core.advice.passes import fewer_cards_first, measured_first
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.search import Found
 
 
 def _fb(name, price, speed, calibrated):
@@ -18,7 +18,7 @@ def _fb(name, price, speed, calibrated):
         price_usd = rank_usd = price
         id = name
     basis = SpeedBasis(family="x", software="y", rows=3 if calibrated else 0)
-    return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed, basis=(basis,))
+    return Found(candidate=C(), chosen=(), plans_text=(), speed_score=speed, basis=(basis,))
 
 
 @pytest.mark.parametrize(("guess", "sort", "stays"), [
@@ -62,7 +62,7 @@ def _fg(name, price, speed, gpus):
         price_usd = rank_usd = price
         id = name
         build = SimpleNamespace(gpu_count=gpus)
-    return Found(candidate=C(), planned=(), plans_text=(), speed_score=speed,
+    return Found(candidate=C(), chosen=(), plans_text=(), speed_score=speed,
                  basis=(SpeedBasis(family="x", software="y", rows=3),))
 
 

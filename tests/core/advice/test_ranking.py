@@ -9,7 +9,8 @@ from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.ranking import Criterion, rank, speed_of
 from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.machine import PriceChoice, today_price
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.choices import Engine
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -69,7 +70,7 @@ def test_ratios_and_subjects_read_as_english(catalog):
 def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
     c = canonical_comparison().model_copy(update={
         "model": ModelRef(preset_id="llama-3.1-70b"),
-        "workload": Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP),
+        "workload": PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP),
         "builds": (BuildEntry(name="5090", build_id="1x-rtx-5090"), BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"))})
     ranking = rank(_results(catalog, c), c.workload)
     assert ranking.winner.name == "pair" and ranking.runner_up is None
@@ -100,11 +101,11 @@ def test_a_faster_build_that_fits_only_tightly_is_named_as_such(catalog):
     """Seen in the six-build window (LoRA 8B, 41 sequences of 1,024): the DGX H100 fits within the estimate's
     error, the H200 with room to spare. The H200 wins by fitting, and the sentence said 'wins on speed: 5,111
     training tokens/s, 0.1× NVIDIA DGX H100 (40,890)'; it now says why it wins and what the other offers."""
-    from advisor.core.job.workload import Method, Mode
-    from advisor.core.plan.search import FitStatus
+    from advisor.core.job.choices import Method, Mode
+    from advisor.core.plan.planner import FitStatus
 
     c = canonical_comparison().model_copy(update={
-        "workload": Workload(mode=Mode.TRAIN, method=Method.LORA, batch=41, seq_len=1024),
+        "workload": PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=41, seq_len=1024),
         "builds": (BuildEntry(name="DGX", system_id="nvidia-dgx-h100"),
                    BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
     # a margin as the window takes (the memory estimate's measured median error for the job); 5 % here
@@ -124,13 +125,13 @@ def test_a_faster_build_that_fits_only_tightly_is_named_as_such(catalog):
 
 
 def test_value_per_token_is_given_in_cents_and_an_unknown_speed_is_said(catalog):
+    from advisor.core.job.choices import Method, Mode
     from advisor.core.units import format_usd
-    from advisor.core.job.workload import Method, Mode
 
     assert format_usd(1.476) == "$1.48" and format_usd(21.24) == "$21.24" and format_usd(3038) == "$3,038"
     # QLoRA on a Mac: it fits, but no training speed is estimated there (Apple publishes no tensor FLOP/s)
     c = canonical_comparison().model_copy(update={
-        "workload": Workload(mode=Mode.TRAIN, method=Method.QLORA, weights="nf4", batch=2, seq_len=1024),
+        "workload": PlannedJob(mode=Mode.TRAIN, method=Method.QLORA, weights="nf4", batch=2, seq_len=1024),
         "builds": (BuildEntry(name="DGX", system_id="nvidia-dgx-h100"),
                    BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"))})
     results = _results(catalog, c)
@@ -144,10 +145,10 @@ def test_the_recommendation_keeps_purchase_prices_and_hourly_rates_apart(catalog
     """Seen in the six-build window: 'The cheapest that runs it is RunPod H200 at $5 per hour' beside cards
     bought for $2,000-4,000 (an hourly rate set against purchase prices), and 'Per training token/s, RunPod
     H200 costs least ($0.00)'. Buying and renting are now compared apart, renting per million tokens."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     c = canonical_comparison().model_copy(update={
-        "workload": Workload(mode=Mode.TRAIN, method=Method.LORA, batch=2, seq_len=1024),
+        "workload": PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=2, seq_len=1024),
         "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"),
                    BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
                    BuildEntry(name="H100", cloud_id="runpod-h100-sxm-secure-cloud"))})
@@ -168,17 +169,17 @@ def test_a_build_short_of_host_ram_says_so(catalog):
     and the parameters are offloaded, what it offloads does not fit the RAM; the text had said 'needs 4.8 GiB per
     GPU and has 67.1 GiB usable'. (On a Mac nothing is offloaded now: its "host RAM" is the pool the GPU uses.)"""
     from advisor.core.hardware.catalog import gpu_build
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     small = gpu_build(catalog, "rtx-4090", 1).model_copy(update={"host_ram_gib": 32.0, "name": "Small"})
     c = canonical_comparison().model_copy(update={
-        "workload": Workload(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
+        "workload": PlannedJob(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
         "builds": (BuildEntry(name="Small", inline=small),
                    BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
     results = _results(catalog, c)
     short = results.builds[0]
     fit = short.estimate.fit
-    assert short.planned.plan.offload and not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes
+    assert short.chosen.plan.offload and not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes
     assert fit.host_need_bytes > fit.host_available_bytes == 32 * 2**30
     assert fit.host_short and not results.builds[1].estimate.fit.host_short
     text = recommendation(results, c.workload)
@@ -194,10 +195,10 @@ def test_a_build_short_of_host_ram_says_so(catalog):
 def test_a_mac_plans_no_offload_its_pool_is_one(catalog):
     """A Mac's "host RAM" is the memory its GPU already draws on: no offload plan (the 96 GB Mac had planned to
     'offload' an 8B full fine-tune to host RAM that is its own pool)."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     c = canonical_comparison().model_copy(update={
-        "workload": Workload(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
+        "workload": PlannedJob(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
         "builds": (BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),)})
     mac = _results(catalog, c).builds[0]
-    assert not mac.planned.plan.offload and not mac.estimate.fit.fits and not mac.estimate.fit.host_short
+    assert not mac.chosen.plan.offload and not mac.estimate.fit.fits and not mac.estimate.fit.host_short

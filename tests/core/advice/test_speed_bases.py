@@ -6,14 +6,14 @@ from __future__ import annotations
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry
 from advisor.core.advice.speed_bases import speed_basis_of, with_speed_bases
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed.basis import basis_key, software_of
 from advisor.storage.catalog_store import load_catalog
 
 
 def test_a_measured_family_is_measured_and_another_extrapolated():
     catalog = load_catalog().catalog
-    job = Workload(weights="q4_k_m", engine="llama.cpp")
+    job = PlannedJob(weights="q4_k_m", engine="llama.cpp")
     builds = (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
               BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2),
               BuildEntry(name="gone", build_id="no-such-build"))

@@ -4,10 +4,10 @@ import pytest
 from pydantic import ValidationError
 
 from advisor.core.estimate.estimator import estimate
-from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.job_checks import check_planned
 from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.model.params import count_params, lora_params
 from advisor.core.units import GIB, MIB
 from tests.core.speed.speed_fixtures import (
@@ -37,7 +37,7 @@ def test_usable_memory_of_an_apple_soc_is_metals_working_set():
 
 
 def test_without_a_build_memory_only():
-    e = estimate(llama2_7b(), Workload())
+    e = estimate(llama2_7b(), PlannedJob())
     assert e.fit is None
     assert e.speed.decode_tokens_per_s is None and e.speed.train_tokens_per_s is None
     assert e.speed.notes and "build" in e.speed.notes[0]
@@ -47,17 +47,17 @@ def test_without_a_build_memory_only():
 
 
 def test_with_a_build_fit_and_speed():
-    ok = estimate(llama2_7b(), Workload(context_len=2048), one_4090())
+    ok = estimate(llama2_7b(), PlannedJob(context_len=2048), one_4090())
     assert ok.fit.fits and ok.fit.usable_per_gpu_bytes == usable_memory_bytes(rtx4090())
     assert ok.fit.need_per_gpu_bytes == pytest.approx(ok.memory.total)
     assert ok.speed.decode_tokens_per_s > 0 and ok.speed.time_to_first_token_s > 0
-    too_big = estimate(llama2_70b(), Workload(), one_4090())
+    too_big = estimate(llama2_70b(), PlannedJob(), one_4090())
     assert not too_big.fit.fits and "usable" in too_big.fit.reason
     assert too_big.fit.headroom_bytes < 0
 
 
 def test_canonical_pair_70b_4bit_fits_both_and_differs_in_speed_only():
-    w = Workload(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split", context_len=4096)
+    w = PlannedJob(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split", context_len=4096)
     e3, e4 = estimate(llama2_70b(), w, pair_3090_nvlink()), estimate(llama2_70b(), w, pair_4090_pcie())
     assert e3.fit.fits and e4.fit.fits
     assert e3.memory == e4.memory
@@ -66,26 +66,26 @@ def test_canonical_pair_70b_4bit_fits_both_and_differs_in_speed_only():
 
 def test_trainable_params_by_method():
     a = llama2_7b()
-    assert estimate(a, Workload(mode="train", method="full")).params_trainable == count_params(a).total
-    lora = estimate(a, Workload(mode="train", method="lora", lora_rank=8)).params_trainable
-    assert lora == lora_params(a, 8, Workload().lora_targets)
+    assert estimate(a, PlannedJob(mode="train", method="full")).params_trainable == count_params(a).total
+    lora = estimate(a, PlannedJob(mode="train", method="lora", lora_rank=8)).params_trainable
+    assert lora == lora_params(a, 8, PlannedJob().lora_targets)
 
 
 def test_more_gpus_than_the_build_does_not_fit_and_has_no_speed():
-    e = estimate(llama2_7b(), Workload(n_gpus=4, parallel="tp"), pair_4090_pcie())
+    e = estimate(llama2_7b(), PlannedJob(n_gpus=4, parallel="tp"), pair_4090_pcie())
     assert not e.fit.fits and "has 2" in e.fit.reason
     assert e.speed.decode_tokens_per_s is None
 
 
 def test_host_ram_counts_for_offload():
-    w = Workload(mode="train", method="full", seq_len=256, offload=("optimizer", "params"))
+    w = PlannedJob(mode="train", method="full", seq_len=256, offload=("optimizer", "params"))
     small_host = one_4090().model_copy(update={"host_ram_gib": 8})
     e = estimate(llama2_7b(), w, small_host)
     assert e.memory.host > 8 * GIB
     assert not e.fit.fits and "host RAM" in e.fit.reason
 
 
-# --- check_workload: one row per impossible / contradictory setting --------------------------
+# --- check_planned: one row per impossible / contradictory setting --------------------------
 
 @pytest.mark.parametrize(
     ("workload", "build", "field"),
@@ -108,8 +108,8 @@ def test_host_ram_counts_for_offload():
         (dict(context_len=8192), None, "context_len"),
     ],
 )
-def test_check_workload_names_the_field(workload, build, field):
-    problems = check_workload(llama2_7b(), Workload(**workload), build)
+def test_check_planned_names_the_field(workload, build, field):
+    problems = check_planned(llama2_7b(), PlannedJob(**workload), build)
     assert field in [p.field for p in problems], problems
     assert all(p.message for p in problems)
 
@@ -117,8 +117,8 @@ def test_check_workload_names_the_field(workload, build, field):
 def test_a_setting_that_does_not_apply_is_ignored_not_a_contradiction():
     # A LoRA rank kept while the job is a full fine-tune, or a precomputed reference without DPO, is ignored by
     # the estimate (the window greys it); only a flag typed for it is refused (job_rules.ignored).
-    for job in (Workload(mode="train", method="full", lora_rank=16), Workload(mode="train", precompute_ref=True)):
-        assert check_workload(llama2_7b(), job) == []
+    for job in (PlannedJob(mode="train", method="full", lora_rank=16), PlannedJob(mode="train", precompute_ref=True)):
+        assert check_planned(llama2_7b(), job) == []
 
 
 def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_warning():
@@ -126,12 +126,12 @@ def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_wa
     # 32,768: allowed, and the estimate says what it means.
     from advisor.core.estimate.estimator import estimate
 
-    job = Workload(mode="train", seq_len=8192)
-    assert check_workload(llama2_7b(), job) == []
+    job = PlannedJob(mode="train", seq_len=8192)
+    assert check_planned(llama2_7b(), job) == []
     notes = estimate(llama2_7b(), job).speed.notes
     assert any(n.startswith("8,192-token training sequences, past the 4,096 Llama-2-7B was trained on: long-context")
                for n in notes), notes
-    assert not any("trained on" in n for n in estimate(llama2_7b(), Workload(mode="train", seq_len=4096)).speed.notes)
+    assert not any("trained on" in n for n in estimate(llama2_7b(), PlannedJob(mode="train", seq_len=4096)).speed.notes)
 
 
 @pytest.mark.parametrize(
@@ -147,21 +147,21 @@ def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_wa
         (dict(mode="train", method="lora", lora_targets=("q", "qkv_proj")), one_4090()),
     ],
 )
-def test_estimate_survives_settings_check_workload_reports(workload, build):
-    e = estimate(llama2_7b(), Workload(**workload), build)
+def test_estimate_survives_settings_check_planned_reports(workload, build):
+    e = estimate(llama2_7b(), PlannedJob(**workload), build)
     assert e.memory.total > 0
 
 
 @pytest.mark.parametrize(("workload", "field"), [(dict(weights="q3_x"), "weight format"), (dict(kv_dtype="int2"), "KV")])
 def test_estimate_refuses_unknown_formats_with_a_clear_message(workload, field):
     with pytest.raises(ValueError, match=field):
-        estimate(llama2_7b(), Workload(**workload), one_4090())
+        estimate(llama2_7b(), PlannedJob(**workload), one_4090())
 
 
 def test_kv_heads_neither_dividing_tp_is_a_problem():
     # Llama-2-70B: 64 heads, 8 KV heads. TP 16 replicates KV heads (fine); TP 3 divides nothing.
-    assert check_workload(llama2_70b(), Workload(n_gpus=8, parallel="tp"), hgx_h100(8)) == []
-    fields = [p.field for p in check_workload(llama2_70b(), Workload(n_gpus=6, parallel="tp"), hgx_h100(8))]
+    assert check_planned(llama2_70b(), PlannedJob(n_gpus=8, parallel="tp"), hgx_h100(8)) == []
+    fields = [p.field for p in check_planned(llama2_70b(), PlannedJob(n_gpus=6, parallel="tp"), hgx_h100(8))]
     assert fields.count("n_gpus") == 2
 
 
@@ -177,14 +177,14 @@ def test_kv_heads_neither_dividing_tp_is_a_problem():
     ],
 )
 def test_sensible_workloads_have_no_problems(workload):
-    assert check_workload(llama2_7b(), Workload(**workload), pair_3090_nvlink()) == []
+    assert check_planned(llama2_7b(), PlannedJob(**workload), pair_3090_nvlink()) == []
 
 
 def test_estimate_is_a_frozen_value():
-    e = estimate(llama2_7b(), Workload(), one_4090())
+    e = estimate(llama2_7b(), PlannedJob(), one_4090())
     with pytest.raises(ValidationError, match="frozen"):
         e.params_total = 1  # type: ignore[misc]
-    assert e == estimate(llama2_7b(), Workload(), one_4090())
+    assert e == estimate(llama2_7b(), PlannedJob(), one_4090())
 
 
 def test_build_of_other_gpus_uses_the_smallest_usable():
@@ -192,9 +192,9 @@ def test_build_of_other_gpus_uses_the_smallest_usable():
     b = ResolvedBuild(name="mixed", gpus=(rtx4090(), small))
     # Tensor parallel splits evenly: the smaller card limits. A layer split places layers in
     # proportion to each card's memory (as the engines split layers), so the equal-split need is judged against more.
-    tp = estimate(llama2_7b(), Workload(n_gpus=2, parallel="tp"), b)
+    tp = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="tp"), b)
     assert tp.fit.usable_per_gpu_bytes == usable_memory_bytes(small)
-    e = estimate(llama2_7b(), Workload(n_gpus=2, parallel="layer-split"), b)
+    e = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="layer-split"), b)
     assert usable_memory_bytes(small) < e.fit.usable_per_gpu_bytes < usable_memory_bytes(rtx4090())
 
 
@@ -204,7 +204,7 @@ def test_a_request_of_prompt_and_generated_tokens_is_timed_as_the_throughput_tab
     tokens/s (TensorRT-LLM's gptSessionBenchmark: batch × output tokens / total latency; benchmarks/
     speed_fidelity.py scores exactly these figures)."""
     arch, build = llama2_7b(), one_4090()
-    job = Workload(engine="vllm", batch=4, context_len=2048 + 512, prompt_tokens=2048)  # all 4 at once in its pool
+    job = PlannedJob(engine="vllm", batch=4, context_len=2048 + 512, prompt_tokens=2048)  # all 4 at once in its pool
     s = estimate(arch, job, build).speed
     mid = estimate(arch, job.model_copy(update={"context_len": 2048 + 256, "prompt_tokens": None}), build).speed
     first = estimate(arch, job.model_copy(update={"context_len": 2048, "prompt_tokens": None}), build).speed
@@ -230,7 +230,7 @@ def test_vllm_runs_as_many_sequences_at_once_as_its_kv_pool_holds():
 
     catalog = load_catalog().catalog
     arch, build = catalog.models["llama-3.1-8b"], gpu_build(catalog, "rtx-4090", 1)
-    job = Workload(engine="vllm", batch=32, context_len=8192)
+    job = PlannedJob(engine="vllm", batch=32, context_len=8192)
     e = estimate(arch, job, build)
     assert e.fit.fits and e.fit.sequences_at_once == 4 and e.fit.reason.startswith("runs 4 of the 32 sequences at once")
     four = estimate(arch, job.model_copy(update={"batch": 4}), build)
@@ -254,21 +254,21 @@ def test_vllm_runs_as_many_sequences_at_once_as_its_kv_pool_holds():
 def test_a_request_with_no_prompt_is_generation_alone():
     """llama-bench's tg test (``prompt_tokens`` 0): no first token to wait for."""
     arch, build = llama2_7b(), one_4090()
-    s = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=128, prompt_tokens=0), build).speed
+    s = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=128, prompt_tokens=0), build).speed
     assert s.time_to_first_token_s is None and s.request_s == pytest.approx(128 / s.decode_tokens_per_s)
 
 
 def test_a_prompt_longer_than_its_context_is_a_problem():
-    problems = check_workload(llama2_7b(), Workload(context_len=1024, prompt_tokens=2048))
+    problems = check_planned(llama2_7b(), PlannedJob(context_len=1024, prompt_tokens=2048))
     assert [p.field for p in problems] == ["prompt_tokens"] and "does not fit" in problems[0].message
 
 
 @pytest.mark.parametrize("engine", ["vllm", "sglang", "tensorrt-llm"])
 def test_the_words_of_an_estimate_name_the_engine_as_its_users_write_it(engine):
     """'vLLM pre-allocates…', not the option's value 'vllm' (``Engine.label``)."""
-    e = estimate(llama2_7b(), Workload(engine=engine, batch=1, context_len=512), one_4090())
+    e = estimate(llama2_7b(), PlannedJob(engine=engine, batch=1, context_len=512), one_4090())
     words = " ".join((*e.assumptions, *e.speed.notes))
-    label = Workload(engine=engine).engine.label
+    label = PlannedJob(engine=engine).engine.label
     assert label in words and f"{engine} " not in words
 
 
@@ -278,7 +278,7 @@ def test_the_words_of_an_estimate_name_the_engine_as_its_users_write_it(engine):
 def test_vllms_profile_figures_say_whose_they_are(engine, whose):
     """The profile run's batched tokens and the CUDA graphs are vLLM's figures, used for every engine with a
     pre-allocated KV pool: a TensorRT-LLM estimate said 'vLLM profile', as if the job ran vLLM."""
-    e = estimate(llama2_7b(), Workload(engine=engine, batch=1, context_len=512), one_4090())
+    e = estimate(llama2_7b(), PlannedJob(engine=engine, batch=1, context_len=512), one_4090())
     assert any(a.startswith(whose) for a in e.assumptions), e.assumptions
     if engine != "vllm":
         assert not any(a.startswith("vLLM ") for a in e.assumptions), e.assumptions

@@ -2,9 +2,17 @@
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_workload, message_of
+from advisor.core.estimate.job_checks import check_planned, message_of
 from advisor.core.hardware.catalog import gpu_build
-from advisor.core.job.workload import Engine, Method, Mode, Optimizer, Parallel, Precision, Workload
+from advisor.core.job.choices import (
+    Engine,
+    Method,
+    Mode,
+    Optimizer,
+    Parallel,
+    Precision,
+)
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -15,7 +23,7 @@ def catalog():
 
 def _fp8(catalog, engine, gpu):
     arch = catalog.models["llama-3.1-8b"]
-    return [p for p in check_workload(arch, Workload(engine=engine, weights="fp8"), gpu_build(catalog, gpu, 1))
+    return [p for p in check_planned(arch, PlannedJob(engine=engine, weights="fp8"), gpu_build(catalog, gpu, 1))
             if p.field == "weights"]
 
 
@@ -61,19 +69,22 @@ def test_a_context_past_the_trained_one_is_refused_except_by_an_engine_that_runs
     # lengths and NVIDIA's 0.9.0 tables run it at 2,048 + 2,048 tokens (docs/source/performance.md at
     # 250d9c29): RUNS_PAST_TRAINED_CONTEXT. Every other engine is held to the model's figure.
     from advisor.core.estimate.estimator import estimate
-    from advisor.core.estimate.job_checks import RUNS_PAST_TRAINED_CONTEXT, past_trained_context
+    from advisor.core.estimate.job_checks import (
+        RUNS_PAST_TRAINED_CONTEXT,
+        past_trained_context,
+    )
 
     assert RUNS_PAST_TRAINED_CONTEXT == (Engine.TENSORRT_LLM,)
     falcon = catalog.models["falcon-180b"]
     build = gpu_build(catalog, "h100-sxm", 8)
     for engine in Engine:
-        job = Workload(engine=engine, weights="fp8" if engine is Engine.TENSORRT_LLM else "bf16", n_gpus=8,
+        job = PlannedJob(engine=engine, weights="fp8" if engine is Engine.TENSORRT_LLM else "bf16", n_gpus=8,
                        parallel="tp", context_len=4096, prompt_tokens=2048)
-        refused = [p for p in check_workload(falcon, job, build) if p.field == "context_len"]
+        refused = [p for p in check_planned(falcon, job, build) if p.field == "context_len"]
         assert bool(refused) is (engine is not Engine.TENSORRT_LLM), engine
         if refused:
             assert refused[0].message == "Falcon 180B takes at most 2048 tokens"
-    trt = Workload(engine="tensorrt-llm", weights="fp8", n_gpus=8, parallel="tp", context_len=4096, prompt_tokens=2048)
+    trt = PlannedJob(engine="tensorrt-llm", weights="fp8", n_gpus=8, parallel="tp", context_len=4096, prompt_tokens=2048)
     note = past_trained_context(falcon, trt)
     assert note is not None and note.startswith("4,096 tokens per sequence, past the 2,048 Falcon 180B was trained on")
     assert note in estimate(falcon, trt, build).speed.notes  # the whole request's length, not its mid-point's
@@ -93,7 +104,7 @@ def test_an_engine_on_a_vendor_it_does_not_run_on(catalog, engine, gpu, refused)
     # TensorRT-LLM runs on NVIDIA GPUs only (its support matrix): an AMD or Apple build is refused with a word on
     # what to choose; llama.cpp runs on every backend (its README's 'Supported backends').
     arch = catalog.models["llama-3.1-8b"]
-    problems = [p for p in check_workload(arch, Workload(engine=engine), gpu_build(catalog, gpu, 1)) if p.field == "engine"]
+    problems = [p for p in check_planned(arch, PlannedJob(engine=engine), gpu_build(catalog, gpu, 1)) if p.field == "engine"]
     assert bool(problems) is refused
     if refused:
         card = gpu_build(catalog, gpu, 1).gpus[0]
@@ -101,7 +112,7 @@ def test_an_engine_on_a_vendor_it_does_not_run_on(catalog, engine, gpu, refused)
                                        f"{'an' if card.vendor[0] in 'AEIOU' else 'a'} {card.vendor} GPU: "
                                        "choose another engine, such as llama.cpp")
     # Training has no engine: not judged.
-    assert not [p for p in check_workload(arch, Workload(mode="train", engine=engine), gpu_build(catalog, gpu, 1))
+    assert not [p for p in check_planned(arch, PlannedJob(mode="train", engine=engine), gpu_build(catalog, gpu, 1))
                 if p.field == "engine"]
 
 
@@ -112,23 +123,23 @@ def test_tensorrt_llm_on_a_cpu_only_build_is_said_as_a_cpu(catalog):
     cpu = Gpu(id="local-cpu-only", sources=["https://example.org/cpu"], vendor="CPU", name="Ryzen 9 with system RAM",
               segment=Segment.UNIFIED_MEMORY, memory_gib=64.0, memory_gb_marketing=69.0, mem_bandwidth_gb_per_s=60.0)
     build = ResolvedBuild(name="This machine", gpus=(cpu,), unified_memory=True)
-    problems = [p for p in check_workload(catalog.models["llama-3.1-8b"], Workload(engine="tensorrt-llm"), build)
+    problems = [p for p in check_planned(catalog.models["llama-3.1-8b"], PlannedJob(engine="tensorrt-llm"), build)
                 if p.field == "engine"]
     assert [p.message for p in problems] == ["TensorRT-LLM runs on NVIDIA GPUs only; the Ryzen 9 with system RAM is "
                                              "a CPU: choose another engine, such as llama.cpp"]
 
 
 @pytest.mark.parametrize("job", [
-    Workload(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m"),
-    Workload(mode=Mode.TRAIN, method=Method.ADAPTER, weights="q8_0"),
-    Workload(mode=Mode.TRAIN, precision=Precision.FP32, optimizer=Optimizer.ADAMW_8BIT),
-    Workload(mode=Mode.TRAIN, parallel=Parallel.ZERO3),
+    PlannedJob(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m"),
+    PlannedJob(mode=Mode.TRAIN, method=Method.ADAPTER, weights="q8_0"),
+    PlannedJob(mode=Mode.TRAIN, precision=Precision.FP32, optimizer=Optimizer.ADAMW_8BIT),
+    PlannedJob(mode=Mode.TRAIN, parallel=Parallel.ZERO3),
 ])
 def test_a_refusal_in_a_buyers_sentence_names_no_flag(catalog, job):
     # The recommendation and the PDF say a refusal with message_of: no CLI flag (the CLI's own lines keep them;
     # the window names the control instead, from the flags message_of keeps when asked).
     arch = catalog.models["llama-3.1-8b"]
-    lines = [f"{p.field}: {p.message}" for p in check_workload(arch, job)]
+    lines = [f"{p.field}: {p.message}" for p in check_planned(arch, job)]
     assert lines and any("--" in line for line in lines), lines  # the CLI's words name a flag
     for line in lines:
         said = message_of(line)

@@ -3,7 +3,7 @@ its switches and the command line's refusals read the same rules the core's chec
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_workload
+from advisor.core.estimate.job_checks import check_planned
 from advisor.core.estimate.job_rules import (
     LLAMA_CPP_KV,
     engine_caches,
@@ -14,9 +14,10 @@ from advisor.core.estimate.job_rules import (
     weights_choices,
     weights_key,
 )
+from advisor.core.job.choices import Engine, Method, Mode, Precision
+from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings.inference import KV_CHOICES
 from advisor.core.job.settings.task import WEIGHT_CHOICES
-from advisor.core.job.workload import Engine, Method, Mode, Precision, Workload
 from advisor.core.model.generic import generic_decoder
 
 ARCH = generic_decoder(8e9)
@@ -25,10 +26,10 @@ ARCH = generic_decoder(8e9)
 @pytest.mark.parametrize("engine", list(Engine))
 def test_what_an_engine_loads_is_what_the_checks_let_through(engine):
     for weights in WEIGHT_CHOICES:
-        refused = any(p.field == "weights" for p in check_workload(ARCH, Workload(engine=engine, weights=weights)))
+        refused = any(p.field == "weights" for p in check_planned(ARCH, PlannedJob(engine=engine, weights=weights)))
         assert refused is not engine_loads(engine, weights), (engine, weights)
     for kv in KV_CHOICES:
-        refused = any(p.field == "kv_dtype" for p in check_workload(ARCH, Workload(engine=engine, kv_dtype=kv)))
+        refused = any(p.field == "kv_dtype" for p in check_planned(ARCH, PlannedJob(engine=engine, kv_dtype=kv)))
         assert refused is not engine_caches(engine, kv), (engine, kv)
     assert set(LLAMA_CPP_KV) <= set(KV_CHOICES)
 
@@ -53,22 +54,22 @@ def test_each_kind_of_weights_and_its_choices():
     assert weights_choices(Mode.INFERENCE) == WEIGHT_CHOICES
     for method in Method:  # every base offered for a method trains without a complaint
         for w in weights_choices(method):
-            job = Workload(mode="train", method=method, weights=w)
-            assert not [p for p in check_workload(ARCH, job) if p.field == "weights"], (method, w)
+            job = PlannedJob(mode="train", method=method, weights=w)
+            assert not [p for p in check_planned(ARCH, job) if p.field == "weights"], (method, w)
 
 
 def test_a_switch_resets_what_no_longer_applies_and_keeps_the_rest():
-    job = Workload(mode="train", method="full", lora_rank=32, seq_len=4096, objective="sft", precompute_ref=True)
+    job = PlannedJob(mode="train", method="full", lora_rank=32, seq_len=4096, objective="sft", precompute_ref=True)
     s = settled(job)
     assert s.lora_rank is None and "lora_rank" not in s.model_fields_set and not s.precompute_ref
     assert s.seq_len == 4096  # kept: it still applies
-    inference = settled(Workload(mode="inference", seq_len=4096, engine="vllm", engine_version="0.9"))
+    inference = settled(PlannedJob(mode="inference", seq_len=4096, engine="vllm", engine_version="0.9"))
     assert inference.seq_len == 4096 and inference.engine_version is None  # kept for a switch back; reset
-    assert settled(Workload()) == Workload()
+    assert settled(PlannedJob()) == PlannedJob()
 
 
 def test_only_given_settings_that_do_not_apply_are_refused():
-    job = Workload(mode="train", method="full", lora_rank=8)
+    job = PlannedJob(mode="train", method="full", lora_rank=8)
     assert [(p.field, p.message) for p in ignored(job, {"lora_rank", "seq_len"})] == [
         ("lora_rank", "only applies to --method lora or qlora")]
     assert ignored(job, {"seq_len"}) == []

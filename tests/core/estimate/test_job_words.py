@@ -4,16 +4,17 @@ command line's text say for each value, from the declarations."""
 import re
 
 from advisor.core.estimate.job_words import job_rows, say
+from advisor.core.job.choices import Mode
 from advisor.core.job.defaults import default_job
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.planned import PlannedJob
 
 RAW = re.compile(r"(?<![\w-])(q4_k_m|nf4|gptq|amp|adamw|hf|zero1|qlora|sft|fp32-logits|n_ctx|n_ubatch)(?![\w-])")
 
 
 def test_values_in_words():
     assert say("weights", "q4_k_m") == "Q4_K_M (GGUF, 4.9 bits)"  # llama.cpp's README average for Llama 3.1 8B
-    assert say("weights", "nf4", Workload(double_quant=True)) == "NF4 (4.1 bits)"
-    assert say("weights", "gptq", Workload(quant_group_size=32)) == "GPTQ (4.6 bits)"  # 4 + 20 / 32
+    assert say("weights", "nf4", PlannedJob(double_quant=True)) == "NF4 (4.1 bits)"
+    assert say("weights", "gptq", PlannedJob(quant_group_size=32)) == "GPTQ (4.6 bits)"  # 4 + 20 / 32
     assert say("kv_dtype", "q8_0") == "Q8_0 (llama.cpp, 8.5 bits)"
     assert say("precision", "amp") == "mixed precision"
     assert say("optimizer", "adamw") == "AdamW"
@@ -28,9 +29,9 @@ def test_values_in_words():
 
 def test_the_job_table_has_no_raw_ids():
     jobs = [default_job(), default_job(Mode.TRAIN),
-            Workload(mode="train", method="qlora", weights="nf4", objective="dpo", framework="torchtune",
+            PlannedJob(mode="train", method="qlora", weights="nf4", objective="dpo", framework="torchtune",
                      optimizer="adamw-8bit", checkpointing="op-sac"),
-            Workload(engine="llama.cpp", weights="q4_k_m", kv_dtype="q8_0", prompt_tokens=512)]
+            PlannedJob(engine="llama.cpp", weights="q4_k_m", kv_dtype="q8_0", prompt_tokens=512)]
     for job in jobs:
         rows = job_rows(job)
         assert rows[0] == ("Mode", "fine-tuning" if job.mode is Mode.TRAIN else "inference")
@@ -39,7 +40,7 @@ def test_the_job_table_has_no_raw_ids():
 
 
 def test_the_table_lists_what_applies_and_the_frameworks_choices():
-    rows = dict(job_rows(Workload(mode="train", method="full", framework="torchtune")))
+    rows = dict(job_rows(PlannedJob(mode="train", method="full", framework="torchtune")))
     assert "LoRA rank" not in rows and "Context length" not in rows  # they do not apply
     assert rows["Loss"] == "chunked" and rows["Loss chunks"] == "8"  # torchtune's, what the estimate uses
     assert rows["Micro-batch"] == "1 sequence"

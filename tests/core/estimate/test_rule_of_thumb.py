@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.estimate.rule_of_thumb import nominal_bits, rule_of_thumb
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GB, GIB
@@ -20,24 +20,24 @@ PSI_7B = 6_738_415_616
 @pytest.mark.parametrize(("weights", "bytes_per_param"), [("fp32", 4), ("bf16", 2), ("int8", 1), ("nf4", 0.5),
                                                           ("gptq", 0.5), ("q4_k_m", 0.5), ("q8_0", 1)])
 def test_inference_weights_rule(weights, bytes_per_param):
-    r = rule_of_thumb(LLAMA2_7B, Workload(weights=weights))
+    r = rule_of_thumb(LLAMA2_7B, PlannedJob(weights=weights))
     assert r.total_bytes == PSI_7B * bytes_per_param
 
 
 def test_seed_70b_bf16_cell_is_140_not_150():
-    r = rule_of_thumb(LLAMA2_70B, Workload(weights="bf16"))
+    r = rule_of_thumb(LLAMA2_70B, PlannedJob(weights="bf16"))
     assert r.total_bytes / GB == pytest.approx(138, abs=1)  # 68.98B × 2: the seed's "150 GB" is a typo
 
 
 @pytest.mark.parametrize(("method", "bytes_per_param"),
                          [("full", 16), ("lora", 4), ("qlora", 16 * 0.25 * 0.6 * 0.5)])
 def test_training_rules(method, bytes_per_param):
-    r = rule_of_thumb(LLAMA2_7B, Workload(mode="train", method=method))
+    r = rule_of_thumb(LLAMA2_7B, PlannedJob(mode="train", method=method))
     assert r.total_bytes == pytest.approx(PSI_7B * bytes_per_param)
 
 
 def test_why_different_reports_both_totals_and_main_terms():
-    w = Workload(mode="train", method="qlora", weights="nf4", seq_len=4096)
+    w = PlannedJob(mode="train", method="qlora", weights="nf4", seq_len=4096)
     r = rule_of_thumb(LLAMA2_7B, w)
     detailed = estimate_memory(LLAMA2_7B, w).breakdown.total
     assert f"{detailed / GIB:.1f} GiB" in r.why_different  # one unit per sentence: a reader compares them
@@ -46,7 +46,7 @@ def test_why_different_reports_both_totals_and_main_terms():
 
 
 def test_given_breakdown_is_used_and_matches_the_computed_one(monkeypatch):
-    w = Workload(mode="train", method="lora", seq_len=2048)
+    w = PlannedJob(mode="train", method="lora", seq_len=2048)
     breakdown = estimate_memory(LLAMA2_7B, w).breakdown
     assert rule_of_thumb(LLAMA2_7B, w, breakdown) == rule_of_thumb(LLAMA2_7B, w)
     import advisor.core.estimate.rule_of_thumb as rot
@@ -61,7 +61,7 @@ def test_given_breakdown_is_used_and_matches_the_computed_one(monkeypatch):
 
 
 def test_inference_why_mentions_kv_cache():
-    r = rule_of_thumb(LLAMA2_7B, Workload(context_len=32768))
+    r = rule_of_thumb(LLAMA2_7B, PlannedJob(context_len=32768))
     assert "kv cache" in r.why_different.lower()
 
 

@@ -112,8 +112,8 @@ def test_several_oam_modules_are_one_infinity_fabric_board_and_say_so():
     # AMD's OAM modules (MI300X) sit on a UBB, all-to-all on Infinity Fabric: a board like HGX's, but
     # the window, the CLI and the PDF must not call AMD's link NVSwitch.
     from advisor.core.hardware.interconnect import LinkKind, link
-    from advisor.core.job.plan import Plan
-    from advisor.core.job.workload import Mode, Parallel
+    from advisor.core.job.choices import Mode, Parallel
+    from advisor.core.job.planned import Plan
     from advisor.core.plan.words import plan_words
     from advisor.storage.catalog_store import load_catalog
 

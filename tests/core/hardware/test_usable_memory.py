@@ -13,7 +13,7 @@ from advisor.core.hardware.memory import (
     usable_memory_bytes,
     with_gpu_memory_limit,
 )
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.storage.catalog_store import load_catalog
 
 GIB = 2**30
@@ -38,7 +38,7 @@ def test_a_unified_pool_is_counted_once(catalog):
     # host RAM: one pool counted twice. Now the GPU part and the host part share what the OS leaves.
     spark = resolve_build(catalog, "dgx-spark")
     assert unified_pool_bytes(spark.gpus, spark.host_ram_gib) / GIB == pytest.approx(101.3)
-    fit = estimate(catalog.models["llama-3.1-8b"], Workload(context_len=4096), spark).fit
+    fit = estimate(catalog.models["llama-3.1-8b"], PlannedJob(context_len=4096), spark).fit
     assert fit.host_available_bytes == pytest.approx(101.3 * GIB - fit.need_per_gpu_bytes)
     # A Mac: the Metal cap binds the GPU; the pool is the machine's RAM (the CPU may use beyond the cap).
     mac = resolve_build(catalog, "mac-studio-m3-ultra-512gb")

@@ -2,6 +2,7 @@
 ``LITGPT_COMMIT``, Lightning Fabric's bitsandbytes plugin and bitsandbytes 0.42.0, as cited in
 ``advisor/core/job/frameworks.py``; the other frameworks keep the defaults they had."""
 
+from advisor.core.job.choices import Framework, Mode, OptimizerKernel
 from advisor.core.job.frameworks import (
     BNB_DEQUANT_BYTES,
     FABRIC_BNB_DEQUANT_BYTES,
@@ -12,7 +13,7 @@ from advisor.core.job.frameworks import (
     Profile,
     apply_framework,
 )
-from advisor.core.job.workload import Framework, Mode, OptimizerKernel, Workload
+from advisor.core.job.planned import PlannedJob
 
 
 def test_litgpt_constants_are_the_cited_ones():
@@ -55,19 +56,19 @@ def test_each_framework_runs_the_adamw_kernel_its_code_builds():
     assert set(OPTIMIZER_KERNEL_SOURCES) == set(Framework)
     assert "00349ae8" in OPTIMIZER_KERNEL_SOURCES[Framework.HF] and "6404b932" in OPTIMIZER_KERNEL_SOURCES[
         Framework.TORCHTITAN] and "2943c61e" in OPTIMIZER_KERNEL_SOURCES[Framework.TORCHTUNE]
-    job = Workload(mode="train", framework="litgpt")
+    job = PlannedJob(mode="train", framework="litgpt")
     assert apply_framework(job).optimizer_kernel is OptimizerKernel.FOREACH
     chosen = job.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED})
     assert apply_framework(chosen).optimizer_kernel is OptimizerKernel.FUSED  # the user's choice stands
-    assert apply_framework(Workload()).optimizer_kernel is None  # inference: no optimizer
+    assert apply_framework(PlannedJob()).optimizer_kernel is None  # inference: no optimizer
 
 
 def test_foreach_adamw_is_decided_in_one_place():
     """Memory (the sqrt(v) temporary), speed (the extra passes) and the estimate's notes all ask
-    ``Workload.foreach_adamw``: AdamW with the foreach kernel or none chosen; never another optimizer."""
-    from advisor.core.job.workload import Optimizer
+    ``PlannedJob.foreach_adamw``: AdamW with the foreach kernel or none chosen; never another optimizer."""
+    from advisor.core.job.choices import Optimizer
 
-    base = Workload(mode=Mode.TRAIN)
+    base = PlannedJob(mode=Mode.TRAIN)
     assert base.foreach_adamw  # PyTorch's own default when nothing chose
     assert base.model_copy(update={"optimizer_kernel": OptimizerKernel.FOREACH}).foreach_adamw
     assert not base.model_copy(update={"optimizer_kernel": OptimizerKernel.FUSED}).foreach_adamw
@@ -76,6 +77,6 @@ def test_foreach_adamw_is_decided_in_one_place():
 
 
 def test_engines_are_named_as_their_users_write_them():
-    from advisor.core.job.workload import Engine
+    from advisor.core.job.choices import Engine
 
     assert [e.label for e in (Engine.VLLM, Engine.TENSORRT_LLM, Engine.LLAMA_CPP)] == ["vLLM", "TensorRT-LLM", "llama.cpp"]

@@ -1,10 +1,11 @@
-"""Each job setting declared once (``advisor.core.job.settings``): every ``Workload`` field has one
+"""Each job setting declared once (``advisor.core.job.settings``): every ``PlannedJob`` field has one
 declaration with a flag and a control (or a reason), words for every choice, and bounds read from the model."""
 
 from enum import Enum
 
 import pytest
 
+from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import (
     SETTINGS,
     Widget,
@@ -16,13 +17,12 @@ from advisor.core.job.settings import (
     whole_bounds,
     why_not,
 )
-from advisor.core.job.workload import Workload
 
 
 def test_every_field_is_declared_once():
     names = [s.name for s in SETTINGS]
     assert len(names) == len(set(names))
-    assert set(names) == set(Workload.model_fields)
+    assert set(names) == set(PlannedJob.model_fields)
 
 
 @pytest.mark.parametrize("s", SETTINGS, ids=lambda s: s.name)
@@ -30,7 +30,7 @@ def test_each_setting_has_a_flag_a_control_and_words(s):
     assert s.flag and s.flag.startswith("--"), s.name
     assert s.label and s.help and s.tooltip
     assert s.widget is not Widget.PLAN or s.exempt  # a plan setting says where it is set instead
-    annotation = Workload.model_fields[s.name].annotation
+    annotation = PlannedJob.model_fields[s.name].annotation
     enums = [a for a in (getattr(annotation, "__args__", None) or (annotation,))
              if isinstance(a, type) and issubclass(a, Enum)]
     for enum in enums:  # every member in words
@@ -47,7 +47,7 @@ def test_labels_and_flags_are_unique():
 
 
 def test_bounds_and_defaults_come_from_the_model():
-    for name, info in Workload.model_fields.items():
+    for name, info in PlannedJob.model_fields.items():
         assert default_of(name) == info.get_default(call_default_factory=True)
         lo, hi = bounds_of(name)
         for c in info.metadata:
@@ -61,15 +61,15 @@ def test_bounds_and_defaults_come_from_the_model():
 
 
 @pytest.mark.parametrize(("job", "name", "words", "flags"), [
-    (Workload(mode="train", method="full"), "lora_rank", "applies only with LoRA or QLoRA (4-bit base)",
+    (PlannedJob(mode="train", method="full"), "lora_rank", "applies only with LoRA or QLoRA (4-bit base)",
      "only applies to --method lora or qlora"),
-    (Workload(mode="train"), "precompute_ref", "applies only with objective set to DPO (preferences)",
+    (PlannedJob(mode="train"), "precompute_ref", "applies only with objective set to DPO (preferences)",
      "only applies to --objective dpo"),
-    (Workload(), "seq_len", "applies only to fine-tuning", "only applies to --mode train"),
-    (Workload(engine="vllm"), "engine_version", "applies only with TensorRT-LLM",
+    (PlannedJob(), "seq_len", "applies only to fine-tuning", "only applies to --mode train"),
+    (PlannedJob(engine="vllm"), "engine_version", "applies only with TensorRT-LLM",
      "only applies to --engine tensorrt-llm"),
-    (Workload(mode="train"), "loss_chunks", "applies only with loss set to chunked", "only applies to --loss chunked"),
-    (Workload(weights="bf16"), "double_quant", "applies only with weights set to NF4 or FP4",
+    (PlannedJob(mode="train"), "loss_chunks", "applies only with loss set to chunked", "only applies to --loss chunked"),
+    (PlannedJob(weights="bf16"), "double_quant", "applies only with weights set to NF4 or FP4",
      "only applies to --weights nf4 or fp4"),
 ])
 def test_where_a_setting_does_not_apply_and_why(job, name, words, flags):
@@ -80,8 +80,8 @@ def test_where_a_setting_does_not_apply_and_why(job, name, words, flags):
 
 def test_conditions_read_the_frameworks_defaults():
     # torchtune's loss is chunked (its profile): the chunk count applies without --loss.
-    assert applies("loss_chunks", Workload(mode="train", framework="torchtune"))
-    assert applies("checkpoint_every", Workload(mode="train", framework="torchtune"))  # it checkpoints
-    assert not applies("checkpoint_every", Workload(mode="train"))
-    assert applies("double_quant", Workload(mode="train", method="qlora", weights="nf4"))
-    assert applies("gpu_memory_utilization", Workload(engine="sglang"))  # every pooled engine takes the share
+    assert applies("loss_chunks", PlannedJob(mode="train", framework="torchtune"))
+    assert applies("checkpoint_every", PlannedJob(mode="train", framework="torchtune"))  # it checkpoints
+    assert not applies("checkpoint_every", PlannedJob(mode="train"))
+    assert applies("double_quant", PlannedJob(mode="train", method="qlora", weights="nf4"))
+    assert applies("gpu_memory_utilization", PlannedJob(engine="sglang"))  # every pooled engine takes the share

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.gguf_mix import MIXES, mix_layout, use_more_bits
 from advisor.core.memory.inference import routed_expert_bytes_per_layer, weights_bytes
 from advisor.core.model.params import count_params
@@ -22,7 +22,7 @@ DEEPSEEK_V3_GB = {"q8_0": 713.29, "q6_k": 550.80, "q5_k_m": 475.40, "q5_k_s": 46
 @pytest.mark.parametrize(("model", "mix", "gb"), [("llama-3.1-70b", k, v) for k, v in LLAMA_31_70B_GB.items()]
                          + [("deepseek-v3", k, v) for k, v in DEEPSEEK_V3_GB.items()])
 def test_k_quant_files_weigh_what_their_publishers_list(model, mix, gb):
-    size = weights_bytes(MODELS[model], Workload(weights=mix, engine="llama.cpp"))
+    size = weights_bytes(MODELS[model], PlannedJob(weights=mix, engine="llama.cpp"))
     assert size / 1e9 == pytest.approx(gb, rel=1e-3)
 
 
@@ -33,7 +33,7 @@ def test_deepseek_v3_q4_k_m_is_not_llama_s_average():
     whole, experts, _ = mix_layout(arch, "q4_k_m")
     assert whole / 2**30 == pytest.approx(376.8, abs=0.5)
     assert experts / whole > 0.95
-    assert routed_expert_bytes_per_layer(arch, Workload(weights="q4_k_m", engine="llama.cpp")) == pytest.approx(
+    assert routed_expert_bytes_per_layer(arch, PlannedJob(weights="q4_k_m", engine="llama.cpp")) == pytest.approx(
         experts / (arch.n_layers - arch.moe.n_dense_layers))
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.job.workload import Engine, Parallel, Workload
+from advisor.core.job.choices import Engine, Parallel
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.inference import estimate_inference, weights_bytes
-from advisor.core.memory.llama_cpp_layers import gguf_io_bytes, llama_cpp_busiest, llama_cpp_device_layers
+from advisor.core.memory.llama_cpp_layers import (
+    gguf_io_bytes,
+    llama_cpp_busiest,
+    llama_cpp_device_layers,
+)
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -31,7 +36,7 @@ def test_the_output_layer_is_one_more_layer_of_the_split(layers, devices, expect
 def test_the_input_embedding_stays_in_host_ram(models):
     """Qwen2.5 72B Q4_K_M on two 24 GB cards: the busiest card holds 41 of 80 layers, not 40 plus the embedding."""
     arch = models["qwen2.5-72b"]
-    w = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP, n_gpus=2, parallel=Parallel.LAYER_SPLIT)
+    w = PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP, n_gpus=2, parallel=Parallel.LAYER_SPLIT)
     whole = weights_bytes(arch, w)
     emb, out = gguf_io_bytes(arch, w)
     assert emb == pytest.approx(152_064 * 8192 * 4.5 / 8)  # token_embd at Q4_K
@@ -49,7 +54,7 @@ def test_a_tied_embedding_is_loaded_twice(models):
     the GPU for the output: the GPU holds the whole file."""
     arch = models["llama-3.2-1b"]
     assert arch.tied_embeddings
-    w = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP)
+    w = PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP)
     whole = weights_bytes(arch, w)
     emb, out = gguf_io_bytes(arch, w)
     assert emb == out

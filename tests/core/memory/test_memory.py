@@ -2,9 +2,15 @@
 
 import pytest
 
-from advisor.core.job.workload import AttentionImpl, Checkpointing, Parallel, Workload
+from advisor.core.job.choices import AttentionImpl, Checkpointing, Parallel
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import train_activation_bytes
-from advisor.core.memory.inference import CUDA_CONTEXT_BYTES, VLLM_CUDA_GRAPH_BYTES, kv_cache_bytes, weights_bytes
+from advisor.core.memory.inference import (
+    CUDA_CONTEXT_BYTES,
+    VLLM_CUDA_GRAPH_BYTES,
+    kv_cache_bytes,
+    weights_bytes,
+)
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.training import zero_states_per_gpu_bytes
 from advisor.core.model.arch import AttentionLayout, ModelArch
@@ -78,18 +84,18 @@ def test_mla_in_transformers_caches_decompressed_heads():
 )
 def test_weights_against_published_sizes(arch, fmt, published, rel):
     engine = "llama.cpp" if fmt.startswith("q") else "transformers"  # (transformers dequantizes GGUF files)
-    assert weights_bytes(arch, Workload(weights=fmt, engine=engine)) == pytest.approx(published, rel=rel, abs=1)
+    assert weights_bytes(arch, PlannedJob(weights=fmt, engine=engine)) == pytest.approx(published, rel=rel, abs=1)
 
 
 def test_bitsandbytes_keeps_embeddings_and_head_16bit():
     c = count_params(LLAMA2_7B)
     expected = c.linear * 4.5 / 8 + (c.total - c.linear) * 2
-    assert weights_bytes(LLAMA2_7B, Workload(weights="nf4")) == pytest.approx(expected)
+    assert weights_bytes(LLAMA2_7B, PlannedJob(weights="nf4")) == pytest.approx(expected)
 
 
 # --- inference engines ----------------------------------------------------------------------
 def test_transformers_inference_terms():
-    r = estimate_memory(LLAMA2_7B, Workload(context_len=4096))
+    r = estimate_memory(LLAMA2_7B, PlannedJob(context_len=4096))
     b = r.breakdown
     assert b.weights == 6_738_415_616 * 2 and b.kv_cache == 2 * GIB and b.runtime == CUDA_CONTEXT_BYTES
     assert 0 < b.activations < 1 * GIB and b.buffers == 32000 * 4
@@ -98,7 +104,7 @@ def test_transformers_inference_terms():
 
 def test_vllm_fills_its_share_of_the_card_with_kv():
     card = 79.22 * GIB  # an 80 GB H100 as vLLM sees it (vLLM PR #10511 profiler log)
-    r = estimate_memory(LLAMA3_8B, Workload(engine="vllm", gpu_memory_utilization=0.9), gpu_memory_bytes=card)
+    r = estimate_memory(LLAMA3_8B, PlannedJob(engine="vllm", gpu_memory_utilization=0.9), gpu_memory_bytes=card)
     b = r.breakdown
     assert b.total - VLLM_CUDA_GRAPH_BYTES == pytest.approx(0.9 * card)
     per_token = 2 * 32 * 8 * 128 * 2
@@ -110,30 +116,30 @@ def test_vllm_fills_its_share_of_the_card_with_kv():
 
 
 def test_vllm_without_card_size_has_no_capacity():
-    r = estimate_memory(LLAMA3_8B, Workload(engine="vllm"))
+    r = estimate_memory(LLAMA3_8B, PlannedJob(engine="vllm"))
     assert r.kv_capacity_tokens is None and any("card size unknown" in a for a in r.assumptions)
 
 
 def test_llama_cpp_full_context_kv_and_compute_buffer():
-    w = Workload(engine="llama.cpp", weights="q4_k_m", context_len=8192, attention="eager")
+    w = PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=8192, attention="eager")
     b = estimate_memory(LLAMA2_7B, w).breakdown
     assert b.kv_cache == 4 * GIB
     assert b.buffers >= 512 * 8192 * 32 * 4  # KQ scores of one 512-token ubatch without flash attention
-    flash = estimate_memory(LLAMA2_7B, Workload(engine="llama.cpp", weights="q4_k_m", context_len=8192)).breakdown
+    flash = estimate_memory(LLAMA2_7B, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=8192)).breakdown
     assert flash.buffers < b.buffers
 
 
 @pytest.mark.parametrize(("parallel", "n", "weights_div", "kv_div"), [("tp", 2, 2, 2), ("tp", 16, 16, 8)])
 def test_tensor_parallel_splits_weights_and_kv_heads(parallel, n, weights_div, kv_div):
-    one = estimate_memory(LLAMA3_8B, Workload()).breakdown
-    split = estimate_memory(LLAMA3_8B, Workload(n_gpus=n, parallel=parallel)).breakdown
+    one = estimate_memory(LLAMA3_8B, PlannedJob()).breakdown
+    split = estimate_memory(LLAMA3_8B, PlannedJob(n_gpus=n, parallel=parallel)).breakdown
     assert split.weights == pytest.approx(one.weights / weights_div)
     assert split.kv_cache == pytest.approx(one.kv_cache / kv_div)  # ≥ 1 of the 8 KV heads per GPU
 
 
 def test_layer_split_busiest_gpu_has_its_layers_and_the_bigger_end():
     c = count_params(LLAMA3_8B)
-    b = estimate_memory(LLAMA3_8B, Workload(n_gpus=2, parallel="layer-split")).breakdown
+    b = estimate_memory(LLAMA3_8B, PlannedJob(n_gpus=2, parallel="layer-split")).breakdown
     blocks = c.total - c.embedding - c.lm_head
     assert b.weights == pytest.approx((blocks / 2 + c.lm_head) * 2)
     assert b.kv_cache == pytest.approx(kv_cache_bytes(LLAMA3_8B, 4096, 1, "bf16") / 2)
@@ -151,7 +157,7 @@ def test_zero_paper_example(parallel, gb):
 @pytest.mark.parametrize("parallel", ["none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard"])
 def test_estimator_states_follow_zero(parallel):
     n = 1 if parallel == "none" else 8
-    b = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=n, parallel=parallel))
+    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=n, parallel=parallel))
     psi = count_params(LLAMA2_7B).total
     scheme = {"fsdp": "zero3", "fsdp-grad-op": "zero2", "fsdp-no-shard": "ddp"}.get(parallel, parallel)
     assert b.weights + b.gradients + b.optimizer == pytest.approx(zero_states_per_gpu_bytes(psi, 12, n, Parallel(scheme)))
@@ -169,18 +175,18 @@ def test_estimator_states_follow_zero(parallel):
     ],
 )
 def test_full_finetune_bytes_per_param(precision, optimizer, bytes_per_param):
-    b = _sizes(LLAMA2_7B, Workload(**TRAIN, precision=precision, optimizer=optimizer))
+    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, precision=precision, optimizer=optimizer))
     assert b.weights + b.gradients + b.optimizer == pytest.approx(bytes_per_param * count_params(LLAMA2_7B).total)
 
 
 def test_adafactor_states_are_factored():
-    b = _sizes(LLAMA2_7B, Workload(**TRAIN, optimizer="adafactor"))
+    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, optimizer="adafactor"))
     psi = count_params(LLAMA2_7B).total
     assert 4 * psi < b.optimizer < 4.01 * psi  # master copy + row/column vectors only
 
 
 def test_lora_trains_exact_adapter_count_in_fp32():
-    w = Workload(**TRAIN, method="lora", lora_rank=16)
+    w = PlannedJob(**TRAIN, method="lora", lora_rank=16)
     r = estimate_memory(LLAMA2_7B, w)
     n = lora_params(LLAMA2_7B, 16, w.lora_targets)
     assert r.params_trainable == n
@@ -193,10 +199,10 @@ def test_qlora_65b_fits_a_48gb_gpu():
     # QLoRA (arXiv:2305.14314) abstract: "finetune a 65B parameter model on a single 48GB GPU";
     # NF4 + double quantization, LoRA r=64 on all linear layers, paged optimizer, checkpointing;
     # qlora.py casts the LoRA layers to bf16 (--bf16), hence precision bf16 for the adapters.
-    w = Workload(**TRAIN, method="qlora", weights="nf4", double_quant=True, lora_rank=64, precision="bf16",
+    w = PlannedJob(**TRAIN, method="qlora", weights="nf4", double_quant=True, lora_rank=64, precision="bf16",
                  optimizer="paged-adamw", checkpointing="full", seq_len=512, batch=1)
     assert estimate_memory(LLAMA_65B, w).breakdown.total < 48 * GB
-    lora16 = Workload.model_validate({**w.model_dump(), "method": "lora", "weights": "bf16"})
+    lora16 = PlannedJob.model_validate({**w.model_dump(), "method": "lora", "weights": "bf16"})
     assert estimate_memory(LLAMA_65B, lora16).breakdown.total > 100 * GB
 
 
@@ -209,7 +215,7 @@ def test_llama_layer_activation_bytes_per_token():
 
 def test_checkpointing_and_attention_ordering():
     def acts(ckpt, impl):
-        w = Workload(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
+        w = PlannedJob(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
         return _sizes(LLAMA2_7B, w).activations
     assert acts("full", "eager") < acts("selective", "eager") < acts("none", "eager")
     assert acts("selective", "flash") == acts("none", "flash")  # flash has no s² term to drop
@@ -219,26 +225,26 @@ def test_checkpointing_and_attention_ordering():
 
 
 def test_tensor_parallel_splits_inner_activations_only():
-    one = _sizes(LLAMA2_7B, Workload(**TRAIN)).activations
-    tp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=4, parallel="tp")).activations
+    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN)).activations
+    tp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=4, parallel="tp")).activations
     assert one / 4 < tp < one
 
 
 def test_pipeline_first_stage_holds_in_flight_microbatches():
-    w = Workload(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
+    w = PlannedJob(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
     b = _sizes(LLAMA2_7B, w)
-    one = _sizes(LLAMA2_7B, Workload(**TRAIN))
+    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
     assert b.activations == pytest.approx(one.activations)  # L/p layers × p micro-batches (Korthikanti §4.2.3)
     assert b.optimizer < one.optimizer / 3
 
 
 def test_logits_are_a_big_term_for_large_vocab():
-    b = _sizes(LLAMA3_8B, Workload(**TRAIN, seq_len=4096))
+    b = _sizes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096))
     assert b.buffers >= 4096 * 128256 * 10
 
 
 def test_offload_moves_optimizer_to_host():
-    w = Workload(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
+    w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
     on_gpu = _sizes(LLAMA2_7B, w)
     off = _sizes(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)}))
     # ZeRO-Offload: states, master and gradients live in host RAM; one layer's grads in flight.
@@ -248,24 +254,24 @@ def test_offload_moves_optimizer_to_host():
 
 
 def test_param_offload_keeps_only_gathered_layers():
-    w = Workload(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
+    w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
     b = _sizes(LLAMA2_7B, w)
     assert b.weights == 0 and b.host > 12 * count_params(LLAMA2_7B).total
 
 
 def test_ddp_buckets_double_gradients():
-    b = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp"))
-    single = _sizes(LLAMA2_7B, Workload(**TRAIN))
+    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp"))
+    single = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
     assert b.buffers - single.buffers == pytest.approx(b.gradients)
 
 
 def test_unknown_weight_format_is_a_value_error():
     with pytest.raises(ValueError, match="unknown weight format"):
-        estimate_memory(LLAMA2_7B, Workload(weights="int3"))
+        estimate_memory(LLAMA2_7B, PlannedJob(weights="int3"))
 
 
 def test_exact_weight_bytes_override_inference():
-    b = _sizes(LLAMA2_7B, Workload(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
+    b = _sizes(LLAMA2_7B, PlannedJob(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
     assert b.weights == 5 * GIB
 
 
@@ -275,46 +281,50 @@ def test_adamw_foreach_step_peak_when_activations_are_small():
     # The phases: the optimizer step (states + grads + the temporary) is the peak of a short
     # sequence; a long one peaks in backward, with every activation and the logits alive.
     # The Hugging Face default since transformers 5 with PyTorch 2.8 is the fused kernel: no temporary.
-    w = Workload(**TRAIN, checkpointing="full", seq_len=512, optimizer_kernel="foreach")
+    w = PlannedJob(**TRAIN, checkpointing="full", seq_len=512, optimizer_kernel="foreach")
     r = estimate_memory(LLAMA2_7B, w)
     psi = count_params(LLAMA2_7B).total
     assert r.breakdown.phases[0][0] == "optimizer step"
     assert r.breakdown.peak_allocated == pytest.approx(20 * psi)
     fused = estimate_memory(LLAMA2_7B, w.model_copy(update={"optimizer_kernel": None})).breakdown  # hf: fused
     assert fused.phases[0][0] != "optimizer step" and fused.peak_allocated < 17 * psi
-    long = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192))
+    long = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=8192))
     assert long.breakdown.phases[0][0] in ("forward end", "backward")
     assert long.breakdown.gradients == 0  # no accumulation: gradients come after the activations are freed
     assert long.breakdown.buffers == pytest.approx(8192 * 32000 * 10)
-    accumulating = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=8192, grad_accum_steps=4)).breakdown
+    accumulating = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=8192, grad_accum_steps=4)).breakdown
     assert accumulating.gradients > 0 and accumulating.total > long.breakdown.total
 
 
 def test_allocator_and_device_need():
     # Device need = what PyTorch allocates × the caching allocator's reserve + CUDA context (+ NCCL).
-    from advisor.core.memory.training import NCCL_BYTES_PER_GPU, RESERVE_EXPANDABLE, RESERVE_SINGLE_STREAM
+    from advisor.core.memory.training import (
+        NCCL_BYTES_PER_GPU,
+        RESERVE_EXPANDABLE,
+        RESERVE_SINGLE_STREAM,
+    )
 
-    one = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown
+    one = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN)).breakdown
     assert one.peak_reserved == pytest.approx(one.peak_allocated * RESERVE_SINGLE_STREAM)
     assert one.total == pytest.approx(one.peak_reserved + one.runtime)
-    exp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, expandable_segments=True)).breakdown
+    exp = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, expandable_segments=True)).breakdown
     assert exp.peak_reserved == pytest.approx(exp.peak_allocated * RESERVE_EXPANDABLE)
-    ddp = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
+    ddp = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
     assert ddp.runtime == pytest.approx(one.runtime + NCCL_BYTES_PER_GPU)
 
 
 def test_framework_profiles_fill_only_what_is_unset():
     from advisor.core.job.frameworks import apply_framework
 
-    tt = apply_framework(Workload(**TRAIN, framework="torchtune"))
+    tt = apply_framework(PlannedJob(**TRAIN, framework="torchtune"))
     assert tt.precision.value == "bf16" and tt.loss.value == "chunked" and tt.loss_chunks == 8
     assert tt.optimizer_in_backward  # single-GPU full fine-tune
-    kept = apply_framework(Workload(**TRAIN, framework="torchtune", precision="amp", loss="upcast"))
+    kept = apply_framework(PlannedJob(**TRAIN, framework="torchtune", precision="amp", loss="upcast"))
     assert kept.precision.value == "amp" and kept.loss.value == "upcast"
-    titan = apply_framework(Workload(**TRAIN, framework="torchtitan"))
+    titan = apply_framework(PlannedJob(**TRAIN, framework="torchtitan"))
     assert titan.checkpointing.value == "op-sac" and titan.precision.value == "amp"
-    hf = estimate_memory(LLAMA2_7B, Workload(**TRAIN)).breakdown.total
-    torchtune = estimate_memory(LLAMA2_7B, Workload(**TRAIN, framework="torchtune")).breakdown.total
+    hf = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN)).breakdown.total
+    torchtune = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, framework="torchtune")).breakdown.total
     assert torchtune < hf * 0.7  # pure bf16, one gradient alive, chunked loss, checkpointing
 
 
@@ -322,16 +332,16 @@ def test_framework_profiles_fill_only_what_is_unset():
 def test_loss_implementations(loss, cheaper_than_upcast):
     from advisor.core.memory.training import loss_buffer_bytes
 
-    w = Workload(**TRAIN, seq_len=4096)
+    w = PlannedJob(**TRAIN, seq_len=4096)
     upcast = loss_buffer_bytes(LLAMA3_8B, w.model_copy(update={"loss": "upcast"}), 1)
-    other = loss_buffer_bytes(LLAMA3_8B, Workload(**TRAIN, seq_len=4096, loss=loss), 1)
+    other = loss_buffer_bytes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096, loss=loss), 1)
     assert (other < upcast) is cheaper_than_upcast
     assert upcast == pytest.approx(4096 * LLAMA3_8B.vocab_size * 10)
 
 
 def test_new_memory_options_each_save_what_they_say():
     def base(**kw):
-        return Workload(**TRAIN, seq_len=4096, **kw)
+        return PlannedJob(**TRAIN, seq_len=4096, **kw)
 
     acts = _sizes(LLAMA2_7B, base()).activations
     assert _sizes(LLAMA2_7B, base(activation_quant="fp8")).activations == pytest.approx(acts / 2)
@@ -342,12 +352,12 @@ def test_new_memory_options_each_save_what_they_say():
     assert full < every2 < acts
     nvme = estimate_memory(LLAMA2_7B, base(n_gpus=2, parallel="zero3", offload=("optimizer", "params", "nvme"))).breakdown
     assert nvme.disk > 0 and nvme.optimizer == 0
-    fsdp_tp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=8, parallel="fsdp", tp=2))
-    fsdp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=8, parallel="fsdp"))
+    fsdp_tp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp", tp=2))
+    fsdp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp"))
     assert fsdp_tp.activations < fsdp.activations  # TP splits the inner activations
     # (the same AdamW kernel in both: Horovod keeps PyTorch's foreach default, the HF Trainer's is fused)
-    hvd = estimate_memory(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp", framework="horovod")).sizes
-    ddp = _sizes(LLAMA2_7B, Workload(**TRAIN, n_gpus=2, parallel="ddp", optimizer_kernel="foreach"))
+    hvd = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp", framework="horovod")).sizes
+    ddp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp", optimizer_kernel="foreach"))
     assert hvd.buffers < ddp.buffers  # a 128 MiB fusion buffer instead of full-size buckets
 
 
@@ -359,17 +369,17 @@ from hypothesis import strategies as st  # noqa: E402
 @settings(max_examples=40, deadline=None)
 @given(ctx=st.integers(1, 131072), batch=st.integers(1, 64), extra=st.integers(1, 4096))
 def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
-    small = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch)).breakdown.total
-    longer = estimate_memory(LLAMA3_8B, Workload(context_len=ctx + extra, batch=batch)).breakdown.total
-    wider = estimate_memory(LLAMA3_8B, Workload(context_len=ctx, batch=batch + 1)).breakdown.total
+    small = estimate_memory(LLAMA3_8B, PlannedJob(context_len=ctx, batch=batch)).breakdown.total
+    longer = estimate_memory(LLAMA3_8B, PlannedJob(context_len=ctx + extra, batch=batch)).breakdown.total
+    wider = estimate_memory(LLAMA3_8B, PlannedJob(context_len=ctx, batch=batch + 1)).breakdown.total
     assert longer > small and wider > small
 
 
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
 def test_sharding_never_costs_more_per_gpu(n, parallel):
-    one = _sizes(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
-    many = estimate_memory(LLAMA2_7B, Workload(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
+    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
+    many = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
                                                n_gpus=n, parallel=parallel)).breakdown
     states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731
     assert states(many) <= states(one) + 1
@@ -393,7 +403,10 @@ def test_op_sac_sits_between_full_checkpointing_and_none():
 
 
 def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
-    from advisor.core.memory.activations import chunked_loss_logits_bytes, train_logits_bytes
+    from advisor.core.memory.activations import (
+        chunked_loss_logits_bytes,
+        train_logits_bytes,
+    )
 
     elements = 2048 * 2 * 128_256
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
@@ -401,12 +414,12 @@ def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
 
 
 def test_optimizer_in_backward_keeps_one_tensors_gradient():
-    from advisor.core.job.workload import Precision
+    from advisor.core.job.choices import Precision
     from advisor.core.memory.training import optimizer_in_backward_grad_bytes
 
     # Llama-3-8B: the 128256 × 4096 embedding (and lm_head) is the largest tensor, 2 B per gradient.
     assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) == 128_256 * 4096 * 2
-    full = estimate_memory(LLAMA3_8B, Workload(**TRAIN, method="full", precision="bf16", seq_len=2048))
+    full = estimate_memory(LLAMA3_8B, PlannedJob(**TRAIN, method="full", precision="bf16", seq_len=2048))
     assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) < full.breakdown.gradients / 10
 
 
@@ -434,15 +447,15 @@ def test_qlora_4bit_linears_keep_no_input_since_bitsandbytes_0_43_2():
 @pytest.mark.parametrize("engine", ["sglang", "tensorrt-llm", "deepspeed"])
 def test_pooled_engines_preallocate_like_vllm(engine):
     card = 24 * GIB
-    vllm = estimate_memory(LLAMA3_8B, Workload(engine="vllm"), gpu_memory_bytes=card)
-    other = estimate_memory(LLAMA3_8B, Workload(engine=engine), gpu_memory_bytes=card)
+    vllm = estimate_memory(LLAMA3_8B, PlannedJob(engine="vllm"), gpu_memory_bytes=card)
+    other = estimate_memory(LLAMA3_8B, PlannedJob(engine=engine), gpu_memory_bytes=card)
     assert other.kv_capacity_tokens == pytest.approx(vllm.kv_capacity_tokens)
 
 
 def test_ollama_is_llama_cpp_without_flash_attention():
     from advisor.core.memory.activations import llama_cpp_compute_buffer_bytes
 
-    w = Workload(engine="ollama", weights="q4_k_m", context_len=8192)
+    w = PlannedJob(engine="ollama", weights="q4_k_m", context_len=8192)
     b = estimate_memory(LLAMA2_7B, w).breakdown
     assert b.buffers == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 8192, flash=False))
 
@@ -454,12 +467,12 @@ def test_llama_cpp_prompt_batch_sets_its_compute_buffer():
     from advisor.core.memory.activations import llama_cpp_compute_buffer_bytes
 
     def buffers(**kw):
-        return estimate_memory(LLAMA2_7B, Workload(engine="llama.cpp", weights="q4_k_m", **kw)).breakdown.buffers
+        return estimate_memory(LLAMA2_7B, PlannedJob(engine="llama.cpp", weights="q4_k_m", **kw)).breakdown.buffers
 
     assert buffers() == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=True, ubatch=512))
     assert buffers(ubatch_tokens=2048) == pytest.approx(4 * buffers())  # every term scales with the batch
     assert buffers(ubatch_tokens=2048) - buffers() == pytest.approx(1536 * (11_008 * 4 * 3 + 4096 * 4 * 4))
-    ollama = Workload(engine="ollama", weights="q4_k_m", ubatch_tokens=2048)  # not llama.cpp's flag: its default
+    ollama = PlannedJob(engine="ollama", weights="q4_k_m", ubatch_tokens=2048)  # not llama.cpp's flag: its default
     assert estimate_memory(LLAMA2_7B, ollama).breakdown.buffers == pytest.approx(
         llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=False, ubatch=512))
 
@@ -472,7 +485,7 @@ def test_exl2_any_bits_per_weight_and_gguf_float_names():
     for bad in ("0.5bpw", "17bpw", "xbpw"):
         with pytest.raises(ValueError, match="bits per weight"):
             weight_format(bad)
-    exl2 = estimate_memory(LLAMA3_8B, Workload(engine="exllamav2", weights="4.65bpw")).breakdown.weights
+    exl2 = estimate_memory(LLAMA3_8B, PlannedJob(engine="exllamav2", weights="4.65bpw")).breakdown.weights
     assert 4.2 * GIB < exl2 < 4.8 * GIB  # 8.03B × 4.65 / 8 ≈ 4.35 GiB, head at 6 bits
 
 
@@ -480,11 +493,11 @@ def test_paged_optimizer_states_are_needed_but_not_allocated():
     # bitsandbytes' paged optimizers keep their states in CUDA managed memory (functional.get_paged:
     # cudaMallocManaged): in what the GPU needs, not in torch.cuda.max_memory_allocated / _reserved.
     qlora = dict(mode="train", method="qlora", weights="nf4", seq_len=512)
-    plain = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="adamw-8bit")).breakdown
-    paged = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="paged-adamw-8bit")).breakdown
+    plain = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="adamw-8bit")).breakdown
+    paged = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="paged-adamw-8bit")).breakdown
     assert plain.paged == 0 and paged.paged == pytest.approx(paged.optimizer) and paged.optimizer > 0
     assert paged.total == pytest.approx(plain.total)
     assert paged.peak_allocated == pytest.approx(plain.peak_allocated - paged.optimizer)
     assert paged.peak_reserved == pytest.approx(plain.peak_reserved - paged.optimizer)
-    offloaded = estimate_memory(LLAMA2_7B, Workload(**qlora, optimizer="paged-adamw-8bit", offload=("optimizer",)))
+    offloaded = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="paged-adamw-8bit", offload=("optimizer",)))
     assert offloaded.breakdown.paged == 0  # states in host RAM: nothing paged on the GPU

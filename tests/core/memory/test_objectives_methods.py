@@ -10,13 +10,23 @@ One row per cited source:
 
 import pytest
 
+from advisor.core.job.choices import Framework, Method, Objective
 from advisor.core.job.frameworks import apply_framework
-from advisor.core.job.workload import Framework, Method, Objective, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.states import trainable_params_of
-from advisor.core.memory.training import PAIR_SEQUENCES, TRL_COMMIT, reference_weights_bytes
+from advisor.core.memory.training import (
+    PAIR_SEQUENCES,
+    TRL_COMMIT,
+    reference_weights_bytes,
+)
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, adapter_params, count_params
+from advisor.core.model.params import (
+    ADAPTER_PROMPT_LENGTH,
+    ADAPTER_START_LAYER,
+    adapter_params,
+    count_params,
+)
 from advisor.core.speed import inference as sp
 from advisor.core.speed.flops import matmul_params, train_flops_per_token
 from advisor.core.speed.training import reference_forward_flops_per_token
@@ -27,8 +37,8 @@ TINY = ModelArch(id="tiny", name="Tiny", n_layers=4, hidden_size=64, n_heads=4, 
                  ffn_size=128, vocab_size=1000)
 
 
-def train(**kw) -> Workload:
-    return Workload(mode="train", **kw)
+def train(**kw) -> PlannedJob:
+    return PlannedJob(mode="train", **kw)
 
 
 def test_litgpt_defaults_are_pinned():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import (
     KV_DTYPES,
     WEIGHT_FORMATS,
@@ -62,27 +62,27 @@ def test_gguf_mixes_reproduce_published_average(name, bpw, base, output):
     # The K mixes are sized tensor by tensor (memory.gguf_mix), which lands on the README's figure to its last
     # digit; the I-quant mixes keep the README's average.
     rel = 2e-5 if name in ("q4_k_m", "q5_k_m", "q6_k", "q8_0") else 1e-9
-    assert weights_bytes(LLAMA31_8B, Workload(weights=name, engine="llama.cpp")) * 8 / total == pytest.approx(bpw, rel=rel)
+    assert weights_bytes(LLAMA31_8B, PlannedJob(weights=name, engine="llama.cpp")) * 8 / total == pytest.approx(bpw, rel=rel)
 
 
 def test_q3_k_m_from_llama2_table():
     total = count_params(LLAMA2_7B).total  # same README, Llama 2 7B table: 3.91 bits/weight (two decimals)
-    assert weights_bytes(LLAMA2_7B, Workload(weights="q3_k_m", engine="llama.cpp")) * 8 / total == pytest.approx(
+    assert weights_bytes(LLAMA2_7B, PlannedJob(weights="q3_k_m", engine="llama.cpp")) * 8 / total == pytest.approx(
         3.91, abs=0.005)
 
 
 def test_llama2_7b_q4_k_m_close_to_its_own_table():
     # Tensor by tensor, the Llama 2 7B Q4_K_M average lands on the README's 4.84.
     total = count_params(LLAMA2_7B).total
-    assert weights_bytes(LLAMA2_7B, Workload(weights="q4_k_m", engine="llama.cpp")) * 8 / total == pytest.approx(
+    assert weights_bytes(LLAMA2_7B, PlannedJob(weights="q4_k_m", engine="llama.cpp")) * 8 / total == pytest.approx(
         4.84, abs=0.005)
 
 
 def test_a_gguf_file_in_transformers_is_sized_dequantized():
     # transformers dequantizes a GGUF file at load (its GGUF docs: to fp32), so its memory is not the file's.
-    gguf = weights_bytes(LLAMA31_8B, Workload(weights="q4_k_m", engine="llama.cpp"))
-    dequantized = weights_bytes(LLAMA31_8B, Workload(weights="q4_k_m"))
-    assert dequantized == weights_bytes(LLAMA31_8B, Workload(weights="fp32")) and dequantized > 6 * gguf
+    gguf = weights_bytes(LLAMA31_8B, PlannedJob(weights="q4_k_m", engine="llama.cpp"))
+    dequantized = weights_bytes(LLAMA31_8B, PlannedJob(weights="q4_k_m"))
+    assert dequantized == weights_bytes(LLAMA31_8B, PlannedJob(weights="fp32")) and dequantized > 6 * gguf
 
 
 @pytest.mark.parametrize(

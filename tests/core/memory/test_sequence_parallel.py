@@ -4,8 +4,13 @@ norms' tensors are divided by the tensor-parallel degree; the gathered Linear in
 
 import pytest
 
-from advisor.core.job.workload import AttentionImpl, Checkpointing, Workload
-from advisor.core.memory.activations import FULL_TRAINING, norm_bytes_per_token, train_activation_bytes
+from advisor.core.job.choices import AttentionImpl, Checkpointing
+from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.activations import (
+    FULL_TRAINING,
+    norm_bytes_per_token,
+    train_activation_bytes,
+)
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.storage.catalog_store import load_catalog
@@ -31,7 +36,7 @@ def test_torchtitans_70b_fsdp_by_tp8_job_keeps_an_eighth_of_the_layer_inputs():
     # 8,192 tokens, full checkpointing: 67.6-71.9 GiB reserved per GPU. The layer inputs alone are
     # 16 × 8,192 × 8,192 × 2 B × 80 layers = 160 GiB whole; an eighth of that under sequence parallelism.
     arch = load_catalog().catalog.models["llama-3.1-70b"]
-    job = Workload(mode="train", method="full", precision="amp", framework="torchtitan", n_gpus=256, parallel="fsdp",
+    job = PlannedJob(mode="train", method="full", precision="amp", framework="torchtitan", n_gpus=256, parallel="fsdp",
                    tp=8, batch=16, seq_len=8192, checkpointing="full", attention="sdpa")
     result = estimate_memory(arch, job)
     acts = result.sizes.activations

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.core.job.frameworks import apply_framework
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     LORA_TARGETS,
     ActivationQuant,
     AttentionImpl,
@@ -22,8 +21,9 @@ from advisor.core.job.workload import (
     Optimizer,
     Parallel,
     Precision,
-    Workload,
 )
+from advisor.core.job.frameworks import apply_framework
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory import peak, training
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.training import estimate_training
@@ -41,8 +41,8 @@ def test_a_precision_set_to_its_default_is_not_served_the_frameworks_default():
     value, so the two workloads are equal, yet their estimates differ; each gets its own, in
     either order (the cache served the first one's to both)."""
     arch = generic_decoder(7e9)
-    unset = Workload(mode="train", method="full", framework="litgpt", batch=3)
-    explicit = Workload(mode="train", method="full", framework="litgpt", batch=3, precision="amp")
+    unset = PlannedJob(mode="train", method="full", framework="litgpt", batch=3)
+    explicit = PlannedJob(mode="train", method="full", framework="litgpt", batch=3, precision="amp")
     assert unset == explicit
     want = [estimate_training(arch, w).breakdown for w in (unset, explicit)]  # (equal keys: not a dict)
     assert want[0] != want[1]
@@ -59,11 +59,11 @@ def test_only_the_cache_keys_fields_being_set_changes_the_frameworks_defaults():
     bases = [{"mode": "train", "method": m, "framework": f} for m in ("full", "lora", "qlora", "adapter")
              for f in ("hf", "torchtune", "torchtitan", "litgpt", "axolotl", "unsloth", "deepspeed", "horovod")]
     for base in bases:
-        unset = Workload(**base)
-        for name in Workload.model_fields:
+        unset = PlannedJob(**base)
+        for name in PlannedJob.model_fields:
             if name in peak._SET_BY_USER or name in base:
                 continue
-            explicit = Workload(**base, **{name: getattr(unset, name)})
+            explicit = PlannedJob(**base, **{name: getattr(unset, name)})
             a, b = apply_framework(unset), apply_framework(explicit)
             assert a == b, name
 
@@ -92,7 +92,7 @@ def _jobs(draw):
         fields["weights"] = "nf4"
     if draw(st.booleans()):
         fields["precision"] = draw(st.sampled_from(list(Precision)))
-    return Workload(**fields)
+    return PlannedJob(**fields)
 
 
 #: Other values of the fields a training estimate reads besides the micro-batch: a job is met first with one

@@ -4,13 +4,14 @@ a separate lm_head for a tied checkpoint, a 4-bit lm_head and its fp16 + bf16 de
 
 import pytest
 
-from advisor.core.job.workload import AttentionImpl, Checkpointing, Framework, Workload
+from advisor.core.job.choices import AttentionImpl, Checkpointing, Framework
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import (
     FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT,
     LORA_DROPOUT_BYTES,
     SavedInputs,
-    fabric_chunked_loss_logits_bytes,
     dropout_bytes_per_token,
+    fabric_chunked_loss_logits_bytes,
     lora_saved_inputs,
     train_activation_bytes,
 )
@@ -25,10 +26,10 @@ TINY = ModelArch(id="tiny", name="Tiny", n_layers=4, hidden_size=64, n_heads=4, 
                  ffn_size=128, vocab_size=1000, tied_embeddings=True)
 
 
-def job(**kw) -> Workload:
+def job(**kw) -> PlannedJob:
     base = dict(mode="train", method="lora", lora_rank=8, lora_targets=("q", "v"), seq_len=32, batch=1,
                 attention="sdpa", precision="bf16", optimizer="adamw", optimizer_kernel="foreach")  # LitGPT's
-    return Workload(**(base | kw))
+    return PlannedJob(**(base | kw))
 
 
 def test_dropout_constant_and_widths():
@@ -142,7 +143,7 @@ def test_litgpt_mha_lora_counts_both_by_hand():
     assert got == 32 * per_token
 
 
-def fsdp_job(**kw) -> Workload:
+def fsdp_job(**kw) -> PlannedJob:
     return job(**({"framework": "litgpt", "loss": "upcast", "n_gpus": 2, "parallel": "fsdp",
                    "checkpointing": "full"} | kw))
 

@@ -6,32 +6,37 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
-from advisor.core.advice.search import Job, SearchRequest, evaluate_candidate, search
+from advisor.core.advice.catalog_search import (
+    ModelJob,
+    SearchRequest,
+    evaluate_candidate,
+    search,
+)
 from advisor.core.hardware.catalog import gpu_build, resolve_build
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.plan.bounds import NOT_RUN, TOO_SMALL, ruled_out
-from advisor.core.plan.search import best_plan
+from advisor.core.plan.planner import best_plan
 from advisor.storage.catalog_store import load_catalog
 
 CATALOG = load_catalog().catalog
 #: Every candidate the search builds (owned and rented, 1-8 cards, builds, systems).
 CANDIDATES = catalog_candidates(CATALOG, PriceChoice.EITHER, Where.ANY, 8, None, 1)
 JOBS = [
-    ("llama-3.1-70b", Workload(weights="q4_k_m", engine="llama.cpp")),
-    ("qwen3-235b-a22b", Workload(weights="q4_k_m", engine="llama.cpp")),
-    ("qwen3-30b-a3b", Workload(weights="q8_0", engine="ollama", context_len=32768)),
-    ("deepseek-v3", Workload(weights="q4_k_m", engine="llama.cpp")),
-    ("llama-3.1-8b", Workload(engine="vllm", batch=16, context_len=8192)),
-    ("llama-3.1-8b", Workload(engine="vllm", weights="fp8")),
-    ("mixtral-8x7b", Workload(engine="sglang", weights="awq")),
-    ("llama-3.1-8b", Workload(weights="nf4")),
-    ("llama-3.1-8b", Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8")),
-    ("llama-3.1-8b", Workload(engine="exllamav2", weights="4.65bpw")),
-    ("llama-3.1-8b", Workload(mode="train", method="qlora")),
-    ("llama-3.1-8b", Workload(mode="train", method="full")),
-    ("llama-3.1-70b", Workload(mode="train", method="qlora", optimizer="paged-adamw-8bit")),
-    ("qwen2.5-7b", Workload(mode="train", method="lora", framework="unsloth")),
+    ("llama-3.1-70b", PlannedJob(weights="q4_k_m", engine="llama.cpp")),
+    ("qwen3-235b-a22b", PlannedJob(weights="q4_k_m", engine="llama.cpp")),
+    ("qwen3-30b-a3b", PlannedJob(weights="q8_0", engine="ollama", context_len=32768)),
+    ("deepseek-v3", PlannedJob(weights="q4_k_m", engine="llama.cpp")),
+    ("llama-3.1-8b", PlannedJob(engine="vllm", batch=16, context_len=8192)),
+    ("llama-3.1-8b", PlannedJob(engine="vllm", weights="fp8")),
+    ("mixtral-8x7b", PlannedJob(engine="sglang", weights="awq")),
+    ("llama-3.1-8b", PlannedJob(weights="nf4")),
+    ("llama-3.1-8b", PlannedJob(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8")),
+    ("llama-3.1-8b", PlannedJob(engine="exllamav2", weights="4.65bpw")),
+    ("llama-3.1-8b", PlannedJob(mode="train", method="qlora")),
+    ("llama-3.1-8b", PlannedJob(mode="train", method="full")),
+    ("llama-3.1-70b", PlannedJob(mode="train", method="qlora", optimizer="paged-adamw-8bit")),
+    ("qwen2.5-7b", PlannedJob(mode="train", method="lora", framework="unsloth")),
 ]
 
 
@@ -46,7 +51,7 @@ def test_advise_s_verdict_on_a_candidate_is_estimate_s(job_index, candidate_inde
     arch, candidate = CATALOG.models[model], CANDIDATES[candidate_index]
     estimated = best_plan(arch, job, candidate.build)  # what `estimate --build` / the comparison shows
     why = ruled_out(arch, job, candidate.build, _weights(arch, job))
-    found = None if why is not None else evaluate_candidate(candidate, (Job(arch=arch, workload=job),))
+    found = None if why is not None else evaluate_candidate(candidate, (ModelJob(arch=arch, job=job),))
     assert (found is not None) is estimated.status.runs, (model, job, candidate.name, why, estimated.estimate.fit)
     if why == NOT_RUN:
         assert any(p.support for p in estimated.problems)
@@ -56,19 +61,19 @@ def test_the_issue_s_disagreements_are_gone():
     # Qwen3-235B-A22B Q4_K_M on llama.cpp: two 3090s with the experts in host RAM ran in `estimate` (9.5 tok/s)
     # but `advise --max-gpus 2` found no build: the pre-filter held the whole model to the GPUs' memory.
     qwen = CATALOG.models["qwen3-235b-a22b"]
-    job = Workload(weights="q4_k_m", engine="llama.cpp")
+    job = PlannedJob(weights="q4_k_m", engine="llama.cpp")
     pair = resolve_build(CATALOG, "2x-rtx-3090-nvlink")
     assert best_plan(qwen, job, pair).status.runs and ruled_out(qwen, job, pair, _weights(qwen, job)) is None
-    result = search(CATALOG, (Job(arch=qwen, workload=job),), SearchRequest(max_gpus=2))
+    result = search(CATALOG, (ModelJob(arch=qwen, job=job),), SearchRequest(max_gpus=2))
     shown = [f for f in result.ranked] + [g for f in result.ranked for g in f.folded]  # ranked, or folded under one
     assert any(f.candidate.build.name == pair.name for f in shown)
     # Ruled out with the reason: the software (vLLM on a Mac), the memory (70B Q4 on one 8 GB card).
     mac = resolve_build(CATALOG, "mac-studio-m3-ultra-512gb")
-    vllm = Workload(engine="vllm")
+    vllm = PlannedJob(engine="vllm")
     assert ruled_out(CATALOG.models["llama-3.1-8b"], vllm, mac, 1.0) == NOT_RUN
     small = [c for c in CANDIDATES if c.build.gpu_count == 1 and c.build.gpus[0].id == "rtx-4060-ti-8gb"][0]
     llama70 = CATALOG.models["llama-3.1-70b"]
-    q4 = Workload(weights="q4_k_m", engine="llama.cpp")
+    q4 = PlannedJob(weights="q4_k_m", engine="llama.cpp")
     assert ruled_out(llama70, q4, small.build, _weights(llama70, q4)) == TOO_SMALL
 
 

@@ -59,12 +59,13 @@ def test_the_shipped_table_names_catalog_families(gpus):
 
 
 def test_the_software_is_the_engine_or_the_framework_as_users_write_it():
-    from advisor.core.job.workload import Engine, Framework, Mode, Workload
+    from advisor.core.job.choices import Engine, Framework, Mode
+    from advisor.core.job.planned import PlannedJob
     from advisor.core.speed.basis import software_of
 
-    assert software_of(Workload(engine=Engine.VLLM)) == "vLLM"
-    assert software_of(Workload(mode=Mode.TRAIN, framework=Framework.HF)) == "Hugging Face"
-    assert software_of(Workload(mode=Mode.TRAIN, framework=Framework.TORCHTUNE)) == "torchtune"
+    assert software_of(PlannedJob(engine=Engine.VLLM)) == "vLLM"
+    assert software_of(PlannedJob(mode=Mode.TRAIN, framework=Framework.HF)) == "Hugging Face"
+    assert software_of(PlannedJob(mode=Mode.TRAIN, framework=Framework.TORCHTUNE)) == "torchtune"
 
 
 def test_the_sentence_says_measured_or_extrapolated_with_the_band(gpus):

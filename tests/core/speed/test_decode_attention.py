@@ -5,7 +5,8 @@ import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job import engine_versions as ev
-from advisor.core.job.workload import DecodeAttention, Workload
+from advisor.core.job.choices import DecodeAttention
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import engine_speed as es
 from advisor.core.speed import inference as sp
@@ -19,13 +20,13 @@ def one_h100() -> ResolvedBuild:
 
 
 def decode(arch, **kw):
-    w = Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", **kw)
+    w = PlannedJob(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", **kw)
     build = one_h100()
     return sp.estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown).decode_tokens_per_s
 
 
 def test_default_is_grouped():
-    assert Workload().decode_attention is DecodeAttention.GROUPED
+    assert PlannedJob().decode_attention is DecodeAttention.GROUPED
 
 
 def test_share_is_the_calibration_fit():
@@ -98,7 +99,7 @@ def test_xqa_layouts_are_the_precompiled_kernels():
 
 
 def _notes(arch, **kw):
-    w = Workload(weights="fp8", kv_dtype="fp8", batch=8, context_len=2048, **kw)
+    w = PlannedJob(weights="fp8", kv_dtype="fp8", batch=8, context_len=2048, **kw)
     return sp.estimate_speed(arch, w, one_h100(), estimate_memory(arch, w).breakdown).notes
 
 
@@ -129,7 +130,7 @@ def test_trt_llm_says_fp8_moe_experts_need_0_10():
     assert len(said) == 1 and "before 0.10" in said[0] and "set the TensorRT-LLM version" in said[0]
     assert not moe(_notes(llama2_70b(), engine="tensorrt-llm"))  # dense: FP8 ran
     assert not moe(_notes(mixtral, engine="vllm"))  # another engine
-    w = Workload(engine="tensorrt-llm", weights="fp16", kv_dtype="fp8", batch=8, context_len=2048)
+    w = PlannedJob(engine="tensorrt-llm", weights="fp16", kv_dtype="fp8", batch=8, context_len=2048)
     assert not moe(sp.estimate_speed(mixtral, w, one_h100(), estimate_memory(mixtral, w).breakdown).notes)
 
 
@@ -148,7 +149,7 @@ def test_a_named_tensorrt_llm_version_runs_the_job_as_that_version_did():
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
 
     def run(arch, version, engine="tensorrt-llm", **kw):
-        w = Workload(engine=engine, weights="fp8", kv_dtype="fp8", engine_version=version, **kw)
+        w = PlannedJob(engine=engine, weights="fp8", kv_dtype="fp8", engine_version=version, **kw)
         out = ev.as_run(arch, w)
         return out.decode_attention.value, out.weights, out.kv_dtype
 
@@ -160,7 +161,7 @@ def test_a_named_tensorrt_llm_version_runs_the_job_as_that_version_did():
     assert run(mixtral, "0.10.0") == ("grouped", "fp8", "fp8")
     assert run(mixtral, None) == ("grouped", "fp8", "fp8")  # no version: a current one
     assert run(mixtral, "0.9.0", engine="vllm") == ("grouped", "fp8", "fp8")  # another engine
-    w = Workload(mode="train", engine="tensorrt-llm", engine_version="0.5.0")
+    w = PlannedJob(mode="train", engine="tensorrt-llm", engine_version="0.5.0")
     assert ev.as_run(llama2_7b(), w) is w
 
 
@@ -170,7 +171,7 @@ def test_the_named_version_changes_memory_and_speed_and_says_so():
     from advisor.storage.catalog_store import load_catalog
 
     mixtral = load_catalog().catalog.models["mixtral-8x7b"]
-    base = Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", batch=8, context_len=2048)
+    base = PlannedJob(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8", batch=8, context_len=2048)
     old = base.model_copy(update={"engine_version": "0.9.0"})
     m_new, m_old = estimate_memory(mixtral, base).breakdown, estimate_memory(mixtral, old).breakdown
     assert m_old.weights == pytest.approx(2 * m_new.weights, rel=0.05)

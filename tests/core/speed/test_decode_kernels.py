@@ -5,7 +5,7 @@ step let a large batch hide its KV reads behind the GEMMs' compute."""
 import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import inference as sp
 from advisor.core.speed.engine_speed import engine_speed
@@ -38,7 +38,7 @@ def test_compute_bound_gemms_do_not_hide_the_kv_read():
     # (512 x 2 x 6.5 G FLOPs at TensorRT-LLM's fitted share of 989 TFLOP/s, ~13 ms) and the 8.6 GB KV
     # read (~4 ms) comes after them, not under them.
     arch = llama2_7b()
-    w = Workload(engine="tensorrt-llm", weights="bf16", batch=512, context_len=32)
+    w = PlannedJob(engine="tensorrt-llm", weights="bf16", batch=512, context_len=32)
     e, g = engine_speed(w.engine), h100()
     gemm = w.batch * 2 * matmul_params(arch) / (g.bf16_tflops_dense * 1e12 * e.compute)
     kv = 512 * 32 * arch.n_layers * 2 * arch.n_kv_heads * arch.head_dim * 2

@@ -3,7 +3,7 @@ calibration sources only (held-out sources score the fit)."""
 
 import pytest
 
-from advisor.core.job.workload import Engine
+from advisor.core.job.choices import Engine
 from advisor.core.speed import engine_speed as es
 from advisor.storage.catalog_store import load_catalog
 from tests.benchmark_scripts import load_benchmark
@@ -201,11 +201,11 @@ def test_quant_kernel_time_applies_to_dequantizing_kernels_of_cuda_graph_engines
 def test_a_quantized_decode_step_pays_the_kernels_time_per_layer(catalog, monkeypatch):
     from advisor.core.estimate.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
-    from advisor.core.job.workload import Workload
+    from advisor.core.job.planned import PlannedJob
 
     # Llama 3.1 70B in AWQ on one A100: reading ~40 GB takes ~28 ms, far above the host floor (80 x 0.16 ms)
     arch, build = catalog.models["llama-3.1-70b"], gpu_build(catalog, "a100-80gb-sxm", 1)
-    job = Workload(engine="vllm", weights="awq", batch=1, context_len=512)
+    job = PlannedJob(engine="vllm", weights="awq", batch=1, context_len=512)
     with_kernels = 1 / estimate(arch, job, build).speed.decode_tokens_per_s
     monkeypatch.setitem(es.QUANT_KERNEL_S_PER_LAYER, "int4", 0.0)
     without = 1 / estimate(arch, job, build).speed.decode_tokens_per_s
@@ -243,7 +243,7 @@ def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
     # llama.cpp copies the experts kept in host RAM to the GPU once per prompt batch (--ubatch-size): four
     # times the batch, a quarter of the copies, a faster prompt; the decode step does not change.
     from advisor.core.hardware.catalog import gpu_build
-    from advisor.core.job.workload import Workload
+    from advisor.core.job.planned import PlannedJob
     from advisor.core.memory.peak import estimate_memory
     from advisor.core.speed.inference import estimate_speed
     from advisor.storage.catalog_store import load_catalog
@@ -252,7 +252,7 @@ def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
     arch, build = catalog.models["qwen3-235b-a22b"], gpu_build(catalog, "rtx-3090", 2)
 
     def speed(ubatch):
-        w = Workload(engine="llama.cpp", weights="q4_k_m", n_gpus=2, parallel="layer-split", moe_offload_layers=60,
+        w = PlannedJob(engine="llama.cpp", weights="q4_k_m", n_gpus=2, parallel="layer-split", moe_offload_layers=60,
                      ubatch_tokens=ubatch)
         return estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
 

@@ -6,7 +6,8 @@ import pytest
 
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.choices import Engine
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import gguf_decode as gd
 from advisor.core.speed.gguf_paths import dequant_bytes_per_weight
 from advisor.storage.catalog_store import load_catalog
@@ -59,7 +60,7 @@ def test_the_host_launches_each_kernel_on_metal_and_before_volta(catalog):
 
 def _decode(catalog, gpu, weights="q4_k_m", model="llama-3.1-8b", engine="llama.cpp"):
     arch = catalog.models[model]
-    job = Workload(engine=engine, weights=weights, context_len=129, prompt_tokens=0)
+    job = PlannedJob(engine=engine, weights=weights, context_len=129, prompt_tokens=0)
     return estimate(arch, job, gpu_build(catalog, gpu, 1)).speed
 
 
@@ -77,7 +78,7 @@ def test_an_a100_decodes_llama_cpp_near_an_rtx_4090_not_at_twice_it(catalog):
 def test_a_p100_decodes_a_third_of_what_its_bandwidth_allows(catalog):
     p100 = _decode(catalog, "tesla-p100-16gb-pcie")
     arch = catalog.models["llama-3.1-8b"]
-    mem = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=129, prompt_tokens=0),
+    mem = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=129, prompt_tokens=0),
                    gpu_build(catalog, "tesla-p100-16gb-pcie", 1)).memory.weights
     bandwidth_bound = 732.2e9 * 0.67 / mem
     assert p100.decode_tokens_per_s < bandwidth_bound / 2.5
@@ -127,7 +128,7 @@ def test_a_quantized_prompt_on_volta_pays_its_dequantizing_pass(catalog, monkeyp
     assert dequant_bytes_per_weight(v100, "f16") == dequant_bytes_per_weight(rtx, "q4_0") == 0.0
     arch = catalog.models["qwen2.5-3b"]
     build = gpu_build(catalog, "v100-pcie-16gb", 1)
-    one, eight = (Workload(engine="llama.cpp", weights="q4_0", context_len=n) for n in (512, 4096))
+    one, eight = (PlannedJob(engine="llama.cpp", weights="q4_0", context_len=n) for n in (512, 4096))
     with_pass = [estimate(arch, j, build).speed.time_to_first_token_s for j in (one, eight)]
     from advisor.core.speed import inference
 

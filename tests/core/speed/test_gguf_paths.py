@@ -3,7 +3,7 @@ a prompt's matmuls run at that path's peak and share, not one figure for every f
 
 import pytest
 
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import engine_speed as es
 from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
 from advisor.storage.catalog_store import load_catalog
@@ -44,11 +44,11 @@ def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
     catalog = load_catalog().catalog
     arch = catalog.models["llama-3.1-8b"]
     mac = gpu_build(catalog, "apple-m2-ultra-192gb", 1)
-    pre = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=512), mac).speed
+    pre = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=512), mac).speed
     assert pre.prefill_tokens_per_s is not None and 800 < pre.prefill_tokens_per_s < 1600
     rtx = gpu_build(catalog, "rtx-4090", 1)
-    f16 = estimate(arch, Workload(engine="llama.cpp", weights="f16", context_len=512), rtx).speed.prefill_tokens_per_s
-    q4 = estimate(arch, Workload(engine="llama.cpp", weights="q4_k_m", context_len=512), rtx).speed.prefill_tokens_per_s
+    f16 = estimate(arch, PlannedJob(engine="llama.cpp", weights="f16", context_len=512), rtx).speed.prefill_tokens_per_s
+    q4 = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=512), rtx).speed.prefill_tokens_per_s
     assert f16 != pytest.approx(q4, rel=0.05)
     # the shares are the calibration fit's (benchmarks/speed_calibration.fit_gguf_paths)
     assert es.gguf_compute_share(GgufPath.CUBLAS) == es.engine_speed(es.Engine.LLAMA_CPP).compute
@@ -68,6 +68,6 @@ def test_a_p100s_quantized_prompt_says_why_its_speed_is_unknown():
 
     catalog = load_catalog().catalog
     p100 = gpu_build(catalog, "tesla-p100-16gb-pcie", 1)
-    speed = estimate(catalog.models["llama-3.1-8b"], Workload(engine="llama.cpp", weights="q4_k_m"), p100).speed
+    speed = estimate(catalog.models["llama-3.1-8b"], PlannedJob(engine="llama.cpp", weights="q4_k_m"), p100).speed
     assert speed.prefill_tokens_per_s is None and speed.decode_tokens_per_s is not None
     assert any("dequantizes these weights to FP16 on this card's CUDA cores" in n for n in speed.notes)

@@ -4,7 +4,7 @@ compute/accelerator/README.md at 744d01e1) over a typical card's share."""
 
 import pytest
 
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import flops
 from advisor.core.speed import inference as sp
@@ -27,8 +27,8 @@ def test_table_as_published():
 
 
 def test_a100_reaches_more_of_its_peak_than_hopper_fp8(gpus):
-    bf16 = Workload(engine="tensorrt-llm", weights="fp16")
-    fp8 = Workload(engine="tensorrt-llm", weights="fp8")
+    bf16 = PlannedJob(engine="tensorrt-llm", weights="fp16")
+    fp8 = PlannedJob(engine="tensorrt-llm", weights="fp8")
     assert flops.matmul_share(gpus["a100-80gb-sxm"], bf16) == pytest.approx(271.2 / 312 / 0.803)
     assert flops.matmul_share(gpus["h100-sxm"], bf16) == pytest.approx(1.0, abs=0.002)
     assert flops.matmul_share(gpus["h100-sxm"], fp8) == pytest.approx(1402.6 / 1979 / 0.803)
@@ -36,11 +36,11 @@ def test_a100_reaches_more_of_its_peak_than_hopper_fp8(gpus):
 
 
 def test_a_card_without_a_measurement_keeps_the_engines_share(gpus):
-    w = Workload(engine="vllm", weights="bf16")
+    w = PlannedJob(engine="vllm", weights="bf16")
     assert flops.matmul_share(gpus["rtx-3090"], w) == 1.0
-    assert flops.matmul_share(gpus["l40s"], Workload(engine="vllm", weights="fp8")) == 1.0
+    assert flops.matmul_share(gpus["l40s"], PlannedJob(engine="vllm", weights="fp8")) == 1.0
     # transformers runs an FP8 checkpoint's GEMMs at the BF16 rate (flops.peak_flops): the BF16 row applies
-    assert flops.matmul_share(gpus["h100-sxm"], Workload(engine="transformers", weights="fp8")) == pytest.approx(
+    assert flops.matmul_share(gpus["h100-sxm"], PlannedJob(engine="transformers", weights="fp8")) == pytest.approx(
         794.5 / 989 / 0.803)
 
 
@@ -51,7 +51,7 @@ def test_prefill_on_a100_scales_with_its_share(gpus):
 
     catalog = load_catalog().catalog
     arch, build = llama2_7b(), gpu_build(catalog, "a100-80gb-sxm", 1)
-    w = Workload(engine="vllm", weights="bf16", batch=8, context_len=2048)
+    w = PlannedJob(engine="vllm", weights="bf16", batch=8, context_len=2048)
     mem = estimate_memory(arch, w).breakdown
     with_share = sp.estimate_speed(arch, w, build, mem).prefill_tokens_per_s
     saved = dict(flops.MATMUL_ACHIEVABLE_TFLOPS)

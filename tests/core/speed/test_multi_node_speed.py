@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import resolve_system, with_network, with_nodes
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed.layout import run_of, split_of
 from advisor.core.speed.results import Bottleneck
 from advisor.core.speed.training import train_comm
@@ -16,8 +16,8 @@ def catalog():
     return load_catalog(migrate_user_files=False).catalog
 
 
-def fsdp(n: int, **over) -> Workload:
-    return Workload(mode="train", method="full", n_gpus=n, parallel="fsdp", batch=2, seq_len=8192,
+def fsdp(n: int, **over) -> PlannedJob:
+    return PlannedJob(mode="train", method="full", n_gpus=n, parallel="fsdp", batch=2, seq_len=8192,
                     framework="torchtitan", **over)
 
 
@@ -74,7 +74,7 @@ def test_fsdp_times_tp_keeps_tp_inside_a_machine(catalog):
 
 def test_a_pipeline_boundary_between_machines_hands_off_over_the_network(catalog):
     arch, dgx = catalog.models["llama-3.1-8b"], resolve_system(catalog, "nvidia-dgx-h100")
-    w = Workload(mode="train", method="full", n_gpus=16, parallel="pp", batch=1, seq_len=4096, grad_accum_steps=8)
+    w = PlannedJob(mode="train", method="full", n_gpus=16, parallel="pp", batch=1, seq_len=4096, grad_accum_steps=8)
     r = run_of(arch, w, with_nodes(dgx, 2))
     inside, across = r.sends(1e8, 16)
     assert across > 0 and inside == pytest.approx(14 * r.coll("send", 1e8, 2))

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
-from advisor.core.job.workload import Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed import engine_speed as es
@@ -20,7 +20,7 @@ def one_h100() -> ResolvedBuild:
 
 
 def prefill(arch, build, **kw):
-    w = Workload(batch=1, **kw)
+    w = PlannedJob(batch=1, **kw)
     return estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
 
 
@@ -38,16 +38,16 @@ def test_bytes_per_score_are_the_ops_each_engine_runs():
     ("exllamav2", "eager", False),
 ])
 def test_which_engines_write_their_scores(engine, attention, written):
-    w = Workload(engine=engine, attention=attention, weights="q4_k_m" if engine in ("llama.cpp", "ollama") else "bf16")
+    w = PlannedJob(engine=engine, attention=attention, weights="q4_k_m" if engine in ("llama.cpp", "ollama") else "bf16")
     assert w.scores_in_memory is written
     assert (scores.score_bytes(llama2_7b(), w) > 0) is written
 
 
 def test_score_bytes_count_every_layer_head_and_sequence():
     arch = llama2_7b()  # 32 layers, 32 heads
-    eager = Workload(engine="transformers", attention="eager", batch=3, context_len=4096)
+    eager = PlannedJob(engine="transformers", attention="eager", batch=3, context_len=4096)
     assert scores.score_bytes(arch, eager) == 3 * 32 * 32 * 4096 * 4096 * 26  # the whole square, masked
-    cpp = Workload(engine="llama.cpp", weights="q4_0", attention="eager", batch=1, context_len=4096)
+    cpp = PlannedJob(engine="llama.cpp", weights="q4_0", attention="eager", batch=1, context_len=4096)
     assert scores.score_bytes(arch, cpp) == 32 * 32 * 4096 * (4096 + 512) / 2 * 18  # ubatches against the cache so far
     short = cpp.model_copy(update={"context_len": 300})
     assert scores.score_bytes(arch, short) == 32 * 32 * 300 * 300 * 18  # one ubatch: the whole square
@@ -59,7 +59,7 @@ def test_prefill_pays_the_scores_at_the_bandwidth_share():
     arch = llama2_7b()
     for build, kw in ((one_4090(), dict(engine="llama.cpp", weights="q4_k_m")),
                       (one_h100(), dict(engine="transformers", weights="bf16"))):
-        w = Workload(attention="eager", batch=1, context_len=8192, **kw)
+        w = PlannedJob(attention="eager", batch=1, context_len=8192, **kw)
         flash = prefill(arch, build, attention="flash", context_len=8192, **kw)
         eager = prefill(arch, build, attention="eager", context_len=8192, **kw)
         assert eager.prefill_tokens_per_s < flash.prefill_tokens_per_s
@@ -106,6 +106,6 @@ def test_the_slowdown_without_flash_attention_is_the_published_ones_order():
 
 def test_llama_cpps_prompt_batch_spans_the_scores():
     # Each ubatch's tokens score the cache so far and the batch itself: (context + ubatch) / 2 keys on average.
-    assert scores.score_context(Workload(engine="llama.cpp", context_len=8192)) == (8192 + 512) / 2
-    assert scores.score_context(Workload(engine="llama.cpp", context_len=8192, ubatch_tokens=2048)) == (8192 + 2048) / 2
-    assert scores.score_context(Workload(engine="ollama", context_len=8192, ubatch_tokens=2048)) == (8192 + 512) / 2
+    assert scores.score_context(PlannedJob(engine="llama.cpp", context_len=8192)) == (8192 + 512) / 2
+    assert scores.score_context(PlannedJob(engine="llama.cpp", context_len=8192, ubatch_tokens=2048)) == (8192 + 2048) / 2
+    assert scores.score_context(PlannedJob(engine="ollama", context_len=8192, ubatch_tokens=2048)) == (8192 + 512) / 2

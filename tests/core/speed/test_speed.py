@@ -4,8 +4,9 @@ import pytest
 
 from advisor.core.hardware.interconnect import collective_time_s
 from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.choices import Engine
 from advisor.core.job.frameworks import with_framework_defaults
-from advisor.core.job.workload import Engine, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch, Moe
 from advisor.core.speed import inference as sp
@@ -45,8 +46,8 @@ def test_3090_llama_7b_f16_matches_llama_cpp_measurement():
     # tg row comes back scaled by that share over the prior.
     from advisor.core.speed.engine_speed import PRIOR_BANDWIDTH, engine_speed
 
-    tg = speed(llama2_7b(), Workload(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=128), one_3090())
-    pp = speed(llama2_7b(), Workload(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=512), one_3090())
+    tg = speed(llama2_7b(), PlannedJob(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=128), one_3090())
+    pp = speed(llama2_7b(), PlannedJob(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=512), one_3090())
     share = engine_speed(Engine.LLAMA_CPP).bandwidth / PRIOR_BANDWIDTH
     assert tg.decode_tokens_per_s == pytest.approx(48.52 * share, rel=0.03)
     assert pp.prefill_tokens_per_s == pytest.approx(4407, rel=0.08)
@@ -56,14 +57,14 @@ def test_3090_llama_7b_f16_matches_llama_cpp_measurement():
 def test_4090_llama2_7b_4bit_decode_near_mlc_measurement():
     # mlc-ai/llm-perf-bench PR #1: RTX 4090, Llama2-7B 4-bit (q4f16_1, 4.5 bits), MLC LLM 191.0 tok/s.
     # Not used for calibration: an independent check within 15 %.
-    s = speed(llama2_7b(), Workload(weights="q4_0", engine="llama.cpp", kv_dtype="fp16", context_len=256), one_4090())
+    s = speed(llama2_7b(), PlannedJob(weights="q4_0", engine="llama.cpp", kv_dtype="fp16", context_len=256), one_4090())
     assert s.decode_tokens_per_s == pytest.approx(191.0, rel=0.15)
 
 
 # --- the canonical comparison -------------------------------------------------------------
 
 def _70b(parallel, **kw):
-    return Workload(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel=parallel, context_len=4096, **kw)
+    return PlannedJob(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel=parallel, context_len=4096, **kw)
 
 
 def test_single_stream_decode_differs_little_and_4090_is_faster_with_layer_split():
@@ -86,7 +87,7 @@ def test_single_stream_tensor_parallel_decode_differs_little():
 def test_tensor_parallel_prefill_link_time_differs_a_lot():
     # 2 all-reduces per layer of prompt × hidden bf16 (Megatron): 64 MiB each for 4096 tokens of Llama-2-70B.
     a = llama2_70b()
-    w = Workload(weights="awq", engine="vllm", n_gpus=2, parallel="tp", context_len=4096)
+    w = PlannedJob(weights="awq", engine="vllm", n_gpus=2, parallel="tp", context_len=4096)
     split, mem = sp.split_of(w), estimate_memory(a, w).breakdown
     t3, comm3 = sp._prefill(a, w, speed_plan.run_of(a, w, pair_3090_nvlink()), mem, split, mem.weights * 2, [])
     t4, comm4 = sp._prefill(a, w, speed_plan.run_of(a, w, pair_4090_pcie()), mem, split, mem.weights * 2, [])
@@ -97,7 +98,7 @@ def test_tensor_parallel_prefill_link_time_differs_a_lot():
 
 def test_fsdp_training_link_time_differs_a_lot():
     a = llama2_7b()
-    w = Workload(mode="train", method="full", optimizer="adamw-8bit", checkpointing="full", n_gpus=2,
+    w = PlannedJob(mode="train", method="full", optimizer="adamw-8bit", checkpointing="full", n_gpus=2,
                  parallel="fsdp", seq_len=2048)
     c3 = speed_train.train_comm_per_step(a, w, pair_3090_nvlink(), sp.split_of(w))
     c4 = speed_train.train_comm_per_step(a, w, pair_4090_pcie(), sp.split_of(w))
@@ -111,8 +112,8 @@ def test_fsdp_training_link_time_differs_a_lot():
 
 def test_layer_split_adds_capacity_not_speed():
     a = llama2_7b()
-    one = speed(a, Workload(weights="q4_k_m", engine="llama.cpp"), one_4090())
-    two = speed(a, Workload(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split"), pair_4090_pcie())
+    one = speed(a, PlannedJob(weights="q4_k_m", engine="llama.cpp"), one_4090())
+    two = speed(a, PlannedJob(weights="q4_k_m", engine="llama.cpp", n_gpus=2, parallel="layer-split"), pair_4090_pcie())
     assert two.decode_tokens_per_s <= one.decode_tokens_per_s
     assert two.decode_tokens_per_s == pytest.approx(one.decode_tokens_per_s, rel=0.03)
     assert any("capacity" in n for n in two.notes)
@@ -133,7 +134,7 @@ def test_falcon_tensor_parallel_decode_reduces_once_per_layer_where_the_engine_a
     # TensorRT-LLM's and vLLM's Falcon add the side-by-side attention and MLP outputs and all-reduce the
     # sum once (layout.ONE_ALL_REDUCE_FAMILIES); the other engines reduce after each.
     a, build = falcon_40b(), hgx_h100()
-    w = Workload(weights="fp16", engine=engine, n_gpus=8, parallel="tp", context_len=1024)
+    w = PlannedJob(weights="fp16", engine=engine, n_gpus=8, parallel="tp", context_len=1024)
     s = speed(a, w, build)
     comm = reduces * a.n_layers * collective_time_s(build, "all_reduce", a.hidden_size * 2, 8)
     assert s.interconnect_share / s.decode_tokens_per_s == pytest.approx(comm)
@@ -152,8 +153,8 @@ def test_fsdp_moves_one_and_a_half_times_the_ddp_volume():
     # Rajbhandari et al. 2020 §7.2.2: ZeRO-3 = 3Ψ vs 2Ψ for DDP. Big model so bandwidth dominates latency.
     a = llama2_70b()
     base = dict(mode="train", method="full", precision="bf16", n_gpus=8, seq_len=1)
-    ddp = Workload(parallel="ddp", **base)
-    fsdp = Workload(parallel="fsdp", **base)
+    ddp = PlannedJob(parallel="ddp", **base)
+    fsdp = PlannedJob(parallel="fsdp", **base)
     b = hgx_h100(8)
     ratio = speed_train.train_comm_per_step(a, fsdp, b, sp.split_of(fsdp)) / speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
     assert ratio == pytest.approx(1.5, rel=0.01)
@@ -165,7 +166,7 @@ def test_zero2_moves_the_ddp_volume(method):
     # adapters are trainable: the frozen base is never gathered under ZeRO-1/2.
     a = llama2_70b()
     base = dict(mode="train", method=method, precision="bf16", n_gpus=8, seq_len=1)
-    ddp, z2 = Workload(parallel="ddp", **base), Workload(parallel="zero2", **base)
+    ddp, z2 = PlannedJob(parallel="ddp", **base), PlannedJob(parallel="zero2", **base)
     b = hgx_h100(8)
     t_ddp = speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
     t_z2 = speed_train.train_comm_per_step(a, z2, b, sp.split_of(z2))
@@ -176,13 +177,13 @@ def test_inference_replicas_share_the_jobs_sequences():
     # The job's concurrent sequences are over the whole build: two copies of the model serve half
     # of them each, so two sequences run twice as fast as on one card, and one sequence no faster.
     a = llama2_7b()
-    one = speed(a, Workload(), one_4090()).decode_tokens_per_s
-    two = speed(a, Workload(n_gpus=2, batch=2), pair_4090_pcie()).decode_tokens_per_s  # replicas
+    one = speed(a, PlannedJob(), one_4090()).decode_tokens_per_s
+    two = speed(a, PlannedJob(n_gpus=2, batch=2), pair_4090_pcie()).decode_tokens_per_s  # replicas
     assert two == pytest.approx(2 * one)
-    alone = speed(a, Workload(n_gpus=2), pair_4090_pcie()).decode_tokens_per_s
+    alone = speed(a, PlannedJob(n_gpus=2), pair_4090_pcie()).decode_tokens_per_s
     assert alone == pytest.approx(one)
-    sixteen = speed(a, Workload(batch=16), one_4090()).decode_tokens_per_s
-    shared = speed(a, Workload(n_gpus=2, batch=16), pair_4090_pcie()).decode_tokens_per_s
+    sixteen = speed(a, PlannedJob(batch=16), one_4090()).decode_tokens_per_s
+    shared = speed(a, PlannedJob(n_gpus=2, batch=16), pair_4090_pcie()).decode_tokens_per_s
     assert shared < 2 * sixteen  # not two cards of 16 sequences each
 
 
@@ -191,17 +192,17 @@ def test_pipeline_decode_rereads_each_stages_weights_per_micro_batch():
     # a weight-bound decode gains nothing from more stages, since each micro-batch reads its
     # stage's weights again; it gains only the KV cache and compute it splits.
     a = llama2_7b()
-    one = speed(a, Workload(batch=4, context_len=256, engine="vllm"), one_4090())
-    pp = speed(a, Workload(n_gpus=2, batch=4, context_len=256, parallel="pp", engine="vllm"), pair_4090_pcie())
+    one = speed(a, PlannedJob(batch=4, context_len=256, engine="vllm"), one_4090())
+    pp = speed(a, PlannedJob(n_gpus=2, batch=4, context_len=256, parallel="pp", engine="vllm"), pair_4090_pcie())
     assert pp.decode_tokens_per_s < 1.1 * one.decode_tokens_per_s
-    long = speed(a, Workload(batch=4, context_len=16384, engine="vllm"), one_4090())
-    pp_long = speed(a, Workload(n_gpus=2, batch=4, context_len=16384, parallel="pp", engine="vllm"), pair_4090_pcie())
+    long = speed(a, PlannedJob(batch=4, context_len=16384, engine="vllm"), one_4090())
+    pp_long = speed(a, PlannedJob(n_gpus=2, batch=4, context_len=16384, parallel="pp", engine="vllm"), pair_4090_pcie())
     assert pp_long.decode_tokens_per_s > 1.1 * long.decode_tokens_per_s  # the split KV read pays
 
 
 def test_pipeline_parallel_training_has_a_bubble():
     a = llama2_7b()
-    w = Workload(mode="train", method="lora", n_gpus=2, parallel="pp", seq_len=512, grad_accum_steps=4)
+    w = PlannedJob(mode="train", method="lora", n_gpus=2, parallel="pp", seq_len=512, grad_accum_steps=4)
     pp = speed(a, w, pair_3090_nvlink())
     ls = speed(a, w.model_copy(update={"parallel": "layer-split"}), pair_3090_nvlink())
     # GPipe: (m + s - 1) stage slots vs m·s for turn-taking: 5 vs 8
@@ -213,9 +214,9 @@ def test_pipeline_parallel_training_has_a_bubble():
 def test_decode_is_bandwidth_bound_until_batch_makes_it_compute_bound():
     a = llama2_7b()
     b = one_4090()
-    s1 = speed(a, Workload(context_len=512, batch=1), b)
-    s8 = speed(a, Workload(context_len=512, batch=8), b)
-    big = speed(a, Workload(context_len=16, batch=4096), b)
+    s1 = speed(a, PlannedJob(context_len=512, batch=1), b)
+    s8 = speed(a, PlannedJob(context_len=512, batch=8), b)
+    big = speed(a, PlannedJob(context_len=16, batch=4096), b)
     assert s1.bottleneck is Bottleneck.MEMORY_BANDWIDTH and big.bottleneck is Bottleneck.COMPUTE
     assert s8.decode_tokens_per_s > 6 * s1.decode_tokens_per_s  # a batch of 8 is almost free
     per_seq_big = big.decode_tokens_per_s / 4096
@@ -238,17 +239,17 @@ def test_training_flops_6n_8n_and_lora_4n():
     n = matmul_params(a)
     assert n == pytest.approx(6.738e9 - 32000 * 4096, rel=1e-3)
     short = dict(mode="train", seq_len=2)
-    assert train_flops_per_token(a, Workload(method="full", **short)) == pytest.approx(6 * n, rel=1e-3)
-    assert train_flops_per_token(a, Workload(method="full", checkpointing="full", **short)) == pytest.approx(8 * n, rel=1e-3)
-    lora = train_flops_per_token(a, Workload(method="lora", **short))
+    assert train_flops_per_token(a, PlannedJob(method="full", **short)) == pytest.approx(6 * n, rel=1e-3)
+    assert train_flops_per_token(a, PlannedJob(method="full", checkpointing="full", **short)) == pytest.approx(8 * n, rel=1e-3)
+    lora = train_flops_per_token(a, PlannedJob(method="lora", **short))
     assert 4 * n < lora < 4.05 * n
-    long = train_flops_per_token(a, Workload(method="full", mode="train", seq_len=4096))
+    long = train_flops_per_token(a, PlannedJob(method="full", mode="train", seq_len=4096))
     assert long > 6 * n * 1.05  # attention matters at 4k context
 
 
 def test_single_gpu_training_throughput_is_peak_times_mfu():
     a = llama2_7b()
-    w = with_framework_defaults(Workload(mode="train", method="lora", seq_len=2048))  # as the estimate takes it
+    w = with_framework_defaults(PlannedJob(mode="train", method="lora", seq_len=2048))  # as the estimate takes it
     s = speed(a, w, one_4090())
     # the matmuls at the peak × MFU, then one optimizer step (memory-bound, timed apart)
     mfu = TRAIN_MFU * 0.24 / TRAIN_MFU  # the HF Trainer (the default framework) measured on Hopper: its share of
@@ -266,19 +267,19 @@ def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
     # 8-bit AdamW's states are 1 B each. That is a fused kernel; PyTorch's foreach AdamW (its default when
     # the framework does not choose) adds 10 passes over a state and one over the gradient: 30 + 40 + 2.
     fused = dict(mode="train", optimizer_kernel="fused")
-    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused)) == 30
-    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused, precision="bf16")) == 14
-    assert speed_train.optimizer_step_bytes_per_param(Workload(**fused, optimizer="adamw-8bit")) == 18
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer_kernel="foreach")) == 72
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", precision="bf16")) == 14 + 20 + 2
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused)) == 30
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused, precision="bf16")) == 14
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused, optimizer="adamw-8bit")) == 18
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer_kernel="foreach")) == 72
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", precision="bf16")) == 14 + 20 + 2
     # bitsandbytes' 8-bit AdamW is its own one-pass kernel, whatever PyTorch's AdamW would do
-    assert speed_train.optimizer_step_bytes_per_param(Workload(mode="train", optimizer="adamw-8bit")) == 18
-    torchtune = with_framework_defaults(Workload(mode="train", framework="torchtune"))
+    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer="adamw-8bit")) == 18
+    torchtune = with_framework_defaults(PlannedJob(mode="train", framework="torchtune"))
     assert speed_train.optimizer_step_bytes_per_param(torchtune) == 14  # its defaults: pure bf16, fused AdamW
-    litgpt = with_framework_defaults(Workload(mode="train", framework="litgpt"))
+    litgpt = with_framework_defaults(PlannedJob(mode="train", framework="litgpt"))
     assert speed_train.optimizer_step_bytes_per_param(litgpt) == 36  # pure bf16, torch.optim.AdamW's foreach
     a, bw = llama2_7b(), rtx4090().mem_bandwidth_gb_per_s * 1e9
-    full = Workload(mode="train", method="full", optimizer_kernel="fused")
+    full = PlannedJob(mode="train", method="full", optimizer_kernel="fused")
     one = speed_train.optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)
     assert one == pytest.approx(train_params(a, full) * 30 / (bw * DECODE_BANDWIDTH_EFFICIENCY))
     # ZeRO / FSDP step their shard; DDP every state on every GPU; a CPU optimizer none on the GPU
@@ -291,14 +292,14 @@ def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
 
 def test_qlora_pays_for_dequantization():
     a = llama2_7b()
-    lora = speed(a, Workload(mode="train", method="lora", seq_len=512), one_4090())
-    qlora = speed(a, Workload(mode="train", method="qlora", weights="nf4", seq_len=512), one_4090())
+    lora = speed(a, PlannedJob(mode="train", method="lora", seq_len=512), one_4090())
+    qlora = speed(a, PlannedJob(mode="train", method="qlora", weights="nf4", seq_len=512), one_4090())
     assert qlora.train_tokens_per_s < lora.train_tokens_per_s
 
 
 def test_optimizer_offload_adds_host_traffic():
     a = llama2_7b()
-    w = Workload(mode="train", method="full", seq_len=128, offload=("optimizer",))
+    w = PlannedJob(mode="train", method="full", seq_len=128, offload=("optimizer",))
     s = speed(a, w, one_4090())
     assert s.bottleneck is Bottleneck.HOST_OFFLOAD
     assert any(n.startswith("optimizer step on the CPU (DeepSpeed's CPU-Adam)") for n in s.notes)
@@ -307,11 +308,15 @@ def test_optimizer_offload_adds_host_traffic():
 def test_an_offloaded_optimizer_steps_on_the_cpu_at_host_memory_speed():
     # DeepSpeed's CPU-Adam streams the gradient, both moments and the fp32 weight in and the weight and moments
     # out (28 B per trained parameter) through host RAM, after the backward: the step grows by that time.
-    from advisor.core.speed.training import CPU_ADAM_BYTES_PER_PARAM, HOST_MEMORY_GB_PER_S, cpu_optimizer_seconds
     from advisor.core.speed.flops import trainable_params
+    from advisor.core.speed.training import (
+        CPU_ADAM_BYTES_PER_PARAM,
+        HOST_MEMORY_GB_PER_S,
+        cpu_optimizer_seconds,
+    )
 
     a = llama2_7b()
-    w = Workload(mode="train", method="full", seq_len=2048, offload=("optimizer",))
+    w = PlannedJob(mode="train", method="full", seq_len=2048, offload=("optimizer",))
     cpu = cpu_optimizer_seconds(a, w, one_4090())
     assert cpu == pytest.approx(trainable_params(a, w) * 28 / 60e9) and CPU_ADAM_BYTES_PER_PARAM == 28
     assert HOST_MEMORY_GB_PER_S == 60 and 3 < cpu < 3.3  # 6.74 B parameters
@@ -333,13 +338,13 @@ def test_unknown_bandwidth_gives_none_and_a_note():
     from advisor.core.hardware.records import ResolvedBuild
 
     g = rtx4090().model_copy(update={"mem_bandwidth_gb_per_s": None})
-    s = speed(llama2_7b(), Workload(), ResolvedBuild(name="?", gpus=(g,)))
+    s = speed(llama2_7b(), PlannedJob(), ResolvedBuild(name="?", gpus=(g,)))
     assert s.decode_tokens_per_s is None and s.prefill_tokens_per_s is None
     assert any("unknown" in n for n in s.notes)
 
 
 def test_more_gpus_than_the_build_has():
-    s = speed(llama2_7b(), Workload(n_gpus=4, parallel="tp"), pair_4090_pcie())
+    s = speed(llama2_7b(), PlannedJob(n_gpus=4, parallel="tp"), pair_4090_pcie())
     assert s.decode_tokens_per_s is None and "has 2" in s.notes[0]
 
 
@@ -357,7 +362,7 @@ def test_foreach_never_needs_less_memory_nor_trains_faster_than_fused(method, fr
     n, parallel = gpus
     base = dict(mode="train", method=method, framework=framework, seq_len=seq_len, batch=batch, n_gpus=n,
                 parallel=parallel)
-    fused, foreach = (Workload(**base, optimizer_kernel=k) for k in ("fused", "foreach"))
+    fused, foreach = (PlannedJob(**base, optimizer_kernel=k) for k in ("fused", "foreach"))
     m_fused, m_foreach = estimate_memory(a, fused).breakdown, estimate_memory(a, foreach).breakdown
     assert m_foreach.peak_allocated >= m_fused.peak_allocated
     build = ResolvedBuild(name="4x 4090", gpus=(rtx4090(),) * 4, topology=Topology(pcie_gen=4))

@@ -8,7 +8,7 @@ in benchmarks/README.md and the README's "How good are the numbers?".
 
 import pytest
 
-from advisor.core.job.workload import Parallel
+from advisor.core.job.choices import Parallel
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import inference
 from advisor.storage.catalog_store import load_catalog

@@ -3,8 +3,9 @@ geometric mean of torchtitan's compile / no-compile pairs in the calibration sou
 
 import pytest
 
+from advisor.core.job.choices import Framework
 from advisor.core.job.frameworks import PROFILES, with_framework_defaults
-from advisor.core.job.workload import Framework, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import training as speed_train
 from advisor.core.speed.flops import TRAIN_COMPILE_SPEEDUP
 from advisor.core.speed.layout import split_of
@@ -16,14 +17,14 @@ speed_calibration = load_benchmark("speed_calibration")
 
 def train_tps(**kw):
     arch, build = llama2_7b(), one_4090()
-    w = Workload(mode="train", method="lora", batch=1, seq_len=1024, **kw)
+    w = PlannedJob(mode="train", method="lora", batch=1, seq_len=1024, **kw)
     return speed_train.training_speed(arch, w, build, split_of(w), []).train_tokens_per_s
 
 
 def matmul_s(**kw):
     """A step's time less its optimizer step (which torch.compile does not speed up here)."""
     arch, build = llama2_7b(), one_4090()
-    w = with_framework_defaults(Workload(mode="train", method="lora", batch=1, seq_len=1024, **kw))
+    w = with_framework_defaults(PlannedJob(mode="train", method="lora", batch=1, seq_len=1024, **kw))
     opt = speed_train.optimizer_step_seconds(arch, w, split_of(w), build.gpus[0].mem_bandwidth_gb_per_s * 1e9)
     return 1024 / train_tps(**kw) - opt
 

@@ -7,8 +7,9 @@ achievable matmul FLOP/s)."""
 import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.choices import OptimizerKernel
 from advisor.core.job.frameworks import with_framework_defaults
-from advisor.core.job.workload import OptimizerKernel, Workload
+from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import flops
 from advisor.core.speed import training as speed_train
 from advisor.core.speed.layout import split_of
@@ -55,7 +56,7 @@ def test_a_framework_keeps_its_share_of_the_pretraining_figure_on_every_family(c
     assert flops.train_mfu(rtx4090(), "hf") == pytest.approx(0.24)
     build = ResolvedBuild(name="1x H100", gpus=(h100,), topology=Topology(pcie_gen=5))
     arch = llama2_7b()
-    hf, titan = (Workload(mode="train", method="lora", seq_len=2048, framework=f) for f in ("hf", "torchtitan"))
+    hf, titan = (PlannedJob(mode="train", method="lora", seq_len=2048, framework=f) for f in ("hf", "torchtitan"))
     s_hf = speed_train.training_speed(arch, hf, build, split_of(hf), [])
     s_titan = speed_train.training_speed(arch, titan, build, split_of(titan), [])
     assert s_hf.train_tokens_per_s < s_titan.train_tokens_per_s * 0.7  # 0.24 / 0.38 of the peak
@@ -76,7 +77,7 @@ def test_the_same_job_ranks_cards_by_their_peaks_and_measured_matmul_shares(cata
 def test_training_runs_at_the_gpus_mfu(catalog):
     a100 = catalog.gpus["a100-80gb-sxm"]
     build = ResolvedBuild(name="1x A100", gpus=(a100,), topology=Topology(pcie_gen=4))
-    arch, w = llama2_7b(), with_framework_defaults(Workload(mode="train", method="lora", seq_len=2048,
+    arch, w = llama2_7b(), with_framework_defaults(PlannedJob(mode="train", method="lora", seq_len=2048,
                                                             framework="torchtitan"))
     s = speed_train.training_speed(arch, w, build, split_of(w), [])
     matmul_s = w.seq_len * flops.train_flops_per_token(arch, w) / (a100.bf16_tflops_dense * 1e12 * flops.train_mfu(a100))
@@ -90,7 +91,11 @@ def test_the_foreach_step_is_what_splits_the_h100_rows_by_model_size(catalog):
     # (its step less its optimizer step, as train_mfu_fit takes it) agrees across LoRA 8B and full 1B when
     # the step is timed as the foreach kernel's (0.233-0.245), and splits by model size when timed as a
     # fused kernel's (the full 1B rows' optimizer step is most of what separates them).
-    from advisor.core.speed.flops import bandwidth_bytes_per_s, peak_flops, train_flops_per_token
+    from advisor.core.speed.flops import (
+        bandwidth_bytes_per_s,
+        peak_flops,
+        train_flops_per_token,
+    )
 
     speed_fidelity = load_benchmark("speed_fidelity")
     h100 = catalog.gpus["h100-sxm"]
@@ -159,10 +164,10 @@ def test_an_lora_job_trains_on_a_7900_xtx_at_the_measured_share_of_a_3090(catalo
     """End to end: the estimate of an 8B LoRA job on one RX 7900 XTX against one RTX 3090 (same plan, same 24 GB)
     comes out at the speed ratio the two cards were timed at (0.80), within the two runs' spread."""
     from advisor.core.estimate.estimator import estimate
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     arch = catalog.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.LORA)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.LORA)
     speeds = {}
     for gid in ("rx-7900-xtx", "rtx-3090"):
         build = ResolvedBuild(name=gid, gpus=(catalog.gpus[gid],), topology=Topology())

@@ -6,8 +6,9 @@ import json
 import pytest
 
 from advisor.core.hardware.catalog import gpu_build
-from advisor.core.job.workload import AttentionImpl, Workload
-from advisor.core.plan.search import FitStatus, best_plan
+from advisor.core.job.choices import AttentionImpl
+from advisor.core.job.planned import PlannedJob
+from advisor.core.plan.planner import FitStatus, best_plan
 from advisor.core.support.check import as_run_on, job_features, refusals
 from advisor.core.support.table import Feature
 from advisor.storage.catalog_store import load_catalog
@@ -19,16 +20,16 @@ def catalog():
 
 
 @pytest.mark.parametrize(("job", "features"), [
-    (Workload(engine="vllm", weights="fp8", kv_dtype="fp8"), (Feature.VLLM, Feature.FP8_VLLM)),
-    (Workload(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8"),
+    (PlannedJob(engine="vllm", weights="fp8", kv_dtype="fp8"), (Feature.VLLM, Feature.FP8_VLLM)),
+    (PlannedJob(engine="tensorrt-llm", weights="fp8", kv_dtype="fp8"),
      (Feature.TENSORRT_LLM, Feature.FP8_TENSORRT_LLM, Feature.FP8_KV_TENSORRT_LLM)),
-    (Workload(weights="nf4"), (Feature.TRANSFORMERS, Feature.BNB_4BIT)),
-    (Workload(weights="int8", attention="flash"), (Feature.TRANSFORMERS, Feature.BNB_INT8, Feature.FLASH_ATTENTION_2)),
-    (Workload(weights="q4_k_m"), (Feature.TRANSFORMERS, Feature.GGUF_IN_TRANSFORMERS)),
-    (Workload(engine="llama.cpp", weights="q4_k_m", kv_dtype="fp8"), (Feature.LLAMA_CPP, Feature.FP8_KV_LLAMA_CPP)),
-    (Workload(mode="train", method="qlora", optimizer="paged-adamw-8bit"), (Feature.BNB_4BIT, Feature.BNB_OPTIMIZER)),
-    (Workload(mode="train", framework="unsloth", attention="flash"), (Feature.UNSLOTH,)),  # its own attention
-    (Workload(mode="train", framework="torchtune"), ()),  # the default attention is not asked for by name
+    (PlannedJob(weights="nf4"), (Feature.TRANSFORMERS, Feature.BNB_4BIT)),
+    (PlannedJob(weights="int8", attention="flash"), (Feature.TRANSFORMERS, Feature.BNB_INT8, Feature.FLASH_ATTENTION_2)),
+    (PlannedJob(weights="q4_k_m"), (Feature.TRANSFORMERS, Feature.GGUF_IN_TRANSFORMERS)),
+    (PlannedJob(engine="llama.cpp", weights="q4_k_m", kv_dtype="fp8"), (Feature.LLAMA_CPP, Feature.FP8_KV_LLAMA_CPP)),
+    (PlannedJob(mode="train", method="qlora", optimizer="paged-adamw-8bit"), (Feature.BNB_4BIT, Feature.BNB_OPTIMIZER)),
+    (PlannedJob(mode="train", framework="unsloth", attention="flash"), (Feature.UNSLOTH,)),  # its own attention
+    (PlannedJob(mode="train", framework="torchtune"), ()),  # the default attention is not asked for by name
 ])
 def test_what_a_job_asks_of_the_software(job, features):
     assert job_features(job) == features
@@ -36,37 +37,37 @@ def test_what_a_job_asks_of_the_software(job, features):
 
 def test_the_issue_s_examples_cannot_run(catalog):
     mac = gpu_build(catalog, "apple-m3-ultra-512gb", 1)
-    assert [r.field for r in refusals(Workload(engine="vllm"), mac.gpus)] == ["engine"]
-    trt = refusals(Workload(engine="tensorrt-llm", kv_dtype="fp8"), gpu_build(catalog, "rtx-3090", 1).gpus)
+    assert [r.field for r in refusals(PlannedJob(engine="vllm"), mac.gpus)] == ["engine"]
+    trt = refusals(PlannedJob(engine="tensorrt-llm", kv_dtype="fp8"), gpu_build(catalog, "rtx-3090", 1).gpus)
     assert [r.field for r in trt] == ["kv_dtype"] and "compute capability 8.9" in trt[0].message
-    p100 = refusals(Workload(engine="vllm"), gpu_build(catalog, "tesla-p100-16gb-pcie", 1).gpus)
+    p100 = refusals(PlannedJob(engine="vllm"), gpu_build(catalog, "tesla-p100-16gb-pcie", 1).gpus)
     assert p100 and "Volta or newer" in p100[0].message
     # A mixed build is judged by every card it uses: the older card refuses.
     mixed = gpu_build(catalog, "rtx-4090", 1).model_copy(
         update={"gpus": (catalog.gpus["rtx-4090"], catalog.gpus["rtx-3090"])})
-    assert refusals(Workload(engine="tensorrt-llm", weights="fp8"), mixed.gpus)
-    assert not refusals(Workload(engine="tensorrt-llm", weights="fp8"), mixed.gpus[:1])
+    assert refusals(PlannedJob(engine="tensorrt-llm", weights="fp8"), mixed.gpus)
+    assert not refusals(PlannedJob(engine="tensorrt-llm", weights="fp8"), mixed.gpus[:1])
 
 
 def test_qlora_on_a_mac_runs_from_bitsandbytes_0_50_but_not_its_8_bit_optimizers(catalog):
     # bitsandbytes 0.50.0's accelerator table (2026-07-24): QLoRA 4-bit on Metal, 8-bit optimizers 'planned'.
     mac = gpu_build(catalog, "apple-m3-ultra-512gb", 1)
-    assert not refusals(Workload(mode="train", method="qlora"), mac.gpus)
-    paged = refusals(Workload(mode="train", method="qlora", optimizer="paged-adamw-8bit"), mac.gpus)
+    assert not refusals(PlannedJob(mode="train", method="qlora"), mac.gpus)
+    paged = refusals(PlannedJob(mode="train", method="qlora", optimizer="paged-adamw-8bit"), mac.gpus)
     assert [r.field for r in paged] == ["optimizer"]
 
 
 def test_flash_attention_left_at_its_default_becomes_sdpa_where_it_cannot_run(catalog):
-    job = Workload(mode="train", method="qlora")
+    job = PlannedJob(mode="train", method="qlora")
     assert job.attention is AttentionImpl.FLASH and "attention" not in job.model_fields_set
     t4 = gpu_build(catalog, "t4", 1)
     run, notes = as_run_on(job, t4.gpus)
     assert run.attention is AttentionImpl.SDPA and notes and "the T4" in notes[0]
     assert as_run_on(job, gpu_build(catalog, "a100-80gb-sxm", 1).gpus) == (job, ())
-    planned = best_plan(catalog.models["llama-3.1-8b"], job, t4)
-    assert planned.workload.attention is AttentionImpl.SDPA and planned.status.runs and notes[0] in planned.notes
+    chosen = best_plan(catalog.models["llama-3.1-8b"], job, t4)
+    assert chosen.planned.attention is AttentionImpl.SDPA and chosen.status.runs and notes[0] in chosen.notes
     # Chosen by name, it is the user's: refused, not replaced.
-    asked = Workload(mode="train", method="qlora", attention="flash")
+    asked = PlannedJob(mode="train", method="qlora", attention="flash")
     assert as_run_on(asked, t4.gpus) == (asked, ())
     refused = best_plan(catalog.models["llama-3.1-8b"], asked, t4)
     assert refused.status is FitStatus.BLOCKED and refused.problems[0].field == "attention"

@@ -140,6 +140,7 @@ def test_a_duplicated_card_is_saved_and_usable_everywhere_after_a_restart(app_wi
     ed.close()
 
     from advisor.core.estimate.estimator import estimate
+    from advisor.core.job.planned import alone
     from advisor.ui.session import Session
 
     fresh = Session()
@@ -148,8 +149,8 @@ def test_a_duplicated_card_is_saved_and_usable_everywhere_after_a_restart(app_wi
     assert gpu.memory_gib == 48 and gpu.bf16_tflops_dense == fresh.catalog.gpus["rtx-4090"].bf16_tflops_dense
     build = gpu_build(fresh.catalog, NEW_ID, 2)
     arch = fresh.catalog.models["llama-3.1-8b"]
-    big = estimate(arch, fresh.workload, build)
-    small = estimate(arch, fresh.workload, gpu_build(fresh.catalog, "rtx-4090", 2))
+    big = estimate(arch, alone(fresh.workload), build)
+    small = estimate(arch, alone(fresh.workload), gpu_build(fresh.catalog, "rtx-4090", 2))
     assert big.fit.usable_per_gpu_bytes > 1.9 * small.fit.usable_per_gpu_bytes  # the 48 GiB is used
 
     from advisor.cli import main

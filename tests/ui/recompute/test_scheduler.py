@@ -78,7 +78,7 @@ def test_a_newer_change_supersedes_the_pass_and_the_search(scheduler, catalog, q
                                  or scheduler.suggestions_pending), timeout=20000)
     results = [out for name, out in scheduler.seen if name == "results_computed"]
     assert len(results) == 1 and scheduler.inputs.workload.batch == 4
-    assert all(r.planned.workload.batch == 4 for r in scheduler.results.builds if r.planned is not None)
+    assert all(r.chosen.planned.batch == 4 for r in scheduler.results.builds if r.chosen is not None)
 
 
 def test_a_sweep_that_fails_is_said_once_and_the_numbers_stand(scheduler, catalog, qtbot, monkeypatch):

@@ -62,7 +62,7 @@ def test_what_makes_it_fit_is_found_off_the_ui_thread_for_the_last_change_only(a
     in the end is what one synchronous evaluation finds for the last change."""
     from advisor.core.advice.comparison import ModelRef
     from advisor.core.advice.recommend import recommendation
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     found = []
@@ -160,7 +160,7 @@ def test_the_builds_are_estimated_a_few_per_turn_and_end_as_one_evaluation(app_w
     """With six builds and a training job the estimates take longer than a frame: the window does a
     few builds per turn of the event loop (``slice_ms``), keeps the previous results until the last
     is in, and ends with what one evaluation gives."""
-    from advisor.core.job.workload import Method, Mode
+    from advisor.core.job.choices import Method, Mode
 
     session, window = app_window
     session.set_builds(_six_entries(), "six")

@@ -1,9 +1,9 @@
 """Each job setting declared once, and where it applies.
 
-``SETTINGS`` lists every ``Workload`` field with its flag, label, help, unit, control and choices
-(``declare.Setting``); the command line's options, the window's fields and their enabled states, the
+``SETTINGS`` lists every ``Job`` field, and every part of a build's plan a user may pin (``PlanPins``),
+with its flag, label, help, unit, control and choices (``declare.Setting``); the command line's options, the window's fields and their enabled states, the
 tooltips and the PDF's job table are built from it. ``applies`` and ``why_not`` read its ``Where``.
-A new setting: a field on ``Workload`` (type, default, bounds), one declaration in the module of its
+A new setting: a field on ``Job`` (type, default, bounds), one declaration in the module of its
 section here, and its formula.
 
 May import: ``advisor.core.job`` (the model and the framework profiles).
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.job.choices import Mode
 from advisor.core.job.frameworks import apply_framework
+from advisor.core.job.job import Job
 from advisor.core.job.settings import framework, inference, plan, task, training
 from advisor.core.job.settings.declare import (
     Choice,
@@ -25,7 +27,6 @@ from advisor.core.job.settings.declare import (
     default_of,
     whole_bounds,
 )
-from advisor.core.job.workload import Mode, Workload
 
 __all__ = ["SETTINGS", "Choice", "Reason", "Section", "Setting", "Where", "Widget", "applies", "bounds_of",
            "by_flag", "choice_label", "default_of", "reason_words", "setting", "whole_bounds",
@@ -38,7 +39,7 @@ _BY_FLAG = {s.flag: s for s in SETTINGS if s.flag}
 
 
 def setting(name: str) -> Setting:
-    """The declaration of the ``Workload`` field ``name`` (KeyError for a name that is not one)."""
+    """The declaration of the ``Job`` field (or plan pin) ``name`` (KeyError for a name that is not one)."""
     return _BY_NAME[name]
 
 
@@ -64,7 +65,7 @@ class Reason:
     values: tuple[object, ...]
 
 
-def why_not(s: Setting, job: Workload) -> Reason | None:
+def why_not(s: Setting, job: Job) -> Reason | None:
     """The first condition of ``s.where`` that ``job`` misses (None: the setting applies). ``when`` is read
     after the framework's defaults (a framework's chunked loss makes the chunk count apply)."""
     w = s.where
@@ -84,7 +85,7 @@ def why_not(s: Setting, job: Workload) -> Reason | None:
     return None
 
 
-def applies(s: Setting | str, job: Workload) -> bool:
+def applies(s: Setting | str, job: Job) -> bool:
     """Whether setting ``s`` (or the setting of that name) means anything for ``job``."""
     return why_not(_BY_NAME[s] if isinstance(s, str) else s, job) is None
 

@@ -1,4 +1,5 @@
-"""The shape of one job setting's declaration, and what is read from the ``Workload`` field itself.
+"""The shape of one job setting's declaration, and what is read from the ``Job`` field (or, for a setting of
+each build's plan, the ``PlanPins`` field) itself.
 
 A declaration says what the model cannot: the flag a user types, the label and help a buyer reads,
 the unit, the kind of control that edits it, the words for each choice, and where the setting
@@ -12,7 +13,10 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from advisor.core.job.workload import Engine, Framework, Method, Mode, Workload
+from pydantic.fields import FieldInfo
+
+from advisor.core.job.choices import Engine, Framework, Method, Mode
+from advisor.core.job.planned import PlannedJob
 
 
 class Widget(StrEnum):
@@ -70,9 +74,10 @@ class Setting:
     """One job setting, declared once; the CLI, the window, the tooltips and the PDF are built from it.
 
     ``flag`` and a ``widget`` other than PLAN are what a user sets it with; ``exempt`` says why one of
-    them is missing (a test holds every ``Workload`` field to a flag and a control, or a reason)."""
+    them is missing (a test holds every ``Job`` field to a flag and a control, or a reason). A setting of each
+    build's plan (``Widget.PLAN``) names a ``PlanPins`` field: its flag pins that part of every build's plan."""
 
-    name: str  # the Workload field
+    name: str  # the Job field, or the PlanPins field of a plan setting
     label: str  # what the window's control and the PDF's job table call it
     help: str  # one line: the command line's help and the start of the window's tooltip
     section: Section
@@ -95,6 +100,11 @@ class Setting:
     aliases: tuple[str, ...] = field(default=())  # other values the command line takes for a choice
 
     @property
+    def pin(self) -> bool:
+        """Set per build, as a pin of its plan (``PlanPins``), not on the job."""
+        return self.widget is Widget.PLAN
+
+    @property
     def tooltip(self) -> str:
         return self.tip or self.help
 
@@ -106,16 +116,22 @@ class Setting:
         return next((c for c in self.choices if getattr(c.value, "value", c.value) == value), None)
 
 
+def field_of(name: str) -> FieldInfo:
+    """The pydantic field a setting names: the ``Job``'s, or for a setting of the plan the ``PlannedJob``'s (its
+    default is what a plan starts from: one GPU, no scheme, nothing offloaded; ``PlanPins`` has its bounds)."""
+    return PlannedJob.model_fields[name]
+
+
 def default_of(name: str) -> object:
-    """The ``Workload`` field's default, as pydantic declares it."""
-    return Workload.model_fields[name].get_default(call_default_factory=True)
+    """The field's default, as pydantic declares it."""
+    return field_of(name).get_default(call_default_factory=True)
 
 
 def bounds_of(name: str) -> tuple[float | None, float | None]:
-    """(least, most) the ``Workload`` field accepts, read from its ``ge``/``gt``/``le``/``lt`` constraints
+    """(least, most) the field accepts, read from its ``ge``/``gt``/``le``/``lt`` constraints
     (a strict bound is returned as itself: the control steps above it); None where it states none."""
     lo = hi = None
-    for c in Workload.model_fields[name].metadata:  # annotated_types' Ge, Gt, Le, Lt: one attribute each
+    for c in field_of(name).metadata:  # annotated_types' Ge, Gt, Le, Lt: one attribute each
         for attr in ("ge", "gt"):
             if getattr(c, attr, None) is not None:
                 lo = float(getattr(c, attr))
@@ -127,7 +143,7 @@ def bounds_of(name: str) -> tuple[float | None, float | None]:
 
 def strict_floor(name: str) -> bool:
     """Whether the least bound is strict (``gt``): the value must stay above it."""
-    return any(getattr(c, "gt", None) is not None for c in Workload.model_fields[name].metadata)
+    return any(getattr(c, "gt", None) is not None for c in field_of(name).metadata)
 
 
 def whole_bounds(name: str) -> tuple[int, int]:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from advisor.core.job.choices import (
+    ActivationQuant,
+    Checkpointing,
+    Loss,
+    Method,
+    Mode,
+    Optimizer,
+    OptimizerKernel,
+)
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, PROFILES
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
 from advisor.core.job.settings.task import FOUR_BIT
-from advisor.core.job.workload import ActivationQuant, Checkpointing, Loss, Method, Mode, Optimizer, OptimizerKernel
 
 TRAINING = Where(modes=(Mode.TRAIN,))
 #: A switch the framework may set: its default, on or off.

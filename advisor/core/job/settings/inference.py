@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from advisor.core.job.choices import DecodeAttention, Engine, Mode
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
-from advisor.core.job.workload import DecodeAttention, Engine, Mode
 
 INFERENCE = Where(modes=(Mode.INFERENCE,))
 #: The KV cache types the window lists (llama.cpp's q8_0 / q4_0 with llama.cpp only).

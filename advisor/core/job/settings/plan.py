@@ -1,9 +1,12 @@
-"""The settings each build's plan chooses (``advisor.core.job.plan``): the user pins them per build."""
+"""The settings each build's plan chooses (``advisor.core.job.planned``): declarations of the ``PlanPins`` fields.
+
+The plan is chosen for each build; the user pins a part of it per build (the builds table's Plan… dialog), and
+the command line's flags pin it for every build it plans. None of these is a field of the job."""
 
 from __future__ import annotations
 
+from advisor.core.job.choices import Engine, Mode, Offload, Parallel
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
-from advisor.core.job.workload import Engine, Mode, Offload, Parallel
 
 PER_BUILD = "chosen for each build, and pinned per build (the builds table's Plan… dialog), not for the whole job"
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from advisor.core.job.choices import (
+                  ATTENTION_OPTION_ENGINES,
+                  AttentionImpl,
+                  Method,
+                  Mode,
+)
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
-from advisor.core.job.workload import ATTENTION_OPTION_ENGINES, AttentionImpl, Method, Mode
 
 #: The weight formats the window lists for inference (any other GGUF type or EXL2 ``Nbpw`` is typed).
 WEIGHT_CHOICES = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "awq", "q8_0", "q6_k", "q5_k_m",

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from advisor.core.job.choices import (
+    LORA_TARGETS,
+    Checkpointing,
+    Method,
+    Mode,
+    Objective,
+    Optimizer,
+    Precision,
+)
 from advisor.core.job.settings.declare import Choice, Section, Setting, Where, Widget
-from advisor.core.job.workload import LORA_TARGETS, Checkpointing, Method, Mode, Objective, Optimizer, Precision
 
 TRAINING = Where(modes=(Mode.TRAIN,))
 LORA = Where(modes=(Mode.TRAIN,), methods=(Method.LORA, Method.QLORA))

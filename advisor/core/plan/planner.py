@@ -37,13 +37,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from advisor.core.estimate.estimator import FitFigures, estimate, fit_figures, fit_of, job_speed, refused_speed
-from advisor.core.estimate.job_checks import Problem, check_workload, support_problems
+from advisor.core.estimate.estimator import (
+    FitFigures,
+    estimate,
+    fit_figures,
+    fit_of,
+    job_speed,
+    refused_speed,
+)
+from advisor.core.estimate.job_checks import Problem, check_planned, support_problems
 from advisor.core.estimate.results import Estimate, Fit
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import Plan, PlanPins, apply_plan
-from advisor.core.job.workload import Checkpointing, Mode, Offload, Parallel, Workload
+from advisor.core.job.choices import Checkpointing, Mode, Offload, Parallel
+from advisor.core.job.job import Job
+from advisor.core.job.planned import Plan, PlannedJob, PlanPins, apply_plan
 from advisor.core.memo import HeldById
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MemoryBreakdown
@@ -80,11 +88,11 @@ class FitStatus(StrEnum):
 
 
 @dataclass(frozen=True)
-class Planned:
-    """One build's plan for one job, the estimate under it, and how it was chosen."""
+class ChosenPlan:
+    """The plan chosen for one build and one job, the planned job and its estimate, and how it was chosen."""
 
     plan: Plan
-    workload: Workload  # the job with the plan applied
+    planned: PlannedJob  # the job with the plan applied
     estimate: Estimate
     status: FitStatus
     pinned: bool = False
@@ -101,10 +109,10 @@ class Planned:
     @property
     def headline_tokens_per_s(self) -> float | None:
         s = self.estimate.speed
-        return s.train_tokens_per_s if self.workload.mode is Mode.TRAIN else s.decode_tokens_per_s
+        return s.train_tokens_per_s if self.planned.mode is Mode.TRAIN else s.decode_tokens_per_s
 
 
-def schemes_for(job: Workload, n_gpus: int) -> tuple[Parallel, ...]:
+def schemes_for(job: Job, n_gpus: int) -> tuple[Parallel, ...]:
     """Ways ``n_gpus`` GPUs can share ``job``, the engine's or framework's usual choice first."""
     if n_gpus <= 1:
         return (Parallel.NONE,)
@@ -132,18 +140,18 @@ def _status(fit: Fit | FitFigures | None, problems: tuple[Problem, ...], margin:
     return FitStatus.TIGHT if fit.need_per_gpu_bytes * (1 + margin) > fit.usable_per_gpu_bytes else FitStatus.FITS
 
 
-def _levels(job: Workload, pins: PlanPins, unified: bool = False) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
+def _levels(job: Job, pins: PlanPins, unified: bool = False) -> list[tuple[tuple[Offload, ...], Checkpointing]]:
     """(offload, checkpointing) pairs in order of escalation: least speed given up first. On unified memory
     (``unified``) offload is not a step: "host RAM" is the pool the GPU already draws on, so moving states
     there frees nothing of it (the fit counts one pool: ``estimator.fit_figures``)."""
     if job.mode is Mode.INFERENCE:
-        return [(pins.offload if pins.offload is not None else job.offload, job.checkpointing)]
+        return [(pins.offload if pins.offload is not None else (), job.checkpointing)]
     if pins.offload is not None:
         offloads = [pins.offload]
     elif unified:
-        offloads = [job.offload]
+        offloads = [()]
     else:
-        offloads = [o for o in OFFLOAD_STEPS if set(job.offload) <= set(o)]
+        offloads = list(OFFLOAD_STEPS)
     if pins.checkpointing is not None:
         ckpts = [pins.checkpointing]
     elif job.checkpointing in CHECKPOINT_STEPS:
@@ -158,7 +166,7 @@ class _Probe(NamedTuple):
     figures without its sentence (``fit_figures``; the chosen plan's estimate says it)."""
 
     plan: Plan
-    workload: Workload
+    planned: PlannedJob
     problems: tuple[Problem, ...]
     fit: FitFigures
     status: FitStatus
@@ -185,7 +193,7 @@ def _plan(n_gpus: int, parallel: Parallel, offload: tuple[Offload, ...], checkpo
     return plan
 
 
-def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float,
+def _probe(arch: ModelArch, job: Job, build: ResolvedBuild, plan: Plan, margin: float,
            weights_bytes_override: float | None, usable_each: list[float] | None = None,
            support: bool = True) -> _Probe:
     """``usable_each``: ``usable_memory_bytes`` of the build's first ``plan.n_gpus`` GPUs (a search reads them once).
@@ -196,15 +204,15 @@ def _probe(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, mar
     training = job.mode is Mode.TRAIN
     shared = _TRAINING_PROBES.get((arch, job, plan)) if training else None
     if shared is not None:
-        workload, mem = shared
+        planned, mem = shared
     else:
-        workload = apply_plan(job, plan)
-        mem = estimate_memory(arch, workload, min(usable_each), weights_bytes_override, detail=False)
+        planned = apply_plan(job, plan)
+        mem = estimate_memory(arch, planned, min(usable_each), weights_bytes_override, detail=False)
         if training:
-            _TRAINING_PROBES.put((arch, job, plan), None, (workload, mem))
-    problems = tuple(check_workload(arch, workload, build, support=support))
-    fit = fit_figures(mem.breakdown, workload, build, mem.kv_capacity_tokens, usable_each)
-    return _Probe(plan, workload, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
+            _TRAINING_PROBES.put((arch, job, plan), None, (planned, mem))
+    problems = tuple(check_planned(arch, planned, build, support=support))
+    fit = fit_figures(mem.breakdown, planned, build, mem.kv_capacity_tokens, usable_each)
+    return _Probe(plan, planned, problems, fit, _status(fit, problems, margin), mem.breakdown, mem.kv_capacity_tokens)
 
 
 def _gpu_short(probe: _Probe) -> bool:
@@ -214,12 +222,12 @@ def _gpu_short(probe: _Probe) -> bool:
 
 def _speed_of(arch: ModelArch, build: ResolvedBuild, probe: _Probe, weights_bytes_override: float | None) -> float:
     usable = min(usable_memory_bytes(g) for g in build.gpus[: probe.plan.n_gpus])
-    s = job_speed(arch, probe.workload, build, probe.memory, usable, weights_bytes_override, probe.kv_capacity_tokens)
-    return (s.train_tokens_per_s if probe.workload.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
+    s = job_speed(arch, probe.planned, build, probe.memory, usable, weights_bytes_override, probe.kv_capacity_tokens)
+    return (s.train_tokens_per_s if probe.planned.mode is Mode.TRAIN else s.decode_tokens_per_s) or 0.0
 
 
-def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPins | None = None,
-              margin: float = 0.0, weights_bytes_override: float | None = None, quick: bool = False) -> Planned:
+def best_plan(arch: ModelArch, job: Job, build: ResolvedBuild, pins: PlanPins | None = None,
+              margin: float = 0.0, weights_bytes_override: float | None = None, quick: bool = False) -> ChosenPlan:
     """The plan ``build`` runs ``job`` with (see the module docstring for the order of search).
 
     Plans are first judged on memory alone; speed is estimated only for those that run, and the
@@ -316,18 +324,18 @@ def best_plan(arch: ModelArch, job: Workload, build: ResolvedBuild, pins: PlanPi
 
 def _planned(arch: ModelArch, chosen: _Probe, build: ResolvedBuild, margin: float,
              weights_bytes_override: float | None, usable_each: list[float], quick: bool, pins: PlanPins,
-             notes: list[str], considered: int) -> Planned:
+             notes: list[str], considered: int) -> ChosenPlan:
     """The chosen probe's estimate (``quick``: without the rule of thumb and the assumptions) as the build's plan."""
     if quick:
-        speed = refused_speed(chosen.workload, build) if chosen.status is FitStatus.BLOCKED else None
-        est = Estimate(memory=chosen.memory, speed=speed or job_speed(arch, chosen.workload, build, chosen.memory,
+        speed = refused_speed(chosen.planned, build) if chosen.status is FitStatus.BLOCKED else None
+        est = Estimate(memory=chosen.memory, speed=speed or job_speed(arch, chosen.planned, build, chosen.memory,
                                                                       min(usable_each), weights_bytes_override,
                                                                       chosen.kv_capacity_tokens),
-                       fit=fit_of(chosen.memory, chosen.workload, build, chosen.kv_capacity_tokens, usable_each),
+                       fit=fit_of(chosen.memory, chosen.planned, build, chosen.kv_capacity_tokens, usable_each),
                        params_total=0.0, params_trainable=0.0)
     else:
-        est = estimate(arch, chosen.workload, build, weights_bytes_override)
-    return Planned(chosen.plan, chosen.workload, est, fit_status(est, chosen.problems, margin), pins.any,
+        est = estimate(arch, chosen.planned, build, weights_bytes_override)
+    return ChosenPlan(chosen.plan, chosen.planned, est, fit_status(est, chosen.problems, margin), pins.any,
                    chosen.problems, tuple(notes), considered)
 
 
@@ -353,7 +361,7 @@ def _complete_for_closest(probed: dict[tuple[int, int], _Probe], at, n_schemes: 
             at(0, s)
 
 
-def _moe_offload(arch: ModelArch, job: Workload, build: ResolvedBuild, base: Plan, margin: float,
+def _moe_offload(arch: ModelArch, job: Job, build: ResolvedBuild, base: Plan, margin: float,
                  weights_bytes_override: float | None, tried: list[_Probe], usable_each: list[float]) -> _Probe | None:
     """llama.cpp MoE models that fit no GPU plan: the fewest layers whose experts stay in host
     RAM (``--n-cpu-moe``) that make the rest fit the GPUs; every layer moved costs decode speed. The count is
@@ -402,10 +410,10 @@ def _fastest_probe(arch: ModelArch, build: ResolvedBuild, options: list[_Probe],
     return min(close, key=lambda p: order.index(p.plan.parallel) if p.plan.parallel in order else len(order))
 
 
-def plan_for(arch: ModelArch, job: Workload, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> Planned:
+def plan_for(arch: ModelArch, job: Job, build: ResolvedBuild, plan: Plan, margin: float = 0.0) -> ChosenPlan:
     """The estimate under one given plan (no search): for suggestions and tests."""
     job, notes = as_run_on(job, build.gpus[: plan.n_gpus])
-    workload = apply_plan(job, plan)
-    problems = tuple(check_workload(arch, workload, build))
-    est = estimate(arch, workload, build)
-    return Planned(plan, workload, est, fit_status(est, problems, margin), True, problems, notes)
+    planned = apply_plan(job, plan)
+    problems = tuple(check_planned(arch, planned, build))
+    est = estimate(arch, planned, build)
+    return ChosenPlan(plan, planned, est, fit_status(est, problems, margin), True, problems, notes)

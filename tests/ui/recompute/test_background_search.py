@@ -7,9 +7,9 @@ import pytest
 
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
-from advisor.core.job.workload import Method, Mode
+from advisor.core.job.choices import Method, Mode
 from advisor.storage.catalog_store import load_catalog
-from advisor.ui.recompute.search import SearchRunner
+from advisor.ui.recompute.background_search import SearchRunner
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,7 @@ from advisor.core.advice import evaluate as compute
 from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
 from advisor.core.estimate.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
-from advisor.core.job.plan import Plan, PlanPins, apply_plan
-from advisor.core.job.workload import (
+from advisor.core.job.choices import (
     Checkpointing,
     Engine,
     Framework,
@@ -19,11 +18,11 @@ from advisor.core.job.workload import (
     Optimizer,
     Parallel,
     Precision,
-    Workload,
 )
+from advisor.core.job.planned import Plan, PlannedJob, PlanPins, apply_plan
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.plan import search as plan_search
-from advisor.core.plan.search import (
+from advisor.core.plan import planner as plan_search
+from advisor.core.plan.planner import (
     SPEED_TIE,
     FitStatus,
     best_plan,
@@ -32,7 +31,7 @@ from advisor.core.plan.search import (
 )
 from advisor.storage.catalog_store import load_catalog
 
-Q4_70B = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP, context_len=4096)
+Q4_70B = PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP, context_len=4096)
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +46,8 @@ def test_the_issue_report_gives_each_build_its_own_gpus(catalog):
     entries = (BuildEntry(name="3090s", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="pro", build_id="1x-rtx-pro-6000"))
     results = compute.evaluate(catalog, arch, Q4_70B, entries)
     pair, pro = results.builds
-    assert pair.planned.plan == Plan(n_gpus=2, parallel=Parallel.LAYER_SPLIT)
-    assert pro.planned.plan == Plan(n_gpus=1)
+    assert pair.chosen.plan == Plan(n_gpus=2, parallel=Parallel.LAYER_SPLIT)
+    assert pro.chosen.plan == Plan(n_gpus=1)
     assert pair.status is FitStatus.FITS and pro.status is FitStatus.FITS
     assert pair.plan_text == "2 GPUs, split by layers over NVLink, no offload"
 
@@ -57,30 +56,30 @@ def test_mixed_gpu_counts_in_one_comparison(catalog):
     arch = catalog.models["llama-3.1-8b"]
     entries = (BuildEntry(name="one", build_id="1x-rtx-5090"), BuildEntry(name="two", build_id="2x-rtx-4090-pcie-x16"),
                BuildEntry(name="mac", build_id="mac-studio-m3-ultra"))
-    results = compute.evaluate(catalog, arch, Workload(), entries)
-    assert [r.planned.plan.n_gpus for r in results.builds] == [1, 2, 1]
+    results = compute.evaluate(catalog, arch, PlannedJob(), entries)
+    assert [r.chosen.plan.n_gpus for r in results.builds] == [1, 2, 1]
     assert all(r.status is FitStatus.FITS and not r.problems for r in results.builds)
 
 
 def test_a_cloud_8_gpu_instance_is_computed_on_8(catalog):
     cloud_id = next(k for k, v in catalog.cloud.items() if v.gpu_count == 8)
     build = resolve_cloud(catalog, cloud_id)
-    planned = best_plan(catalog.models["llama-3.1-70b"], Workload(engine=Engine.VLLM), build)
-    assert planned.plan.n_gpus == 8 and planned.workload.n_gpus == 8
+    chosen = best_plan(catalog.models["llama-3.1-70b"], PlannedJob(engine=Engine.VLLM), build)
+    assert chosen.plan.n_gpus == 8 and chosen.planned.n_gpus == 8
 
 
 def test_a_pinned_plan_is_kept_and_marked(catalog):
     arch = catalog.models["llama-3.1-8b"]
     entry = BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink", plan=PlanPins(parallel=Parallel.PP))
     r = compute.evaluate_build(catalog, arch, canonical_comparison().workload, entry)
-    assert r.planned.plan.parallel is Parallel.PP and r.planned.pinned
+    assert r.chosen.plan.parallel is Parallel.PP and r.chosen.pinned
     assert r.plan_text.endswith("(pinned)") and "pipeline parallel" in r.plan_text
 
 
 def test_a_pinned_count_above_the_build_is_capped_and_said(catalog):
     build = resolve_build(catalog, "1x-rtx-5090")
-    planned = best_plan(catalog.models["llama-3.1-8b"], Workload(), build, PlanPins(n_gpus=2))
-    assert planned.plan.n_gpus == 1 and "has 1" in planned.notes[0]
+    chosen = best_plan(catalog.models["llama-3.1-8b"], PlannedJob(), build, PlanPins(n_gpus=2))
+    assert chosen.plan.n_gpus == 1 and "has 1" in chosen.notes[0]
 
 
 def test_vllm_prefers_tensor_parallel_within_the_tie_band(catalog):
@@ -97,10 +96,10 @@ def test_vllm_prefers_tensor_parallel_within_the_tie_band(catalog):
 def test_training_escalates_only_as_far_as_needed(catalog):
     # Full fine-tune of 8B on 2x 24 GB: no plan fits without putting the optimizer in host RAM.
     arch = catalog.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL, seq_len=2048)
-    planned = best_plan(arch, job, resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
-    assert planned.status.runs
-    assert Offload.OPTIMIZER in planned.plan.offload or planned.plan.checkpointing is not Checkpointing.NONE
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, seq_len=2048)
+    chosen = best_plan(arch, job, resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
+    assert chosen.status.runs
+    assert Offload.OPTIMIZER in chosen.plan.offload or chosen.plan.checkpointing is not Checkpointing.NONE
     lora = best_plan(arch, job.model_copy(update={"method": Method.LORA}), resolve_build(catalog, "2x-rtx-4090-pcie-x16"))
     assert lora.plan.offload == ()  # recompute is cheaper than moving states to host RAM: no offload
 
@@ -108,7 +107,7 @@ def test_training_escalates_only_as_far_as_needed(catalog):
 def test_tight_is_a_fit_within_the_error_margin(catalog):
     build = gpu_build(catalog, "rtx-4090", 1)
     arch = catalog.models["llama-3.1-8b"]
-    est = estimate(arch, Workload(context_len=8192, batch=2), build)
+    est = estimate(arch, PlannedJob(context_len=8192, batch=2), build)
     need, usable = est.fit.need_per_gpu_bytes, est.fit.usable_per_gpu_bytes
     assert est.fit.fits
     assert fit_status(est, (), margin=0.0) is FitStatus.FITS
@@ -126,10 +125,10 @@ def test_old_comparison_files_migrate_their_global_plan_to_pins():
 
 
 def test_schemes_follow_the_engine():
-    assert schemes_for(Workload(engine=Engine.LLAMA_CPP), 2) == (Parallel.LAYER_SPLIT,)
-    assert schemes_for(Workload(engine=Engine.VLLM), 2)[0] is Parallel.TP
-    assert schemes_for(Workload(mode=Mode.TRAIN), 2)[0] is Parallel.DDP
-    assert schemes_for(Workload(), 1) == (Parallel.NONE,)
+    assert schemes_for(PlannedJob(engine=Engine.LLAMA_CPP), 2) == (Parallel.LAYER_SPLIT,)
+    assert schemes_for(PlannedJob(engine=Engine.VLLM), 2)[0] is Parallel.TP
+    assert schemes_for(PlannedJob(mode=Mode.TRAIN), 2)[0] is Parallel.DDP
+    assert schemes_for(PlannedJob(), 1) == (Parallel.NONE,)
 
 
 @pytest.mark.parametrize("method", [Method.FULL, Method.LORA, Method.QLORA])
@@ -137,11 +136,11 @@ def test_schemes_follow_the_engine():
 def test_training_stops_at_the_first_fitting_scheme_without_losing_speed(catalog, method, build_id):
     # The search stops at the first scheme that fits (TRAIN_SCHEMES never lowers traffic); an
     # exhaustive search over the same level must find nothing faster beyond the tie band.
-    from advisor.core.plan.search import TRAIN_SCHEMES, plan_for
+    from advisor.core.plan.planner import TRAIN_SCHEMES, plan_for
 
     arch = catalog.models["llama-3.1-8b"]
     build = resolve_build(catalog, build_id)
-    job = Workload(mode=Mode.TRAIN, method=method, seq_len=2048)
+    job = PlannedJob(mode=Mode.TRAIN, method=method, seq_len=2048)
     chosen = best_plan(arch, job, build)
     if not chosen.status.runs:
         return
@@ -156,18 +155,18 @@ def test_moe_experts_go_to_host_ram_only_as_far_as_needed(catalog):
     # routed experts of the fewest layers in host RAM that make the rest fit.
     arch = catalog.models["qwen3-235b-a22b"]
     build = resolve_build(catalog, "2x-rtx-3090-nvlink")
-    job = Workload(weights="q4_k_m", engine=Engine.LLAMA_CPP)
-    planned = best_plan(arch, job, build)
-    k = planned.plan.moe_offload_layers
-    assert planned.status is FitStatus.FITS and 0 < k < arch.n_layers
-    assert planned.estimate.memory.host > 0 and f"experts of {k} layers in host RAM" in planned.plan_text \
-        if hasattr(planned, "plan_text") else True
-    from advisor.core.plan.search import plan_for
+    job = PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP)
+    chosen = best_plan(arch, job, build)
+    k = chosen.plan.moe_offload_layers
+    assert chosen.status is FitStatus.FITS and 0 < k < arch.n_layers
+    assert chosen.estimate.memory.host > 0 and f"experts of {k} layers in host RAM" in chosen.plan_text \
+        if hasattr(chosen, "plan_text") else True
+    from advisor.core.plan.planner import plan_for
 
-    fewer = plan_for(arch, job, build, planned.plan.model_copy(update={"moe_offload_layers": k - 1}))
+    fewer = plan_for(arch, job, build, chosen.plan.model_copy(update={"moe_offload_layers": k - 1}))
     assert fewer.status is not FitStatus.FITS
-    more = plan_for(arch, job, build, planned.plan.model_copy(update={"moe_offload_layers": k + 10}))
-    assert more.estimate.speed.decode_tokens_per_s < planned.estimate.speed.decode_tokens_per_s
+    more = plan_for(arch, job, build, chosen.plan.model_copy(update={"moe_offload_layers": k + 10}))
+    assert more.estimate.speed.decode_tokens_per_s < chosen.estimate.speed.decode_tokens_per_s
     dense = best_plan(catalog.models["llama-3.1-70b"], job, resolve_build(catalog, "1x-rtx-5090"))
     assert dense.plan.moe_offload_layers == 0  # dense models have no experts to move
 
@@ -179,7 +178,7 @@ TRAIN_MODELS = ("llama-3.1-8b", "llama-3.1-70b", "qwen2.5-0.5b", "mixtral-8x7b",
 
 def _training_jobs():
     return st.builds(
-        lambda method, batch, seq, precision, optimizer, framework, ckpt: Workload(
+        lambda method, batch, seq, precision, optimizer, framework, ckpt: PlannedJob(
             mode=Mode.TRAIN, method=method, batch=batch, seq_len=seq, precision=precision, optimizer=optimizer,
             framework=framework, checkpointing=ckpt),
         st.sampled_from([Method.FULL, Method.LORA, Method.QLORA]), st.integers(1, 64),
@@ -237,16 +236,16 @@ def test_a_job_that_runs_only_with_everything_offloaded_skips_the_levels_where_z
     # LoRA of Llama 3.1 8B at batch 8 on two RTX 3090s (the window's six-build benchmark): it runs only
     # with optimizer and parameters offloaded and full checkpointing.
     arch = catalog.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.LORA, batch=8, seq_len=1024)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=8, seq_len=1024)
     build = resolve_build(catalog, "2x-rtx-3090-nvlink")
-    planned = best_plan(arch, job, build)
-    assert planned.plan.offload == (Offload.OPTIMIZER, Offload.PARAMS)
-    assert planned.plan.checkpointing is Checkpointing.FULL
+    chosen = best_plan(arch, job, build)
+    assert chosen.plan.offload == (Offload.OPTIMIZER, Offload.PARAMS)
+    assert chosen.plan.checkpointing is Checkpointing.FULL
     # At the job's own level, DDP (the first choice) and ZeRO-3, both short of GPU memory, so no scheme runs
     # there; at each of the seven levels between, ZeRO-3 alone (short there too); at the last, ZeRO-3 (probed
     # first: not short there, so the levels between are tried) and DDP, which runs.
-    assert planned.considered == 2 + 7 + 2
-    assert planned.plan == _exhaustive(arch, job, build).plan
+    assert chosen.considered == 2 + 7 + 2
+    assert chosen.plan == _exhaustive(arch, job, build).plan
 
 
 def _exhaustive(arch, job, build):
@@ -279,24 +278,24 @@ def _exhaustive(arch, job, build):
 def test_dropping_schemes_chooses_what_the_exhaustive_search_chooses(catalog, job, model, build_id):
     arch = catalog.models[model]
     build = resolve_build(catalog, build_id)
-    planned = best_plan(arch, job, build)
+    chosen = best_plan(arch, job, build)
     reference = _exhaustive(arch, job, build)
-    assert planned.plan == reference.plan
-    assert planned.estimate.fit.need_per_gpu_bytes == pytest.approx(reference.fit.need_per_gpu_bytes)
+    assert chosen.plan == reference.plan
+    assert chosen.estimate.fit.need_per_gpu_bytes == pytest.approx(reference.fit.need_per_gpu_bytes)
 
 
 def test_a_job_that_fits_nowhere_is_settled_in_two_levels(catalog):
     # Full fine-tuning of a 70B model on two 24 GB cards: short of GPU memory at every level.
     arch = catalog.models["llama-3.1-70b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL, seq_len=4096, batch=8)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, seq_len=4096, batch=8)
     build = resolve_build(catalog, "2x-rtx-4090-pcie-x16")
-    planned = best_plan(arch, job, build)
-    assert planned.status is FitStatus.NO
+    chosen = best_plan(arch, job, build)
+    assert chosen.status is FitStatus.NO
     # At the job's own level, DDP and ZeRO-3 (short: no scheme runs there); at the last, every scheme (each
     # short: none runs at any level). The closest plan is among those at the last level: each of the others at
     # the job's own level has less headroom than ZeRO-3 there or than itself at the last level.
-    assert planned.considered == 2 + len(plan_search.TRAIN_SCHEMES)
-    assert planned.plan == _exhaustive(arch, job, build).plan
+    assert chosen.considered == 2 + len(plan_search.TRAIN_SCHEMES)
+    assert chosen.plan == _exhaustive(arch, job, build).plan
 
 
 def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
@@ -310,7 +309,7 @@ def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
     def probe(headroom_gb: float, status: FitStatus = FitStatus.NO):
         fit = FitFigures(fits=False, need_per_gpu_bytes=30 * gb - headroom_gb * gb, usable_per_gpu_bytes=30 * gb,
                          host_need_bytes=0.0)
-        return plan_search._Probe(Plan(n_gpus=2), Workload(), (), fit, status, None)
+        return plan_search._Probe(Plan(n_gpus=2), PlannedJob(), (), fit, status, None)
 
     last = {0: -8, 1: -5, 2: -7, 3: -5, 4: -6, 5: -5}  # each scheme at the last level, GB of headroom
     probed = {(0, 0): probe(-12), (0, 5): probe(-5)} | {(2, s): probe(h) for s, h in last.items()}
@@ -335,10 +334,10 @@ def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
     # escalation is the job's own policy, then full recomputation (the least GPU memory).
     arch = catalog.models["llama-3.1-8b"]
     build = resolve_build(catalog, "2x-rtx-3090-nvlink")
-    job = Workload(mode=Mode.TRAIN, method=Method.FULL, checkpointing=Checkpointing.OP_SAC)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, checkpointing=Checkpointing.OP_SAC)
     assert [c for _, c in plan_search._levels(job, PlanPins())][:2] == [Checkpointing.OP_SAC, Checkpointing.FULL]
-    planned = best_plan(arch, job, build)
-    assert planned.plan.checkpointing in (Checkpointing.OP_SAC, Checkpointing.FULL)
+    chosen = best_plan(arch, job, build)
+    assert chosen.plan.checkpointing in (Checkpointing.OP_SAC, Checkpointing.FULL)
     light = best_plan(arch, job.model_copy(update={"method": Method.LORA, "seq_len": 512}), build)
     assert light.status.runs and light.plan.checkpointing is Checkpointing.OP_SAC  # fits as the job set it
     assert "op-level selective activation checkpointing" in compute.evaluate(
@@ -365,23 +364,23 @@ def test_builds_of_as_many_gpus_share_a_training_jobs_probes_and_keep_their_own_
     # For speed, a pass plans one job object on every build; a training job's probes (its memory under each
     # plan, which no card changes) are shared between builds of as many GPUs. Each build keeps its own fit.
     arch = catalog.models["llama-3.1-8b"]
-    job = Workload(mode=Mode.TRAIN, method=Method.LORA, batch=6)
+    job = PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=6)
     entries = (BuildEntry(name="3090s", build_id="2x-rtx-3090-nvlink"),
                BuildEntry(name="5090s", gpu_id="rtx-5090", gpu_count=2))
     together = compute.evaluate(catalog, arch, job, entries).builds
     alone = [compute.evaluate(catalog, arch, job.model_copy(), (e,)).builds[0] for e in entries]
     assert together[0].estimate.fit != together[1].estimate.fit  # 24 and 32 GB cards
     for t, a in zip(together, alone, strict=True):
-        assert (t.planned.plan, t.status, t.estimate) == (a.planned.plan, a.status, a.estimate)
+        assert (t.chosen.plan, t.status, t.estimate) == (a.chosen.plan, a.status, a.estimate)
 
 
 @pytest.mark.parametrize("build_id", ["2x-rtx-3090-nvlink", "1x-rtx-5090", "8x-h100-sxm"])
 def test_the_catalog_searchs_quick_estimate_times_a_request_as_the_estimate_shown(catalog, build_id):
-    # A job with a prompt shorter than its context is one request (Workload.is_request): the estimate shown times
+    # A job with a prompt shorter than its context is one request (PlannedJob.is_request): the estimate shown times
     # it with request_speed. The catalog search's quick estimate used the steady speed at the whole context
     # instead (71.1 against 76.5 tokens/s for this job on the 3090 pair), so Find builds ranked by another number.
     arch = catalog.models["llama-3.1-8b"]
-    job = Workload(prompt_tokens=2000, batch=4, context_len=4096)
+    job = PlannedJob(prompt_tokens=2000, batch=4, context_len=4096)
     build = resolve_build(catalog, build_id)
     quick, full = best_plan(arch, job, build, quick=True), best_plan(arch, job, build)
     assert job.is_request and quick.plan == full.plan

@@ -16,9 +16,7 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 from advisor.ui.worker import WorkerJob, start_job
 
 if TYPE_CHECKING:
-    from advisor.core.advice.evaluate import Results, SearchAnswer
-    from advisor.core.job.workload import Workload
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import Job, ModelArch, Results, SearchAnswer
     from advisor.ui.core_process import CoreProcess
 
 
@@ -49,7 +47,7 @@ class SearchRunner(QObject):
         if process is not None:
             process.found.connect(self._on_answered)
 
-    def submit(self, generation: int, arch: ModelArch, workload: Workload, results: Results, margin: float,
+    def submit(self, generation: int, arch: ModelArch, workload: Job, results: Results, margin: float,
                use_process: bool, cancelled: Callable[[], bool]) -> None:
         """Search for ``results`` of ``generation``; ``cancelled`` (on the worker thread) stops it within one
         plan search once a newer change has come (``find_suggestions``)."""

@@ -1,6 +1,6 @@
 """Find builds: every machine in the catalog that runs all of the user's jobs within a budget, ranked.
 
-Each candidate gets its best plan for every job (``advisor.core.plan.search.best_plan``). Its speed is the
+Each candidate gets its best plan for every job (``advisor.core.plan.planner.best_plan``). Its speed is the
 geometric mean of each job's headline tokens/s (so no job's unit dominates), named with its basis:
 calibrated on measurements of its GPU family with that software, or extrapolated, and then ranked at
 the low end of its band (``advisor.core.advice.usable``). Its price is today's price of the whole
@@ -37,31 +37,42 @@ from advisor.core.advice.candidates import (
     Where,
     catalog_candidates,
 )
-from advisor.core.advice.passes import fewer_cards_first, fold, measured_first, pareto_front
+from advisor.core.advice.passes import (
+    fewer_cards_first,
+    fold,
+    measured_first,
+    pareto_front,
+)
 from advisor.core.advice.ranking import Criterion
-from advisor.core.advice.usable import USABLE_TOKENS_PER_S, low_factor, rate_words, speed_basis, usable_why
-from advisor.core.cost.machine import is_stale
+from advisor.core.advice.usable import (
+    USABLE_TOKENS_PER_S,
+    low_factor,
+    rate_words,
+    speed_basis,
+    usable_why,
+)
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.memory import with_gpu_memory_limit
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.plan import job_of
-from advisor.core.job.workload import Mode, Workload
+from advisor.core.job.choices import Mode
+from advisor.core.job.job import Job
+from advisor.core.job.planned import alone, job_of
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
 from advisor.core.plan.bounds import movable_bytes, ruled_out
-from advisor.core.plan.search import SPEED_TIE, Planned, best_plan
+from advisor.core.plan.planner import SPEED_TIE, ChosenPlan, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
 from advisor.core.speed.basis import SpeedBasis
 from advisor.core.units import GIB
 
 
-class Job(Frozen):
-    """One thing the user wants to run or train: a model and its settings (no hardware)."""
+class ModelJob(Frozen):
+    """One thing the user wants to run or train: a model and the job (no hardware)."""
 
     model_config = Frozen.model_config | {"arbitrary_types_allowed": True}
     arch: ModelArch
-    workload: Workload
+    job: Job
 
 
 class SearchRequest(Frozen):
@@ -81,7 +92,7 @@ class SearchRequest(Frozen):
 @dataclass(frozen=True)
 class Found:
     candidate: Candidate
-    planned: tuple[Planned, ...]  # one per job
+    chosen: tuple[ChosenPlan, ...]  # one per job
     plans_text: tuple[str, ...]
     speed_score: float | None  # geometric mean of the jobs' headline tokens/s
     reasons: tuple[str, ...] = field(default=())
@@ -118,18 +129,18 @@ class SearchResult:
     assumptions: tuple[str, ...]
 
 
-def _ruled_out(candidate: Candidate, jobs: tuple[Job, ...], need_weights: list[float]) -> str | None:
+def _ruled_out(candidate: Candidate, model_jobs: tuple[ModelJob, ...], need_weights: list[float]) -> str | None:
     """Why no plan runs some job on the candidate (``advisor.core.plan.bounds``: only what ``best_plan`` would
     refuse too), or None."""
-    for job, weights in zip(jobs, need_weights, strict=True):
-        why = ruled_out(job.arch, job.workload, candidate.build, weights)
+    for model_job, weights in zip(model_jobs, need_weights, strict=True):
+        why = ruled_out(model_job.arch, model_job.job, candidate.build, weights)
         if why is not None:
             return why
     return None
 
 
-def _score(planned: tuple[Planned, ...]) -> float | None:
-    speeds = [p.headline_tokens_per_s for p in planned]
+def _score(chosen: tuple[ChosenPlan, ...]) -> float | None:
+    speeds = [p.headline_tokens_per_s for p in chosen]
     if not speeds or any(not s for s in speeds):
         return None
     return math.exp(sum(math.log(s) for s in speeds) / len(speeds))
@@ -158,29 +169,29 @@ def _limits(c: Candidate, request: SearchRequest) -> str | None:
     return None
 
 
-def evaluate_candidate(candidate: Candidate, jobs: tuple[Job, ...], margin: float = 0.0,
+def evaluate_candidate(candidate: Candidate, model_jobs: tuple[ModelJob, ...], margin: float = 0.0,
                        request: SearchRequest | None = None, basis_table: Mapping[str, Any] | None = None,
                        fallback_band_pct: float | None = None) -> Found | None:
     """A candidate's plan for every job; None when some job does not run on it."""
-    planned = []
-    for job in jobs:
-        p = best_plan(job.arch, job.workload, candidate.build, margin=margin, quick=True)
+    chosen = []
+    for model_job in model_jobs:
+        p = best_plan(model_job.arch, model_job.job, candidate.build, margin=margin, quick=True)
         if not p.status.runs:
             return None
-        planned.append(p)
-    mode_words = tuple(plan_words(p.plan, candidate.build, p.workload.mode) for p in planned)
-    score = _score(tuple(planned))
+        chosen.append(p)
+    mode_words = tuple(plan_words(p.plan, candidate.build, p.planned.mode) for p in chosen)
+    score = _score(tuple(chosen))
     request = request or SearchRequest()
-    bases = tuple(speed_basis(basis_table or {}, candidate.build.gpus, p.workload) for p in planned)
+    bases = tuple(speed_basis(basis_table or {}, candidate.build.gpus, p.planned) for p in chosen)
     factors = [low_factor(b, fallback_band_pct) for b in bases]
     factor = min(factors) if factors else 1.0
-    why = next((w for p, f in zip(planned, factors, strict=True)
+    why = next((w for p, f in zip(chosen, factors, strict=True)
                 if (w := usable_why(p, f, request.min_tokens_per_s, request.max_hours)) is not None), None)
     reasons = candidate.notes + (() if score else ("speed unknown: the catalog lacks a figure it needs",))
-    return Found(candidate, tuple(planned), mode_words, score, reasons, bases, factor, why)
+    return Found(candidate, tuple(chosen), mode_words, score, reasons, bases, factor, why)
 
 
-def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | None = None,
+def search(catalog: Catalog, model_jobs: tuple[ModelJob, ...], request: SearchRequest | None = None,
            this_machine: ResolvedBuild | None = None, today: dt.date | None = None, margin: float = 0.0,
            basis_table: Mapping[str, Any] | None = None, fallback_band_pct: float | None = None) -> SearchResult:
     """Candidates that run every job within the limits, best first (see the module docstring).
@@ -188,15 +199,15 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     ``fallback_band_pct``: the band of an extrapolated speed where the table has none."""
     request = request or SearchRequest()
     today = today or dt.date.today()
-    jobs = tuple(Job(arch=j.arch, workload=job_of(j.workload)) for j in jobs)
-    weights = [estimate_memory(j.arch, j.workload).breakdown.weights for j in jobs]
+    model_jobs = tuple(ModelJob(arch=m.arch, job=job_of(m.job)) for m in model_jobs)
+    weights = [estimate_memory(m.arch, alone(m.job)).breakdown.weights for m in model_jobs]
     nodes = request.max_nodes
     if nodes is None:
-        nodes = MAX_NODES_SEARCHED if any(j.workload.mode is Mode.TRAIN for j in jobs) else 1
+        nodes = MAX_NODES_SEARCHED if any(m.job.mode is Mode.TRAIN for m in model_jobs) else 1
     skipped: dict[str, int] = {}
     # What some plan may keep in host RAM (a llama.cpp MoE model's experts, a training job's offloaded weights):
     # machines are offered with the RAM for it (``catalog_candidates``); nothing where no plan moves any.
-    movable = max((movable_bytes(j.arch, j.workload, w) for j, w in zip(jobs, weights, strict=True)), default=0.0)
+    movable = max((movable_bytes(m.arch, m.job, w) for m, w in zip(model_jobs, weights, strict=True)), default=0.0)
     candidates = catalog_candidates(catalog, request.price, request.where, request.max_gpus, this_machine, nodes,
                                     today, skipped, host_need_gib=max(weights) / GIB if movable else None)
     if request.gpu_memory_limit_gib is not None:
@@ -206,11 +217,11 @@ def search(catalog: Catalog, jobs: tuple[Job, ...], request: SearchRequest | Non
     for c in candidates:
         why = _limits(c, request)
         if why is None:
-            why = _ruled_out(c, jobs, weights)
+            why = _ruled_out(c, model_jobs, weights)
         if why is not None:
             skipped[why] = skipped.get(why, 0) + 1
             continue
-        f = evaluate_candidate(c, jobs, margin, request, basis_table, fallback_band_pct)
+        f = evaluate_candidate(c, model_jobs, margin, request, basis_table, fallback_band_pct)
         if f is None:
             skipped["does not run a job"] = skipped.get("does not run a job", 0) + 1
             continue
