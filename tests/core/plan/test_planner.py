@@ -21,6 +21,7 @@ from advisor.core.job.choices import (
 )
 from advisor.core.job.planned import Plan, PlannedJob, PlanPins, apply_plan
 from advisor.core.memory.peak import estimate_memory
+from advisor.core.plan import escalation, probes
 from advisor.core.plan import planner as plan_search
 from advisor.core.plan.planner import (
     SPEED_TIE,
@@ -194,7 +195,7 @@ def test_the_last_level_of_escalation_needs_the_least_gpu_memory(catalog, job, m
     # What lets best_plan drop a scheme that is short of GPU memory at the last level: offloading
     # a state or recomputing an activation never adds to the busiest GPU's peak.
     arch = catalog.models[model]
-    levels = plan_search._levels(job, PlanPins())
+    levels = probes.levels(job, PlanPins())
     parallel = scheme if n_gpus > 1 else Parallel.NONE
     need = [estimate_memory(arch, apply_plan(job, Plan(n_gpus=n_gpus, parallel=parallel, offload=o, checkpointing=c)))
             .breakdown.total for o, c in levels]
@@ -210,7 +211,7 @@ def test_full_checkpointing_needs_the_least_gpu_memory_of_its_offload(catalog, j
     arch = catalog.models[model]
     parallel = scheme if n_gpus > 1 else Parallel.NONE
     by_offload: dict = {}
-    for o, c in plan_search._levels(job, PlanPins()):
+    for o, c in probes.levels(job, PlanPins()):
         need = estimate_memory(arch, apply_plan(job, Plan(n_gpus=n_gpus, parallel=parallel, offload=o,
                                                           checkpointing=c))).breakdown.total
         by_offload.setdefault(o, {})[c] = need
@@ -224,11 +225,11 @@ def test_full_checkpointing_needs_the_least_gpu_memory_of_its_offload(catalog, j
 def test_zero3_needs_the_least_gpu_memory_of_the_schemes_at_every_level(catalog, job, model, n_gpus):
     # What lets best_plan skip a whole level once ZeRO-3 is short of GPU memory there.
     arch = catalog.models[model]
-    for o, c in plan_search._levels(job, PlanPins()):
+    for o, c in probes.levels(job, PlanPins()):
         need = {s: estimate_memory(arch, apply_plan(job, Plan(n_gpus=n_gpus, parallel=s, offload=o,
                                                               checkpointing=c))).breakdown.total
                 for s in plan_search.TRAIN_SCHEMES}
-        least = need[plan_search.LEAST_MEMORY_SCHEME]
+        least = need[probes.LEAST_MEMORY_SCHEME]
         assert all(least <= v * (1 + 1e-12) for v in need.values()), (o, c, need)
 
 
@@ -253,10 +254,10 @@ def _exhaustive(arch, job, build):
     n = build.gpu_count
     schemes = plan_search.schemes_for(job, n) if n > 1 else (Parallel.NONE,)
     tried = []
-    for offload, ckpt in plan_search._levels(job, PlanPins()):
+    for offload, ckpt in probes.levels(job, PlanPins()):
         running = []
         for scheme in schemes:
-            probe = plan_search._probe(arch, job, build, Plan(n_gpus=n, parallel=scheme, offload=offload,
+            probe = probes.probe(arch, job, build, Plan(n_gpus=n, parallel=scheme, offload=offload,
                                                               checkpointing=ckpt), 0.0, None)
             tried.append(probe)
             if probe.status.runs:
@@ -265,7 +266,7 @@ def _exhaustive(arch, job, build):
                     break
         if running:
             comfortable = [p for p in running if p.status is FitStatus.FITS] or running
-            return comfortable[0] if len(comfortable) == 1 else plan_search._fastest_probe(
+            return comfortable[0] if len(comfortable) == 1 else escalation.fastest_probe(
                 arch, build, comfortable, schemes, None)
     unblocked = [p for p in tried if p.status is not FitStatus.BLOCKED] or tried
     return max(unblocked, key=lambda p: p.fit.headroom_bytes)
@@ -309,7 +310,7 @@ def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
     def probe(headroom_gb: float, status: FitStatus = FitStatus.NO):
         fit = FitFigures(fits=False, need_per_gpu_bytes=30 * gb - headroom_gb * gb, usable_per_gpu_bytes=30 * gb,
                          host_need_bytes=0.0)
-        return plan_search._Probe(Plan(n_gpus=2), PlannedJob(), (), fit, status, None)
+        return probes.Probe(Plan(n_gpus=2), PlannedJob(), (), fit, status, None)
 
     last = {0: -8, 1: -5, 2: -7, 3: -5, 4: -6, 5: -5}  # each scheme at the last level, GB of headroom
     probed = {(0, 0): probe(-12), (0, 5): probe(-5)} | {(2, s): probe(h) for s, h in last.items()}
@@ -322,10 +323,10 @@ def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
             probed[level, s] = probe(-5)
         return probed[level, s]
 
-    plan_search._complete_for_closest(probed, at, 6, 5, 2)
+    escalation.complete_for_closest(probed, at, 6, 5, 2)
     assert asked == [(0, 1), (0, 3)]  # ZeRO-1 and FSDP (grad-op) at level 0 could tie the best; the others cannot
     probed_before = dict(probed)
-    plan_search._complete_for_closest(probed, at, 6, 5, 2)
+    escalation.complete_for_closest(probed, at, 6, 5, 2)
     assert probed == probed_before and asked == [(0, 1), (0, 3)]  # nothing asked twice
 
 
@@ -335,7 +336,7 @@ def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
     arch = catalog.models["llama-3.1-8b"]
     build = resolve_build(catalog, "2x-rtx-3090-nvlink")
     job = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, checkpointing=Checkpointing.OP_SAC)
-    assert [c for _, c in plan_search._levels(job, PlanPins())][:2] == [Checkpointing.OP_SAC, Checkpointing.FULL]
+    assert [c for _, c in probes.levels(job, PlanPins())][:2] == [Checkpointing.OP_SAC, Checkpointing.FULL]
     chosen = best_plan(arch, job, build)
     assert chosen.plan.checkpointing in (Checkpointing.OP_SAC, Checkpointing.FULL)
     light = best_plan(arch, job.model_copy(update={"method": Method.LORA, "seq_len": 512}), build)
@@ -346,7 +347,7 @@ def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
 
 @settings(max_examples=120, deadline=None)
 @given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS), n_gpus=st.sampled_from([1, 2, 8]),
-       scheme=st.sampled_from(plan_search.TRAIN_SCHEMES), offload=st.sampled_from(plan_search.OFFLOAD_STEPS))
+       scheme=st.sampled_from(plan_search.TRAIN_SCHEMES), offload=st.sampled_from(probes.OFFLOAD_STEPS))
 def test_a_probe_without_the_words_has_the_same_memory(catalog, job, model, n_gpus, scheme, offload):
     # Issue 20: the plan search's probes and the fit sweep ask for the memory without the assumptions'
     # words and the terms' full sizes; every figure is the one the full estimate gives.
@@ -391,4 +392,4 @@ def test_the_catalog_searchs_quick_estimate_times_a_request_as_the_estimate_show
 def test_plans_of_equal_need_are_equal_within_a_rounding_far_above_the_estimators():
     # HEADROOM_ROUNDING: relative; the property tests hold the escalation's needs to 1e-12 of each other, and a
     # real difference between two plans' needs is a whole tensor (far above 1e-9 of a GPU's need).
-    assert plan_search.HEADROOM_ROUNDING == 1e-9
+    assert escalation.HEADROOM_ROUNDING == 1e-9
