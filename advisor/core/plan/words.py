@@ -10,7 +10,7 @@ from advisor.core.job.planned import Plan
 from advisor.core.job.settings import setting
 
 #: Each scheme in words, as its declaration says it (``core.job.settings``).
-SCHEME_WORDS = {Parallel(c.value): c.label for c in setting("parallel").choices}
+SCHEME_WORDS = {Parallel(str(c.value)): c.label for c in setting("parallel").choices}
 LINK_WORDS = {
     LinkKind.NVLINK: "NVLink",
     LinkKind.NVSWITCH: "NVSwitch",
