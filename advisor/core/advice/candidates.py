@@ -7,7 +7,7 @@ machine"). Every price is ``advisor.core.cost.machine.machine_price`` of the kin
 either (the lower) — dated, with what it includes; cloud instances by the hour. No candidate is priced
 as its GPUs alone: a machine whose platform has no price has no price.
 
-Several machines (issue 21): with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
+Several machines: with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
 every multi-GPU prebuilt system and cloud instance that names its network card is also a
 candidate as 2 … ``max_nodes`` identical machines, priced × machines (cloud: per instance-hour
 × instances).
@@ -38,7 +38,7 @@ from advisor.core.hardware.tiers import ram_step, tier_takes
 __all__ = ["MAX_GPUS", "MAX_NODES_SEARCHED", "Candidate", "PriceChoice", "Where", "catalog_candidates"]
 
 MAX_GPUS = 8
-#: Machines of one system or instance a training search tries (issue 21: 1 to 4).
+#: Machines of one system or instance a training search tries (1 to 4): multi-node training is what joins machines.
 MAX_NODES_SEARCHED = 4
 
 

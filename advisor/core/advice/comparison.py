@@ -92,7 +92,7 @@ class BuildEntry(Frozen):
         None, description="A build with its GPU records inline: 'This machine' or a tweaked copy"
     )
     plan: PlanPins = Field(PlanPins(), description="The parts of this build's plan the user pinned")
-    # Issue 21: defaulted, so files written before them load unchanged (no version bump).
+    # Defaulted, so files written before the field existed load unchanged (no version bump).
     nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines of this build, joined by its network")
     nic_id: RecordId | None = Field(None, description="A catalog network card ('nic' part) each machine gets, "
                                                       "replacing the build's own")

@@ -42,7 +42,7 @@ __all__ = ["FitFigures", "Problem", "check_job", "check_planned", "estimate", "f
 
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
-    judge by (issue 20: a training job's search probes dozens of plans per build and shows one).
+    judge by (a training job's search probes dozens of plans per build and shows one: no sentences for the rest).
     The attribute names are ``Fit``'s, so either can be judged alike."""
 
     fits: bool

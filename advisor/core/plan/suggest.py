@@ -220,7 +220,7 @@ def suggestions(arch: ModelArch, job: Job, build: ResolvedBuild, pins: PlanPins 
     """The smallest change of each kind that makes ``job`` fit ``build`` (empty: none found).
 
     ``cancelled``: asked before each re-estimate; when it says True, ``SearchCancelled`` is raised
-    (the window's worker stops within one plan search of a newer change, issue 20)."""
+    (the window's worker stops within one plan search of a newer change)."""
     pins = pins or PlanPins()
     plan = _Planner(arch, build, pins, margin, cancelled)
     out = _weights(job, plan) + _kv(job, plan) + _memory_savers(job, plan, pins)

@@ -34,7 +34,7 @@ CHECKPOINT_WORDS = {Checkpointing.NONE: "", Checkpointing.SELECTIVE: "selective 
 
 def _link(build: ResolvedBuild, n: int) -> str:
     g = build.gpus_per_node
-    if n > g:  # across machines (issue 21): the machine's own link, then the network
+    if n > g:  # across machines: the machine's own link, then the network
         across = node_link(build)
         inside = _link(build.node(), g) + " inside each machine" if g > 1 else ""
         between = f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across else             f"no network between {-(-n // g)} machines"

@@ -190,7 +190,7 @@ def test_build_of_other_gpus_uses_the_smallest_usable():
     small = rtx4090().model_copy(update={"id": "rtx-4080", "memory_gib": 16, "memory_gb_marketing": 16})
     b = ResolvedBuild(name="mixed", gpus=(rtx4090(), small))
     # Tensor parallel splits evenly: the smaller card limits. A layer split places layers in
-    # proportion to each card's memory (issue 15), so the equal-split need is judged against more.
+    # proportion to each card's memory (llama.cpp's --tensor-split default), so the equal-split need is judged against more.
     tp = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="tp"), b)
     assert tp.fit.usable_per_gpu_bytes == usable_memory_bytes(small)
     e = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="layer-split"), b)
