@@ -37,7 +37,8 @@ def _link(build: ResolvedBuild, n: int) -> str:
     if n > g:  # across machines: the machine's own link, then the network
         across = node_link(build)
         inside = _link(build.node(), g) + " inside each machine" if g > 1 else ""
-        between = f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across else             f"no network between {-(-n // g)} machines"
+        between = (f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across
+                   else f"no network between {-(-n // g)} machines")
         return f"{inside} and {between}" if inside else between
     try:
         return LINK_WORDS[bottleneck_link(build, n).kind]
