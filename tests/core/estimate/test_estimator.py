@@ -1,6 +1,7 @@
 """The estimate facade: fit against usable memory, speed only with a build, and workload checks."""
 
 import pytest
+from pydantic import ValidationError
 
 from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_planned
@@ -181,7 +182,7 @@ def test_sensible_workloads_have_no_problems(workload):
 
 def test_estimate_is_a_frozen_value():
     e = estimate(llama2_7b(), PlannedJob(), one_4090())
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         e.params_total = 1  # type: ignore[misc]
     assert e == estimate(llama2_7b(), PlannedJob(), one_4090())
 
