@@ -60,7 +60,7 @@ def test_the_largest_model_is_the_plan_searchs():
 
 
 def test_evaluation_in_two_steps_is_the_evaluation_in_one():
-    """The window's split: builds prepared once per catalog, the estimates at once,
+    """The window's split (so a change repaints soon): builds prepared once per catalog, the estimates at once,
     what would make a build fit later — the same results as one ``evaluate``."""
     catalog = load_catalog().catalog
     c = canonical_comparison()
@@ -107,7 +107,7 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
 
 
 def test_a_quick_evaluation_differs_only_in_what_the_details_add():
-    """The window's pass leaves out the rule of thumb, the parameter counts and
+    """The window's pass (what it computes before the table paints) leaves out the rule of thumb, the parameter counts and
     the assumptions; memory, speed (its notes too), fit, plan and status are the full evaluation's, and
     ``detailed`` makes it the full one."""
     catalog = load_catalog().catalog

@@ -131,7 +131,7 @@ def test_headline_figures_include_every_scored_trusted_row():
     outcomes = [fidelity.evaluate(row) for row in ROWS.values() if row["trusted"] == "yes"]
     n, median, high = fidelity.summarize(outcomes)["overall"]
     assert n == len(BOUNDS)
-    assert median <= 8  # target met (6.5 % with the training tables)
+    assert median <= 8  # target met (6.5 % with LitGPT's training tables)
     assert high <= 15  # 13.2 after LitGPT's FSDP mechanisms (2026-11-25; 19.7 before, 34.2 earlier)
 
 
