@@ -240,6 +240,8 @@ class Session(QObject):
         """The winner and the recommendation: the core's words, as the PDF prints them."""
         from advisor.core import rank, recommendation
 
+        if self.results is None:  # nothing evaluated yet: nothing to rank
+            return
         self.ranking = rank(self.results, self.workload, self.criterion)
         self.recommendation = recommendation(self.results, self.workload, self.criterion)
 

@@ -38,15 +38,15 @@ def slow_sweep(monkeypatch):
     ``slice_ms`` 0), with paints between them, and outlasts ``waitUntil``'s polling."""
     import time
 
-    from advisor.core.advice import evaluate
+    from advisor.core.advice import fit_curves
 
-    real_point = evaluate._point
+    real_point = fit_curves._point
 
     def slow_point(workload, n_params):
         time.sleep(0.001)
         return real_point(workload, n_params)
 
-    monkeypatch.setattr(evaluate, "_point", slow_point)
+    monkeypatch.setattr(fit_curves, "_point", slow_point)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from advisor.core.advice import evaluate
+from advisor.core.advice import evaluate, fit_curves
 from advisor.core.advice.comparison import canonical_comparison
 from advisor.core.job.choices import Method, Mode
 from advisor.ui import core_process
@@ -59,7 +59,7 @@ def test_a_failed_sweep_is_answered_with_its_exception(monkeypatch):
     worker = threading.Thread(target=serve, args=(theirs,))
     worker.start()
     assert ours.poll(30) and ours.recv() == "ready"
-    monkeypatch.setattr(evaluate, "technique_workloads", broken)  # after the warm-up sweeps
+    monkeypatch.setattr(fit_curves, "technique_workloads", broken)  # after the warm-up sweeps
     ours.send((1, SWEEP, base))
     assert ours.poll(30)
     key, out = ours.recv()

@@ -7,7 +7,7 @@ machine"). Every price is ``advisor.core.cost.machine.machine_price`` of the kin
 either (the lower) — dated, with what it includes; cloud instances by the hour. No candidate is priced
 as its GPUs alone: a machine whose platform has no price has no price.
 
-Several machines (issue 21): with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
+Several machines: with ``max_nodes`` > 1 (the search asks for 4 for training jobs),
 every multi-GPU prebuilt system and cloud instance that names its network card is also a
 candidate as 2 … ``max_nodes`` identical machines, priced × machines (cloud: per instance-hour
 × instances).
@@ -32,13 +32,13 @@ from advisor.core.hardware.catalog import (
 from advisor.core.hardware.interconnect import node_link
 from advisor.core.hardware.machines import machine_build, price_tier, with_tier
 from advisor.core.hardware.power import build_power
-from advisor.core.hardware.records import ResolvedBuild, Segment
+from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
 from advisor.core.hardware.tiers import ram_step, tier_takes
 
 __all__ = ["MAX_GPUS", "MAX_NODES_SEARCHED", "Candidate", "PriceChoice", "Where", "catalog_candidates"]
 
 MAX_GPUS = 8
-#: Machines of one system or instance a training search tries (issue 21: 1 to 4).
+#: Machines of one system or instance a training search tries (1 to 4): multi-node training is what joins machines.
 MAX_NODES_SEARCHED = 4
 
 
@@ -89,7 +89,7 @@ def _power(build: ResolvedBuild) -> float | None:
     return p.total_w if p.total_w is not None else p.gpus_w
 
 
-def _is_card(gpu) -> bool:
+def _is_card(gpu: Gpu) -> bool:
     """A card one can put in a PCIe slot: not an SXM/OAM module, not a unified-memory chip."""
     return gpu.segment is not Segment.UNIFIED_MEMORY and not gpu.is_module
 
@@ -111,7 +111,9 @@ def _with_ram(c: Candidate, need_gib: float, choice: PriceChoice, today: dt.date
     """The machine with enough host RAM for ``need_gib`` (its tier's next RAM size that holds it, priced at the
     tier's RAM price), or None when its default RAM holds it or its board takes no more."""
     tier = c.build.tier
-    gib = ram_step(tier, need_gib + OS_RAM_GIB) if tier is not None else None
+    if tier is None:
+        return None
+    gib = ram_step(tier, need_gib + OS_RAM_GIB)
     if gib is None:
         return None
     build = c.build.model_copy(update={"host_ram_gib": gib})
@@ -220,6 +222,8 @@ def _multi_node_candidates(single: list[Candidate], max_nodes: int) -> list[Cand
         if c.kind not in ("system", "cloud") or c.build.gpu_count < 2 or c.build.network is None:
             continue
         across = node_link(c.build)
+        if across is None:  # a network card that names no link: nothing to join machines with
+            continue
         for k in range(2, max_nodes + 1):
             build = with_nodes(c.build, k)
             name = f"{k}× {c.name}"

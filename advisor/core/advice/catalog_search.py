@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from advisor.core.advice.candidates import (
@@ -37,13 +37,14 @@ from advisor.core.advice.candidates import (
     Where,
     catalog_candidates,
 )
+from advisor.core.advice.found import Found, SearchResult
 from advisor.core.advice.passes import (
     fewer_cards_first,
     fold,
     measured_first,
     pareto_front,
 )
-from advisor.core.advice.ranking import Criterion
+from advisor.core.advice.criterion import Criterion
 from advisor.core.advice.usable import (
     USABLE_TOKENS_PER_S,
     low_factor,
@@ -63,8 +64,9 @@ from advisor.core.plan.bounds import movable_bytes, ruled_out
 from advisor.core.plan.planner import SPEED_TIE, ChosenPlan, best_plan
 from advisor.core.plan.words import plan_words
 from advisor.core.schema import Frozen
-from advisor.core.speed.basis import SpeedBasis
 from advisor.core.units import GIB
+
+__all__ = ["Found", "ModelJob", "SearchRequest", "SearchResult", "evaluate_candidate", "search"]
 
 
 class ModelJob(Frozen):
@@ -89,46 +91,6 @@ class SearchRequest(Frozen):
     gpu_memory_limit_gib: float | None = None  # every Mac's raised GPU memory limit (iogpu.wired_limit_mb); None: macOS's
 
 
-@dataclass(frozen=True)
-class Found:
-    candidate: Candidate
-    chosen: tuple[ChosenPlan, ...]  # one per job
-    plans_text: tuple[str, ...]
-    speed_score: float | None  # geometric mean of the jobs' headline tokens/s
-    reasons: tuple[str, ...] = field(default=())
-    basis: tuple[SpeedBasis, ...] = ()  # per job: calibrated or extrapolated, with its band
-    factor: float = 1.0  # what the ranking multiplies the speed by (extrapolated: the low end of its band)
-    unusable: str | None = None  # why some job does not run at a usable speed (None: usable)
-    folded: tuple[Found, ...] = ()  # candidates no better than this one, folded under it
-
-    @property
-    def rank_speed(self) -> float | None:
-        """The speed the ranking compares: the estimate, or the low end of its band when extrapolated."""
-        return self.speed_score * self.factor if self.speed_score else None
-
-    @property
-    def usable(self) -> bool:
-        return self.unusable is None
-
-    @property
-    def calibrated(self) -> bool:
-        return bool(self.basis) and all(b.calibrated for b in self.basis)
-
-    @property
-    def value(self) -> float | None:
-        """Price per token/s (the ranking's: stale price parts at their high end, extrapolated speeds low)."""
-        c = self.candidate
-        return c.rank_usd / self.rank_speed if c.rank_usd is not None and self.rank_speed else None
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    ranked: tuple[Found, ...]
-    pareto: tuple[Found, ...]
-    considered: int
-    assumptions: tuple[str, ...]
-
-
 def _ruled_out(candidate: Candidate, model_jobs: tuple[ModelJob, ...], need_weights: list[float]) -> str | None:
     """Why no plan runs some job on the candidate (``advisor.core.plan.bounds``: only what ``best_plan`` would
     refuse too), or None."""
@@ -140,13 +102,13 @@ def _ruled_out(candidate: Candidate, model_jobs: tuple[ModelJob, ...], need_weig
 
 
 def _score(chosen: tuple[ChosenPlan, ...]) -> float | None:
-    speeds = [p.headline_tokens_per_s for p in chosen]
-    if not speeds or any(not s for s in speeds):
+    speeds = [s for p in chosen if (s := p.headline_tokens_per_s)]
+    if not speeds or len(speeds) < len(chosen):
         return None
     return math.exp(sum(math.log(s) for s in speeds) / len(speeds))
 
 
-def _key(found: Found, sort: Criterion) -> tuple:
+def _key(found: Found, sort: Criterion) -> tuple[float, ...]:
     c, inf = found.candidate, float("inf")
     priced = 0 if c.price_usd is not None else 1
     speed = -(found.rank_speed or 0.0)
@@ -234,10 +196,11 @@ def search(catalog: Catalog, model_jobs: tuple[ModelJob, ...], request: SearchRe
     folded = fold(found)
     ranked = tuple(folded[: request.top] if request.top else folded)
     return SearchResult(ranked, tuple(pareto_front(folded)), len(candidates),
-                        tuple(_assumptions(request, candidates, found, folded, ranked, skipped, today)))
+                        tuple(_assumptions(request, candidates, found, folded, ranked, skipped)))
 
 
-def _assumptions(request, candidates, found, folded, ranked, skipped, today) -> list[str]:
+def _assumptions(request: SearchRequest, candidates: list[Candidate], found: list[Found], folded: list[Found],
+                 ranked: tuple[Found, ...], skipped: dict[str, int]) -> list[str]:
     notes = [f"{len(candidates)} candidates from the catalog; {len(found)} run every job within the limits"]
     notes += [f"{n} left out: {why}" for why, n in sorted(skipped.items())]
     if len(folded) < len(found):

@@ -8,7 +8,8 @@ records inline, so the file still means the same thing on another computer.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Final, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
@@ -27,7 +28,7 @@ from advisor.core.schema import Frozen, RecordId, exact_int
 
 #: Version 2 (this one) plans each build on its own (``BuildEntry.plan``); version 1 had one
 #: GPU count, scheme and offload for every build in its workload (``migrate_v1``).
-COMPARISON_VERSION = 2
+COMPARISON_VERSION: Final = 2
 READABLE_VERSIONS = (1, 2)
 
 MIN_BUILDS = 2
@@ -91,7 +92,7 @@ class BuildEntry(Frozen):
         None, description="A build with its GPU records inline: 'This machine' or a tweaked copy"
     )
     plan: PlanPins = Field(PlanPins(), description="The parts of this build's plan the user pinned")
-    # Issue 21: defaulted, so files written before them load unchanged (no version bump).
+    # Defaulted, so files written before the field existed load unchanged (no version bump).
     nodes: int = Field(1, ge=1, le=MAX_NODES, description="Identical machines of this build, joined by its network")
     nic_id: RecordId | None = Field(None, description="A catalog network card ('nic' part) each machine gets, "
                                                       "replacing the build's own")
@@ -152,14 +153,17 @@ class Comparison(Frozen):
         return self
 
 
-def migrate_v1(data: dict) -> dict:
+def migrate_v1(data: dict[str, object]) -> dict[str, object]:
     """A version-1 document as version 2: the GPU count, scheme and offload its workload set for
     every build become pins on each build (what the file said still holds, now per build, and
     each can be unpinned); a pinned count above a build's GPUs is capped when it is planned."""
     if type(data.get("schema_version")) is not int:  # noqa: E721 (true or 1.0 are not version 1)
         return data
     out = dict(data)
-    workload = dict(out.get("workload") or {})
+    raw = out.get("workload") or {}
+    if not isinstance(raw, dict):  # not a workload at all: validation says so, nothing is moved
+        return data
+    workload: dict[str, object] = dict(raw)
     pins = {k: workload.pop(k) for k in BUILD_ONLY_FIELDS if k in workload}
     if pins.get("n_gpus") == 1:
         pins.pop("n_gpus")  # version 1's default: one GPU, not a choice
@@ -204,7 +208,7 @@ def canonical_comparison() -> Comparison:
     )
 
 
-def first_free(wanted: str, taken: set[str], spell=lambda w, n: f"{w} ({n})") -> str:
+def first_free(wanted: str, taken: set[str], spell: Callable[[str, int], str] = lambda w, n: f"{w} ({n})") -> str:
     """``wanted``, or its 2nd, 3rd … spelling (``spell(wanted, n)``) that ``taken`` does not hold."""
     if wanted not in taken:
         return wanted

@@ -1,6 +1,6 @@
 """What the winner of a comparison is chosen on: its own module, so that the comparison document
 (``comparison.py``) does not load the ranking and the plan search with it; the window's first
-paint needs the document, not the search (issue 20)."""
+paint needs the document, not the search."""
 
 from __future__ import annotations
 

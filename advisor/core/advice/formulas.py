@@ -41,6 +41,11 @@ def _engine_constants() -> str:
 
 def formulas() -> tuple[Formula, ...]:
     """Each estimated quantity: how it is computed and the source of the method."""
+    return (*_model_memory(), *_training_memory(), *_device_memory(), *_speed(), *_traffic())
+
+
+def _model_memory() -> tuple[Formula, ...]:
+    """The model's own memory: parameters, weights, KV cache, activations."""
     return (
         Formula(term="Parameters", formula="Counted from the model's shapes: embeddings, q/k/v/o projections (GQA: "
                 "k and v sized by the KV heads), gated or plain MLP, experts (MoE: active = routed-in-use + shared), "
@@ -57,6 +62,12 @@ def formulas() -> tuple[Formula, ...]:
                 "(SwiGLU, RMSNorm, GQA); flash attention drops the s² score term; selective or full recomputation "
                 "keeps less; fp32 logits of vocab × tokens are counted separately.",
                 sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135")),
+    )
+
+
+def _training_memory() -> tuple[Formula, ...]:
+    """What training adds: optimizer states, adapters and the objectives' second sequence."""
+    return (
         Formula(term="Training states", formula="Mixed precision: 2 (bf16 weights) + 2 (grads) + 12 (fp32 master + "
                 "Adam moments) bytes per trained parameter; 8-bit Adam moments 2 bytes; ZeRO-1/2/3 and FSDP divide "
                 "optimizer, gradients and parameters by the GPU count by stage.",
@@ -78,6 +89,12 @@ def formulas() -> tuple[Formula, ...]:
                 sources=("DPO arXiv:2305.18290", "ORPO arXiv:2403.07691",
                          "https://github.com/huggingface/trl/blob/f2cd57710ae345ea6428ae95363267fcf38a3dc8/"
                          "trl/trainer/dpo_trainer.py and reward_trainer.py")),
+    )
+
+
+def _device_memory() -> tuple[Formula, ...]:
+    """What the card keeps for itself and what of it the job may use."""
+    return (
         Formula(term="Runtime", formula=f"CUDA context and library workspaces outside the allocator: "
                 f"{memory_inference.CUDA_CONTEXT_BYTES / MIB:.0f} MiB; vLLM CUDA graphs {memory_inference.VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB.",
                 sources=("pytorch/pytorch#107667", "pytorch/pytorch#28113", "vLLM docs: Conserving memory")),
@@ -86,6 +103,12 @@ def formulas() -> tuple[Formula, ...]:
                 f"{usable.APPLE_WORKING_SET_SMALL:.0%} of a Mac's memory up to {usable.APPLE_SMALL_MAC_GIB} GB and "
                 f"{usable.APPLE_WORKING_SET_LARGE:.0%} above, or the machine's raised GPU memory limit.",
                 sources=("thamada/nvidia-smi RTX4090_deviceQuery", "llama.cpp ggml_metal_init logs")),
+    )
+
+
+def _speed() -> tuple[Formula, ...]:
+    """Decode, prefill and training speed."""
+    return (
         Formula(term="Decode speed", formula="kernel by kernel: the weight GEMMs, max(weight bytes / (bandwidth × b), "
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
@@ -127,6 +150,12 @@ def formulas() -> tuple[Formula, ...]:
                          "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adamw.py at 002d2f0b (foreach and fused AdamW)",
                          "transformers modeling_llama.py at 00227283 (eager attention); llama.cpp src/llama-graph.cpp at "
                          "434f71a5 (attention without flash attention)")),
+    )
+
+
+def _traffic() -> tuple[Formula, ...]:
+    """Traffic between GPUs and between machines."""
+    return (
         Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
                 f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
                 f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "

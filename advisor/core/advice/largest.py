@@ -92,7 +92,8 @@ def largest_fits(variants: dict[str, Job], inputs: tuple[FitInput, ...], margin:
             if cancelled is not None and cancelled():
                 raise SearchCancelled
     except StopIteration as done:
-        return done.value
+        found: tuple[dict[str, float | None] | None, ...] = done.value
+        return found
     except SearchCancelled:
         return None
 

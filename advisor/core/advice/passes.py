@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from advisor.core.advice.criterion import Criterion
+from advisor.core.advice.found import Found
 from advisor.core.plan.planner import SPEED_TIE
 
 
-def _no_better(a, b) -> bool:
+def _no_better(a: Found, b: Found) -> bool:
     """``a`` is no better than ``b``: no faster (beyond the estimate's own error), no cheaper, no fewer GPUs,
     and no more usable; and ``b`` is better in one of them (or ties on all)."""
     ca, cb = a.candidate, b.candidate
@@ -33,7 +34,7 @@ def _no_better(a, b) -> bool:
 VALUE_TIE = 0.05
 
 
-def _keeps_place(a, b, sort: Criterion) -> bool:
+def _keeps_place(a: Found, b: Found, sort: Criterion) -> bool:
     """Whether extrapolated ``a``, ranked above calibrated ``b``, keeps its place: it must lead ``b`` on the order's
     own terms with its speed counted no higher than ``b``'s — its estimate may sink it, never lift it. On speed that
     leaves price (a tie on speed goes to the cheaper); on value, ``a``'s price over the lower of the two speeds must
@@ -49,7 +50,7 @@ def _keeps(pa: float | None, sa: float | None, pb: float | None, sb: float | Non
     return pa / min(sa, sb) < (pb / sb) * (1 - VALUE_TIE)
 
 
-def measured_first(ranked: list, sort: Criterion = Criterion.BEST) -> list:
+def measured_first(ranked: list[Found], sort: Criterion = Criterion.BEST) -> list[Found]:
     """An extrapolated candidate never outranks a measured one on its speed estimate alone: it keeps a place above a
     calibrated one (as usable as it) only where it would lead even if it were no faster (``_keeps_place``);
     otherwise it moves just below the last such calibrated one (the order is otherwise kept). A buyer offered a
@@ -76,7 +77,7 @@ def measured_first(ranked: list, sort: Criterion = Criterion.BEST) -> list:
     return out
 
 
-def fewer_cards_first(ranked: list) -> list:
+def fewer_cards_first(ranked: list[Found]) -> list[Found]:
     """Within the speed estimate's own error (``SPEED_TIE``) on price per token/s, the machine with fewer GPUs comes
     first: a value lead smaller than the estimate's error is no evidence (as on speed, ``_no_better``), and fewer
     cards draw less power, need no risers or second power supply and split the model fewer ways. Each candidate
@@ -101,10 +102,10 @@ def fewer_cards_first(ranked: list) -> list:
     return out
 
 
-def fold(ranked: list) -> list:
+def fold(ranked: list[Found]) -> list[Found]:
     """Each candidate no better than one ranked above it (``_no_better``) folded under that one."""
-    kept: list = []
-    under: dict[int, list] = {}
+    kept: list[Found] = []
+    under: dict[int, list[Found]] = {}
     cheapest = float("inf")  # no candidate folds under one that costs more: skip the scan when none costs less
     for f in ranked:
         price = f.candidate.rank_usd
@@ -120,13 +121,15 @@ def fold(ranked: list) -> list:
     return [replace(k, folded=tuple(under.get(i, ()))) for i, k in enumerate(kept)]
 
 
-def pareto_front(found: list) -> list:
+def pareto_front(found: list[Found]) -> list[Found]:
     """Priced candidates that no other beats on both price (lower) and speed (higher)."""
-    priced = sorted((f for f in found if f.candidate.price_usd is not None and f.speed_score),
-                    key=lambda f: (f.candidate.price_usd, -f.speed_score))
-    front, best = [], 0.0
-    for f in priced:
-        if f.speed_score > best:
+    priced = sorted(((price, speed, f) for f in found
+                     if (price := f.candidate.price_usd) is not None and (speed := f.speed_score)),
+                    key=lambda t: (t[0], -t[1]))
+    front: list[Found] = []
+    best = 0.0
+    for _, speed, f in priced:
+        if speed > best:
             front.append(f)
-            best = f.speed_score
+            best = speed
     return front

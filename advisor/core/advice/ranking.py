@@ -16,10 +16,13 @@ criterion decides and the sentence says so. The sentence is plain English: "3.2 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
+from advisor.core.advice.build_results import BuildResult, Results
+from advisor.core.advice.criterion import Criterion
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, usable_why
+from advisor.core.cost.machine import MachinePrice
 from advisor.core.job.choices import Mode
 from advisor.core.job.job import Job
 from advisor.core.plan.planner import SPEED_TIE, FitStatus
@@ -31,10 +34,14 @@ CLOSE = 0.05
 SPEED_CLOSE = SPEED_TIE
 
 
+#: Criterion lives in its own module; callers may import it from here too.
+__all__ = ["CLOSE", "SPEED_CLOSE", "STATUS_ORDER", "Criterion", "Ranking", "need_and_have", "percent_less",
+           "purchase_price", "rank", "rank_price", "slow_why", "speed_of", "times", "value_of"]
+
 STATUS_ORDER = {FitStatus.FITS: 0, FitStatus.TIGHT: 1, FitStatus.NO: 2, FitStatus.BLOCKED: 3, None: 4}
 
 
-def speed_of(r) -> float | None:
+def speed_of(r: BuildResult) -> float | None:
     if r.estimate is None:
         return None
     s = r.estimate.speed
@@ -42,37 +49,37 @@ def speed_of(r) -> float | None:
         else s.decode_tokens_per_s
 
 
-def _bought(r):
+def _bought(r: BuildResult) -> MachinePrice | None:
     """Today's price of a bought build (``BuildResult.price``); None for rented builds and unknown prices."""
-    p = getattr(r, "price", None)
+    p = r.price
     return None if r.usd_per_hour is not None or p is None or p.rented or p.usd is None else p
 
 
-def purchase_price(r) -> float | None:
+def purchase_price(r: BuildResult) -> float | None:
     """What the build costs to buy today: the whole machine, the lower of new and used (``BuildResult.price``)."""
     p = _bought(r)
     return p.usd if p is not None else None
 
 
-def rank_price(r) -> float | None:
+def rank_price(r: BuildResult) -> float | None:
     """The price the ranking compares: its part older than a year at its high end."""
     p = _bought(r)
     return p.rank_usd if p is not None else None
 
 
-def value_of(r) -> float | None:
+def value_of(r: BuildResult) -> float | None:
     price, speed = rank_price(r), speed_of(r)
     return price / speed if price is not None and speed else None
 
 
-def slow_why(r) -> str | None:
+def slow_why(r: BuildResult) -> str | None:
     """Why a build that runs the job does not run it at a usable speed (``advisor.core.advice.usable``)."""
     if r.chosen is None or r.estimate is None:
         return None
     return usable_why(r.chosen, 1.0, USABLE_TOKENS_PER_S, None)
 
 
-def _key(r, criterion: Criterion) -> tuple:
+def _key(r: BuildResult, criterion: Criterion) -> tuple[float, ...]:
     speed, price, value = speed_of(r), rank_price(r), value_of(r)
     inf = float("inf")
     by = {Criterion.SPEED: (-(speed or 0.0), price if price is not None else inf),
@@ -88,17 +95,17 @@ def _key(r, criterion: Criterion) -> tuple:
 
 @dataclass(frozen=True)
 class Ranking:
-    order: tuple  # BuildResult, best first
+    order: tuple[BuildResult, ...]  # best first
     criterion: Criterion
     sentence: str
-    short: tuple = ()  # the builds whose shortfall ``sentence`` states (``recommendation`` does not say it again)
+    short: tuple[BuildResult, ...] = ()  # the builds whose shortfall ``sentence`` states (``recommendation`` does not say it again)
 
     @property
-    def winner(self):
+    def winner(self) -> BuildResult | None:
         return self.order[0] if self.order and self.order[0].runs else None
 
     @property
-    def runner_up(self):
+    def runner_up(self) -> BuildResult | None:
         return self.order[1] if len(self.order) > 1 and self.order[1].runs else None
 
 
@@ -106,10 +113,12 @@ def _unit(job: Job) -> str:
     return "training tokens/s" if job.mode is Mode.TRAIN else "generated tokens/s"
 
 
-def need_and_have(r) -> tuple[str, str]:
+def need_and_have(r: BuildResult) -> tuple[str, str]:
     """What a build that does not fit needs and has, in words: GPU memory per GPU, or host RAM where the
     GPUs' part fits and what goes to the host (or, on unified memory, what the GPU part leaves) does not."""
-    fit = r.estimate.fit
+    fit = r.estimate.fit if r.estimate is not None else None
+    if fit is None:
+        raise ValueError(f"{r.name} has no fit to say")
     if fit.host_short:
         have = (f"{fit.host_available_bytes / GIB:.1f} GiB there" if fit.host_available_bytes is not None
                 else "its RAM not known")
@@ -117,12 +126,12 @@ def need_and_have(r) -> tuple[str, str]:
     return f"{fit.need_per_gpu_bytes / GIB:.1f} GiB per GPU", f"{fit.usable_per_gpu_bytes / GIB:.1f} GiB usable"
 
 
-def _shortfall(r) -> str:
+def _shortfall(r: BuildResult) -> str:
     need, have = need_and_have(r)
     return f"needs {need}, {have}"
 
 
-def _money(r, amount: float | None = None) -> str:
+def _money(r: BuildResult, amount: float | None = None) -> str:
     """'$2,320 used' — the figure and its kind (new, used, or which part is which)."""
     p = _bought(r)
     value = amount if amount is not None else (p.usd if p is not None else None)
@@ -142,44 +151,67 @@ def percent_less(low: float, high: float) -> str:
     return f"{(1 - low / high) * 100:.0f} % less"
 
 
-def _versus(win, other, criterion: Criterion, unit: str) -> str:
+def _versus(win: BuildResult, other: BuildResult, criterion: Criterion, unit: str) -> str:
     """The winner against the runner-up, in plain English, and the tie-break when close."""
+    said = (_versus_speed(win, other, unit) if criterion is Criterion.SPEED
+            else _versus_price(win, other) if criterion is Criterion.PRICE
+            else _versus_value(win, other, criterion, unit))
+    return said or f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
+
+
+def _versus_speed(win: BuildResult, other: BuildResult, unit: str) -> str | None:
+    """On speed: the factor, or (within the speed estimate's error) the cheaper wins; None: no winner's speed."""
     ws, os_ = speed_of(win), speed_of(other)
-    wp, op = purchase_price(win), purchase_price(other)
-    if criterion is Criterion.SPEED and ws and os_:
-        if abs(ws - os_) <= max(ws, os_) * SPEED_CLOSE:
-            if wp is not None and op is not None and wp < op:
-                return (f"{win.name} wins: about as fast as {other.name} ({ws:,.0f} vs {os_:,.0f} {unit}) for "
-                        f"{format_usd(op - wp)} less ({_money(win)} vs {_money(other)})")
-            return f"{win.name} and {other.name} run the job at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
+    if not ws:
+        return None
+    if not os_:
+        return f"{win.name} wins on speed: {ws:,.0f} {unit}; no speed could be estimated for {other.name}"
+    if abs(ws - os_) > max(ws, os_) * SPEED_CLOSE:
         return (f"{win.name} wins on speed: {ws:,.0f} {unit}, {times(ws, os_)} as fast as {other.name} "
                 f"({os_:,.0f})")
-    if criterion is Criterion.SPEED and ws and not os_:
-        return f"{win.name} wins on speed: {ws:,.0f} {unit}; no speed could be estimated for {other.name}"
-    if criterion is Criterion.PRICE and wp is not None:
-        if op is None:
-            return f"{win.name} wins on price: {_money(win)}; {other.name} has no purchase price"
-        if op <= wp:  # ranked first on a stale price's high end, or a tie: say the figures, not a negative saving
-            return f"{win.name} wins on price: {_money(win)} against {_money(other)} for {other.name}"
-        return (f"{win.name} wins on price: it costs {format_usd(op - wp)} less than {other.name} "
-                f"({_money(win)} vs {_money(other)})")
+    wp, op = purchase_price(win), purchase_price(other)
+    if wp is not None and op is not None and wp < op:
+        return (f"{win.name} wins: about as fast as {other.name} ({ws:,.0f} vs {os_:,.0f} {unit}) for "
+                f"{format_usd(op - wp)} less ({_money(win)} vs {_money(other)})")
+    return f"{win.name} and {other.name} run the job at about the same speed ({ws:,.0f} and {os_:,.0f} {unit})"
+
+
+def _versus_price(win: BuildResult, other: BuildResult) -> str | None:
+    """On price: the saving; None where the winner has no purchase price."""
+    wp, op = purchase_price(win), purchase_price(other)
+    if wp is None:
+        return None
+    if op is None:
+        return f"{win.name} wins on price: {_money(win)}; {other.name} has no purchase price"
+    if op <= wp:  # ranked first on a stale price's high end, or a tie: say the figures, not a negative saving
+        return f"{win.name} wins on price: {_money(win)} against {_money(other)} for {other.name}"
+    return (f"{win.name} wins on price: it costs {format_usd(op - wp)} less than {other.name} "
+            f"({_money(win)} vs {_money(other)})")
+
+
+def _versus_value(win: BuildResult, other: BuildResult, criterion: Criterion, unit: str) -> str | None:
+    """On value (or best: value at a usable speed): dollars per token/s; None where the winner has none."""
     wv, ov = value_of(win), value_of(other)
+    if wv is None:
+        return None
     per = f"per {unit.split()[0]} token/s"
-    if criterion in (Criterion.VALUE, Criterion.BEST) and wv is not None:
-        usable = " at a usable speed" if criterion is Criterion.BEST else ""
-        head = f"{win.name} wins: the most speed for the money{usable}" if criterion is Criterion.BEST \
-            else f"{win.name} wins on value"
-        if criterion is Criterion.BEST and (why := slow_why(other)) is not None and slow_why(win) is None:
-            return f"{head}, {format_usd(wv)} {per}; {other.name} is slower than usable ({why})"
-        if ov is None:
-            return f"{head}: {format_usd(wv)} {per}; {other.name} has no price"
-        if ov <= wv:
-            return f"{head}: {format_usd(wv)} {per}, about the same as {other.name} ({format_usd(ov)})"
-        return f"{head}: {format_usd(wv)} {per}, {percent_less(wv, ov)} than {other.name} ({format_usd(ov)})"
-    return f"{win.name} comes first; {other.name} second (not enough prices or speeds to say by how much)"
+    usable = " at a usable speed" if criterion is Criterion.BEST else ""
+    head = f"{win.name} wins: the most speed for the money{usable}" if criterion is Criterion.BEST \
+        else f"{win.name} wins on value"
+    if criterion is Criterion.BEST and (why := slow_why(other)) is not None and slow_why(win) is None:
+        return f"{head}, {format_usd(wv)} {per}; {other.name} is slower than usable ({why})"
+    if ov is None:
+        return f"{head}: {format_usd(wv)} {per}; {other.name} has no price"
+    if ov <= wv:
+        return f"{head}: {format_usd(wv)} {per}, about the same as {other.name} ({format_usd(ov)})"
+    return f"{head}: {format_usd(wv)} {per}, {percent_less(wv, ov)} than {other.name} ({format_usd(ov)})"
 
 
-def _close_calls(running: list, criterion: Criterion) -> list:
+def _or_inf(x: float | None) -> float:
+    return x if x is not None else float("inf")
+
+
+def _close_calls(running: list[BuildResult], criterion: Criterion) -> list[BuildResult]:
     """Among the builds within ``CLOSE`` of the best on the criterion, the next criterion decides
     (speed ties: the cheaper; price or value ties: the faster), so a 0.1 % lead never wins alone."""
     if len(running) < 2 or running[0].status is not running[1].status:
@@ -188,18 +220,18 @@ def _close_calls(running: list, criterion: Criterion) -> list:
     if criterion is Criterion.SPEED:
         top = speed_of(lead) or 0.0
         close = [r for r in running if r.status is lead.status and (speed_of(r) or 0.0) >= top * (1 - SPEED_CLOSE)]
-        best = min(close, key=lambda r: purchase_price(r) if purchase_price(r) is not None else float("inf"))
+        best = min(close, key=lambda r: _or_inf(purchase_price(r)))
     else:
         metric = rank_price if criterion is Criterion.PRICE else value_of
         low = metric(lead)
         if low is None:
             return running
-        close = [r for r in running if r.status is lead.status and metric(r) is not None and metric(r) <= low * (1 + CLOSE)]
+        close = [r for r in running if r.status is lead.status and _or_inf(metric(r)) <= low * (1 + CLOSE)]
         best = max(close, key=lambda r: speed_of(r) or 0.0)
     return [best, *(r for r in running if r is not best)]
 
 
-def rank(results, job: Job, criterion: Criterion = Criterion.SPEED) -> Ranking:
+def rank(results: Results, job: Job, criterion: Criterion = Criterion.SPEED) -> Ranking:
     """Builds best first and the one sentence that names the winner and why."""
     criterion = Criterion(criterion)
     builds = [r for r in results.builds if r.estimate is not None or r.error]
@@ -236,15 +268,20 @@ def rank(results, job: Job, criterion: Criterion = Criterion.SPEED) -> Ranking:
     return Ranking(order, criterion, _versus(win, other, criterion, unit) + tight + ".")
 
 
-def _better_on(a, b, criterion: Criterion) -> bool:
+def _minus_speed(r: BuildResult) -> float | None:
+    speed = speed_of(r)
+    return -speed if speed else None
+
+
+def _better_on(a: BuildResult, b: BuildResult, criterion: Criterion) -> bool:
     """``a`` does strictly better than ``b`` on the criterion itself, both figures known."""
-    metric = {Criterion.SPEED: lambda r: -speed_of(r) if speed_of(r) else None,
-              Criterion.PRICE: rank_price, Criterion.VALUE: value_of, Criterion.BEST: value_of}[criterion]
+    metric: Callable[[BuildResult], float | None] = {
+        Criterion.SPEED: _minus_speed, Criterion.PRICE: rank_price, Criterion.VALUE: value_of, Criterion.BEST: value_of}[criterion]
     ma, mb = metric(a), metric(b)
     return ma is not None and mb is not None and ma < mb
 
 
-def _lead(better, worse, criterion: Criterion, unit: str) -> str:
+def _lead(better: BuildResult, worse: BuildResult, criterion: Criterion, unit: str) -> str:
     """'is 8.0× faster (40,890 vs 5,111 training tokens/s)', or cheaper, or better value."""
     if criterion is Criterion.SPEED:
         b, w = speed_of(better), speed_of(worse)

@@ -17,13 +17,13 @@ from advisor.core.advice.running_costs import (
     RentVsBuy,
     RunningCosts,
 )
+from advisor.core.cost.machine import is_stale
 from advisor.core.cost.running import (
     CostSettings,
     RunningCost,
     break_even_hours,
     chinchilla_tokens,
     energy_usd_per_hour,
-    is_stale,
     power_draw,
     running_cost,
     training_flops,
@@ -89,7 +89,7 @@ def rent_vs_buy(results: Results, workload: Job, settings: CostSettings) -> Rent
         why = ("add a cloud instance to compare owning with renting" if not clouds else
                "no cloud instance of the comparison has an hourly price and runs the job")
         return RentVsBuy(None, None, (), why)
-    cloud = min(rented, key=lambda r: r.usd_per_hour)
+    cloud = min(rented, key=lambda r: r.usd_per_hour if r.usd_per_hour is not None else float("inf"))
     rows = []
     for r in results.builds:
         if r.usd_per_hour is not None or r.entry.cloud_id is not None:

@@ -12,16 +12,18 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from advisor.core.advice.evaluate import BuildResult, Results
+from advisor.core.advice.build_results import BuildResult, Results
 from advisor.core.job.job import Job
+from advisor.core.job.planned import alone
 from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
 
 
 def speed_basis_of(r: BuildResult, workload: Job, table: Mapping[str, Any]) -> SpeedBasis | None:
-    """The basis of the GPUs the build's plan uses, for the job as planned; None without a build."""
+    """The basis of the GPUs the build's plan uses, for the job as planned; None without a build. Without a plan
+    (no model chosen, or the estimator refused) the job stands alone: one GPU."""
     if r.resolved is None:
         return None
-    job = r.chosen.planned if r.chosen is not None else workload
+    job = r.chosen.planned if r.chosen is not None else alone(workload)
     return basis_of(table, r.resolved.gpus[:max(1, min(job.n_gpus, r.resolved.gpu_count))], software_of(job))
 
 

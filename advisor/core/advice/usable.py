@@ -26,8 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from advisor.core.hardware.records import Gpu
 from advisor.core.job.choices import Mode
 from advisor.core.job.job import Job
+from advisor.core.plan.planner import ChosenPlan
 from advisor.core.speed.basis import (  # software_of: the table's own key
     SpeedBasis,
     basis_of,
@@ -48,7 +50,7 @@ def rate_words(tokens_per_s: float) -> str:
     return f"{tokens_per_s:.1f}".removesuffix(".0")
 
 
-def speed_basis(table: Mapping[str, Any], gpus: Sequence, workload: Job) -> SpeedBasis:
+def speed_basis(table: Mapping[str, Any], gpus: Sequence[Gpu], workload: Job) -> SpeedBasis:
     return basis_of(table, gpus, software_of(workload))
 
 
@@ -61,7 +63,7 @@ def low_factor(basis: SpeedBasis, fallback_band_pct: float | None) -> float:
     return max(0.1, 1.0 - (band or 0.0) / 100)
 
 
-def per_sequence_tokens_per_s(chosen) -> float | None:
+def per_sequence_tokens_per_s(chosen: ChosenPlan) -> float | None:
     """Generated tokens/s one sequence sees: the estimate's total over the sequences decoded together."""
     s = chosen.estimate.speed.decode_tokens_per_s
     if not s:
@@ -69,7 +71,7 @@ def per_sequence_tokens_per_s(chosen) -> float | None:
     return s / max(chosen.planned.batch, 1)
 
 
-def usable_why(chosen, factor: float, min_tokens_per_s: float, max_hours: float | None) -> str | None:
+def usable_why(chosen: ChosenPlan, factor: float, min_tokens_per_s: float, max_hours: float | None) -> str | None:
     """Why the plan's speed (times ``factor``) is not usable for its job; None when it is."""
     w = chosen.planned
     if w.mode is Mode.INFERENCE:

@@ -42,7 +42,7 @@ __all__ = ["FitFigures", "Problem", "check_job", "check_planned", "estimate", "f
 
 class FitFigures(NamedTuple):
     """``fit_of``'s figures without its sentence or its validated model: what a plan search's probes
-    judge by (issue 20: a training job's search probes dozens of plans per build and shows one).
+    judge by (a training job's search probes dozens of plans per build and shows one: no sentences for the rest).
     The attribute names are ``Fit``'s, so either can be judged alike."""
 
     fits: bool
@@ -151,7 +151,7 @@ def request_speed(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild, us
     first = at(prompt) if prompt else None
     if not mid.decode_tokens_per_s or (first is not None and not first.time_to_first_token_s):
         return mid
-    ttft = first.time_to_first_token_s if first is not None else 0.0
+    ttft = (first.time_to_first_token_s or 0.0) if first is not None else 0.0  # known: checked above
     seconds = ttft + gen * planned.batch / mid.decode_tokens_per_s
     note = (f"a request of {prompt:,} prompt and {gen:,} generated tokens per sequence: decode speed at the "
             f"mid-generation context ({max(1, prompt + gen // 2):,} tokens), "
@@ -181,7 +181,7 @@ def job_speed(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild, memory
     sequences than ``batch`` (``sequences_at_once``), the speed is that of the sequences running together, and
     a request of every sequence takes as many rounds as the pool needs to serve them all."""
     running = sequences_at_once(planned, kv_capacity_tokens)
-    if running is not None and 0 < running < planned.batch:
+    if running is not None and kv_capacity_tokens is not None and 0 < running < planned.batch:
         return _queued_speed(arch, planned, build, memory, usable, weights_bytes_override, running, kv_capacity_tokens)
     speed = (request_speed(arch, planned, build, usable, weights_bytes_override) if planned.is_request
              else estimate_speed(arch, planned, build, memory))

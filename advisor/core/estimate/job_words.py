@@ -28,7 +28,8 @@ def say(name: str, value: object, job: Job | None = None) -> str:
     if value is None:
         if s.none_means is not None:
             return say(name, s.none_means, job)
-        return s.unset or (s.choice(None).label if s.choice(None) else "not set")
+        unset = s.choice(None)
+        return s.unset or (unset.label if unset else "not set")
     if name == "weights":
         return format_words(str(value), *((job.quant_group_size, job.double_quant) if job else ()))
     if name == "kv_dtype":

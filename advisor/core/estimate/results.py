@@ -22,7 +22,8 @@ class Fit(Frozen):
     sequences_at_once: int | None = Field(None, ge=0, description="vLLM / SGLang: the job's sequences its KV pool "
                                                                   "runs together (the rest wait); None elsewhere")
 
-    @computed_field
+    # mypy rejects a decorator over @property; pydantic's computed_field docs prescribe this ignore.
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def headroom_bytes(self) -> float:
         return self.usable_per_gpu_bytes - self.need_per_gpu_bytes

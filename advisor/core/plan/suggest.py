@@ -12,8 +12,9 @@ when the estimate under it fits.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.hardware.records import ResolvedBuild, Topology
@@ -24,6 +25,8 @@ from advisor.core.memory.formats import kv_bytes_per_element, weight_format
 from advisor.core.model.arch import ModelArch
 from advisor.core.plan.planner import ChosenPlan, best_plan
 from advisor.core.units import GIB
+
+T = TypeVar("T")
 
 #: llama.cpp's K-quant ladder (tools/quantize/README.md), mildest first.
 GGUF_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k")
@@ -54,7 +57,8 @@ class Suggestion:
         return self.chosen.estimate.memory.host
 
 
-def _first_running(steps, make: Callable[[object], ChosenPlan | None]) -> tuple[object, ChosenPlan] | None:
+def _first_running(steps: Iterable[T], make: Callable[[T], ChosenPlan | None]) -> tuple[T, ChosenPlan] | None:
+    """The first step whose plan runs, and that plan."""
     for step in steps:
         chosen = make(step)
         if chosen is not None and chosen.status.runs:
@@ -88,7 +92,8 @@ class _Planner:
         self.arch, self.build, self.pins, self.margin = arch, build, pins, margin
         self.cancelled = cancelled
 
-    def __call__(self, job: Job | None, pins: PlanPins | None = None, build: ResolvedBuild | None = None):
+    def __call__(self, job: Job | None, pins: PlanPins | None = None,
+                 build: ResolvedBuild | None = None) -> ChosenPlan | None:
         if self.cancelled is not None and self.cancelled():
             raise SearchCancelled  # asked before each plan search (a few ms at most)
         if job is None:
@@ -105,12 +110,12 @@ def _weights(job: Job, plan: _Planner) -> list[Suggestion]:
         method, chosen = found
         words = "LoRA on a 16-bit base" if method is Method.LORA else "QLoRA (4-bit base)"
         return [Suggestion("method", f"train with {words} instead", chosen)]
-    ladder = GGUF_LADDER if job.engine.gguf else EXL2_LADDER if job.engine is Engine.EXLLAMAV2 else GPU_LADDER
+    formats = GGUF_LADDER if job.engine.gguf else EXL2_LADDER if job.engine is Engine.EXLLAMAV2 else GPU_LADDER
     now = _bits(job.weights)
-    found = _first_running([w for w in ladder if _bits(w) < now], lambda w: plan(_job(job, weights=w)))
-    if found is None:
+    fewer_bits = _first_running([w for w in formats if _bits(w) < now], lambda w: plan(_job(job, weights=w)))
+    if fewer_bits is None:
         return []
-    name, chosen = found
+    name, chosen = fewer_bits
     return [Suggestion("weights", f"{name.upper()} weights ({_bits(name):.1f} bits per weight)", chosen)]
 
 
@@ -161,25 +166,25 @@ def _largest(lo: int, hi: int, runs: Callable[[int], bool]) -> int | None:
 
 
 def _length_and_batch(job: Job, plan: _Planner) -> list[Suggestion]:
-    out = []
+    out: list[Suggestion] = []
     field, label = ("seq_len", "sequences of") if job.mode is Mode.TRAIN else ("context_len", "context of")
     now = getattr(job, field)
 
-    def with_length(n: int):
+    def with_length(n: int) -> ChosenPlan | None:
         return plan(_job(job, **{field: n}))
 
     best = _largest(min(MIN_CONTEXT, now - 1), now - 1, lambda n: bool((p := with_length(n)) and p.status.runs))
-    if best is not None:
-        out.append(Suggestion(field, f"{label} {best:,} tokens at most", with_length(best)))
+    if best is not None and (chosen := with_length(best)) is not None:
+        out.append(Suggestion(field, f"{label} {best:,} tokens at most", chosen))
     if job.batch > 1:
         words = "micro-batch of" if job.mode is Mode.TRAIN else "concurrent sequences:"
 
-        def with_batch(n: int):
+        def with_batch(n: int) -> ChosenPlan | None:
             return plan(_job(job, batch=n))
 
         best = _largest(1, job.batch - 1, lambda n: bool((p := with_batch(n)) and p.status.runs))
-        if best is not None:
-            out.append(Suggestion("batch", f"{words} {best} at most", with_batch(best)))
+        if best is not None and (chosen := with_batch(best)) is not None:
+            out.append(Suggestion("batch", f"{words} {best} at most", chosen))
     return out
 
 
@@ -215,7 +220,7 @@ def suggestions(arch: ModelArch, job: Job, build: ResolvedBuild, pins: PlanPins 
     """The smallest change of each kind that makes ``job`` fit ``build`` (empty: none found).
 
     ``cancelled``: asked before each re-estimate; when it says True, ``SearchCancelled`` is raised
-    (the window's worker stops within one plan search of a newer change, issue 20)."""
+    (the window's worker stops within one plan search of a newer change)."""
     pins = pins or PlanPins()
     plan = _Planner(arch, build, pins, margin, cancelled)
     out = _weights(job, plan) + _kv(job, plan) + _memory_savers(job, plan, pins)

@@ -10,7 +10,7 @@ from advisor.core.job.planned import Plan
 from advisor.core.job.settings import setting
 
 #: Each scheme in words, as its declaration says it (``core.job.settings``).
-SCHEME_WORDS = {Parallel(c.value): c.label for c in setting("parallel").choices}
+SCHEME_WORDS = {Parallel(str(c.value)): c.label for c in setting("parallel").choices}
 LINK_WORDS = {
     LinkKind.NVLINK: "NVLink",
     LinkKind.NVSWITCH: "NVSwitch",
@@ -34,10 +34,11 @@ CHECKPOINT_WORDS = {Checkpointing.NONE: "", Checkpointing.SELECTIVE: "selective 
 
 def _link(build: ResolvedBuild, n: int) -> str:
     g = build.gpus_per_node
-    if n > g:  # across machines (issue 21): the machine's own link, then the network
+    if n > g:  # across machines: the machine's own link, then the network
         across = node_link(build)
         inside = _link(build.node(), g) + " inside each machine" if g > 1 else ""
-        between = f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across else             f"no network between {-(-n // g)} machines"
+        between = (f"{LINK_WORDS[across.kind]} between {-(-n // g)} machines" if across
+                   else f"no network between {-(-n // g)} machines")
         return f"{inside} and {between}" if inside else between
     try:
         return LINK_WORDS[bottleneck_link(build, n).kind]

@@ -62,7 +62,7 @@ class SearchRunner(QObject):
         def search() -> SearchAnswer | None:
             found = evaluate.find_suggestions(arch, workload, results, margin, cancelled=cancelled)
             largest = None if found is None else evaluate.largest_fits_for(workload, fits, margin, cancelled)
-            return None if largest is None else evaluate.SearchAnswer(found, largest)
+            return None if found is None or largest is None else evaluate.SearchAnswer(found, largest)
 
         self.job = start_job(self._pool, generation, search, self._on_answered)
 

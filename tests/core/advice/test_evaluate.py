@@ -2,7 +2,6 @@
 
 import pickle
 
-import numpy as np
 import pytest
 
 from advisor.core.advice import evaluate as compute
@@ -10,33 +9,6 @@ from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_compa
 from advisor.core.job.choices import Engine, Method, Mode
 from advisor.core.job.planned import PlannedJob, alone
 from advisor.storage.catalog_store import load_catalog
-
-
-def test_largest_fitting_interpolates_on_the_curve():
-    curve = compute.CURVE_PARAMS * 2.0  # 2 bytes per parameter
-    got = compute.largest_fitting(curve, 20e9)
-    assert got == pytest.approx(10e9, rel=1e-6)
-    assert compute.largest_fitting(curve, 0.5e9) is None
-    assert compute.largest_fitting(curve, 1e15) == pytest.approx(1e12)
-
-
-def test_largest_fitting_skips_gaps():
-    curve = compute.CURVE_PARAMS * 2.0
-    curve[5] = np.nan
-    assert compute.largest_fitting(curve, 20e9) == pytest.approx(10e9, rel=1e-6)
-
-
-def test_techniques_follow_the_mode():
-    labels, current = compute.technique_workloads(PlannedJob(mode=Mode.TRAIN, method=Method.QLORA))
-    assert set(labels) == {"full fine-tune", "LoRA", "QLoRA"} and current == "QLoRA"
-    labels, current = compute.technique_workloads(PlannedJob(weights="q3_k_m"))
-    assert current == "Q3_K_M (GGUF, 3.9 bits) (current)" and labels[current].weights == "q3_k_m"
-
-
-def test_unknown_build_id_is_a_message_on_that_build():
-    catalog = load_catalog().catalog
-    r = compute.evaluate_build(catalog, None, PlannedJob(), BuildEntry(name="x", build_id="no-such-build"))
-    assert r.estimate is None and "cannot resolve" in r.error
 
 
 def test_canonical_comparison_matches_the_estimator():
@@ -58,13 +30,6 @@ def test_canonical_comparison_matches_the_estimator():
     assert set(results.curves) == {"bf16", "fp8", "int8 (LLM.int8)", "4-bit AWQ"}
     gguf = compute.technique_workloads(c.workload.model_copy(update={"engine": Engine.LLAMA_CPP, "weights": "q4_k_m"}))
     assert set(gguf[0]) == {"bf16", "GGUF Q4_K_M"} and gguf[1] == "GGUF Q4_K_M"
-
-
-def test_model_resolution_says_what_is_missing():
-    catalog = load_catalog().catalog
-    with pytest.raises(LookupError, match="no-such-model"):
-        compute.resolve_model(catalog, ModelRef(preset_id="no-such-model"))
-    assert compute.resolve_model(catalog, ModelRef(generic_params=7e9)).family == "generic"
 
 
 def test_model_marker_sits_on_the_curves_footing():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.advice.catalog_search import Found
-from advisor.core.advice.passes import fewer_cards_first, measured_first
+from advisor.core.advice.found import Found
+from advisor.core.advice.passes import fewer_cards_first, measured_first, pareto_front
 from advisor.core.advice.ranking import Criterion
 
 
@@ -77,3 +77,15 @@ def test_within_the_estimates_error_on_value_fewer_cards_come_first(many, moves)
     out = [f.candidate.id for f in fewer_cards_first([many, two])]
     assert out == (["2x", "8x"] if moves else ["8x", "2x"])
     assert [f.candidate.id for f in fewer_cards_first([two, many])] == ["2x", "8x"]  # fewer above: never moves
+
+
+def _f(price, speed):
+    class C:
+        price_usd = price
+    return Found(candidate=C(), chosen=(), plans_text=(), speed_score=speed)
+
+
+def test_pareto_front_keeps_only_undominated():
+    pts = [_f(1000, 10), _f(1500, 9), _f(2000, 20), _f(2500, 20), _f(3000, 30), _f(None, 50)]
+    front = pareto_front(pts)
+    assert [(f.candidate.price_usd, f.speed_score) for f in front] == [(1000, 10), (2000, 20), (3000, 30)]

@@ -29,3 +29,20 @@ def test_a_measured_family_is_measured_and_another_extrapolated():
     assert gone.speed_basis is None  # no build resolved: nothing to stand on
     assert speed_basis_of(pair, job, table) == first.speed_basis
     assert [r.estimate for r in based.builds] == [r.estimate for r in results.builds]  # nothing else changes
+
+
+def test_a_build_without_a_plan_takes_the_basis_of_one_gpu():
+    """No model chosen: the build resolves but has no plan; the user's job (no GPU count of its own) stands
+    alone on one GPU instead of failing on a plan field it does not have."""
+    from advisor.core.job.job import Job
+
+    catalog = load_catalog().catalog
+    job = Job(weights="q4_k_m", engine="llama.cpp")
+    results = evaluate.evaluate(catalog, None, job, (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),),
+                                suggest=False)
+    (pair,) = results.builds
+    assert pair.chosen is None and pair.resolved is not None
+    family = pair.resolved.gpus[0].speed_family
+    table = {basis_key(family, software_of(job)): {"rows": 4, "median_pct": 9.0}, "extrapolated": {"median_pct": 40.0}}
+    basis = speed_basis_of(pair, job, table)
+    assert basis is not None and basis.calibrated and basis.rows == 4

@@ -60,7 +60,7 @@ PINNED = {
     # LitGPT FSDP + LoRA (resource tables), no longer known gaps: FSDP units mixing frozen and
     # trained weights and gradient accumulation under FSDP.no_sync (frameworks.FSDP_MIXED_UNITS, FSDP_NO_SYNC)
     "litgpt-thunder-tinyllama-full-1xa100-eager": 5, "litgpt-thunder-tinyllama-full-8xa100-ddp-eager": 11,
-    "litgpt-thunder-tinyllama-full-8xa100-fsdp-eager": 6,  # (calibration)
+    "litgpt-thunder-tinyllama-full-8xa100-fsdp-eager": 6,  # re-pinned after the speed calibration's second round
     "litgpt-l2-7b-lora-2xa100-mb1": 6, "litgpt-l2-7b-lora-2xa100-mb2": 3, "litgpt-l2-7b-lora-2xa100-mb4": 7,
     "litgpt-l2-13b-lora-4xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb2": 6,
     "litgpt-phi15-lora-2xa100-mb4": 13,
