@@ -4,7 +4,7 @@ and the dequantizing pass of a quantized prompt on Volta (gguf_paths.dequant_byt
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
