@@ -100,11 +100,22 @@ def kv_elements_per_token_layer(arch: ModelArch, engine: Engine = Engine.VLLM) -
     transformers, whose DeepSeek code caches the decompressed per-head k and v."""
     att = arch.attention
     if att.kind is AttentionKind.MLA:
+        rope = att.qk_rope_head_dim
+        if rope is None:  # (the layout's validator requires it for MLA)
+            raise ValueError("MLA attention without qk_rope_head_dim")
         if Engine(engine) is Engine.TRANSFORMERS:
             nope = att.qk_nope_head_dim or arch.head_dim
-            return arch.n_heads * (nope + att.qk_rope_head_dim + (att.v_head_dim or arch.head_dim))
-        return att.kv_lora_rank + att.qk_rope_head_dim
+            return arch.n_heads * (nope + rope + (att.v_head_dim or arch.head_dim))
+        return att.latent_kv_rank + rope
     return 2 * arch.n_kv_heads * arch.head_dim
+
+
+def sliding_window(arch: ModelArch) -> int:
+    """The window of a sliding-attention model, in tokens (the layout's validator requires one for that kind)."""
+    window = arch.attention.sliding_window
+    if window is None:
+        raise ValueError("sliding attention without a window")
+    return window
 
 
 def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
@@ -119,7 +130,7 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     att = arch.attention
     if att.kind is AttentionKind.SLIDING:
         n_slide = arch.n_layers if att.sliding_layers is None else min(att.sliding_layers, arch.n_layers)
-        tokens = n_slide * min(context_len, att.sliding_window) + (arch.n_layers - n_slide) * context_len
+        tokens = n_slide * min(context_len, sliding_window(arch)) + (arch.n_layers - n_slide) * context_len
     else:
         tokens = arch.n_layers * context_len
     return per_token * tokens * batch

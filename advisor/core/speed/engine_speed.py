@@ -47,7 +47,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.hardware.records import Gpu
 from advisor.core.job.choices import Engine
+from advisor.core.job.job import Job
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
     INFERENCE_COMPUTE_EFFICIENCY,
@@ -189,7 +191,7 @@ def gguf_compute_share(path: GgufPath | None) -> float:
                                  else PRIOR_COMPUTE)
 
 
-def gguf_path_ratio(gpu, workload) -> float:
+def gguf_path_ratio(gpu: Gpu, workload: Job) -> float:
     """For a GGUF job: its kernel path's compute share over the engine's, so that the engine's share × the path's
     peak × this = the path's share of the path's peak (``gguf_compute_share``); 1 for any other job."""
     if not workload.engine.gguf:
