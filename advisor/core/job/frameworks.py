@@ -61,7 +61,7 @@ from advisor.core.job.choices import (
     OptimizerKernel,
     Precision,
 )
-from advisor.core.job.job import JobT
+from advisor.core.job.job import Job, JobT
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memo import KeepLast
 
@@ -226,10 +226,18 @@ def apply_framework(job: JobT) -> JobT:
         return job
     given = job.model_fields_set
     update: dict[str, object] = {}
+    framework = job.framework
     if job.method.litgpt_adapter and "framework" not in given:
         # LitGPT's adapter methods exist only in LitGPT (finetune_adapter / finetune_adapter_v2).
-        update["framework"] = Framework.LITGPT
-    p = PROFILES[update.get("framework", job.framework)]
+        framework = Framework.LITGPT
+        update["framework"] = framework
+    update |= _unset_defaults(job, PROFILES[framework], given)
+    return job.model_copy(update=update) if update else job
+
+
+def _unset_defaults(job: Job, p: Profile, given: set[str]) -> dict[str, object]:
+    """The profile's value of each training field the user left unset (``apply_framework``)."""
+    update: dict[str, object] = {}
     if "precision" not in given:
         update["precision"] = p.precision
     if job.loss is None:
@@ -247,12 +255,12 @@ def apply_framework(job: JobT) -> JobT:
         update["activation_offload"] = p.activation_offload
     if job.optimizer_kernel is None:
         update["optimizer_kernel"] = p.optimizer_kernel
-    return job.model_copy(update=update) if update else job
+    return update
 
 
-#: ``apply_framework`` with the last workload kept: training memory and training speed ask for the same
-#: job in a row (and the fit sweep for one workload on 21 model sizes).
-with_framework_defaults = KeepLast(apply_framework)
+#: ``apply_framework`` with the last planned job kept: training memory and training speed ask for the same
+#: job in a row (and the fit sweep for one job on 21 model sizes).
+with_framework_defaults: KeepLast[PlannedJob, PlannedJob] = KeepLast(apply_framework)
 
 
 #: Each framework by the name its users know it by (the window's choice, the PDF's workload table).
