@@ -1,4 +1,4 @@
-"""The litgpt profile's memory mechanisms (issue 14): each pinned to LitGPT's code at
+"""The litgpt profile's memory mechanisms: each pinned to LitGPT's code at
 ``LITGPT_COMMIT``, Lightning Fabric's bitsandbytes plugin and bitsandbytes 0.42.0, as cited in
 ``advisor/core/job/frameworks.py``; the other frameworks keep the defaults they had."""
 
@@ -26,8 +26,8 @@ def test_litgpt_constants_are_the_cited_ones():
 def test_litgpt_profile_follows_its_code():
     p = PROFILES[Framework.LITGPT]
     assert p.untied_lm_head and p.kv_full_heads and p.quantize_lm_head
-    assert p.fused_qkv_view and p.lora_pad_saved  # issue 14: LITGPT_QKV_VIEW, LITGPT_LORA_PAD
-    assert p.fsdp_mixed_units and p.accumulate_unsharded  # issue 14: FSDP_MIXED_UNITS, FSDP_NO_SYNC
+    assert p.fused_qkv_view and p.lora_pad_saved  # LITGPT_QKV_VIEW, LITGPT_LORA_PAD
+    assert p.fsdp_mixed_units and p.accumulate_unsharded  # FSDP_MIXED_UNITS, FSDP_NO_SYNC
     assert p.lora_dropout == LITGPT_LORA_DROPOUT
     assert not p.chunked_loss_upcast
     assert p.dequant_bytes == FABRIC_BNB_DEQUANT_BYTES

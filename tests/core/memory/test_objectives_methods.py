@@ -1,4 +1,4 @@
-"""Training objectives (SFT, DPO, ORPO, reward) and LitGPT's adapter methods (issue 21).
+"""Training objectives (SFT, DPO, ORPO, reward) and LitGPT's adapter methods.
 
 One row per cited source:
 * LitGPT's adapter code at 26857050 (litgpt/adapter.py, adapter_v2.py) and its resource tables

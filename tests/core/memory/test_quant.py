@@ -146,7 +146,7 @@ def test_unknown_kv_dtype():
 
 
 def test_block_sizes_match_gguf_py():
-    """The copied GGUF block table equals gguf-py's GGML_QUANT_SIZES (issue 20: estimate does not import gguf)."""
+    """The copied GGUF block table equals gguf-py's GGML_QUANT_SIZES (an estimate does not import gguf)."""
     gguf = pytest.importorskip("gguf")
     from advisor.core.memory.formats import GGML_BLOCK_SIZES
 
@@ -155,7 +155,7 @@ def test_block_sizes_match_gguf_py():
 
 
 def test_estimate_imports_no_qt_no_gguf_no_pdf():
-    """``llm-advisor estimate`` on a preset loads neither Qt, pyqtgraph, gguf nor the report code (issue 20)."""
+    """``llm-advisor estimate`` on a preset loads neither Qt, pyqtgraph, gguf nor the report code."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""LitGPT's memory mechanisms in the training estimate (issue 14), counted by hand on a tiny
+"""LitGPT's memory mechanisms in the training estimate, counted by hand on a tiny
 Llama-shaped model: LoRA dropout copies and masks, k/v repeated to every head, fp32 chunked loss,
 a separate lm_head for a tied checkpoint, a 4-bit lm_head and its fp16 + bf16 dequantized copies."""
 
@@ -132,7 +132,7 @@ def test_lora_on_part_of_qkv_keeps_its_padded_output():
 
 def test_litgpt_mha_lora_counts_both_by_hand():
     """LitGPT LoRA on q, v of an MHA block, per token and layer (checked against autograd's saved
-    storages of LitGPT's own code, issue 14): RMSNorm inputs in fp32 (4h each), dropout copy + mask
+    storages of LitGPT's own code): RMSNorm inputs in fp32 (4h each), dropout copy + mask
     (3h), q, k, kernel output (2q each) and the whole fused qkv (2(q + 2kv)) behind v, the padded
     LoRA output of q and v (2(q + kv)), SwiGLU 6f; plus the fp32 log-sum-exp."""
     h, q, kv, f = 64, 64, 64, 128

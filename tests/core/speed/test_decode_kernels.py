@@ -1,4 +1,4 @@
-"""A decode step as its kernels run (issue 15, fourth session): the weight GEMMs, then the attention
+"""A decode step as its kernels run: the weight GEMMs, then the attention
 kernel, each bounded by its own roofline, summed (``decode.kernels_seconds``). A roofline over the whole
 step let a large batch hide its KV reads behind the GEMMs' compute."""
 

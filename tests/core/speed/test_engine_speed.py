@@ -1,5 +1,5 @@
 """The per-engine speed constants are the calibration's fit (benchmarks/speed_calibration.py), on
-calibration sources only (issue 15)."""
+calibration sources only."""
 
 import pytest
 
@@ -24,7 +24,7 @@ def test_fitted_constants_as_shipped():
     # Seventh session: refitted with the dequantizing kernels' per-layer time (QUANT_KERNEL_S_PER_LAYER) in
     # place; vLLM's bandwidth share is back at the prior (within 1 % of the best), its compute share 0.46.
     assert es.FITTED == {
-        # issue 42, second round: fitted with its decode kernels (gguf_decode), its compute share the prior
+        # Fitted with its decode kernels (gguf_decode), its compute share the prior
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.67, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3,
@@ -132,7 +132,7 @@ def test_trt_llm_fits_only_its_compute_share_without_small_batch_rows(catalog):
 
 
 def test_prefill_rows_do_not_fit_an_engines_host_floor(catalog):
-    # issue 15, prefill session: llama-bench pp rows see only the compute share, so they never count towards an
+    # llama-bench pp rows see only the compute share, so they never count towards an
     # engine's full fit; llama.cpp's decode rows fit its decode kernels' constants instead (gguf_decode), its
     # compute share stays the prior and its engine floor 0.
     rows = speed_calibration.calibration_rows(catalog)[Engine.LLAMA_CPP]
@@ -169,7 +169,7 @@ def test_per_head_share_is_a_fit_of_the_calibration_rows(catalog):
 
 
 def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
-    # Issue 15, seventh session: the per-layer time of the dequantizing kernels, fitted on the CUDA-graph engines'
+    # The per-layer time of the dequantizing kernels, fitted on the CUDA-graph engines'
     # calibration rows with GPTQ / AWQ / 8-bit weights: no grid neighbour does better by more than TIE.
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     assert len(rows) >= speed_calibration.MIN_ROWS

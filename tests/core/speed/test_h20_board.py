@@ -1,5 +1,5 @@
 """The H20 is an NVLink 4 part (900 GB/s per GPU; catalog/gpus/h20.json names its source): several H20 run
-on one NVSwitch board, as the Qwen3 speed benchmark's 8-GPU tensor-parallel SGLang rows ran (issue 15)."""
+on one NVSwitch board, as the Qwen3 speed benchmark's 8-GPU tensor-parallel SGLang rows ran."""
 
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.hardware.interconnect import LinkKind, bottleneck_link

@@ -1,4 +1,4 @@
-"""Cards reach different shares of their tensor peak (issue 15, fifth session): ``flops.matmul_share``
+"""Cards reach different shares of their tensor peak: ``flops.matmul_share``
 scales an engine's compute share by the card's measured maximum achievable matmul FLOP/s (stas00/ml-engineering
 compute/accelerator/README.md at 744d01e1) over a typical card's share."""
 

@@ -1,4 +1,4 @@
-"""Published scaling across machines (issue 21), through benchmarks/speed_fidelity.py: the Trainy
+"""Published scaling across machines, through benchmarks/speed_fidelity.py: the Trainy
 on WhiteFiber rows (torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md at cbccb38:
 Llama 3.1 8B, FSDP, 8x H200 per host, 400 Gb/s CX-7 per GPU; 10,938 tokens/s per GPU on 4 hosts,
 10,753 on 8). They run float8 training, which the estimator does not model: the level is pinned at

@@ -1,4 +1,4 @@
-"""Training across machines (issue 21): the network enters the step through hierarchical collectives."""
+"""Training across machines: the network enters the step through hierarchical collectives."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""A prompt's attention without a fused kernel: its scores go through memory (issue 15, fifteenth session)."""
+"""A prompt's attention without a fused kernel: its scores go through memory."""
 
 import re
 

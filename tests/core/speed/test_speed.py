@@ -349,7 +349,7 @@ def test_more_gpus_than_the_build_has():
     assert s.decode_tokens_per_s is None and "has 2" in s.notes[0]
 
 
-# --- the optimizer kernel (issue 15, seventh session) ------------------------------------------------
+# --- the optimizer kernel ------------------------------------------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

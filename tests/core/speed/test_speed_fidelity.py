@@ -154,7 +154,7 @@ PINNED = {
     "tt-l32-3b-flags-adamw8bit": 12, "tt-l32-3b-flags-chunkedce": 12, "tt-l32-3b-flags-compile": 15,
     "tt-l32-3b-flags-lora": 25, "tt-l32-3b-flags-optinbwd": 7, "tt-l32-3b-flags-packed": 26,
     "tt-l32-3b-flags-qlora": 24,
-    # issue 42, second round: rows that score once TinyLlama, Qwen2.5 3B and the Tesla P40 are mapped, and PR
+    # Rows that score once TinyLlama, Qwen2.5 3B and the Tesla P40 are mapped, and PR
     # #4766's P40 tg128 rows (calibration)
     "lcpp-4766-p40-l7b-q2_k-tg128": 42, "lcpp-4766-p40-l7b-q3_k_s-tg128": 54, "lcpp-4766-p40-l7b-q4_0-tg128": 4,
     "lcpp-4766-p40-l7b-q4_1-tg128": 4, "lcpp-4766-p40-l7b-q4_k_s-tg128": 5, "lcpp-4766-p40-l7b-q5_0-tg128": 6,
@@ -187,8 +187,8 @@ def test_every_trusted_scored_row_is_pinned(catalog):
     assert scored <= set(PINNED)
 
 
-def test_issue_15_targets_hold_on_the_sources_it_held_out(catalog):
-    # The sources issue 15 held out of every fit (``split_of``), since seen while mechanisms were chosen
+def test_the_speed_targets_hold_on_the_sources_held_out(catalog):
+    # The sources held out of every fit (``split_of``), since seen while mechanisms were chosen
     # ("held-out, seen"): its targets (decode 10 / 25 %, prefill 15 / 35 %, training median 20 %) still hold.
     outcomes = [speed_fidelity.evaluate(r, catalog) for r in ROWS.values()]
     seen = speed_fidelity.summarize(outcomes, "held-out, seen")
@@ -221,7 +221,7 @@ def test_target_misses_names_each_group_over_its_target_or_without_rows():
 
 
 def test_engines_differ_where_published_rates_do(catalog):
-    # issue 15: the engine changes the estimate (transformers' eager generate is slower).
+    # The engine changes the estimate (transformers' eager generate is slower).
     rows = [r for r in ROWS.values() if r["id"].startswith("qwen25-7b-") and r["id"].endswith("-bf16-in1-1gpu")]
     rates = {r["engine"]: speed_fidelity.evaluate(r, catalog).estimate for r in rows}
     assert rates["transformers"] < rates["vllm"] * 0.7
@@ -302,7 +302,7 @@ def test_a_decode_row_faster_than_its_job_can_run_is_a_known_gap_not_scored(cata
 
 def test_an_moe_row_run_on_filler_weights_is_a_known_gap_not_scored(catalog):
     """TensorRT-LLM's 0.9.0 page builds its engines from a model config, without weights: a dense model's speed
-    does not depend on the values, an MoE model's router does (issue 15, fifteenth session)."""
+    does not depend on the values, an MoE model's router does."""
     outcomes = {r["id"]: speed_fidelity.evaluate(r, catalog) for r in ROWS.values()}
     filler = {i for i, o in outcomes.items() if o.skipped.startswith("known gap: an MoE model run on filler weights")}
     mixtral = {i for i in ROWS if i.startswith("trtllm090-mixtral8x7b-")}

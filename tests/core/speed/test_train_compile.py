@@ -1,4 +1,4 @@
-"""torch.compile's training speed-up (issue 15, fourth session): ``flops.TRAIN_COMPILE_SPEEDUP``, the
+"""torch.compile's training speed-up: ``flops.TRAIN_COMPILE_SPEEDUP``, the
 geometric mean of torchtitan's compile / no-compile pairs in the calibration sources."""
 
 import pytest

@@ -87,7 +87,7 @@ def test_training_runs_at_the_gpus_mfu(catalog):
 
 
 def test_the_foreach_step_is_what_splits_the_h100_rows_by_model_size(catalog):
-    # Issue 15, seventh session: the HF Trainer rows ran PyTorch's foreach AdamW. Each row's matmul share
+    # The HF Trainer rows ran PyTorch's foreach AdamW. Each row's matmul share
     # (its step less its optimizer step, as train_mfu_fit takes it) agrees across LoRA 8B and full 1B when
     # the step is timed as the foreach kernel's (0.233-0.245), and splits by model size when timed as a
     # fused kernel's (the full 1B rows' optimizer step is most of what separates them).
