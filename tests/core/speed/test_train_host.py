@@ -50,3 +50,27 @@ def test_an_offloaded_optimizer_steps_on_the_cpu_at_host_memory_speed():
     fsdp = w.model_copy(update={"n_gpus": 2, "parallel": "fsdp"})
     assert cpu_optimizer_seconds(a, fsdp, pair_4090_pcie()) == pytest.approx(cpu)
     assert cpu_optimizer_seconds(a, w.model_copy(update={"offload": ()}), one_4090()) == 0
+
+
+def test_the_hosts_bandwidth_is_its_platforms_else_an_assumed_desktop():
+    from advisor.core.hardware.tiers import host_memory_gb_per_s
+    from advisor.core.speed.train_host import HOST_MEMORY_GB_PER_S, host_gb_per_s
+    from advisor.storage.catalog_store import load_catalog
+
+    server = load_catalog().catalog.platforms["server-eight-cards"]  # 8 channels of DDR4-3200
+    rate, whence = host_gb_per_s(one_4090().model_copy(update={"tier": server}))
+    assert rate == host_memory_gb_per_s(server) and "8 channels at 3,200 MT/s" in whence
+    untold = server.model_copy(update={"ram_channels": None})
+    assert host_gb_per_s(one_4090().model_copy(update={"tier": untold})) == (HOST_MEMORY_GB_PER_S,
+                                                                            "assumed: dual-channel DDR5")
+    assert host_gb_per_s(one_4090())[0] == HOST_MEMORY_GB_PER_S  # no platform named
+
+
+def test_no_offload_costs_the_host_nothing():
+    from advisor.core.speed.layout import split_of
+    from advisor.core.speed.train_host import cpu_optimizer_seconds, offload_seconds
+
+    w = PlannedJob(mode="train", method="full", seq_len=128)
+    notes: list[str] = []
+    assert offload_seconds(llama2_7b(), w, one_4090(), split_of(w), notes) == 0.0 and notes == []
+    assert cpu_optimizer_seconds(llama2_7b(), w, one_4090()) == 0.0
