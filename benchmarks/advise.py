@@ -1,4 +1,4 @@
-"""How fast "Find builds" searches the whole catalog for one job (issue 13: ≤ 300 ms here).
+"""How fast "Find builds" searches the whole catalog for one job (target: ≤ 300 ms here).
 
 Times ``advisor.core.advice.catalog_search.search`` over every candidate the shipped catalog makes (every
 card at 1–8, NVLink pairs, builds, systems; and separately the cloud), for three jobs: 70B
@@ -8,7 +8,7 @@ same run (the reference: what the window spends per build).
 
 ``--cli`` times whole answers as a user gets them: ``llm-advisor advise …`` in a fresh process (start-up, the
 catalog read, the search and the text), for three everyday questions of ``benchmarks/buyer_questions.py``, as the
-median of ``--repeat`` runs and as a ratio to a bare ``python -c pass`` in the same run (issue 40: an answer in
+median of ``--repeat`` runs and as a ratio to a bare ``python -c pass`` in the same run (target: an answer in
 1 s or less on this machine).
 
 Run: ``.venv/bin/python benchmarks/advise.py [--repeat N] [--cli]``

@@ -1,4 +1,4 @@
-"""Catalog cost as the user's catalog grows: 1,000 and 10,000 user GPU records (issue 20).
+"""Catalog cost as the user's catalog grows: 1,000 and 10,000 user GPU records.
 
 ``generate(home, n)`` writes ``n`` valid, varied GPU records into the user catalog of an
 ``LLM_ADVISOR_HOME`` folder (``<home>/data/catalog/gpus/<id>.json``, the layout the app reads;
@@ -95,7 +95,7 @@ def _ratio_line(what: str, times: dict[int, list[float]], unit: str = "s", scale
 
 
 def _forget_parsed() -> None:
-    """Empty the loader's per-file cache (absent before issue 20), so that a load parses every file."""
+    """Empty the loader's per-file cache, so that a load parses every file."""
     from advisor.storage.catalog_store import reading
 
     getattr(reading, "_parsed", {}).clear()

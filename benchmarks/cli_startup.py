@@ -1,4 +1,4 @@
-"""``llm-advisor estimate`` as a whole process, as a ratio to ``python -c "import pydantic"`` (issue 20).
+"""``llm-advisor estimate`` as a whole process, as a ratio to ``python -c "import pydantic"``.
 
 Paired and interleaved runs in one go (the machine's load moves both alike); prints the medians and the ratio.
 

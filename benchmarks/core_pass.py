@@ -1,4 +1,4 @@
-"""The core's work for one workload change in the window, without Qt (issue 20).
+"""The core's work for one workload change in the window, without Qt.
 
 The six builds of ``benchmarks/ui_recompute.py`` (its ``SIX``), the window's model (the
 canonical comparison's), each change a new batch and sequence length (context length for
@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LLM_ADVISOR_HOME", tempfile.mkdtemp(prefix="advisor-bench-"))
 
-from benchmarks.ui_recompute import SIX  # (no Qt import at module level)
+from benchmarks.ui_recompute import SIX  # noqa: E402 (after the path set-up; no Qt import at module level)
 
 
 def setup(train: bool):

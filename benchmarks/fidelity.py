@@ -41,9 +41,9 @@ import sources  # noqa: E402  (benchmarks/sources.py)
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
-GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2 (issue 21)
+GROUPS = ("inference", "full", "lora", "qlora", "adapter")  # adapter: LitGPT adapter and adapter v2
 TRAINING_GROUPS = ("full", "lora", "qlora", "adapter")  # the "training" line: every training group together
-#: Issue 42's training-memory target on held-out sources: median / p90 absolute % error at most.
+#: The training-memory target on held-out sources: median / p90 absolute % error at most.
 TRAINING_TARGET = (8.0, 20.0)
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).
@@ -145,26 +145,26 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
     out: dict[str, object] = {}
     if "full-prompt-logits" in tags:
         out.update(full_prompt_logits=True, prompt_tokens=int(tags["full-prompt-logits"]))
-    if "optimizer-in-backward" in tags:
-        out["optimizer_in_backward"] = True
     if "chunked-ce" in tags:
         out.update(loss="chunked", loss_chunks=int(tags["chunked-ce"] or 8))
     if "op-sac" in tags:
         out["checkpointing"] = "op-sac"
-    if "bnb-saves-input" in tags:
-        out["bnb_legacy"] = True
-    for tag, field in (("framework", "framework"), ("loss", "loss"), ("optimizer-kernel", "optimizer_kernel")):
+    # After chunked-ce: a row's own loss:KIND names the loss.
+    for tag, field in _TEXT_TAGS.items():
         if tag in tags:
             out[field] = tags[tag]
-    for tag, field in (("tp", "tp"), ("cp", "cp"), ("checkpoint-every", "checkpoint_every"),
-                       ("grad-accum", "grad_accum_steps")):
+    for tag, field in _COUNT_TAGS.items():
         if tag in tags:
             out[field] = int(tags[tag])
-    for tag, field in (("activation-offload", "activation_offload"), ("compile", "compile"),
-                       ("expandable-segments", "expandable_segments")):
-        if tag in tags:
-            out[field] = True
+    out.update({field: True for tag, field in _SWITCH_TAGS.items() if tag in tags})
     return out
+
+
+_TEXT_TAGS = {"framework": "framework", "loss": "loss", "optimizer-kernel": "optimizer_kernel"}
+_COUNT_TAGS = {"tp": "tp", "cp": "cp", "checkpoint-every": "checkpoint_every", "grad-accum": "grad_accum_steps"}
+_SWITCH_TAGS = {"optimizer-in-backward": "optimizer_in_backward", "bnb-saves-input": "bnb_legacy",
+                "activation-offload": "activation_offload", "compile": "compile",
+                "expandable-segments": "expandable_segments"}
 
 
 def measured_bytes(row: dict[str, str]) -> float:

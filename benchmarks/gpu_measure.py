@@ -1,4 +1,4 @@
-"""Measure on a real CUDA GPU what the fidelity tables compare the estimates with (issues 15 and 14).
+"""Measure on a real CUDA GPU what the fidelity tables compare the estimates with (speed and training memory).
 
 Run on a machine with an NVIDIA GPU, PyTorch, transformers, peft and accelerate (the device machine
 lent to some sessions; nothing here runs in the tests or in CI)::

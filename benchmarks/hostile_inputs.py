@@ -43,6 +43,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -181,155 +182,210 @@ MIXTRAL_CONFIG = {**LLAMA_CONFIG, "model_type": "mixtral", "num_local_experts": 
 
 def make_case(family: str, seed: int, home: Path, work: Path) -> tuple[list[str], dict[str, Any]]:
     """Write the case's inputs under ``home`` (the user folder) and ``work``; return the argv and notes."""
+    if family not in _CASES:
+        raise ValueError(family)
     rng = random.Random(f"{family}:{seed}")
-    user = home / "data" / "catalog"
     note: dict[str, Any] = {}
-    if family == "record":
-        folder = rng.choice(["gpus", "builds", "systems", "cloud", "models", "parts"])
-        source = rng.choice(_shipped(folder))
-        doc = json.loads(source.read_text())
-        if folder == "cloud" and rng.random() < 0.2:  # an NVLink pair past the instance's GPUs
-            doc["topology"] = {**doc.get("topology", {}), "nvlink_pairs": [[0, doc["gpu_count"] + rng.randrange(0, 500)]]}
-            data = json.dumps(doc).encode()
-        else:
-            data = mutate_json(rng, doc)
-        (user / folder).mkdir(parents=True)
-        (user / folder / source.name).write_bytes(data)
-        rid = source.stem
-        argv = rng.choice([["catalog", "validate"], ["catalog", "list", "--json"], ["catalog", "show", rid],
-                           ["estimate", "--params", "8b", *(["--gpu", rid] if folder == "gpus" else
-                                                            ["--build", rid] if folder in ("builds", "systems", "cloud")
-                                                            else [])],
-                           ["estimate", rid] if folder == "models" else ["estimate", "--params", "1b"]])
-        return argv, note
-    if family == "hidden":
-        user.mkdir(parents=True)
-        (user / "hidden.json").write_bytes(mutate_json(rng, {"schema_version": 1, "hidden": {"gpu": ["rtx-4090"]}}))
-        return rng.choice([["catalog", "list"], ["catalog", "validate"], ["catalog", "remove", "rtx-3090"],
-                           ["estimate", "--params", "8b", "--gpu", "rtx-4090"]]), note
-    if family == "settings":
-        f = home / "config" / "settings.json"
-        f.parent.mkdir(parents=True)
-        f.write_bytes(mutate_json(rng, {"schema_version": 1, "memory_unit": "GiB", "hours_per_day": 8, "years": 3,
-                                        "electricity_usd_per_kwh": 0.15, "recent_comparisons": ["/x.json"]}))
-        return ["estimate", "--params", "8b", "--gpu", "rtx-3090"], note
-    if family == "comparison":
-        from advisor.core.advice.comparison import canonical_comparison
-        from advisor.storage.comparison_file import to_json
+    return _CASES[family](_Case(rng, seed, home, work, home / "data" / "catalog", note)), note
 
-        doc = json.loads(to_json(canonical_comparison()))
-        if rng.random() < 0.4:
-            doc["workload"] = {**doc["workload"], "mode": "train", "grad_accum_steps": 8, "epochs": 1.0,
-                               "dataset_tokens": 10**9}
-        if rng.random() < 0.3:
-            doc["builds"][0] = {"name": "g", "gpu_id": "rtx-3090", "gpu_count": 2,
-                                "topology": {"nvlink_pairs": [[0, 1]], "pcie_gen": 4}}
-        path = work / "c.json"
-        path.write_bytes(mutate_json(rng, doc))
-        return ["report", str(path), "--out", str(work / "c.pdf")], note
-    if family == "bundle":
-        records = {}
-        for folder, kind in (("gpus", "gpu"), ("models", "model")):
-            doc = json.loads(rng.choice(_shipped(folder)).read_text())
-            records[kind] = [{**doc, "id": f"b-{kind}-{seed}"}]
-        path = work / "b.json"
-        path.write_bytes(mutate_json(rng, {"format": "llm-advisor-catalog-bundle", "schema_version": 1,
-                                           "records": records, "hidden": {"gpu": ["rtx-4090"]}}))
-        if rng.random() < 0.3:  # a user record it conflicts with
-            (user / "gpus").mkdir(parents=True)
-            (user / "gpus" / f"b-gpu-{seed}.json").write_text(json.dumps({**records["gpu"][0], "name": "mine"}))
-        return ["catalog", "import", str(path)], note
-    if family == "prices":
-        gpus = [p.stem for p in _shipped("gpus")][:40]
-        rows = [[rng.choice(gpus), rng.choice(["new", "used"]), str(rng.randrange(100, 5000)),
-                 f"2025-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}", f"https://example.org/{i}"]
-                for i in range(rng.choice([1, 5, 50, 500, 3000]))]
-        for _ in range(rng.choice([0, 1, 1, 2, 5])):
-            row = rng.choice(rows)
-            row[rng.randrange(5)] = _csv_cell(rng)
-        lines = ["id,kind,usd,date,source_url"] + [",".join(r) for r in rows]
-        if rng.random() < 0.1:
-            lines[0] = rng.choice(["", "id,kind", "id,kind,usd,date,source_url,x", "\ufeffid,kind,usd,date,source_url"])
-        path = work / "p.csv"
-        path.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
-        return ["catalog", "prices", "import", str(path)] + (["--dry-run"] if rng.random() < 0.2 else []), note
-    if family == "config":
-        path = work / "config.json"
-        path.write_bytes(mutate_json(rng, rng.choice([LLAMA_CONFIG, MIXTRAL_CONFIG])))
-        return ["estimate", str(path)] + rng.choice([[], ["--gpu", "rtx-4090"], ["--mode", "train", "--method", "lora"]]), note
-    if family == "gguf":
-        path = work / "m.gguf"
-        path.write_bytes(_gguf_bytes(rng))
-        return ["estimate", str(path)], note
-    if family == "safetensors":
-        folder = work / "model"
-        folder.mkdir()
-        (folder / "config.json").write_text(json.dumps(LLAMA_CONFIG))
-        (folder / "model.safetensors").write_bytes(_safetensors_bytes(rng))
-        return ["estimate", str(folder)], note
-    if family == "flag":
-        value = rng.choice([*HOSTILE_NUMBERS, "", " ", "٣", "\udcff", "-", "--", "x" * 5000, "a,b", "nvlink"])
-        command = rng.choice(["estimate", "estimate", "advise", "report", "detect"])
-        if command == "detect":
-            return ["detect", "--timeout", value], note
-        flag = rng.choice(["--layers", "--hidden", "--heads", "--kv-heads", "--head-dim", "--ffn", "--vocab",
-                           "--lora-rank", "--seq-len", "--context", "--batch", "--grad-accum", "--prompt-tokens",
-                           "--dataset-tokens", "--epochs", "--loss-chunks", "--checkpoint-every", "--tp", "--cp",
-                           "--gpus", "--moe-offload-layers", "--electricity-usd-per-kwh", "--hours-per-day",
-                           "--years", "--params", "--weights", "--kv-dtype", "--lora-targets", "--engine-version"]
-                          + (["--nodes", "--nics", "--nic", "--gpu", "--build"] if command == "estimate" else [])
-                          + (["--budget", "--max-gpus", "--max-nodes", "--max-power", "--top"] if command == "advise"
-                             else [])
-                          + (["--title", "--build", "--unit"] if command == "report" else []))
-        argv = [command, f"{flag}={value}"]
-        if flag != "--params":
-            argv += ["--params", rng.choice(["8b", "70b"])]
-        if command == "estimate" and flag not in ("--gpu", "--build"):
-            argv += rng.choice([[], ["--gpu", "rtx-3090"], ["--build", "8x-h100-sxm"]])
-        if command == "report":
-            argv += ["--out", str(work / "r.pdf")] + ([] if flag == "--build" else
-                                                     ["--build", "2x-rtx-3090-nvlink", "--build", "2x-rtx-4090-pcie-x16"])
-        if command == "advise":
-            argv += ["--top", "1"] if flag != "--top" else []
-        if rng.random() < 0.4:
-            argv += ["--mode", "train", "--method", rng.choice(["lora", "qlora", "full"])]
-        return argv, note
-    if family == "detect":
-        tools = work / "bin"
-        tools.mkdir()
-        kind = rng.choice(["csv", "csv", "csv", "stream", "amd"])
-        if kind == "stream":
-            script = "while :; do echo '0, RTX, GPU-x, 0:1:0.0, 0x2204, 24576, 1, 1, 5, 8.6, 4, 4, 16, 16, 350, 350, 400, Disabled, Disabled, [N/A]'; done"
-        elif kind == "amd":
-            item = {"gpu": 0, "asic": {"market_name": "MI210", "device_id": "0x740f", "vendor_id": "0x1002"},
-                    "bus": {"bdf": "0000:03:00.0", "max_pcie_width": 16}, "vram": {"size": {"value": 65520, "unit": "MB"}}}
-            (work / "out.txt").write_bytes(mutate_json(rng, [item]))
-            script = f"cat {work / 'out.txt'}"
-        else:
-            cells = ["0", "NVIDIA GeForce RTX 3090", "GPU-1", "00000000:01:00.0", "0x220410DE", "24576", "100",
-                     "24000", "550.1", "8.6", "4", "4", "16", "16", "350", "350", "400", "Disabled", "Disabled", "[N/A]"]
-            rows = []
-            for i in range(rng.choice([1, 2, 8, 72, 73, 100, 500])):
-                row = list(cells)
-                row[0] = str(i)
-                for _ in range(rng.randrange(0, 4)):
-                    row[rng.randrange(len(row))] = rng.choice([*HOSTILE_NUMBERS, "[N/A]", "", "a,b"])
-                rows.append(", ".join(row))
-            (work / "out.txt").write_text("\n".join(rows) + "\n")
-            script = f"cat {work / 'out.txt'}"
-        name = "amd-smi" if kind == "amd" else "nvidia-smi"
-        (tools / name).write_text("#!/bin/sh\n" + script + "\n")
-        (tools / name).chmod(0o755)
-        note["path"] = str(tools)
-        return ["detect", "--timeout", "3"] + (["--json"] if rng.random() < 0.5 else []), note
-    if family == "scale":
-        return _scale_case(seed % len(SCALE), home, work), note
-    if family == "stdout":
-        note["stdout"] = rng.choice(["ENOSPC", "EIO", "ascii", "EPIPE"])
-        return rng.choice([["estimate", "--params", "8b"], ["estimate", "--params", "8b", "--build", "2x-rtx-3090-nvlink"],
-                           ["estimate", "--params", "8b", "--json"], ["advise", "--params", "8b", "--top", "2"],
-                           ["catalog", "list"], ["catalog", "show", "2x-rtx-3090-nvlink"], ["detect", "--timeout", "1"]]), note
-    raise ValueError(family)
+
+@dataclass(frozen=True)
+class _Case:
+    """What a family's writer gets: the case's random numbers, the folders, and the notes it fills in."""
+
+    rng: random.Random
+    seed: int
+    home: Path
+    work: Path
+    user: Path  # the user's catalog folder
+    note: dict[str, Any]
+
+
+def _case_record(case: _Case) -> list[str]:
+    rng, user = case.rng, case.user
+    folder = rng.choice(["gpus", "builds", "systems", "cloud", "models", "parts"])
+    source = rng.choice(_shipped(folder))
+    doc = json.loads(source.read_text())
+    if folder == "cloud" and rng.random() < 0.2:  # an NVLink pair past the instance's GPUs
+        doc["topology"] = {**doc.get("topology", {}), "nvlink_pairs": [[0, doc["gpu_count"] + rng.randrange(0, 500)]]}
+        data = json.dumps(doc).encode()
+    else:
+        data = mutate_json(rng, doc)
+    (user / folder).mkdir(parents=True)
+    (user / folder / source.name).write_bytes(data)
+    rid = source.stem
+    argv = rng.choice([["catalog", "validate"], ["catalog", "list", "--json"], ["catalog", "show", rid],
+                       ["estimate", "--params", "8b", *(["--gpu", rid] if folder == "gpus" else
+                                                        ["--build", rid] if folder in ("builds", "systems", "cloud")
+                                                        else [])],
+                       ["estimate", rid] if folder == "models" else ["estimate", "--params", "1b"]])
+    return argv
+
+
+def _case_hidden(case: _Case) -> list[str]:
+    rng, user = case.rng, case.user
+    user.mkdir(parents=True)
+    (user / "hidden.json").write_bytes(mutate_json(rng, {"schema_version": 1, "hidden": {"gpu": ["rtx-4090"]}}))
+    return rng.choice([["catalog", "list"], ["catalog", "validate"], ["catalog", "remove", "rtx-3090"],
+                       ["estimate", "--params", "8b", "--gpu", "rtx-4090"]])
+
+
+def _case_settings(case: _Case) -> list[str]:
+    rng, home = case.rng, case.home
+    f = home / "config" / "settings.json"
+    f.parent.mkdir(parents=True)
+    f.write_bytes(mutate_json(rng, {"schema_version": 1, "memory_unit": "GiB", "hours_per_day": 8, "years": 3,
+                                    "electricity_usd_per_kwh": 0.15, "recent_comparisons": ["/x.json"]}))
+    return ["estimate", "--params", "8b", "--gpu", "rtx-3090"]
+
+
+def _case_comparison(case: _Case) -> list[str]:
+    from advisor.core.advice.comparison import canonical_comparison
+    from advisor.storage.comparison_file import to_json
+
+    rng, work = case.rng, case.work
+    doc = json.loads(to_json(canonical_comparison()))
+    if rng.random() < 0.4:
+        doc["workload"] = {**doc["workload"], "mode": "train", "grad_accum_steps": 8, "epochs": 1.0,
+                           "dataset_tokens": 10**9}
+    if rng.random() < 0.3:
+        doc["builds"][0] = {"name": "g", "gpu_id": "rtx-3090", "gpu_count": 2,
+                            "topology": {"nvlink_pairs": [[0, 1]], "pcie_gen": 4}}
+    path = work / "c.json"
+    path.write_bytes(mutate_json(rng, doc))
+    return ["report", str(path), "--out", str(work / "c.pdf")]
+
+
+def _case_bundle(case: _Case) -> list[str]:
+    rng, seed, work, user = case.rng, case.seed, case.work, case.user
+    records = {}
+    for folder, kind in (("gpus", "gpu"), ("models", "model")):
+        doc = json.loads(rng.choice(_shipped(folder)).read_text())
+        records[kind] = [{**doc, "id": f"b-{kind}-{seed}"}]
+    path = work / "b.json"
+    path.write_bytes(mutate_json(rng, {"format": "llm-advisor-catalog-bundle", "schema_version": 1,
+                                       "records": records, "hidden": {"gpu": ["rtx-4090"]}}))
+    if rng.random() < 0.3:  # a user record it conflicts with
+        (user / "gpus").mkdir(parents=True)
+        (user / "gpus" / f"b-gpu-{seed}.json").write_text(json.dumps({**records["gpu"][0], "name": "mine"}))
+    return ["catalog", "import", str(path)]
+
+
+def _case_prices(case: _Case) -> list[str]:
+    rng, work = case.rng, case.work
+    gpus = [p.stem for p in _shipped("gpus")][:40]
+    rows = [[rng.choice(gpus), rng.choice(["new", "used"]), str(rng.randrange(100, 5000)),
+             f"2025-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}", f"https://example.org/{i}"]
+            for i in range(rng.choice([1, 5, 50, 500, 3000]))]
+    for _ in range(rng.choice([0, 1, 1, 2, 5])):
+        row = rng.choice(rows)
+        row[rng.randrange(5)] = _csv_cell(rng)
+    lines = ["id,kind,usd,date,source_url"] + [",".join(r) for r in rows]
+    if rng.random() < 0.1:
+        lines[0] = rng.choice(["", "id,kind", "id,kind,usd,date,source_url,x", "\ufeffid,kind,usd,date,source_url"])
+    path = work / "p.csv"
+    path.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return ["catalog", "prices", "import", str(path)] + (["--dry-run"] if rng.random() < 0.2 else [])
+
+
+def _case_config(case: _Case) -> list[str]:
+    rng, work = case.rng, case.work
+    path = work / "config.json"
+    path.write_bytes(mutate_json(rng, rng.choice([LLAMA_CONFIG, MIXTRAL_CONFIG])))
+    return ["estimate", str(path)] + rng.choice([[], ["--gpu", "rtx-4090"], ["--mode", "train", "--method", "lora"]])
+
+
+def _case_gguf(case: _Case) -> list[str]:
+    rng, work = case.rng, case.work
+    path = work / "m.gguf"
+    path.write_bytes(_gguf_bytes(rng))
+    return ["estimate", str(path)]
+
+
+def _case_safetensors(case: _Case) -> list[str]:
+    rng, work = case.rng, case.work
+    folder = work / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(LLAMA_CONFIG))
+    (folder / "model.safetensors").write_bytes(_safetensors_bytes(rng))
+    return ["estimate", str(folder)]
+
+
+def _case_flag(case: _Case) -> list[str]:
+    rng, work = case.rng, case.work
+    value = rng.choice([*HOSTILE_NUMBERS, "", " ", "٣", "\udcff", "-", "--", "x" * 5000, "a,b", "nvlink"])
+    command = rng.choice(["estimate", "estimate", "advise", "report", "detect"])
+    if command == "detect":
+        return ["detect", "--timeout", value]
+    flag = rng.choice(["--layers", "--hidden", "--heads", "--kv-heads", "--head-dim", "--ffn", "--vocab",
+                       "--lora-rank", "--seq-len", "--context", "--batch", "--grad-accum", "--prompt-tokens",
+                       "--dataset-tokens", "--epochs", "--loss-chunks", "--checkpoint-every", "--tp", "--cp",
+                       "--gpus", "--moe-offload-layers", "--electricity-usd-per-kwh", "--hours-per-day",
+                       "--years", "--params", "--weights", "--kv-dtype", "--lora-targets", "--engine-version"]
+                      + (["--nodes", "--nics", "--nic", "--gpu", "--build"] if command == "estimate" else [])
+                      + (["--budget", "--max-gpus", "--max-nodes", "--max-power", "--top"] if command == "advise"
+                         else [])
+                      + (["--title", "--build", "--unit"] if command == "report" else []))
+    argv = [command, f"{flag}={value}"]
+    if flag != "--params":
+        argv += ["--params", rng.choice(["8b", "70b"])]
+    if command == "estimate" and flag not in ("--gpu", "--build"):
+        argv += rng.choice([[], ["--gpu", "rtx-3090"], ["--build", "8x-h100-sxm"]])
+    if command == "report":
+        argv += ["--out", str(work / "r.pdf")] + ([] if flag == "--build" else
+                                                 ["--build", "2x-rtx-3090-nvlink", "--build", "2x-rtx-4090-pcie-x16"])
+    if command == "advise":
+        argv += ["--top", "1"] if flag != "--top" else []
+    if rng.random() < 0.4:
+        argv += ["--mode", "train", "--method", rng.choice(["lora", "qlora", "full"])]
+    return argv
+
+
+def _case_detect(case: _Case) -> list[str]:
+    rng, work, note = case.rng, case.work, case.note
+    tools = work / "bin"
+    tools.mkdir()
+    kind = rng.choice(["csv", "csv", "csv", "stream", "amd"])
+    if kind == "stream":
+        script = "while :; do echo '0, RTX, GPU-x, 0:1:0.0, 0x2204, 24576, 1, 1, 5, 8.6, 4, 4, 16, 16, 350, 350, 400, Disabled, Disabled, [N/A]'; done"
+    elif kind == "amd":
+        item = {"gpu": 0, "asic": {"market_name": "MI210", "device_id": "0x740f", "vendor_id": "0x1002"},
+                "bus": {"bdf": "0000:03:00.0", "max_pcie_width": 16}, "vram": {"size": {"value": 65520, "unit": "MB"}}}
+        (work / "out.txt").write_bytes(mutate_json(rng, [item]))
+        script = f"cat {work / 'out.txt'}"
+    else:
+        cells = ["0", "NVIDIA GeForce RTX 3090", "GPU-1", "00000000:01:00.0", "0x220410DE", "24576", "100",
+                 "24000", "550.1", "8.6", "4", "4", "16", "16", "350", "350", "400", "Disabled", "Disabled", "[N/A]"]
+        rows = []
+        for i in range(rng.choice([1, 2, 8, 72, 73, 100, 500])):
+            row = list(cells)
+            row[0] = str(i)
+            for _ in range(rng.randrange(0, 4)):
+                row[rng.randrange(len(row))] = rng.choice([*HOSTILE_NUMBERS, "[N/A]", "", "a,b"])
+            rows.append(", ".join(row))
+        (work / "out.txt").write_text("\n".join(rows) + "\n")
+        script = f"cat {work / 'out.txt'}"
+    name = "amd-smi" if kind == "amd" else "nvidia-smi"
+    (tools / name).write_text("#!/bin/sh\n" + script + "\n")
+    (tools / name).chmod(0o755)
+    note["path"] = str(tools)
+    return ["detect", "--timeout", "3"] + (["--json"] if rng.random() < 0.5 else [])
+
+
+def _case_scale(case: _Case) -> list[str]:
+    seed, home, work = case.seed, case.home, case.work
+    return _scale_case(seed % len(SCALE), home, work)
+
+
+def _case_stdout(case: _Case) -> list[str]:
+    rng, note = case.rng, case.note
+    note["stdout"] = rng.choice(["ENOSPC", "EIO", "ascii", "EPIPE"])
+    return rng.choice([["estimate", "--params", "8b"], ["estimate", "--params", "8b", "--build", "2x-rtx-3090-nvlink"],
+                       ["estimate", "--params", "8b", "--json"], ["advise", "--params", "8b", "--top", "2"],
+                       ["catalog", "list"], ["catalog", "show", "2x-rtx-3090-nvlink"], ["detect", "--timeout", "1"]])
+
+
+_CASES = {"record": _case_record, "hidden": _case_hidden, "settings": _case_settings, "comparison": _case_comparison, "bundle": _case_bundle, "prices": _case_prices, "config": _case_config, "gguf": _case_gguf, "safetensors": _case_safetensors, "flag": _case_flag, "detect": _case_detect, "scale": _case_scale, "stdout": _case_stdout}
 
 
 #: The issue's large inputs, one case each (each in a process of its own): the memory they made the

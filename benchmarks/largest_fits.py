@@ -13,6 +13,7 @@ Run: ``.venv/bin/python benchmarks/largest_fits.py [--repeat 5]``
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -62,8 +63,8 @@ def main() -> int:
     for name, job in jobs.items():
         results = evaluate.evaluate(catalog, arch, job, six, suggest=False)
         inputs, fits = evaluate.suggestion_inputs(results), evaluate.fit_inputs(results)
-        found = _median_ms(lambda: evaluate.suggestions_for(arch, job, inputs, 0.05), args.repeat)
-        largest = _median_ms(lambda: evaluate.largest_fits_for(job, fits, 0.05), args.repeat)
+        found = _median_ms(functools.partial(evaluate.suggestions_for, arch, job, inputs, 0.05), args.repeat)
+        largest = _median_ms(functools.partial(evaluate.largest_fits_for, job, fits, 0.05), args.repeat)
         print(f"| {name} | {found:.0f} | {largest:.0f} | {largest / one:.0f} |")
     return 0
 

@@ -1,5 +1,5 @@
 """Time and size of a 4-build PDF report (target: ≤ 1 s and ≤ 1 MB on this machine), and the
-whole ``llm-advisor report`` command with six builds as a ratio to ``import PySide6.QtGui`` (issue 20).
+whole ``llm-advisor report`` command with six builds as a ratio to ``import PySide6.QtGui``.
 
 Run: ``.venv/bin/python benchmarks/report.py [--repeat 5] [--runs 7]``. Each repeat evaluates the
 comparison and writes the whole report (charts included) from scratch, in-process, after

@@ -153,7 +153,7 @@ def fit_per_head(rows, catalog) -> float:
 def fits_engine(rows) -> bool:
     """Enough decode rows at a small batch (``MIN_ROWS``, ``SMALL_BATCH``) to fit the host floor and the
     bandwidth shares. Prefill rows (llama-bench ppN) do not count: a prefill has no per-layer floor and
-    reads its weights once, so they constrain only the compute share. Issue 15, prefill session: with 8
+    reads its weights once, so they constrain only the compute share. With 8
     new pp rows llama.cpp reached 11 calibration rows, only 3 of them decode; fitted in full, its floor
     (0.24 ms per layer) was set by one January 2024 tg128 row (PR #4812) and, leaving one calibration
     source out, scored the left-out sources worse than the priors (mean |ln err| 0.206 vs 0.176)."""
@@ -240,44 +240,59 @@ def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
     its peak that reproduces the calibration prefill rows of that path (llama.cpp, trusted), as the geometric
     mean over them of share × measured / estimated (a prefill is compute-bound: its time goes as 1 / share),
     iterated ``rounds`` times; ``MMQ_MMA_SINCE`` for the CUDA MMQ path. Returns {path: (share, row ids)}."""
-    from advisor.core.speed.gguf_paths import GgufPath, gguf_path
-
     rows: dict = defaultdict(list)
     for row in speed_fidelity.load_rows():
-        if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
-                or speed_fidelity.split_of(row) != "calibration"):
-            continue
-        gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
-        job = speed_fidelity.job_of(row)
-        if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
-            continue
-        path = gguf_path(gpu, job.weights)
-        if path in (None, GgufPath.CUBLAS):
-            continue
-        if path is GgufPath.MMQ_MMA and row.get("source_date") and row["source_date"] < MMQ_MMA_SINCE:
-            continue
-        if speed_fidelity.evaluate(row, catalog).estimate is not None:  # rows the benchmark scores
+        path = _gguf_fit_path(row, catalog)
+        if path is not None and speed_fidelity.evaluate(row, catalog).estimate is not None:  # rows the benchmark scores
             rows[path].append(row)
     shipped = dict(es.GGUF_PATH_COMPUTE)
     out = {}
     try:
         for path, path_rows in rows.items():
             for _ in range(rounds):
-                share = es.gguf_compute_share(path)
-                ratios = []
-                for row in path_rows:
-                    o = speed_fidelity.evaluate(row, catalog)
-                    if o.estimate is not None:
-                        ratios.append(math.log(o.measured / o.estimate))
-                if not ratios:
+                if not _refit_gguf_share(path, path_rows, catalog):
                     break
-                es.GGUF_PATH_COMPUTE[path] = round(share * math.exp(sum(ratios) / len(ratios)), 3)
             if path in es.GGUF_PATH_COMPUTE:
                 out[path] = (es.GGUF_PATH_COMPUTE[path], [r["id"] for r in path_rows])
     finally:
         es.GGUF_PATH_COMPUTE.clear()
         es.GGUF_PATH_COMPUTE.update(shipped)
     return out
+
+
+def _gguf_fit_path(row: dict[str, str], catalog):
+    """The GGUF kernel path whose share ``row`` calibrates (a trusted llama.cpp calibration prefill row on a
+    known GPU and model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``); None for other rows."""
+    from advisor.core.speed.gguf_paths import GgufPath, gguf_path
+
+    if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
+            or speed_fidelity.split_of(row) != "calibration"):
+        return None
+    gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+    job = speed_fidelity.job_of(row)
+    if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
+        return None
+    path = gguf_path(gpu, job.weights)
+    if path in (None, GgufPath.CUBLAS):
+        return None
+    if path is GgufPath.MMQ_MMA and row.get("source_date") and row["source_date"] < MMQ_MMA_SINCE:
+        return None
+    return path
+
+
+def _refit_gguf_share(path, path_rows: list[dict[str, str]], catalog) -> bool:
+    """One round: ``path``'s share × the geometric mean of measured / estimated over its rows; False (nothing
+    set) when none of them is estimated."""
+    share = es.gguf_compute_share(path)
+    ratios = []
+    for row in path_rows:
+        o = speed_fidelity.evaluate(row, catalog)
+        if o.estimate is not None:
+            ratios.append(math.log(o.measured / o.estimate))
+    if not ratios:
+        return False
+    es.GGUF_PATH_COMPUTE[path] = round(share * math.exp(sum(ratios) / len(ratios)), 3)
+    return True
 
 
 #: Grids of llama.cpp's decode constants (``fit_gguf_decode``): its bandwidth share, the issue slots per weight
@@ -364,6 +379,42 @@ def fit_quant(rows, catalog) -> dict[str, float]:
     return current
 
 
+def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
+    """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
+    then the per-head attention share on engines left at their priors that run per head."""
+    for engine in sorted(by_engine, key=lambda e: e.value):
+        if engine not in fitted and fits_engine(by_engine[engine]):
+            fitted[engine] = fit(engine, by_engine[engine], catalog)
+    for engine in sorted(by_engine, key=lambda e: e.value):
+        rows, sibling = by_engine[engine], es.SIBLING.get(engine)
+        if engine in fitted:
+            continue
+        if len(rows) >= MIN_ROWS and sibling in fitted:
+            fitted[engine] = fit(engine, rows, catalog, only=LARGE_BATCH_ONLY, start=fitted[sibling])
+            print(f"# {engine.value}: {len(rows)} calibration rows, none at batch <= {SMALL_BATCH}: only "
+                  f"{', '.join(LARGE_BATCH_ONLY)} fitted, the rest {sibling.value}'s")
+        else:
+            print(f"# {engine.value}: {len(rows)} calibration rows (< {MIN_ROWS} decode rows at batch "
+                  f"<= {SMALL_BATCH}, and no fitted sibling): its constants not fitted")
+    for engine in sorted(by_engine, key=lambda e: e.value):
+        if engine not in fitted and runs_per_head(by_engine[engine], catalog):
+            fit_per_head(by_engine[engine], catalog)
+
+
+def _print_fitted(fitted: dict) -> None:
+    """``es.FITTED`` as Python to paste into engine_speed.py (a prior by its name)."""
+    def num(value: float, prior: float) -> str:
+        return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
+
+    print("FITTED: dict[Engine, EngineSpeed] = {")
+    for engine, f in fitted.items():
+        kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
+        print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
+              f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
+              f"kv_bandwidth={kv}),")
+    print("}")
+
+
 def main() -> int:
     catalog = load_catalog().catalog
     by_engine = calibration_rows(catalog)
@@ -387,23 +438,7 @@ def main() -> int:
     print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
           f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3  "
           f"({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
-    for engine in sorted(by_engine, key=lambda e: e.value):
-        if engine not in fitted and fits_engine(by_engine[engine]):
-            fitted[engine] = fit(engine, by_engine[engine], catalog)
-    for engine in sorted(by_engine, key=lambda e: e.value):
-        rows, sibling = by_engine[engine], es.SIBLING.get(engine)
-        if engine in fitted:
-            continue
-        if len(rows) >= MIN_ROWS and sibling in fitted:
-            fitted[engine] = fit(engine, rows, catalog, only=LARGE_BATCH_ONLY, start=fitted[sibling])
-            print(f"# {engine.value}: {len(rows)} calibration rows, none at batch <= {SMALL_BATCH}: only "
-                  f"{', '.join(LARGE_BATCH_ONLY)} fitted, the rest {sibling.value}'s")
-        else:
-            print(f"# {engine.value}: {len(rows)} calibration rows (< {MIN_ROWS} decode rows at batch "
-                  f"<= {SMALL_BATCH}, and no fitted sibling): its constants not fitted")
-    for engine in sorted(by_engine, key=lambda e: e.value):
-        if engine not in fitted and runs_per_head(by_engine[engine], catalog):
-            fit_per_head(by_engine[engine], catalog)
+    _fit_engines(by_engine, catalog, fitted)
     print("# calibration rows per engine and their sources:")
     for engine, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value):
         urls = sorted({r["url"] for r in rows})
@@ -411,9 +446,6 @@ def main() -> int:
               f"{loss(rows, catalog):.3f}")
         for u in urls:
             print(f"#     {u}")
-    def num(value: float, prior: float) -> str:
-        return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
-
     speedup, pairs = compile_speedup()
     print(f"# TRAIN_COMPILE_SPEEDUP = {speedup:.2f}  (flops.py; calibration pairs: "
           f"{', '.join(f'{a} / {b}' for a, b in pairs)})")
@@ -423,13 +455,7 @@ def main() -> int:
     for path, (share, ids) in sorted(fit_gguf_paths(catalog).items(), key=lambda kv: kv[0].name):
         print(f"# GGUF_PATH_COMPUTE[GgufPath.{path.name}] = {share:.3f}  (engine_speed.py; calibration rows: "
               f"{', '.join(ids)})")
-    print("FITTED: dict[Engine, EngineSpeed] = {")
-    for engine, f in fitted.items():
-        kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
-        print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
-              f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
-              f"kv_bandwidth={kv}),")
-    print("}")
+    _print_fitted(fitted)
     fitted_per_head = es.PER_HEAD_ATTENTION_SHARE
     es.FITTED.clear()
     es.FITTED.update(shipped)

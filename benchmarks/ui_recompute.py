@@ -1,4 +1,4 @@
-"""A workload change in the window: time until the table and verdict are painted, and until the plot is (issue 20).
+"""A workload change in the window: time until the table and verdict are painted, and until the plot is.
 
 Six builds of different kinds (the comparison of ``tests/plots/test_plot_labels.py``: an NVLink pair,
 a PCIe pair, a Mac Studio, a DGX H100 in place of its DGX-2, a cloud H200, one RTX 5090); the first 2, 4 and 6 of them,
@@ -86,7 +86,7 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[18]
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=100, help="per build count")
     parser.add_argument("--tab", type=int, default=0, help="visible tab: 0 Fit, 1 Memory, 2 Speed, 3 Value")
@@ -104,121 +104,185 @@ def main() -> int:
                              "window's idle work runs in it)")
     parser.add_argument("--train", action="store_true",
                         help="a LoRA fine-tune of the same model (the plan search tries training schemes)")
-    args = parser.parse_args()
-    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTimer
-    from PySide6.QtWidgets import QApplication
+    return parser.parse_args()
 
-    app = QApplication([])
-    from advisor.core.advice.comparison import BuildEntry
-    from advisor.ui.app import build_window
 
-    session, window = build_window()
-    window.skip_unsaved_prompt = True
-    window.resize(1280, 800)
-    window.show()
-    window.finish_start()
-    window.tabs.setCurrentIndex(args.tab)
-    table = window.builds_panel.table_builds.viewport()
-    canvas = window.tabs.view(args.tab)
-    canvas = getattr(canvas, "canvas", canvas).viewport()
-    marks: dict[str, float] = {}
-    t0 = [0.0]
+def _paint_spy(on_paint):
+    """An application-wide event filter that calls ``on_paint(widget)`` for each paint event."""
+    from PySide6.QtCore import QEvent, QObject
 
     class Spy(QObject):
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
             if event.type() == QEvent.Type.Paint:
-                now = time.perf_counter()
-                if obj is table and "computed" in marks and "table" not in marks:  # the new numbers, not a
-                    # repaint of the old ones between the turns of the builds' pass
-                    marks["table"] = now - t0[0]
-                elif obj is canvas and "drawn" in marks and "plots" not in marks:
-                    marks["plots"] = now - t0[0]
+                on_paint(obj)
             return False
 
-    def on_drawn(index: int) -> None:
-        if index == args.tab and not session.sweep_pending:
-            marks.setdefault("drawn", time.perf_counter() - t0[0])
+    return Spy()
 
-    window.tabs.view_drawn.connect(on_drawn)
-    session.results_computed.connect(lambda _r: marks.setdefault("computed", time.perf_counter() - t0[0]))
-    session.curves_computed.connect(lambda _r: marks.setdefault("curves", time.perf_counter() - t0[0]))
-    stages: list[dict[str, float]] = []
-    collecting = [0.0, 0.0, 0]  # start of the collection under way; ms collected before the table's paint; count
 
-    def on_collection(phase: str, _info: dict) -> None:
+class _Probe:
+    """The window, and when each stage of the change under way ended (seconds after ``t0``)."""
+
+    def __init__(self, tab: int) -> None:
+        from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+        from PySide6.QtWidgets import QApplication
+
+        self.app = QApplication([])
+        from advisor.ui.app import build_window
+
+        self.session, self.window = build_window()
+        window = self.window
+        window.skip_unsaved_prompt = True
+        window.resize(1280, 800)
+        window.show()
+        window.finish_start()
+        window.tabs.setCurrentIndex(tab)
+        self.tab = tab
+        self.table = window.builds_panel.table_builds.viewport()
+        canvas = window.tabs.view(tab)
+        self.canvas = getattr(canvas, "canvas", canvas).viewport()
+        self.marks: dict[str, float] = {}
+        self.t0 = 0.0
+        self.collecting = [0.0, 0.0, 0]  # start of the collection under way; ms collected before the table's paint; count
+        window.tabs.view_drawn.connect(self._on_drawn)
+        self.session.results_computed.connect(lambda _r: self._mark("computed"))
+        self.session.curves_computed.connect(lambda _r: self._mark("curves"))
+        gc.callbacks.append(self._on_collection)
+        self.spy = _paint_spy(self._on_paint)
+        self.app.installEventFilter(self.spy)
+        self.ticks = QElapsedTimer()
+        self.gap_ms = 0.0
+        self.heartbeat = QTimer()
+        self.heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+        self.heartbeat.setInterval(1)
+        self.heartbeat.timeout.connect(self._tick)
+
+    def _mark(self, stage: str) -> None:
+        self.marks.setdefault(stage, time.perf_counter() - self.t0)
+
+    def _on_paint(self, obj) -> None:
+        now = time.perf_counter()
+        if obj is self.table and "computed" in self.marks and "table" not in self.marks:  # the new numbers, not a
+            # repaint of the old ones between the turns of the builds' pass
+            self.marks["table"] = now - self.t0
+        elif obj is self.canvas and "drawn" in self.marks and "plots" not in self.marks:
+            self.marks["plots"] = now - self.t0
+
+    def _on_drawn(self, index: int) -> None:
+        if index == self.tab and not self.session.sweep_pending:
+            self._mark("drawn")
+
+    def _on_collection(self, phase: str, _info: dict) -> None:
         if phase == "start":
-            collecting[0] = time.perf_counter()
-        elif "table" not in marks:
-            collecting[1] += (time.perf_counter() - collecting[0]) * 1e3
-            collecting[2] += 1
+            self.collecting[0] = time.perf_counter()
+        elif "table" not in self.marks:
+            self.collecting[1] += (time.perf_counter() - self.collecting[0]) * 1e3
+            self.collecting[2] += 1
 
-    gc.callbacks.append(on_collection)
-    spy = Spy()
-    app.installEventFilter(spy)
-    ticks = QElapsedTimer()
-    gaps = [0.0]
+    def _tick(self) -> None:
+        self.gap_ms = max(self.gap_ms, float(self.ticks.restart()))
 
-    def tick() -> None:
-        gaps[0] = max(gaps[0], float(ticks.restart()))  # ms
+    def _wait(self, busy, slice_ms: int, until: float) -> None:
+        from PySide6.QtCore import QEventLoop
 
-    heartbeat = QTimer()
-    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
-    heartbeat.setInterval(1)
-    heartbeat.timeout.connect(tick)
+        while busy() and time.perf_counter() < until:
+            self.app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, slice_ms)
+
+    def settle(self) -> None:
+        """Until the window has computed and drawn what it shows (or ``SAMPLE_TIMEOUT_S``)."""
+        session, tabs = self.session, self.window.tabs
+        self._wait(lambda: session.results_pending or session.sweep_pending or not tabs.up_to_date(), 50,
+                   time.perf_counter() + SAMPLE_TIMEOUT_S)
+
+    def pause(self, args: argparse.Namespace) -> None:
+        """What the user does before the change: waits for the search, pauses, or leaves the window idle."""
+        self.app.processEvents()
+        if args.during_search:  # the search starts SUGGEST_DELAY_MS after the job stays put
+            self._wait(lambda: self.session.scheduler.search.job is None, 5, time.perf_counter() + 2.0)
+            time.sleep(0.01)  # the worker is into it
+        elif args.pause_ms:
+            time.sleep(args.pause_ms / 1e3)
+        elif args.idle_ms:
+            from PySide6.QtCore import QEventLoop
+
+            end = time.perf_counter() + args.idle_ms / 1e3
+            while (left := end - time.perf_counter()) > 0:
+                self.app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, max(1, int(left * 1e3)))
+
+    def change(self, workload) -> bool:
+        """Set ``workload`` and run the event loop until the table and the plot are painted; True if both were."""
+        self.marks.clear()
+        self.collecting[1:] = [0.0, 0]
+        self.heartbeat.start()
+        self.ticks.start()
+        self.gap_ms = 0.0
+        self.t0 = time.perf_counter()
+        self.session.set_workload(workload)
+        self._wait(lambda: "plots" not in self.marks or "table" not in self.marks, 5, self.t0 + SAMPLE_TIMEOUT_S)
+        self.heartbeat.stop()
+        self._tick()
+        return "plots" in self.marks and "table" in self.marks
+
+
+def _measure(probe: _Probe, args: argparse.Namespace) -> tuple[dict[int, dict[str, list[float]]], list[dict[str, float]]]:
+    """Per build count, the table's and plot's paint times and the longest stall (ms); the stages of six builds."""
+    from advisor.core.advice.comparison import BuildEntry
 
     builds = tuple(BuildEntry(name=n, **src) for n, src in SIX)
-    base = session.workload
+    base = probe.session.workload
     if args.train:
         from advisor.core.job.choices import Method, Mode
 
         base = base.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})
     out: dict[int, dict[str, list[float]]] = {n: {"table": [], "plots": [], "stall": []} for n in COUNTS}
+    stages: list[dict[str, float]] = []
     k = 0
-    rounds = max(1, args.samples // 10)
-    for r in range(rounds + 1):  # round 0 is the warm-up (first imports, first drawing of each tab)
+    for r in range(max(1, args.samples // 10) + 1):  # round 0 is the warm-up (first imports, first drawing of each tab)
         for n in COUNTS:
-            session.set_builds(builds[:n], f"{n} builds")
-            deadline = time.perf_counter() + SAMPLE_TIMEOUT_S
-            while ((session.results_pending or session.sweep_pending or not window.tabs.up_to_date())
-                   and time.perf_counter() < deadline):
-                app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+            probe.session.set_builds(builds[:n], f"{n} builds")
+            probe.settle()
             for _ in range(10 if r else 3):
                 k += 1
                 change = ({"batch": 1 + k % 61, "seq_len": 1024 + 128 * (k // 61)} if args.train else
                           {"batch": 1 + k % 61, "context_len": 1024 + 128 * (k // 61)})
                 w = base.model_copy(update=change)
-                app.processEvents()
-                if args.during_search:  # the search starts SUGGEST_DELAY_MS after the job stays put
-                    end = time.perf_counter() + 2.0
-                    while session.scheduler.search.job is None and time.perf_counter() < end:
-                        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
-                    time.sleep(0.01)  # the worker is into it
-                elif args.pause_ms:
-                    time.sleep(args.pause_ms / 1e3)
-                elif args.idle_ms:
-                    end = time.perf_counter() + args.idle_ms / 1e3
-                    while (left := end - time.perf_counter()) > 0:
-                        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, max(1, int(left * 1e3)))
-                marks.clear()
-                collecting[1:] = [0.0, 0]
-                heartbeat.start()
-                ticks.start()
-                gaps[0] = 0.0
-                t0[0] = time.perf_counter()
-                session.set_workload(w)
-                deadline = t0[0] + SAMPLE_TIMEOUT_S
-                while ("plots" not in marks or "table" not in marks) and time.perf_counter() < deadline:
-                    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
-                heartbeat.stop()
-                tick()
-                if r and "plots" in marks and "table" in marks:
+                probe.pause(args)
+                if probe.change(w) and r:
                     if n == COUNTS[-1]:
-                        stages.append({**marks, "gc_ms": collecting[1], "gc_n": collecting[2]})
-                    out[n]["table"].append(marks["table"] * 1e3)
-                    out[n]["plots"].append(marks["plots"] * 1e3)
-                    out[n]["stall"].append(gaps[0])
+                        stages.append({**probe.marks, "gc_ms": probe.collecting[1], "gc_n": probe.collecting[2]})
+                    out[n]["table"].append(probe.marks["table"] * 1e3)
+                    out[n]["plots"].append(probe.marks["plots"] * 1e3)
+                    out[n]["stall"].append(probe.gap_ms)
+    return out, stages
+
+
+def _print_stages(stages: list[dict[str, float]]) -> None:
+    print(f"{COUNTS[-1]} builds, ms after the change (p50 / p95): " + "; ".join(
+        f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, key in
+        (("results computed", "computed"), ("table painted", "table"), ("curves in and plot redrawn", "curves"),
+         ("plot painted", "plots"))
+        if len(v := [d[key] * 1e3 for d in stages if key in d]) > 1))
+    # Per change, the time from one stage to the next: what follows the builds' pass (the VM's
+    # speed moves the pass itself most, so these compare two versions of the window better).
+    print(f"{COUNTS[-1]} builds, ms between stages of a change (p50 / p95): " + "; ".join(
+        f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, a, b in
+        (("results computed to table painted", "computed", "table"),
+         ("table painted to plot painted", "table", "plots"))
+        if len(v := [(d[b] - d[a]) * 1e3 for d in stages if a in d and b in d]) > 1))
+    gc_ms = [d["gc_ms"] for d in stages]
+    print(f"{COUNTS[-1]} builds, garbage collection between the change and the table's paint: "
+          f"{statistics.mean(d['gc_n'] for d in stages):.1f} collections per change (mean), "
+          f"{statistics.median(gc_ms):.2f} / {_p95(gc_ms):.2f} ms (p50 / p95), in {sum(1 for v in gc_ms if v)} of "
+          f"{len(gc_ms)} changes")
+
+
+def main() -> int:
+    args = _arguments()
+    probe = _Probe(args.tab)
+    out, stages = _measure(probe, args)
+    rounds = max(1, args.samples // 10)
     ref = _reference_us()
-    tab = window.tabs.tabText(args.tab)
+    tab = probe.window.tabs.tabText(args.tab)
     print(f"{'training' if args.train else 'inference'} workload changes, visible tab {tab}, {rounds * 10} samples per build count; "
           f"reference: one estimate() {ref:.0f} µs (median of 200, same process)")
     print("builds | table+verdict painted: p50 / p95 ms (× ref) | plot painted: p50 / p95 ms (× ref) | longest UI stall p95 ms")
@@ -231,24 +295,8 @@ def main() -> int:
         print(f"{n} | {statistics.median(d['table']):.1f} / {tp:.1f} ({tp * 1e3 / ref:.0f}) | "
               f"{statistics.median(d['plots']):.1f} / {pp:.1f} ({pp * 1e3 / ref:.0f}) | {_p95(d['stall']):.1f}")
     if args.stages and len(stages) > 1:
-        print(f"{COUNTS[-1]} builds, ms after the change (p50 / p95): " + "; ".join(
-            f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, key in
-            (("results computed", "computed"), ("table painted", "table"), ("curves in and plot redrawn", "curves"),
-             ("plot painted", "plots"))
-            if len(v := [d[key] * 1e3 for d in stages if key in d]) > 1))
-        # Per change, the time from one stage to the next: what follows the builds' pass (the VM's
-        # speed moves the pass itself most, so these compare two versions of the window better).
-        print(f"{COUNTS[-1]} builds, ms between stages of a change (p50 / p95): " + "; ".join(
-            f"{label} {statistics.median(v):.1f} / {_p95(v):.1f}" for label, a, b in
-            (("results computed to table painted", "computed", "table"),
-             ("table painted to plot painted", "table", "plots"))
-            if len(v := [(d[b] - d[a]) * 1e3 for d in stages if a in d and b in d]) > 1))
-        gc_ms = [d["gc_ms"] for d in stages]
-        print(f"{COUNTS[-1]} builds, garbage collection between the change and the table's paint: "
-              f"{statistics.mean(d['gc_n'] for d in stages):.1f} collections per change (mean), "
-              f"{statistics.median(gc_ms):.2f} / {_p95(gc_ms):.2f} ms (p50 / p95), in {sum(1 for v in gc_ms if v)} of "
-              f"{len(gc_ms)} changes")
-    window.close()
+        _print_stages(stages)
+    probe.window.close()
     return 0
 
 

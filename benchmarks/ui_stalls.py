@@ -1,4 +1,4 @@
-"""What fills the window's longest stalls during workload changes (issue 20): a diagnostic, not a target.
+"""What fills the window's longest stalls during workload changes: a diagnostic, not a target.
 
 ``ui_recompute.py`` reports the longest gap between two ticks of a 1 ms timer; this script makes the
 same changes (six builds, a LoRA job's batch and sequence length, as ``ui_recompute.py --train``) and,

@@ -1,4 +1,4 @@
-"""Cold start: the main window's first paint against a bare PySide6 + pyqtgraph window, paired (issue 20).
+"""Cold start: the main window's first paint against a bare PySide6 + pyqtgraph window, paired.
 
 Each run starts two fresh Pythons (``python benchmarks/ui_startup.py --child app|bare``), one
 after the other, in alternating order (app first on even runs, bare first on odd ones), so the
@@ -42,70 +42,94 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def child(kind: str) -> int:
     t0 = float(os.environ["ADVISOR_T0"])
-    import resource
-
     sys.path.insert(0, str(ROOT))
+    marks = _Marks(t0)
+    spy = _first_paint_spy(kind, marks)
+    app, _window = _bare_window(spy) if kind == "bare" else _app_window(spy, marks)
+    app.exec()
+    print(" ".join(f"{k}={v:.4f}" for k, v in marks.items()), flush=True)
+    return 0
+
+
+class _Marks(dict):
+    """Seconds since launch, CPU seconds and peak RSS at each named moment (the first time only)."""
+
+    def __init__(self, t0: float) -> None:
+        super().__init__()
+        self.t0 = t0
+
+    def mark(self, name: str) -> None:
+        import resource
+
+        if name not in self:
+            use = resource.getrusage(resource.RUSAGE_SELF)
+            self[name] = time.time() - self.t0
+            self[name + "_cpu"] = use.ru_utime + use.ru_stime
+            self[name + "_rss_mb"] = use.ru_maxrss / 1024  # Linux: KiB
+
+
+def _first_paint_spy(kind: str, marks: _Marks):
+    """An event filter that marks the first paint of any widget (and ends the bare child there)."""
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
-
-    marks: dict[str, float] = {}
-
-    def mark(name: str) -> None:
-        if name not in marks:
-            use = resource.getrusage(resource.RUSAGE_SELF)
-            marks[name] = time.time() - t0
-            marks[name + "_cpu"] = use.ru_utime + use.ru_stime
-            marks[name + "_rss_mb"] = use.ru_maxrss / 1024  # Linux: KiB
 
     class FirstPaint(QObject):
         def eventFilter(self, obj, event):  # noqa: N802 - Qt override
             if event.type() == QEvent.Type.Paint and "paint" not in marks and obj.isWidgetType():
-                mark("paint")
+                marks.mark("paint")
                 if os.environ.get("ADVISOR_EXIT_AT_PAINT"):  # --instructions: count up to here only
                     os._exit(0)
                 if kind == "bare":
-                    QTimer.singleShot(0, app.quit)
+                    QTimer.singleShot(0, QApplication.instance().quit)
             return False
 
-    spy = FirstPaint()
-    if kind == "bare":
-        import pyqtgraph as pg
-        from PySide6.QtWidgets import QMainWindow
+    return FirstPaint()
 
-        app = QApplication([])
-        app.installEventFilter(spy)
-        window = QMainWindow()
-        plot = pg.PlotWidget()
-        plot.plot([1, 2, 3, 4], [1, 3, 2, 4])
-        window.setCentralWidget(plot)
-        window.resize(1280, 800)
-        window.show()
-    else:
-        from advisor.ui.app import start_app
 
-        app = QApplication([])
-        app.installEventFilter(spy)
-        window = start_app(None)  # its frame paints first; its content follows (content_ready)
-        window.skip_unsaved_prompt = True
+def _bare_window(spy) -> tuple:
+    """A QMainWindow holding one pyqtgraph PlotWidget with one curve, shown."""
+    import pyqtgraph as pg
+    from PySide6.QtWidgets import QApplication, QMainWindow
 
-        def on_drawn(_index: int) -> None:  # the catalog loaded, estimates and the visible plot drawn
-            session = window.session
-            if session.results is not None and not session.sweep_pending:
-                mark("ready")
-                if os.environ.get("ADVISOR_EXIT_AT_READY"):  # --instructions: count up to here only
-                    os._exit(0)
-                QTimer.singleShot(0, app.quit)
+    app = QApplication([])
+    app.installEventFilter(spy)
+    window = QMainWindow()
+    plot = pg.PlotWidget()
+    plot.plot([1, 2, 3, 4], [1, 3, 2, 4])
+    window.setCentralWidget(plot)
+    window.resize(1280, 800)
+    window.show()
+    return app, window
 
-        def on_content() -> None:
-            mark("content")  # panels built, catalog loaded, first estimates made (not yet painted)
-            window.tabs.view_drawn.connect(on_drawn)
-            if not window.tabs.views or window.session.sweep_pending is False and window.tabs.up_to_date():
-                on_drawn(window.tabs.currentIndex())
 
-        window.content_ready.connect(on_content)
-    app.exec()
-    print(" ".join(f"{k}={v:.4f}" for k, v in marks.items()), flush=True)
-    return 0
+def _app_window(spy, marks: _Marks) -> tuple:
+    """The app's window started as ``llm-advisor gui`` starts it; marks its content and its first plot."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from advisor.ui.app import start_app
+
+    app = QApplication([])
+    app.installEventFilter(spy)
+    window = start_app(None)  # its frame paints first; its content follows (content_ready)
+    window.skip_unsaved_prompt = True
+
+    def on_drawn(_index: int) -> None:  # the catalog loaded, estimates and the visible plot drawn
+        session = window.session
+        if session.results is not None and not session.sweep_pending:
+            marks.mark("ready")
+            if os.environ.get("ADVISOR_EXIT_AT_READY"):  # --instructions: count up to here only
+                os._exit(0)
+            QTimer.singleShot(0, app.quit)
+
+    def on_content() -> None:
+        marks.mark("content")  # panels built, catalog loaded, first estimates made (not yet painted)
+        window.tabs.view_drawn.connect(on_drawn)
+        if not window.tabs.views or window.session.sweep_pending is False and window.tabs.up_to_date():
+            on_drawn(window.tabs.currentIndex())
+
+    window.content_ready.connect(on_content)
+    return app, window
 
 
 def _run(kind: str, env: dict[str, str]) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""How soon the core's process answers a change typed while it searches (issue 20).
+"""How soon the core's process answers a change typed while it searches.
 
 The window sends each change's Fit sweep to the core's process (``advisor.ui.core_process``); when
 the user pauses, the same process searches what would make the builds fit, and a change typed then

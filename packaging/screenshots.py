@@ -34,7 +34,7 @@ SCENES = ("first-launch", "fresh-new", "does-not-fit", "find-builds", "find-buil
 def _settle(app, rounds: int = 6, window=None) -> None:
     for _ in range(rounds):
         app.processEvents()
-    if window is not None:  # the fit sweep and the search come from a worker thread, after the table (issue 20)
+    if window is not None:  # the fit sweep and the search come from a worker thread, after the table
         import time
 
         from PySide6.QtCore import QEventLoop

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import grimp
@@ -21,44 +22,56 @@ def test_lint_imports_keeps_every_contract():
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
+    tarjan = _Tarjan(graph)
     for root in sorted(graph.modules):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
+        if root not in tarjan.index:
+            tarjan.visit(root)
+    return tarjan.found
+
+
+class _Tarjan:
+    def __init__(self, graph: grimp.ImportGraph) -> None:
+        self.graph = graph
+        self.index: dict[str, int] = {}
+        self.low: dict[str, int] = {}
+        self.stack: list[str] = []
+        self.on_stack: set[str] = set()
+        self.found: list[list[str]] = []
+
+    def _enter(self, node: str) -> tuple[str, Iterator[str]]:
+        self.index[node] = self.low[node] = len(self.index)
+        self.stack.append(node)
+        self.on_stack.add(node)
+        return node, iter(sorted(self.graph.find_modules_directly_imported_by(node)))
+
+    def visit(self, root: str) -> None:
+        work = [self._enter(root)]
         while work:
             node, children = work[-1]
             child = next(children, None)
             if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
+                if child not in self.index:
+                    work.append(self._enter(child))
+                elif child in self.on_stack:
+                    self.low[node] = min(self.low[node], self.index[child])
                 continue
             work.pop()
             if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-    return found
+                self.low[work[-1][0]] = min(self.low[work[-1][0]], self.low[node])
+            if self.low[node] == self.index[node]:
+                self._close(node)
+
+    def _close(self, node: str) -> None:
+        """Pop ``node``'s component off the stack; keep it if it is a cycle."""
+        component = []
+        while True:
+            member = self.stack.pop()
+            self.on_stack.discard(member)
+            component.append(member)
+            if member == node:
+                break
+        if len(component) > 1:
+            self.found.append(sorted(component))
 
 
 def test_no_module_imports_itself_through_others():

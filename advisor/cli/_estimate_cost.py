@@ -11,8 +11,7 @@ def cost_json(request, est, chosen, settings) -> dict[str, Any]:
     import datetime as dt
 
     from advisor.cli._prices import price_json
-    from advisor.core.advice.evaluate import BuildResult, money
-    from advisor.core.advice.running import build_running_cost
+    from advisor.core import BuildResult, build_running_cost, money
 
     catalog = request.catalog
     entry = request.entry
@@ -40,8 +39,7 @@ def _chinchilla_json(request, result, workload, settings) -> dict[str, Any] | No
     """Pre-training (full training): the compute-optimal dataset for this model and what it takes here."""
     import datetime as dt
 
-    from advisor.core.advice.evaluate import Results
-    from advisor.core.advice.running import chinchilla_plan
+    from advisor.core import Results, chinchilla_plan
 
     plan = chinchilla_plan(request.arch, Results((result,), {}, "", None, None), workload, settings, dt.date.today())
     if plan is None:

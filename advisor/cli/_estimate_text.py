@@ -15,7 +15,7 @@ def _gib(n: float | None) -> float | None:
 def plan_json(chosen, build) -> dict[str, Any] | None:
     if chosen is None:
         return None
-    from advisor.core.plan.words import plan_words
+    from advisor.core import plan_words
 
     p = chosen.plan
     return {"n_gpus": p.n_gpus, "parallel": p.parallel.value, "offload": [o.value for o in p.offload],
@@ -39,8 +39,7 @@ def suggestion_json(s) -> dict[str, Any]:
 
 
 def result_json(request, est, chosen=None, suggestions=()) -> dict[str, Any]:
-    from advisor.core.estimate.job_checks import past_trained_context
-    from advisor.core.job.frameworks import apply_framework
+    from advisor.core import apply_framework, past_trained_context
 
     mem = est.memory
     workload = chosen.planned if chosen is not None else request.workload
@@ -67,7 +66,7 @@ def result_json(request, est, chosen=None, suggestions=()) -> dict[str, Any]:
 
 
 def _model_json(request, est) -> dict[str, Any]:
-    from advisor.core.model.params import count_params
+    from advisor.core import count_params
 
     arch, imported = request.arch, request.imported
     counts = count_params(arch)
@@ -85,7 +84,7 @@ def _model_json(request, est) -> dict[str, Any]:
 
 
 def _hardware_json(b) -> dict[str, Any] | None:
-    from advisor.core.hardware.memory import host_ram_gib
+    from advisor.core import host_ram_gib
 
     if b is None:
         return None
@@ -130,14 +129,14 @@ def basis_json(workload, build) -> dict[str, Any] | None:
 
 def build_checks_json(build) -> list[dict[str, str]]:
     """The build's physical checks (PSU, slots, lanes, the network between machines), errors first."""
-    from advisor.core.hardware.checks import check_build
+    from advisor.core import check_build
 
     return [{"kind": w.kind.value, "severity": w.severity.value, "message": w.message} for w in check_build(build)]
 
 
 def network_json(build) -> dict[str, Any] | None:
     """Each machine's network card(s) and the link they make; None where none is named."""
-    from advisor.core.hardware.interconnect import node_link
+    from advisor.core import node_link
 
     net, lk = build.network, node_link(build)
     if net is None or lk is None:
@@ -194,8 +193,7 @@ def _fmt(value: float | None, unit: str, digits: int = 1) -> str:
 
 def job_text(w: dict[str, Any]) -> list[str]:
     """The job as the PDF's job table says it (``job_words.job_rows``), from the JSON's ``workload``."""
-    from advisor.core.estimate.job_words import job_rows
-    from advisor.core.job.planned import PlannedJob
+    from advisor.core import PlannedJob, job_rows
 
     rows = job_rows(PlannedJob.model_validate(w))  # without hardware the JSON's job carries its plan
     return ["Job"] + [f"  {label:<26}{words}" for label, words in rows]
@@ -243,7 +241,7 @@ def _head_text(data: dict[str, Any]) -> list[str]:
 
 
 def _memory_text(memory: dict[str, Any]) -> list[str]:
-    from advisor.core.memory.results import term_label
+    from advisor.core import term_label
 
     lines = ["", "Memory per GPU"]
     per_gpu = memory["per_gpu_gib"]

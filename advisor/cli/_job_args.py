@@ -41,7 +41,7 @@ def _whole(text: str, least: int) -> int:
 
 def engine_version_arg(text: str) -> str:
     """A version such as 0.9.0 or 0.7a (``Job.engine_version``)."""
-    from advisor.core.job.choices import ENGINE_VERSION_PATTERN  # noqa: PLC0415 - the CLI imports the core lazily
+    from advisor.core import ENGINE_VERSION_PATTERN  # noqa: PLC0415 - the CLI imports the core lazily
 
     value = text.strip()
     if len(value) > 20 or re.match(ENGINE_VERSION_PATTERN, value) is None:
@@ -51,7 +51,7 @@ def engine_version_arg(text: str) -> str:
 
 def machine_count(text: str) -> int:
     """A number of machines (or of network cards a machine gets): ASCII digits, 1 to MAX_NODES."""
-    from advisor.core.hardware.records import MAX_NODES
+    from advisor.core import MAX_NODES
 
     try:
         value = positive_int(text)
@@ -76,7 +76,7 @@ def positive_number(text: str) -> float:
 
 def add_cost_arguments(p: argparse.ArgumentParser) -> None:
     """The running-cost settings (defaults and sources: ``advisor.core.cost.running``)."""
-    from advisor.core.cost.running import (
+    from advisor.core import (
         DEFAULT_HOURS_PER_DAY,
         DEFAULT_USD_PER_KWH,
         DEFAULT_YEARS,
@@ -96,7 +96,7 @@ def cost_settings(args: argparse.Namespace):
     """The saved running-cost settings with the flags given on top; UsageError naming the flag."""
     from pydantic import ValidationError
 
-    from advisor.core.cost.running import CostSettings
+    from advisor.core import CostSettings
     from advisor.storage.settings import load_settings
 
     loaded = load_settings()
@@ -115,11 +115,10 @@ def dataset_tokens_arg(text: str | None, arch) -> tuple[int | None, str | None]:
     """(tokens, note): a count ('160B', '2.5e9') or 'chinchilla' (20 tokens per parameter of ``arch``)."""
     if text is None:
         return None, None
-    from advisor.core.units import parse_count
+    from advisor.core import parse_count
 
     if text.strip().lower() == "chinchilla":
-        from advisor.core.cost.running import CHINCHILLA_SOURCE, chinchilla_tokens
-        from advisor.core.model.params import count_params
+        from advisor.core import CHINCHILLA_SOURCE, chinchilla_tokens, count_params
 
         n = count_params(arch).total
         tokens = round(chinchilla_tokens(n))
@@ -134,8 +133,7 @@ def dataset_tokens_arg(text: str | None, arch) -> tuple[int | None, str | None]:
 
 
 def load_model_arg(args: argparse.Namespace, catalog=None):
-    from advisor.core.model.generic import generic_decoder
-    from advisor.core.units import parse_count
+    from advisor.core import generic_decoder, parse_count
     from advisor.storage.model_import import ModelImportError, load_model
 
     if args.model and args.params:
@@ -158,7 +156,7 @@ def load_model_arg(args: argparse.Namespace, catalog=None):
 def override_arch(arch, args: argparse.Namespace):
     from pydantic import ValidationError
 
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import ModelArch
 
     changes = {field: getattr(args, flag) for flag, field in ARCH_FLAGS.items() if getattr(args, flag) is not None}
     if not changes:
@@ -187,7 +185,7 @@ def override_arch(arch, args: argparse.Namespace):
 
 
 def lora_targets_arg(text: str) -> tuple[str, ...]:
-    from advisor.core.job.choices import LORA_TARGETS
+    from advisor.core import LORA_TARGETS
 
     names = tuple(t.strip().lower() for t in text.split(",") if t.strip())
     if names == ("all-linear",):

@@ -20,16 +20,17 @@ from advisor.cli._job_args import (
     positive_int,
     positive_number,
 )
-from advisor.core.job.defaults import default_job_words
-from advisor.core.job.planned import PlannedJob
-from advisor.core.job.settings import (
+from advisor.core import (
     SETTINGS,
+    PlannedJob,
     Section,
     Setting,
+    bounds_of,
+    default_job_words,
     default_of,
+    strict_floor,
     whole_bounds,
 )
-from advisor.core.job.settings.declare import bounds_of, strict_floor
 
 #: Settings whose text the command line reads itself: checked where the core knows their rules.
 TEXT_FLAGS = {"weights": str, "kv_dtype": str, "engine_version": engine_version_arg, "lora_targets": str,
@@ -146,7 +147,7 @@ def given_fields(args: argparse.Namespace) -> set[str]:
 def job_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
     """The Job fields the flags give, with what the model file implies where the flags are silent
     (its weight format and, for a .gguf, llama.cpp), each checked and in its canonical spelling."""
-    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+    from advisor.core import kv_bytes_per_element, weight_format
 
     fields: dict[str, Any] = {name: getattr(args, name) for name in given_fields(args)}
     fields.pop("dataset_tokens", None)  # a count or 'chinchilla': read with the model (``dataset_tokens_arg``)
@@ -179,7 +180,7 @@ def job_fields(args: argparse.Namespace, imported) -> dict[str, Any]:
 
 def refuse_ignored(workload: PlannedJob, given: set[str]) -> None:
     """A UsageError for the first flag given for a setting ``workload`` ignores."""
-    from advisor.core.estimate.job_rules import ignored
+    from advisor.core import ignored
 
     problems = ignored(workload, given)
     if problems:

@@ -51,7 +51,7 @@ def _hours(text: str) -> float:
 
 
 def _gpus_per_machine(text: str) -> int:
-    from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE
+    from advisor.core import MAX_GPUS_PER_MACHINE
 
     value = positive_int(text)
     if value > MAX_GPUS_PER_MACHINE:  # no machine holds more (the search's builds would not validate)
@@ -121,7 +121,7 @@ def candidate_json(found) -> dict[str, Any]:
 def _run_cost(found) -> dict[str, float | None]:
     """A training run on this candidate (``--dataset-tokens``): hours and cost, rented (per hour ×
     machines) or owned (energy plus the price spread over its hours of use, as ``advisor.core.cost.running`` rules)."""
-    from advisor.core.cost.running import train_hours, train_usd
+    from advisor.core import train_hours, train_usd
 
     c, first = found.candidate, found.chosen[0]
     w = first.planned
@@ -139,7 +139,7 @@ def _stale(c) -> bool:
 
 
 def _price_text(c) -> str:
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     return "already yours" if c.price is None else price_words(c.price)
 
@@ -179,10 +179,7 @@ def _text(result, request) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from advisor.cli.estimate import _check, build_request
-    from advisor.core.advice.candidates import PriceChoice, Where
-    from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
-    from advisor.core.advice.ranking import Criterion
-    from advisor.core.job.planned import job_of
+    from advisor.core import Criterion, ModelJob, PriceChoice, SearchRequest, Where, job_of, search
     from advisor.storage.catalog_store import load_catalog
     from advisor.storage.error_bands import (
         extrapolated_band_pct,

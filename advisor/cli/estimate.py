@@ -90,7 +90,7 @@ def _catalog_for(args: argparse.Namespace, read=None):
         return None
     if read is not None:
         return read
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
     if args.gpu and not args.build:  # what the estimate needs: those cards, the network cards, the model presets
@@ -109,49 +109,56 @@ def _resolve_hardware(args: argparse.Namespace, catalog):
                 raise UsageError(f"--{flag.replace('_', '-')}: give --gpu or --build too")
         return None
     build = _resolve_one(args, catalog)
-    from advisor.core.hardware.catalog import (
-        IncompleteRecord,
-        RecordKind,
-        with_network,
-        with_nodes,
-    )
+    from advisor.core import with_nodes
 
     if getattr(args, "nics", None) is not None and getattr(args, "nic", None) is None:
         raise UsageError("--nics: give --nic too")
     if getattr(args, "nic", None) is not None:  # '' too: no card has that id (it reached the comparison's check)
-        part = catalog.parts.get(args.nic)
-        if part is None or part.part.value != "nic":
-            names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
-            raise UsageError(f"--nic: no network card {args.nic!r} in the catalog (network cards: {names})")
-        try:
-            build = with_network(catalog, build, args.nic, args.nics or 1)
-        except IncompleteRecord as exc:
-            raise UsageError(f"--nic: {exc}") from None
+        build = _with_nic(args, catalog, build)
     if getattr(args, "nodes", None):
         build = with_nodes(build, args.nodes)
     limit = getattr(args, "mac_gpu_limit", None)
     if limit is not None:
-        from advisor.core.hardware.memory import with_gpu_memory_limit
-
-        changed = with_gpu_memory_limit(build, limit)
-        if changed is build:
-            raise UsageError(f"--mac-gpu-limit: {build.name} is not a Mac (the limit is macOS's, for Apple GPUs)")
-        build = changed
+        build = _with_mac_gpu_limit(build, limit)
     return build
+
+
+def _with_nic(args: argparse.Namespace, catalog, build):
+    """``build`` with --nics of the --nic card (a network card of the catalog)."""
+    from advisor.core import IncompleteRecord, RecordKind, with_network
+
+    part = catalog.parts.get(args.nic)
+    if part is None or part.part.value != "nic":
+        names = ", ".join(k for k, v in catalog.of(RecordKind.PART).items() if v.part.value == "nic")
+        raise UsageError(f"--nic: no network card {args.nic!r} in the catalog (network cards: {names})")
+    try:
+        return with_network(catalog, build, args.nic, args.nics or 1)
+    except IncompleteRecord as exc:
+        raise UsageError(f"--nic: {exc}") from None
+
+
+def _with_mac_gpu_limit(build, limit):
+    """``build`` under macOS's GPU memory limit (--mac-gpu-limit); only a Mac has one."""
+    from advisor.core import with_gpu_memory_limit
+
+    changed = with_gpu_memory_limit(build, limit)
+    if changed is build:
+        raise UsageError(f"--mac-gpu-limit: {build.name} is not a Mac (the limit is macOS's, for Apple GPUs)")
+    return changed
 
 
 def _resolve_one(args: argparse.Namespace, catalog):
     """One machine of --gpu/--build."""
-    from advisor.core.hardware.catalog import (
+    from advisor.core import (
         IncompleteRecord,
         RecordKind,
         UnknownRecord,
         gpu_build,
+        on_platform,
         resolve_build,
         resolve_cloud,
         resolve_system,
     )
-    from advisor.core.hardware.machines import on_platform
 
     if args.gpu:
         ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
@@ -159,7 +166,7 @@ def _resolve_one(args: argparse.Namespace, catalog):
             if gid not in catalog.gpus:
                 raise UsageError(f"--gpu: unknown GPU {gid!r} (see 'llm-advisor catalog list --kind gpu')")
         if len(ids) > 1:
-            from advisor.core.hardware.catalog import mixed_build
+            from advisor.core import mixed_build
 
             if args.n_gpus is not None and args.n_gpus > len(ids):
                 raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
@@ -190,8 +197,7 @@ def _weights_override(imported, workload) -> float | None:
 def _with_defaults(fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """The default job (``advisor.core.job.defaults``, as the window's) under the flags given; a note says
     the default job's size where the flags leave it."""
-    from advisor.core.job.choices import Engine, Mode
-    from advisor.core.job.defaults import default_job, shape_words
+    from advisor.core import Engine, Mode, default_job, shape_words
 
     mode = Mode(fields.get("mode", "inference"))
     engine = Engine(fields["engine"]) if "engine" in fields else None
@@ -221,7 +227,7 @@ def build_request(args: argparse.Namespace, read=None) -> Request:
     ``read``: the catalog the command has read already (advise, report), so that the model preset
     is looked up in it instead of a second read.
     """
-    from advisor.core.job.planned import job_of, pins_of
+    from advisor.core import job_of, pins_of
 
     catalog = _catalog_for(args, read)
     imported, arch = load_model_arg(args, catalog if catalog is not None else read)
@@ -259,7 +265,7 @@ def _entry(args: argparse.Namespace, build, catalog):
     """The comparison entry --gpu/--build stand for (so the price is found as the window finds it)."""
     if build is None:
         return None
-    from advisor.core.advice.comparison import BuildEntry
+    from advisor.core import BuildEntry
 
     if args.build:
         kind = ("cloud_id" if args.build in catalog.cloud else "system_id" if args.build in catalog.systems
@@ -273,8 +279,7 @@ def _check(request: Request) -> None:
     """The first impossible or contradictory setting (``check_planned``), as a usage error. With a build,
     the pinned parts of the plan are checked against it, and the GPU count it leaves free as every GPU of the
     build (what the plan starts from: a pinned scheme keeps the build's GPUs)."""
-    from advisor.core.estimate.job_checks import check_planned
-    from advisor.core.job.planned import BUILD_ONLY_FIELDS, alone
+    from advisor.core import BUILD_ONLY_FIELDS, alone, check_planned
 
     workload = alone(request.workload)  # a job alone: on one GPU, as its plan starts
     if request.build is not None and request.pins is not None:
@@ -293,9 +298,8 @@ def _check(request: Request) -> None:
 def estimate_request(request: Request, margin: float = 0.0):
     """(estimate, planned or None, suggestions): the build's best plan for the job, and what would
     make the job fit when it does not (or is tight)."""
+    from advisor.core import FitStatus, best_plan, suggestions
     from advisor.core.estimate.estimator import estimate
-    from advisor.core.plan.planner import FitStatus, best_plan
-    from advisor.core.plan.suggest import suggestions
 
     exact = request.weights_bytes_override
     if request.build is None:

@@ -65,17 +65,18 @@ def _id_and_nodes(given: str) -> tuple[str, int]:
 
 
 def _entries(catalog, ids: list[str]):
-    from advisor.core.advice.comparison import (
+    from advisor.core import (
         MAX_BUILDS,
         MIN_BUILDS,
         BuildEntry,
+        RecordKind,
         unique_name,
     )
-    from advisor.core.hardware.catalog import RecordKind
 
     if not MIN_BUILDS <= len(ids) <= MAX_BUILDS:
         raise UsageError(f"--build: give {MIN_BUILDS} to {MAX_BUILDS} builds (got {len(ids)})")
-    entries, taken = [], set()
+    entries: list[BuildEntry] = []
+    taken: set[str] = set()
     for given in ids:
         rid, nodes = _id_and_nodes(given)
         for kind, field in ((RecordKind.BUILD, "build_id"), (RecordKind.SYSTEM, "system_id"), (RecordKind.CLOUD, "cloud_id")):
@@ -93,9 +94,7 @@ def _entries(catalog, ids: list[str]):
 
 def _comparison_from_flags(args: argparse.Namespace, catalog):
     from advisor.cli.estimate import _check, build_request
-    from advisor.core.advice.comparison import Comparison, ModelRef
-    from advisor.core.job.planned import job_of, pins_of
-    from advisor.core.units import parse_count
+    from advisor.core import Comparison, ModelRef, job_of, parse_count, pins_of
 
     if not args.model and not args.params:
         raise UsageError("COMPARISON.json: give a comparison file, or --model (or --params) with --build ids")
@@ -167,7 +166,7 @@ def _check_out(out: Path, overwrite: bool) -> None:
 
 def _check_resolvable(comparison, catalog) -> None:
     """The model and every build resolve (a hidden shipped GPU, a removed build): one line naming which."""
-    from advisor.core.advice.evaluate import resolve_entry, resolve_model
+    from advisor.core import resolve_entry, resolve_model
 
     try:
         resolve_model(catalog, comparison.model)
@@ -188,10 +187,7 @@ def report_results(comparison, catalog, cost=None, today=None):
     cannot be resolved."""
     import datetime as dt
 
-    from advisor.core.advice.evaluate import evaluate, resolve_model
-    from advisor.core.advice.running import with_running_costs
-    from advisor.core.advice.speed_bases import with_speed_bases
-    from advisor.core.cost.running import CostSettings
+    from advisor.core import CostSettings, evaluate, resolve_model, with_running_costs, with_speed_bases
     from advisor.storage.error_bands import median_pct, speed_basis_table
 
     arch = resolve_model(catalog, comparison.model)

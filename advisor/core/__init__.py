@@ -11,4 +11,342 @@ Layers, each importing only those below it (checked by ``lint-imports``)::
     hardware  GPU, build, system and cloud records, catalog, interconnect, checks
     model     architecture, parameter counts, generic decoder
     schema, units
+
+The face: what the command line, the window and the PDF use of the core, by name from ``advisor.core``
+(``__all__``; a contract in pyproject.toml holds them to it). Each name is imported on first use, so
+that importing the package costs nothing: the window paints before the core and pydantic load.
+``estimate`` is not one: the name is the ``estimate`` subpackage's, which a from-import of the package
+would give instead once it is loaded (``advisor.core.estimate.estimator.estimate``).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (lint-imports)
+    from advisor.core.advice.candidates import Where
+    from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
+    from advisor.core.advice.comparison import (
+        MAX_BUILDS,
+        MIN_BUILDS,
+        BuildEntry,
+        Comparison,
+        ModelRef,
+        canonical_comparison,
+        first_free,
+        unique_name,
+    )
+    from advisor.core.advice.criterion import Criterion
+    from advisor.core.advice.evaluate import (
+        BuildResult,
+        PreparedBuild,
+        Results,
+        SearchAnswer,
+        detailed_results,
+        evaluate,
+        fit_curve_steps,
+        money,
+        prepare_build,
+        resolve_entry,
+        resolve_model,
+        with_search,
+    )
+    from advisor.core.advice.formulas import formulas
+    from advisor.core.advice.ranking import Ranking, rank
+    from advisor.core.advice.recommend import recommendation
+    from advisor.core.advice.running import build_running_cost, chinchilla_plan, with_running_costs
+    from advisor.core.advice.running_costs import ChinchillaPlan, RentVsBuy, RunningCosts
+    from advisor.core.advice.speed_bases import with_speed_bases
+    from advisor.core.cost.machine import PriceChoice, machine_price, price_words
+    from advisor.core.cost.running import (
+        CHINCHILLA_SOURCE,
+        DEFAULT_HOURS_PER_DAY,
+        DEFAULT_USD_PER_KWH,
+        DEFAULT_YEARS,
+        ELECTRICITY_SOURCE,
+        IDLE_SOURCE,
+        CostSettings,
+        RunningCost,
+        chinchilla_tokens,
+        train_hours,
+        train_usd,
+    )
+    from advisor.core.estimate.job_checks import check_planned, flags_said, message_of, past_trained_context
+    from advisor.core.estimate.job_rules import (
+        DEFAULT_WEIGHTS,
+        engine_caches,
+        engine_loads,
+        fit_to_engine,
+        ignored,
+        settled,
+        weights_choices,
+        weights_key,
+    )
+    from advisor.core.estimate.job_words import job_rows, say
+    from advisor.core.hardware.builds import Build, BuildGpu
+    from advisor.core.hardware.catalog import CatalogRecord
+    from advisor.core.hardware.catalog_model import (
+        Catalog,
+        IncompleteRecord,
+        Origin,
+        RecordKind,
+        UnknownRecord,
+        detect_kind,
+        kind_of,
+    )
+    from advisor.core.hardware.checks import check_build
+    from advisor.core.hardware.data_checks import Severity, data_problems
+    from advisor.core.hardware.gpu import Gpu, NvLink, Segment
+    from advisor.core.hardware.interconnect import node_link
+    from advisor.core.hardware.machines import on_platform, price_tier
+    from advisor.core.hardware.memory import host_ram_gib, with_gpu_memory_limit
+    from advisor.core.hardware.names import cloud_display_name, display_name, vendor_brand
+    from advisor.core.hardware.power import build_power
+    from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, MAX_NODES
+    from advisor.core.hardware.resolve import (
+        gpu_build,
+        mixed_build,
+        resolve_build,
+        resolve_cloud,
+        resolve_system,
+        with_network,
+        with_nodes,
+    )
+    from advisor.core.hardware.resolved import ResolvedBuild
+    from advisor.core.hardware.topology import Topology
+    from advisor.core.job.choices import (
+        ENGINE_VERSION_PATTERN,
+        LORA_TARGETS,
+        Checkpointing,
+        Engine,
+        Method,
+        Mode,
+        Offload,
+        Parallel,
+        Precision,
+    )
+    from advisor.core.job.defaults import default_job, default_job_words, shape_words
+    from advisor.core.job.engine_versions import as_run
+    from advisor.core.job.frameworks import apply_framework
+    from advisor.core.job.job import Job
+    from advisor.core.job.planned import BUILD_ONLY_FIELDS, PlannedJob, PlanPins, alone, job_of, pins_of
+    from advisor.core.job.settings import SETTINGS, by_flag, reason_words, setting, why_not
+    from advisor.core.job.settings.declare import (
+        Section,
+        Setting,
+        Widget,
+        bounds_of,
+        default_of,
+        strict_floor,
+        whole_bounds,
+    )
+    from advisor.core.memo import KeepLast
+    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+    from advisor.core.memory.inference import base_format_name
+    from advisor.core.memory.results import MEMORY_TERMS, term_label
+    from advisor.core.model.arch import ModelArch
+    from advisor.core.model.generic import generic_decoder
+    from advisor.core.model.params import count_params
+    from advisor.core.plan.planner import FitStatus, best_plan
+    from advisor.core.plan.suggest import suggestions
+    from advisor.core.plan.words import CHECKPOINT_WORDS, OFFLOAD_WORDS, SCHEME_WORDS, plan_words
+    from advisor.core.speed.scores import unfused_reason
+    from advisor.core.units import GB, GIB, format_params, format_usd, parse_count
+
+#: Each name of the face → the module that defines it.
+_HOMES: dict[str, str] = {
+    "Where": "advisor.core.advice.candidates",
+    "ModelJob": "advisor.core.advice.catalog_search",
+    "SearchRequest": "advisor.core.advice.catalog_search",
+    "search": "advisor.core.advice.catalog_search",
+    "BuildEntry": "advisor.core.advice.comparison",
+    "Comparison": "advisor.core.advice.comparison",
+    "MAX_BUILDS": "advisor.core.advice.comparison",
+    "MIN_BUILDS": "advisor.core.advice.comparison",
+    "ModelRef": "advisor.core.advice.comparison",
+    "canonical_comparison": "advisor.core.advice.comparison",
+    "first_free": "advisor.core.advice.comparison",
+    "unique_name": "advisor.core.advice.comparison",
+    "Criterion": "advisor.core.advice.criterion",
+    "BuildResult": "advisor.core.advice.evaluate",
+    "PreparedBuild": "advisor.core.advice.evaluate",
+    "Results": "advisor.core.advice.evaluate",
+    "SearchAnswer": "advisor.core.advice.evaluate",
+    "detailed_results": "advisor.core.advice.evaluate",
+    "evaluate": "advisor.core.advice.evaluate",
+    "fit_curve_steps": "advisor.core.advice.evaluate",
+    "money": "advisor.core.advice.evaluate",
+    "prepare_build": "advisor.core.advice.evaluate",
+    "resolve_entry": "advisor.core.advice.evaluate",
+    "resolve_model": "advisor.core.advice.evaluate",
+    "with_search": "advisor.core.advice.evaluate",
+    "formulas": "advisor.core.advice.formulas",
+    "Ranking": "advisor.core.advice.ranking",
+    "rank": "advisor.core.advice.ranking",
+    "recommendation": "advisor.core.advice.recommend",
+    "build_running_cost": "advisor.core.advice.running",
+    "chinchilla_plan": "advisor.core.advice.running",
+    "with_running_costs": "advisor.core.advice.running",
+    "ChinchillaPlan": "advisor.core.advice.running_costs",
+    "RentVsBuy": "advisor.core.advice.running_costs",
+    "RunningCosts": "advisor.core.advice.running_costs",
+    "with_speed_bases": "advisor.core.advice.speed_bases",
+    "PriceChoice": "advisor.core.cost.machine",
+    "machine_price": "advisor.core.cost.machine",
+    "price_words": "advisor.core.cost.machine",
+    "CHINCHILLA_SOURCE": "advisor.core.cost.running",
+    "CostSettings": "advisor.core.cost.running",
+    "DEFAULT_HOURS_PER_DAY": "advisor.core.cost.running",
+    "DEFAULT_USD_PER_KWH": "advisor.core.cost.running",
+    "DEFAULT_YEARS": "advisor.core.cost.running",
+    "ELECTRICITY_SOURCE": "advisor.core.cost.running",
+    "IDLE_SOURCE": "advisor.core.cost.running",
+    "RunningCost": "advisor.core.cost.running",
+    "chinchilla_tokens": "advisor.core.cost.running",
+    "train_hours": "advisor.core.cost.running",
+    "train_usd": "advisor.core.cost.running",
+    "check_planned": "advisor.core.estimate.job_checks",
+    "flags_said": "advisor.core.estimate.job_checks",
+    "message_of": "advisor.core.estimate.job_checks",
+    "past_trained_context": "advisor.core.estimate.job_checks",
+    "DEFAULT_WEIGHTS": "advisor.core.estimate.job_rules",
+    "engine_caches": "advisor.core.estimate.job_rules",
+    "engine_loads": "advisor.core.estimate.job_rules",
+    "fit_to_engine": "advisor.core.estimate.job_rules",
+    "ignored": "advisor.core.estimate.job_rules",
+    "settled": "advisor.core.estimate.job_rules",
+    "weights_choices": "advisor.core.estimate.job_rules",
+    "weights_key": "advisor.core.estimate.job_rules",
+    "job_rows": "advisor.core.estimate.job_words",
+    "say": "advisor.core.estimate.job_words",
+    "Build": "advisor.core.hardware.builds",
+    "BuildGpu": "advisor.core.hardware.builds",
+    "CatalogRecord": "advisor.core.hardware.catalog",
+    "Catalog": "advisor.core.hardware.catalog_model",
+    "IncompleteRecord": "advisor.core.hardware.catalog_model",
+    "Origin": "advisor.core.hardware.catalog_model",
+    "RecordKind": "advisor.core.hardware.catalog_model",
+    "UnknownRecord": "advisor.core.hardware.catalog_model",
+    "detect_kind": "advisor.core.hardware.catalog_model",
+    "kind_of": "advisor.core.hardware.catalog_model",
+    "check_build": "advisor.core.hardware.checks",
+    "Severity": "advisor.core.hardware.data_checks",
+    "data_problems": "advisor.core.hardware.data_checks",
+    "Gpu": "advisor.core.hardware.gpu",
+    "NvLink": "advisor.core.hardware.gpu",
+    "Segment": "advisor.core.hardware.gpu",
+    "node_link": "advisor.core.hardware.interconnect",
+    "on_platform": "advisor.core.hardware.machines",
+    "price_tier": "advisor.core.hardware.machines",
+    "host_ram_gib": "advisor.core.hardware.memory",
+    "with_gpu_memory_limit": "advisor.core.hardware.memory",
+    "cloud_display_name": "advisor.core.hardware.names",
+    "display_name": "advisor.core.hardware.names",
+    "vendor_brand": "advisor.core.hardware.names",
+    "build_power": "advisor.core.hardware.power",
+    "MAX_GPUS_PER_MACHINE": "advisor.core.hardware.records",
+    "MAX_NODES": "advisor.core.hardware.records",
+    "gpu_build": "advisor.core.hardware.resolve",
+    "mixed_build": "advisor.core.hardware.resolve",
+    "resolve_build": "advisor.core.hardware.resolve",
+    "resolve_cloud": "advisor.core.hardware.resolve",
+    "resolve_system": "advisor.core.hardware.resolve",
+    "with_network": "advisor.core.hardware.resolve",
+    "with_nodes": "advisor.core.hardware.resolve",
+    "ResolvedBuild": "advisor.core.hardware.resolved",
+    "Topology": "advisor.core.hardware.topology",
+    "Checkpointing": "advisor.core.job.choices",
+    "ENGINE_VERSION_PATTERN": "advisor.core.job.choices",
+    "Engine": "advisor.core.job.choices",
+    "LORA_TARGETS": "advisor.core.job.choices",
+    "Method": "advisor.core.job.choices",
+    "Mode": "advisor.core.job.choices",
+    "Offload": "advisor.core.job.choices",
+    "Parallel": "advisor.core.job.choices",
+    "Precision": "advisor.core.job.choices",
+    "default_job": "advisor.core.job.defaults",
+    "default_job_words": "advisor.core.job.defaults",
+    "shape_words": "advisor.core.job.defaults",
+    "as_run": "advisor.core.job.engine_versions",
+    "apply_framework": "advisor.core.job.frameworks",
+    "Job": "advisor.core.job.job",
+    "BUILD_ONLY_FIELDS": "advisor.core.job.planned",
+    "PlanPins": "advisor.core.job.planned",
+    "PlannedJob": "advisor.core.job.planned",
+    "alone": "advisor.core.job.planned",
+    "job_of": "advisor.core.job.planned",
+    "pins_of": "advisor.core.job.planned",
+    "SETTINGS": "advisor.core.job.settings",
+    "by_flag": "advisor.core.job.settings",
+    "reason_words": "advisor.core.job.settings",
+    "setting": "advisor.core.job.settings",
+    "why_not": "advisor.core.job.settings",
+    "Section": "advisor.core.job.settings.declare",
+    "Setting": "advisor.core.job.settings.declare",
+    "Widget": "advisor.core.job.settings.declare",
+    "bounds_of": "advisor.core.job.settings.declare",
+    "default_of": "advisor.core.job.settings.declare",
+    "strict_floor": "advisor.core.job.settings.declare",
+    "whole_bounds": "advisor.core.job.settings.declare",
+    "KeepLast": "advisor.core.memo",
+    "kv_bytes_per_element": "advisor.core.memory.formats",
+    "weight_format": "advisor.core.memory.formats",
+    "base_format_name": "advisor.core.memory.inference",
+    "MEMORY_TERMS": "advisor.core.memory.results",
+    "term_label": "advisor.core.memory.results",
+    "ModelArch": "advisor.core.model.arch",
+    "generic_decoder": "advisor.core.model.generic",
+    "count_params": "advisor.core.model.params",
+    "FitStatus": "advisor.core.plan.planner",
+    "best_plan": "advisor.core.plan.planner",
+    "suggestions": "advisor.core.plan.suggest",
+    "CHECKPOINT_WORDS": "advisor.core.plan.words",
+    "OFFLOAD_WORDS": "advisor.core.plan.words",
+    "SCHEME_WORDS": "advisor.core.plan.words",
+    "plan_words": "advisor.core.plan.words",
+    "unfused_reason": "advisor.core.speed.scores",
+    "GB": "advisor.core.units",
+    "GIB": "advisor.core.units",
+    "format_params": "advisor.core.units",
+    "format_usd": "advisor.core.units",
+    "parse_count": "advisor.core.units",
+}
+
+__all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult", "CHECKPOINT_WORDS",
+           "CHINCHILLA_SOURCE", "Catalog", "CatalogRecord", "Checkpointing", "ChinchillaPlan", "Comparison",
+           "CostSettings", "Criterion", "DEFAULT_HOURS_PER_DAY", "DEFAULT_USD_PER_KWH", "DEFAULT_WEIGHTS",
+           "DEFAULT_YEARS", "ELECTRICITY_SOURCE", "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "GB", "GIB",
+           "Gpu", "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS",
+           "MAX_GPUS_PER_MACHINE", "MAX_NODES", "MEMORY_TERMS", "MIN_BUILDS", "Method", "Mode", "ModelArch",
+           "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins",
+           "PlannedJob", "Precision", "PreparedBuild", "PriceChoice", "Ranking", "RecordKind", "RentVsBuy",
+           "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEME_WORDS", "SETTINGS", "SearchAnswer",
+           "SearchRequest", "Section", "Segment", "Setting", "Severity", "Topology", "UnknownRecord", "Where",
+           "Widget", "alone", "apply_framework", "as_run", "base_format_name", "best_plan", "bounds_of",
+           "build_power", "build_running_cost", "by_flag", "canonical_comparison", "check_build", "check_planned",
+           "chinchilla_plan", "chinchilla_tokens", "cloud_display_name", "count_params", "data_problems",
+           "default_job", "default_job_words", "default_of", "detailed_results", "detect_kind", "display_name",
+           "engine_caches", "engine_loads", "evaluate", "first_free", "fit_curve_steps", "fit_to_engine",
+           "flags_said", "format_params", "format_usd", "formulas", "generic_decoder", "gpu_build", "host_ram_gib",
+           "ignored", "job_of", "job_rows", "kind_of", "kv_bytes_per_element", "machine_price", "message_of",
+           "mixed_build", "money", "node_link", "on_platform", "parse_count", "past_trained_context", "pins_of",
+           "plan_words", "prepare_build", "price_tier", "price_words", "rank", "reason_words", "recommendation",
+           "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model", "resolve_system", "say", "search",
+           "setting", "settled", "shape_words", "strict_floor", "suggestions", "term_label", "train_hours",
+           "train_usd", "unfused_reason", "unique_name", "vendor_brand", "weight_format", "weights_choices",
+           "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit", "with_network", "with_nodes",
+           "with_running_costs", "with_search", "with_speed_bases"]
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the face, imported from its home on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Not kept here: read from its home each time, so the face always gives what the home holds.
+    return getattr(importlib.import_module(home), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -85,7 +85,7 @@ class FitPlot:
         params = results.curve_params  # the model sizes of the curves
         ub = unit_bytes(unit)
         hx, hy, tips = [], [], []
-        entries: list[tuple[object, str]] = []
+        entries: list[tuple[object, tuple[str, str]]] = []
         for label, curve in self.curves.items():
             if label not in results.curves:
                 curve.setData([], [])

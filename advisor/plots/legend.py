@@ -53,7 +53,7 @@ class SideLegend(pg.GraphicsWidget):
         self.legend.setPos(6, 0)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Fixed, QtWidgets.QSizePolicy.Policy.Ignored)
         plot.layout.addItem(self, 2, 3)
-        self._entries: list[tuple[object, str]] = []
+        self._entries: list[tuple[object, tuple[str, str]]] = []
         self._rows: dict[int, tuple] = {}  # id(plot item) → (item, sample, label): its row, shown or not
         self._stale = False
         self._shrunk_at: float | None = None  # the room the legend had when its names were last cut

@@ -164,8 +164,8 @@ def read_amd_sysfs(root: Path = Path("/sys/class/drm")) -> dict[str, dict[str, s
 
 def parse_amd_sysfs(cards: dict[str, dict[str, str]]) -> tuple[DetectedGpu, ...]:
     """``{'card0': {'vendor': '0x1002', 'device': '0x744c', 'mem_info_vram_total': '...'}}`` -> GPUs."""
-    gpus = []
-    for name, files in sorted(cards.items()):
+    gpus: list[DetectedGpu] = []
+    for _name, files in sorted(cards.items()):
         if files.get("vendor", "").lower() != AMD_VENDOR_ID:
             continue
         total, used = _int(files.get("mem_info_vram_total")), _int(files.get("mem_info_vram_used"))

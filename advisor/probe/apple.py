@@ -73,7 +73,7 @@ def parse_system_profiler_json(text: str, ram_bytes: int | None) -> tuple[Detect
     not estimate for them. ``ram_bytes`` is ``hw.memsize`` (None when unknown).
     """
     items = json.loads(text).get("SPDisplaysDataType", [])
-    gpus = []
+    gpus: list[DetectedGpu] = []
     for item in items:
         if not _is_apple(item):
             continue

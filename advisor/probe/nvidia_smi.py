@@ -54,6 +54,12 @@ def _value(text: str) -> str | None:
     return None if text.lower() in _MISSING else text
 
 
+def _mib(text: str | None) -> int | None:
+    """A MiB count as bytes; None stays unknown."""
+    count = _int(text)
+    return None if count is None else count * MIB
+
+
 def _int(text: str | None) -> int | None:
     try:
         return None if text is None else int(float(text))
@@ -89,7 +95,6 @@ def parse_nvidia_smi_csv(text: str, fields: tuple[str, ...] | list[str] = FIELDS
         values = {k: _value(v) for k, v in raw.items()}
         unread = tuple(UnreadField(field=k, reason=raw[k].strip()) for k, v in values.items() if v is None)
         get = values.get
-        mib = lambda key: None if _int(get(key)) is None else _int(get(key)) * MIB  # noqa: E731
         device_id, vendor_id = split_pci_id(get("pci.device_id"))
         index = _int(get("index"))
         gpus.append(DetectedGpu(
@@ -101,9 +106,9 @@ def parse_nvidia_smi_csv(text: str, fields: tuple[str, ...] | list[str] = FIELDS
             pci_bus_id=normalise_bus_id(get("pci.bus_id")),
             pci_device_id=device_id,
             pci_vendor_id=vendor_id,
-            memory_total_bytes=mib("memory.total"),
-            memory_used_bytes=mib("memory.used"),
-            memory_free_bytes=mib("memory.free"),
+            memory_total_bytes=_mib(get("memory.total")),
+            memory_used_bytes=_mib(get("memory.used")),
+            memory_free_bytes=_mib(get("memory.free")),
             driver_version=get("driver_version"),
             compute_capability=get("compute_cap"),
             pcie_gen_current=_int(get("pcie.link.gen.current")),

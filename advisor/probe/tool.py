@@ -57,6 +57,36 @@ def _kill(proc: subprocess.Popen) -> None:
         pass
 
 
+def _watch(proc: subprocess.Popen[bytes], readers: list[threading.Thread], over: threading.Event, name: str,
+           timeout_s: float, max_bytes: int) -> str | None:
+    """Wait until the tool exits and its output is read: None, or why it was stopped."""
+    deadline = time.monotonic() + timeout_s
+    while proc.poll() is None or any(r.is_alive() for r in readers):
+        if over.is_set():
+            return f"{name} wrote over {max_bytes:,} bytes; stopped"
+        if time.monotonic() > deadline:
+            # Exited, but something it started still holds its output open: its answer is what it wrote.
+            problem = None if proc.poll() is not None else f"{name} did not answer within {timeout_s:g} s"
+            _kill(proc)
+            return problem
+        over.wait(0.01)
+    return None
+
+
+def _reap(proc: subprocess.Popen[bytes], readers: list[threading.Thread]) -> None:
+    """Collect the exit status and the readers; close the pipes no reader still blocks on."""
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # unkillable (stuck in the kernel): left behind
+        pass
+    for reader in readers:
+        reader.join(1)
+    if not any(r.is_alive() for r in readers):  # a reader still blocked keeps its pipe (closing it under a read can hang)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
 def run_tool(argv: list[str], timeout_s: float, max_bytes: int = MAX_OUTPUT_BYTES) -> ToolRun:
     """Run ``argv`` (its first item an executable path) for at most ``timeout_s`` seconds, keeping at
     most ``max_bytes`` of each of stdout and stderr; a tool past either limit is killed."""
@@ -73,28 +103,9 @@ def run_tool(argv: list[str], timeout_s: float, max_bytes: int = MAX_OUTPUT_BYTE
                for stream, box in ((proc.stdout, out), (proc.stderr, err))]
     for reader in readers:
         reader.start()
-    deadline = time.monotonic() + timeout_s
-    problem = None
-    while proc.poll() is None or any(r.is_alive() for r in readers):
-        if over.is_set():
-            problem = f"{name} wrote over {max_bytes:,} bytes; stopped"
-            break
-        if time.monotonic() > deadline:
-            # Exited, but something it started still holds its output open: its answer is what it wrote.
-            problem = None if proc.poll() is not None else f"{name} did not answer within {timeout_s:g} s"
-            _kill(proc)
-            break
-        over.wait(0.01)
+    problem = _watch(proc, readers, over, name, timeout_s, max_bytes)
     if problem is not None:
         _kill(proc)
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # unkillable (stuck in the kernel): left behind
-        pass
-    for reader in readers:
-        reader.join(1)
-    if not any(r.is_alive() for r in readers):  # a reader still blocked keeps its pipe (closing it under a read can hang)
-        for stream in (proc.stdout, proc.stderr):
-            stream.close()
+    _reap(proc, readers)
     decode = lambda box: b"".join(box).decode("utf-8", errors="replace")  # noqa: E731
     return ToolRun(proc.returncode if problem is None else None, decode(out), decode(err), problem)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.core.units import GB, GIB, format_usd
+from advisor.core import GB, GIB, format_usd
 
 
 def gib(n_bytes: float | None, unit: str = "GiB") -> str:

@@ -13,28 +13,28 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
 from advisor import plots
-from advisor.core.advice.evaluate import Results
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
+from advisor.core import Job, Mode, Results
 
 
 def _builder(kind: str, results: Results, workload: Job, unit: str, model_name: str):
     training = workload.mode is Mode.TRAIN
     if kind == "fit":
-        plot = plots.FitPlot()
-        plot.update(results, unit, model_name)
-    elif kind == "memory":
-        plot = plots.MemoryPlot()
-        plot.update(results, unit)
-    elif kind == "speed":
-        plot = plots.SpeedPlot()
-        plot.update(results, training)
-    elif kind == "value":
-        plot = plots.ValuePlot()
-        plot.update(results, training)
-    else:
-        raise KeyError(f"unknown chart {kind!r}")
-    return plot
+        fit = plots.FitPlot()
+        fit.update(results, unit, model_name)
+        return fit
+    if kind == "memory":
+        memory = plots.MemoryPlot()
+        memory.update(results, unit)
+        return memory
+    if kind == "speed":
+        speed = plots.SpeedPlot()
+        speed.update(results, training)
+        return speed
+    if kind == "value":
+        value = plots.ValuePlot()
+        value.update(results, training)
+        return value
+    raise KeyError(f"unknown chart {kind!r}")
 
 
 def chart_painter(results: Results, workload: Job, unit: str = "GiB", model_name: str = ""):

@@ -14,12 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor import APP_NAME, __version__
-from advisor.core.advice.comparison import Comparison
-from advisor.core.advice.evaluate import Results
-from advisor.core.advice.formulas import formulas
-from advisor.core.advice.recommend import recommendation
-from advisor.core.estimate.job_checks import message_of
-from advisor.core.model.arch import ModelArch
+from advisor.core import Comparison, ModelArch, Results, formulas, message_of, recommendation
 from advisor.report.cells import gib
 from advisor.report.document import (
     Bullets,

@@ -12,9 +12,7 @@ import datetime as dt
 from pathlib import Path
 
 from advisor import APP_NAME, __version__
-from advisor.core.advice.comparison import Comparison
-from advisor.core.advice.evaluate import Results
-from advisor.core.model.arch import ModelArch
+from advisor.core import Comparison, ModelArch, Results
 from advisor.report.charts import chart_painter
 from advisor.report.content import build_document
 from advisor.report.pdf import write_pdf

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from advisor.core.estimate.job_words import job_rows, say
-from advisor.core.job.choices import Mode
-from advisor.core.job.engine_versions import as_run
-from advisor.core.job.job import Job
-from advisor.core.memory.inference import base_format_name
-from advisor.core.model.arch import ModelArch
-from advisor.core.speed.scores import unfused_reason
-from advisor.core.units import format_params as fmt_params
+from advisor.core import Job, Mode, ModelArch, as_run, base_format_name, job_rows, say, unfused_reason
+from advisor.core import format_params as fmt_params
 
 
 def workload_rows(arch: ModelArch, w: Job, params_total: float | None) -> tuple[tuple[str, str], ...]:

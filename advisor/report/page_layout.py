@@ -209,6 +209,23 @@ def _chart_op(block: Chart, draw_chart: ChartPainter | None, title_h: float):
     return paint
 
 
+def _add_bullets(lay: _Layout, block: Bullets, device) -> None:
+    for item in block.items:
+        _add_text(lay, "small" if block.small else "body", f"•  {item}", device, 2, indent=6)
+    lay.y += 4
+
+
+def _add_chart(lay: _Layout, block: Chart, device, draw_chart: ChartPainter | None) -> None:
+    h = block.height_mm * MM
+    room = lay.height - lay.y
+    if h > room >= h * block.shrink:
+        h = room  # a little shorter here rather than most of a page left blank (~60 % of one was)
+    lay.need(h)
+    title_h = _text_height("h3", block.title, lay.width, device) + 4
+    lay.place(h, _chart_op(block, draw_chart, title_h))
+    lay.y += h + 10
+
+
 def layout(document: ReportDocument, width: float, height: float, device, draw_chart: ChartPainter | None) -> _Layout:
     """Place every block; returns the paint operations per page (pure layout, no painting)."""
     lay = _Layout(width, height)
@@ -224,20 +241,11 @@ def layout(document: ReportDocument, width: float, height: float, device, draw_c
         elif isinstance(block, Paragraph):
             _add_text(lay, _paragraph_key(block), block.text, device, 6)
         elif isinstance(block, Bullets):
-            for item in block.items:
-                _add_text(lay, "small" if block.small else "body", f"•  {item}", device, 2, indent=6)
-            lay.y += 4
+            _add_bullets(lay, block, device)
         elif isinstance(block, Table):
             _add_table(lay, block, device)
         elif isinstance(block, Chart):
-            h = block.height_mm * MM
-            room = lay.height - lay.y
-            if h > room >= h * block.shrink:
-                h = room  # a little shorter here rather than most of a page left blank (~60 % of one was)
-            lay.need(h)
-            title_h = _text_height("h3", block.title, lay.width, device) + 4
-            lay.place(h, _chart_op(block, draw_chart, title_h))
-            lay.y += h + 10
+            _add_chart(lay, block, device, draw_chart)
         elif isinstance(block, PageBreak):
             # A break right after a page that holds only a spill-over of a few lines would
             # leave that page almost blank: then the next part follows on it.

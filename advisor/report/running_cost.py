@@ -5,16 +5,18 @@ once by the caller under the user's cost settings.
 
 from __future__ import annotations
 
-from advisor.core.advice.evaluate import BuildResult
-from advisor.core.advice.running_costs import ChinchillaPlan, RentVsBuy, RunningCosts
-from advisor.core.cost.running import (
+from advisor.core import (
     ELECTRICITY_SOURCE,
     IDLE_SOURCE,
+    BuildResult,
+    ChinchillaPlan,
     CostSettings,
+    Job,
+    Mode,
+    RentVsBuy,
     RunningCost,
+    RunningCosts,
 )
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
 from advisor.report.cells import hours, usd
 from advisor.report.document import Bullets, Heading, Paragraph, Table
 

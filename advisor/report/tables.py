@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import re
 
-from advisor.core.advice.evaluate import BuildResult, Results
-from advisor.core.advice.running_costs import RunningCosts
-from advisor.core.cost.machine import price_words
-from advisor.core.estimate.job_checks import message_of
-from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
-from advisor.core.memory.results import MEMORY_TERMS, term_label
-from advisor.core.units import GIB
+from advisor.core import (
+    GIB,
+    MEMORY_TERMS,
+    BuildResult,
+    Job,
+    Mode,
+    ResolvedBuild,
+    Results,
+    RunningCosts,
+    message_of,
+    price_words,
+    term_label,
+)
 from advisor.report.cells import gib, usd
 from advisor.report.document import Bullets, Heading, Paragraph, Table
 

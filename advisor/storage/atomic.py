@@ -84,7 +84,7 @@ def _replace_with(path: Path, data: bytes) -> None:
 
 def remove_stale_temps(folder: Path, older_than_s: float = STALE_TEMP_S) -> list[Path]:
     """Remove this program's temp files in ``folder`` older than ``older_than_s``; returns them."""
-    removed = []
+    removed: list[Path] = []
     now = time.time()
     try:
         entries = list(os.scandir(folder))

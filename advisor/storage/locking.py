@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,20 +26,7 @@ LOCK_NAME = ".lock"
 TIMEOUT_S = 15.0
 _POLL_S = 0.01
 
-try:
-    import fcntl
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            return False
-
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-except ImportError:  # Windows
+if sys.platform == "win32":  # (a platform test, not a failed import: the type checker reads only the branch it runs)
     import msvcrt
 
     def _try_lock(fd: int) -> bool:
@@ -52,6 +40,19 @@ except ImportError:  # Windows
     def _unlock(fd: int) -> None:
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 class LockTimeout(OSError):

@@ -38,9 +38,7 @@ from advisor.storage import json_text, paths
 from advisor.storage.atomic import atomic_write_text, keep_aside
 from advisor.storage.locking import locked
 from advisor.storage.safe_read import FileRefused, read_text_limited
-from advisor.storage.window_place import (
-    MAX_BYTES,  # window geometry and state included, settings are ~2 KB
-)
+from advisor.storage.window_place import MAX_BYTES  # window geometry and state included, settings are ~2 KB
 
 #: Longest path the settings hold (Linux PATH_MAX is 4,096 bytes) and longest saved window state (Qt's
 #: saveGeometry/saveState of this window are well under 1 KB as base64).

@@ -19,9 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from advisor.core.advice.comparison import BuildEntry
-from advisor.core.hardware.catalog import cloud_display_name, display_name
-from advisor.core.hardware.records import Build, Topology
+from advisor.core import Build, BuildEntry, Topology, cloud_display_name, display_name
 from advisor.ui.card_row import MAX_OTHER_CARDS, CardRow, OtherCards
 from advisor.ui.mixed_build import (
     MIXED_NOTE,
@@ -265,7 +263,7 @@ class AddBuildDialog(QDialog):
 
     def _set_card_links(self) -> None:
         """The links default to the cards' own (an RTX PRO 6000 on PCIe 5.0, not the form's 4.0)."""
-        from advisor.core.hardware.catalog import gpu_build, mixed_build
+        from advisor.core import gpu_build, mixed_build
 
         cards = self._cards() if self._is_gpu() and self._chosen() is not None else ()
         if not cards:

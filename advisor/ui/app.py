@@ -116,7 +116,8 @@ def start_app(comparison_path: str | None):
     from advisor.storage.window_place import saved_place
     from advisor.ui.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()  # the tests' (pytest-qt), or none yet
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(_icon())
@@ -152,7 +153,8 @@ def after_first_paint(window, then) -> None:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
-    done = []
+    assert app is not None  # the window exists, so its application does
+    done: list[bool] = []
 
     def run_once() -> None:
         if not done:
@@ -177,6 +179,7 @@ def run_app(comparison_path: str | None) -> int:
 
     window = start_app(comparison_path)
     app = QApplication.instance()
+    assert app is not None  # start_app made it
     if os.environ.get(SMOKE_TEST_ENV):  # packaging checks: the whole window appears, then the app quits
         window.content_ready.connect(lambda: _smoke_quit(app, window))
     return app.exec()

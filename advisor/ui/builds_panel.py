@@ -17,8 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.advice.criterion import Criterion
-from advisor.core.job.planned import PlanPins
+from advisor.core import Criterion, PlanPins
 from advisor.ui import format as fmt
 from advisor.ui.builds_table_model import COLUMNS, BuildsTableModel
 from advisor.ui.frozen_table import FrozenColumnTable

@@ -172,7 +172,7 @@ class BuildsTableModel(QAbstractTableModel):
 
     def set_machines(self, row: int, value) -> bool:
         """Several identical machines of one build, through the session's undoable replace."""
-        from advisor.core.hardware.records import MAX_NODES  # noqa: PLC0415 - a rare edit
+        from advisor.core import MAX_NODES  # noqa: PLC0415 - a rare edit
 
         try:
             nodes = int(value)

@@ -31,8 +31,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import sys
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: Windows cannot watch a pipe with a socket notifier: there the UI thread polls it every 1 ms, and only
 #: while an answer is awaited (the worker's "ready", or a request's).
@@ -101,9 +106,12 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
     answer ``(key, out)``: the sweep, the search's (None if a newer request stopped it),
     ``SKIPPED``, or the exception raised. ``collector``: the worker process's collections (none
     for a ``serve`` run on a thread of another process, as the tests do)."""
+    from advisor.core import (  # noqa: PLC0415
+        Method,
+        Mode,
+        canonical_comparison,  # noqa: PLC0415
+    )
     from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
-    from advisor.core.advice.comparison import canonical_comparison  # noqa: PLC0415
-    from advisor.core.job.choices import Method, Mode  # noqa: PLC0415
 
     start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
     for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):
@@ -115,27 +123,38 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
         while True:
             if collector is not None:
                 collector.wait(conn)
-            request = conn.recv()
+            request = _newest_request(conn)
             if request is None:
                 return
-            while conn.poll():  # newer requests wait: the older ones are not worth computing
-                conn.send((request[0], SKIPPED))
-                request = conn.recv()
-                if request is None:
-                    return
             key, kind, payload = request
-            try:
-                if kind == SWEEP:
-                    out = evaluate.fit_curves(payload)
-                else:  # (arch, workload, inputs, margin[, fit inputs])
-                    out = evaluate.background_search(*payload, cancelled=conn.poll)
-            except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
-                out = exc
-            conn.send((key, out))
+            conn.send((key, _answer(kind, payload, conn)))
             if collector is not None:
                 collector.answered()
     except (EOFError, OSError):  # the window went (a closed pipe: EOF reading, BrokenPipeError writing)
         return
+
+
+def _newest_request(conn):
+    """The newest request waiting (the older ones are answered ``SKIPPED``: not worth computing);
+    None when the window asks the worker to stop."""
+    request = conn.recv()
+    while request is not None and conn.poll():
+        conn.send((request[0], SKIPPED))
+        request = conn.recv()
+    return request
+
+
+def _answer(kind: str, payload, conn) -> object:
+    """The sweep's or the search's answer, or the exception it raised (said on the window's status bar)."""
+    from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
+
+    try:
+        if kind == SWEEP:
+            return evaluate.fit_curves(payload)
+        # (arch, workload, inputs, margin[, fit inputs])
+        return evaluate.background_search(*payload, cancelled=conn.poll)
+    except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
+        return exc
 
 
 class CoreProcess(QObject):
@@ -146,9 +165,9 @@ class CoreProcess(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._process = None
-        self._conn = None
-        self._watch = None  # the notifier (or the poll timer) that wakes the UI thread for answers
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
+        self._watch: QTimer | QSocketNotifier | None = None  # what wakes the UI thread for answers
         self.ready = False  # the worker has done its imports: requests go to it
         self.failed = False  # it could not start, or died: the UI thread computes from now on
         self._asked: dict[int, tuple[str, object]] = {}  # request number -> (kind, workload or search tag)
@@ -209,7 +228,7 @@ class CoreProcess(QObject):
     MAX_ASKED = 8
 
     def _send(self, kind: str, ident, payload) -> bool:
-        if not self.ready or len(self._asked) >= self.MAX_ASKED:
+        if not self.ready or self._conn is None or len(self._asked) >= self.MAX_ASKED:
             return False
         self._count += 1
         try:

@@ -15,19 +15,20 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from advisor.core.advice.comparison import (
+from advisor.core import (
     MAX_BUILDS,
     MIN_BUILDS,
     BuildEntry,
     Comparison,
+    Criterion,
+    Job,
+    ModelArch,
     ModelRef,
+    PlanPins,
     canonical_comparison,
+    job_of,
     unique_name,
 )
-from advisor.core.advice.criterion import Criterion
-from advisor.core.job.job import Job
-from advisor.core.job.planned import PlanPins, job_of
-from advisor.core.model.arch import ModelArch
 from advisor.ui.history import Snapshot, SnapshotCommand, workload_edit_text
 
 #: A model reference → its architecture; raises LookupError or ValueError for one that cannot be resolved.
@@ -38,7 +39,7 @@ MAX_NAME_CHARS = 120
 
 def resolve_without_catalog(ref: ModelRef) -> ModelArch:
     """An inline architecture or a generic size; a catalog preset raises LookupError (no catalog here)."""
-    from advisor.core.advice.evaluate import (
+    from advisor.core import (
         resolve_model,  # the core loads after the window's first paint
     )
 

@@ -33,13 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.advice.candidates import PriceChoice, Where
-from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
-from advisor.core.advice.ranking import Criterion
-from advisor.core.cost.machine import price_words
-from advisor.core.estimate.job_words import say
-from advisor.core.job.planned import job_of
-from advisor.core.units import GIB
+from advisor.core import GIB, Criterion, ModelJob, PriceChoice, SearchRequest, Where, job_of, price_words, say, search
 from advisor.storage.error_bands import (
     extrapolated_band_pct,
     median_pct,
@@ -190,15 +184,15 @@ class FindBuildsDialog(QDialog):
         self.spin_budget.setPrefix("$")
         self.spin_budget.setSpecialValueText("no limit")
         self.combo_price = QComboBox()
-        for text, value in (("new prices", PriceChoice.NEW), ("used or new, whichever is lower", PriceChoice.EITHER),
+        for text, price in (("new prices", PriceChoice.NEW), ("used or new, whichever is lower", PriceChoice.EITHER),
                             ("used prices only", PriceChoice.USED)):
-            self.combo_price.addItem(text, value)
+            self.combo_price.addItem(text, price)
         self.combo_where = QComboBox()
-        for text, value in (("to buy", Where.OWNED), ("to rent (budget per hour)", Where.CLOUD),
+        for text, where in (("to buy", Where.OWNED), ("to rent (budget per hour)", Where.CLOUD),
                             ("to buy or rent", Where.ANY)):
-            self.combo_where.addItem(text, value)
-        for w in (self.spin_budget, self.combo_price, self.combo_where):
-            row.addWidget(w)
+            self.combo_where.addItem(text, where)
+        for widget in (self.spin_budget, self.combo_price, self.combo_where):
+            row.addWidget(widget)
         form.addRow("Budget", row)
         row = QHBoxLayout()
         self.spin_max_gpus = QSpinBox()
@@ -210,9 +204,9 @@ class FindBuildsDialog(QDialog):
         self.spin_max_power.setSuffix(" W")
         self.spin_max_power.setSpecialValueText("any power")
         self.combo_sort = QComboBox()
-        for text, value in (("speed for the money, at a usable speed", Criterion.BEST), ("price", Criterion.PRICE),
-                            ("speed", Criterion.SPEED), ("price per token/s", Criterion.VALUE)):
-            self.combo_sort.addItem(text, value)
+        for text, criterion in (("speed for the money, at a usable speed", Criterion.BEST), ("price", Criterion.PRICE),
+                                ("speed", Criterion.SPEED), ("price per token/s", Criterion.VALUE)):
+            self.combo_sort.addItem(text, criterion)
         self.button_search = QPushButton("Search")
         self.button_search.setDefault(True)
         self.button_search.clicked.connect(self.run_search)

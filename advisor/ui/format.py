@@ -6,15 +6,13 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
-from advisor.core.units import GB, GIB
-from advisor.core.units import format_params as fmt_params
+from advisor.core import GB, GIB, Job, Mode
+from advisor.core import format_params as fmt_params
 from advisor.storage.error_bands import error_band_text, median_pct
 from advisor.ui import words
 
 if TYPE_CHECKING:  # the estimator loads after the window's first paint
-    from advisor.core.advice.evaluate import BuildResult, Results
+    from advisor.core import BuildResult, Results
 
 UNKNOWN = "not known"  # the cell's tooltip says what is unknown (never a bare "?")
 #: A pinned plan, in words: the pin emoji drew as an empty box with the fonts the README installs (DejaVu).
@@ -47,7 +45,9 @@ def fit_header(workload: Job) -> str:
 
 
 def speed_text(r: BuildResult, workload: Job) -> str:
-    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``)."""
+    """The Speed cell; tokens/s in its header (``SPEED_HEADERS``). Only for a build with an estimate (one
+    without shows its error)."""
+    assert r.estimate is not None
     s = r.estimate.speed
     if workload.mode is Mode.TRAIN:
         if s.train_tokens_per_s is None:
@@ -130,8 +130,10 @@ _FIRST_CLAUSE = re.compile(r"[;:] ")  # where a refusal's first clause ends ("8-
 
 
 def verdict_text(r: BuildResult, prefs, workload: Job) -> str:
-    """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words."""
+    """fits / tight / too big / cannot run, with the need and what is usable — or the reason in words. Only
+    for a build with an estimate (one without shows its error)."""
     e = r.estimate
+    assert e is not None
     if r.problems:  # the first clause (to a ';' or a ':'): the whole message is in the tooltip and under the table
         # The software does not run it on this build ("cannot run"), or the settings contradict ("as set").
         support = r.chosen is not None and r.chosen.unsupported
@@ -206,7 +208,7 @@ def price_cell(r: BuildResult, prefs) -> str:
 
 def price_tip(r: BuildResult, prefs) -> str | None:
     """When and where the price was seen, what it includes, the other kind's figure, and whether it is stale."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     p = r.price
     if p is None:
@@ -238,7 +240,7 @@ def price_sources(r: BuildResult) -> list[str]:
 
 def price_html(r: BuildResult, prefs) -> str:
     """The Details line about the price: today's figure with its kind, date and contents, with linked sources."""
-    from advisor.core.cost.machine import price_words
+    from advisor.core import price_words
 
     if r.usd_per_hour is not None:
         amount = usd(r.usd_per_hour, prefs, "/h")

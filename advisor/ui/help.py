@@ -12,7 +12,7 @@ from advisor import APP_LICENSE, APP_NAME, APP_URL, __version__
 def formulas_html() -> str:
     """Help ▸ Formulas & sources: the core's own list (``advisor.core.advice.formulas``), so Help shows what is computed."""
     try:
-        from advisor.core.advice.formulas import formulas
+        from advisor.core import formulas
     except ImportError:
         return "<p>The list of formulas is not available in this version.</p>"
     rows = "".join(f"<li><b>{html.escape(f.term)}</b>: {html.escape(f.formula)}<br><i>Sources: "

@@ -5,7 +5,7 @@ The build is stored inline (``BuildEntry.inline``) so the comparison file stands
 
 from __future__ import annotations
 
-from advisor.core.advice.comparison import BuildEntry
+from advisor.core import BuildEntry
 
 
 def this_machine_entry(catalog, detection) -> tuple[BuildEntry | None, str]:
@@ -36,8 +36,7 @@ def cpu_only_entry(detection) -> tuple[BuildEntry | None, str]:
     """The host's CPU and RAM as a one-"GPU" build: a unified-memory record whose memory is the
     host RAM and whose bandwidth is ``CPU_RAM_BANDWIDTH_GB_PER_S`` (llama.cpp runs on it like this).
     (None, why) when the RAM size was not read."""
-    from advisor.core.hardware.records import Gpu, ResolvedBuild, Segment
-    from advisor.core.units import GIB
+    from advisor.core import GIB, Gpu, ResolvedBuild, Segment
 
     host = detection.host
     if not host.ram_total_bytes:

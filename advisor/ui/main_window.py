@@ -17,7 +17,13 @@ from advisor import APP_NAME
 from advisor.ui.recent import with_recent, without
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractButton
+
     from advisor.storage.settings import Settings
+    from advisor.ui.recent import RecentMenu
+    from advisor.ui.session import Session
+    from advisor.ui.undo_keys import WindowUndoKeys
 
 LOADING_TEXT = "Loading the catalog and the last comparison…"
 FILTER = "Comparison (*.json)"
@@ -33,12 +39,25 @@ class MainWindow(QMainWindow):
     export_pdf_requested = Signal()
     catalog_editor_requested = Signal()
     content_ready = Signal()  # ``start_app``: the content, the catalog and the first estimates are in
+    # Made by ``window_menus`` in ``attach``.
+    action_this_machine: QAction
+    action_find_builds: QAction
+    action_export_pdf: QAction
+    action_catalog: QAction
+    action_undo: QAction
+    action_redo: QAction
+    menu_recent: RecentMenu
+    undo_keys: WindowUndoKeys
+    button_cpu_only: QAbstractButton  # the no-GPU dialog's (``machine_detection.no_gpu_dialog``), for the tests
+    # None only while the window is its frame alone (before ``attach``): then only ``closeEvent`` runs, and
+    # it checks; every action, panel and slot that reads the session exists from ``attach`` on.
+    session: Session
 
     def __init__(self, session=None, settings: Settings | None = None) -> None:
         """With a session: the whole window. Without: its frame only (title, size, the menu
         titles, a status line saying what loads), painted at once; ``attach`` fills it."""
         super().__init__()
-        self.session = None
+        self.session = None  # type: ignore[assignment]  # see the class's annotation
         self.setWindowTitle(f"Untitled comparison[*] — {APP_NAME}")
         self.menus = {key: self.menuBar().addMenu(title) for key, title in
                       (("file", "&File"), ("edit", "&Edit"), ("builds", "&Builds"), ("help", "&Help"))}
@@ -59,9 +78,8 @@ class MainWindow(QMainWindow):
         """The panels, the menus' actions and the session's signals: the window's content."""
         from advisor.ui.builds_panel import BuildsPanel
         from advisor.ui.plot_views import PlotTabs
-        from advisor.ui.workload_panel import WorkloadPanel
-
         from advisor.ui.window_menus import make_add_actions, make_menus
+        from advisor.ui.workload_panel import WorkloadPanel
 
         self.session = session
         self.settings = settings
@@ -200,7 +218,7 @@ class MainWindow(QMainWindow):
     def new(self) -> None:
         """File ▸ New: the default job (``advisor.core.job.defaults``) for the engine chosen in Preferences,
         shaped for that engine (vLLM serves 16 × 8,192 tokens, the others one conversation of 4,096)."""
-        from advisor.core.job.defaults import default_job
+        from advisor.core import default_job
 
         if self.may_replace_document():
             self.session.new(default_job(engine=self.settings.default_engine))

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from advisor.core.advice.comparison import first_free
-from advisor.core.hardware.catalog import Catalog, RecordKind
-from advisor.core.hardware.records import Build, BuildGpu, Gpu, Segment, Topology
+from advisor.core import Build, BuildGpu, Catalog, Gpu, RecordKind, Segment, Topology, first_free
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.locking import locked

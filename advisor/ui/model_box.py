@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QSlider,
 )
 
-from advisor.core.advice.comparison import ModelRef
-from advisor.core.units import format_params as fmt_params
+from advisor.core import ModelRef
+from advisor.core import format_params as fmt_params
 from advisor.ui.tooltips import TIPS
 
 GENERIC_MIN, GENERIC_MAX = 0.5e9, 1e12

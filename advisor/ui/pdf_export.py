@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from advisor.core.advice.comparison import Comparison
+from advisor.core import Comparison
 from advisor.storage.comparison_file import save_comparison
 
 TIMEOUT_MS = 120_000
@@ -72,6 +72,7 @@ class PdfExport(QObject):
 
     def _done(self) -> tuple[int, str]:
         proc = self.process
+        assert proc is not None  # its callers check
         code = proc.exitCode() if proc.exitStatus() == QProcess.ExitStatus.NormalExit else -1
         err = bytes(proc.readAllStandardError()).decode(errors="replace").strip().splitlines()
         proc.deleteLater()
@@ -82,6 +83,8 @@ class PdfExport(QObject):
         return code, (err[-1] if err else "")
 
     def _on_process_finished(self, *_args) -> None:
+        if self.process is None:  # already collected (it failed to start)
+            return
         code, err = self._done()
         if code == 0:
             self.finished.emit(str(self._out))

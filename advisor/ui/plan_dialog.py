@@ -14,10 +14,17 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from advisor.core.job.choices import Checkpointing, Mode, Offload, Parallel
-from advisor.core.job.job import Job
-from advisor.core.job.planned import PlanPins
-from advisor.core.plan.words import CHECKPOINT_WORDS, OFFLOAD_WORDS, SCHEME_WORDS
+from advisor.core import (
+    CHECKPOINT_WORDS,
+    OFFLOAD_WORDS,
+    SCHEME_WORDS,
+    Checkpointing,
+    Job,
+    Mode,
+    Offload,
+    Parallel,
+    PlanPins,
+)
 
 AUTOMATIC = "Automatic"
 INFERENCE_SCHEMES = (Parallel.TP, Parallel.PP, Parallel.LAYER_SPLIT, Parallel.NONE)

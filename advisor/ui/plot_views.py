@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor import plots
-from advisor.core.job.choices import Mode
+from advisor.core import Mode
 from advisor.ui import format as fmt
 
 #: The least height of each of a tab's stacked plots (px): a title, bars with three tick labels, and two
@@ -42,16 +42,16 @@ class _PlotTab(QWidget):
         # into a 1024×700 window the Value tab's three charts lost their bars, and at 1280×800 their
         # y-axis labels ran into each other.
         self.canvas.setMinimumHeight(STACKED_PLOT_MIN_PX * len(builder.items) if len(builder.items) > 1 else 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.canvas)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.canvas)
         # The plot and the text under it share a splitter: the plot gets the room (its labels
         # need height with six builds) and the user can give the text more.
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.scroll)
+        self.splitter.addWidget(self.scroll_area)
         lay.addWidget(self.splitter, 1)
         # A text browser, not a QLabel: new text in a label re-lays out (and repaints) the
         # whole window on every change; a browser repaints only itself.
@@ -71,7 +71,7 @@ class _PlotTab(QWidget):
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(0)
         self._text_timer.timeout.connect(self._show_text)
-        self._text = None
+        self._text: str | None = None
 
     def update_from(self, results) -> None:
         training = self.session.workload.mode is Mode.TRAIN
@@ -197,8 +197,10 @@ class DetailsTab(QTextBrowser):
         self.session = session
         self.setOpenExternalLinks(True)
         # The tab is built when first shown, after the first paint: the core's evaluation may load now.
-        from advisor.core.advice.evaluate import detailed_results  # noqa: PLC0415
-        from advisor.core.memo import KeepLast  # noqa: PLC0415
+        from advisor.core import (
+            KeepLast,  # noqa: PLC0415
+            detailed_results,  # noqa: PLC0415
+        )
 
         # The window's pass leaves out what only this tab shows (``evaluate_build(quick=True)``): added here, once
         # per results (a redraw for other units or prices uses them again).

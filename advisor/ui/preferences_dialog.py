@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
 )
 
-from advisor.core.job.choices import Engine
+from advisor.core import Engine
 from advisor.storage.settings import Settings
 
 
@@ -37,7 +37,7 @@ class PreferencesDialog(QDialog):
         self.combo_default_engine.setCurrentIndex(self.combo_default_engine.findData(prefs.default_engine.value))
         form.addRow("Engine of a new comparison", self.combo_default_engine)
         # Running cost: defaults and sources in advisor.core.cost.running.
-        from advisor.core.cost.running import ELECTRICITY_SOURCE
+        from advisor.core import ELECTRICITY_SOURCE
 
         self.spin_electricity = self._spin(prefs.electricity_usd_per_kwh, 0.001, 5.0, 4, 0.01)
         self.spin_electricity.setToolTip(f"What a kWh costs you. Default: {ELECTRICITY_SOURCE}")

@@ -17,11 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from advisor.core.advice.comparison import BuildEntry, Comparison, ModelRef
-from advisor.core.advice.criterion import Criterion
-from advisor.core.job.job import Job
-from advisor.core.job.planned import PlanPins
-from advisor.core.model.arch import ModelArch
+from advisor.core import BuildEntry, Comparison, Criterion, Job, ModelArch, ModelRef, PlanPins
 from advisor.storage.settings import Settings
 from advisor.ui.document import ComparisonDocument
 from advisor.ui.recompute.scheduler import Inputs, RecomputeScheduler
@@ -29,10 +25,7 @@ from advisor.ui.recompute.scheduler import Inputs, RecomputeScheduler
 if TYPE_CHECKING:
     from PySide6.QtGui import QUndoStack
 
-    from advisor.core.advice.evaluate import Results
-    from advisor.core.advice.ranking import Ranking
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.hardware.records import ResolvedBuild
+    from advisor.core import Catalog, Ranking, ResolvedBuild, Results
     from advisor.ui.core_process import CoreProcess
 
 
@@ -221,8 +214,7 @@ class Session(QObject):
         measured table) and its running cost under the preferences' cost settings, today. The views that show
         them ask (the Value tab, the builds table's speed tooltip, the Details tab); computed once per results
         and settings, so a change that no such view shows does not pay for them."""
-        from advisor.core.advice.running import with_running_costs
-        from advisor.core.advice.speed_bases import with_speed_bases
+        from advisor.core import with_running_costs, with_speed_bases
         from advisor.storage.error_bands import speed_basis_table
 
         cost = self.prefs.cost
@@ -246,8 +238,7 @@ class Session(QObject):
 
     def _rank(self) -> None:
         """The winner and the recommendation: the core's words, as the PDF prints them."""
-        from advisor.core.advice.ranking import rank
-        from advisor.core.advice.recommend import recommendation
+        from advisor.core import rank, recommendation
 
         self.ranking = rank(self.results, self.workload, self.criterion)
         self.recommendation = recommendation(self.results, self.workload, self.criterion)

@@ -9,6 +9,7 @@ restates a setting.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -21,9 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.estimate.job_words import say
-from advisor.core.job.settings import Setting, Widget, bounds_of, whole_bounds
-from advisor.core.job.settings.declare import strict_floor
+from advisor.core import Setting, Widget, bounds_of, say, strict_floor, whole_bounds
 
 PREFIX = {Widget.CHOICE: "combo", Widget.OPEN_CHOICE: "combo", Widget.WHOLE: "spin", Widget.DECIMAL: "spin",
           Widget.SWITCH: "check", Widget.TARGETS: "checks"}
@@ -35,16 +34,19 @@ def _key(value: object) -> object:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-class Control:
+_W = TypeVar("_W", bound=QWidget)
+
+
+class Control(Generic[_W]):
     """A setting's control: ``widget`` to lay out, ``value()`` / ``show(value)``, ``on_edit(fn)``, ``grey(why)``."""
 
     def __init__(self, setting: Setting) -> None:
         self.setting = setting
-        self.widget = self._make()
+        self.widget: _W = self._make()
         self.widget.setObjectName(f"{PREFIX[setting.widget]}_{setting.name}")
         self.widget.setToolTip(setting.tooltip)
 
-    def _make(self) -> QWidget:
+    def _make(self) -> _W:
         raise NotImplementedError
 
     def value(self) -> object:
@@ -70,10 +72,10 @@ class Control:
         self.widget.setToolTip(self.setting.tooltip + (f"\n\nNot used now: it {why}." if why else ""))
 
 
-class ChoiceControl(Control):
+class ChoiceControl(Control[QComboBox]):
     """A list of the declared choices in their words; a value the list lacks (a file's) is added."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QComboBox:
         c = QComboBox()
         # Size to a short text, not the longest item: the panel must stay narrow at 1024 px.
         c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -129,7 +131,7 @@ class ChoiceControl(Control):
 class OpenChoiceControl(ChoiceControl):
     """The declared choices, and any value typed in (another GGUF type, EXL2 '4.65bpw')."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QComboBox:
         c = super()._make()
         c.setEditable(True)
         c.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -155,10 +157,10 @@ class OpenChoiceControl(ChoiceControl):
         self.widget.lineEdit().editingFinished.connect(fn)
 
 
-class WholeControl(Control):
+class WholeControl(Control[QSpinBox]):
     """A whole number within the field's bounds; None (where the setting offers it) one below them."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QSpinBox:
         s = QSpinBox()
         least, most = whole_bounds(self.setting.name)
         self.unset_at = least - 1 if self.setting.unset else None
@@ -182,10 +184,10 @@ class WholeControl(Control):
         self.widget.valueChanged.connect(fn)
 
 
-class DecimalControl(Control):
+class DecimalControl(Control[QDoubleSpinBox]):
     """A number within the field's bounds, shown divided by the declared scale ('M tokens')."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QDoubleSpinBox:
         s = QDoubleSpinBox()
         d, scale = self.setting.decimals, self.setting.scale
         lo, hi = bounds_of(self.setting.name)
@@ -214,8 +216,8 @@ class DecimalControl(Control):
         self.widget.valueChanged.connect(fn)
 
 
-class SwitchControl(Control):
-    def _make(self) -> QWidget:
+class SwitchControl(Control[QCheckBox]):
+    def _make(self) -> QCheckBox:
         return QCheckBox(self.setting.label)
 
     def value(self) -> object:
@@ -228,7 +230,7 @@ class SwitchControl(Control):
         self.widget.toggled.connect(fn)
 
 
-class TargetsControl(Control):
+class TargetsControl(Control[QWidget]):
     """One check box per choice (three to a row: seven in one row widen the panel); the value is those ticked."""
 
     def _make(self) -> QWidget:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout
 
-from advisor.core.advice.comparison import BuildEntry
-from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core import BuildEntry, ResolvedBuild, Topology
 
 
 class TopologyEditor(QFormLayout):

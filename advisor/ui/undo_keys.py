@@ -46,7 +46,9 @@ class WindowUndoKeys(QObject):
         super().__init__(window)
         self._window = window
         self._watched: QWidget | None = None
-        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)  # a window exists, so a widgets application does
+        app.focusChanged.connect(self._on_focus_changed)
 
     def _on_focus_changed(self, _old, new) -> None:
         if self._watched is not None:

@@ -19,7 +19,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
 def label(field: str) -> str:
     """The label of the control that edits a workload field (its declaration's: ``core.job.settings``); a
     plan setting says it is the build's plan; another name in words."""
-    from advisor.core.job.settings import Widget, setting  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core import Widget, setting  # noqa: PLC0415 - the core loads after the first paint
 
     try:
         s = setting(field)
@@ -30,7 +30,7 @@ def label(field: str) -> str:
 
 def flag_label(name: str) -> str:
     """The label of the control a CLI flag's setting has ("gpus" → "GPUs used (the build's plan)")."""
-    from advisor.core.job.settings import by_flag  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core import by_flag  # noqa: PLC0415 - the core loads after the first paint
 
     s = by_flag(f"--{name}")
     return label(s.name) if s is not None else name.replace("-", " ").capitalize()
@@ -38,7 +38,7 @@ def flag_label(name: str) -> str:
 
 def without_flags(message: str) -> str:
     """A core message with every CLI flag named as the control that sets it."""
-    from advisor.core.estimate.job_checks import flags_said  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core import flags_said  # noqa: PLC0415 - the core loads after the first paint
 
     for flag_text, words in _PHRASES:
         message = message.replace(flag_text, words)
@@ -48,7 +48,7 @@ def without_flags(message: str) -> str:
 def problem(line: str) -> str:
     """One ``field: message`` line of ``check_planned`` as the window says it."""
     field, sep, message = line.partition(": ")
-    from advisor.core.job.planned import PlannedJob  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core import PlannedJob  # noqa: PLC0415 - the core loads after the first paint
 
     if sep and field in PlannedJob.model_fields:
         return f"{label(field)}: {without_flags(message)}"
@@ -57,7 +57,7 @@ def problem(line: str) -> str:
 
 def problem_message(line: str) -> str:
     """The message alone, without the field it is about (for a cell that has little room)."""
-    from advisor.core.estimate.job_checks import message_of  # noqa: PLC0415 - the core loads after the first paint
+    from advisor.core import message_of  # noqa: PLC0415 - the core loads after the first paint
 
     return without_flags(message_of(line, flags=True))
 

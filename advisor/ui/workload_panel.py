@@ -21,23 +21,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.estimate.job_rules import (
+from advisor.core import (
     DEFAULT_WEIGHTS,
-    engine_caches,
-    engine_loads,
-    fit_to_engine,
-    settled,
-    weights_choices,
-    weights_key,
-)
-from advisor.core.job.choices import Engine, Method, Mode, Precision
-from advisor.core.job.job import Job
-from advisor.core.job.settings import (
     SETTINGS,
+    Engine,
+    Job,
+    Method,
+    Mode,
+    Precision,
     Section,
     Widget,
     default_of,
+    engine_caches,
+    engine_loads,
+    fit_to_engine,
     reason_words,
+    settled,
+    weights_choices,
+    weights_key,
     why_not,
 )
 from advisor.ui import words
@@ -57,6 +58,10 @@ class WorkloadPanel(QScrollArea):
     """
 
     open_model_requested = Signal()
+    # Set from ``BOXES`` in ``__init__`` (the sections' group boxes, by name).
+    box_task: QGroupBox
+    box_inference: QGroupBox
+    box_training: QGroupBox
 
     def __init__(self, session, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -368,7 +368,7 @@ def test_files_are_plain_json_objects() -> None:
 
 
 def test_catalog_data_checks_find_no_error() -> None:
-    """Issue 40 item 7: a name against its memory (Tesla V100 PCIe 16GB had 32 GiB, so two "fit" 70B Q4), display
+    """A name against its memory (Tesla V100 PCIe 16GB had 32 GiB, so two "fit" 70B Q4), display
     vendors without origin notes ("unknown (named in seed document)"), every platform tier priced."""
     from advisor.core.hardware.data_checks import Severity, data_problems
     from advisor.storage.catalog_store import load_catalog

@@ -134,7 +134,7 @@ def test_real_process_never_prints_a_traceback(tmp_path):
         assert proc.returncode == expected and "Traceback" not in proc.stderr
 
 
-# --- issue 19 ---------------------------------------------------------------------------------------
+# --- hostile input ------------------------------------------------------------------------------------
 
 
 def test_export_refuses_to_overwrite_without_the_flag_and_keeps_a_backup(capsys, tmp_path):

@@ -1,4 +1,4 @@
-"""``llm-advisor catalog prices import FILE.csv`` (issue 18): one line per bad row, all or nothing."""
+"""``llm-advisor catalog prices import FILE.csv``: one line per bad row, all or nothing."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Every command reads the user's catalog once (issue 20: report and advise read it twice, catalog remove
+"""Every command reads the user's catalog once (it is the command's slowest step: report and advise read it twice, catalog remove
 and reset read it again under the lock).
 
 A read is ``catalog_store.reading._load_layer`` of the user's folder (the shipped layer is cached per

@@ -252,7 +252,7 @@ def test_exact_file_bytes_replace_the_format_estimate(tmp_path, capsys):
 
 
 def test_default_job_is_the_windows(capsys):
-    # Defaults that agree (issue 13): the CLI's job is the window's first-launch job.
+    # Defaults that agree: the CLI's job is the window's first-launch job.
     from advisor.core.job.defaults import default_job
 
     data = run_json(capsys, "llama-3.1-8b", "--build", "2x-rtx-3090-nvlink")
@@ -281,7 +281,7 @@ def test_a_job_that_does_not_fit_lists_what_would(capsys):
 
 
 def test_training_options_and_phases_in_json(capsys):
-    # issue 14: the framework and memory options are flags; the JSON carries the phases and the
+    # The framework and memory options are flags; the JSON carries the phases and the
     # allocator's figures, and per_gpu_gib.total stays the device need.
     data = run_json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "full", "--framework", "torchtune",
                     "--optimizer", "paged-adamw-8bit", "--seq-len", "2048", "--batch", "2")
@@ -308,7 +308,7 @@ def test_help_lists_the_training_options(capsys):
 
 
 def test_optimizer_kernel_flag_moves_memory_and_speed(capsys):
-    # issue 15: PyTorch's foreach AdamW holds a state-sized sqrt(v) temporary (one fp32 state: 4 B per
+    # PyTorch's foreach AdamW holds a state-sized sqrt(v) temporary (one fp32 state: 4 B per
     # trained parameter) and makes more passes over the states than the fused kernel.
     args = ("--mode", "train", "--method", "full", "--seq-len", "512", "--checkpointing", "full", "--gpu", "h200-sxm")
     default = run_json(capsys, "llama-3.2-1b", *args)  # the HF Trainer's default: fused
@@ -342,7 +342,7 @@ def test_numbers_are_ascii_whole_numbers(capsys, value):
 
 
 def test_decode_attention_per_head_slows_a_large_gqa_batch(capsys):
-    # issue 15 (third session): TensorRT-LLM's masked MHA (per head) against its XQA kernel (grouped).
+    # TensorRT-LLM's masked MHA (per head) against its XQA kernel (grouped).
     args = ("mistral-7b-v0.1", "--engine", "tensorrt-llm", "--weights", "fp8", "--kv-dtype", "fp8", "--batch", "120",
             "--context", "1152", "--gpu", "h200-sxm")
     grouped = run_json(capsys, *args)

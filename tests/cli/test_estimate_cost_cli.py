@@ -1,4 +1,4 @@
-"""``llm-advisor estimate --build … --json``: the ``cost`` object (issue 18)."""
+"""``llm-advisor estimate --build … --json``: the ``cost`` object."""
 
 
 import pytest
@@ -88,7 +88,7 @@ def test_bad_cost_flags_exit_2_naming_the_flag(capsys, argv, flag):
 
 
 def test_estimate_reads_the_catalog_once(capsys, monkeypatch):
-    """--build needs the catalog for the build, its entry and its cost: one read for all three (issue 20)."""
+    """--build needs the catalog for the build, its entry and its cost: one read for all three (the read is the command's slowest step)."""
     from advisor.storage import catalog_store
 
     calls = []

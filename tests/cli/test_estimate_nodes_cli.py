@@ -1,4 +1,4 @@
-"""``llm-advisor estimate --nodes N [--nic ID]`` (issue 21): several machines through the inter-machine link."""
+"""``llm-advisor estimate --nodes N [--nic ID]``: several machines through the inter-machine link."""
 
 import pytest
 

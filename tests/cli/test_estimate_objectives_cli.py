@@ -1,4 +1,4 @@
-"""``llm-advisor estimate --objective / --precompute-ref / --method adapter`` (issue 21's acceptance commands)."""
+"""``llm-advisor estimate --objective / --precompute-ref / --method adapter``: the commands a user types for them."""
 
 
 import pytest

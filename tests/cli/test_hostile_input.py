@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
+from advisor.core.advice.comparison import BuildEntry, canonical_comparison
 from advisor.core.job.planned import PlannedJob
 from advisor.storage import paths
 from advisor.storage.comparison_file import to_json

@@ -114,7 +114,7 @@ def test_headless_subprocess_exits_cleanly(tmp_path):
     assert out.read_bytes().startswith(b"%PDF-")
 
 
-# --- issue 19: one clear line, exit 2, nothing written ------------------------------------------------
+# --- bad input: one clear line, exit 2, nothing written ------------------------------------------------
 
 import json  # noqa: E402
 import os  # noqa: E402

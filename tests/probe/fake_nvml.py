@@ -28,16 +28,8 @@ def rtx3090(bus: str, *, links=(), procs=(), **over) -> dict:
 
 def install(monkeypatch, devices: list[dict], *, p2p: int = 0, topology: int = 20,
             driver: str = "550.54.15", cuda: int = 12040, init_error=None, init_block: threading.Event | None = None):
-    def dev(handle: int) -> dict:
-        return devices[handle]
-
     def call(name, value_fn):
-        def fn(handle, *args):
-            exc = dev(handle)["raise"].get(name)
-            if exc is not None:
-                raise exc()
-            return value_fn(dev(handle), *args)
-        monkeypatch.setattr(pynvml, name, fn)
+        _device_call(monkeypatch, devices, name, value_fn)
 
     def init():
         if init_block is not None:
@@ -68,22 +60,32 @@ def install(monkeypatch, devices: list[dict], *, p2p: int = 0, topology: int = 2
     call("nvmlDeviceGetDisplayMode", lambda d: d["display"][1])
     call("nvmlDeviceGetGraphicsRunningProcesses",
          lambda d: [SimpleNamespace(pid=pid, usedGpuMemory=used) for pid, used in d["procs"]])
-
-    def mig(d):
-        if d["mig"] is None:
-            raise pynvml.NVMLError_NotSupported()
-        return d["mig"]
-
-    call("nvmlDeviceGetMigMode", mig)
-
-    def link_state(d, link):
-        if not d["links"]:
-            raise pynvml.NVMLError_NotSupported()
-        if link >= len(d["links"]):
-            raise pynvml.NVMLError_InvalidArgument()
-        return d["links"][link][0]
-
-    call("nvmlDeviceGetNvLinkState", link_state)
+    call("nvmlDeviceGetMigMode", _mig)
+    call("nvmlDeviceGetNvLinkState", _link_state)
     call("nvmlDeviceGetNvLinkRemotePciInfo", lambda d, link: SimpleNamespace(busId=d["links"][link][1].encode()))
     monkeypatch.setattr(pynvml, "nvmlDeviceGetP2PStatus", lambda a, b, index: p2p)
     monkeypatch.setattr(pynvml, "nvmlDeviceGetTopologyCommonAncestor", lambda a, b: topology)
+
+
+def _device_call(monkeypatch, devices: list[dict], name: str, value_fn) -> None:
+    """pynvml's ``name`` answers ``value_fn(device, *args)``, or raises what the device's ``raise`` maps it to."""
+    def fn(handle, *args):
+        exc = devices[handle]["raise"].get(name)
+        if exc is not None:
+            raise exc()
+        return value_fn(devices[handle], *args)
+    monkeypatch.setattr(pynvml, name, fn)
+
+
+def _mig(d: dict):
+    if d["mig"] is None:
+        raise pynvml.NVMLError_NotSupported()
+    return d["mig"]
+
+
+def _link_state(d: dict, link: int):
+    if not d["links"]:
+        raise pynvml.NVMLError_NotSupported()
+    if link >= len(d["links"]):
+        raise pynvml.NVMLError_InvalidArgument()
+    return d["links"][link][0]

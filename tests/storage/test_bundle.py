@@ -84,7 +84,7 @@ def test_duplicate_ids_and_unreadable_file(tmp_path):
     assert read_bundle(junk).problems
 
 
-# --- issue 19 ---------------------------------------------------------------------------------------
+# --- hostile bundles ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("version", [True, 1.0, "1", None])

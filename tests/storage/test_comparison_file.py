@@ -51,7 +51,7 @@ def test_save_into_unwritable_place_is_a_clear_error(tmp_path):
         save_comparison(blocker / "c.json", canonical_comparison())
 
 
-# --- issue 19: each hostile file is one ComparisonFileError, the file untouched -----------------------
+# --- each hostile file is one ComparisonFileError, the file untouched -----------------------
 
 import os  # noqa: E402
 import re  # noqa: E402

@@ -15,7 +15,7 @@ def test_shipped_bands_are_read_per_group():
     shipped = json.loads((fidelity_path()).read_text())["memory"]["lora"]
     assert f"±{shipped['median_pct']:.0f} % median" in text and "measurements, LoRA)" in text
     speed = json.loads((fidelity_path()).read_text())["speed"]["overall"]
-    assert f"speed ±{speed['median_pct']:.0f} % median" in text  # issue 15: measured, shown
+    assert f"speed ±{speed['median_pct']:.0f} % median" in text  # measured, so shown
     vllm = fidelity.error_band_text(PlannedJob(engine="vllm"))
     assert "vLLM)" in vllm and "not yet measured" not in vllm  # the engine as its users write it
     assert "TensorRT-LLM)" in fidelity.speed_band_text(PlannedJob(engine="tensorrt-llm"))
@@ -41,7 +41,7 @@ def test_speed_band_not_measured_without_figures(monkeypatch):
 
 @pytest.mark.parametrize("method", [Method.ADAPTER, Method.ADAPTER_V2])
 def test_litgpt_adapters_share_the_adapter_band(method):
-    # issue 21: LitGPT's adapter and adapter v2 rows are measured as one group.
+    # LitGPT's adapter and adapter v2 rows are measured as one group.
     fidelity._bands.cache_clear()
     text = fidelity.error_band_text(PlannedJob(mode=Mode.TRAIN, method=method))
     shipped = json.loads((fidelity_path()).read_text())["memory"]["adapter"]

@@ -1,4 +1,4 @@
-"""The catalog lock: re-entrant in a thread, exclusive across threads and processes, no lost update (issue 19)."""
+"""The catalog lock: re-entrant in a thread, exclusive across threads and processes, no lost update."""
 
 from __future__ import annotations
 

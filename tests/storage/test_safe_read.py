@@ -1,4 +1,4 @@
-"""Only regular files are read, never past the limit: FIFOs and /dev/zero cannot hang or exhaust memory (issue 19)."""
+"""Only regular files are read, never past the limit: FIFOs and /dev/zero cannot hang or exhaust memory."""
 
 import os
 

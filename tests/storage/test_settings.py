@@ -87,7 +87,7 @@ def test_unknown_keys_from_a_newer_version_are_ignored():
     assert load_settings().settings.memory_unit == "GB"
 
 
-# --- issue 19 ---------------------------------------------------------------------------------------
+# --- hostile settings ------------------------------------------------------------------------------------
 
 import os  # noqa: E402
 
@@ -127,7 +127,7 @@ def test_fuzzed_settings_load_or_fall_back_to_defaults(tmp_path, doc):
     assert loaded.warning is None or "\n" not in loaded.warning
 
 
-# --- running cost (issue 18) ------------------------------------------------------------------
+# --- running cost -----------------------------------------------------------------------------
 
 
 def test_running_cost_settings_round_trip_and_default_sources():

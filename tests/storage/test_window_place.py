@@ -1,4 +1,4 @@
-"""The window's saved place, read before the settings' model loads (issue 20): never raises,
+"""The window's saved place, read before the settings' model loads (the window opens there at once): never raises,
 never writes, refuses what is not a regular file or too large, bounded time on any bytes."""
 
 import json

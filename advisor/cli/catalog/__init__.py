@@ -22,6 +22,7 @@ from advisor.cli.catalog.edit import do_add, do_export, do_import, do_path, do_p
 from advisor.cli.catalog.inspect import do_list, do_show, do_validate
 from advisor.cli.catalog.records import KINDS
 
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("catalog", help="list, show, validate and edit the catalog")
     sub = p.add_subparsers(dest="action", parser_class=Parser, metavar="ACTION", required=True)
@@ -66,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.core.hardware.catalog import IncompleteRecord, UnknownRecord
+    from advisor.core import IncompleteRecord, UnknownRecord
 
     try:
         return _ACTIONS[args.action](args)

@@ -11,7 +11,7 @@ from advisor.cli.catalog.records import err, load, pick
 
 
 def do_add(args: argparse.Namespace) -> int:
-    from advisor.core.hardware.catalog import kind_of
+    from advisor.core import kind_of
     from advisor.storage.catalog_store import load_catalog, save_record
 
     record, problems = read_one(args.file, args.kind, check_name=False)
@@ -27,7 +27,7 @@ def do_add(args: argparse.Namespace) -> int:
 
 def _remove_invalid_file(record_id: str, kind: str | None) -> int:
     """``remove --force`` of an id no record has: the user file of that name that fails validation."""
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage.catalog_store import remove_record, user_record_path
 
     kinds = [RecordKind(kind)] if kind else list(RecordKind)
@@ -62,7 +62,7 @@ def do_remove(args: argparse.Namespace) -> int:
 
 
 def do_reset(args: argparse.Namespace) -> int:
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage.catalog_store import load_catalog, reset_record
 
     catalog = load_catalog(migrate_user_files=False).catalog

@@ -12,7 +12,7 @@ from advisor.cli.catalog.records import KINDS, load, pick, print_json
 
 
 def _summary(kind, record) -> str:
-    from advisor.core.hardware.catalog import RecordKind, vendor_brand
+    from advisor.core import RecordKind, vendor_brand
 
     if kind is RecordKind.GPU:
         bw = f", {record.mem_bandwidth_gb_per_s:g} GB/s" if record.mem_bandwidth_gb_per_s else ""
@@ -35,7 +35,7 @@ def _summary(kind, record) -> str:
 
 
 def _rows(catalog, kind: str | None) -> list[dict]:
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
 
     kinds = [RecordKind(kind)] if kind else list(RecordKind)
     rows = []
@@ -58,7 +58,7 @@ def do_list(args: argparse.Namespace) -> int:
 
 
 def _resolved(catalog, kind, record):
-    from advisor.core.hardware.catalog import RecordKind, resolve_build, resolve_cloud, resolve_system
+    from advisor.core import RecordKind, resolve_build, resolve_cloud, resolve_system
 
     resolver = {RecordKind.BUILD: resolve_build, RecordKind.SYSTEM: resolve_system, RecordKind.CLOUD: resolve_cloud}
     return resolver[kind](catalog, record) if kind in resolver else None
@@ -71,10 +71,7 @@ def _money(value: float | None) -> str:
 def _derived_lines(resolved, catalog=None) -> list[str]:
     import datetime as dt
 
-    from advisor.core.cost.machine import PriceChoice, machine_price, price_words
-    from advisor.core.hardware.checks import check_build
-    from advisor.core.hardware.machines import price_tier
-    from advisor.core.hardware.power import build_power
+    from advisor.core import PriceChoice, build_power, check_build, machine_price, price_tier, price_words
 
     lines = []
     tier = price_tier(catalog, resolved) if catalog is not None else resolved.tier
@@ -94,7 +91,7 @@ def _derived_lines(resolved, catalog=None) -> list[str]:
 
 
 def do_show(args: argparse.Namespace) -> int:
-    from advisor.core.hardware.catalog import IncompleteRecord
+    from advisor.core import IncompleteRecord
     from advisor.storage.catalog_store import record_json
 
     catalog = load()
@@ -110,7 +107,7 @@ def do_show(args: argparse.Namespace) -> int:
         print(f"derived: not available: {exc}")
         return 0
     if resolved is not None:
-        from advisor.core.hardware.machines import on_platform
+        from advisor.core import on_platform
 
         for line in _derived_lines(on_platform(catalog, resolved), catalog):
             print(line)
@@ -118,7 +115,7 @@ def do_show(args: argparse.Namespace) -> int:
 
 
 def _kind_for(path: Path, data: object, kind: str | None):
-    from advisor.core.hardware.catalog import RecordKind, detect_kind
+    from advisor.core import RecordKind, detect_kind
 
     if kind:
         return RecordKind(kind)
@@ -145,7 +142,7 @@ def read_one(path: Path, kind: str | None, *, check_name: bool):
 
 
 def _validate_path(path: Path, kind: str | None) -> tuple[int, list]:
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage import bundle
     from advisor.storage import catalog_store as store
 
@@ -168,7 +165,7 @@ def do_validate(args: argparse.Namespace) -> int:
     from advisor.storage.catalog_store import load_catalog
 
     if args.path is None:
-        from advisor.core.hardware.data_checks import Severity, data_problems
+        from advisor.core import Severity, data_problems
 
         result = load_catalog(migrate_user_files=False)
         found = data_problems(result.catalog)  # data errors that change answers, and what is not offered

@@ -31,7 +31,7 @@ def load():
 
 def pick(catalog, record_id: str, kind: str | None):
     """(kind, record) for an id; the kind must be given when several kinds share it."""
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
 
     if kind:
         return RecordKind(kind), catalog.get(RecordKind(kind), record_id)

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.core.advice.criterion import (
-    Criterion,  # its home; callers may import it from here too
-)
+from advisor.core.advice.criterion import Criterion  # its home; callers may import it from here too
 from advisor.core.advice.usable import USABLE_TOKENS_PER_S, usable_why
 from advisor.core.job.choices import Mode
 from advisor.core.job.job import Job

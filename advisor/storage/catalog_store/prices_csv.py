@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,41 +74,56 @@ class PriceImport:
 def read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     """(line number, row) for each data row; ``PriceImportError`` for an unreadable file or header."""
     where = str(path)
+    reader = csv.reader(io.StringIO(_read_text(path, where), newline=""), strict=True)
     try:
-        text = read_bytes_limited(path, MAX_CSV_BYTES).decode("utf-8-sig")
+        names = _header_names(reader, where)
+        rows = _data_rows(reader, names, where)
+    except csv.Error as exc:
+        raise PriceImportError([f"{where}:{reader.line_num}: not CSV: {exc}"]) from None
+    if not rows:
+        raise PriceImportError([f"{where}: no price rows after the header"])
+    return rows
+
+
+def _read_text(path: Path, where: str) -> str:
+    try:
+        return read_bytes_limited(path, MAX_CSV_BYTES).decode("utf-8-sig")
     except FileRefused as exc:
         raise PriceImportError([f"{where}: {exc.strerror}"]) from None
     except UnicodeDecodeError:
         raise PriceImportError([f"{where}: not UTF-8 text"]) from None
     except OSError as exc:
         raise PriceImportError([f"{where}: cannot read: {exc.strerror or exc}"]) from None
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader, None)
-        if header is None:
-            raise PriceImportError([f"{where}:1: empty file; the header row is {','.join(REQUIRED)}"])
-        names = [h.strip().lower() for h in header]
-        lacking = [n for n in REQUIRED if n not in names]
-        unknown = [n for n in names if n not in REQUIRED + OPTIONAL]
-        if lacking or unknown or len(set(names)) != len(names):
-            why = (f"lacks {', '.join(lacking)}" if lacking else
-                   f"has unknown column(s) {', '.join(map(repr, unknown))}" if unknown else "repeats a column")
-            raise PriceImportError([f"{where}:1: the header {why}; expected {','.join(REQUIRED)}[,region][,note]"])
-        rows = []
-        for values in reader:
-            if not any(v.strip() for v in values):
-                continue
-            line = reader.line_num
-            if len(rows) >= MAX_ROWS:
-                raise PriceImportError([f"{where}:{line}: more than {MAX_ROWS:,} rows"])
-            if len(values) != len(names):
-                rows.append((line, {"__error__": f"{len(values)} fields where the header has {len(names)}"}))
-                continue
-            rows.append((line, {n: v.strip() for n, v in zip(names, values)}))
-    except csv.Error as exc:
-        raise PriceImportError([f"{where}:{reader.line_num}: not CSV: {exc}"]) from None
-    if not rows:
-        raise PriceImportError([f"{where}: no price rows after the header"])
+
+
+def _header_names(reader: Iterator[list[str]], where: str) -> list[str]:
+    """The header's column names, lower case; each required one once, no unknown one."""
+    header = next(reader, None)
+    if header is None:
+        raise PriceImportError([f"{where}:1: empty file; the header row is {','.join(REQUIRED)}"])
+    names = [h.strip().lower() for h in header]
+    lacking = [n for n in REQUIRED if n not in names]
+    unknown = [n for n in names if n not in REQUIRED + OPTIONAL]
+    if lacking or unknown or len(set(names)) != len(names):
+        why = (f"lacks {', '.join(lacking)}" if lacking else
+               f"has unknown column(s) {', '.join(map(repr, unknown))}" if unknown else "repeats a column")
+        raise PriceImportError([f"{where}:1: the header {why}; expected {','.join(REQUIRED)}[,region][,note]"])
+    return names
+
+
+def _data_rows(reader, names: list[str], where: str) -> list[tuple[int, dict[str, str]]]:
+    """Each non-blank row by column name, or with ``__error__`` where its field count is wrong."""
+    rows: list[tuple[int, dict[str, str]]] = []
+    for values in reader:
+        if not any(v.strip() for v in values):
+            continue
+        line = reader.line_num
+        if len(rows) >= MAX_ROWS:
+            raise PriceImportError([f"{where}:{line}: more than {MAX_ROWS:,} rows"])
+        if len(values) != len(names):
+            rows.append((line, {"__error__": f"{len(values)} fields where the header has {len(names)}"}))
+            continue
+        rows.append((line, {n: v.strip() for n, v in zip(names, values)}))
     return rows
 
 

@@ -111,10 +111,11 @@ def _load_layer(root: Path, *, keep_bytes: bool = False, kinds: frozenset[Record
             listings[kind] = LoadProblem(folder, None, None, f"should be the folder of {kind.value} records "
                                          "but is a file: its records cannot load; move it aside")
         else:
-            listings[kind] = listed_files(folder)
+            listed = listed_files(folder)
             if ids is not None and kind in ids:  # only these records' files (a file is named by its record's id)
                 wanted = {os.path.normcase(f"{rid}.json") for rid in ids[kind]}
-                listings[kind] = [(p, plain) for p, plain in listings[kind] if os.path.normcase(p.name) in wanted]
+                listed = [(p, plain) for p, plain in listed if os.path.normcase(p.name) in wanted]
+            listings[kind] = listed
     count = sum(len(files) for files in listings.values() if isinstance(files, list))
     before = _parsed.pop(root, {})
     now = {} if kinds is None else {p: entry for p, entry in before.items() if entry[0] not in kinds}  # kept for later
@@ -237,9 +238,9 @@ def load_catalog(
         if keep_user_bytes:
             user.raw.update({path: read_bytes(path) for path, _, _ in user.migrated})
     catalog = Catalog(shipped=_as_layer(ship), user=_as_layer(user), hidden=hidden)
-    where = {**ship.paths, **user.paths}
+    file_of = {**ship.paths, **user.paths}
     for kind, rid, field_name, message in dangling_references(catalog) if not partial else ():
-        problems.append(LoadProblem(where.get((kind, rid), Path(kind.folder)), rid, field_name, message))
+        problems.append(LoadProblem(file_of.get((kind, rid), Path(kind.folder)), rid, field_name, message))
     return LoadResult(catalog, problems, user.raw)
 
 

@@ -163,48 +163,64 @@ def _header_entries(file: Path, text: str) -> Iterator[tuple[str, Any]]:
     470 MB. Here the top-level object is walked by hand and each value decoded by ``json``'s own
     scanner (``raw_decode``), so what is not JSON fails as ``json.loads`` would, one entry at a time.
     """
-    def corrupt(why: str) -> ModelImportError:
-        return ModelImportError(f"{file}: corrupt safetensors header ({why})")
+    i = _object_start(file, text)
+    if text[i:i + 1] == "}":
+        i = _skip_space(text, i + 1)
+    else:
+        while True:
+            name, value, i = _member(file, text, i)
+            yield name, value
+            i = _skip_space(text, i)
+            if text[i:i + 1] == ",":
+                i = _skip_space(text, i + 1)
+                continue
+            if text[i:i + 1] != "}":
+                raise _corrupt(file, f"',' or '}}' was expected at character {i:,}")
+            i = _skip_space(text, i + 1)
+            break
+    if i != len(text):
+        raise _corrupt(file, f"text after the header object at character {i:,}")
 
-    def at(i: int) -> int:
-        return _SPACE.match(text, i).end()
 
-    i = at(0)
+def _corrupt(file: Path, why: str) -> ModelImportError:
+    return ModelImportError(f"{file}: corrupt safetensors header ({why})")
+
+
+def _skip_space(text: str, i: int) -> int:
+    """The index of the first character at or after ``i`` that is not JSON whitespace."""
+    match = _SPACE.match(text, i)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
+
+
+def _object_start(file: Path, text: str) -> int:
+    """Where the top-level object's first member (or its '}') starts; an error unless the text opens one."""
+    i = _skip_space(text, 0)
     if text[i:i + 1] != "{":
         try:  # JSON of another kind, or not JSON at all (only a small header is decoded to tell)
             if len(text) > 1_000_000:
                 raise ValueError
             _DECODER.raw_decode(text, i)
         except (ValueError, RecursionError):
-            raise corrupt("not JSON: an object was expected") from None
-        raise corrupt("not an object")
-    i = at(i + 1)
-    if text[i:i + 1] == "}":
-        i = at(i + 1)
-    else:
-        while True:
-            try:
-                if text[i:i + 1] != '"':
-                    raise corrupt(f"a tensor name was expected at character {i:,}")
-                name, i = _DECODER.raw_decode(text, i)
-                i = at(i)
-                if text[i:i + 1] != ":":
-                    raise corrupt(f"':' was expected at character {i:,}")
-                value, i = _DECODER.raw_decode(text, at(i + 1))
-            except json.JSONDecodeError as exc:
-                raise corrupt(f"not JSON: {exc.msg} at character {exc.pos:,}") from None
-            except RecursionError:
-                raise corrupt("nested too deeply") from None
-            except ValueError as exc:  # a number of over 4,300 digits (Python's int-from-string limit)
-                raise corrupt(f"not JSON: {str(exc)[:80]}") from None
-            yield name, value
-            i = at(i)
-            if text[i:i + 1] == ",":
-                i = at(i + 1)
-                continue
-            if text[i:i + 1] != "}":
-                raise corrupt(f"',' or '}}' was expected at character {i:,}")
-            i = at(i + 1)
-            break
-    if i != len(text):
-        raise corrupt(f"text after the header object at character {i:,}")
+            raise _corrupt(file, "not JSON: an object was expected") from None
+        raise _corrupt(file, "not an object")
+    return _skip_space(text, i + 1)
+
+
+def _member(file: Path, text: str, i: int) -> tuple[str, Any, int]:
+    """The member starting at ``i``: its name, its decoded value and where the value ends."""
+    try:
+        if text[i:i + 1] != '"':
+            raise _corrupt(file, f"a tensor name was expected at character {i:,}")
+        name, i = _DECODER.raw_decode(text, i)
+        i = _skip_space(text, i)
+        if text[i:i + 1] != ":":
+            raise _corrupt(file, f"':' was expected at character {i:,}")
+        value, i = _DECODER.raw_decode(text, _skip_space(text, i + 1))
+    except json.JSONDecodeError as exc:
+        raise _corrupt(file, f"not JSON: {exc.msg} at character {exc.pos:,}") from None
+    except RecursionError:
+        raise _corrupt(file, "nested too deeply") from None
+    except ValueError as exc:  # a number of over 4,300 digits (Python's int-from-string limit)
+        raise _corrupt(file, f"not JSON: {str(exc)[:80]}") from None
+    return name, value, i

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from advisor.core.hardware.catalog import CatalogRecord, RecordKind
+from advisor.core import CatalogRecord, RecordKind
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,13 @@ was written (the user said no, or the write failed and was reported).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from PySide6.QtGui import QUndoCommand
 
-from advisor.core.hardware.catalog import RecordKind
+from advisor.core import RecordKind
 from advisor.ui.catalog_editor.repository import CatalogRepository, UserState
 
 Apply = Callable[[RecordKind, str, UserState], bool]
@@ -59,7 +60,7 @@ def record_changes(repo: CatalogRepository, records) -> tuple[list[Change], list
     """The changes that put ``records`` (a bundle's) into the user layer, and the words naming each one that
     replaces a different record of the user's (a conflict); records the user already has as they are are left
     out."""
-    from advisor.core.hardware.catalog import kind_of
+    from advisor.core import kind_of
     from advisor.ui.catalog_editor.columns import KIND_WORDS
 
     changes, conflicts = [], []
@@ -74,7 +75,7 @@ def record_changes(repo: CatalogRepository, records) -> tuple[list[Change], list
     return changes, conflicts
 
 
-def hidden_changes(repo: CatalogRepository, hidden: dict[RecordKind, set[str]]) -> list[Change]:
+def hidden_changes(repo: CatalogRepository, hidden: Mapping[RecordKind, AbstractSet[str]]) -> list[Change]:
     """The changes that hide the shipped records a bundle hides and this catalog does not hide yet."""
     changes = []
     for kind, ids in hidden.items():

@@ -13,13 +13,22 @@ import datetime as dt
 import json
 import types
 from enum import Enum
-from typing import Annotated, Literal, Union, get_args, get_origin
+from typing import Annotated, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QPlainTextEdit, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from advisor.core.hardware.records import NvLink
+from advisor.core import NvLink
 from advisor.storage import json_text
 
 UNKNOWN = "unknown"
@@ -37,17 +46,20 @@ def strip_optional(annotation) -> tuple[object, bool]:
     return annotation, optional
 
 
-class FieldEditor:
+_W = TypeVar("_W", bound=QWidget)
+
+
+class FieldEditor(Generic[_W]):
     """Base: ``widget`` to lay out, ``get()``/``set()`` the raw value, ``on_change(fn)``."""
 
     def __init__(self, name: str, info: FieldInfo, optional: bool) -> None:
         self.name, self.info, self.optional = name, info, optional
-        self.widget: QWidget = self._make()
+        self.widget: _W = self._make()
         self.widget.setObjectName(f"field_{name}")
         if info.description:
             self.widget.setToolTip(info.description)
 
-    def _make(self) -> QWidget:
+    def _make(self) -> _W:
         raise NotImplementedError
 
     def get(self) -> tuple[object, str | None]:
@@ -63,12 +75,12 @@ class FieldEditor:
         self.widget.setEnabled(not read_only)
 
 
-class TextEditor(FieldEditor):
+class TextEditor(FieldEditor[QLineEdit]):
     """Strings, numbers, dates and URLs: typed text, empty = unknown where the field allows."""
 
     placeholder = ""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QLineEdit:
         w = QLineEdit()
         w.setPlaceholderText(self.placeholder or (UNKNOWN if self.optional else ""))
         return w
@@ -99,8 +111,8 @@ class DateEditor(TextEditor):
     placeholder = "YYYY-MM-DD"
 
 
-class BoolEditor(FieldEditor):
-    def _make(self) -> QWidget:
+class BoolEditor(FieldEditor[QCheckBox]):
+    def _make(self) -> QCheckBox:
         return QCheckBox()
 
     def get(self) -> tuple[object, str | None]:
@@ -113,14 +125,14 @@ class BoolEditor(FieldEditor):
         self.widget.toggled.connect(fn)
 
 
-class ChoiceEditor(FieldEditor):
+class ChoiceEditor(FieldEditor[QComboBox]):
     """Enums, and yes/no/unknown for optional booleans."""
 
     def __init__(self, name: str, info: FieldInfo, optional: bool, choices: list[tuple[str, object]]) -> None:
         self.choices = ([(UNKNOWN, None)] if optional else []) + choices
         super().__init__(name, info, optional)
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QComboBox:
         w = QComboBox()
         for label, _ in self.choices:
             w.addItem(label)
@@ -138,10 +150,10 @@ class ChoiceEditor(FieldEditor):
         self.widget.currentIndexChanged.connect(fn)
 
 
-class LinesEditor(FieldEditor):
+class LinesEditor(FieldEditor[QPlainTextEdit]):
     """A list of short strings (source URLs, PCI ids): one per line."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QPlainTextEdit:
         w = QPlainTextEdit()
         w.setMaximumHeight(80)
         w.setPlaceholderText("one per line")
@@ -173,7 +185,7 @@ class NotesEditor(LinesEditor):
 class JsonEditor(LinesEditor):
     """Nested records as JSON text (empty = none where the field allows it)."""
 
-    def _make(self) -> QWidget:
+    def _make(self) -> QPlainTextEdit:
         w = QPlainTextEdit()
         w.setMaximumHeight(110)
         w.setPlaceholderText("JSON; empty = none" if self.optional else "JSON")
@@ -192,7 +204,7 @@ class JsonEditor(LinesEditor):
         self.widget.setPlainText("" if value is None else json.dumps(value, indent=1, ensure_ascii=False))
 
 
-class NvLinkEditor(FieldEditor):
+class NvLinkEditor(FieldEditor[QWidget]):
     """A card's NVLink as widgets, not raw JSON: on/off, version, bandwidth, group size, bridges."""
 
     def _make(self) -> QWidget:
@@ -281,6 +293,11 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
         return None
     if inner is NvLink:
         return NvLinkEditor(name, info, optional)
+    return _value_editor(name, info, inner, optional) or _text_editor(name, info, inner, optional)
+
+
+def _value_editor(name: str, info: FieldInfo, inner, optional: bool) -> FieldEditor | None:
+    """A yes/no, a choice, a number or a date; None for fields edited as text."""
     if inner is bool:
         if optional:
             return ChoiceEditor(name, info, True, [("yes", True), ("no", False)])
@@ -291,6 +308,11 @@ def editor_for(name: str, info: FieldInfo) -> FieldEditor | None:
         return NumberEditor(name, info, optional)
     if inner is dt.date:
         return DateEditor(name, info, optional)
+    return None
+
+
+def _text_editor(name: str, info: FieldInfo, inner, optional: bool) -> FieldEditor:
+    """Notes, one line of text, a list of lines, or JSON for anything else (nested records)."""
     if inner is str and name == "notes":
         return NotesEditor(name, info, optional)
     if inner is str or (isinstance(inner, type) and not issubclass(inner, BaseModel) and get_origin(inner) is None):

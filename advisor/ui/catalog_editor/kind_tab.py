@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.hardware.catalog import Catalog, RecordKind
-from advisor.core.hardware.records import Segment
+from advisor.core import Catalog, RecordKind, Segment
 from advisor.ui.catalog_editor.filter_proxy import RecordFilterProxy
 from advisor.ui.catalog_editor.table_model import RECORD_ROLE, RecordTableModel
 

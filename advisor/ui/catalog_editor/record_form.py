@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.core.hardware.catalog import CatalogRecord, Origin, RecordKind
+from advisor.core import CatalogRecord, Origin, RecordKind
 from advisor.ui.catalog_editor.columns import KIND_WORDS, PROVENANCE_FIELDS, diff_text, field_diff
 from advisor.ui.catalog_editor.fields import is_model_sequence
 from advisor.ui.catalog_editor.model_form import ModelForm

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind
+from advisor.core import Catalog, CatalogRecord, RecordKind
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_bytes, backup_path, copy_aside

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from advisor.core.hardware.catalog import Catalog, CatalogRecord, Origin, RecordKind
+from advisor.core import Catalog, CatalogRecord, Origin, RecordKind
 from advisor.ui.catalog_editor.columns import COLUMNS, diff_text, field_diff, format_value
 
 RECORD_ROLE = Qt.ItemDataRole.UserRole

@@ -16,9 +16,7 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 from advisor.ui.worker import WorkerJob, start_job
 
 if TYPE_CHECKING:
-    from advisor.core.advice.evaluate import Results, SearchAnswer
-    from advisor.core.job.job import Job
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import Job, ModelArch, Results, SearchAnswer
     from advisor.ui.core_process import CoreProcess
 
 

@@ -27,11 +27,7 @@ from advisor.ui.recompute.background_search import SearchRunner
 from advisor.ui.recompute.turns import BuildsPass, CurveCache, Progress, SweepRun, Turn
 
 if TYPE_CHECKING:
-    from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.advice.evaluate import PreparedBuild, Results
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.job.job import Job
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import BuildEntry, Catalog, Job, ModelArch, PreparedBuild, Results
     from advisor.ui.core_process import CoreProcess
 
 #: Sweeps remembered by workload: an undo, a redo or a value typed again draws at once.
@@ -178,7 +174,7 @@ class RecomputeScheduler(QObject):
 
     def _prepare(self, inputs: Inputs) -> tuple[PreparedBuild, ...]:
         """Each build's resolution, price and checks, kept by entry until the catalog changes."""
-        from advisor.core.advice.evaluate import prepare_build
+        from advisor.core import prepare_build
 
         if len(self._prepared) > PREPARED_KEPT:
             self._prepared.clear()
@@ -233,7 +229,7 @@ class RecomputeScheduler(QObject):
         if self._sweep_run is None:
             if self.core_process is not None and self.core_process.pending(workload):
                 return  # the core's process computes it (``_on_swept`` draws it)
-            from advisor.core.advice.evaluate import fit_curve_steps
+            from advisor.core import fit_curve_steps
 
             self._sweep_run = SweepRun(workload, fit_curve_steps(workload))
         elif self._sweep_step_timer.isActive():
@@ -317,7 +313,7 @@ class RecomputeScheduler(QObject):
             self.problem_reported.emit(f"what would make it fit: {out}")
             self.suggestions_computed.emit(self.results)  # the views waiting on it draw what there is
             return
-        from advisor.core.advice.evaluate import with_search
+        from advisor.core import with_search
 
         self.results = with_search(self.results, out)
         self.suggestions_computed.emit(self.results)

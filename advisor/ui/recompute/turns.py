@@ -16,11 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from advisor.core.advice.comparison import BuildEntry
-    from advisor.core.advice.evaluate import BuildResult, PreparedBuild
-    from advisor.core.hardware.catalog import Catalog
-    from advisor.core.job.job import Job
-    from advisor.core.model.arch import ModelArch
+    from advisor.core import BuildEntry, BuildResult, Catalog, Job, ModelArch, PreparedBuild
 
 #: A turn that spent this long computing builds (or model sizes of the sweep) leaves what follows
 #: them — the ranking and the table's redraw, or the Fit plot's redraw — to the next turn: the two

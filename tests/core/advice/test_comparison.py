@@ -92,7 +92,7 @@ def test_schema_version_is_a_whole_number(version):
 
 
 def test_objective_and_adapter_method_round_trip_and_old_files_default_to_sft():
-    # issue 21: new workload fields have defaults, so a file written before them still loads.
+    # New workload fields have defaults, so a file written before them still loads.
     from advisor.core.job.choices import Method, Objective
     from advisor.core.job.planned import PlannedJob
 

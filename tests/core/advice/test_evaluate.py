@@ -95,7 +95,7 @@ def test_the_largest_model_is_the_plan_searchs():
 
 
 def test_evaluation_in_two_steps_is_the_evaluation_in_one():
-    """The window's split (issue 20): builds prepared once per catalog, the estimates at once,
+    """The window's split (so a change repaints soon): builds prepared once per catalog, the estimates at once,
     what would make a build fit later — the same results as one ``evaluate``."""
     catalog = load_catalog().catalog
     c = canonical_comparison()
@@ -135,14 +135,14 @@ def test_evaluation_in_two_steps_is_the_evaluation_in_one():
     asked.clear()
     assert compute.find_suggestions(arch, workload, first, 0.05, cancelled=lambda: asked.append(1) and False) == found
     # Asked before each re-estimate within a build too (a newer change waits at most one plan search
-    # for the window's worker, not a whole build's search: issue 20), not only between builds.
+    # for the window's worker, not a whole build's search), not only between builds.
     assert len(asked) > 2 * len(first.builds)
     with pytest.raises(ValueError, match="one prepared build per entry"):
         compute.evaluate(catalog, arch, c.workload, entries, curves, prepared=prepared[:1])
 
 
 def test_a_quick_evaluation_differs_only_in_what_the_details_add():
-    """The window's pass (issue 20, fifteenth session) leaves out the rule of thumb, the parameter counts and
+    """The window's pass (what it computes before the table paints) leaves out the rule of thumb, the parameter counts and
     the assumptions; memory, speed (its notes too), fit, plan and status are the full evaluation's, and
     ``detailed`` makes it the full one."""
     catalog = load_catalog().catalog

@@ -1,4 +1,4 @@
-"""Comparison entries of several machines (issue 21): old files load, the count resolves, rent × machines."""
+"""Comparison entries of several machines: old files load, the count resolves, rent × machines."""
 
 import json
 

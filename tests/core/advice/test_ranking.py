@@ -53,7 +53,7 @@ def test_the_first_window_ranks_the_3090_pair_on_todays_used_price(catalog):
 
 
 def test_ratios_and_subjects_read_as_english(catalog):
-    """Issue 41: '4.0× 2× RTX 4090 PCIe', '1.2× less than' and 'it runs it'."""
+    """Ratios and verdicts a buyer reads: '4.0× 2× RTX 4090 PCIe', '1.2× less than' and 'it runs it'."""
     from advisor.core.advice.ranking import percent_less, times
 
     assert times(4.0, 1.0) == "4.0 times" and times(2.0, 1.0) == "twice"

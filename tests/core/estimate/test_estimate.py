@@ -1,6 +1,7 @@
 """The estimate facade: fit against usable memory, speed only with a build, and workload checks."""
 
 import pytest
+from pydantic import ValidationError
 
 from advisor.core.estimate.estimator import estimate
 from advisor.core.estimate.job_checks import check_planned
@@ -181,7 +182,7 @@ def test_sensible_workloads_have_no_problems(workload):
 
 def test_estimate_is_a_frozen_value():
     e = estimate(llama2_7b(), PlannedJob(), one_4090())
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         e.params_total = 1  # type: ignore[misc]
     assert e == estimate(llama2_7b(), PlannedJob(), one_4090())
 
@@ -190,7 +191,7 @@ def test_build_of_other_gpus_uses_the_smallest_usable():
     small = rtx4090().model_copy(update={"id": "rtx-4080", "memory_gib": 16, "memory_gb_marketing": 16})
     b = ResolvedBuild(name="mixed", gpus=(rtx4090(), small))
     # Tensor parallel splits evenly: the smaller card limits. A layer split places layers in
-    # proportion to each card's memory (issue 15), so the equal-split need is judged against more.
+    # proportion to each card's memory (as the engines split layers), so the equal-split need is judged against more.
     tp = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="tp"), b)
     assert tp.fit.usable_per_gpu_bytes == usable_memory_bytes(small)
     e = estimate(llama2_7b(), PlannedJob(n_gpus=2, parallel="layer-split"), b)

@@ -54,17 +54,17 @@ PINNED = {
     "litgpthub-llama-31-8b-qlora-a10g": 11, "litgpthub-l32-1b-lora-a10g": 7, "litgpthub-l32-1b-qlora-a10g": 6,
     "litgpthub-l32-3b-lora-a10g": 5, "litgpthub-l32-3b-qlora-a10g": 10, "litgpthub-phi3-mini-lora-a10g": 4,
     "litgpthub-phi3-mini-qlora-a10g": 15, "litgpthub-gemma2-9b-qlora-a10g": 9,
-    # issue 21: LitGPT adapter / adapter v2 (resource tables), modelled per litgpt/adapter*.py at 26857050
+    # LitGPT adapter / adapter v2 (resource tables), modelled per litgpt/adapter*.py at 26857050
     "litgpt-l2-7b-adapter-mb1": 3, "litgpt-l2-7b-adapter-nf4-mb1": 3, "litgpt-l2-7b-adapter-nf4dq-mb1": 3,
     "litgpt-l2-7b-adapterv2-mb1": 6, "litgpt-l2-7b-adapterv2-nf4-mb1": 6, "litgpt-l2-7b-adapterv2-nf4dq-mb1": 6,
-    # issue 14: LitGPT FSDP + LoRA (resource tables), no longer known gaps: FSDP units mixing frozen and
+    # LitGPT FSDP + LoRA (resource tables), no longer known gaps: FSDP units mixing frozen and
     # trained weights and gradient accumulation under FSDP.no_sync (frameworks.FSDP_MIXED_UNITS, FSDP_NO_SYNC)
     "litgpt-thunder-tinyllama-full-1xa100-eager": 5, "litgpt-thunder-tinyllama-full-8xa100-ddp-eager": 11,
-    "litgpt-thunder-tinyllama-full-8xa100-fsdp-eager": 6,  # issue 42, second round (calibration)
+    "litgpt-thunder-tinyllama-full-8xa100-fsdp-eager": 6,  # (calibration)
     "litgpt-l2-7b-lora-2xa100-mb1": 6, "litgpt-l2-7b-lora-2xa100-mb2": 3, "litgpt-l2-7b-lora-2xa100-mb4": 7,
     "litgpt-l2-13b-lora-4xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb1": 6, "litgpt-phi15-lora-2xa100-mb2": 6,
     "litgpt-phi15-lora-2xa100-mb4": 13,
-    # issue 14 (2026-11-25): LitGPT rows re-pinned after its v view of the fused qkv, its LoRA zero-padding,
+    # 2026-11-25: LitGPT rows re-pinned after its v view of the fused qkv, its LoRA zero-padding,
     # Fabric's fp32 logits (8 B per logit) and phi-1.5's one shared LayerNorm (layer_norm, parallel_block);
     # the phi-1.5 FSDP mb4 pin went 5 -> 13: its per-sample growth is overestimated (see benchmarks/README).
     # 2026-11-26: measured by this project on the lent H100 (tests/data/device/h100-sxm-2026-11-26.jsonl):
@@ -131,12 +131,12 @@ def test_headline_figures_include_every_scored_trusted_row():
     outcomes = [fidelity.evaluate(row) for row in ROWS.values() if row["trusted"] == "yes"]
     n, median, high = fidelity.summarize(outcomes)["overall"]
     assert n == len(BOUNDS)
-    assert median <= 8  # target met (6.5 % with the training tables of issue 14)
-    assert high <= 15  # 13.2 after LitGPT's FSDP mechanisms (issue 14, 2026-11-25; 19.7 before, 34.2 earlier)
+    assert median <= 8  # target met (6.5 % with LitGPT's training tables)
+    assert high <= 15  # 13.2 after LitGPT's FSDP mechanisms (2026-11-25; 19.7 before, 34.2 earlier)
 
 
 def test_every_mechanism_is_a_job_option_and_nothing_else_is_applied():
-    # issue 14: the benchmark maps each row to the options a user sets, nothing per row beyond them.
+    # The benchmark maps each row to the options a user sets, nothing per row beyond them.
     from advisor.core.memory.peak import estimate_memory
 
     for rid, row in ROWS.items():

@@ -1,4 +1,4 @@
-"""Settings a build cannot run (issue 15, seventh session: FP8 weights on cards an engine does not run them on)."""
+"""Settings a build cannot run (e.g. FP8 weights on cards an engine does not run them on)."""
 
 import pytest
 

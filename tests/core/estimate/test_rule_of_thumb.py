@@ -40,7 +40,7 @@ def test_why_different_reports_both_totals_and_main_terms():
     w = PlannedJob(mode="train", method="qlora", weights="nf4", seq_len=4096)
     r = rule_of_thumb(LLAMA2_7B, w)
     detailed = estimate_memory(LLAMA2_7B, w).breakdown.total
-    assert f"{detailed / GIB:.1f} GiB" in r.why_different  # one unit per sentence (issue 17)
+    assert f"{detailed / GIB:.1f} GiB" in r.why_different  # one unit per sentence: a reader compares them
     assert f"{r.total_bytes / GIB:.1f} GiB" in r.why_different and " GB" not in r.why_different
     assert "activations" in r.why_different  # the biggest term the rule leaves out here
 

@@ -146,7 +146,7 @@ def test_unknown_kv_dtype():
 
 
 def test_block_sizes_match_gguf_py():
-    """The copied GGUF block table equals gguf-py's GGML_QUANT_SIZES (an estimate does not import gguf)."""
+    """The copied GGUF block table equals gguf-py's GGML_QUANT_SIZES (copied so estimate need not import gguf, for its start time)."""
     gguf = pytest.importorskip("gguf")
     from advisor.core.memory.formats import GGML_BLOCK_SIZES
 
@@ -155,7 +155,7 @@ def test_block_sizes_match_gguf_py():
 
 
 def test_estimate_imports_no_qt_no_gguf_no_pdf():
-    """``llm-advisor estimate`` on a preset loads neither Qt, pyqtgraph, gguf nor the report code."""
+    """``llm-advisor estimate`` on a preset loads neither Qt, pyqtgraph, gguf nor the report code (its start time)."""
     import subprocess
     import sys
 

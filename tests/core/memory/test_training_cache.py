@@ -116,7 +116,7 @@ _OTHER_VALUES = {
        other_batch=st.integers(1, 64), other_seq=st.sampled_from([64, 2048, 4096]))
 def test_the_parts_kept_without_the_micro_batch_give_the_full_estimates_figures(catalog, job, model, others,
                                                                                  other_batch, other_seq):
-    # Without the words, what does not read the batch or the sequence length is kept per
+    # For speed, without the words, what does not read the batch or the sequence length is kept per
     # model and job. The job is met first with another micro-batch, or with another micro-batch and
     # one other field changed (each in turn): it still gets the figures of a full estimate.
     arch = catalog.models[model]

@@ -348,7 +348,7 @@ def test_a_job_with_torchtitans_op_level_checkpointing_is_planned(catalog):
 @given(job=_training_jobs(), model=st.sampled_from(TRAIN_MODELS), n_gpus=st.sampled_from([1, 2, 8]),
        scheme=st.sampled_from(plan_search.TRAIN_SCHEMES), offload=st.sampled_from(plan_search.OFFLOAD_STEPS))
 def test_a_probe_without_the_words_has_the_same_memory(catalog, job, model, n_gpus, scheme, offload):
-    # Issue 20: the plan search's probes and the fit sweep ask for the memory without the assumptions'
+    # For speed, the plan search's probes and the fit sweep ask for the memory without the assumptions'
     # words and the terms' full sizes; every figure is the one the full estimate gives.
     from advisor.core.memory.training import estimate_training
 
@@ -361,7 +361,7 @@ def test_a_probe_without_the_words_has_the_same_memory(catalog, job, model, n_gp
 
 
 def test_builds_of_as_many_gpus_share_a_training_jobs_probes_and_keep_their_own_figures(catalog):
-    # Issue 20: a pass plans one job object on every build; a training job's probes (its memory under each
+    # For speed, a pass plans one job object on every build; a training job's probes (its memory under each
     # plan, which no card changes) are shared between builds of as many GPUs. Each build keeps its own fit.
     arch = catalog.models["llama-3.1-8b"]
     job = PlannedJob(mode=Mode.TRAIN, method=Method.LORA, batch=6)

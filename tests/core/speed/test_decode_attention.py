@@ -1,4 +1,5 @@
-"""A per-head decode attention kernel (TensorRT-LLM's masked MHA) against a grouped one: its cost is query heads × context on the CUDA cores, so GQA saves it nothing."""
+"""A per-head decode attention kernel (TensorRT-LLM's masked MHA) against a grouped one:
+its cost is query heads × context on the CUDA cores, so GQA saves it nothing."""
 
 import pytest
 
@@ -79,8 +80,8 @@ def test_fp32_lanes_per_sm_by_chip_then_generation(architecture, lanes):
 
 def test_per_head_rate_follows_the_sms_issue_not_their_fp32_lanes():
     """An A100 (GA100, 64 FP32 lanes per SM) reaches twice the share of its FP32 peak that an H100 (128)
-    reaches: the kernel's per-key shuffles issue at the same rate per SM on both (without
-    this, the TensorRT-LLM 0.9.0 A100 rows of Mistral 7B, Mixtral and Falcon 180B had been 18-37 % slow)."""
+    reaches: the kernel's per-key shuffles issue at the same rate per SM on both (the
+    TensorRT-LLM 0.9.0 A100 rows of Mistral 7B, Mixtral and Falcon 180B had been 18-37 % slow)."""
     a100 = h100().model_copy(update={"id": "a100-80gb-sxm", "architecture": "Ampere (GA100)", "fp32_tflops": 19.5})
     build = ResolvedBuild(name="1x A100", gpus=(a100,), topology=Topology(pcie_gen=4))
     assert sp.per_head_attention_flops_per_s(build, 1) == pytest.approx((2 * 19.5e12 * es.PER_HEAD_ATTENTION_SHARE,))

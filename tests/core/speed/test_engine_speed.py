@@ -1,5 +1,5 @@
 """The per-engine speed constants are the calibration's fit (benchmarks/speed_calibration.py), on
-calibration sources only."""
+calibration sources only (held-out sources score the fit)."""
 
 import pytest
 

@@ -28,7 +28,7 @@ def test_the_issue_rate_comes_from_the_fp32_peak_and_the_lanes_per_unit(catalog)
     assert gd.issue_rate(g["rtx-4090"]) == pytest.approx(82.58e12 / 2)
     # 64 FP32 lanes per SM (GA100): twice as many issue slots as FP32 lanes
     assert gd.issue_rate(g["a100-80gb-sxm"]) == pytest.approx(19.5e12 / 2 * 2)
-    # RDNA 3 counts dual-issued FP32 (128 lanes per CU) and issues 64 threads per CU and cycle
+    # RDNA 3 counts dual-issued FP32 (128 lanes per CU) and issues a wave of 64 threads per CU and cycle
     assert gd.issue_rate(g["rx-7900-xtx"]) == pytest.approx(61.39e12 / 2 / 128 * 64)
     # an Apple GPU core: 128 lanes, 128 threads issued
     assert gd.issue_rate(g["apple-m1-max-64gb"]) == pytest.approx(g["apple-m1-max-64gb"].fp32_tflops * 1e12 / 2)

@@ -204,7 +204,7 @@ def test_bad_numbers_name_the_field(shipped, user, value):
     assert any(p.path == path and "memory_gib" in f"{p.field} {p.message}" for p in result.problems)
 
 
-# --- files that are not what they seem (issue 19) --------------------------------------------
+# --- files that are not what they seem -----------------------------------------------------
 
 posix_only = pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo") or not Path("/dev/zero").exists(),
                                 reason="FIFOs and /dev/zero")

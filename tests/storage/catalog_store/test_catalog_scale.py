@@ -1,4 +1,4 @@
-"""A large user catalog loads as each file would alone (issue 20: the loader lists, reads, parses and
+"""A large user catalog loads as each file would alone (the loader lists, reads, parses and
 collects garbage differently for speed; none of it may change a result)."""
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def test_user_bytes_are_the_files_as_loaded(shipped, user):
 
 
 def test_a_reload_sees_an_edit_that_keeps_the_size_and_the_time(shipped, user):
-    """Unchanged files are not validated again on a reload; any changed byte is seen (issue 20)."""
+    """Unchanged files are not validated again on a reload; any changed byte is seen."""
     folder = user / "gpus"
     folder.mkdir(parents=True)
     path = folder / "card.json"

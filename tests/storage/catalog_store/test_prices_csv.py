@@ -1,4 +1,4 @@
-"""``catalog prices import``: dated prices from a CSV file, all rows or none, bad rows by line (issue 18)."""
+"""``catalog prices import``: dated prices from a CSV file, all rows or none, bad rows by line."""
 
 import time
 

@@ -1,7 +1,7 @@
 """The bounded GGUF header reader: what GGUFWriter writes reads back; what a header merely declares is never trusted.
 
 gguf.GGUFReader loops over every declared element: a 57-byte file declaring 2^62 array
-elements grew without limit (issue 19). Here each count is checked against the bytes left
+elements grew without limit. Here each count is checked against the bytes left
 before anything is read, so such headers fail at once by construction (no timing asserted).
 """
 

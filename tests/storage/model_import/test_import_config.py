@@ -106,7 +106,7 @@ def test_heads_not_dividing_hidden_without_head_dim(tmp_path):
         arch_from_hf_config(cfg, tmp_path / "config.json")
 
 
-# --- wrong types are one clear error, never a traceback or a silent guess (issue 19) ----------------
+# --- wrong types are one clear error, never a traceback or a silent guess -------------------------
 
 MOE = {**LLAMA2_7B_CONFIG, "num_local_experts": 8, "num_experts_per_tok": 2}
 

@@ -51,7 +51,7 @@ def test_gguf_vocab_from_tokenizer_tokens(tmp_path):
     assert arch.vocab_size == 40 and arch.n_kv_heads == 4 and arch.tied_embeddings
 
 
-# --- wrong metadata types and hostile files (issue 19) ---------------------------------------------
+# --- wrong metadata types and hostile files ------------------------------------------------------
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [

@@ -83,7 +83,7 @@ def test_folder_with_config_only(tmp_path):
     assert model.origin == "config" and model.weights_bytes_override is None
 
 
-# --- hostile headers (issue 19) ------------------------------------------------------------------
+# --- hostile headers ---------------------------------------------------------------------------
 
 
 def _raw_header(header_text: str, data_bytes: int = 16) -> bytes:
