@@ -1,18 +1,6 @@
 """The Qt-free core: pure functions over frozen pydantic models.
 
-Layers, each importing only those below it (checked by ``lint-imports``)::
-
-    advice      evaluation of several builds, the ranking, verdicts, comparison documents, formulas
-    plan        the best plan for a build, what would make a job fit
-    estimation  one job on one build: memory + speed + fit + checks and rules
-    cost        prices of machines, running cost
-    speed       FLOPs, layout over GPUs and links, inference and training tokens/s
-    support     what the software runs on each backend
-    memory      formats, weights, KV cache, activations, states, the peak
-    job         the job, and the job under a build's plan
-    hardware    GPU, build, system and cloud records, catalog, interconnect, checks
-    model       architecture, parameter counts, generic decoder
-    schema, units, memo
+Its concepts import only those below them (README, "Architecture"; ``lint-imports`` checks it).
 
 The face: what the command line, the window and the PDF use of the core, by name from ``advisor.core``
 (``__all__``; a contract in pyproject.toml holds them to it). Each name is imported on first use, so
