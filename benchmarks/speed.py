@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
 
 from advisor.core.advice.compare import TECHNIQUES, fit_sweep, log_sizes  # noqa: E402
 from advisor.core.advice.compare import _memory as compare_memory_cache  # noqa: E402
-from advisor.core.estimate.estimator import estimate  # noqa: E402
+from advisor.core.estimation.estimator import estimate  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.model.generic import generic_decoder  # noqa: E402
 from advisor.core.model.params import count_params  # noqa: E402

@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from advisor.core.estimate.estimator import estimate  # noqa: E402
-from advisor.core.estimate.job_checks import check_planned  # noqa: E402
+from advisor.core.estimation.estimator import estimate  # noqa: E402
+from advisor.core.estimation.job_checks import check_planned  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
 from advisor.core.job.choices import Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402

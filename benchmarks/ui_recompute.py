@@ -66,7 +66,7 @@ SAMPLE_TIMEOUT_S = 5.0
 def _reference_us() -> float:
     from advisor.core.advice.comparison import canonical_comparison
     from advisor.core.advice.evaluate import resolve_entry, resolve_model
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.job.planned import alone
     from advisor.storage.catalog_store import load_catalog
 

@@ -11,13 +11,13 @@ def pick(combo, text: str) -> None:
 def pick_value(combo, name: str, value) -> None:
     """Choose the item that shows ``value`` of the job setting ``name`` in its declared words (as the
     window shows it: 'QLoRA (4-bit base)' for qlora), as a user would."""
-    from advisor.core.estimate.job_words import say
+    from advisor.core.estimation.job_words import say
 
     pick(combo, say(name, value))
 
 
 def shown(name: str, value) -> str:
     """The words the window shows for ``value`` of setting ``name``."""
-    from advisor.core.estimate.job_words import say
+    from advisor.core.estimation.job_words import say
 
     return say(name, value)

@@ -4,7 +4,7 @@ MODEL is a preset id, a ``config.json``, a model folder or a ``.gguf`` (``adviso
 model_import``), or ``--params N`` for a generic dense decoder of N parameters
 (``advisor.core.model.generic``). ``--gpu``/``--build`` take hardware from the catalog (the
 user's records included) and add fit and speed. Every bad input exits 2 with one line
-that names the flag; the numbers come from ``advisor.core.estimate.estimator``.
+that names the flag; the numbers come from ``advisor.core.estimation.estimator``.
 
 With hardware, the build runs the job under its best plan (``advisor.core.plan.planner``):
 ``--gpus``, ``--parallel`` and ``--offload`` pin parts of it. A job that does not fit (or is
@@ -298,8 +298,7 @@ def _check(request: Request) -> None:
 def estimate_request(request: Request, margin: float = 0.0):
     """(estimate, planned or None, suggestions): the build's best plan for the job, and what would
     make the job fit when it does not (or is tight)."""
-    from advisor.core import FitStatus, best_plan, suggestions
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core import FitStatus, best_plan, estimate, suggestions
 
     exact = request.weights_bytes_override
     if request.build is None:

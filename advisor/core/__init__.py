@@ -1,22 +1,10 @@
 """The Qt-free core: pure functions over frozen pydantic models.
 
-Layers, each importing only those below it (checked by ``lint-imports``)::
-
-    advice    evaluation of several builds, verdicts, comparison documents, formulas
-    estimate  one job on one build: memory + speed + fit + checks
-    cost      prices of builds
-    speed     FLOPs, layout over GPUs and links, inference and training tokens/s
-    memory    formats, weights, KV cache, activations, states, the peak
-    job       the job (and how it runs on a build)
-    hardware  GPU, build, system and cloud records, catalog, interconnect, checks
-    model     architecture, parameter counts, generic decoder
-    schema, units
+Its concepts import only those below them (README, "Architecture"; ``lint-imports`` checks it).
 
 The face: what the command line, the window and the PDF use of the core, by name from ``advisor.core``
 (``__all__``; a contract in pyproject.toml holds them to it). Each name is imported on first use, so
 that importing the package costs nothing: the window paints before the core and pydantic load.
-``estimate`` is not one: the name is the ``estimate`` subpackage's, which a from-import of the package
-would give instead once it is loaded (``advisor.core.estimate.estimator.estimate``).
 """
 
 from __future__ import annotations
@@ -72,8 +60,9 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         train_hours,
         train_usd,
     )
-    from advisor.core.estimate.job_checks import check_planned, flags_said, message_of, past_trained_context
-    from advisor.core.estimate.job_rules import (
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.estimation.job_checks import check_planned, flags_said, message_of, past_trained_context
+    from advisor.core.estimation.job_rules import (
         DEFAULT_WEIGHTS,
         engine_caches,
         engine_loads,
@@ -83,7 +72,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         weights_choices,
         weights_key,
     )
-    from advisor.core.estimate.job_words import job_rows, say
+    from advisor.core.estimation.job_words import job_rows, say
     from advisor.core.hardware.builds import Build, BuildGpu
     from advisor.core.hardware.catalog import CatalogRecord
     from advisor.core.hardware.catalog_model import (
@@ -206,20 +195,21 @@ _HOMES: dict[str, str] = {
     "chinchilla_tokens": "advisor.core.cost.running",
     "train_hours": "advisor.core.cost.running",
     "train_usd": "advisor.core.cost.running",
-    "check_planned": "advisor.core.estimate.job_checks",
-    "flags_said": "advisor.core.estimate.job_checks",
-    "message_of": "advisor.core.estimate.job_checks",
-    "past_trained_context": "advisor.core.estimate.job_checks",
-    "DEFAULT_WEIGHTS": "advisor.core.estimate.job_rules",
-    "engine_caches": "advisor.core.estimate.job_rules",
-    "engine_loads": "advisor.core.estimate.job_rules",
-    "fit_to_engine": "advisor.core.estimate.job_rules",
-    "ignored": "advisor.core.estimate.job_rules",
-    "settled": "advisor.core.estimate.job_rules",
-    "weights_choices": "advisor.core.estimate.job_rules",
-    "weights_key": "advisor.core.estimate.job_rules",
-    "job_rows": "advisor.core.estimate.job_words",
-    "say": "advisor.core.estimate.job_words",
+    "estimate": "advisor.core.estimation.estimator",
+    "check_planned": "advisor.core.estimation.job_checks",
+    "flags_said": "advisor.core.estimation.job_checks",
+    "message_of": "advisor.core.estimation.job_checks",
+    "past_trained_context": "advisor.core.estimation.job_checks",
+    "DEFAULT_WEIGHTS": "advisor.core.estimation.job_rules",
+    "engine_caches": "advisor.core.estimation.job_rules",
+    "engine_loads": "advisor.core.estimation.job_rules",
+    "fit_to_engine": "advisor.core.estimation.job_rules",
+    "ignored": "advisor.core.estimation.job_rules",
+    "settled": "advisor.core.estimation.job_rules",
+    "weights_choices": "advisor.core.estimation.job_rules",
+    "weights_key": "advisor.core.estimation.job_rules",
+    "job_rows": "advisor.core.estimation.job_words",
+    "say": "advisor.core.estimation.job_words",
     "Build": "advisor.core.hardware.builds",
     "BuildGpu": "advisor.core.hardware.builds",
     "CatalogRecord": "advisor.core.hardware.catalog",
@@ -316,27 +306,26 @@ _HOMES: dict[str, str] = {
 __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult", "CHECKPOINT_WORDS",
            "CHINCHILLA_SOURCE", "Catalog", "CatalogRecord", "Checkpointing", "ChinchillaPlan", "Comparison",
            "CostSettings", "Criterion", "DEFAULT_HOURS_PER_DAY", "DEFAULT_USD_PER_KWH", "DEFAULT_WEIGHTS",
-           "DEFAULT_YEARS", "ELECTRICITY_SOURCE", "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "GB", "GIB",
-           "Gpu", "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS",
-           "MAX_GPUS_PER_MACHINE", "MAX_NODES", "MEMORY_TERMS", "MIN_BUILDS", "Method", "Mode", "ModelArch",
-           "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins",
-           "PlannedJob", "Precision", "PreparedBuild", "PriceChoice", "Ranking", "RecordKind", "RentVsBuy",
-           "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEME_WORDS", "SETTINGS", "SearchAnswer",
-           "SearchRequest", "Section", "Segment", "Setting", "Severity", "Topology", "UnknownRecord", "Where",
-           "Widget", "alone", "apply_framework", "as_run", "base_format_name", "best_plan", "bounds_of",
-           "build_power", "build_running_cost", "by_flag", "canonical_comparison", "check_build", "check_planned",
-           "chinchilla_plan", "chinchilla_tokens", "cloud_display_name", "count_params", "data_problems",
-           "default_job", "default_job_words", "default_of", "detailed_results", "detect_kind", "display_name",
-           "engine_caches", "engine_loads", "evaluate", "first_free", "fit_curve_steps", "fit_to_engine",
-           "flags_said", "format_params", "format_usd", "formulas", "generic_decoder", "gpu_build", "host_ram_gib",
-           "ignored", "job_of", "job_rows", "kind_of", "kv_bytes_per_element", "machine_price", "message_of",
-           "mixed_build", "money", "node_link", "on_platform", "parse_count", "past_trained_context", "pins_of",
-           "plan_words", "prepare_build", "price_tier", "price_words", "rank", "reason_words", "recommendation",
-           "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model", "resolve_system", "say", "search",
-           "setting", "settled", "shape_words", "strict_floor", "suggestions", "term_label", "train_hours",
-           "train_usd", "unfused_reason", "unique_name", "vendor_brand", "weight_format", "weights_choices",
-           "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit", "with_network", "with_nodes",
-           "with_running_costs", "with_search", "with_speed_bases"]
+           "DEFAULT_YEARS", "ELECTRICITY_SOURCE", "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "GB", "GIB", "Gpu",
+           "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS", "MAX_GPUS_PER_MACHINE",
+           "MAX_NODES", "MEMORY_TERMS", "MIN_BUILDS", "Method", "Mode", "ModelArch", "ModelJob", "ModelRef", "NvLink",
+           "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins", "PlannedJob", "Precision", "PreparedBuild",
+           "PriceChoice", "Ranking", "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost",
+           "RunningCosts", "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting",
+           "Severity", "Topology", "UnknownRecord", "Where", "Widget", "alone", "apply_framework", "as_run",
+           "base_format_name", "best_plan", "bounds_of", "build_power", "build_running_cost", "by_flag",
+           "canonical_comparison", "check_build", "check_planned", "chinchilla_plan", "chinchilla_tokens",
+           "cloud_display_name", "count_params", "data_problems", "default_job", "default_job_words", "default_of",
+           "detailed_results", "detect_kind", "display_name", "engine_caches", "engine_loads", "estimate", "evaluate",
+           "first_free", "fit_curve_steps", "fit_to_engine", "flags_said", "format_params", "format_usd", "formulas",
+           "generic_decoder", "gpu_build", "host_ram_gib", "ignored", "job_of", "job_rows", "kind_of",
+           "kv_bytes_per_element", "machine_price", "message_of", "mixed_build", "money", "node_link", "on_platform",
+           "parse_count", "past_trained_context", "pins_of", "plan_words", "prepare_build", "price_tier", "price_words",
+           "rank", "reason_words", "recommendation", "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model",
+           "resolve_system", "say", "search", "setting", "settled", "shape_words", "strict_floor", "suggestions",
+           "term_label", "train_hours", "train_usd", "unfused_reason", "unique_name", "vendor_brand", "weight_format",
+           "weights_choices", "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit", "with_network",
+           "with_nodes", "with_running_costs", "with_search", "with_speed_bases"]
 
 
 def __getattr__(name: str) -> Any:

@@ -15,21 +15,17 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QPr
 
 from advisor import APP_NAME
 from advisor.ui.recent import with_recent, without
+from advisor.ui.window_menus import WindowActions
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QAbstractButton
-
     from advisor.storage.settings import Settings
-    from advisor.ui.recent import RecentMenu
     from advisor.ui.session import Session
-    from advisor.ui.undo_keys import WindowUndoKeys
 
 LOADING_TEXT = "Loading the catalog and the last comparison…"
 FILTER = "Comparison (*.json)"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(QMainWindow, WindowActions):
     """Signals:
       export_pdf_requested()    File ▸ Export PDF… was chosen (the PDF report connects here)
       catalog_editor_requested() Edit ▸ Catalog… was chosen (the catalog editor connects here)
@@ -39,16 +35,6 @@ class MainWindow(QMainWindow):
     export_pdf_requested = Signal()
     catalog_editor_requested = Signal()
     content_ready = Signal()  # ``start_app``: the content, the catalog and the first estimates are in
-    # Made by ``window_menus`` in ``attach``.
-    action_this_machine: QAction
-    action_find_builds: QAction
-    action_export_pdf: QAction
-    action_catalog: QAction
-    action_undo: QAction
-    action_redo: QAction
-    menu_recent: RecentMenu
-    undo_keys: WindowUndoKeys
-    button_cpu_only: QAbstractButton  # the no-GPU dialog's (``machine_detection.no_gpu_dialog``), for the tests
     # None only while the window is its frame alone (before ``attach``): then only ``closeEvent`` runs, and
     # it checks; every action, panel and slot that reads the session exists from ``attach`` on.
     session: Session

@@ -6,13 +6,33 @@ it enables later (``action_export_pdf``, ``action_catalog``) and those the tests
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QAbstractButton, QMainWindow
 
 from advisor.ui.recent import RecentMenu
 
+if TYPE_CHECKING:
+    from advisor.ui.undo_keys import WindowUndoKeys
+
 #: The ways to add a build from the catalog: (the Add-build dialog's kind, the menu's words).
 ADD_KINDS = (("gpu", "GPU × count"), ("build", "Catalog build"), ("system", "Prebuilt system"), ("cloud", "Cloud instance"))
+
+
+class WindowActions:
+    """What ``make_menus`` and the window's dialogs give the main window, declared for type checkers (a mixin
+    of the window)."""
+
+    action_this_machine: QAction
+    action_find_builds: QAction
+    action_export_pdf: QAction
+    action_catalog: QAction
+    action_undo: QAction
+    action_redo: QAction
+    menu_recent: RecentMenu
+    undo_keys: WindowUndoKeys
+    button_cpu_only: QAbstractButton  # the no-GPU dialog's (``machine_detection.no_gpu_dialog``), for the tests
 
 
 def action(window: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -> QAction:

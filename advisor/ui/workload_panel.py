@@ -3,7 +3,7 @@
 The controls are made from the settings' declarations (``advisor.core.job.settings``) and named after
 the field they edit (``spin_batch`` ↔ ``workload.batch``), so the binding is a loop, not a table. What
 applies, what a switch puts back and which weights an engine or a method takes are the core's rules
-(``advisor.core.estimate.job_rules``): the panel greys, hides or lists by them, and says why. An edit
+(``advisor.core.estimation.job_rules``): the panel greys, hides or lists by them, and says why. An edit
 builds a new validated Job and hands it to the session; a rejected value is explained under the
 controls.
 """

@@ -18,7 +18,15 @@ def test_every_name_of_the_face_is_its_homes_object():
 
 def test_no_name_of_the_face_is_a_core_module():
     modules = {m.name for m in pkgutil.iter_modules(core.__path__)}
-    assert "estimate" in modules and not modules & set(core.__all__)
+    assert "estimation" in modules and not modules & set(core.__all__)
+    assert "estimate" in core.__all__  # the function, once a subpackage's name too
+
+
+def test_the_estimate_function_comes_through_the_face_once_its_package_is_loaded():
+    importlib.import_module("advisor.core.estimation.estimator")
+    from advisor.core import estimate
+
+    assert callable(estimate) and estimate.__module__ == "advisor.core.estimation.estimator"
 
 
 def test_importing_the_face_loads_no_core_module():

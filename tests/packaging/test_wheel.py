@@ -39,7 +39,7 @@ def test_wheel_contains_shipped_data_and_entry_points(wheel):
     assert any(n.startswith("advisor/catalog/gpus/") and n.endswith(".json") for n in names)
     assert any(n.startswith("advisor/catalog/models/") and n.endswith(".json") for n in names)
     assert "advisor/resources/icons/llm-advisor.svg" in names
-    assert "advisor/core/estimate/estimator.py" in names
+    assert "advisor/core/estimation/estimator.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "llm-advisor = advisor.cli:main" in text

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from advisor import plots
 from advisor.core.advice import evaluate
 from advisor.core.advice.comparison import BuildEntry
-from advisor.core.estimate.job_checks import check_job
+from advisor.core.estimation.job_checks import check_job
 from advisor.core.job.choices import Engine, Method, Mode
 from advisor.core.job.defaults import default_job
 from advisor.core.job.planned import PlannedJob, job_of

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from advisor.core.advice.comparison import BuildEntry, ModelRef
 from advisor.core.advice.evaluate import resolve_entry
 from advisor.core.advice.ranking import Criterion
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.job.choices import Parallel
 from advisor.core.job.planned import PlanPins, alone
 from advisor.core.model.generic import generic_decoder

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.job_rules import ADAPTER_BASES
+from advisor.core.estimation.job_rules import ADAPTER_BASES
 from advisor.core.job.choices import Method, Mode, Objective
 from tests.qt_widgets import pick as _pick
 from tests.qt_widgets import pick_value, shown

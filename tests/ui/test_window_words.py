@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_planned
+from advisor.core.estimation.job_checks import check_planned
 from advisor.core.job.choices import Method, Mode
 from advisor.core.job.planned import PlannedJob
 from advisor.core.model.generic import generic_decoder
@@ -37,7 +37,7 @@ def test_core_lines_in_the_windows_words(line, expect):
 
 
 def test_the_cli_keeps_naming_its_flags():
-    from advisor.core.estimate.job_rules import ignored
+    from advisor.core.estimation.job_rules import ignored
 
     arch = generic_decoder(8e9)
     w = PlannedJob(mode=Mode.TRAIN, method=Method.FULL, weights="q4_k_m", lora_rank=8)

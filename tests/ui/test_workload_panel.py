@@ -3,7 +3,7 @@ with the declaration's words, tooltip and the model's bounds; greyed with the re
 
 import pytest
 
-from advisor.core.estimate.job_words import say
+from advisor.core.estimation.job_words import say
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import SETTINGS, Widget, setting, whole_bounds
 from tests.qt_widgets import pick_value

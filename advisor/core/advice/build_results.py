@@ -15,7 +15,7 @@ from advisor.core.advice.fit_curves import CURVE_PARAMS, Curve
 from advisor.core.advice.largest import SIZE_HI
 from advisor.core.advice.running_costs import RunningCosts
 from advisor.core.cost.machine import MachinePrice
-from advisor.core.estimate.results import Estimate
+from advisor.core.estimation.results import Estimate
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.plan.planner import ChosenPlan, FitStatus
 from advisor.core.plan.suggest import Suggestion

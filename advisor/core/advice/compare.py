@@ -15,8 +15,8 @@ from functools import lru_cache
 from pydantic import Field
 
 from advisor.core.cost.machine import PriceChoice, machine_price
-from advisor.core.estimate.estimator import estimate, fit_of
-from advisor.core.estimate.job_checks import Problem, check_planned
+from advisor.core.estimation.estimator import estimate, fit_of
+from advisor.core.estimation.job_checks import Problem, check_planned
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.planned import PlannedJob

@@ -39,8 +39,8 @@ from advisor.core.advice.fit_curves import (
     technique_workloads,
 )
 from advisor.core.advice.resolve import money, resolve_entry, resolve_model
-from advisor.core.estimate.estimator import estimate
-from advisor.core.estimate.job_checks import Problem, check_planned
+from advisor.core.estimation.estimator import estimate
+from advisor.core.estimation.job_checks import Problem, check_planned
 from advisor.core.hardware.catalog import Catalog
 from advisor.core.hardware.checks import check_build
 from advisor.core.job.job import Job

@@ -12,8 +12,8 @@ from collections.abc import Generator
 import numpy as np
 import numpy.typing as npt
 
-from advisor.core.estimate.job_checks import check_job
-from advisor.core.estimate.job_words import say
+from advisor.core.estimation.job_checks import check_job
+from advisor.core.estimation.job_words import say
 from advisor.core.job.choices import Method, Mode
 from advisor.core.job.job import Job
 from advisor.core.job.planned import alone, job_of

@@ -17,8 +17,8 @@ from advisor.core.advice.criterion import Criterion
 from advisor.core.advice.ranking import Ranking, need_and_have, purchase_price, rank, times
 from advisor.core.cost.machine import is_stale
 from advisor.core.cost.running import usd_per_million_tokens
-from advisor.core.estimate.job_checks import message_of
-from advisor.core.estimate.results import Estimate, Fit
+from advisor.core.estimation.job_checks import message_of
+from advisor.core.estimation.results import Estimate, Fit
 from advisor.core.job.choices import Mode
 from advisor.core.job.job import Job
 from advisor.core.speed.layout import LAYER_SPLIT_NOTE

@@ -11,12 +11,22 @@ context the estimator used before engines had defaults). Training: the ``Job`` d
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from advisor.core.job.choices import Engine, Mode
 from advisor.core.job.job import Job
 
+
+class Shape(TypedDict):
+    """An inference job's size: the tokens of each sequence and the sequences at once."""
+
+    context_len: int
+    batch: int
+
+
 DEFAULT_ENGINE = Engine.VLLM
-SERVING = {"context_len": 8192, "batch": 16}
-ONE_CHAT = {"context_len": 4096, "batch": 1}
+SERVING: Shape = {"context_len": 8192, "batch": 16}
+ONE_CHAT: Shape = {"context_len": 4096, "batch": 1}
 
 
 def default_job(mode: Mode = Mode.INFERENCE, engine: Engine | None = None) -> Job:

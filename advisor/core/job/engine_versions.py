@@ -1,4 +1,4 @@
-"""What a TensorRT-LLM version runs for a model, where versions differ (issue 15).
+"""What a TensorRT-LLM version runs for a model, where versions differ.
 
 A user who names the version (``Job.engine_version``, ``--engine-version``, the window's
 "TensorRT-LLM version") gets the job as that version runs it (``as_run``): its decode attention kernel

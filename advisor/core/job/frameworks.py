@@ -21,7 +21,7 @@ every default stays overridable. What the profiles change, and why:
 * **litgpt**: ``precision="bf16-true"`` (pure bf16) in its fine-tuning scripts; logits and loss
   in chunks (``lm_head_chunk_size=128`` and ``chunked_cross_entropy``, ``litgpt/utils.py``), the chunks
   cast to fp32 by Fabric on return from the model (``precision.convert_output``). What
-  its code keeps beyond that (issue 14; LitGPT at ``LITGPT_COMMIT``, read): a separate ``lm_head``
+  its code keeps beyond that (LitGPT at ``LITGPT_COMMIT``, read): a separate ``lm_head``
   even for checkpoints that tie it to the embedding; k and v repeated to every query head before
   SDPA; LoRA dropout 0.05 on every adapted module's input; every chunk's fp32 logits and
   log-probabilities kept for backward; with one query head per KV head, v
@@ -61,7 +61,7 @@ from advisor.core.job.choices import (
     OptimizerKernel,
     Precision,
 )
-from advisor.core.job.job import JobT
+from advisor.core.job.job import Job, JobT
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memo import KeepLast
 
@@ -97,7 +97,7 @@ BNB_DEQUANT_BYTES = 2
 #: become new tensors (RoPE, ``torch.cat``) but the SDPA node saves v, so the whole ``(B, T, q + 2 kv)``
 #: output stays alive instead of v alone. (With grouped queries k and v are expanded first and the reshape
 #: copies: ``kv_full_heads``.) Checked by counting autograd's saved storages of LitGPT's code under
-#: PyTorch 2.1.0 and 2.4.0 (issue 14).
+#: PyTorch 2.1.0 and 2.4.0.
 LITGPT_QKV_VIEW = "litgpt/model.py CausalSelfAttention.forward: v = v.reshape(...) of the permuted qkv"
 #: Why LoRA on part of q/k/v keeps its output (``Profile.lora_pad_saved``): ``LoRAQKVLinear.zero_pad``
 #: (litgpt/lora.py at ``LITGPT_COMMIT``: ``result.index_copy_(dim=-1, index=self.lora_ind, source=x)``; lit_gpt
@@ -157,7 +157,7 @@ class Profile:
     optimizer_in_backward_full_single: bool = False  # full fine-tune on one GPU
     activation_offload: bool = False
     optimizer_kernel: OptimizerKernel = OptimizerKernel.FOREACH  # OPTIMIZER_KERNEL_SOURCES
-    # What the framework's own model code keeps (issue 14; not job options: they follow its code).
+    # What the framework's own model code keeps (not job options: they follow its code).
     untied_lm_head: bool = False  # a separate lm_head even when the checkpoint ties it to the embedding
     kv_full_heads: bool = False  # k and v repeated to every query head before the attention kernel
     fused_qkv_view: bool = False  # v (one query head per KV head) is a view of the fused qkv output: LITGPT_QKV_VIEW
@@ -226,10 +226,18 @@ def apply_framework(job: JobT) -> JobT:
         return job
     given = job.model_fields_set
     update: dict[str, object] = {}
+    framework = job.framework
     if job.method.litgpt_adapter and "framework" not in given:
         # LitGPT's adapter methods exist only in LitGPT (finetune_adapter / finetune_adapter_v2).
-        update["framework"] = Framework.LITGPT
-    p = PROFILES[update.get("framework", job.framework)]
+        framework = Framework.LITGPT
+        update["framework"] = framework
+    update |= _unset_defaults(job, PROFILES[framework], given)
+    return job.model_copy(update=update) if update else job
+
+
+def _unset_defaults(job: Job, p: Profile, given: set[str]) -> dict[str, object]:
+    """The profile's value of each training field the user left unset (``apply_framework``)."""
+    update: dict[str, object] = {}
     if "precision" not in given:
         update["precision"] = p.precision
     if job.loss is None:
@@ -247,12 +255,12 @@ def apply_framework(job: JobT) -> JobT:
         update["activation_offload"] = p.activation_offload
     if job.optimizer_kernel is None:
         update["optimizer_kernel"] = p.optimizer_kernel
-    return job.model_copy(update=update) if update else job
+    return update
 
 
-#: ``apply_framework`` with the last workload kept: training memory and training speed ask for the same
-#: job in a row (and the fit sweep for one workload on 21 model sizes).
-with_framework_defaults = KeepLast(apply_framework)
+#: ``apply_framework`` with the last planned job kept: training memory and training speed ask for the same
+#: job in a row (and the fit sweep for one job on 21 model sizes).
+with_framework_defaults: KeepLast[PlannedJob, PlannedJob] = KeepLast(apply_framework)
 
 
 #: Each framework by the name its users know it by (the window's choice, the PDF's workload table).

@@ -68,7 +68,7 @@ class WeightFormat(Frozen):
 
 #: (weights per block, bytes per block) of the GGUF block types, copied from gguf-py 0.19.0
 #: ``gguf.constants.GGML_QUANT_SIZES`` (which mirrors the ``block_*`` structs of ggml-common.h);
-#: a table here so that an estimate does not import gguf (74 ms, issue 20). A test compares it
+#: a table here so that an estimate does not import gguf (74 ms of start-up the command line need not pay). A test compares it
 #: with gguf's own table whenever gguf is installed.
 GGML_BLOCK_SIZES: dict[str, tuple[int, int]] = {
     "q4_0": (32, 18), "q4_1": (32, 20), "q5_0": (32, 22), "q5_1": (32, 24), "q8_0": (32, 34),

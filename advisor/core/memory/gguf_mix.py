@@ -89,7 +89,7 @@ def _layer_tensors(arch: ModelArch) -> dict[str, tuple[int, int]]:
     att = arch.attention
     if att.kind is AttentionKind.MLA:  # q_a (when q is low-rank) and kv_a_mqa: not in the LoRA targets
         rope = att.qk_rope_head_dim or 0
-        extra = h * (att.kv_lora_rank + rope) + (h * att.q_lora_rank if att.q_lora_rank else 0)
+        extra = h * (att.latent_kv_rank + rope) + (h * att.q_lora_rank if att.q_lora_rank else 0)
         out["q_a_kv_a"] = (extra, h)
     return out
 
@@ -141,18 +141,18 @@ def _mix_layout(arch: ModelArch, name: str) -> tuple[float, float, float]:
         for role, (weights, row) in tensors.items():
             kind = {"v": v_type, "k": k_type, "o": o}.get(role, default)
             total += weights * _bits(kind, row, exact)
-        dense = moe is None or i < min(moe.n_dense_layers, n)
+        layer_moe = moe if moe is not None and i >= min(moe.n_dense_layers, n) else None  # None: a dense MLP
         down_type = down_rule(i, n)
         for role in ("gate", "up", "down") if arch.gated_mlp else ("up", "down"):
             kind = down_type if role == "down" else default
             d_in, d_out, _ = shapes[role]
-            if dense:
+            if layer_moe is None:
                 total += d_in * d_out * _bits(kind, d_in, exact)
                 continue
             e_in, e_out, _ = shapes[f"{role}_expert"]
-            routed = moe.n_experts * e_in * e_out * _bits(kind, e_in, exact)
+            routed = layer_moe.n_experts * e_in * e_out * _bits(kind, e_in, exact)
             experts += routed
-            total += routed + moe.n_shared * e_in * e_out * _bits(kind, e_in, exact)
-        if not dense:
-            total += h * moe.n_experts * F32_BITS  # the router, ffn_gate_inp: never quantized
+            total += routed + layer_moe.n_shared * e_in * e_out * _bits(kind, e_in, exact)
+        if layer_moe is not None:
+            total += h * layer_moe.n_experts * F32_BITS  # the router, ffn_gate_inp: never quantized
     return total / 8, experts / 8, out_bits

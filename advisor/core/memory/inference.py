@@ -27,7 +27,7 @@ from advisor.core.memory.activations import (
     layers_per_stage,
     llama_cpp_compute_buffer_bytes,
 )
-from advisor.core.memory.formats import is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import WeightFormat, is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
@@ -100,11 +100,22 @@ def kv_elements_per_token_layer(arch: ModelArch, engine: Engine = Engine.VLLM) -
     transformers, whose DeepSeek code caches the decompressed per-head k and v."""
     att = arch.attention
     if att.kind is AttentionKind.MLA:
+        rope = att.qk_rope_head_dim
+        if rope is None:  # (the layout's validator requires it for MLA)
+            raise ValueError("MLA attention without qk_rope_head_dim")
         if Engine(engine) is Engine.TRANSFORMERS:
             nope = att.qk_nope_head_dim or arch.head_dim
-            return arch.n_heads * (nope + att.qk_rope_head_dim + (att.v_head_dim or arch.head_dim))
-        return att.kv_lora_rank + att.qk_rope_head_dim
+            return arch.n_heads * (nope + rope + (att.v_head_dim or arch.head_dim))
+        return att.latent_kv_rank + rope
     return 2 * arch.n_kv_heads * arch.head_dim
+
+
+def sliding_window(arch: ModelArch) -> int:
+    """The window of a sliding-attention model, in tokens (the layout's validator requires one for that kind)."""
+    window = arch.attention.sliding_window
+    if window is None:
+        raise ValueError("sliding attention without a window")
+    return window
 
 
 def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
@@ -119,7 +130,7 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     att = arch.attention
     if att.kind is AttentionKind.SLIDING:
         n_slide = arch.n_layers if att.sliding_layers is None else min(att.sliding_layers, arch.n_layers)
-        tokens = n_slide * min(context_len, att.sliding_window) + (arch.n_layers - n_slide) * context_len
+        tokens = n_slide * min(context_len, sliding_window(arch)) + (arch.n_layers - n_slide) * context_len
     else:
         tokens = arch.n_layers * context_len
     return per_token * tokens * batch
@@ -203,7 +214,8 @@ def sequences_at_once(planned: PlannedJob, kv_capacity_tokens: float | None) -> 
 
 
 def estimate_inference(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: float | None,
-                        weights_override: float | None) -> MemoryResult:
+                       weights_override: float | None) -> MemoryResult:
+    """The busiest GPU's weights, KV cache, activations and buffers while ``planned`` serves (module docstring)."""
     counts = count_params(arch)
     notes: list[str] = []
     tp, stages = _split(planned)
@@ -214,22 +226,7 @@ def estimate_inference(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: f
                      f"{planned.batch} sequences")
         planned = planned.model_copy(update={"batch": share})
     fmt = weight_format(planned.weights, planned.quant_group_size, planned.double_quant)
-    if weights_override is None:
-        whole = weights_bytes(arch, planned)
-        if planned.engine is Engine.TRANSFORMERS and is_gguf(planned.weights):
-            notes.append(f"weights {fmt.name.upper()}: transformers dequantizes a GGUF file to "
-                         f"{GGUF_IN_TRANSFORMERS_DTYPE.upper()} at load (its GGUF docs)")
-        elif fmt.name in MIXES:
-            bits = whole * 8 / counts.total
-            notes.append(f"weights {fmt.name.upper()}: {bits:.3f} bits per weight on average, each tensor at the type "
-                         "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
-        else:
-            notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
-    else:
-        notes.append("weights: exact size of the files")
-        whole = weights_override
-    if planned.engine.gguf and not is_gguf(planned.weights):
-        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
+    whole = _whole_weights(arch, planned, fmt, weights_override, notes)
     host = 0.0
     if planned.moe_offload_layers and arch.moe is not None and planned.engine.gguf:
         # llama.cpp --n-cpu-moe N (alias of --override-tensor "blk.(0..N-1).ffn_.*_exps=CPU"):
@@ -249,62 +246,101 @@ def estimate_inference(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: f
     else:
         weights = per_gpu_weights(arch, whole, tp, stages)
         kv = per_gpu_kv(arch, kv_whole, tp, stages)
-    runtime = CUDA_CONTEXT_BYTES
     notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB (pytorch#107667, #28113)")
-    capacity = None
     if planned.engine.pooled:
-        tokens = min(VLLM_MAX_BATCHED_TOKENS, planned.context_len * planned.batch)
-        acts = inference_forward_bytes(arch, tokens, planned.context_len, AttentionImpl.FLASH, tp)
-        buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
-        # vLLM's figures stand for every engine with a pre-allocated KV pool; the note says whose they are.
-        whose = "vLLM" if planned.engine is Engine.VLLM else f"{planned.engine.label} (vLLM's figures)"
-        notes.append(f"{whose} profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
-        if gpu_memory_bytes is not None:
-            budget = planned.gpu_memory_utilization * gpu_memory_bytes
-            # vLLM counts non-torch memory (CUDA context) inside the budget; graphs come after.
-            kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
-            per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, planned.kv_dtype, planned.engine), tp, stages)
-            capacity = kv / per_token
-            notes.append(f"{planned.engine.label} pre-allocates {planned.gpu_memory_utilization:.0%} of the card; the KV cache "
-                         f"fills the rest: {capacity:,.0f} tokens")
+        acts, buffers, kv, capacity = _pooled(arch, planned, weights, kv, tp, stages, gpu_memory_bytes, notes)
+        runtime = CUDA_CONTEXT_BYTES + VLLM_CUDA_GRAPH_BYTES
+    else:
+        acts, buffers = _engine_buffers(arch, planned, fmt, weights, kv, tp, notes)
+        capacity, runtime = None, CUDA_CONTEXT_BYTES
+    breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,
+                                host=host)
+    return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
+                        params_total=counts.total, params_trainable=0.0)
+
+
+def _whole_weights(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, weights_override: float | None,
+                   notes: list[str]) -> float:
+    """Bytes of the whole model's weights: the files' size when given, else the format's."""
+    if weights_override is None:
+        whole = weights_bytes(arch, planned)
+        if planned.engine is Engine.TRANSFORMERS and is_gguf(planned.weights):
+            notes.append(f"weights {fmt.name.upper()}: transformers dequantizes a GGUF file to "
+                         f"{GGUF_IN_TRANSFORMERS_DTYPE.upper()} at load (its GGUF docs)")
+        elif fmt.name in MIXES:
+            bits = whole * 8 / count_params(arch).total
+            notes.append(f"weights {fmt.name.upper()}: {bits:.3f} bits per weight on average, each tensor at the type "
+                         "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
         else:
-            notes.append(f"{planned.engine.label}: card size unknown, KV cache shown for context × batch only")
-        runtime += VLLM_CUDA_GRAPH_BYTES
-        notes.append(f"{whose} CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
-    elif planned.engine.gguf:
+            notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
+    else:
+        notes.append("weights: exact size of the files")
+        whole = weights_override
+    if planned.engine.gguf and not is_gguf(planned.weights):
+        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
+    return whole
+
+
+def _pooled(arch: ModelArch, planned: PlannedJob, weights: float, kv: float, tp: int, stages: int,
+            gpu_memory_bytes: float | None, notes: list[str]) -> tuple[float, float, float, float | None]:
+    """(activations, buffers, KV cache, KV capacity in tokens) of an engine with a pre-allocated KV pool:
+    vLLM's profile run, then the pool fills the card's budget (``kv``, the context × batch cache, where the
+    card's size is unknown)."""
+    tokens = min(VLLM_MAX_BATCHED_TOKENS, planned.context_len * planned.batch)
+    acts = inference_forward_bytes(arch, tokens, planned.context_len, AttentionImpl.FLASH, tp)
+    buffers = inference_logits_bytes(arch, VLLM_MAX_NUM_SEQS)
+    # vLLM's figures stand for every engine with a pre-allocated KV pool; the note says whose they are.
+    whose = "vLLM" if planned.engine is Engine.VLLM else f"{planned.engine.label} (vLLM's figures)"
+    notes.append(f"{whose} profile: {tokens} batched tokens, sampler logits for {VLLM_MAX_NUM_SEQS} sequences")
+    capacity = None
+    if gpu_memory_bytes is not None:
+        budget = planned.gpu_memory_utilization * gpu_memory_bytes
+        # vLLM counts non-torch memory (CUDA context) inside the budget; graphs come after.
+        kv = max(0.0, budget - weights - acts - buffers - CUDA_CONTEXT_BYTES)
+        per_token = per_gpu_kv(arch, kv_cache_bytes(arch, 1, 1, planned.kv_dtype, planned.engine), tp, stages)
+        capacity = kv / per_token
+        notes.append(f"{planned.engine.label} pre-allocates {planned.gpu_memory_utilization:.0%} of the card; the KV "
+                     f"cache fills the rest: {capacity:,.0f} tokens")
+    else:
+        notes.append(f"{planned.engine.label}: card size unknown, KV cache shown for context × batch only")
+    notes.append(f"{whose} CUDA graphs ~{VLLM_CUDA_GRAPH_BYTES / MIB:.0f} MiB outside the budget")
+    return acts, buffers, kv, capacity
+
+
+def _engine_buffers(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, weights: float, kv: float, tp: int,
+                    notes: list[str]) -> tuple[float, float]:
+    """(activations, buffers) of an engine without a KV pool: llama.cpp's compute buffer, ExLlamaV2's chunked
+    prefill, or transformers' whole-prompt forward."""
+    if planned.engine.gguf:
         flash = not planned.scores_in_memory  # (Ollama leaves flash attention off: PlannedJob.scores_in_memory)
-        acts = 0.0
         ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
         buffers = llama_cpp_compute_buffer_bytes(arch, planned.context_len, flash, ubatch)
         notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "
                      f"batches of {ubatch} tokens "
                      f"({'with' if flash else 'without'} flash attention), approximated")
-    elif planned.engine is Engine.EXLLAMAV2:
+        return 0.0, buffers
+    if planned.engine is Engine.EXLLAMAV2:
         # ExLlamaV2 allocates its cache for max_seq_len × batch at load (ExLlamaV2Cache) and
         # prefills in chunks of max_input_len (2048 by default) tokens.
         chunk = min(EXLLAMA_CHUNK_TOKENS, planned.context_len) * planned.batch
         acts = inference_forward_bytes(arch, chunk, planned.context_len, AttentionImpl.FLASH, tp)
-        buffers = inference_logits_bytes(arch, chunk)
         notes.append(f"ExLlamaV2: cache for the full context allocated at load; prefill in {EXLLAMA_CHUNK_TOKENS}-token "
                      "chunks")
-    else:
-        prefill = planned.context_len * planned.batch
-        acts = inference_forward_bytes(arch, prefill, planned.context_len, planned.attention, tp)
-        buffers = inference_logits_bytes(arch, planned.batch)
-        if fmt.name in ("nf4", "fp4"):
-            buffers += largest_linear_params(arch) * 2
-            notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
-        notes.append("transformers: prefill of the whole context in one forward (worst case); "
-                     "generate keeps the fp32 logits of the last position only (transformers 4.45 and later)")
-        if planned.full_prompt_logits:
-            # transformers < 4.45: generate computed the logits of every prompt position; the peak
-            # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.
-            prompt = planned.prompt_tokens if planned.prompt_tokens is not None else planned.context_len
-            at_logits = (weights + kv * min(1.0, prompt / max(1, planned.context_len))
-                         + full_prompt_logits_bytes(arch, prompt, planned.batch))
-            buffers += max(0.0, at_logits - (weights + kv + acts + buffers))
-            notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
-    breakdown = MemoryBreakdown(weights=weights, kv_cache=kv, activations=acts, buffers=buffers, runtime=runtime,
-                                host=host)
-    return MemoryResult(breakdown=breakdown, assumptions=tuple(notes), kv_capacity_tokens=capacity,
-                        params_total=counts.total, params_trainable=0.0)
+        return acts, inference_logits_bytes(arch, chunk)
+    prefill = planned.context_len * planned.batch
+    acts = inference_forward_bytes(arch, prefill, planned.context_len, planned.attention, tp)
+    buffers = inference_logits_bytes(arch, planned.batch)
+    if fmt.name in ("nf4", "fp4"):
+        buffers += largest_linear_params(arch) * 2
+        notes.append("bitsandbytes 4-bit: one weight matrix dequantized to bf16 during prefill")
+    notes.append("transformers: prefill of the whole context in one forward (worst case); "
+                 "generate keeps the fp32 logits of the last position only (transformers 4.45 and later)")
+    if planned.full_prompt_logits:
+        # transformers < 4.45: generate computed the logits of every prompt position; the peak
+        # is then the prompt's KV cache plus those logits, if that exceeds the steady peak.
+        prompt = planned.prompt_tokens if planned.prompt_tokens is not None else planned.context_len
+        at_logits = (weights + kv * min(1.0, prompt / max(1, planned.context_len))
+                     + full_prompt_logits_bytes(arch, prompt, planned.batch))
+        buffers += max(0.0, at_logits - (weights + kv + acts + buffers))
+        notes.append(f"transformers < 4.45: logits of all {prompt:,} prompt positions (bf16 + fp32 copy)")
+    return acts, buffers

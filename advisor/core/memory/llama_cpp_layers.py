@@ -17,14 +17,15 @@ def llama_cpp_device_layers(n_layers: int, devices: int) -> list[tuple[int, bool
     device whose cumulative split exceeds ``il / (n_layers + 1)`` (``std::upper_bound`` over the normalized splits;
     ggml-org/llama.cpp src/llama-model.cpp at 00342301, ``get_layer_buft_list``); equal free memory gives equal
     splits. Two GPUs and 80 layers: 41 layers on the first, 39 and the output on the second."""
-    out = [[0, False] for _ in range(devices)]
+    layers = [0] * devices
+    holds_output = [False] * devices
     for il in range(n_layers + 1):
         d = min(devices - 1, il * devices // (n_layers + 1))
         if il == n_layers:
-            out[d][1] = True
+            holds_output[d] = True
         else:
-            out[d][0] += 1
-    return [(n, o) for n, o in out]
+            layers[d] += 1
+    return list(zip(layers, holds_output, strict=True))
 
 
 def gguf_io_bytes(arch: ModelArch, job: Job) -> tuple[float, float]:

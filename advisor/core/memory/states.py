@@ -57,7 +57,7 @@ def optimizer_bytes_per_param(optimizer: Optimizer, precision: Precision) -> flo
 def adafactor_state_bytes(arch: ModelArch, precision: Precision) -> float:
     """Σ (rows + cols) per weight matrix (blocks, embedding, lm_head) plus norm vectors, 4 B."""
     counts = count_params(arch)
-    elems = sum((d_in + d_out) * n for d_in, d_out, n in linear_shapes(arch).values())
+    elems: float = sum((d_in + d_out) * n for d_in, d_out, n in linear_shapes(arch).values())
     elems += arch.vocab_size + arch.hidden_size  # embedding
     if counts.lm_head:
         elems += arch.vocab_size + arch.hidden_size

@@ -15,7 +15,7 @@ the two over random jobs and catalog builds):
 
 from __future__ import annotations
 
-from advisor.core.estimate.job_checks import support_problems
+from advisor.core.estimation.job_checks import support_problems
 from advisor.core.hardware.memory import (
     host_ram_gib,
     unified_pool_bytes,

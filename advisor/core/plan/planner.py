@@ -33,9 +33,9 @@ how much it misses and ``advisor.core.plan.suggest`` can say what would make it 
 
 from __future__ import annotations
 
-from advisor.core.estimate.estimator import estimate, fit_of, job_speed, refused_speed
-from advisor.core.estimate.job_checks import check_planned, support_problems
-from advisor.core.estimate.results import Estimate
+from advisor.core.estimation.estimator import estimate, fit_of, job_speed, refused_speed
+from advisor.core.estimation.job_checks import check_planned, support_problems
+from advisor.core.estimation.results import Estimate
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.choices import Mode, Parallel

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from advisor.core.estimate.estimator import FitFigures, fit_figures, job_speed
-from advisor.core.estimate.job_checks import Problem, check_planned
+from advisor.core.estimation.estimator import FitFigures, fit_figures, job_speed
+from advisor.core.estimation.job_checks import Problem, check_planned
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.choices import Checkpointing, Mode, Offload, Parallel

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from advisor.core.estimate.estimator import FitFigures
-from advisor.core.estimate.job_checks import Problem
-from advisor.core.estimate.results import Estimate, Fit
+from advisor.core.estimation.estimator import FitFigures
+from advisor.core.estimation.job_checks import Problem
+from advisor.core.estimation.results import Estimate, Fit
 from advisor.core.job.choices import Mode
 from advisor.core.job.planned import Plan, PlannedJob
 

@@ -121,14 +121,14 @@ def _measured(table: Mapping[str, Any], family: str, software: str) -> tuple[Map
     the pair's own; for a training framework measured on some family, the family's runs with another training
     framework, the one with the most runs (module docstring)."""
     own = _entry(table, basis_key(family, software))
-    if _rows(own):
+    if own is not None and _rows(own):
         return own, ""
     if software not in TRAINING_SOFTWARE:
         return None
     if not any(_rows(_entry(table, basis_key(f, software))) for f in _families(table)):
         return None  # the framework's own share is measured nowhere
     others = [(s, e) for s in sorted(TRAINING_SOFTWARE - {software})
-              if _rows(e := _entry(table, basis_key(family, s)))]
+              if (e := _entry(table, basis_key(family, s))) is not None and _rows(e)]
     if not others:
         return None
     name, entry = max(others, key=lambda se: _rows(se[1]))
@@ -137,6 +137,16 @@ def _measured(table: Mapping[str, Any], family: str, software: str) -> tuple[Map
 
 def _families(table: Mapping[str, Any]) -> set[str]:
     return {k.split("|", 1)[0] for k in table if "|" in k}
+
+
+def _held_out(entry: Mapping[str, Any], rows: int) -> tuple[int, float | None]:
+    """(rows, median %) of the entry's held-out check; (0, None) when it has none or it claims more rows than
+    the entry."""
+    held = _entry(entry, "held_out")
+    held_rows = held.get("rows") if held is not None else None
+    if held is None or not isinstance(held_rows, int) or isinstance(held_rows, bool) or not 0 < held_rows <= rows:
+        return 0, None
+    return held_rows, _number(held, "median_pct")
 
 
 def basis_of(table: Mapping[str, Any], gpus: Sequence[Gpu], software: str) -> SpeedBasis:
@@ -148,14 +158,10 @@ def basis_of(table: Mapping[str, Any], gpus: Sequence[Gpu], software: str) -> Sp
         if found is not None:
             entry, other = found
             rows = _rows(entry)
-            held = _entry(entry, "held_out")
-            held_rows = held.get("rows") if held is not None else None
-            held_ok = isinstance(held_rows, int) and not isinstance(held_rows, bool) and 0 < held_rows <= rows
+            held_rows, held_median = _held_out(entry, rows)
             bases.append(SpeedBasis(family=family, software=software, rows=rows,
                                     median_pct=_number(entry, "median_pct"), p90_pct=_number(entry, "p90_pct"),
-                                    held_out_rows=held_rows if held_ok else 0,
-                                    held_out_median_pct=_number(held, "median_pct") if held_ok else None,
-                                    measured_with=other))
+                                    held_out_rows=held_rows, held_out_median_pct=held_median, measured_with=other))
             continue
         wide = _entry(table, EXTRAPOLATED_KEY)
         bases.append(SpeedBasis(family=family, software=software,

@@ -1,4 +1,4 @@
-"""Per-engine speed constants, fitted to published tokens/s (issue 15).
+"""Per-engine speed constants, fitted to published tokens/s.
 
 Four numbers per engine turn the roofline of ``advisor.core.speed.inference`` into speed:
 
@@ -47,7 +47,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.hardware.records import Gpu
 from advisor.core.job.choices import Engine
+from advisor.core.job.job import Job
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
     INFERENCE_COMPUTE_EFFICIENCY,
@@ -103,7 +105,7 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # 0.699, compute the prior -> 0.46, floor 0.17 -> 0.16 ms (its 67 rows 0.108 -> 0.077); SGLang floor 0.14 ->
 # 0.13 ms (10 rows 0.101 -> 0.096); TensorRT-LLM compute 0.58 -> 0.57 (10 rows 0.151 -> 0.163, on vLLM's
 # new bandwidth and floor).
-# Issue 42, second round (2026-11-28): llama.cpp fitted with its decode kernels (``gguf_decode``: the issue slots a
+# Eighth fit (2026-11-28): llama.cpp fitted with its decode kernels (``gguf_decode``: the issue slots a
 # weight takes and the host's time per layer where no CUDA graph is replayed) on its 11 calibration decode rows
 # (``speed_calibration.fit_gguf_decode``; mean |ln err| 0.416 -> 0.145): bandwidth 0.699 (the prior) -> 0.67; its
 # compute share stays the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``), its engine floor 0.
@@ -189,7 +191,7 @@ def gguf_compute_share(path: GgufPath | None) -> float:
                                  else PRIOR_COMPUTE)
 
 
-def gguf_path_ratio(gpu, workload) -> float:
+def gguf_path_ratio(gpu: Gpu, workload: Job) -> float:
     """For a GGUF job: its kernel path's compute share over the engine's, so that the engine's share × the path's
     peak × this = the path's share of the path's peak (``gguf_compute_share``); 1 for any other job."""
     if not workload.engine.gguf:

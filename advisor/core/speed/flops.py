@@ -23,6 +23,7 @@ from advisor.core.job.choices import (
     Precision,
 )
 from advisor.core.job.job import Job
+from advisor.core.memory.inference import sliding_window
 from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params
@@ -132,7 +133,7 @@ def _framework_share(framework: str) -> float:
     product = 1.0
     for x in shares:
         product *= x
-    return product ** (1 / len(shares))
+    return float(product ** (1 / len(shares)))  # (a positive product: a real root; typeshed calls float ** float Any)
 
 
 def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:
@@ -218,7 +219,7 @@ def attention_flops_per_token(arch: ModelArch, attended: float) -> float:
     per_layer = 2 * arch.n_heads * (d_qk + d_v)
     if att.kind is AttentionKind.SLIDING:
         n_slide = arch.n_layers if att.sliding_layers is None else min(att.sliding_layers, arch.n_layers)
-        window = min(attended, att.sliding_window)
+        window = min(attended, sliding_window(arch))
         return per_layer * (n_slide * window + (arch.n_layers - n_slide) * attended)
     return per_layer * arch.n_layers * attended
 

@@ -99,7 +99,7 @@ def fp32_lanes_per_unit(gpu: Gpu) -> int:
 def issue_rate(gpu: Gpu) -> float | None:
     """Thread-instructions per second the GPU's schedulers issue (units × clock × ``ISSUE_PER_UNIT``), from
     its FP32 peak; None without an FP32 peak or for a backend llama.cpp's kernels are not modelled on."""
-    per_unit = ISSUE_PER_UNIT.get(gpu.backend)
+    per_unit = ISSUE_PER_UNIT.get(gpu.backend) if gpu.backend is not None else None
     if per_unit is None or not gpu.fp32_tflops:
         return None
     unit_cycles = gpu.fp32_tflops * 1e12 / (2 * fp32_lanes_per_unit(gpu))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from advisor.core.hardware.interconnect import (
+    Collective,
     Link,
     bottleneck_link,
     collective_time_over,
@@ -108,20 +109,28 @@ class Run:
         """The GPUs used span machines that no network adapter joins: speed unknown."""
         return self.machines > 1 and self.across is None
 
-    def coll(self, op: str, n_bytes: float, n: int, per_node: int | None = None) -> float:
+    def known_bws(self) -> tuple[float, ...] | None:
+        """Each GPU's achieved bandwidth, or None when one of them is not in the catalog."""
+        return all_known(self.bws)
+
+    def known_peaks(self) -> tuple[float, ...] | None:
+        """Each GPU's achieved FLOP/s, or None when one of them is not in the catalog."""
+        return all_known(self.peaks)
+
+    def coll(self, op: Collective, n_bytes: float, n: int, per_node: int | None = None) -> float:
         """One collective over ``n`` GPUs, ``per_node`` of them in each machine (default: the
         machine's GPUs); hierarchical once they span machines."""
         g = self.per_node if per_node is None else per_node
         if n > g and self.across is not None:
-            return hierarchical_time_over(self.ring, self.across, op, n_bytes, n, g)  # type: ignore[arg-type]
+            return hierarchical_time_over(self.ring, self.across, op, n_bytes, n, g)
         lk = self.hop if op == "send" else self.ring
-        return 0.0 if lk is None else collective_time_over(lk, op, n_bytes, n)  # type: ignore[arg-type]
+        return 0.0 if lk is None else collective_time_over(lk, op, n_bytes, n)
 
-    def coll_parts(self, op: str, n_bytes: float, n: int, per_node: int | None = None) -> tuple[float, float]:
+    def coll_parts(self, op: Collective, n_bytes: float, n: int, per_node: int | None = None) -> tuple[float, float]:
         """(seconds inside machines, seconds across them) of ``coll``: which link bounds it."""
         g = self.per_node if per_node is None else per_node
         if n > g and self.across is not None:
-            return hierarchical_parts(self.ring, self.across, op, n_bytes, n, g)  # type: ignore[arg-type]
+            return hierarchical_parts(self.ring, self.across, op, n_bytes, n, g)
         return self.coll(op, n_bytes, n, per_node), 0.0
 
     def tp_all_reduces(self, arch: ModelArch, engine: Engine, n_bytes: float, tp: int) -> float:
@@ -136,14 +145,22 @@ class Run:
         stages fill machines in order, so ``machines - 1`` boundaries cross the network."""
         if stages < 2:
             return 0.0, 0.0
-        crossing = min(stages - 1, self.machines - 1) if self.across is not None else 0
+        nic = self.across
+        crossing = min(stages - 1, self.machines - 1) if nic is not None else 0
         inside = (stages - 1 - crossing) * self.coll("send", n_bytes, 2)
-        across = crossing * hierarchical_parts(None, self.across, "send", n_bytes, 2 * self.per_node,
-                                               self.per_node)[1] if crossing else 0.0
+        across = crossing * hierarchical_parts(None, nic, "send", n_bytes, 2 * self.per_node,
+                                               self.per_node)[1] if crossing and nic is not None else 0.0
         return inside, across
 
 
+def all_known(values: tuple[float | None, ...]) -> tuple[float, ...] | None:
+    """``values`` when none of them is None (a figure the catalog lacks), else None."""
+    known = tuple(v for v in values if v is not None)
+    return known if len(known) == len(values) else None
+
+
 def run_of(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild) -> Run:
+    """What an estimate of ``planned`` on ``build`` looks up once (``Run``)."""
     gpus = build.gpus[: planned.n_gpus]
     g = build.gpus_per_node
     local = min(len(gpus), g)

@@ -29,5 +29,5 @@ class SpeedEstimate(Frozen):
     step_time_s: float | None = None
     interconnect_share: float = Field(0.0, ge=0, le=1, description="Share of time spent on GPU-to-GPU traffic")
     bottleneck: Bottleneck | None = None
-    comm_link: str = Field("", description="The link most GPU-to-GPU time is spent on, in words (issue 21)")
+    comm_link: str = Field("", description="The link most GPU-to-GPU time is spent on, in words: what a buyer would upgrade")
     notes: tuple[str, ...] = ()

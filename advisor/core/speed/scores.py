@@ -1,5 +1,5 @@
-"""A prompt's attention without a fused kernel: the scores go through memory (issue 15, prefill "with and
-without flash attention").
+"""A prompt's attention without a fused kernel: the scores go through memory (why a prefill
+without flash attention is slower than with it).
 
 A fused attention kernel (FlashAttention, Dao et al. 2022, arXiv:2205.14135; PyTorch's SDPA; vLLM's, SGLang's,
 TensorRT-LLM's, ExLlamaV2's and llama.cpp's ``-fa``) keeps each block of scores in on-chip memory and skips

@@ -103,24 +103,34 @@ def job_features(job: Job) -> tuple[Feature, ...]:
 
 
 def _job_features(job: Job) -> tuple[Feature, ...]:
-    out: list[Feature] = []
+    return _inference_features(job) if job.mode is Mode.INFERENCE else _training_features(job)
+
+
+def _inference_features(job: Job) -> tuple[Feature, ...]:
+    """The engine, the weights' and the KV cache's formats where the engine needs a package or a kernel for
+    them, and FlashAttention-2 when asked of transformers."""
     weights, kv = job.weights.strip().lower(), job.kv_dtype.strip().lower()
-    if job.mode is Mode.INFERENCE:
-        out.append(ENGINE_FEATURES[job.engine])
-        if job.engine is Engine.TRANSFORMERS:
-            if weights in ("nf4", "fp4"):
-                out.append(Feature.BNB_4BIT)
-            elif weights == "int8":
-                out.append(Feature.BNB_INT8)
-            elif is_gguf(weights):
-                out.append(Feature.GGUF_IN_TRANSFORMERS)
-        if weights == "fp8" and job.engine in FP8_WEIGHT_FEATURES:
-            out.append(FP8_WEIGHT_FEATURES[job.engine])
-        if kv == "fp8" and job.engine in FP8_KV_FEATURES:
-            out.append(FP8_KV_FEATURES[job.engine])
-        if job.engine is Engine.TRANSFORMERS and _flash_asked(job):
-            out.append(Feature.FLASH_ATTENTION_2)
-        return tuple(out)
+    out = [ENGINE_FEATURES[job.engine]]
+    if job.engine is Engine.TRANSFORMERS:
+        if weights in ("nf4", "fp4"):
+            out.append(Feature.BNB_4BIT)
+        elif weights == "int8":
+            out.append(Feature.BNB_INT8)
+        elif is_gguf(weights):
+            out.append(Feature.GGUF_IN_TRANSFORMERS)
+    if weights == "fp8" and job.engine in FP8_WEIGHT_FEATURES:
+        out.append(FP8_WEIGHT_FEATURES[job.engine])
+    if kv == "fp8" and job.engine in FP8_KV_FEATURES:
+        out.append(FP8_KV_FEATURES[job.engine])
+    if job.engine is Engine.TRANSFORMERS and _flash_asked(job):
+        out.append(Feature.FLASH_ATTENTION_2)
+    return tuple(out)
+
+
+def _training_features(job: Job) -> tuple[Feature, ...]:
+    """Unsloth, bitsandbytes' 4-bit base and optimizers, and the flash-attn package where the framework uses it."""
+    weights = job.weights.strip().lower()
+    out: list[Feature] = []
     if job.framework is Framework.UNSLOTH:
         out.append(Feature.UNSLOTH)
     if job.method is Method.QLORA or (job.method.litgpt_adapter and weights in ("nf4", "fp4")):

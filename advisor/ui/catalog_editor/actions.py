@@ -6,6 +6,21 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 
+class EditorActions:
+    """The actions ``make_actions`` gives the editor, declared for type checkers (a mixin of the window)."""
+
+    action_undo: QAction
+    action_redo: QAction
+    action_new: QAction
+    action_duplicate: QAction
+    action_delete: QAction
+    action_reset: QAction
+    action_reset_all: QAction
+    action_import: QAction
+    action_export: QAction
+    action_close: QAction
+
+
 def _act(editor: QMainWindow, text: str, slot, shortcut=None, tip: str = "") -> QAction:
     action = QAction(text, editor)
     if shortcut is not None:

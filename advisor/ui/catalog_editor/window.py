@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from advisor.core import CatalogRecord, Origin, RecordKind, UnknownRecord, kind_of
 from advisor.storage import bundle
 from advisor.storage import catalog_store as store
-from advisor.ui.catalog_editor.actions import make_actions
+from advisor.ui.catalog_editor.actions import EditorActions, make_actions
 from advisor.ui.catalog_editor.banners import ChangesBanner, ProblemsBanner
 from advisor.ui.catalog_editor.columns import KIND_WORDS, TAB_TITLES
 from advisor.ui.catalog_editor.commands import Change, StateCommand, hidden_changes, record_changes
@@ -44,19 +44,8 @@ BUNDLE_FILTER = "Catalog bundle (*.json)"
 WATCH_DEBOUNCE_MS = 250
 
 
-class CatalogEditor(QMainWindow):
+class CatalogEditor(QMainWindow, EditorActions):
     catalog_saved = Signal()
-    # Made by ``actions.make_actions`` in ``__init__``.
-    action_undo: QAction
-    action_redo: QAction
-    action_new: QAction
-    action_duplicate: QAction
-    action_delete: QAction
-    action_reset: QAction
-    action_reset_all: QAction
-    action_import: QAction
-    action_export: QAction
-    action_close: QAction
 
     def __init__(self, session=None, repository: CatalogRepository | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)

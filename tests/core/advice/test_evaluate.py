@@ -12,7 +12,7 @@ from advisor.storage.catalog_store import load_catalog
 
 
 def test_canonical_comparison_matches_the_estimator():
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
 
     catalog = load_catalog().catalog
     c = canonical_comparison()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import resolve_build
 from advisor.core.hardware.memory import (
     APPLE_WORKING_SET_LOGS_MIB,

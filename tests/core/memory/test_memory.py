@@ -2,9 +2,7 @@
 
 import pytest
 
-from advisor.core.job.choices import AttentionImpl, Checkpointing, Parallel
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.activations import train_activation_bytes
 from advisor.core.memory.inference import (
     CUDA_CONTEXT_BYTES,
     VLLM_CUDA_GRAPH_BYTES,
@@ -12,9 +10,8 @@ from advisor.core.memory.inference import (
     weights_bytes,
 )
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.memory.training import zero_states_per_gpu_bytes
 from advisor.core.model.arch import AttentionLayout, ModelArch
-from advisor.core.model.params import count_params, lora_params
+from advisor.core.model.params import count_params
 from advisor.core.units import GB, GIB
 
 # Shapes from each model's Hugging Face config.json.
@@ -146,53 +143,6 @@ def test_layer_split_busiest_gpu_has_its_layers_and_the_bigger_end():
 
 
 # --- training states (ZeRO, arXiv:1910.02054 §5 / Fig. 1: Ψ = 7.5B, K = 12, N = 64) ------------
-@pytest.mark.parametrize(
-    ("parallel", "gb"),
-    [("ddp", 120), ("zero1", 31.4), ("zero2", 16.6), ("zero3", 1.9)],
-)
-def test_zero_paper_example(parallel, gb):
-    assert zero_states_per_gpu_bytes(7.5e9, 12, 64, Parallel(parallel)) / GB == pytest.approx(gb, abs=0.06)
-
-
-@pytest.mark.parametrize("parallel", ["none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard"])
-def test_estimator_states_follow_zero(parallel):
-    n = 1 if parallel == "none" else 8
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=n, parallel=parallel))
-    psi = count_params(LLAMA2_7B).total
-    scheme = {"fsdp": "zero3", "fsdp-grad-op": "zero2", "fsdp-no-shard": "ddp"}.get(parallel, parallel)
-    assert b.weights + b.gradients + b.optimizer == pytest.approx(zero_states_per_gpu_bytes(psi, 12, n, Parallel(scheme)))
-
-
-@pytest.mark.parametrize(
-    ("precision", "optimizer", "bytes_per_param"),
-    [
-        ("amp", "adamw", 16),  # 2 + 2 + 12 (ZeRO §3.1)
-        ("fp32", "adamw", 16),  # 4 + 4 + 8
-        ("bf16", "adamw", 8),  # 2 + 2 + 2·2
-        ("amp", "adamw-8bit", 10),  # 2 + 2 + 4 master + 2·1 (Dettmers et al. 2022)
-        ("amp", "paged-adamw-8bit", 10),
-        ("amp", "sgd", 12),  # 2 + 2 + 4 master + 4 momentum
-    ],
-)
-def test_full_finetune_bytes_per_param(precision, optimizer, bytes_per_param):
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, precision=precision, optimizer=optimizer))
-    assert b.weights + b.gradients + b.optimizer == pytest.approx(bytes_per_param * count_params(LLAMA2_7B).total)
-
-
-def test_adafactor_states_are_factored():
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, optimizer="adafactor"))
-    psi = count_params(LLAMA2_7B).total
-    assert 4 * psi < b.optimizer < 4.01 * psi  # master copy + row/column vectors only
-
-
-def test_lora_trains_exact_adapter_count_in_fp32():
-    w = PlannedJob(**TRAIN, method="lora", lora_rank=16)
-    r = estimate_memory(LLAMA2_7B, w)
-    n = lora_params(LLAMA2_7B, 16, w.lora_targets)
-    assert r.params_trainable == n
-    b = r.sizes
-    assert (b.adapters, b.gradients, b.optimizer) == (4 * n, 4 * n, 8 * n)
-    assert b.weights == weights_bytes(LLAMA2_7B, w)
 
 
 def test_qlora_65b_fits_a_48gb_gpu():
@@ -206,63 +156,12 @@ def test_qlora_65b_fits_a_48gb_gpu():
     assert estimate_memory(LLAMA_65B, lora16).breakdown.total > 100 * GB
 
 
-# --- activations (Korthikanti et al. 2022, adapted to a Llama block) ---------------------------
-def test_llama_layer_activation_bytes_per_token():
-    per_token_layer = train_activation_bytes(LLAMA2_7B, 1, 1, AttentionImpl.FLASH, Checkpointing.NONE, n_layers=1)
-    h, f = 4096, 11008
-    assert per_token_layer == 16 * h + 4 * h + 4 * h + 8 * f + 4 * 32  # + fp32 log-sum-exp per head
-
-
-def test_checkpointing_and_attention_ordering():
-    def acts(ckpt, impl):
-        w = PlannedJob(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
-        return _sizes(LLAMA2_7B, w).activations
-    assert acts("full", "eager") < acts("selective", "eager") < acts("none", "eager")
-    assert acts("selective", "flash") == acts("none", "flash")  # flash has no s² term to drop
-    assert acts("none", "flash") < acts("none", "sdpa") < acts("none", "eager")
-    # Full checkpointing keeps each layer's input: 2·s·h bytes per layer, plus one layer recomputed.
-    assert acts("full", "flash") == pytest.approx(2 * 4096 * 4096 * 32 + acts("none", "flash") / 32)
-
-
-def test_tensor_parallel_splits_inner_activations_only():
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN)).activations
-    tp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=4, parallel="tp")).activations
-    assert one / 4 < tp < one
-
-
-def test_pipeline_first_stage_holds_in_flight_microbatches():
-    w = PlannedJob(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
-    b = _sizes(LLAMA2_7B, w)
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
-    assert b.activations == pytest.approx(one.activations)  # L/p layers × p micro-batches (Korthikanti §4.2.3)
-    assert b.optimizer < one.optimizer / 3
+# --- logits, weight overrides, framework defaults -------------------------------------------------
 
 
 def test_logits_are_a_big_term_for_large_vocab():
     b = _sizes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096))
     assert b.buffers >= 4096 * 128256 * 10
-
-
-def test_offload_moves_optimizer_to_host():
-    w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
-    on_gpu = _sizes(LLAMA2_7B, w)
-    off = _sizes(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)}))
-    # ZeRO-Offload: states, master and gradients live in host RAM; one layer's grads in flight.
-    assert off.optimizer == 0 and off.gradients == 0
-    assert off.host == pytest.approx((on_gpu.optimizer + on_gpu.gradients) * 2)
-    assert 0 < off.buffers - on_gpu.buffers < on_gpu.gradients / 10
-
-
-def test_param_offload_keeps_only_gathered_layers():
-    w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
-    b = _sizes(LLAMA2_7B, w)
-    assert b.weights == 0 and b.host > 12 * count_params(LLAMA2_7B).total
-
-
-def test_ddp_buckets_double_gradients():
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp"))
-    single = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
-    assert b.buffers - single.buffers == pytest.approx(b.gradients)
 
 
 def test_unknown_weight_format_is_a_value_error():
@@ -273,44 +172,6 @@ def test_unknown_weight_format_is_a_value_error():
 def test_exact_weight_bytes_override_inference():
     b = _sizes(LLAMA2_7B, PlannedJob(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
     assert b.weights == 5 * GIB
-
-
-def test_adamw_foreach_step_peak_when_activations_are_small():
-    # torch.optim.AdamW (foreach) allocates sqrt(exp_avg_sq) for all parameters at once during
-    # step(), after activations are freed: peak ≈ 2 + 2 + 12 + 4 bytes per parameter.
-    # The phases: the optimizer step (states + grads + the temporary) is the peak of a short
-    # sequence; a long one peaks in backward, with every activation and the logits alive.
-    # The Hugging Face default since transformers 5 with PyTorch 2.8 is the fused kernel: no temporary.
-    w = PlannedJob(**TRAIN, checkpointing="full", seq_len=512, optimizer_kernel="foreach")
-    r = estimate_memory(LLAMA2_7B, w)
-    psi = count_params(LLAMA2_7B).total
-    assert r.breakdown.phases[0][0] == "optimizer step"
-    assert r.breakdown.peak_allocated == pytest.approx(20 * psi)
-    fused = estimate_memory(LLAMA2_7B, w.model_copy(update={"optimizer_kernel": None})).breakdown  # hf: fused
-    assert fused.phases[0][0] != "optimizer step" and fused.peak_allocated < 17 * psi
-    long = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=8192))
-    assert long.breakdown.phases[0][0] in ("forward end", "backward")
-    assert long.breakdown.gradients == 0  # no accumulation: gradients come after the activations are freed
-    assert long.breakdown.buffers == pytest.approx(8192 * 32000 * 10)
-    accumulating = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=8192, grad_accum_steps=4)).breakdown
-    assert accumulating.gradients > 0 and accumulating.total > long.breakdown.total
-
-
-def test_allocator_and_device_need():
-    # Device need = what PyTorch allocates × the caching allocator's reserve + CUDA context (+ NCCL).
-    from advisor.core.memory.training import (
-        NCCL_BYTES_PER_GPU,
-        RESERVE_EXPANDABLE,
-        RESERVE_SINGLE_STREAM,
-    )
-
-    one = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN)).breakdown
-    assert one.peak_reserved == pytest.approx(one.peak_allocated * RESERVE_SINGLE_STREAM)
-    assert one.total == pytest.approx(one.peak_reserved + one.runtime)
-    exp = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, expandable_segments=True)).breakdown
-    assert exp.peak_reserved == pytest.approx(exp.peak_allocated * RESERVE_EXPANDABLE)
-    ddp = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp")).breakdown
-    assert ddp.runtime == pytest.approx(one.runtime + NCCL_BYTES_PER_GPU)
 
 
 def test_framework_profiles_fill_only_what_is_unset():
@@ -326,17 +187,6 @@ def test_framework_profiles_fill_only_what_is_unset():
     hf = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN)).breakdown.total
     torchtune = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, framework="torchtune")).breakdown.total
     assert torchtune < hf * 0.7  # pure bf16, one gradient alive, chunked loss, checkpointing
-
-
-@pytest.mark.parametrize(("loss", "cheaper_than_upcast"), [("fp32-logits", False), ("chunked", True), ("fused", True)])
-def test_loss_implementations(loss, cheaper_than_upcast):
-    from advisor.core.memory.training import loss_buffer_bytes
-
-    w = PlannedJob(**TRAIN, seq_len=4096)
-    upcast = loss_buffer_bytes(LLAMA3_8B, w.model_copy(update={"loss": "upcast"}), 1)
-    other = loss_buffer_bytes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096, loss=loss), 1)
-    assert (other < upcast) is cheaper_than_upcast
-    assert upcast == pytest.approx(4096 * LLAMA3_8B.vocab_size * 10)
 
 
 def test_new_memory_options_each_save_what_they_say():
@@ -375,42 +225,7 @@ def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
     assert longer > small and wider > small
 
 
-@settings(max_examples=30, deadline=None)
-@given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
-def test_sharding_never_costs_more_per_gpu(n, parallel):
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
-    many = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
-                                               n_gpus=n, parallel=parallel)).breakdown
-    states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731
-    assert states(many) <= states(one) + 1
-
-
 # --- framework mechanisms the benchmark maps (fidelity ``mechanisms`` column) ---------------
-def test_op_sac_keeps_q_v_gate_down_outputs_attention_output_and_block_input():
-    from advisor.core.memory.activations import op_sac_layer_bytes
-
-    h, q, kv, f, heads = 4096, 4096, 1024, 14336, 32  # Llama-3-8B
-    expected = 2 * (h + (q + kv + f + h) + q + 2 * heads)
-    assert op_sac_layer_bytes(LLAMA3_8B, AttentionImpl.SDPA) == expected == 63_616
-
-
-def test_op_sac_sits_between_full_checkpointing_and_none():
-    from advisor.core.memory.activations import op_sac_activation_bytes
-
-    args = (LLAMA3_8B, 8192, 2, AttentionImpl.SDPA)
-    op = op_sac_activation_bytes(*args)
-    assert train_activation_bytes(*args, Checkpointing.FULL) < op < train_activation_bytes(*args, Checkpointing.NONE)
-
-
-def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
-    from advisor.core.memory.activations import (
-        chunked_loss_logits_bytes,
-        train_logits_bytes,
-    )
-
-    elements = 2048 * 2 * 128_256
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
 
 
 def test_optimizer_in_backward_keeps_one_tensors_gradient():
@@ -427,21 +242,6 @@ def test_full_prompt_logits_bf16_plus_fp32():
     from advisor.core.memory.activations import full_prompt_logits_bytes
 
     assert full_prompt_logits_bytes(LLAMA2_7B, 1000, 2) == 1000 * 2 * 32000 * 6
-
-
-def test_qlora_4bit_linears_keep_no_input_since_bitsandbytes_0_43_2():
-    from advisor.core.memory.activations import lora_saved_inputs
-
-    args = (LLAMA2_7B, 1304, 1, AttentionImpl.SDPA, Checkpointing.NONE)
-    lora = lora_saved_inputs(("q", "v"), quantized=False)
-    assert lora_saved_inputs(("q", "v"), quantized=True) == lora
-    legacy = lora_saved_inputs(("q", "v"), quantized=True, legacy_bnb=True)
-    assert legacy.o_input and legacy.gate_up_input and legacy.down_input and not lora.down_input
-    extra = train_activation_bytes(*args, saved=legacy) - train_activation_bytes(*args, saved=lora)
-    # Per token and layer: o_proj's input (SDPA's transposed output copy, 2q), the gate/up input (2h)
-    # and the down input (2f).
-    assert extra == 1304 * 32 * (2 * 4096 + 2 * 4096 + 2 * 11008)
-    assert lora_saved_inputs(("all-linear",), True) == lora_saved_inputs(("all-linear",), True, legacy_bnb=True)
 
 
 @pytest.mark.parametrize("engine", ["sglang", "tensorrt-llm", "deepspeed"])
@@ -487,17 +287,3 @@ def test_exl2_any_bits_per_weight_and_gguf_float_names():
             weight_format(bad)
     exl2 = estimate_memory(LLAMA3_8B, PlannedJob(engine="exllamav2", weights="4.65bpw")).breakdown.weights
     assert 4.2 * GIB < exl2 < 4.8 * GIB  # 8.03B × 4.65 / 8 ≈ 4.35 GiB, head at 6 bits
-
-
-def test_paged_optimizer_states_are_needed_but_not_allocated():
-    # bitsandbytes' paged optimizers keep their states in CUDA managed memory (functional.get_paged:
-    # cudaMallocManaged): in what the GPU needs, not in torch.cuda.max_memory_allocated / _reserved.
-    qlora = dict(mode="train", method="qlora", weights="nf4", seq_len=512)
-    plain = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="adamw-8bit")).breakdown
-    paged = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="paged-adamw-8bit")).breakdown
-    assert plain.paged == 0 and paged.paged == pytest.approx(paged.optimizer) and paged.optimizer > 0
-    assert paged.total == pytest.approx(plain.total)
-    assert paged.peak_allocated == pytest.approx(plain.peak_allocated - paged.optimizer)
-    assert paged.peak_reserved == pytest.approx(plain.peak_reserved - paged.optimizer)
-    offloaded = estimate_memory(LLAMA2_7B, PlannedJob(**qlora, optimizer="paged-adamw-8bit", offload=("optimizer",)))
-    assert offloaded.breakdown.paged == 0  # states in host RAM: nothing paged on the GPU

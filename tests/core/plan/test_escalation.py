@@ -76,7 +76,7 @@ def test_the_closest_plan_probes_only_the_skipped_plans_that_could_be_it():
     # Nothing runs; at the job's own level (0) only DDP (0) and ZeRO-3 (5) were probed. A plan skipped there
     # has no more headroom than ZeRO-3 at level 0, nor than itself at the last level (2): it is probed only
     # when both reach the best headroom probed (-5 GB), so that an equal one at the job's own level still wins.
-    from advisor.core.estimate.estimator import FitFigures
+    from advisor.core.estimation.estimator import FitFigures
 
     gb = 1e9
 

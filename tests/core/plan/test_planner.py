@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.advice import evaluate as compute
 from advisor.core.advice.comparison import BuildEntry, Comparison, canonical_comparison
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import resolve_build, resolve_cloud
 from advisor.core.job.choices import (
     Checkpointing,

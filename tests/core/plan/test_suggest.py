@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, resolve_build
 from advisor.core.job.choices import Checkpointing, Engine, Method, Mode, Offload
 from advisor.core.job.planned import PlannedJob, PlanPins

@@ -2,8 +2,8 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import FitFigures, estimate
-from advisor.core.estimate.job_checks import Problem
+from advisor.core.estimation.estimator import FitFigures, estimate
+from advisor.core.estimation.job_checks import Problem
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.planned import Plan, PlannedJob
 from advisor.core.plan.verdict import ChosenPlan, FitStatus, fit_status, status_of

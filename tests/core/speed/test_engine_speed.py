@@ -199,7 +199,7 @@ def test_quant_kernel_time_applies_to_dequantizing_kernels_of_cuda_graph_engines
 
 
 def test_a_quantized_decode_step_pays_the_kernels_time_per_layer(catalog, monkeypatch):
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
     from advisor.core.job.planned import PlannedJob
 

@@ -4,7 +4,7 @@ and the dequantizing pass of a quantized prompt on Volta (gguf_paths.dequant_byt
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
@@ -130,9 +130,9 @@ def test_a_quantized_prompt_on_volta_pays_its_dequantizing_pass(catalog, monkeyp
     build = gpu_build(catalog, "v100-pcie-16gb", 1)
     one, eight = (PlannedJob(engine="llama.cpp", weights="q4_0", context_len=n) for n in (512, 4096))
     with_pass = [estimate(arch, j, build).speed.time_to_first_token_s for j in (one, eight)]
-    from advisor.core.speed import inference
+    from advisor.core.speed import prefill
 
-    monkeypatch.setattr(inference, "dequant_bytes_per_weight", lambda gpu, weights: 0.0)
+    monkeypatch.setattr(prefill, "dequant_bytes_per_weight", lambda gpu, weights: 0.0)
     without = [estimate(arch, j, build).speed.time_to_first_token_s for j in (one, eight)]
     pass_s = 3.09e9 * (18 / 32 + 2) / (897e9 * 0.67)  # one micro-batch's pass, about: matmul weights x bytes
     assert with_pass[0] - without[0] == pytest.approx(pass_s, rel=0.15)

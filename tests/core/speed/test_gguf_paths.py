@@ -38,7 +38,7 @@ def test_each_path_runs_at_its_own_peak(gpus):
 
 
 def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
 
     catalog = load_catalog().catalog
@@ -63,7 +63,7 @@ def test_the_path_shares_are_the_calibration_fit():
 
 
 def test_a_p100s_quantized_prompt_says_why_its_speed_is_unknown():
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
 
     catalog = load_catalog().catalog

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build, mixed_build
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.job.choices import Engine

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.estimator import estimate
+from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import resolve_system, with_network, with_nodes
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed.layout import run_of, split_of

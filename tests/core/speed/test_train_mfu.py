@@ -163,7 +163,7 @@ def test_gfx1100s_matmuls_reach_the_share_measured_in_pytorch(catalog):
 def test_an_lora_job_trains_on_a_7900_xtx_at_the_measured_share_of_a_3090(catalog):
     """End to end: the estimate of an 8B LoRA job on one RX 7900 XTX against one RTX 3090 (same plan, same 24 GB)
     comes out at the speed ratio the two cards were timed at (0.80), within the two runs' spread."""
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.job.choices import Method, Mode
 
     arch = catalog.models["llama-3.1-8b"]

@@ -139,7 +139,7 @@ def test_a_duplicated_card_is_saved_and_usable_everywhere_after_a_restart(app_wi
     assert ed.repo.catalog.origin(RecordKind.GPU, NEW_ID) is Origin.USER
     ed.close()
 
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
     from advisor.core.job.planned import alone
     from advisor.ui.session import Session
 

@@ -103,7 +103,7 @@ def reason_words(reason: Reason, flags: bool = False) -> str:
     s = _BY_NAME[reason.name]
     if flags:
         return f"only applies to {s.flag} {_or([str(getattr(v, 'value', v)) for v in reason.values])}"
-    values = _or([choice_label(reason.name, v) if s.choice(v) and s.choice(v).label else str(v).upper()
+    values = _or([choice_label(reason.name, v) if (c := s.choice(v)) is not None and c.label else str(v).upper()
                   for v in reason.values])
     if reason.name == "mode":
         return f"applies only to {values}"

@@ -3,8 +3,8 @@
 import pytest
 from pydantic import ValidationError
 
-from advisor.core.estimate.estimator import estimate
-from advisor.core.estimate.job_checks import check_planned
+from advisor.core.estimation.estimator import estimate
+from advisor.core.estimation.job_checks import check_planned
 from advisor.core.hardware.memory import DRIVER_RESERVED_BYTES, usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.planned import PlannedJob
@@ -124,7 +124,7 @@ def test_a_setting_that_does_not_apply_is_ignored_not_a_contradiction():
 def test_training_past_the_trained_context_is_long_context_fine_tuning_with_a_warning():
     # Llama 2 was trained on 4,096 tokens; Position Interpolation (arXiv:2306.15595) fine-tunes such models to
     # 32,768: allowed, and the estimate says what it means.
-    from advisor.core.estimate.estimator import estimate
+    from advisor.core.estimation.estimator import estimate
 
     job = PlannedJob(mode="train", seq_len=8192)
     assert check_planned(llama2_7b(), job) == []

@@ -1,9 +1,9 @@
-"""A job's settings in words (``advisor.core.estimate.job_words``): what the window, the PDF and the
+"""A job's settings in words (``advisor.core.estimation.job_words``): what the window, the PDF and the
 command line's text say for each value, from the declarations."""
 
 import re
 
-from advisor.core.estimate.job_words import job_rows, say
+from advisor.core.estimation.job_words import job_rows, say
 from advisor.core.job.choices import Mode
 from advisor.core.job.defaults import default_job
 from advisor.core.job.planned import PlannedJob

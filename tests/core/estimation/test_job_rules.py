@@ -1,10 +1,10 @@
-"""The rules of the job's settings in one place (``advisor.core.estimate.job_rules``): the window's lists,
+"""The rules of the job's settings in one place (``advisor.core.estimation.job_rules``): the window's lists,
 its switches and the command line's refusals read the same rules the core's checks apply."""
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_planned
-from advisor.core.estimate.job_rules import (
+from advisor.core.estimation.job_checks import check_planned
+from advisor.core.estimation.job_rules import (
     LLAMA_CPP_KV,
     engine_caches,
     engine_loads,

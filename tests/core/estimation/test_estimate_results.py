@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from advisor.core.estimate.results import Fit
+from advisor.core.estimation.results import Fit
 
 GB = 1e9
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.job_checks import check_planned, message_of
+from advisor.core.estimation.job_checks import check_planned, message_of
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.choices import (
     Engine,
@@ -68,8 +68,8 @@ def test_a_context_past_the_trained_one_is_refused_except_by_an_engine_that_runs
     # Falcon 180B's config gives max_position_embeddings 2048. TensorRT-LLM sizes an engine by its build's
     # lengths and NVIDIA's 0.9.0 tables run it at 2,048 + 2,048 tokens (docs/source/performance.md at
     # 250d9c29): RUNS_PAST_TRAINED_CONTEXT. Every other engine is held to the model's figure.
-    from advisor.core.estimate.estimator import estimate
-    from advisor.core.estimate.job_checks import (
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.estimation.job_checks import (
         RUNS_PAST_TRAINED_CONTEXT,
         past_trained_context,
     )

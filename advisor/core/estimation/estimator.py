@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from advisor.core.estimate.job_checks import (
+from advisor.core.estimation.job_checks import (
     Problem,
     check_job,
     check_planned,
     past_trained_context,
     support_problems,
 )
-from advisor.core.estimate.results import Estimate, Fit
-from advisor.core.estimate.rule_of_thumb import rule_of_thumb
+from advisor.core.estimation.results import Estimate, Fit
+from advisor.core.estimation.rule_of_thumb import rule_of_thumb
 from advisor.core.hardware.memory import (
     DRIVER_RESERVED_BYTES,
     host_ram_gib,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from advisor.core.estimate.job_rules import (
+from advisor.core.estimation.job_rules import (
     ADAPTER_BASES,
     FOUR_BIT_BASES,
     FULL_BASES,

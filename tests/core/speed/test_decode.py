@@ -1,5 +1,5 @@
 """A decode step as its kernels run: the weight GEMMs, then the attention
-kernel, each bounded by its own roofline, summed (``inference._kernels``). A roofline over the whole
+kernel, each bounded by its own roofline, summed (``decode.kernels_seconds``). A roofline over the whole
 step let a large batch hide its KV reads behind the GEMMs' compute."""
 
 import pytest
@@ -7,6 +7,7 @@ import pytest
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
+from advisor.core.speed import decode
 from advisor.core.speed import inference as sp
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import matmul_params
@@ -23,14 +24,14 @@ def step_s(arch, w):
 
 
 def test_kernels_sum_their_own_rooflines():
-    assert sp._kernels(3.0, 5.0, 2.0, 1.0) == 7.0  # max(3, 5) + max(2, 1)
-    assert sp._kernels(3.0, 1.0, 2.0, 4.0) == 7.0
+    assert decode.kernels_seconds(3.0, 5.0, 2.0, 1.0) == 7.0  # max(3, 5) + max(2, 1)
+    assert decode.kernels_seconds(3.0, 1.0, 2.0, 4.0) == 7.0
 
 
 def test_never_faster_than_one_roofline_over_the_step():
     for args in ((3.0, 5.0, 2.0, 1.0), (1.0, 0.5, 9.0, 0.1), (4.0, 4.0, 4.0, 4.0)):
         w_t, g_t, a_t, ac_t = args
-        assert sp._kernels(*args) >= max(w_t + a_t, g_t + ac_t)
+        assert decode.kernels_seconds(*args) >= max(w_t + a_t, g_t + ac_t)
 
 
 def test_compute_bound_gemms_do_not_hide_the_kv_read():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.core.estimate.results import RuleOfThumb
+from advisor.core.estimation.results import RuleOfThumb
 from advisor.core.job.choices import Method, Mode
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.core.estimate.rule_of_thumb import nominal_bits, rule_of_thumb
+from advisor.core.estimation.rule_of_thumb import nominal_bits, rule_of_thumb
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
@@ -49,7 +49,7 @@ def test_given_breakdown_is_used_and_matches_the_computed_one(monkeypatch):
     w = PlannedJob(mode="train", method="lora", seq_len=2048)
     breakdown = estimate_memory(LLAMA2_7B, w).breakdown
     assert rule_of_thumb(LLAMA2_7B, w, breakdown) == rule_of_thumb(LLAMA2_7B, w)
-    import advisor.core.estimate.rule_of_thumb as rot
+    import advisor.core.estimation.rule_of_thumb as rot
 
     def _fail(*_a, **_k):
         raise AssertionError("estimate_memory must not run when a breakdown is given")

@@ -1,0 +1,170 @@
+"""Training buffers of the busiest GPU: saved activations, the loss's logits, gathered and dequantized layers,
+gradient buckets; and the model as the framework holds it.
+
+Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 arXiv:1909.08053) splits every weight matrix;
+pipeline parallelism splits layers; with the 1F1B schedule the first stage holds up to p micro-batches
+of activations (Korthikanti et al. 2022 §4.2.3).
+"""
+
+from __future__ import annotations
+
+from advisor.core.job.choices import ActivationQuant, Checkpointing, Framework, Loss, Method, Parallel, Precision
+from advisor.core.job.frameworks import FRAMEWORK_NAMES, HOROVOD_FUSION_BYTES, PROFILES
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
+from advisor.core.job.settings import choice_label as said
+from advisor.core.memory.activations import (
+    LOGITS_TRAIN_BYTES_PER_ELEMENT,
+    SavedInputs,
+    chunked_loss_logits_bytes,
+    fabric_chunked_loss_logits_bytes,
+    op_sac_activation_bytes,
+    train_activation_bytes,
+    train_logits_bytes,
+)
+from advisor.core.memory.formats import weight_format
+from advisor.core.memory.inference import base_format_name, largest_linear_params, weights_bytes
+from advisor.core.memory.sharding import GATHERED_LAYERS, layer_params
+from advisor.core.memory.states import param_bytes
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+
+#: Saved activations in 8 bits instead of 16: half the bytes (COAT arXiv:2410.19313 and Jetfire
+#: arXiv:2403.12422 store them in FP8 / INT8).
+ACTIVATION_QUANT_SHARE = 0.5
+
+def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, in_flight: int,
+                      saved: SavedInputs, notes: list[str] | None) -> float:
+    """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
+    seq = max(1, job.seq_len // cp)
+    act_bytes = 4 if job.precision is Precision.FP32 else 2
+    # 2-D FSDP × TP (``PlannedJob.tp``) is torchtitan's plan, which always splits the residual stream along the
+    # sequence between the blocks (sequence parallelism, ``activations`` module docstring); the plain
+    # tensor-parallel scheme keeps it whole on every rank (Megatron without sequence parallelism).
+    sp = job.tp > 1 and tp == job.tp
+    if job.checkpointing is Checkpointing.OP_SAC:
+        acts = op_sac_activation_bytes(arch, seq, job.batch, job.attention, layers, tp, sp) * in_flight
+    elif job.checkpointing is not Checkpointing.NONE and job.checkpoint_every > 1:
+        # Every K-th layer checkpointed (torchtune/torchtitan "ac_freq"): those keep their input
+        # only, the others keep everything.
+        ckpt = -(-layers // job.checkpoint_every)
+        kept = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, ckpt, tp, in_flight,
+                                      act_bytes, saved, sp)
+        full = train_activation_bytes(arch, seq, job.batch, job.attention, Checkpointing.NONE, layers - ckpt, tp,
+                                      in_flight, act_bytes, saved, sp)
+        acts = kept + full
+    else:
+        acts = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, layers, tp, in_flight,
+                                      act_bytes, saved, sp)
+    if job.activation_quant is not ActivationQuant.NONE:
+        acts *= ACTIVATION_QUANT_SHARE
+        if notes is not None:
+            notes.append(f"saved activations stored as {said('activation_quant', job.activation_quant)} (1 byte instead of 2: "
+                         "COAT arXiv:2410.19313, Jetfire arXiv:2403.12422)")
+    if notes is not None:
+        notes.append(f"activations: Llama block per Korthikanti et al. 2022, attention {said('attention', job.attention)}, "
+                     f"checkpointing {said('checkpointing', job.checkpointing)}"
+                     + (f" every {job.checkpoint_every} layers" if job.checkpoint_every > 1 else "")
+                     + f", micro-batch {job.batch} × {job.seq_len}" + (f", context parallel {cp}" if cp > 1 else "")
+                     + (f", sequence parallel over the {tp} tensor-parallel ranks" if sp else "")
+                     + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
+    return acts
+
+def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
+    """Logits and cross-entropy temporaries at the loss, by ``PlannedJob.loss``.
+
+    upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
+    token × vocab); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
+    (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); chunked: the fp32 part for one
+    chunk at a time (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
+    never holds the full logits: chunks of about vocab / hidden (``chunk_size =
+    next_power_of_2(ceil(BT / ceil(V / H)))`` in liger_kernel/ops/fused_linear_cross_entropy.py).
+    """
+    seq = max(1, job.seq_len // cp)
+    loss = job.loss or Loss.UPCAST
+    if loss is Loss.CHUNKED and not PROFILES[job.framework].chunked_loss_upcast:
+        return fabric_chunked_loss_logits_bytes(arch, seq, job.batch, tp)
+    if loss is Loss.CHUNKED:
+        return chunked_loss_logits_bytes(arch, seq, job.batch, job.loss_chunks, tp)
+    if loss is Loss.FUSED:
+        chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
+        return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
+    base = train_logits_bytes(arch, seq, job.batch, tp)
+    return base * (LOGITS_TRAIN_BYTES_PER_ELEMENT + 4) / LOGITS_TRAIN_BYTES_PER_ELEMENT \
+        if loss is Loss.FP32_LOGITS else base
+
+def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:
+    """The model as the framework holds it: LitGPT keeps a separate lm_head even when the
+    checkpoint ties it to the embedding (``Profile.untied_lm_head``)."""
+    if arch.tied_embeddings and PROFILES[job.framework].untied_lm_head:
+        if notes is not None:
+            notes.append(f"{FRAMEWORK_NAMES[job.framework]}: the tied embedding is copied into a separate lm_head "
+                         "(litgpt/scripts/convert_hf_checkpoint.py)")
+        return arch.model_copy(update={"tied_embeddings": False})
+    return arch
+
+def lora_padded(targets: tuple[str, ...]) -> tuple[str, ...]:
+    """The q/k/v projections with LoRA when some but not all of them have it: LitGPT's
+    ``LoRAQKVLinear.zero_pad`` then scatters their LoRA output into the fused width (``index_copy``),
+    and autograd keeps that output (``Profile.lora_pad_saved``). With all three, nothing is padded."""
+    t = set(targets)
+    if "all-linear" in t:
+        return ()
+    picked = tuple(x for x in ("q", "k", "v") if x in t)
+    return picked if 0 < len(picked) < 3 else ()
+
+
+def four_bit_lm_head(job: Job) -> bool:
+    """The 4-bit base covers the lm_head (LitGPT under Fabric's bitsandbytes plugin)."""
+    return four_bit_base(job) and PROFILES[job.framework].quantize_lm_head
+
+
+def four_bit_bytes(job: Job) -> float:
+    """Bytes per parameter of the 4-bit base format (with its block constants)."""
+    return weight_format(base_format_name(job), job.quant_group_size, job.double_quant).bits_per_weight / 8
+
+
+def four_bit_base(job: Job) -> bool:
+    """The frozen base is stored in 4 bits (QLoRA, or LitGPT adapters with --quantize bnb.nf4)."""
+    return job.method is Method.QLORA or (job.method.litgpt_adapter and job.weights.lower() in ("nf4", "fp4"))
+
+
+def base_bytes(arch: ModelArch, job: Job) -> float:
+    """Bytes per stored base parameter (4-bit formats under QLoRA, 16-bit otherwise)."""
+    if job.method is Method.FULL:
+        return float(param_bytes(job.precision))
+    return weights_bytes(arch, job) / count_params(arch).total
+
+
+def forward_buffers(arch: ModelArch, planned: PlannedJob, tp: int, notes: list[str] | None) -> float:
+    """Buffers alive through forward and backward: gathered FSDP/ZeRO-3 layers, a dequantized 4-bit layer."""
+    extra = 0.0
+    if planned.parallel in (Parallel.ZERO3, Parallel.FSDP):
+        extra += GATHERED_LAYERS * layer_params(arch) * base_bytes(arch, planned) / tp
+        if notes is not None:
+            notes.append(f"{said('parallel', planned.parallel)}: {GATHERED_LAYERS} gathered layers of full parameters")
+    if four_bit_base(planned):
+        largest = max(largest_linear_params(arch), count_params(arch).lm_head if four_bit_lm_head(planned) else 0.0)
+        dequant = PROFILES[planned.framework].dequant_bytes
+        extra += largest * dequant
+        if notes is not None:
+            notes.append(("QLoRA" if planned.method is Method.QLORA else "4-bit base")
+                         + ": one weight matrix dequantized at a time (bitsandbytes MatMul4Bit)"
+                         + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
+                         + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
+                            if dequant > 2 else ""))
+    return extra
+
+
+def comm_buffers(planned: PlannedJob, grads_per_gpu: float, notes: list[str] | None) -> float:
+    """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
+    if planned.parallel is not Parallel.DDP or planned.n_gpus <= 1:
+        return 0.0
+    if planned.framework is Framework.HOROVOD:
+        if notes is not None:
+            notes.append("Horovod: gradients all-reduced through a 128 MiB fusion buffer (HOROVOD_FUSION_THRESHOLD)")
+        return float(min(grads_per_gpu, HOROVOD_FUSION_BYTES))
+    if notes is not None:
+        notes.append("DDP: gradient buckets duplicate the gradients (gradient_as_bucket_view=False, "
+                     "PyTorch DistributedDataParallel docs)")
+    return grads_per_gpu

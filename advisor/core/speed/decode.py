@@ -1,0 +1,244 @@
+"""One decode step of a batch: its weight GEMMs and its attention, kernel by kernel, on each GPU used.
+
+A decode step is its weight GEMMs (bandwidth-bound until batch × 2·P_active FLOPs take longer than
+reading the weights) and then its attention (the KV cache read, or a per-head kernel's CUDA-core
+work): ``kernels_seconds``. A layer split takes the GPUs in turn; pipeline parallel walks
+micro-batches through the stages (``_pipelined``); tensor parallel splits every layer.
+"""
+
+from __future__ import annotations
+
+from advisor.core.hardware.memory import usable_memory_bytes
+from advisor.core.hardware.records import Gpu, ResolvedBuild
+from advisor.core.job.choices import DecodeAttention, Parallel
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.inference import kv_cache_bytes, per_gpu_kv
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import count_params
+from advisor.core.speed import engine_speed as _es
+from advisor.core.speed import gguf_decode
+from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
+from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
+from advisor.core.speed.layout import (
+    ACT_BYTES,
+    LAYER_SPLIT_NOTE,
+    Run,
+    Split,
+    all_known,
+    tp_all_reduces_per_layer,
+)
+
+#: (seconds per decode step of the whole batch, memory part, compute part, comm part).
+DecodeStep = tuple[float, float, float, float]
+
+
+def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
+    """Share of the layers each GPU of a layer split holds: in proportion to its usable memory,
+    as llama.cpp's default ``--tensor-split`` (each device's free memory) places them; equal
+    shares on identical cards."""
+    usable = [usable_memory_bytes(g) for g in build.gpus[:stages]]
+    total = sum(usable)
+    return tuple(u / total for u in usable) if total > 0 else (1 / stages,) * stages
+
+
+def moe_read_fraction(arch: ModelArch, batch: int) -> float:
+    """Share of the weights one decode step reads: routed experts that no token of the batch
+    picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
+    2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
+    if arch.moe is None:
+        return 1.0
+    moe, c = arch.moe, count_params(arch)
+    m = 3 if arch.gated_mlp else 2
+    routed = (arch.n_layers - min(moe.n_dense_layers, arch.n_layers)) * moe.n_experts * m * arch.hidden_size * moe.expert_ffn_size
+    used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
+    return (c.total - routed * (1 - used)) / c.total
+
+
+def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
+    """What a per-head decode attention kernel achieves on each GPU used, FLOP/s: the card's FP32
+    (CUDA-core) peak × ``engine_speed.PER_HEAD_ATTENTION_SHARE``, a share of the peak of an SM of 128 FP32
+    lanes (None: FP32 peak not published). The kernel ends each key's dot product with a reduction across
+    the threads that hold the key (``qk_dot_``'s ``__shfl_xor_sync`` loop, cpp/tensorrt_llm/kernels/
+    decoderMaskedMultiheadAttention/decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95): its rate follows
+    the SMs' instruction issue, the same per clock on every generation, not their FP32 lanes
+    (``flops.fp32_lanes_per_sm``). On a chip of 64 lanes per SM (A100, V100, T4), whose FP32 peak counts half
+    as many lanes per SM, the same kernel reaches twice that share of its peak."""
+    return tuple(None if g.fp32_tflops is None else
+                 g.fp32_tflops * 1e12 * _es.PER_HEAD_ATTENTION_SHARE
+                 * _es.PER_HEAD_ATTENTION_SHARE_LANES / fp32_lanes_per_sm(g.architecture)
+                 for g in build.gpus[:n_gpus])
+
+
+def kernels_seconds(weights_t: float, gemm_t: float, kv_t: float, attn_compute_t: float) -> float:
+    """One decode step as its kernels run: the weight GEMMs (QKV, output, MLP projections) and the
+    attention kernel are separate kernels issued one after another on one CUDA stream (TensorRT-LLM's
+    gpt_attention plugin between the QKV and output GEMMs, docs/source/advanced/gpt-attention.md;
+    vLLM's ``Attention`` layer between ``qkv_proj`` and ``o_proj``), and a stream runs its kernels in
+    order (CUDA C++ Programming Guide, "Streams"). The roofline bounds each kernel by its own bytes
+    and FLOPs (Williams et al. 2009): the GEMMs by the longer of reading the weights and their
+    multiply-adds, the attention by the longer of reading the KV cache and its own FLOPs. The step
+    is their sum; a single roofline over the whole step (the longer of all bytes and all FLOPs)
+    let a large batch hide its KV reads behind the GEMMs' compute, which no kernel does."""
+    return max(weights_t, gemm_t) + max(kv_t, attn_compute_t)
+
+
+def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float,
+                notes: list[str]) -> DecodeStep | None:
+    """One decode step of the whole batch (``DecodeStep``); None when a GPU's bandwidth is unknown."""
+    bws = r.known_bws()
+    if bws is None:
+        notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
+        return None
+    gpus = r.build.gpus[:planned.n_gpus]
+    floor = max(engine_speed(planned.engine).floor_s_per_layer * arch.n_layers, _gguf_floor(arch, planned, gpus))
+    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
+    rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
+    if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
+        return _pipelined(arch, planned, r, bws, sp, whole_w, floor, rates)
+    if sp.stages > 1:
+        return _layer_split(arch, planned, r, bws, sp, whole_w, floor, rates, notes)
+    return _tensor_split(arch, planned, r, bws, mem, sp, floor, rates, notes)
+
+
+def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, bw: float, e: EngineSpeed,
+                     frac: float, share: float) -> float:
+    """One GPU's weight GEMVs of a decode step: reading ``weight_bytes`` at the engine's share of ``bw``, or, for a
+    GGUF engine, the longer of that and the time its kernels take to issue the weights' instructions
+    (``gguf_decode.issue_seconds``: ``share`` of the model's matmul weights, ``frac`` of them read)."""
+    read = weight_bytes / (bw * e.bandwidth)
+    if not job.engine.gguf:
+        return read
+    return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
+
+
+def _gguf_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
+    """The host's least time for a GGUF engine's decode step on these GPUs (``gguf_decode.host_floor_s_per_layer``
+    × layers); 0 for another engine."""
+    if not job.engine.gguf:
+        return 0.0
+    return max((gguf_decode.host_floor_s_per_layer(g) for g in gpus), default=0.0) * arch.n_layers
+
+
+def _attention_seconds(kv_bytes: float, kv_bw: float, attn_flops: float, attn_rate: float | None,
+                       per_head: bool) -> float:
+    """One step's attention on one GPU: the KV read, or with a per-head kernel the longer of that
+    read and the CUDA-core work (query heads × context: grouped-query attention saves it nothing)."""
+    read = kv_bytes / kv_bw
+    if not per_head or not attn_rate:
+        return read
+    return max(read, attn_flops / attn_rate)
+
+
+def _compute_seconds(flops: float, peak: float | None, e: EngineSpeed) -> float:
+    """``flops`` at the engine's share of a GPU's peak; 0 when the peaks are not all known (the step is then
+    bounded by its reads alone)."""
+    return flops / (peak * e.compute) if peak is not None else 0.0
+
+
+def _peaks_or_unknown(r: Run, n: int) -> tuple[float | None, ...]:
+    """Each GPU's achieved FLOP/s, or None for every GPU when one of them is unknown."""
+    peaks = r.known_peaks()
+    return peaks if peaks is not None else (None,) * n
+
+
+def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float,
+                 floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
+    """A layer split: the GPUs take turns, each on its share of the layers, handing one activation on."""
+    e = engine_speed(planned.engine)
+    frac = moe_read_fraction(arch, planned.batch)
+    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
+    kv_share = e.kv_share(planned.batch)
+    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
+    attn_whole = planned.batch * attention_flops_per_token(arch, planned.context_len)
+    quant = _es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers  # dequantizing GEMVs
+    mem_t = comp_t = step = 0.0
+    shares = stage_shares(r.build, sp.stages)
+    for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
+        w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + quant * f
+        a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
+        g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
+        ac_t = _compute_seconds(attn_whole * f, p, e)
+        mem_t += w_t + a_t
+        comp_t += g_t + ac_t
+        step += kernels_seconds(w_t, g_t, a_t, ac_t)
+    comm_t = sum(r.sends(planned.batch * arch.hidden_size * ACT_BYTES, sp.stages))
+    notes.append(LAYER_SPLIT_NOTE)
+    return max(step, floor) + comm_t, mem_t, comp_t, comm_t
+
+
+def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], mem: MemoryBreakdown,
+                  sp: Split, floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
+    """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (the busiest GPU's share ``mem``)."""
+    e = engine_speed(planned.engine)
+    frac = moe_read_fraction(arch, planned.batch)
+    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
+    kv_share = e.kv_share(planned.batch)
+    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
+    attn_whole = planned.batch * attention_flops_per_token(arch, planned.context_len)
+    quant = _es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers  # dequantizing GEMVs
+    kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
+    known_rates = all_known(rates)
+    rate = min(known_rates, default=None) if known_rates is not None else None
+    attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
+    w_t = max(_weights_seconds(arch, planned, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
+              for g, b in zip(r.build.gpus, bws)) + quant
+    issue_bound = w_t > mem.weights * frac / (min(bws) * e.bandwidth) + quant
+    if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
+        notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
+                     f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
+    mem_t = attn_t if issue_bound else w_t + attn_t
+    if per_head and rate and attn_t > kv_gpu / (min(bws) * kv_share):
+        notes.append(f"decode attention runs per query head on the CUDA cores (masked MHA): {attn_t * 1e3:.1f} ms "
+                     "of a step, longer than reading the KV cache")
+    peaks = r.known_peaks()
+    least = min(peaks) if peaks is not None else None
+    g_t = _compute_seconds(planned.batch * r.two_n / sp.tp, least, e)
+    ac_t = _compute_seconds(attn_whole / sp.tp, least, e)
+    comp_t = g_t + ac_t + (w_t if issue_bound else 0.0)
+    comm_t = r.tp_all_reduces(arch, planned.engine, planned.batch * arch.hidden_size * ACT_BYTES, sp.tp)
+    if sp.tp > 1 and tp_all_reduces_per_layer(arch, planned.engine) == 1:
+        notes.append(f"tensor parallel: one all-reduce a layer, not two ({planned.engine.label} adds this model's "
+                     "side-by-side attention and MLP outputs before reducing them)")
+    if floor > max(mem_t, comp_t):
+        notes.append(f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
+                     "not by the GPU")
+    return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
+
+
+def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
+               rates: tuple[float | None, ...]) -> DecodeStep:
+    """Pipeline-parallel decode: the engine keeps one batch in flight per stage (vLLM's
+    ``max_concurrent_batches`` = ``pipeline_parallel_size``, vllm/v1/executor/multiproc_executor.py
+    at 00f6c9bf), so the sequences are split into m = min(stages, batch) micro-batches that walk
+    the stages one after another. Each micro-batch reads every stage's weights again (a stage's
+    weights are read m times per token of every sequence), its own share of the KV cache and does
+    its own FLOPs. One token of every sequence takes the longer of one micro-batch's walk through
+    all stages and the busiest stage's m micro-batches back to back (GPipe's steady state, Huang et
+    al. 2019 arXiv:1811.06965 §2.3): stages save the KV and compute time of a split, not the
+    weight reads, which they repeat."""
+    e = engine_speed(job.engine)
+    m = min(sp.stages, job.batch)
+    per_mb = -(-job.batch // m)
+    frac = moe_read_fraction(arch, per_mb)
+    kv_mb = kv_cache_bytes(arch, job.context_len, job.batch, job.kv_dtype, job.engine) / m
+    attn_mb = job.batch * attention_flops_per_token(arch, job.context_len) / m
+    kv_share = e.kv_share(per_mb)
+    per_head = job.decode_attention is DecodeAttention.PER_HEAD
+    quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
+    stage_t: list[float] = []
+    mem_t, comp_t = 0.0, 0.0
+    peaks = _peaks_or_unknown(r, len(bws))
+    for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
+        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + quant * f
+        a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
+        g_t = _compute_seconds(per_mb * r.two_n * f, p, e)
+        ac_t = _compute_seconds(attn_mb * f, p, e)
+        mem_t += m * (w_t + a_t)
+        comp_t += m * (g_t + ac_t)
+        stage_t.append(max(kernels_seconds(w_t, g_t, a_t, ac_t), floor * f))
+    comm_t = sum(r.sends(per_mb * arch.hidden_size * ACT_BYTES, sp.stages))
+    walk = sum(stage_t) + comm_t
+    step = max(walk, m * max(stage_t))
+    return step, mem_t, comp_t, comm_t

@@ -1,0 +1,96 @@
+"""The prompt's prefill, and the time experts kept in host RAM add to a step.
+
+A prefill is compute-bound (every prompt token through every weight): the longer of its FLOPs at the
+engine's compute share and reading the weights once, plus the scores an unfused attention writes
+to memory, plus a GGUF engine's pass that dequantizes its weights for cuBLAS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from advisor.core.hardware.records import Gpu, ResolvedBuild
+from advisor.core.job.choices import Engine
+from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.activations import LLAMA_CPP_UBATCH
+from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.model.arch import ModelArch
+from advisor.core.speed.decode import stage_shares
+from advisor.core.speed.engine_speed import engine_speed
+from advisor.core.speed.flops import attention_flops_per_token, matmul_params
+from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
+from advisor.core.speed.layout import ACT_BYTES, Run, Split
+from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
+from advisor.core.speed.train_host import host_gb_per_s, host_link_bytes_per_s
+
+
+def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdown, sp: Split, whole_w: float,
+                    notes: list[str]) -> tuple[float, float] | None:
+    """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part); None when
+    a GPU's FLOP/s or bandwidth is unknown."""
+    peaks, bws = r.known_peaks(), r.known_bws()
+    if peaks is None or bws is None:
+        dequant = planned.engine.gguf and any(gguf_path(g, planned.weights) is GgufPath.DEQUANT
+                                              for g in r.build.gpus[:planned.n_gpus])
+        notes.append("prefill speed unknown: " + (
+            f"{planned.engine.label} dequantizes these weights to FP16 on this card's CUDA cores (no int8 dot product "
+            "before compute capability 6.1), whose FP16 rate the catalog does not hold" if dequant else
+            "a GPU's tensor FLOP/s or bandwidth is not in the catalog"))
+        return None
+    e = engine_speed(planned.engine)
+    tokens = planned.context_len * planned.batch
+    scores = score_bytes(arch, planned)  # without a fused attention kernel: every score it computes goes through memory
+    attended = score_context(planned) if scores else planned.context_len / 2
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, attended))
+    act = tokens * arch.hidden_size * ACT_BYTES
+    deq = _dequant_bytes(arch, planned, tokens)
+    if sp.stages > 1:
+        shares = stage_shares(r.build, sp.stages)
+        parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)) + deq(g) * f / (b * e.bandwidth),
+                  scores * f / (b * e.bandwidth))
+                 for f, p, b, g in zip(shares, peaks, bws, r.build.gpus, strict=False)]
+        t, scores_t = sum(a + s for a, s in parts), sum(s for _a, s in parts)
+        comm_t = sum(r.sends(act, sp.stages))
+    else:
+        scores_t = scores / sp.tp / (min(bws) * e.bandwidth)
+        t = (max(flops / sp.tp / (min(peaks) * e.compute), mem.weights / (min(bws) * e.bandwidth)) + scores_t
+             + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, bws)))
+        comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
+    if scores:
+        notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(planned)}): {scores_t:.2f} s "
+                     f"of the {t + comm_t:.2f} s prefill")
+    return t + comm_t, comm_t
+
+
+def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], float]:
+    """Per GPU: the bytes a GGUF prompt moves to dequantize its weights to FP16 for cuBLAS, once per micro-batch
+    (``gguf_paths.dequant_bytes_per_weight``; llama.cpp's ``--ubatch-size``); 0 for another engine."""
+    if not job.engine.gguf:
+        return lambda gpu: 0.0
+    ubatch = job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatches = -(-tokens // ubatch)
+    n = matmul_params(arch)
+    return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, job.weights)
+
+
+def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild,
+                        notes: list[str]) -> tuple[float, float]:
+    """(extra seconds per decode step, extra seconds of prefill) for experts kept in host RAM."""
+    if not planned.moe_offload_layers or arch.moe is None or not planned.engine.gguf:
+        return 0.0, 0.0
+    n = min(planned.moe_offload_layers, moe_layers(arch))
+    per_layer = routed_expert_bytes_per_layer(arch, planned)
+    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** planned.batch  # experts some token of the step picks
+    rate, whence = host_gb_per_s(build)
+    decode = n * per_layer * used / (rate * 1e9)
+    # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
+    # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``PlannedJob.ubatch_tokens``).
+    ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatches = -(-planned.context_len * planned.batch // ubatch)
+    link = host_link_bytes_per_s(build)
+    prefill = ubatches * n * per_layer / link
+    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence}) and copied "
+                 "to the GPU for each prompt batch")
+    return decode, prefill

@@ -1,0 +1,55 @@
+"""The prompt's prefill (``speed.prefill``)."""
+
+import pytest
+
+from advisor.core.hardware.interconnect import collective_time_s
+from advisor.core.job.choices import Engine
+from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.peak import estimate_memory
+from advisor.core.speed import inference as sp
+from advisor.core.speed import layout as speed_plan
+from advisor.core.speed import prefill
+from tests.core.speed.speed_fixtures import (
+    llama2_7b,
+    llama2_70b,
+    one_4090,
+    pair_3090_nvlink,
+    pair_4090_pcie,
+    rtx4090,
+)
+
+
+def test_tensor_parallel_prefill_link_time_differs_a_lot():
+    # 2 all-reduces per layer of prompt × hidden bf16 (Megatron): 64 MiB each for 4096 tokens of Llama-2-70B.
+    a = llama2_70b()
+    w = PlannedJob(weights="awq", engine="vllm", n_gpus=2, parallel="tp", context_len=4096)
+    split, mem = sp.split_of(w), estimate_memory(a, w).breakdown
+    t3, comm3 = prefill.prefill_seconds(a, w, speed_plan.run_of(a, w, pair_3090_nvlink()), mem, split, mem.weights * 2, [])
+    t4, comm4 = prefill.prefill_seconds(a, w, speed_plan.run_of(a, w, pair_4090_pcie()), mem, split, mem.weights * 2, [])
+    assert comm4 / comm3 > 3
+    assert comm4 / t4 > 3 * comm3 / t3
+    assert comm3 == pytest.approx(2 * 80 * collective_time_s(pair_3090_nvlink(), "all_reduce", 4096 * 8192 * 2, 2))
+
+
+def test_an_unknown_bandwidth_gives_no_prefill_and_says_why():
+    from advisor.core.hardware.records import ResolvedBuild
+
+    a, w = llama2_7b(), PlannedJob()
+    g = rtx4090().model_copy(update={"mem_bandwidth_gb_per_s": None})
+    build = ResolvedBuild(name="?", gpus=(g,))
+    notes: list[str] = []
+    mem = estimate_memory(a, w).breakdown
+    assert prefill.prefill_seconds(a, w, speed_plan.run_of(a, w, build), mem, sp.split_of(w), mem.weights, notes) is None
+    assert notes == ["prefill speed unknown: a GPU's tensor FLOP/s or bandwidth is not in the catalog"]
+
+
+def test_experts_in_host_ram_cost_only_a_gguf_engines_moe_job():
+    from advisor.core.model.arch import Moe
+    from advisor.core.speed.prefill import moe_offload_seconds
+
+    moe = llama2_7b().model_copy(update={"id": "moe", "moe": Moe(n_experts=8, n_active=2, expert_ffn_size=11008)})
+    gguf = PlannedJob(engine="llama.cpp", weights="q4_k_m", moe_offload_layers=4)
+    assert moe_offload_seconds(llama2_7b(), gguf, one_4090(), []) == (0.0, 0.0)  # a dense model
+    assert moe_offload_seconds(moe, gguf.model_copy(update={"engine": Engine.VLLM}), one_4090(), []) == (0.0, 0.0)
+    decode, prefill = moe_offload_seconds(moe, gguf, one_4090(), notes := [])
+    assert 0 < decode < prefill and "MoE experts of 4 layers" in notes[0]
