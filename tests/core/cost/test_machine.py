@@ -22,7 +22,8 @@ from advisor.core.hardware.catalog import gpu_build, resolve_build
 from advisor.core.hardware.checks import Severity, check_build
 from advisor.core.hardware.records import Build, CloudPrice, Gpu, PriceKind, PricePoint
 from advisor.storage.catalog_store import load_catalog
-from tests.catalog_fixtures import bridged_gpu_data, build_data, catalog_of, gpu_data, price
+from tests.catalog_fixtures import build_data, catalog_of, gpu_data, price
+from tests.hardware_builders import GPU_A, resolved
 
 TODAY = dt.date(2026, 11, 27)
 SRC = "https://example.org/p"
@@ -90,18 +91,6 @@ def test_an_hourly_rate_is_the_cheapest_regions_newest():
     assert rate.usd == 5.0 and rate.rented and rate.kind == "per hour" and price_words(rate) == "$5.00/h (seen 2026-09-01)"
 
 
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-
-
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-
-
-def resolved(**build_over):
-    """A build of card-a (or of what ``gpus`` names), resolved against a two-card catalog."""
-    build = Build.model_validate(build_data("b", **build_over))
-    return resolve_build(catalog_of(GPU_A, GPU_NV, build), "b")
-
-
 def test_new_price_is_newest_street_price():
     older = price("street_new", 1300, "2025-01-01")
     gpu = Gpu.model_validate(gpu_data(prices=[older, price("street_new", 1100, "2026-05-01"), price("launch_msrp", 1499, "2020-09-01")]))
@@ -142,6 +131,11 @@ def test_unknown_price_stays_unknown_and_says_what():
 SHIPPED = Path(__file__).resolve().parents[3] / "catalog"
 
 
+#: Shipped builds and their price today (new, 2026-11-27): GPUs plus their listed parts where every listed part
+#: has a price, else the typical platform tier for their cards (``advisor.core.hardware.machines.price_tier``);
+#: the Mac, DGX Spark and Framework at the machine's own price. A build whose price moves must be listed here on
+#: purpose. 8x-h100-sxm has no price: no dated price of an H100 SXM module and no tier carries modules; nor has the
+#: 512 GB Mac Studio, no longer sold new.
 SHIPPED_NEW_PRICES = {
     "1x-rtx-5090": 5209.19, "1x-rtx-pro-6000": 10034.19, "2x-rtx-4090-pcie-x8": 5653.06, "dgx-spark": 4699.0,
     "framework-desktop-ryzen-ai-max-395": 1999.0, "mac-studio-m3-ultra": 5299.0,

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from advisor.core.hardware.catalog import (
-    Catalog,
-    CatalogLayer,
     Origin,
     RecordKind,
     UnknownRecord,
@@ -17,58 +15,13 @@ from advisor.core.hardware.catalog import (
     with_record,
     without_record,
 )
-from advisor.core.hardware.records import Build, CloudInstance, Gpu, PlatformPart, PrebuiltSystem
-from advisor.core.model.arch import ModelArch
-from tests.catalog_fixtures import (
-    bridged_gpu_data,
-    build_data,
-    catalog_of,
-    cloud_data,
-    gpu_data,
-    model_data,
-    system_data,
-)
-
-SRC = ["https://example.org/spec"]
-PRICE = {"kind": "street_new", "usd": 100, "date_seen": "2026-01-01", "source": "https://example.org/p"}
-
-
-def gpu(gid="card", width=2.0, connectors="1x 16-pin", tdp=450.0, lanes=16):
-    return Gpu(id=gid, sources=SRC, vendor="V", name=gid.upper(), segment="consumer", memory_gib=24,
-               memory_gb_marketing=24, tdp_w=tdp, slot_width=width, power_connectors=connectors, pcie_lanes=lanes,
-               nvlink={"version": "NVLink 3", "total_gb_per_s_per_gpu": 112.5, "max_gpus": 2,
-                       "bridge_slot_spacings": [3, 4]})
-
-
-def part(pid, **kw):
-    return PlatformPart(id=pid, sources=SRC, vendor="V", name=pid, **kw)
-
-
-def parts_catalog(*parts, gpus=(), **build_kw):
-    g = list(gpus) or [gpu()]
-    build = Build(id="b", sources=SRC, name="b", gpus=[{"gpu_id": g[0].id, "count": build_kw.pop("count", 2)}],
-                  **build_kw)
-    layer = CatalogLayer(gpus={x.id: x for x in g}, builds={"b": build}, parts={p.id: p for p in parts})
-    return Catalog(shipped=layer)
-CPU = part("cpu", part="cpu", power_w=150, pcie_lanes=64, prices=[PRICE])
+from tests.hardware_builders import CPU, GPU_A, parts_catalog
 
 
 def test_dangling_and_wrong_kind_part_references():
     problems = dangling_references(parts_catalog(CPU, parts={"cpu": "nope", "psu": "cpu"}))
     assert [(f, m.split(",")[0]) for _, _, f, m in problems] == [
         ("parts.cpu", "names part 'nope'"), ("parts.psu", "names part 'cpu'")]
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-BUILD = Build.model_validate(build_data("two-a"))
-MIXED = Build.model_validate(build_data("mixed", gpus=[{"gpu_id": "card-nv", "count": 1}, {"gpu_id": "card-a", "count": 2}]))
-SYSTEM = PrebuiltSystem.model_validate(system_data("box"))
-CLOUD = CloudInstance.model_validate(cloud_data("inst"))
-MODEL = ModelArch.model_validate(model_data("tiny"))
-
-
-@pytest.fixture
-def catalog() -> Catalog:
-    return catalog_of(GPU_A, GPU_NV, BUILD, MIXED, SYSTEM, CLOUD, MODEL)
 
 
 def test_user_record_overrides_shipped_and_edits_are_pure(catalog):

@@ -3,7 +3,6 @@
 import pytest
 
 from advisor.core.hardware.catalog import (
-    Catalog,
     CatalogLayer,
     Origin,
     RecordKind,
@@ -12,30 +11,15 @@ from advisor.core.hardware.catalog import (
     hide,
     with_record,
 )
-from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem
-from advisor.core.model.arch import ModelArch
+from advisor.core.hardware.records import Build
 from tests.catalog_fixtures import (
-    bridged_gpu_data,
     build_data,
-    catalog_of,
     cloud_data,
     gpu_data,
     model_data,
     system_data,
 )
-
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-BUILD = Build.model_validate(build_data("two-a"))
-MIXED = Build.model_validate(build_data("mixed", gpus=[{"gpu_id": "card-nv", "count": 1}, {"gpu_id": "card-a", "count": 2}]))
-SYSTEM = PrebuiltSystem.model_validate(system_data("box"))
-CLOUD = CloudInstance.model_validate(cloud_data("inst"))
-MODEL = ModelArch.model_validate(model_data("tiny"))
-
-
-@pytest.fixture
-def catalog() -> Catalog:
-    return catalog_of(GPU_A, GPU_NV, BUILD, MIXED, SYSTEM, CLOUD, MODEL)
+from tests.hardware_builders import GPU_A
 
 
 def test_effective_view_holds_every_kind(catalog):
@@ -76,6 +60,8 @@ def test_layer_rejects_key_that_is_not_the_id():
         ({**gpu_data(), "n_layers": 2, "hidden_size": 8}, None),  # two signatures: ambiguous
     ],
 )
+
+
 def test_detect_kind(data, kind):
     assert detect_kind(data) is kind
 

@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.hardware.catalog import resolve_build
 from advisor.core.hardware.checks import (
     PSU_ATX2_TRANSIENT_FACTOR,
-    BuildWarning,
     Severity,
     WarningKind,
     check_build,
     gpu_power_connectors,
 )
 from advisor.core.hardware.psu_checks import check_psu_connectors
-from advisor.core.hardware.records import Build, Gpu, PlatformPart, ResolvedBuild, ResolvedPlatform
-from tests.catalog_fixtures import bridged_gpu_data, build_data, catalog_of, gpu_data
-
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-
-
-def resolved(**build_over):
-    """A build of card-a (or of what ``gpus`` names), resolved against a two-card catalog."""
-    build = Build.model_validate(build_data("b", **build_over))
-    return resolve_build(catalog_of(GPU_A, GPU_NV, build), "b")
-
-
-def kinds(warnings: tuple[BuildWarning, ...]) -> list[tuple[WarningKind, Severity]]:
-    return [(w.kind, w.severity) for w in warnings]
+from advisor.core.hardware.records import PlatformPart, ResolvedBuild, ResolvedPlatform
+from tests.hardware_builders import SOURCES, gpu, kinds, resolved
 
 
 def test_psu_below_load_is_an_error_and_thin_margin_a_warning():
@@ -43,25 +28,17 @@ def test_psu_with_unknown_load_says_not_checked():
     assert (WarningKind.PSU, Severity.INFO) in kinds(warnings)
 
 
-SRC = ["https://example.org/spec"]
-
-
-def gpu(gid="card", width=2.0, connectors="1x 16-pin", tdp=450.0, lanes=16):
-    return Gpu(id=gid, sources=SRC, vendor="V", name=gid.upper(), segment="consumer", memory_gib=24,
-               memory_gb_marketing=24, tdp_w=tdp, slot_width=width, power_connectors=connectors, pcie_lanes=lanes,
-               nvlink={"version": "NVLink 3", "total_gb_per_s_per_gpu": 112.5, "max_gpus": 2,
-                       "bridge_slot_spacings": [3, 4]})
-
-
 @pytest.mark.parametrize("text, need", [("1x 16-pin", {"16-pin": 1, "12-pin": 0, "8-pin": 0}),
                                         ("1x 6-pin + 1x 8-pin", {"16-pin": 0, "12-pin": 0, "8-pin": 2}),
                                         ("8-pin EPS", None), ("", None), ("2x 8pin", None)])
+
+
 def test_gpu_power_connectors_parsed(text, need):
     assert gpu_power_connectors(gpu(connectors=text)) == need
 
 
 def _psu_findings(tdp: float, count: int, native: int, eight: int) -> list[tuple[Severity, str]]:
-    psu = PlatformPart.model_validate({"id": "psu", "sources": SRC, "part": "psu", "vendor": "V", "name": "PSU",
+    psu = PlatformPart.model_validate({"id": "psu", "sources": SOURCES, "part": "psu", "vendor": "V", "name": "PSU",
                                        "psu_w": 2000, "connectors_12v_2x6": native, "connectors_pcie_8pin": eight})
     build = ResolvedBuild(name="b", gpus=(gpu(tdp=tdp),) * count, platform=ResolvedPlatform(psu=psu))
     return [(w.severity, w.message) for w in check_psu_connectors(build)]
@@ -75,6 +52,8 @@ def _psu_findings(tdp: float, count: int, native: int, eight: int) -> list[tuple
     (575, 2, 1, 4, (Severity.WARNING, "1 GPU socket(s) need an adapter")),
     (575, 2, 0, 8, (Severity.WARNING, "2 GPU socket(s) need an adapter")),
 ])
+
+
 def test_cables_native_first_then_adapters_by_card_power(tdp, count, native, eight, expect):
     found = _psu_findings(tdp, count, native, eight)
     if expect is None:
@@ -84,7 +63,7 @@ def test_cables_native_first_then_adapters_by_card_power(tdp, count, native, eig
 
 
 def test_a_psu_without_stated_cables_is_not_checked():
-    psu = PlatformPart.model_validate({"id": "psu", "sources": SRC, "part": "psu", "vendor": "V", "name": "PSU",
+    psu = PlatformPart.model_validate({"id": "psu", "sources": SOURCES, "part": "psu", "vendor": "V", "name": "PSU",
                                        "psu_w": 2000})
     build = ResolvedBuild(name="b", gpus=(gpu(),), platform=ResolvedPlatform(psu=psu))
     assert [w.severity for w in check_psu_connectors(build)] == [Severity.INFO]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from advisor.core.hardware.catalog import (
-    Catalog,
     IncompleteRecord,
     RecordKind,
     UnknownRecord,
@@ -16,42 +15,12 @@ from advisor.core.hardware.catalog import (
     resolve_system,
     with_record,
 )
-from advisor.core.hardware.records import Build, CloudInstance, Gpu, PrebuiltSystem
-from advisor.core.model.arch import ModelArch
+from advisor.core.hardware.records import Build, PrebuiltSystem
 from tests.catalog_fixtures import (
-    bridged_gpu_data,
     build_data,
-    catalog_of,
-    cloud_data,
-    gpu_data,
-    model_data,
     system_data,
 )
-
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-
-
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-
-
-BUILD = Build.model_validate(build_data("two-a"))
-
-
-MIXED = Build.model_validate(build_data("mixed", gpus=[{"gpu_id": "card-nv", "count": 1}, {"gpu_id": "card-a", "count": 2}]))
-
-
-SYSTEM = PrebuiltSystem.model_validate(system_data("box"))
-
-
-CLOUD = CloudInstance.model_validate(cloud_data("inst"))
-
-
-MODEL = ModelArch.model_validate(model_data("tiny"))
-
-
-@pytest.fixture
-def catalog() -> Catalog:
-    return catalog_of(GPU_A, GPU_NV, BUILD, MIXED, SYSTEM, CLOUD, MODEL)
+from tests.hardware_builders import GPU_A, MIXED
 
 
 def test_resolve_build_expands_counts_in_slot_order(catalog):

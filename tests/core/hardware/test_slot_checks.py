@@ -4,36 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.core.hardware.catalog import Catalog, CatalogLayer, gpu_build, resolve_build
-from advisor.core.hardware.checks import BuildWarning, Severity, WarningKind, check_build
-from advisor.core.hardware.records import Build, Gpu, PlatformPart
-from tests.catalog_fixtures import bridged_gpu_data, build_data, catalog_of, gpu_data
-
-GPU_A = Gpu.model_validate(gpu_data("card-a"))
-
-
-GPU_NV = Gpu.model_validate(bridged_gpu_data("card-nv"))
-
-
-def resolved(**build_over):
-    """A build of card-a (or of what ``gpus`` names), resolved against a two-card catalog."""
-    build = Build.model_validate(build_data("b", **build_over))
-    return resolve_build(catalog_of(GPU_A, GPU_NV, build), "b")
-
-
-def kinds(warnings: tuple[BuildWarning, ...]) -> list[tuple[WarningKind, Severity]]:
-    return [(w.kind, w.severity) for w in warnings]
-
-
-def nvlink(spacing, **over):
-    top = {"nvlink_pairs": [[0, 1]], "slot_spacing": spacing, "p2p": False}
-    return resolved(gpus=[{"gpu_id": "card-nv", "count": 2}], topology=top, cpu_pcie_lanes=64, **over)
+from advisor.core.hardware.catalog import gpu_build, resolve_build
+from advisor.core.hardware.checks import Severity, WarningKind, check_build
+from advisor.core.hardware.records import Build, Gpu
+from tests.catalog_fixtures import build_data, catalog_of, gpu_data
+from tests.hardware_builders import CPU, FULL, GPU_A, GPU_NV, PSU, RAM, board, build_messages, gpu, kinds, nvlink
+from tests.hardware_builders import part, parts_catalog, resolved
 
 
 @pytest.mark.parametrize(
     ("width", "spacing", "expected"),
     [(3.5, 3, Severity.ERROR), (3, 3, Severity.WARNING), (2, 3, None), (2.5, 3, None)],
 )
+
+
 def test_slot_spacing_vs_card_width(width, spacing, expected):
     wide = GPU_A.model_copy(update={"slot_width": width})
     build = Build.model_validate(build_data("b", topology={"slot_spacing": spacing, "p2p": False}))
@@ -87,58 +71,14 @@ def test_cpu_lanes_oversubscribed_and_chipset_lanes():
     assert (WarningKind.PCIE_LANES, Severity.INFO) in found  # x4 of x16
 
 
-SRC = ["https://example.org/spec"]
-
-
-PRICE = {"kind": "street_new", "usd": 100, "date_seen": "2026-01-01", "source": "https://example.org/p"}
-
-
-def gpu(gid="card", width=2.0, connectors="1x 16-pin", tdp=450.0, lanes=16):
-    return Gpu(id=gid, sources=SRC, vendor="V", name=gid.upper(), segment="consumer", memory_gib=24,
-               memory_gb_marketing=24, tdp_w=tdp, slot_width=width, power_connectors=connectors, pcie_lanes=lanes,
-               nvlink={"version": "NVLink 3", "total_gb_per_s_per_gpu": 112.5, "max_gpus": 2,
-                       "bridge_slot_spacings": [3, 4]})
-
-
-def part(pid, **kw):
-    return PlatformPart(id=pid, sources=SRC, vendor="V", name=pid, **kw)
-
-
-def board(*positions, lanes=16, **slot):
-    return part("board", part="motherboard", prices=[PRICE],
-                slots=[{"position": p, "lanes": lanes, "pcie_gen": 4, **slot} for p in positions])
-
-
-def catalog(*parts, gpus=(), **build_kw):
-    g = list(gpus) or [gpu()]
-    build = Build(id="b", sources=SRC, name="b", gpus=[{"gpu_id": g[0].id, "count": build_kw.pop("count", 2)}],
-                  **build_kw)
-    layer = CatalogLayer(gpus={x.id: x for x in g}, builds={"b": build}, parts={p.id: p for p in parts})
-    return Catalog(shipped=layer)
-
-
-CPU = part("cpu", part="cpu", power_w=150, pcie_lanes=64, prices=[PRICE])
-
-
-PSU = part("psu", part="psu", psu_w=1600, connectors_12v_2x6=2, connectors_pcie_8pin=6, prices=[PRICE])
-
-
-RAM = part("ram", part="ram", capacity_gib=64, prices=[PRICE])
-
-
-FULL = {"cpu": "cpu", "board": "board", "psu": "psu", "ram": "ram", "ram_kits": 2}
-
-
-def _messages(cat, severity=None):
-    return [w.message for w in check_build(resolve_build(cat, "b")) if severity is None or w.severity is severity]
-
-
 @pytest.mark.parametrize("spacing, bridge_span, error", [(4, 4, None), (3, 4, "3 slots apart but"),
                                                          (4, None, "0 NVLink bridge(s) for 1")])
+
+
 def test_bridge_parts_must_match_the_pair_span(spacing, bridge_span, error):
     bridges = [part("br", part="nvlink_bridge", bridge_slot_spacing=bridge_span)] if bridge_span else []
     parts = {**FULL, "nvlink_bridges": [b.id for b in bridges], "gpu_slots": [1, 1 + spacing]}
-    cat = catalog(CPU, PSU, RAM, board(1, 4, 5), *bridges, gpus=[gpu(width=2)], parts=parts,
+    cat = parts_catalog(CPU, PSU, RAM, board(1, 4, 5), *bridges, gpus=[gpu(width=2)], parts=parts,
                   topology={"nvlink_pairs": [[0, 1]]})
-    errors = " | ".join(_messages(cat, Severity.ERROR))
+    errors = " | ".join(build_messages(cat, Severity.ERROR))
     assert (error in errors) if error else "NVLink" not in errors
