@@ -8,6 +8,8 @@ micro-batches through the stages (``_pipelined``); tensor parallel splits every 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
@@ -143,16 +145,36 @@ def _peaks_or_unknown(r: Run, n: int) -> tuple[float | None, ...]:
     return peaks if peaks is not None else (None,) * n
 
 
+class _StepWork(NamedTuple):
+    """What one decode step of the whole batch reads and computes, before it is shared out over the GPUs."""
+
+    e: EngineSpeed  # the engine's achieved shares of bandwidth and compute
+    frac: float  # the share of the weights a step reads (a MoE's routed experts)
+    kv_whole: float  # the KV cache's bytes
+    kv_share: float  # the engine's share of bandwidth on the KV read
+    per_head: bool  # attention by a per-query-head kernel on the CUDA cores
+    attn_whole: float  # the attention's FLOPs
+    quant: float  # seconds of dequantizing GEMVs
+
+
+def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:
+    """The step's work, the same under a layer split and a tensor split."""
+    e = engine_speed(planned.engine)
+    return _StepWork(
+        e=e,
+        frac=moe_read_fraction(arch, planned.batch),
+        kv_whole=kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine),
+        kv_share=e.kv_share(planned.batch),
+        per_head=planned.decode_attention is DecodeAttention.PER_HEAD,
+        attn_whole=planned.batch * attention_flops_per_token(arch, planned.context_len),
+        quant=_es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers,  # dequantizing GEMVs
+    )
+
+
 def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float,
                  floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """A layer split: the GPUs take turns, each on its share of the layers, handing one activation on."""
-    e = engine_speed(planned.engine)
-    frac = moe_read_fraction(arch, planned.batch)
-    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
-    kv_share = e.kv_share(planned.batch)
-    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
-    attn_whole = planned.batch * attention_flops_per_token(arch, planned.context_len)
-    quant = _es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers  # dequantizing GEMVs
+    e, frac, kv_whole, kv_share, per_head, attn_whole, quant = _step_work(arch, planned)
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
@@ -171,13 +193,7 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
 def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], mem: MemoryBreakdown,
                   sp: Split, floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (the busiest GPU's share ``mem``)."""
-    e = engine_speed(planned.engine)
-    frac = moe_read_fraction(arch, planned.batch)
-    kv_whole = kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
-    kv_share = e.kv_share(planned.batch)
-    per_head = planned.decode_attention is DecodeAttention.PER_HEAD
-    attn_whole = planned.batch * attention_flops_per_token(arch, planned.context_len)
-    quant = _es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers  # dequantizing GEMVs
+    e, frac, kv_whole, kv_share, per_head, attn_whole, quant = _step_work(arch, planned)
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None

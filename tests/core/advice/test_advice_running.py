@@ -18,14 +18,8 @@ from advisor.core.job.choices import Engine, Method, Mode
 from advisor.core.job.defaults import default_job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.model.params import count_params
-from advisor.storage.catalog_store import load_catalog
 
 TODAY = dt.date(2026, 11, 1)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def _one(catalog, entry, workload, model="llama-3.1-8b"):

@@ -12,12 +12,6 @@ from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_compa
 from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.plan.planner import FitStatus
 from advisor.core.plan.suggest import Suggestion
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 @pytest.fixture(scope="module")

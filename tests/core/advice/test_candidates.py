@@ -2,17 +2,10 @@
 
 import datetime as dt
 
-import pytest
 
 from advisor.core.advice.candidates import PriceChoice, Where, catalog_candidates
-from advisor.storage.catalog_store import load_catalog
 
 TODAY = dt.date(2026, 11, 27)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_candidates_are_machines_builds_systems(catalog):

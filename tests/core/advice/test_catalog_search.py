@@ -13,12 +13,6 @@ from advisor.core.advice.catalog_search import (
 from advisor.core.advice.ranking import Criterion
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 TODAY = dt.date(2026, 11, 27)

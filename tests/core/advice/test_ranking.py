@@ -11,23 +11,12 @@ from advisor.core.advice.recommend import recommendation
 from advisor.core.cost.machine import PriceChoice, today_price
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
-
-
-def _results(catalog, comparison):
-    arch = resolve_model(catalog, comparison.model)
-    return evaluate(catalog, arch, comparison.workload, comparison.builds)
-
+from tests.core.advice.advice_fixtures import results_of
 
 
 def test_canonical_pair_same_decode_speed_so_the_cheaper_wins(catalog):
     c = canonical_comparison()
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     ranking = rank(results, c.workload)
     a, b = results.builds
     assert speed_of(a) == pytest.approx(speed_of(b), rel=0.05)
@@ -42,7 +31,7 @@ def test_canonical_pair_same_decode_speed_so_the_cheaper_wins(catalog):
 def test_the_first_window_ranks_the_3090_pair_on_todays_used_price(catalog):
     """Issue: the first window named the 3090 pair the winner on a 'new' price for a card no longer sold new.
     Today's price of a machine is the lower of its new and used prices, whole (cards and platform)."""
-    results = _results(catalog, canonical_comparison())
+    results = results_of(catalog, canonical_comparison())
     pair = next(r for r in results.builds if "3090" in r.name)
     # today's used price of the card and of the typical desktop tier, whichever dated prices the catalog holds
     today = dt.date.today()  # evaluate() prices as of today
@@ -61,7 +50,7 @@ def test_ratios_and_subjects_read_as_english(catalog):
     assert percent_less(25.0, 30.0) == "17 % less"
     c = canonical_comparison().model_copy(update={"builds": (
         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="one", build_id="1x-rtx-pro-6000"))})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     for criterion in Criterion:
         sentence = rank(results, c.workload, criterion).sentence
         assert "× " not in sentence.replace("2× RTX", "") and "it runs it" not in sentence, sentence
@@ -73,7 +62,7 @@ def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
         "model": ModelRef(preset_id="llama-3.1-70b"),
         "workload": PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP),
         "builds": (BuildEntry(name="5090", build_id="1x-rtx-5090"), BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"))})
-    ranking = rank(_results(catalog, c), c.workload)
+    ranking = rank(results_of(catalog, c), c.workload)
     assert ranking.winner.name == "pair" and ranking.runner_up is None
     assert ranking.sentence.startswith("pair wins: it is the only build that runs this job, at ")
     # CUDA context 712 MiB; attn_v Q5_K; the input embedding (0.49 GiB) in host RAM, as llama.cpp keeps it
@@ -84,7 +73,7 @@ def test_the_only_build_that_runs_it_wins_and_the_other_says_why(catalog):
 def test_each_criterion_names_itself(catalog, criterion):
     c = canonical_comparison().model_copy(update={"builds": (
         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="one", build_id="1x-rtx-pro-6000"))})
-    ranking = rank(_results(catalog, c), c.workload, criterion)
+    ranking = rank(results_of(catalog, c), c.workload, criterion)
     assert ranking.winner is not None and ranking.criterion is criterion
     # On speed the two are within the estimate's error: the cheaper wins, as fast for less.
     words = {Criterion.SPEED: "about as fast as", Criterion.PRICE: "price", Criterion.VALUE: "value",
@@ -94,7 +83,7 @@ def test_each_criterion_names_itself(catalog, criterion):
 
 def test_nothing_runs_says_the_closest(catalog):
     c = canonical_comparison().model_copy(update={"model": ModelRef(preset_id="llama-3.1-405b")})
-    ranking = rank(_results(catalog, c), c.workload)
+    ranking = rank(results_of(catalog, c), c.workload)
     assert ranking.winner is None and ranking.sentence.startswith("No build runs this job as set; the closest is")
 
 
@@ -135,7 +124,7 @@ def test_value_per_token_is_given_in_cents_and_an_unknown_speed_is_said(catalog)
         "workload": PlannedJob(mode=Mode.TRAIN, method=Method.QLORA, weights="nf4", batch=2, seq_len=1024),
         "builds": (BuildEntry(name="DGX", system_id="nvidia-dgx-h100"),
                    BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"))})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     dgx, mac = results.builds
     assert mac.runs and speed_of(mac) is None and speed_of(dgx)
     sentence = rank(results, c.workload).sentence
@@ -150,5 +139,5 @@ def test_a_mac_plans_no_offload_its_pool_is_one(catalog):
     c = canonical_comparison().model_copy(update={
         "workload": PlannedJob(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
         "builds": (BuildEntry(name="Mac", system_id="apple-mac-studio-m3-ultra-96gb"),)})
-    mac = _results(catalog, c).builds[0]
+    mac = results_of(catalog, c).builds[0]
     assert not mac.chosen.plan.offload and not mac.estimate.fit.fits and not mac.estimate.fit.host_short

@@ -1,24 +1,10 @@
 """The recommendation: the winner sentence, then what else the numbers say, buying and renting apart."""
 
-
-import pytest
-
 from advisor.core.advice.comparison import BuildEntry, ModelRef, canonical_comparison
-from advisor.core.advice.evaluate import evaluate, resolve_model
 from advisor.core.advice.ranking import rank
 from advisor.core.advice.recommend import recommendation
 from advisor.core.job.planned import PlannedJob
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
-
-
-def _results(catalog, comparison):
-    arch = resolve_model(catalog, comparison.model)
-    return evaluate(catalog, arch, comparison.workload, comparison.builds)
+from tests.core.advice.advice_fixtures import results_of
 
 
 def test_the_recommendation_keeps_purchase_prices_and_hourly_rates_apart(catalog):
@@ -32,7 +18,7 @@ def test_the_recommendation_keeps_purchase_prices_and_hourly_rates_apart(catalog
         "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"),
                    BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"),
                    BuildEntry(name="H100", cloud_id="runpod-h100-sxm-secure-cloud"))})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     assert all(r.runs for r in results.builds)
     text = recommendation(results, c.workload)
     pair, one, h200, h100 = results.builds
@@ -56,7 +42,7 @@ def test_a_build_short_of_host_ram_says_so(catalog):
         "workload": PlannedJob(mode=Mode.TRAIN, method=Method.FULL, batch=2, seq_len=1024),
         "builds": (BuildEntry(name="Small", inline=small),
                    BuildEntry(name="H200", cloud_id="runpod-h200-secure-cloud"))})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     short = results.builds[0]
     fit = short.estimate.fit
     assert short.chosen.plan.offload and not fit.fits and fit.need_per_gpu_bytes < fit.usable_per_gpu_bytes
@@ -66,7 +52,7 @@ def test_a_build_short_of_host_ram_says_so(catalog):
     assert f"Small needs {fit.host_need_bytes / 2**30:.1f} GiB of host RAM, 32.0 GiB there" in text
     assert "GiB per GPU" not in text.split("Small needs")[1]
     # RAM not known is not RAM enough: the same build without its RAM figure says so.
-    unknown = _results(catalog, c.model_copy(update={"builds": (BuildEntry(name="Small", inline=small.model_copy(
+    unknown = results_of(catalog, c.model_copy(update={"builds": (BuildEntry(name="Small", inline=small.model_copy(
         update={"host_ram_gib": None})),)})).builds[0]
     assert not unknown.runs and unknown.estimate.fit.host_short
     assert unknown.estimate.fit.reason.endswith("of host RAM; the build's RAM is not known")
@@ -76,7 +62,7 @@ def test_when_nothing_runs_each_shortfall_is_said_once_and_what_would_make_it_fi
     """bf16 Llama 3.1 70B on vLLM fits neither 24 GB pair: the ranking names the closest and its shortfall; the
     recommendation adds the other's and, for each, what would make it fit, never the closest's shortfall twice."""
     c = canonical_comparison().model_copy(update={"model": ModelRef(preset_id="llama-3.1-70b")})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     assert not any(r.runs for r in results.builds)
     ranking = rank(results, c.workload)
     text = recommendation(results, c.workload)
@@ -94,7 +80,7 @@ def test_a_notable_prefill_difference_is_said_for_inference(catalog):
     than they prefill, and the text names the faster prefill with its factor."""
     c = canonical_comparison().model_copy(update={
         "builds": (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"), BuildEntry(name="5090", build_id="1x-rtx-5090"))})
-    results = _results(catalog, c)
+    results = results_of(catalog, c)
     pair, one = results.builds
     assert pair.estimate.speed.decode_tokens_per_s > one.estimate.speed.decode_tokens_per_s  # the pair wins
     fast, slow = one.estimate.speed.prefill_tokens_per_s, pair.estimate.speed.prefill_tokens_per_s

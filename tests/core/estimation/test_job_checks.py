@@ -13,12 +13,6 @@ from advisor.core.job.choices import (
     Precision,
 )
 from advisor.core.job.planned import PlannedJob
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def _fp8(catalog, engine, gpu):

@@ -6,22 +6,8 @@ import pytest
 from advisor.core.job.choices import AttentionImpl, Checkpointing
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import train_activation_bytes
-from advisor.core.memory.peak import estimate_memory
-from advisor.core.model.arch import ModelArch
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-
-LLAMA3_8B = ModelArch(id="llama-3-8b", name="Llama 3 8B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256)
-
-TRAIN = dict(mode="train")
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
+from tests.core.memory.memory_fixtures import LLAMA2_7B, LLAMA3_8B, TRAIN, full_sizes
 
 
 def test_llama_layer_activation_bytes_per_token():
@@ -33,7 +19,7 @@ def test_llama_layer_activation_bytes_per_token():
 def test_checkpointing_and_attention_ordering():
     def acts(ckpt, impl):
         w = PlannedJob(**TRAIN, checkpointing=ckpt, attention=impl, seq_len=4096)
-        return _sizes(LLAMA2_7B, w).activations
+        return full_sizes(LLAMA2_7B, w).activations
     assert acts("full", "eager") < acts("selective", "eager") < acts("none", "eager")
     assert acts("selective", "flash") == acts("none", "flash")  # flash has no s² term to drop
     assert acts("none", "flash") < acts("none", "sdpa") < acts("none", "eager")
@@ -42,15 +28,15 @@ def test_checkpointing_and_attention_ordering():
 
 
 def test_tensor_parallel_splits_inner_activations_only():
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN)).activations
-    tp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=4, parallel="tp")).activations
+    one = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN)).activations
+    tp = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=4, parallel="tp")).activations
     assert one / 4 < tp < one
 
 
 def test_pipeline_first_stage_holds_in_flight_microbatches():
     w = PlannedJob(**TRAIN, n_gpus=4, parallel="pp", grad_accum_steps=8)
-    b = _sizes(LLAMA2_7B, w)
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
+    b = full_sizes(LLAMA2_7B, w)
+    one = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN))
     assert b.activations == pytest.approx(one.activations)  # L/p layers × p micro-batches (Korthikanti §4.2.3)
     assert b.optimizer < one.optimizer / 3
 

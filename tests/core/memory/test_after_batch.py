@@ -5,25 +5,15 @@ import pytest
 
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-
-TRAIN = dict(mode="train")
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
+from tests.core.memory.memory_fixtures import LLAMA2_7B, TRAIN, full_sizes
 
 
 def test_offload_moves_optimizer_to_host():
     w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero2", optimizer="adamw-8bit")
-    on_gpu = _sizes(LLAMA2_7B, w)
-    off = _sizes(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)}))
+    on_gpu = full_sizes(LLAMA2_7B, w)
+    off = full_sizes(LLAMA2_7B, w.model_copy(update={"offload": ("optimizer",)}))
     # ZeRO-Offload: states, master and gradients live in host RAM; one layer's grads in flight.
     assert off.optimizer == 0 and off.gradients == 0
     assert off.host == pytest.approx((on_gpu.optimizer + on_gpu.gradients) * 2)
@@ -32,7 +22,7 @@ def test_offload_moves_optimizer_to_host():
 
 def test_param_offload_keeps_only_gathered_layers():
     w = PlannedJob(**TRAIN, n_gpus=2, parallel="zero3", offload=("optimizer", "params"))
-    b = _sizes(LLAMA2_7B, w)
+    b = full_sizes(LLAMA2_7B, w)
     assert b.weights == 0 and b.host > 12 * count_params(LLAMA2_7B).total
 
 

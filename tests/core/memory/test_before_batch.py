@@ -7,11 +7,9 @@ from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import FULL_TRAINING
 from advisor.core.memory.before_batch import before_batch
-from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import ADAPTER_START_LAYER
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
+from tests.core.memory.memory_fixtures import LLAMA2_7B
 
 
 def _before(notes=None, **job):

@@ -15,6 +15,8 @@ from advisor.core.memory.inference import weights_bytes
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 
+from tests.core.memory.memory_fixtures import LLAMA2_7B
+
 
 # Bytes per block from the ggml-common.h structs (llama.cpp), weights per block in brackets:
 # block_q4_0 {fp16 d; 16 B qs} [32]; block_q8_0 {fp16 d; 32 B qs} [32]; block_q4_K {2 fp16;
@@ -42,8 +44,6 @@ def test_gguf_block_bits_match_ggml_structs(name, bits):
 
 LLAMA31_8B = ModelArch(id="llama-3.1-8b", name="Llama 3.1 8B", n_layers=32, hidden_size=4096, n_heads=32,
                        n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256)
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
 
 
 # llama.cpp tools/quantize/README.md, Llama-3.1-8B table, "bits/weight" column; output.weight

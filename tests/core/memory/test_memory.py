@@ -14,11 +14,9 @@ from advisor.core.model.arch import AttentionLayout, ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.units import GB, GIB
 
+from tests.core.memory.memory_fixtures import LLAMA2_7B, LLAMA3_8B, TRAIN, full_sizes
+
 # Shapes from each model's Hugging Face config.json.
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-LLAMA3_8B = ModelArch(id="llama-3-8b", name="Llama 3 8B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256)
 LLAMA31_70B = ModelArch(id="llama-3.1-70b", name="Llama 3.1 70B", n_layers=80, hidden_size=8192, n_heads=64,
                         n_kv_heads=8, head_dim=128, ffn_size=28672, vocab_size=128256)
 MISTRAL_7B = ModelArch(id="mistral-7b-v0.1", name="Mistral 7B", n_layers=32, hidden_size=4096, n_heads=32,
@@ -31,8 +29,6 @@ DEEPSEEK_V3 = ModelArch(id="deepseek-v3", name="DeepSeek-V3", n_layers=61, hidde
 # LLaMA-65B (Touvron et al. 2023, Table 2): 80 layers, d=8192, 64 heads; HF config ffn 22016.
 LLAMA_65B = ModelArch(id="llama-65b", name="LLaMA 65B", n_layers=80, hidden_size=8192, n_heads=64,
                       n_kv_heads=64, head_dim=128, ffn_size=22016, vocab_size=32000)
-
-TRAIN = dict(mode="train")
 
 
 # --- KV cache -------------------------------------------------------------------------------
@@ -51,12 +47,6 @@ TRAIN = dict(mode="train")
 )
 def test_kv_cache(arch, ctx, batch, dtype, expected):
     assert kv_cache_bytes(arch, ctx, batch, dtype) == pytest.approx(expected)
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
 
 
 def test_mla_in_transformers_caches_decompressed_heads():
@@ -160,7 +150,7 @@ def test_qlora_65b_fits_a_48gb_gpu():
 
 
 def test_logits_are_a_big_term_for_large_vocab():
-    b = _sizes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096))
+    b = full_sizes(LLAMA3_8B, PlannedJob(**TRAIN, seq_len=4096))
     assert b.buffers >= 4096 * 128256 * 10
 
 
@@ -170,7 +160,7 @@ def test_unknown_weight_format_is_a_value_error():
 
 
 def test_exact_weight_bytes_override_inference():
-    b = _sizes(LLAMA2_7B, PlannedJob(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
+    b = full_sizes(LLAMA2_7B, PlannedJob(n_gpus=2, parallel="tp"), weights_bytes_override=10 * GIB)
     assert b.weights == 5 * GIB
 
 
@@ -193,21 +183,21 @@ def test_new_memory_options_each_save_what_they_say():
     def base(**kw):
         return PlannedJob(**TRAIN, seq_len=4096, **kw)
 
-    acts = _sizes(LLAMA2_7B, base()).activations
-    assert _sizes(LLAMA2_7B, base(activation_quant="fp8")).activations == pytest.approx(acts / 2)
+    acts = full_sizes(LLAMA2_7B, base()).activations
+    assert full_sizes(LLAMA2_7B, base(activation_quant="fp8")).activations == pytest.approx(acts / 2)
     off = estimate_memory(LLAMA2_7B, base(activation_offload=True))
     assert off.sizes.activations < acts / 10 and off.breakdown.host > 0
-    every2 = _sizes(LLAMA2_7B, base(checkpointing="full", checkpoint_every=2)).activations
-    full = _sizes(LLAMA2_7B, base(checkpointing="full")).activations
+    every2 = full_sizes(LLAMA2_7B, base(checkpointing="full", checkpoint_every=2)).activations
+    full = full_sizes(LLAMA2_7B, base(checkpointing="full")).activations
     assert full < every2 < acts
     nvme = estimate_memory(LLAMA2_7B, base(n_gpus=2, parallel="zero3", offload=("optimizer", "params", "nvme"))).breakdown
     assert nvme.disk > 0 and nvme.optimizer == 0
-    fsdp_tp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp", tp=2))
-    fsdp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp"))
+    fsdp_tp = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp", tp=2))
+    fsdp = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=8, parallel="fsdp"))
     assert fsdp_tp.activations < fsdp.activations  # TP splits the inner activations
     # (the same AdamW kernel in both: Horovod keeps PyTorch's foreach default, the HF Trainer's is fused)
     hvd = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp", framework="horovod")).sizes
-    ddp = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp", optimizer_kernel="foreach"))
+    ddp = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp", optimizer_kernel="foreach"))
     assert hvd.buffers < ddp.buffers  # a 128 MiB fusion buffer instead of full-size buckets
 
 

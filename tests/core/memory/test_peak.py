@@ -5,10 +5,9 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.inference import estimate_inference
 from advisor.core.memory.peak import clear_cache, estimate_memory
 from advisor.core.memory.training import estimate_training
-from advisor.core.model.arch import ModelArch, Moe
+from advisor.core.model.arch import Moe
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
+from tests.core.memory.memory_fixtures import LLAMA2_7B
 
 
 def test_a_training_estimate_is_kept_until_the_cache_is_cleared():

@@ -9,20 +9,10 @@ from advisor.core.job.choices import Parallel
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.sharding import zero_states_per_gpu_bytes
-from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.units import GB
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-
-TRAIN = dict(mode="train")
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
+from tests.core.memory.memory_fixtures import LLAMA2_7B, TRAIN, full_sizes
 
 
 @pytest.mark.parametrize(
@@ -36,7 +26,7 @@ def test_zero_paper_example(parallel, gb):
 @pytest.mark.parametrize("parallel", ["none", "ddp", "zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op", "fsdp-no-shard"])
 def test_estimator_states_follow_zero(parallel):
     n = 1 if parallel == "none" else 8
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=n, parallel=parallel))
+    b = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=n, parallel=parallel))
     psi = count_params(LLAMA2_7B).total
     scheme = {"fsdp": "zero3", "fsdp-grad-op": "zero2", "fsdp-no-shard": "ddp"}.get(parallel, parallel)
     assert b.weights + b.gradients + b.optimizer == pytest.approx(zero_states_per_gpu_bytes(psi, 12, n, Parallel(scheme)))
@@ -62,7 +52,7 @@ def test_allocator_and_device_need():
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 512), parallel=st.sampled_from(["zero1", "zero2", "zero3", "fsdp", "fsdp-grad-op"]))
 def test_sharding_never_costs_more_per_gpu(n, parallel):
-    one = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
+    one = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit"))
     many = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN, seq_len=1024, optimizer="adamw-8bit",
                                                n_gpus=n, parallel=parallel)).breakdown
     states = lambda b: b.weights + b.gradients + b.optimizer  # noqa: E731

@@ -7,19 +7,9 @@ from advisor.core.memory.inference import (
     weights_bytes,
 )
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, lora_params
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-
-TRAIN = dict(mode="train")
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
+from tests.core.memory.memory_fixtures import LLAMA2_7B, TRAIN, full_sizes
 
 
 @pytest.mark.parametrize(
@@ -34,12 +24,12 @@ def _sizes(*args, **kwargs):
     ],
 )
 def test_full_finetune_bytes_per_param(precision, optimizer, bytes_per_param):
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, precision=precision, optimizer=optimizer))
+    b = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, precision=precision, optimizer=optimizer))
     assert b.weights + b.gradients + b.optimizer == pytest.approx(bytes_per_param * count_params(LLAMA2_7B).total)
 
 
 def test_adafactor_states_are_factored():
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, optimizer="adafactor"))
+    b = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, optimizer="adafactor"))
     psi = count_params(LLAMA2_7B).total
     assert 4 * psi < b.optimizer < 4.01 * psi  # master copy + row/column vectors only
 

@@ -3,27 +3,13 @@
 import pytest
 
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.peak import estimate_memory
-from advisor.core.model.arch import ModelArch
 
-LLAMA2_7B = ModelArch(id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=32, head_dim=128, ffn_size=11008, vocab_size=32000)
-
-LLAMA3_8B = ModelArch(id="llama-3-8b", name="Llama 3 8B", n_layers=32, hidden_size=4096, n_heads=32,
-                      n_kv_heads=8, head_dim=128, ffn_size=14336, vocab_size=128256)
-
-TRAIN = dict(mode="train")
-
-
-def _sizes(*args, **kwargs):
-    """Each term at its full size (training peaks leave some out of the breakdown at the peak phase)."""
-    r = estimate_memory(*args, **kwargs)
-    return r.sizes or r.breakdown
+from tests.core.memory.memory_fixtures import LLAMA2_7B, LLAMA3_8B, TRAIN, full_sizes
 
 
 def test_ddp_buckets_double_gradients():
-    b = _sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp"))
-    single = _sizes(LLAMA2_7B, PlannedJob(**TRAIN))
+    b = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN, n_gpus=2, parallel="ddp"))
+    single = full_sizes(LLAMA2_7B, PlannedJob(**TRAIN))
     assert b.buffers - single.buffers == pytest.approx(b.gradients)
 
 

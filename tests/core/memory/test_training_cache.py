@@ -28,12 +28,6 @@ from advisor.core.memory import peak, training
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.training import estimate_training
 from advisor.core.model.generic import generic_decoder
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_a_precision_set_to_its_default_is_not_served_the_frameworks_default():

@@ -19,14 +19,8 @@ from advisor.core.plan.planner import (
     FitStatus,
     best_plan,
 )
-from advisor.storage.catalog_store import load_catalog
 from tests.plan_strategies import TRAIN_MODELS, exhaustive, training_jobs
 
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_a_job_that_runs_only_with_everything_offloaded_skips_the_levels_where_zero3_is_short(catalog):

@@ -22,14 +22,8 @@ from advisor.core.plan.planner import (
     best_plan,
     schemes_for,
 )
-from advisor.storage.catalog_store import load_catalog
 
 Q4_70B = PlannedJob(weights="q4_k_m", engine=Engine.LLAMA_CPP, context_len=4096)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_the_issue_report_gives_each_build_its_own_gpus(catalog):

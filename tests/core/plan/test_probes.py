@@ -17,14 +17,8 @@ from advisor.core.job.planned import Plan, PlannedJob, PlanPins, apply_plan
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.plan import probes
 from advisor.core.plan import planner as plan_search
-from advisor.storage.catalog_store import load_catalog
 from tests.plan_strategies import TRAIN_MODELS, training_jobs
 
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 @settings(max_examples=150, deadline=None)

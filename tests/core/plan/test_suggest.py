@@ -10,11 +10,6 @@ from advisor.core.plan.suggest import suggestions, with_more_gpus
 from advisor.storage.catalog_store import load_catalog
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
-
-
 def _really_fits(arch, s, build):
     target = s.chosen.estimate
     direct = estimate(arch, s.chosen.planned, build if s.kind != "gpus" else with_more_gpus(build, s.chosen.plan.n_gpus))
@@ -73,7 +68,6 @@ def test_suggestions_never_propose_what_the_software_does_not_run():
     # A change the software cannot run re-plans as "cannot run", which is not a fit (``_first_running``).
     from advisor.core.hardware.catalog import gpu_build
     from advisor.core.plan.suggest import suggestions
-    from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog().catalog
     arch = catalog.models["llama-3.1-8b"]

@@ -1,18 +1,11 @@
 """A plan's verdict: fits, tight within the estimate's error, does not fit, or cannot run as set."""
 
-import pytest
 
 from advisor.core.estimation.estimator import FitFigures, estimate
 from advisor.core.estimation.job_checks import Problem
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.planned import Plan, PlannedJob
 from advisor.core.plan.verdict import ChosenPlan, FitStatus, fit_status, status_of
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_tight_is_a_fit_within_the_error_margin(catalog):

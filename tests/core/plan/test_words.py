@@ -1,17 +1,10 @@
 """A plan in one line of words: GPUs, the scheme and the link it runs over, offload, checkpointing, pins."""
 
-import pytest
 
 from advisor.core.hardware.catalog import gpu_build, resolve_build
 from advisor.core.job.choices import Checkpointing, Mode, Offload, Parallel
 from advisor.core.job.planned import Plan
 from advisor.core.plan.words import plan_words
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_one_gpu_says_its_count_and_no_offload(catalog):

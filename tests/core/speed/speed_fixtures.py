@@ -1,4 +1,4 @@
-"""Inline hardware and models for the speed / interconnect / estimate / compare tests.
+"""Inline hardware and models for the speed / interconnect / estimate / compare tests, and the speed of a job.
 
 GPU figures are copied from /work/shared/reference/gpus.csv (vendor datasheets and
 whitepapers cited there); the models are the published Llama-2 configs (config.json).
@@ -7,7 +7,11 @@ whitepapers cited there); the models are the published Llama-2 configs (config.j
 from __future__ import annotations
 
 from advisor.core.hardware.records import Gpu, NvLink, ResolvedBuild, Topology
+from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch
+from advisor.core.speed.inference import estimate_speed
+from advisor.core.speed.results import SpeedEstimate
 
 SRC = ["https://www.techpowerup.com/gpu-specs/"]
 
@@ -71,3 +75,8 @@ def falcon_40b() -> ModelArch:
     return ModelArch(id="falcon-40b", name="Falcon-40B", family="falcon", n_layers=60, hidden_size=8192, n_heads=128,
                      n_kv_heads=8, head_dim=64, ffn_size=32768, vocab_size=65024, gated_mlp=False, layer_norm=True,
                      parallel_residual=True, max_context=2048)
+
+
+def speed(arch: ModelArch, w: PlannedJob, build: ResolvedBuild) -> SpeedEstimate:
+    """The speed estimate of job ``w`` of ``arch`` on ``build``, given the job's own memory breakdown."""
+    return estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)

@@ -12,11 +12,6 @@ speed_fidelity = load_benchmark("speed_fidelity")
 speed_calibration = load_benchmark("speed_calibration")
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
-
-
 def test_fitted_constants_as_shipped():
     # Output of `.venv/bin/python benchmarks/speed_calibration.py` on 2026-11-26 (transformers refitted
     # with the rows measured on an H100, tests/data/device/h100-sxm-2026-11-26.jsonl: its two prefill
@@ -246,7 +241,6 @@ def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
     from advisor.core.job.planned import PlannedJob
     from advisor.core.memory.peak import estimate_memory
     from advisor.core.speed.inference import estimate_speed
-    from advisor.storage.catalog_store import load_catalog
 
     catalog = load_catalog().catalog
     arch, build = catalog.models["qwen3-235b-a22b"], gpu_build(catalog, "rtx-3090", 2)

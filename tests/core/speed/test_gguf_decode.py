@@ -10,16 +10,10 @@ from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import gguf_decode as gd
 from advisor.core.speed.gguf_paths import dequant_bytes_per_weight
-from advisor.storage.catalog_store import load_catalog
 from tests.benchmark_scripts import load_benchmark
 
 speed_calibration = load_benchmark("speed_calibration")
 speed_fidelity = load_benchmark("speed_fidelity")
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_the_issue_rate_comes_from_the_fp32_peak_and_the_lanes_per_unit(catalog):

@@ -5,7 +5,6 @@ import pytest
 from advisor.core.hardware.interconnect import collective_time_s
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.peak import estimate_memory
 from advisor.core.model.arch import ModelArch, Moe
 from advisor.core.speed import inference as sp
 from advisor.core.speed import layout as speed_plan
@@ -20,11 +19,8 @@ from tests.core.speed.speed_fixtures import (
     pair_3090_nvlink,
     pair_4090_pcie,
     rtx4090,
+    speed,
 )
-
-
-def speed(arch, w, build):
-    return sp.estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
 
 
 # --- single GPU: calibration and an independent measurement ---------------------------------

@@ -8,12 +8,6 @@ from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed.inference import stage_shares
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_layer_shares_follow_each_cards_memory(catalog):

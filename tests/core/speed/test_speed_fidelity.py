@@ -11,7 +11,6 @@ import pytest
 from advisor.core.job.choices import Parallel
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import inference
-from advisor.storage.catalog_store import load_catalog
 from tests.benchmark_scripts import load_benchmark
 
 speed_fidelity = load_benchmark("speed_fidelity")
@@ -162,11 +161,6 @@ PINNED = {
     "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp512": 18, "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp4096": 48,
     "lcpp-geerling48-applem1ultra-tiny-pp512": 11, "lcpp-geerling48-applem1ultra-tiny-tg128": 4,
 }
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_every_pinned_row_within_its_bound(catalog):

@@ -3,18 +3,13 @@
 import pytest
 
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.peak import estimate_memory
-from advisor.core.speed import inference as sp
 from advisor.core.speed.results import Bottleneck
 from tests.core.speed.speed_fixtures import (
     llama2_7b,
     one_4090,
     pair_4090_pcie,
+    speed,
 )
-
-
-def speed(arch, w, build):
-    return sp.estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
 
 
 def test_optimizer_offload_adds_host_traffic():

@@ -13,16 +13,10 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import flops
 from advisor.core.speed import training as speed_train
 from advisor.core.speed.layout import split_of
-from advisor.storage.catalog_store import load_catalog
 from tests.benchmark_scripts import load_benchmark
 from tests.core.speed.speed_fixtures import llama2_7b, rtx4090
 
 speed_calibration = load_benchmark("speed_calibration")
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 def test_mfu_by_family_is_the_calibration_fit(catalog):

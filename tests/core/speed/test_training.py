@@ -4,7 +4,6 @@ import pytest
 
 from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import inference as sp
 from advisor.core.speed import layout as speed_plan
 from advisor.core.speed import training as speed_train
@@ -20,11 +19,8 @@ from tests.core.speed.speed_fixtures import (
     pair_3090_nvlink,
     pair_4090_pcie,
     rtx4090,
+    speed,
 )
-
-
-def speed(arch, w, build):
-    return sp.estimate_speed(arch, w, build, estimate_memory(arch, w).breakdown)
 
 
 def test_fsdp_training_link_time_differs_a_lot():

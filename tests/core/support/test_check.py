@@ -11,12 +11,6 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.plan.planner import FitStatus, best_plan
 from advisor.core.support.check import as_run_on, job_features, refusals
 from advisor.core.support.table import Feature
-from advisor.storage.catalog_store import load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog().catalog
 
 
 @pytest.mark.parametrize(("job", "features"), [
