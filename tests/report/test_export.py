@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -33,12 +34,18 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))  # the PDF's "ﬁ" ligature as two letters
 
 
+_MADE: dict[str, tuple[list[str], Path]] = {}  # each job's report, exported once per test module
+
+
 def _export(catalog, tmp_path, workload, name):
-    comp = canonical_comparison().model_copy(update={"builds": SIX, "workload": workload})
-    out = tmp_path / name
-    export(comp, catalog, out, catalog_date="2026-11-01", error_band=error_band_text(workload),
+    key = workload.model_dump_json()
+    if key not in _MADE:
+        comp = canonical_comparison().model_copy(update={"builds": SIX, "workload": workload})
+        out = tmp_path / name
+        export(comp, catalog, out, catalog_date="2026-11-01", error_band=error_band_text(workload),
                made_on=dt.date(2026, 11, 27))
-    return [_norm(p.extract_text()) for p in PdfReader(out).pages], out
+        _MADE[key] = ([_norm(p.extract_text()) for p in PdfReader(out).pages], out)
+    return _MADE[key]
 
 
 def test_page_one_names_the_job_and_one_unit_per_column(qapp, catalog, tmp_path):
