@@ -2,9 +2,10 @@
 
 Its concepts import only those below them (README, "Architecture"; ``lint-imports`` checks it).
 
-The face: what the command line, the window and the PDF use of the core, by name from ``advisor.core``
-(``__all__``; a contract in pyproject.toml holds them to it). Each name is imported on first use, so
-that importing the package costs nothing: the window paints before the core and pydantic load.
+The face: what every outer layer but the plots (the command line, the window, the PDF, storage and the
+probe) uses of the core, by name from ``advisor.core`` (``__all__``; a contract in pyproject.toml holds them
+to it). Each name is imported on first use, so that importing the package costs nothing: the window paints
+before the core and pydantic load.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.advice.candidates import Where
     from advisor.core.advice.catalog_search import ModelJob, SearchRequest, search
     from advisor.core.advice.comparison import (
+        COMPARISON_VERSION,
         MAX_BUILDS,
         MIN_BUILDS,
+        READABLE_VERSIONS,
         BuildEntry,
         Comparison,
         ModelRef,
@@ -53,7 +56,10 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         DEFAULT_USD_PER_KWH,
         DEFAULT_YEARS,
         ELECTRICITY_SOURCE,
+        HOURS_PER_DAY_RANGE,
         IDLE_SOURCE,
+        USD_PER_KWH_RANGE,
+        YEARS_RANGE,
         CostSettings,
         RunningCost,
         chinchilla_tokens,
@@ -73,10 +79,12 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         weights_key,
     )
     from advisor.core.estimation.job_words import job_rows, say
-    from advisor.core.hardware.builds import Build, BuildGpu
+    from advisor.core.hardware.builds import Build, BuildGpu, CloudPrice
     from advisor.core.hardware.catalog import CatalogRecord
+    from advisor.core.hardware.catalog_edits import dangling_references
     from advisor.core.hardware.catalog_model import (
         Catalog,
+        CatalogLayer,
         IncompleteRecord,
         Origin,
         RecordKind,
@@ -92,6 +100,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.hardware.memory import host_ram_gib, with_gpu_memory_limit
     from advisor.core.hardware.names import cloud_display_name, display_name, vendor_brand
     from advisor.core.hardware.power import build_power
+    from advisor.core.hardware.quantities import PriceKind, PricePoint
     from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, MAX_NODES
     from advisor.core.hardware.resolve import (
         gpu_build,
@@ -115,12 +124,12 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         Parallel,
         Precision,
     )
-    from advisor.core.job.defaults import default_job, default_job_words, shape_words
+    from advisor.core.job.defaults import DEFAULT_ENGINE, default_job, default_job_words, shape_words
     from advisor.core.job.engine_versions import as_run
     from advisor.core.job.frameworks import apply_framework
     from advisor.core.job.job import Job
     from advisor.core.job.planned import BUILD_ONLY_FIELDS, PlannedJob, PlanPins, alone, job_of, pins_of
-    from advisor.core.job.settings import SETTINGS, by_flag, reason_words, setting, why_not
+    from advisor.core.job.settings import SETTINGS, by_flag, choice_label, reason_words, setting, why_not
     from advisor.core.job.settings.declare import (
         Section,
         Setting,
@@ -131,17 +140,19 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         whole_bounds,
     )
     from advisor.core.memo import KeepLast
-    from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+    from advisor.core.memory.formats import WEIGHT_FORMATS, kv_bytes_per_element, weight_format
     from advisor.core.memory.inference import base_format_name
     from advisor.core.memory.results import MEMORY_TERMS, term_label
     from advisor.core.model.arch import ModelArch
-    from advisor.core.model.generic import generic_decoder
+    from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS, generic_decoder
     from advisor.core.model.params import count_params
     from advisor.core.plan.planner import FitStatus, best_plan
     from advisor.core.plan.suggest import suggestions
     from advisor.core.plan.words import CHECKPOINT_WORDS, OFFLOAD_WORDS, SCHEME_WORDS, plan_words
+    from advisor.core.schema import SCHEMA_VERSION, Frozen
+    from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
     from advisor.core.speed.scores import unfused_reason
-    from advisor.core.units import GB, GIB, format_params, format_usd, parse_count
+    from advisor.core.units import GB, GIB, MIB, format_params, format_usd, parse_count
 
 #: Each name of the face → the module that defines it.
 _HOMES: dict[str, str] = {
@@ -150,10 +161,12 @@ _HOMES: dict[str, str] = {
     "SearchRequest": "advisor.core.advice.catalog_search",
     "search": "advisor.core.advice.catalog_search",
     "BuildEntry": "advisor.core.advice.comparison",
+    "COMPARISON_VERSION": "advisor.core.advice.comparison",
     "Comparison": "advisor.core.advice.comparison",
     "MAX_BUILDS": "advisor.core.advice.comparison",
     "MIN_BUILDS": "advisor.core.advice.comparison",
     "ModelRef": "advisor.core.advice.comparison",
+    "READABLE_VERSIONS": "advisor.core.advice.comparison",
     "canonical_comparison": "advisor.core.advice.comparison",
     "first_free": "advisor.core.advice.comparison",
     "unique_name": "advisor.core.advice.comparison",
@@ -190,8 +203,11 @@ _HOMES: dict[str, str] = {
     "DEFAULT_USD_PER_KWH": "advisor.core.cost.running",
     "DEFAULT_YEARS": "advisor.core.cost.running",
     "ELECTRICITY_SOURCE": "advisor.core.cost.running",
+    "HOURS_PER_DAY_RANGE": "advisor.core.cost.running",
     "IDLE_SOURCE": "advisor.core.cost.running",
     "RunningCost": "advisor.core.cost.running",
+    "USD_PER_KWH_RANGE": "advisor.core.cost.running",
+    "YEARS_RANGE": "advisor.core.cost.running",
     "chinchilla_tokens": "advisor.core.cost.running",
     "train_hours": "advisor.core.cost.running",
     "train_usd": "advisor.core.cost.running",
@@ -212,8 +228,11 @@ _HOMES: dict[str, str] = {
     "say": "advisor.core.estimation.job_words",
     "Build": "advisor.core.hardware.builds",
     "BuildGpu": "advisor.core.hardware.builds",
+    "CloudPrice": "advisor.core.hardware.builds",
     "CatalogRecord": "advisor.core.hardware.catalog",
+    "dangling_references": "advisor.core.hardware.catalog_edits",
     "Catalog": "advisor.core.hardware.catalog_model",
+    "CatalogLayer": "advisor.core.hardware.catalog_model",
     "IncompleteRecord": "advisor.core.hardware.catalog_model",
     "Origin": "advisor.core.hardware.catalog_model",
     "RecordKind": "advisor.core.hardware.catalog_model",
@@ -235,6 +254,8 @@ _HOMES: dict[str, str] = {
     "display_name": "advisor.core.hardware.names",
     "vendor_brand": "advisor.core.hardware.names",
     "build_power": "advisor.core.hardware.power",
+    "PriceKind": "advisor.core.hardware.quantities",
+    "PricePoint": "advisor.core.hardware.quantities",
     "MAX_GPUS_PER_MACHINE": "advisor.core.hardware.records",
     "MAX_NODES": "advisor.core.hardware.records",
     "gpu_build": "advisor.core.hardware.resolve",
@@ -255,6 +276,7 @@ _HOMES: dict[str, str] = {
     "Offload": "advisor.core.job.choices",
     "Parallel": "advisor.core.job.choices",
     "Precision": "advisor.core.job.choices",
+    "DEFAULT_ENGINE": "advisor.core.job.defaults",
     "default_job": "advisor.core.job.defaults",
     "default_job_words": "advisor.core.job.defaults",
     "shape_words": "advisor.core.job.defaults",
@@ -269,6 +291,7 @@ _HOMES: dict[str, str] = {
     "pins_of": "advisor.core.job.planned",
     "SETTINGS": "advisor.core.job.settings",
     "by_flag": "advisor.core.job.settings",
+    "choice_label": "advisor.core.job.settings",
     "reason_words": "advisor.core.job.settings",
     "setting": "advisor.core.job.settings",
     "why_not": "advisor.core.job.settings",
@@ -280,12 +303,15 @@ _HOMES: dict[str, str] = {
     "strict_floor": "advisor.core.job.settings.declare",
     "whole_bounds": "advisor.core.job.settings.declare",
     "KeepLast": "advisor.core.memo",
+    "WEIGHT_FORMATS": "advisor.core.memory.formats",
     "kv_bytes_per_element": "advisor.core.memory.formats",
     "weight_format": "advisor.core.memory.formats",
     "base_format_name": "advisor.core.memory.inference",
     "MEMORY_TERMS": "advisor.core.memory.results",
     "term_label": "advisor.core.memory.results",
     "ModelArch": "advisor.core.model.arch",
+    "MAX_PARAMS": "advisor.core.model.generic",
+    "MIN_PARAMS": "advisor.core.model.generic",
     "generic_decoder": "advisor.core.model.generic",
     "count_params": "advisor.core.model.params",
     "FitStatus": "advisor.core.plan.planner",
@@ -295,37 +321,46 @@ _HOMES: dict[str, str] = {
     "OFFLOAD_WORDS": "advisor.core.plan.words",
     "SCHEME_WORDS": "advisor.core.plan.words",
     "plan_words": "advisor.core.plan.words",
+    "Frozen": "advisor.core.schema",
+    "SCHEMA_VERSION": "advisor.core.schema",
+    "SpeedBasis": "advisor.core.speed.basis",
+    "basis_of": "advisor.core.speed.basis",
+    "software_of": "advisor.core.speed.basis",
     "unfused_reason": "advisor.core.speed.scores",
     "GB": "advisor.core.units",
     "GIB": "advisor.core.units",
+    "MIB": "advisor.core.units",
     "format_params": "advisor.core.units",
     "format_usd": "advisor.core.units",
     "parse_count": "advisor.core.units",
 }
 
 __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult", "CHECKPOINT_WORDS",
-           "CHINCHILLA_SOURCE", "Catalog", "CatalogRecord", "Checkpointing", "ChinchillaPlan", "Comparison",
-           "CostSettings", "Criterion", "DEFAULT_HOURS_PER_DAY", "DEFAULT_USD_PER_KWH", "DEFAULT_WEIGHTS",
-           "DEFAULT_YEARS", "ELECTRICITY_SOURCE", "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "GB", "GIB", "Gpu",
+           "CHINCHILLA_SOURCE", "COMPARISON_VERSION", "Catalog", "CatalogLayer", "CatalogRecord", "Checkpointing",
+           "ChinchillaPlan", "CloudPrice", "Comparison", "CostSettings", "Criterion", "DEFAULT_ENGINE",
+           "DEFAULT_HOURS_PER_DAY", "DEFAULT_USD_PER_KWH", "DEFAULT_WEIGHTS", "DEFAULT_YEARS", "ELECTRICITY_SOURCE",
+           "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "Frozen", "GB", "GIB", "Gpu", "HOURS_PER_DAY_RANGE",
            "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS", "MAX_GPUS_PER_MACHINE",
-           "MAX_NODES", "MEMORY_TERMS", "MIN_BUILDS", "Method", "Mode", "ModelArch", "ModelJob", "ModelRef", "NvLink",
-           "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins", "PlannedJob", "Precision", "PreparedBuild",
-           "PriceChoice", "Ranking", "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost",
-           "RunningCosts", "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting",
-           "Severity", "Topology", "UnknownRecord", "Where", "Widget", "alone", "apply_framework", "as_run",
-           "base_format_name", "best_plan", "bounds_of", "build_power", "build_running_cost", "by_flag",
-           "canonical_comparison", "check_build", "check_planned", "chinchilla_plan", "chinchilla_tokens",
-           "cloud_display_name", "count_params", "data_problems", "default_job", "default_job_words", "default_of",
+           "MAX_NODES", "MAX_PARAMS", "MEMORY_TERMS", "MIB", "MIN_BUILDS", "MIN_PARAMS", "Method", "Mode", "ModelArch",
+           "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins", "PlannedJob",
+           "Precision", "PreparedBuild", "PriceChoice", "PriceKind", "PricePoint", "READABLE_VERSIONS", "Ranking",
+           "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEMA_VERSION",
+           "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting", "Severity",
+           "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord", "WEIGHT_FORMATS", "Where", "Widget",
+           "YEARS_RANGE", "alone", "apply_framework", "as_run", "base_format_name", "basis_of", "best_plan",
+           "bounds_of", "build_power", "build_running_cost", "by_flag", "canonical_comparison", "check_build",
+           "check_planned", "chinchilla_plan", "chinchilla_tokens", "choice_label", "cloud_display_name",
+           "count_params", "dangling_references", "data_problems", "default_job", "default_job_words", "default_of",
            "detailed_results", "detect_kind", "display_name", "engine_caches", "engine_loads", "estimate", "evaluate",
            "first_free", "fit_curve_steps", "fit_to_engine", "flags_said", "format_params", "format_usd", "formulas",
            "generic_decoder", "gpu_build", "host_ram_gib", "ignored", "job_of", "job_rows", "kind_of",
            "kv_bytes_per_element", "machine_price", "message_of", "mixed_build", "money", "node_link", "on_platform",
            "parse_count", "past_trained_context", "pins_of", "plan_words", "prepare_build", "price_tier", "price_words",
            "rank", "reason_words", "recommendation", "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model",
-           "resolve_system", "say", "search", "setting", "settled", "shape_words", "strict_floor", "suggestions",
-           "term_label", "train_hours", "train_usd", "unfused_reason", "unique_name", "vendor_brand", "weight_format",
-           "weights_choices", "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit", "with_network",
-           "with_nodes", "with_running_costs", "with_search", "with_speed_bases"]
+           "resolve_system", "say", "search", "setting", "settled", "shape_words", "software_of", "strict_floor",
+           "suggestions", "term_label", "train_hours", "train_usd", "unfused_reason", "unique_name", "vendor_brand",
+           "weight_format", "weights_choices", "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit",
+           "with_network", "with_nodes", "with_running_costs", "with_search", "with_speed_bases"]
 
 
 def __getattr__(name: str) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from advisor.core.units import GIB
+from advisor.core import GIB
 from advisor.probe.models import DetectedGpu
 from advisor.probe.tool import run_tool
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from advisor.core.schema import Frozen
-from advisor.core.units import MIB
+from advisor.core import MIB, Frozen
 from advisor.probe.models import DetectedGpu, Detection
 
 

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import Field, ValidationError
 
-from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, Build, BuildGpu, Gpu, ResolvedBuild, Topology
-from advisor.core.schema import Frozen
-from advisor.core.units import GIB
+from advisor.core import GIB, MAX_GPUS_PER_MACHINE, Build, BuildGpu, Frozen, Gpu, ResolvedBuild, Topology
 from advisor.probe.match import GpuMatch, adhoc_gpu, match_gpu
 from advisor.probe.models import NVML_DOCS_URL, DetectedGpu, Detection
 

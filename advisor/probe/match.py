@@ -12,9 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from advisor.core.hardware.records import Gpu, Segment
-from advisor.core.schema import Frozen
-from advisor.core.units import GIB
+from advisor.core import GIB, Frozen, Gpu, Segment
 from advisor.probe.models import (
     APPLE_WORKING_SET_DOCS_URL,
     NVML_DOCS_URL,

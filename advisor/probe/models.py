@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from advisor.core.schema import Frozen
+from advisor.core import Frozen
 
 NVML_DOCS_URL = "https://docs.nvidia.com/deploy/nvml-api/"
 ROCM_SMI_DOCS_URL = "https://rocm.docs.amd.com/projects/amdsmi/en/latest/"

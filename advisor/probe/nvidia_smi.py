@@ -10,7 +10,7 @@ import csv
 import io
 import shutil
 
-from advisor.core.units import MIB
+from advisor.core import MIB
 from advisor.probe.models import DetectedGpu, UnreadField
 from advisor.probe.nvml import normalise_bus_id, split_pci_id
 from advisor.probe.tool import run_tool

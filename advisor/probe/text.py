@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.core.units import GIB, MIB
+from advisor.core import GIB, MIB
 from advisor.probe.checks import Finding
 from advisor.probe.machine import MachineGpu, ThisMachine
 from advisor.probe.models import DetectedGpu, DetectedHost, Detection

@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind, kind_of
-from advisor.core.schema import SCHEMA_VERSION
+from advisor.core import SCHEMA_VERSION, Catalog, CatalogRecord, RecordKind, kind_of
 from advisor.storage import catalog_store as store
 from advisor.storage import journal, paths
 from advisor.storage.atomic import atomic_write_text

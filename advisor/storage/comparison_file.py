@@ -12,8 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.core.advice.comparison import COMPARISON_VERSION, READABLE_VERSIONS, Comparison
-from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS
+from advisor.core import COMPARISON_VERSION, MAX_PARAMS, MIN_PARAMS, READABLE_VERSIONS, Comparison
 from advisor.storage import json_text
 from advisor.storage.atomic import atomic_write_text
 from advisor.storage.safe_read import read_text_limited

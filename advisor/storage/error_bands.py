@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from advisor.core.job.choices import Mode
-from advisor.core.job.job import Job
-from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
+from advisor.core import Job, Mode, SpeedBasis, basis_of, software_of
 
 NOT_MEASURED = "error band not yet measured"
 
@@ -58,7 +56,7 @@ def speed_band_text(workload: Job) -> str:
 
 def _group_words(group: str) -> str:
     """A band's group as the job's settings say it ('QLoRA (4-bit base)', not 'qlora')."""
-    from advisor.core.job.settings import choice_label
+    from advisor.core import choice_label
 
     return group if group == "inference" else choice_label("method", group)
 

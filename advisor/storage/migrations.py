@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from advisor.core.schema import SCHEMA_VERSION
+from advisor.core import SCHEMA_VERSION
 
 Data = dict[str, Any]
 Migration = Callable[[Data], Data]

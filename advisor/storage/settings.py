@@ -23,7 +23,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.core.cost.running import (
+from advisor.core import (
+    DEFAULT_ENGINE,
     DEFAULT_HOURS_PER_DAY,
     DEFAULT_USD_PER_KWH,
     DEFAULT_YEARS,
@@ -31,9 +32,8 @@ from advisor.core.cost.running import (
     USD_PER_KWH_RANGE,
     YEARS_RANGE,
     CostSettings,
+    Engine,
 )
-from advisor.core.job.choices import Engine
-from advisor.core.job.defaults import DEFAULT_ENGINE
 from advisor.storage import json_text, paths
 from advisor.storage.atomic import atomic_write_text, keep_aside
 from advisor.storage.locking import locked

@@ -7,8 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from advisor.core.hardware.catalog import RecordKind
-from advisor.core.schema import SCHEMA_VERSION
+from advisor.core import SCHEMA_VERSION, RecordKind
 from advisor.storage.catalog_store.files import read_json
 from advisor.storage.catalog_store.problems import LoadProblem
 from advisor.storage.migrations import MigrationError, migrate

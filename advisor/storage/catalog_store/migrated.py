@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from advisor.core.hardware.catalog import CatalogRecord, kind_of
+from advisor.core import CatalogRecord, kind_of
 from advisor.storage.atomic import atomic_write_text, copy_aside
 from advisor.storage.catalog_store.problems import LoadProblem
 from advisor.storage.catalog_store.records import read_record_file, record_json

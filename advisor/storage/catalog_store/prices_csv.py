@@ -27,8 +27,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.core.hardware.catalog import Catalog, CatalogRecord, RecordKind
-from advisor.core.hardware.records import CloudPrice, PriceKind, PricePoint
+from advisor.core import Catalog, CatalogRecord, CloudPrice, PriceKind, PricePoint, RecordKind
 from advisor.storage import journal
 from advisor.storage.catalog_store.files import MAX_FILE_BYTES
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file

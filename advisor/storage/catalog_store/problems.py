@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor.core.hardware.catalog import CatalogRecord
+from advisor.core import CatalogRecord
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.core.hardware.catalog import (
-    Catalog,
-    CatalogLayer,
-    CatalogRecord,
-    RecordKind,
-    dangling_references,
-)
-from advisor.core.schema import SCHEMA_VERSION
+from advisor.core import SCHEMA_VERSION, Catalog, CatalogLayer, CatalogRecord, RecordKind, dangling_references
 from advisor.storage import journal, paths, shipped
 from advisor.storage.catalog_store.files import listed_files, read_bytes, read_file_bytes, record_files
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, parse_hidden_file

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor.core.hardware.catalog import CatalogRecord, RecordKind
+from advisor.core import CatalogRecord, RecordKind
 from advisor.storage.catalog_store.files import decode_json, read_file_bytes
 from advisor.storage.catalog_store.problems import LoadProblem, RecordRead, validation_problems
 from advisor.storage.migrations import MigrationError, migrate

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.core.hardware.catalog import CatalogRecord, RecordKind, UnknownRecord, kind_of
+from advisor.core import CatalogRecord, RecordKind, UnknownRecord, kind_of
 from advisor.storage import paths
 from advisor.storage.atomic import atomic_write_text, remove_with_backup
 from advisor.storage.catalog_store.hidden import HIDDEN_FILE, Hidden, hidden_json, parse_hidden_file

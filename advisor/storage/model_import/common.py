@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from advisor.core.model.arch import ModelArch
-from advisor.core.schema import Frozen
+from advisor.core import Frozen, ModelArch
 from advisor.storage import json_text
 from advisor.storage.safe_read import read_bytes_limited
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from advisor.core.model.arch import ModelArch
+from advisor.core import ModelArch
 from advisor.storage.model_import.common import ModelImportError, validate_arch
 
 # tie_word_embeddings default of each configuration class when the key is absent.

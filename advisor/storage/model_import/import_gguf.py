@@ -13,7 +13,7 @@ from typing import Any
 
 from gguf import LlamaFileType
 
-from advisor.core.memory.formats import WEIGHT_FORMATS
+from advisor.core import WEIGHT_FORMATS
 from advisor.storage.model_import.common import ImportedModel, ModelImportError
 from advisor.storage.model_import.gguf_header import GgufHeader, GgufHeaderError, read_gguf_header
 from advisor.storage.model_import.import_config import arch_from_hf_config

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from advisor.core.model.arch import ModelArch
+from advisor.core import ModelArch
 from advisor.storage.model_import.common import ImportedModel, ModelImportError, read_json, validate_arch
 from advisor.storage.model_import.import_config import arch_from_hf_config
 from advisor.storage.model_import.import_safetensors import INDEX_NAME, load_folder
@@ -75,7 +75,7 @@ def _load_folder(folder: Path) -> ImportedModel:
 
 def _preset(model_id: str, catalog_dir: Path | None, catalog=None) -> ModelArch:
     """A model record by id: the catalog store (user overrides included)."""
-    from advisor.core.hardware.catalog import RecordKind
+    from advisor.core import RecordKind
     from advisor.storage.catalog_store import load_catalog
 
     if catalog is None:
