@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter
 
+from advisor.plots.axes import wrap_to_width
 from advisor.report.document import ReportDocument
 from advisor.report.page_layout import DPI, FONTS, MM, MUTED, ChartPainter, layout
 
@@ -28,21 +29,7 @@ FOOTER_LINES = 2
 
 def footer_lines(left: str, width: float, device) -> list[str]:
     """The footer's left text in at most two lines of ``width``, the rest cut with "…"."""
-    metrics = QFontMetricsF(FONTS["footer"], device)
-    lines: list[str] = []
-    current = ""
-    for word in left.split():
-        trial = f"{current} {word}".strip()
-        if metrics.horizontalAdvance(trial) <= width or not current:
-            current = trial
-        else:
-            lines.append(current)
-            current = word
-    if current:
-        lines.append(current)
-    if len(lines) > FOOTER_LINES:
-        lines = [*lines[: FOOTER_LINES - 1], " ".join(lines[FOOTER_LINES - 1:])]
-    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+    return wrap_to_width(left, width, QFontMetricsF(FONTS["footer"], device), FOOTER_LINES).split("\n")
 
 
 def _footer(p: QPainter, page_rect: QRectF, left: str, page: int, pages: int) -> None:

@@ -149,7 +149,7 @@ def keep_aside(path: Path, suffix: str, *, move: bool) -> Path:
         target = path.with_name(f"{path.name}.{stamp}{'' if n == 1 else f'-{n}'}{suffix}")
         try:
             if data is not None:
-                _create_new(target, data)
+                write_synced(target, data, new=True)
             else:
                 _move_new(path, target)
         except FileExistsError:
@@ -159,8 +159,11 @@ def keep_aside(path: Path, suffix: str, *, move: bool) -> Path:
     raise FileExistsError(errno.EEXIST, "no free name to keep a copy under", str(path))
 
 
-def _create_new(target: Path, data: bytes) -> None:
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+def write_synced(target: Path, data: bytes, *, new: bool = False) -> None:
+    """``data`` written to ``target`` and flushed to disk; ``new``: only where no file of that name is (else
+    FileExistsError), without it an existing file is replaced in place."""
+    how = os.O_EXCL if new else os.O_TRUNC
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | how | getattr(os, "O_BINARY", 0), 0o666)
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
         fh.flush()

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from advisor.storage import json_text
-from advisor.storage.atomic import atomic_write_bytes, backup_path, fsync_dir, keep_aside
+from advisor.storage.atomic import atomic_write_bytes, backup_path, fsync_dir, keep_aside, write_synced
 from advisor.storage.locking import locked
 from advisor.storage.safe_read import read_bytes_limited
 
@@ -46,14 +46,6 @@ def pending(root: Path) -> bool:
     return os.path.lexists(root / JOURNAL) or os.path.lexists(root / STAGE)
 
 
-def _write_synced(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
 def commit(root: Path, files: dict[Path, bytes]) -> None:
     """Replace every ``path`` in ``files`` (inside ``root``) by its bytes: all, or (killed before the
     commit) none. The caller holds the catalog lock (``catalog_lock(root)``)."""
@@ -67,7 +59,7 @@ def commit(root: Path, files: dict[Path, bytes]) -> None:
     for i, (target, data) in enumerate(files.items()):
         relative = Path(target).relative_to(root)  # ValueError for a path outside root: a caller's bug
         name = f"{i}.staged"
-        _write_synced(stage / name, data)
+        write_synced(stage / name, data)
         entries.append({"target": relative.as_posix(), "staged": name})
     fsync_dir(stage)
     body = (json.dumps({"entries": entries}, indent=1) + "\n").encode("utf-8")
