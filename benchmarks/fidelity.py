@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import statistics
 import sys
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from advisor.core.model.arch import ModelArch  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import sources  # noqa: E402  (benchmarks/sources.py)
+import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py: the GPU names of published rows)
 
 CSV_PATHS = (ROOT / "tests/data/measurements.csv", ROOT / "benchmarks/gpu/results.csv")
 MODELS_DIR = ROOT / "catalog/models"
@@ -83,6 +85,7 @@ class Outcome:
     skipped: str = ""
     mapped: str = ""  # framework mechanisms applied by the benchmark mapping (``mechanisms`` column)
     part: str = sources.CALIBRATION  # calibration, held-out (seen) or held-out (``sources.part_of``)
+    family: str = ""  # the GPU's speed family ('NVIDIA sm_80'), or why there is none (``family_of``)
 
     @property
     def error_pct(self) -> float:
@@ -203,7 +206,7 @@ def evaluate(row: dict[str, str]) -> Outcome:
     trusted = row.get("trusted", "").strip().lower() == "yes"
     meas = measured_bytes(row)
     base = dict(row_id=row["id"], group=row["group"], trusted=trusted, measured_bytes=meas,
-                part=sources.part_of(row.get("url", "")))
+                part=sources.part_of(row.get("url", "")), family=family_of(row))
     arch = load_arch(row.get("model_id", "").strip())
     if arch is None:
         return Outcome(**base, estimate_bytes=None, skipped=f"no model preset for {row.get('model_id') or row.get('hf_repo')}")
@@ -226,6 +229,25 @@ def evaluate(row: dict[str, str]) -> Outcome:
         return Outcome(**base, estimate_bytes=b.weights + b.adapters)
     est = estimate_of_kind(row, b)  # paged optimizer states are outside allocated / reserved (MemoryBreakdown.paged)
     return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
+
+
+MEMORY_GPU_IDS = {"a100 40gb": "a100-40gb-sxm", "a10g": "a10g"}  # names only this table uses
+
+
+def family_of(row: dict[str, str]) -> str:
+    """The row's GPU family as the speed benchmark and the window name it (``Gpu.speed_family``), or
+    'GPU not stated' / 'not in the catalog: NAME'."""
+    name = (row.get("gpu") or "").strip()
+    if not name:
+        return "GPU not stated"
+    catalog = _catalog()
+    gpu = speed_fidelity.gpu_id_of(name, catalog) or MEMORY_GPU_IDS.get(name.lower())
+    return catalog.gpus[gpu].speed_family if gpu in catalog.gpus else f"not in the catalog: {name}"
+
+
+@functools.cache
+def _catalog():  # the shipped catalog, loaded once
+    return speed_fidelity.load_catalog().catalog
 
 
 def estimate_of_kind(row: dict[str, str], b: MemoryBreakdown) -> float:
@@ -292,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="include rows not marked trusted")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every row")
+    parser.add_argument("--families", action="store_true", help="also print the training rows per GPU family")
     args = parser.parse_args(argv)
     rows = load_rows()
     if not rows:
@@ -317,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{label} rows by source part (benchmarks/sources.py; 'held-out': held out by the hash and never "
           "seen while a mechanism was chosen):")
     _parts_table(chosen)
+    if args.families:
+        print(f"\n{label} training rows per GPU family and source part:")
+        _families_table(chosen)
     print(f"training target (median / p90 %: {TRAINING_TARGET[0]:g} / {TRAINING_TARGET[1]:g}):")
     for part in (*sources.PARTS, "all"):
         miss = training_target_miss(summarize([o for o in chosen if part in ("all", o.part)]))
@@ -338,6 +364,19 @@ def _parts_table(outcomes: list[Outcome]) -> None:
         cells = [parts[p].get(group) for p in parts]
         print(f"{group:10s}" + "".join(f" {c[0]:6d} {c[1]:9.1f} {c[2]:7.1f}" if c else f" {'-':>6s} {'-':>9s} {'-':>7s}"
                                        for c in cells))
+
+
+def _families_table(outcomes: list[Outcome]) -> None:
+    """The 'training' line of ``summarize`` per GPU family, by source part: what the README's per-family
+    table shows for training memory."""
+    names = (*sources.PARTS, "all")
+    print(f"{'GPU family':28s}" + "".join(f" {p:>24s}" for p in names))
+    print(f"{'':28s}" + f" {'rows':>6s} {'median %':>9s} {'p90 %':>7s}" * len(names))
+    for family in sorted({o.family for o in outcomes if o.group in TRAINING_GROUPS}):
+        cells = [summarize([o for o in outcomes if o.family == family and p in ("all", o.part)]).get("training")
+                 for p in names]
+        print(f"{family[:28]:28s}" + "".join(f" {c[0]:6d} {c[1]:9.1f} {c[2]:7.1f}" if c else
+                                             f" {'-':>6s} {'-':>9s} {'-':>7s}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -210,7 +210,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
                 or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
             continue
-        gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+        gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
         arch = catalog.models.get(row.get("model_id") or "")
         job = speed_fidelity.job_of(row)
         if gpu is None or arch is None or isinstance(job, str) or not gpu.bf16_tflops_dense:
@@ -268,7 +268,7 @@ def _gguf_fit_path(row: dict[str, str], catalog):
     if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
             or speed_fidelity.split_of(row) != "calibration"):
         return None
-    gpu = catalog.gpus.get(speed_fidelity.GPU_IDS.get(row["gpu"].strip().lower(), ""))
+    gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
     job = speed_fidelity.job_of(row)
     if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
         return None

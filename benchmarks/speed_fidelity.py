@@ -61,6 +61,16 @@ GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h
            "tesla v100-pcie-16gb": "v100-pcie-16gb", "amd radeon ai pro r9700 32gb": "radeon-ai-pro-r9700",
            "apple m2 ultra": "apple-m2-ultra-192gb", "apple m1 ultra (64-core gpu)": "apple-m1-ultra-128gb",
            "apple m2 max (30-core gpu)": "apple-m2-max-32gb", "amd rx 7900 xtx": "rx-7900-xtx", "p40": "tesla-p40"}
+
+
+def gpu_id_of(name: str, catalog) -> str | None:
+    """The catalog id of a row's GPU as published: ``GPU_IDS``, else the name written as a catalog id
+    ('RTX 4070 Ti' → 'rtx-4070-ti'); None when the catalog has no such GPU."""
+    key = name.strip().lower()
+    gpu = GPU_IDS.get(key, "-".join(key.split()))
+    return gpu if gpu in catalog.gpus else None
+
+
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
@@ -282,8 +292,8 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
     n = _int(row, "n_gpus", 1)
     base = dict(row_id=row["id"], group=row["group"], engine=row["engine"], n_gpus=n,
                 trusted=row.get("trusted") == "yes", split=part_of(row), measured=float(row["tokens_per_s"]))
-    gpu = GPU_IDS.get(row["gpu"].strip().lower())
-    if gpu is None or gpu not in catalog.gpus:
+    gpu = gpu_id_of(row["gpu"], catalog)
+    if gpu is None:
         return Outcome(**base, skipped=f"no catalog GPU for {row['gpu']}")
     base["gpu_id"], base["family"] = gpu, catalog.gpus[gpu].speed_family
     arch = catalog.models.get(row.get("model_id") or "")

@@ -216,3 +216,11 @@ def test_grad_accum_mechanism_is_the_grad_accum_option():
     assert fidelity.build_workload(row).grad_accum_steps == 128
     single = fidelity.evaluate(dict(row, mechanisms="framework:litgpt;loss:chunked")).estimate_bytes
     assert fidelity.evaluate(row).estimate_bytes > single + 6e9  # FSDP no_sync: whole block gradients held
+
+
+@pytest.mark.parametrize(("gpu", "family"), [
+    ("A100 40GB", "NVIDIA sm_80"), ("RTX 4090", "NVIDIA sm_89"), ("RTX 3090", "NVIDIA sm_86"),
+    ("", "GPU not stated"), ("24GB GPU", "not in the catalog: 24GB GPU"),
+])
+def test_a_row_is_counted_under_its_gpu_family(gpu: str, family: str) -> None:
+    assert fidelity.family_of({"gpu": gpu}) == family

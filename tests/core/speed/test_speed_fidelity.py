@@ -309,3 +309,10 @@ def test_an_moe_row_run_on_filler_weights_is_a_known_gap_not_scored(catalog):
     row = ROWS["trtllm090-mixtral8x7b-h100-tp2-bs64-2048-128"]
     assert speed_fidelity.filler_weight_moe({**row, "url": "https://example.org/trained"},
                                             catalog.models[row["model_id"]]) is None
+
+
+def test_a_published_gpu_name_finds_its_catalog_id() -> None:
+    catalog = speed_fidelity.load_catalog().catalog
+    assert speed_fidelity.gpu_id_of(" A100 80GB ", catalog) == "a100-80gb-sxm"  # GPU_IDS
+    assert speed_fidelity.gpu_id_of("RTX 4070 Ti", catalog) == "rtx-4070-ti"  # written as a catalog id
+    assert speed_fidelity.gpu_id_of("RTX 9999", catalog) is None
