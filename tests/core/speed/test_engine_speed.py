@@ -55,7 +55,7 @@ def test_split_holds_out_whole_sources():
     held = {u for u, s in by_url.items() if s == {"held-out"}}
     assert "https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html" in held
     assert any("pytorch/torchtune" in u for u in held)
-    assert not any("QwenLM" in u for u in held)
+    assert not any("QwenLM" in u and "speed_benchmark" in u for u in held)  # the speed benchmarks calibrate
 
 
 def test_calibration_never_sees_held_out_rows(catalog):
