@@ -190,7 +190,8 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     step, ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached on a
     card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
     give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
-    (framework, family). Rows whose GPU, model or layout the app lacks are left out. Returns
+    (framework, family). Untrusted rows (as every other fit here) and rows whose GPU, model or layout the app
+    lacks are left out. Returns
     {key: (MFU, the rows' ids)}."""
     from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.flops import (
@@ -208,7 +209,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     logs: dict[str | tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
     for row in rows:
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
-                or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
+                or row.get("trusted") != "yes" or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
             continue
         gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
         arch = catalog.models.get(row.get("model_id") or "")
