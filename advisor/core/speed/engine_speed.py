@@ -109,13 +109,16 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # weight takes and the host's time per layer where no CUDA graph is replayed) on its 11 calibration decode rows
 # (``speed_calibration.fit_gguf_decode``; mean |ln err| 0.416 -> 0.145): bandwidth 0.699 (the prior) -> 0.67; its
 # compute share stays the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``), its engine floor 0.
+# Ninth fit (2026-11-28, second round), the same fit on the calibration part of the sources collected that day
+# (benchmarks/README.md lists them): llama.cpp 58 rows (0.251 -> 0.236): bandwidth 0.67 -> 0.72; vLLM 75 rows
+# (0.111 -> 0.110): bandwidth the prior 0.699 -> 0.69; TensorRT-LLM 45 rows (0.113 -> 0.111): bandwidth vLLM's
+# 0.69, compute 0.57 -> 0.55.
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.67, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
-    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.57, floor_s_per_layer=0.16e-3,
-                                     kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 
@@ -180,7 +183,11 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: IQ3_XXS pp512, PR #8278's RTX 4090 IQ4_XS and PR #7860's RTX 4090 Q4_K_S pp2048 (0.240 of the int8 peak, i.e.
 #: 0.48 of the FP16 rate the engine's share was of); ROCm on PR #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048
 #: (0.334 of the dense 16-bit matrix rate). Few rows each: the speed basis says where a family was measured.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_MMA: 0.240, GgufPath.ROCM: 0.334}
+#: Refitted 2026-11-28 (second round) with the calibration sources collected that day: MMQ 0.228 with an RTX 4090's
+#: Q2_K pp2048 (PR #7921), an RTX 4070 Ti's Q5_K_M pp512 (tiry/tairy) and two RTX PRO 6000s' Qwen3 32B pp512 (issue
+#: #13751); ROCm 0.290 with an MI50's five pp1024 (PR #27841), a Radeon Pro W7900's IQ2_XS pp2048 (PR #17576) and
+#: three Ryzen AI Max+ 395 pp512 (geerlingguy/ai-benchmarks #21, kyuz0's and lhl's Llama 2 7B Q4_0 logs).
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_MMA: 0.228, GgufPath.ROCM: 0.290}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:
