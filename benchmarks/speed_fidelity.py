@@ -47,6 +47,7 @@ from advisor.core.job.choices import Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
+from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
 from advisor.core.speed.inference import moe_read_fraction  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
@@ -264,6 +265,27 @@ def pre_graph_build(row: dict[str, str], gpu) -> str | None:
     return None
 
 
+#: llama.cpp PR #17576 ("HIP: enable WMMA-MMQ INT kernels for RDNA 3", described 2025-11-28, merged after it) put RDNA
+#: 3's and 3.5's quantized prompts (gfx11xx) on the WMMA matrix units; before it MMQ ran there on the vector units, as
+#: PR #17156 (RDNA 4, 2025-11-10) and #14624 (CDNA's MFMA, 2025-07-10) had changed for their chips. The app models
+#: current builds: a quantized prompt on gfx11xx dated before the PR is a known gap (no row is dated between the
+#: PR's description and its merge).
+RDNA3_WMMA_MMQ_SINCE = "2025-11-28"
+RDNA3_TARGETS = "gfx11"
+
+
+def pre_wmma_mmq_build(row: dict[str, str], gpu) -> str | None:
+    """Why a llama.cpp quantized prompt on RDNA 3 / 3.5 of a build before WMMA-MMQ is not scored; None otherwise."""
+    if (row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "prefill"
+            or not (gpu.gfx_target or "").startswith(RDNA3_TARGETS) or row["weights"].lower() in FLOAT_FORMATS):
+        return None
+    date = (row.get("source_date") or "").strip()
+    if date and date < RDNA3_WMMA_MMQ_SINCE:
+        return (f"known gap: a llama.cpp build before WMMA-MMQ on RDNA 3 ({gpu.gfx_target}, dated {date}): quantized "
+                "prompts ran MMQ on the vector units; the app models current builds")
+    return None
+
+
 def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
     """Why an MoE row measured on filler weights is not scored (``FILLER_WEIGHT_SOURCES``); None otherwise."""
     why = FILLER_WEIGHT_SOURCES.get(row.get("url", "").strip())
@@ -320,14 +342,14 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
 
 
 def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
-    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a GPU before
-    graph builds); None to score it."""
+    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a build before CUDA
+    graphs or before WMMA-MMQ on RDNA 3); None to score it."""
     if isinstance(job, str):
         return job
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return filler_weight_moe(row, arch) or pre_graph_build(row, gpu)
+    return filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_wmma_mmq_build(row, gpu)
 
 
 def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -> tuple[float | None, str | None]:

@@ -186,8 +186,14 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: Refitted 2026-11-28 (second round) with the calibration sources collected that day: MMQ 0.228 with an RTX 4090's
 #: Q2_K pp2048 (PR #7921), an RTX 4070 Ti's Q5_K_M pp512 (tiry/tairy) and two RTX PRO 6000s' Qwen3 32B pp512 (issue
 #: #13751); ROCm 0.290 with an MI50's five pp1024 (PR #27841), a Radeon Pro W7900's IQ2_XS pp2048 (PR #17576) and
-#: three Ryzen AI Max+ 395 pp512 (geerlingguy/ai-benchmarks #21, kyuz0's and lhl's Llama 2 7B Q4_0 logs).
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_MMA: 0.228, GgufPath.ROCM: 0.290}
+#: three Ryzen AI Max+ 395 pp512 (geerlingguy/ai-benchmarks #21, kyuz0's and lhl's Llama 2 7B Q4_0 logs). Then, the
+#: same day: RDNA 3's quantized prompts of builds before WMMA-MMQ reached it (llama.cpp PR #17576, late 2025; the
+#: geerlingguy and lhl rows of August 2025, 4.0-4.6x slower than the current build's) became a known gap, and the
+#: MI50 (gfx906: no matrix units) its own path, MMQ with dp4a (``gguf_paths.AMD_MATRIX_MMQ_TARGETS``): ROCm 0.306 on
+#: the RX 7900 XTX's two, the W7900's and kyuz0's Strix Halo Q4_0 rows; dp4a 0.247 of four times the FP32 rate on
+#: the MI50's five pp1024 of PR #27841 (the prior, 0.418, before: no dp4a prompt row had been scored).
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.228,
+                                            GgufPath.ROCM: 0.306}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

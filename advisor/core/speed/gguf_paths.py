@@ -26,9 +26,12 @@ ggml/src/ggml-cuda/common.cuh at 00108827 (``ggml_cuda_dp4a``, the CC constants)
 * ``DEQUANT``: quantized weights below CC 6.1 (the Tesla P100, GP100: no ``__dp4a``) are dequantized to
   FP16 and multiplied by cuBLAS on the CUDA cores (``ggml_cuda_should_use_mmq`` returns false below
   GGML_CUDA_CC_DP4A); the catalog holds no non-tensor FP16 rate, so that prefill is said to be unknown;
-* ``ROCM``: AMD cards through HIP run MMQ on MFMA (CDNA) or WMMA (RDNA3/4) units, or dequantize to 16 bits
-  for hipBLAS (RDNA3's Q2_K and Q6_K above 128 tokens, CDNA's K-quants above 256), and rocBLAS for 16-bit
-  weights, all at the card's dense 16-bit matrix rate (``bf16_tflops_dense``);
+* ``ROCM``: AMD cards through HIP run MMQ on MFMA (CDNA: ``amd_mfma_available``, PR #14624) or WMMA (RDNA 3 / 3.5
+  and 4: ``amd_wmma_available``, PRs #17576 and #17156, late 2025) units, or dequantize to 16 bits for hipBLAS
+  (RDNA3's Q2_K and Q6_K above 128 tokens, CDNA's K-quants above 256), and rocBLAS for 16-bit weights, all at the
+  card's dense 16-bit matrix rate (``bf16_tflops_dense``); an AMD GPU with neither unit (GCN's gfx906 — MI50, MI60,
+  Radeon VII —, RDNA 1 / 2) runs a quantized prompt's MMQ with dp4a (``ggml_cuda_dp4a``: the ``sdot4`` dot product
+  of four int8 pairs), the ``MMQ_DP4A`` path, at four times its FP32 rate;
 * ``METAL``: Apple GPUs multiply 8x8 ``simdgroup_matrix`` tiles on their FP32 pipelines, which run FP16 at
   the same rate (philipturner/metal-benchmarks README at 936d911e: F16 and F32 OPs/clock equal on M1 and
   later), every weight type dequantized into threadgroup memory first: the FP32 peak (``fp32_tflops``).
@@ -52,6 +55,9 @@ FLOAT_FORMATS = ("f16", "bf16", "f32", "fp16", "fp32")
 CC_DP4A = (6, 1)
 CC_VOLTA = (7, 0)  # FP16 tensor cores: a prompt's quantized weights go to cuBLAS (fp16_mma_hardware_available)
 CC_TURING = (7, 5)
+#: AMD gfx targets whose MMQ kernels run on matrix units: CDNA 1-4's MFMA (gfx908, gfx90a, gfx94x, gfx95x) and RDNA 3,
+#: 3.5 and 4's WMMA (gfx11xx, gfx12xx); any other AMD target runs MMQ with dp4a.
+AMD_MATRIX_MMQ_TARGETS = ("gfx908", "gfx90a", "gfx94", "gfx95", "gfx11", "gfx12")
 #: int8 operations per FP32 FMA slot: one ``__dp4a`` (4 multiply-adds = 8 operations) where an FMA does 2.
 DP4A_OPS_PER_FMA_OPS = 4
 
@@ -59,7 +65,7 @@ DP4A_OPS_PER_FMA_OPS = 4
 class GgufPath(StrEnum):
     CUBLAS = "cuBLAS FP16 tensor-core GEMM"  # also Volta's dequantized weights
     MMQ_MMA = "MMQ on the int8 tensor cores"
-    MMQ_DP4A = "MMQ with dp4a on the CUDA cores"
+    MMQ_DP4A = "MMQ with dp4a on the shader cores (CUDA cores, AMD vector units)"
     DEQUANT = "dequantized to FP16, GEMM on the CUDA cores"
     ROCM = "MMQ / rocBLAS on the matrix units"
     METAL = "Metal simdgroup matrix kernels"
@@ -72,7 +78,9 @@ def gguf_path(gpu: Gpu, weights: str) -> GgufPath | None:
     if backend is Backend.METAL:
         return GgufPath.METAL
     if backend is Backend.ROCM:
-        return GgufPath.ROCM
+        if weights.lower() in FLOAT_FORMATS or gpu.gfx_target.startswith(AMD_MATRIX_MMQ_TARGETS):
+            return GgufPath.ROCM
+        return GgufPath.MMQ_DP4A
     if backend is not Backend.CUDA:
         return None
     if weights.lower() in FLOAT_FORMATS:

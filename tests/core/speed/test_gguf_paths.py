@@ -52,7 +52,22 @@ def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
     assert f16 != pytest.approx(q4, rel=0.05)
     # the shares are the calibration fit's (benchmarks/speed_calibration.fit_gguf_paths)
     assert es.gguf_compute_share(GgufPath.CUBLAS) == es.engine_speed(es.Engine.LLAMA_CPP).compute
-    assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_MMA, GgufPath.ROCM}
+    assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_DP4A, GgufPath.MMQ_MMA, GgufPath.ROCM}
+
+
+@pytest.mark.parametrize(("gpu_id", "weights", "path"), [
+    ("mi50-16gb", "q4_0", GgufPath.MMQ_DP4A),  # gfx906: no MFMA or WMMA, MMQ with sdot4
+    ("mi50-16gb", "f16", GgufPath.ROCM),  # 16-bit weights go to rocBLAS
+    ("rx-7900-xtx", "q4_k_m", GgufPath.ROCM),  # gfx1100: WMMA-MMQ
+    ("ryzen-ai-max-plus-395", "q4_0", GgufPath.ROCM),  # gfx1151, RDNA 3.5
+    ("mi300x", "q4_k_m", GgufPath.ROCM),  # gfx942: MFMA
+    ("tesla-p40", "q4_0", GgufPath.MMQ_DP4A),  # CUDA 6.1
+])
+def test_amd_gpus_without_matrix_units_run_a_quantized_prompt_with_dp4a(gpu_id, weights, path):
+    gpu = load_catalog().catalog.gpus[gpu_id]
+    assert gguf_path(gpu, weights) is path
+    if path is GgufPath.MMQ_DP4A:  # four int8 multiply-adds where an FMA does one: 4x the FP32 rate
+        assert gguf_peak_flops(gpu, weights) == pytest.approx(4 * gpu.fp32_tflops * 1e12)
 
 
 def test_the_path_shares_are_the_calibration_fit():

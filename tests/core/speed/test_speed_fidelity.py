@@ -26,22 +26,22 @@ PINNED = {
     "h42a-lcpp-7921-4090-l8b-q2_k-pp2048": 29, "h42a-lcpp-8018-4090-l8b-q2_k-pp2048": 31,
     "h42a-lcpp-8018-4090-l8b-q5_0-pp2048": 3, "h42a-tairy-4070ti-l3-8b-q5_k_m-pp512": 12,
     "h42a-tairy-4070ti-l3-8b-q5_k_m-tg128": 17, "h42a-yesweare-3060-l31-8b-q5_k_m-tg512": 12,
-    "h42a-yesweare-3060-q25-14b-q5_k_m-tg512": 13, "h42b-geerling21-ryzenai395-3b-fa1-pp512": 364,
+    "h42a-yesweare-3060-q25-14b-q5_k_m-tg512": 13,
     "h42b-geerling21-ryzenai395-3b-fa1-tg128": 24, "h42b-kyuz0-ryzenai395-gemma3-27b-bf16-pp512": 5,
     "h42b-kyuz0-ryzenai395-gemma3-27b-bf16-tg128": 17, "h42b-kyuz0-ryzenai395-l2-7b-q4_0-pp512": 19,
     "h42b-kyuz0-ryzenai395-l2-7b-q4_0-tg128": 6, "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-bf16-pp512": 232,
-    "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-bf16-tg128": 12, "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-q4_k_m-pp512": 141,
+    "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-bf16-tg128": 12, "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-q4_k_m-pp512": 154,
     "h42b-kyuz0-ryzenai395-qwen3-30b-a3b-q4_k_m-tg128": 37, "h42b-lcpp-17576-w7900-l8b-iq1_s-ub1-pp2048": 3,
-    "h42b-lcpp-17576-w7900-l8b-iq2_xs-pp2048": 30, "h42b-lcpp-17576-w7900-l8b-iq2_xxs-ub1-pp2048": 54,
+    "h42b-lcpp-17576-w7900-l8b-iq2_xs-pp2048": 37, "h42b-lcpp-17576-w7900-l8b-iq2_xxs-ub1-pp2048": 54,
     "h42b-lcpp-17576-w7900-l8b-q6_k-ub1-pp2048": 45, "h42b-lcpp-18666-ryzenai395-l8b-iq1_s-ub1-pp2048": 31,
-    "h42b-lcpp-18666-ryzenai395-l8b-iq2_xxs-pp2048": 11, "h42b-lcpp-18666-ryzenai395-l8b-iq3_s-ub1-pp2048": 18,
+    "h42b-lcpp-18666-ryzenai395-l8b-iq2_xxs-pp2048": 17, "h42b-lcpp-18666-ryzenai395-l8b-iq3_s-ub1-pp2048": 18,
     "h42b-lcpp-18816-r9700-l8b-iq2_s-ub1-pp2048": 13, "h42b-lcpp-18816-r9700-l8b-q3_k_s-ub1-pp2048": 3,
     "h42b-lcpp-26705-7900xtx-l8b-q2_k-ub1-pp128": 17, "h42b-lcpp-26705-7900xtx-l8b-q3_k_m-ub1-pp128": 3,
     "h42b-lcpp-26705-r9700-l8b-q2_k-ub1-pp128": 20, "h42b-lcpp-26705-r9700-l8b-q3_k_m-ub1-pp128": 11,
     "h42b-lcpp-27841-mi50-l8b-iq1_s-pp1024": 36, "h42b-lcpp-27841-mi50-l8b-iq2_xxs-pp1024": 33,
     "h42b-lcpp-27841-mi50-l8b-iq4_nl-pp1024": 46, "h42b-lcpp-27841-mi50-l8b-iq4_xs-pp1024": 47,
-    "h42b-lcpp-27841-mi50-l8b-q4_0-pp1024": 56, "h42b-lhl-ryzenai395-l2-7b-q4_0-pp512": 303,
-    "h42b-lhl-ryzenai395-l2-7b-q4_0-tg128": 3, "h42b-lhl-ryzenai395-l2-7b-q4_k_m-pp512": 305,
+    "h42b-lcpp-27841-mi50-l8b-q4_0-pp1024": 56,
+    "h42b-lhl-ryzenai395-l2-7b-q4_0-tg128": 3,
     "h42b-lhl-ryzenai395-l2-7b-q4_k_m-tg128": 10, "h42c-lcpp-13751-2xrtxpro6000-qwen3-32b-q4_k_m-pp512": 10,
     "h42c-lcpp-13751-2xrtxpro6000-qwen3-32b-q4_k_m-tg128": 65,
     "h42c-lcpp-19378-4x4090-l70b-q4_k_m-smlayer-pp2048": 41, "h42c-lcpp-19378-4x4090-l70b-q4_k_m-smlayer-pp512": 28,
@@ -374,3 +374,17 @@ def test_a_published_gpu_name_finds_its_catalog_id() -> None:
     assert speed_fidelity.gpu_id_of(" A100 80GB ", catalog) == "a100-80gb-sxm"  # GPU_IDS
     assert speed_fidelity.gpu_id_of("RTX 4070 Ti", catalog) == "rtx-4070-ti"  # written as a catalog id
     assert speed_fidelity.gpu_id_of("RTX 9999", catalog) is None
+
+
+@pytest.mark.parametrize(("gpu_id", "weights", "date", "gap"), [
+    ("ryzen-ai-max-plus-395", "q4_k_m", "2025-08-05", True),  # lhl's plain HIP build: before WMMA-MMQ on RDNA 3
+    ("ryzen-ai-max-plus-395", "q4_0", "2026-03-30", False),  # a current build
+    ("ryzen-ai-max-plus-395", "bf16", "2025-08-05", False),  # 16-bit weights go to rocBLAS, not MMQ
+    ("rx-7900-xtx", "q4_0", "", False),  # undated: scored, as the CUDA-graph rule does
+    ("rtx-4090", "q4_0", "2025-08-05", False),  # not RDNA 3
+])
+def test_a_quantized_prompt_on_rdna3_before_wmma_mmq_is_a_known_gap(catalog, gpu_id, weights, date, gap):
+    row = {"engine": "llama.cpp", "group": "prefill", "weights": weights, "source_date": date}
+    why = speed_fidelity.pre_wmma_mmq_build(row, catalog.gpus[gpu_id])
+    assert (why is not None) is gap
+    assert why is None or why.startswith("known gap: a llama.cpp build before WMMA-MMQ on RDNA 3")
