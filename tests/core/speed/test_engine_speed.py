@@ -23,6 +23,8 @@ def test_fitted_constants_as_shipped():
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
+        # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.64, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3,
                                             kv_bandwidth=0.0373),
@@ -38,7 +40,8 @@ def test_fitted_constants_as_shipped():
 
 def test_engines_without_a_fit_take_their_sibling_or_the_priors():
     assert es.engine_speed(Engine.DEEPSPEED) == es.FITTED[Engine.VLLM]
-    assert es.engine_speed(Engine.OLLAMA) == es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
+    assert es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
+    assert es.engine_speed(Engine.OLLAMA) == es.FITTED[Engine.OLLAMA] != es.FITTED[Engine.LLAMA_CPP]
 
 
 def test_kv_share_grows_with_the_batch_up_to_the_weights_share():

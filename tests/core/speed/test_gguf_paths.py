@@ -49,7 +49,11 @@ def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
     rtx = gpu_build(catalog, "rtx-4090", 1)
     f16 = estimate(arch, PlannedJob(engine="llama.cpp", weights="f16", context_len=512), rtx).speed.prefill_tokens_per_s
     q4 = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=512), rtx).speed.prefill_tokens_per_s
-    assert f16 != pytest.approx(q4, rel=0.05)
+    # each format on its own kernel path with its own share of its own peak (the fitted shares decide how far apart
+    # they land: within 2 % since the refit of 2026-11-28, second round)
+    rtx_gpu = catalog.gpus["rtx-4090"]
+    assert (gguf_path(rtx_gpu, "f16"), gguf_path(rtx_gpu, "q4_k_m")) == (GgufPath.CUBLAS, GgufPath.MMQ_MMA)
+    assert f16 != pytest.approx(q4, rel=1e-3)
     # the shares are the calibration fit's (benchmarks/speed_calibration.fit_gguf_paths)
     assert es.gguf_compute_share(GgufPath.CUBLAS) == es.engine_speed(es.Engine.LLAMA_CPP).compute
     assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_DP4A, GgufPath.MMQ_MMA, GgufPath.ROCM}
