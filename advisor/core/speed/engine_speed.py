@@ -112,14 +112,15 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # Ninth fit (2026-11-28, second round), the same fit on the calibration part of the sources collected that day
 # (benchmarks/README.md lists them): llama.cpp 58 rows (0.251 -> 0.236): bandwidth 0.67 -> 0.72; vLLM 75 rows
 # (0.111 -> 0.110): bandwidth the prior 0.699 -> 0.69; TensorRT-LLM 45 rows (0.113 -> 0.111): bandwidth vLLM's
-# 0.69, compute 0.57 -> 0.55.
+# 0.69, compute 0.57 -> 0.55. Third round (the same day): llama.cpp 69 rows, 34 of them decode (0.183 -> 0.181):
+# bandwidth 0.72 -> 0.68 — the share moves by 5-7 % with each round's rows (0.67, 0.72, 0.68), about its uncertainty.
 # Ollama fitted on its own (2026-11-28, second round: 12 calibration decode rows reached ``MIN_ROWS``, all of one
 # source, itsmostafa/inference-speed-tests on M-series Macs; mean |ln err| 0.216 on llama.cpp's constants -> 0.070):
 # bandwidth 0.64, a host floor of 0.44 ms a layer (its runner's step, on top of llama.cpp's kernels). One source, one
 # vendor: checked on another, untrusted and not fitted, stefanthoss's Ollama runs on an RTX A4000 and A5000 — 17-48 %
 # off with llama.cpp's constants, 4-11 % with these.
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.68, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
@@ -198,8 +199,9 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: MI50 (gfx906: no matrix units) its own path, MMQ with dp4a (``gguf_paths.AMD_MATRIX_MMQ_TARGETS``): ROCm 0.306 on
 #: the RX 7900 XTX's two, the W7900's and kyuz0's Strix Halo Q4_0 rows; dp4a 0.247 of four times the FP32 rate on
 #: the MI50's five pp1024 of PR #27841 (the prior, 0.418, before: no dp4a prompt row had been scored). MMQ 0.212 with
-#: the second round's calibration prompts (an L4's, an L40S's and an RTX PRO 6000's Q4/Q5 prompts).
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.212,
+#: the second round's calibration prompts (an L4's, an L40S's and an RTX PRO 6000's Q4/Q5 prompts); 0.213 with the
+#: third's (PRs #8062 and #8495: RTX 3090 and 4090 K-quant and Q5 prompts).
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.213,
                                             GgufPath.ROCM: 0.306}
 
 

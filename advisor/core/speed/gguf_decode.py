@@ -74,7 +74,8 @@ LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
 #: 16 slots a weight of 4 to 8 bits, 19 under 4 bits. Refitted 2026-11-28 (second round) on 29 calibration decode
 #: rows (the day's new calibration sources added the RX 7900 XTX's, R9700's and W7900's rows of PRs #26705, #18816
 #: and #17576, three Ryzen AI Max+ 395 tg128, a P40's Q4_0 of PR #15715, RTX 3060, 4070 Ti and 4090 rows and two
-#: RTX PRO 6000s' tg128 of issue #13751) with the engine's bandwidth share (0.72): 16 and 16.5.
+#: RTX PRO 6000s' tg128 of issue #13751) with the engine's bandwidth share (0.72): 16 and 16.5; unchanged on 34 rows
+#: with the third round's (bandwidth share 0.68).
 ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.0, LOW_BIT: 16.5}
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
