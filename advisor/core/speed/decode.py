@@ -94,7 +94,7 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
     gpus = r.build.gpus[:planned.n_gpus]
-    floor = max(engine_speed(planned.engine).floor_s_per_layer * arch.n_layers, _gguf_floor(arch, planned, gpus))
+    floor = max(_engine_floor(arch, planned, gpus), _gguf_floor(arch, planned, gpus))
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
@@ -113,6 +113,17 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
     if not job.engine.gguf:
         return read
     return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
+
+
+def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
+    """The engine's fitted host time per layer × layers. A GGUF engine's (Ollama's: 0.44 ms, fitted on Macs) binds
+    only where its kernels are launched one by one (``gguf_decode.host_launched``: Metal, CUDA without graphs), as
+    llama.cpp's own host floor does; a CUDA card that replays a graph hides it (an RTX 5090 runs Ollama's 14B at
+    about 120 tokens/s, Ollama issue #9701, where 0.44 ms a layer would cap it near 47)."""
+    floor = engine_speed(job.engine).floor_s_per_layer * arch.n_layers
+    if job.engine.gguf and not any(gguf_decode.host_launched(g) for g in gpus):
+        return 0.0
+    return floor
 
 
 def _gguf_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:

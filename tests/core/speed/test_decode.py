@@ -47,3 +47,18 @@ def test_compute_bound_gemms_do_not_hide_the_kv_read():
     weights = estimate_memory(arch, w).breakdown.weights / (g.mem_bandwidth_gb_per_s * 1e9 * e.bandwidth)
     assert gemm > weights + kv_read  # one roofline over the step would give just the GEMMs' time
     assert step_s(arch, w) == pytest.approx(gemm + kv_read, rel=0.05)
+
+
+def test_ollamas_host_floor_binds_only_where_kernels_are_launched_one_by_one(catalog):
+    # Ollama's fitted 0.44 ms a layer (Macs) caps a Mac's 8B decode; a CUDA card that replays a graph does not pay it
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.speed.engine_speed import FITTED, Engine
+
+    arch = catalog.models["llama-3.1-8b"]
+    job = PlannedJob(engine="ollama", weights="q4_k_m", context_len=2048)
+    floor_tps = 1 / (FITTED[Engine.OLLAMA].floor_s_per_layer * arch.n_layers)
+    mac = estimate(arch, job, gpu_build(catalog, "apple-m4-max-128gb", 1)).speed.decode_tokens_per_s
+    rtx = estimate(arch, job, gpu_build(catalog, "rtx-4090", 1)).speed.decode_tokens_per_s
+    assert mac == pytest.approx(floor_tps, rel=0.02)  # bound by the floor
+    assert rtx > 1.5 * floor_tps  # bound by its bandwidth and kernels, not the floor
