@@ -209,7 +209,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         train_matmul_factor,
     )
     from advisor.core.speed.layout import split_of
-    from advisor.core.speed.training import optimizer_step_seconds
+    from advisor.core.speed.optimizer_step import optimizer_step_seconds
 
     catalog = catalog or load_catalog().catalog
     rows = speed_fidelity.load_rows() if rows is None else rows

@@ -48,7 +48,7 @@ from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
-from advisor.core.speed.inference import moe_read_fraction  # noqa: E402
+from advisor.core.speed.decode import moe_read_fraction  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -215,7 +215,7 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
 #: Sources whose engines were built without a checkpoint, on their filler weights (random, or left unfilled,
 #: by version: tensorrt_llm/parameter.py). Speed does not depend on a dense model's weight values, but an MoE
 #: model's router decides from them which experts each token reads: with filler weights its choices are not a
-#: trained router's, which spreads a batch's tokens over the experts (``inference.moe_read_fraction``). Such
+#: trained router's, which spreads a batch's tokens over the experts (``decode.moe_read_fraction``). Such
 #: a row of an MoE model times a job no user runs, and is a known gap. TensorRT-LLM's 0.9.0 performance page
 #: builds every engine it documents with ``trtllm-build --model_config <config.json>`` from a config it prints
 #: ("Prepare a config json file"; GPT-J, Llama 2 7B and 70B, Falcon 180B) and documents no Mixtral build; three
@@ -297,7 +297,7 @@ def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
 def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, build, weights_bytes: float) -> float | None:
     """The most a decode row's quantity can be for its job: one step of the batch reads at least the
     busiest GPU's weights (``weights_bytes``) — of an MoE model, the experts that uniform routing of the
-    batch touches (``inference.moe_read_fraction``), as trained routers balance them — at the card's
+    batch touches (``decode.moe_read_fraction``), as trained routers balance them — at the card's
     datasheet peak bandwidth; the prompt, the KV cache, compute and every overhead are left out. None for
     a layer or pipeline split (its GPUs take turns) and for rows of other groups."""
     if row["group"] != "decode" or (job.n_gpus > 1 and job.parallel is not Parallel.TP):

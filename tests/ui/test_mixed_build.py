@@ -10,7 +10,7 @@ from advisor.core.hardware.catalog import RecordKind
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import BuildGpu
 from advisor.core.job.choices import Engine
-from advisor.core.speed.inference import stage_shares
+from advisor.core.speed.decode import stage_shares
 from advisor.storage import paths
 from advisor.storage.catalog_store import load_catalog, user_record_path
 from advisor.ui.add_build_dialog import AddBuildDialog

@@ -15,7 +15,7 @@ from advisor.core.job.job import Job
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
 from advisor.core.speed import engine_speed, flops, scores
-from advisor.core.speed import training as speed_training
+from advisor.core.speed import optimizer_step
 from advisor.core.units import MIB
 
 
@@ -27,7 +27,7 @@ class Formula(Frozen):
 
 def _adamw_step_bytes(kernel: OptimizerKernel) -> float:
     """Bytes an AMP AdamW job's optimizer step moves per trained parameter with ``kernel``."""
-    return speed_training.optimizer_step_bytes_per_param(Job(mode=Mode.TRAIN, optimizer_kernel=kernel))
+    return optimizer_step.optimizer_step_bytes_per_param(Job(mode=Mode.TRAIN, optimizer_kernel=kernel))
 
 
 def _engine_constants() -> str:

@@ -71,7 +71,7 @@ def fit_figures(memory: MemoryBreakdown, planned: PlannedJob, build: ResolvedBui
     usable = min(each)
     if planned.parallel in (Parallel.PP, Parallel.LAYER_SPLIT) and len(set(each)) > 1 and need > 0:
         # Unequal cards: layers go in proportion to each card's memory (llama.cpp --tensor-split,
-        # advisor.core.speed.inference.stage_shares); the per-GPU overhead (runtime, buffers) is
+        # advisor.core.speed.decode.stage_shares); the per-GPU overhead (runtime, buffers) is
         # on every card. The usable figure is the one the equal-split need is judged against.
         overhead = memory.runtime + memory.buffers
         ratio = (need - overhead) * len(each) / sum(each) + overhead / min(each)

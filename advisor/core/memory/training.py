@@ -20,41 +20,22 @@ from advisor.core.memory.after_batch import AfterBatch, after_batch
 from advisor.core.memory.before_batch import BeforeBatch, before_batch
 from advisor.core.memory.inference import CUDA_CONTEXT_BYTES
 from advisor.core.memory.objectives import (
-    OBJECTIVE_WORDS,
-    PAIR_SEQUENCES,
-    TRL_COMMIT,
     objective_note,
-    reference_weights_bytes,
     sequences_per_step,
 )
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.memory.sharding import (
-    GATHERED_LAYERS,
     NCCL_BYTES_PER_GPU,
-    RESERVE_EXPANDABLE,
-    RESERVE_MULTI_STREAM,
-    RESERVE_SINGLE_STREAM,
-    optim_states_only,
-    optimizer_in_backward_grad_bytes,
     reserve_factor,
-    zero_states_per_gpu_bytes,
 )
 from advisor.core.memory.train_buffers import (
-    ACTIVATION_QUANT_SHARE,
-    as_trained,
     loss_buffer_bytes,
     train_activations,
 )
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import MIB
 
-__all__ = [
-    "ACTIVATION_QUANT_SHARE", "ACT_OFFLOAD_LAYERS_ON_GPU", "GATHERED_LAYERS", "MICRO_BATCH_FIELDS",
-    "NCCL_BYTES_PER_GPU", "OBJECTIVE_WORDS", "PAIR_SEQUENCES", "RESERVE_EXPANDABLE", "RESERVE_MULTI_STREAM",
-    "RESERVE_SINGLE_STREAM", "SET_BY_USER", "TRL_COMMIT", "as_trained", "estimate_training", "loss_buffer_bytes",
-    "objective_note", "optim_states_only", "optimizer_in_backward_grad_bytes", "reference_weights_bytes",
-    "reserve_factor", "zero_states_per_gpu_bytes",
-]
+__all__ = ["ACT_OFFLOAD_LAYERS_ON_GPU", "MICRO_BATCH_FIELDS", "SET_BY_USER", "estimate_training"]
 
 #: Activation offloading keeps about two layers' activations on the GPU: the one in use and the
 #: one being copied (torchtune ``OffloadActivations`` uses a second stream to overlap copies).

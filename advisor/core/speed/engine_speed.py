@@ -141,7 +141,7 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: TensorRT-LLM on vLLM's constants (its own are not fitted: no row at a small batch). The kernel
 #: reaches a small share: FP32 accumulation and per-key reductions across a warp, not its
 #: multiply-adds, bound it. The share is of an SM of 128 FP32 lanes (the H200's); on a chip of 64
-#: (``flops.fp32_lanes_per_sm``) the same kernel reaches twice it (``inference.per_head_attention_flops_per_s``).
+#: (``flops.fp32_lanes_per_sm``) the same kernel reaches twice it (``decode.per_head_attention_flops_per_s``).
 PER_HEAD_ATTENTION_SHARE = 0.11
 #: FP32 lanes per SM of the cards the share was fitted on (the H200's; ``flops.fp32_lanes_per_sm``).
 PER_HEAD_ATTENTION_SHARE_LANES = 128

@@ -44,14 +44,14 @@ from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_la
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed import engine_speed as _es
-from advisor.core.speed.decode import decode_step, moe_read_fraction, per_head_attention_flops_per_s, stage_shares
+from advisor.core.speed.decode import decode_step
 from advisor.core.speed.flops import matmul_share
 from advisor.core.speed.layout import Split, run_of, split_of
 from advisor.core.speed.prefill import moe_offload_seconds, prefill_seconds
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.training import training_speed
 
-__all__ = ["estimate_speed", "moe_read_fraction", "per_head_attention_flops_per_s", "split_of", "stage_shares"]
+__all__ = ["estimate_speed"]
 
 
 def _trt_llm_notes(arch: ModelArch, job: Job) -> list[str]:

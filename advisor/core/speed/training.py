@@ -35,37 +35,21 @@ from advisor.core.speed.flops import (
 )
 from advisor.core.speed.layout import DATA_PARALLEL, LAYER_SPLIT_NOTE, Run, Split, run_of
 from advisor.core.speed.optimizer_step import (
-    FOREACH_EXTRA_GRAD_PASSES,
-    FOREACH_EXTRA_STATE_PASSES,
-    OPTIMIZER_SHARDED,
-    optimizer_step_bytes_per_param,
     optimizer_step_seconds,
 )
 from advisor.core.speed.results import Bottleneck, SpeedEstimate
 from advisor.core.speed.train_comm import (
-    TrainComm,
     bound_link_words,
     train_comm,
-    train_comm_per_step,
 )
 from advisor.core.speed.train_host import (
-    CPU_ADAM_BYTES_PER_PARAM,
     DEEPSPEED_OFFLOAD,
-    HOST_MEMORY_GB_PER_S,
-    NVME_GB_PER_S,
     cpu_optimizer_seconds,
     host_gb_per_s,
-    host_link_bytes_per_s,
     offload_seconds,
 )
 
-__all__ = [
-    "CPU_ADAM_BYTES_PER_PARAM", "DEEPSPEED_OFFLOAD", "FOREACH_EXTRA_GRAD_PASSES", "FOREACH_EXTRA_STATE_PASSES",
-    "HOST_MEMORY_GB_PER_S", "NVME_GB_PER_S", "OPTIMIZER_SHARDED", "TrainComm", "bound_link_words",
-    "cpu_optimizer_seconds", "host_gb_per_s", "host_link_bytes_per_s", "optimizer_step_bytes_per_param",
-    "optimizer_step_seconds", "reference_forward_flops_per_token", "sequences_per_example", "train_comm",
-    "train_comm_per_step", "training_speed",
-]
+__all__ = ["reference_forward_flops_per_token", "sequences_per_example", "training_speed"]
 
 _COMPILE_NOTE = f"; torch.compile × {TRAIN_COMPILE_SPEEDUP:g} (torchtitan, H100)"
 

@@ -220,7 +220,7 @@ def test_inference_memory_grows_with_context_and_batch(ctx, batch, extra):
 
 def test_optimizer_in_backward_keeps_one_tensors_gradient():
     from advisor.core.job.choices import Precision
-    from advisor.core.memory.training import optimizer_in_backward_grad_bytes
+    from advisor.core.memory.sharding import optimizer_in_backward_grad_bytes
 
     # Llama-3-8B: the 128256 × 4096 embedding (and lm_head) is the largest tensor, 2 B per gradient.
     assert optimizer_in_backward_grad_bytes(LLAMA3_8B, Precision.BF16) == 128_256 * 4096 * 2

@@ -15,11 +15,7 @@ from advisor.core.job.frameworks import apply_framework
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.states import trainable_params_of
-from advisor.core.memory.training import (
-    PAIR_SEQUENCES,
-    TRL_COMMIT,
-    reference_weights_bytes,
-)
+from advisor.core.memory.objectives import PAIR_SEQUENCES, TRL_COMMIT, reference_weights_bytes
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import (
     ADAPTER_PROMPT_LENGTH,

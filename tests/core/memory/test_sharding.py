@@ -34,11 +34,7 @@ def test_estimator_states_follow_zero(parallel):
 
 def test_allocator_and_device_need():
     # Device need = what PyTorch allocates × the caching allocator's reserve + CUDA context (+ NCCL).
-    from advisor.core.memory.training import (
-        NCCL_BYTES_PER_GPU,
-        RESERVE_EXPANDABLE,
-        RESERVE_SINGLE_STREAM,
-    )
+    from advisor.core.memory.sharding import NCCL_BYTES_PER_GPU, RESERVE_EXPANDABLE, RESERVE_SINGLE_STREAM
 
     one = estimate_memory(LLAMA2_7B, PlannedJob(**TRAIN)).breakdown
     assert one.peak_reserved == pytest.approx(one.peak_allocated * RESERVE_SINGLE_STREAM)

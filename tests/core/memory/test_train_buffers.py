@@ -15,7 +15,7 @@ def test_ddp_buckets_double_gradients():
 
 @pytest.mark.parametrize(("loss", "cheaper_than_upcast"), [("fp32-logits", False), ("chunked", True), ("fused", True)])
 def test_loss_implementations(loss, cheaper_than_upcast):
-    from advisor.core.memory.training import loss_buffer_bytes
+    from advisor.core.memory.train_buffers import loss_buffer_bytes
 
     w = PlannedJob(**TRAIN, seq_len=4096)
     upcast = loss_buffer_bytes(LLAMA3_8B, w.model_copy(update={"loss": "upcast"}), 1)

@@ -17,7 +17,7 @@ from advisor.core.memory.activations import (
 )
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.memory.training import as_trained
+from advisor.core.memory.train_buffers import as_trained
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 

@@ -8,6 +8,7 @@ from advisor.core.job import engine_versions as ev
 from advisor.core.job.choices import DecodeAttention
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
+from advisor.core.speed.decode import per_head_attention_flops_per_s
 from advisor.core.speed import engine_speed as es
 from advisor.core.speed import inference as sp
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm
@@ -63,7 +64,7 @@ def test_gqa_saves_a_per_head_kernel_nothing():
 
 
 def test_per_head_rate_is_the_fp32_peak_share():
-    assert sp.per_head_attention_flops_per_s(one_h100(), 1) == (67e12 * es.PER_HEAD_ATTENTION_SHARE,)
+    assert per_head_attention_flops_per_s(one_h100(), 1) == (67e12 * es.PER_HEAD_ATTENTION_SHARE,)
 
 
 @pytest.mark.parametrize(("architecture", "lanes"), [
@@ -84,7 +85,7 @@ def test_per_head_rate_follows_the_sms_issue_not_their_fp32_lanes():
     TensorRT-LLM 0.9.0 A100 rows of Mistral 7B, Mixtral and Falcon 180B had been 18-37 % slow)."""
     a100 = h100().model_copy(update={"id": "a100-80gb-sxm", "architecture": "Ampere (GA100)", "fp32_tflops": 19.5})
     build = ResolvedBuild(name="1x A100", gpus=(a100,), topology=Topology(pcie_gen=4))
-    assert sp.per_head_attention_flops_per_s(build, 1) == pytest.approx((2 * 19.5e12 * es.PER_HEAD_ATTENTION_SHARE,))
+    assert per_head_attention_flops_per_s(build, 1) == pytest.approx((2 * 19.5e12 * es.PER_HEAD_ATTENTION_SHARE,))
     catalog = load_catalog().catalog
     for gpu_id in ("a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie", "a100-80gb-sxm", "a30"):
         assert fp32_lanes_per_sm(catalog.gpus[gpu_id].architecture) == 64, gpu_id

@@ -6,7 +6,7 @@ from advisor.core.hardware.interconnect import collective_time_s
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.model.arch import ModelArch, Moe
-from advisor.core.speed import inference as sp
+from advisor.core.speed.decode import moe_read_fraction
 from advisor.core.speed import layout as speed_plan
 from advisor.core.speed.results import Bottleneck
 from tests.core.speed.speed_fixtures import (
@@ -156,9 +156,9 @@ def test_moe_decode_reads_only_the_experts_in_use():
     moe = ModelArch(id="moe", name="8x7B-like", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=8,
                     head_dim=128, ffn_size=14336, vocab_size=32000,
                     moe=Moe(n_experts=8, n_active=2, expert_ffn_size=14336))
-    assert sp.moe_read_fraction(moe, 1) < 0.35
-    assert sp.moe_read_fraction(moe, 64) == pytest.approx(1.0, abs=1e-6)
-    assert sp.moe_read_fraction(llama2_7b(), 1) == 1.0
+    assert moe_read_fraction(moe, 1) < 0.35
+    assert moe_read_fraction(moe, 64) == pytest.approx(1.0, abs=1e-6)
+    assert moe_read_fraction(llama2_7b(), 1) == 1.0
 
 
 # --- unknowns are said, never invented ------------------------------------------------------

@@ -7,7 +7,7 @@ from advisor.core.hardware.catalog import gpu_build, mixed_build
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
-from advisor.core.speed.inference import stage_shares
+from advisor.core.speed.decode import stage_shares
 
 
 def test_layer_shares_follow_each_cards_memory(catalog):

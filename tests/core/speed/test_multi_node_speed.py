@@ -7,7 +7,7 @@ from advisor.core.hardware.catalog import resolve_system, with_network, with_nod
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed.layout import run_of, split_of
 from advisor.core.speed.results import Bottleneck
-from advisor.core.speed.training import train_comm
+from advisor.core.speed.train_comm import train_comm
 from advisor.storage.catalog_store import load_catalog
 
 

@@ -10,7 +10,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import inference as sp
 from advisor.core.speed import layout as speed_plan
-from advisor.core.speed import training as speed_train
+from advisor.core.speed.optimizer_step import optimizer_step_bytes_per_param, optimizer_step_seconds
 from advisor.core.speed.flops import (
     DECODE_BANDWIDTH_EFFICIENCY,
 )
@@ -27,27 +27,27 @@ def test_the_optimizer_step_moves_every_trained_weight_and_state_once():
     # 8-bit AdamW's states are 1 B each. That is a fused kernel; PyTorch's foreach AdamW (its default when
     # the framework does not choose) adds 10 passes over a state and one over the gradient: 30 + 40 + 2.
     fused = dict(mode="train", optimizer_kernel="fused")
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused)) == 30
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused, precision="bf16")) == 14
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(**fused, optimizer="adamw-8bit")) == 18
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer_kernel="foreach")) == 72
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", precision="bf16")) == 14 + 20 + 2
+    assert optimizer_step_bytes_per_param(PlannedJob(**fused)) == 30
+    assert optimizer_step_bytes_per_param(PlannedJob(**fused, precision="bf16")) == 14
+    assert optimizer_step_bytes_per_param(PlannedJob(**fused, optimizer="adamw-8bit")) == 18
+    assert optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer_kernel="foreach")) == 72
+    assert optimizer_step_bytes_per_param(PlannedJob(mode="train", precision="bf16")) == 14 + 20 + 2
     # bitsandbytes' 8-bit AdamW is its own one-pass kernel, whatever PyTorch's AdamW would do
-    assert speed_train.optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer="adamw-8bit")) == 18
+    assert optimizer_step_bytes_per_param(PlannedJob(mode="train", optimizer="adamw-8bit")) == 18
     torchtune = with_framework_defaults(PlannedJob(mode="train", framework="torchtune"))
-    assert speed_train.optimizer_step_bytes_per_param(torchtune) == 14  # its defaults: pure bf16, fused AdamW
+    assert optimizer_step_bytes_per_param(torchtune) == 14  # its defaults: pure bf16, fused AdamW
     litgpt = with_framework_defaults(PlannedJob(mode="train", framework="litgpt"))
-    assert speed_train.optimizer_step_bytes_per_param(litgpt) == 36  # pure bf16, torch.optim.AdamW's foreach
+    assert optimizer_step_bytes_per_param(litgpt) == 36  # pure bf16, torch.optim.AdamW's foreach
     a, bw = llama2_7b(), rtx4090().mem_bandwidth_gb_per_s * 1e9
     full = PlannedJob(mode="train", method="full", optimizer_kernel="fused")
-    one = speed_train.optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)
+    one = optimizer_step_seconds(a, full, speed_plan.split_of(full), bw)
     assert one == pytest.approx(train_params(a, full) * 30 / (bw * DECODE_BANDWIDTH_EFFICIENCY))
     # ZeRO / FSDP step their shard; DDP every state on every GPU; a CPU optimizer none on the GPU
     for parallel, shards in (("fsdp", 4), ("zero2", 4), ("ddp", 1)):
         w = full.model_copy(update={"n_gpus": 4, "parallel": parallel})
-        assert speed_train.optimizer_step_seconds(a, w, speed_plan.split_of(w), bw) == pytest.approx(one / shards)
+        assert optimizer_step_seconds(a, w, speed_plan.split_of(w), bw) == pytest.approx(one / shards)
     off = full.model_copy(update={"offload": ("optimizer",)})
-    assert speed_train.optimizer_step_seconds(a, off, speed_plan.split_of(off), bw) == 0
+    assert optimizer_step_seconds(a, off, speed_plan.split_of(off), bw) == 0
 
 
 @settings(max_examples=40, deadline=None)

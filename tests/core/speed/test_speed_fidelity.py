@@ -10,7 +10,7 @@ import pytest
 
 from advisor.core.job.choices import Parallel
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.speed import inference
+from advisor.core.speed.decode import moe_read_fraction
 from tests.benchmark_scripts import load_benchmark
 
 speed_fidelity = load_benchmark("speed_fidelity")
@@ -352,7 +352,7 @@ def test_a_decode_row_faster_than_its_job_can_run_is_a_known_gap_not_scored(cata
     job = speed_fidelity.job_of(row).model_copy(update={"weights": "fp16"})
     build = speed_fidelity.hardware_of(row, catalog, "a100-80gb-sxm", 2)
     weights = 43.49 * 2**30
-    assert inference.moe_read_fraction(arch, 32) == pytest.approx(1.0, abs=1e-3)
+    assert moe_read_fraction(arch, 32) == pytest.approx(1.0, abs=1e-3)
     assert speed_fidelity.weight_read_bound(row, arch, job, build, weights) == pytest.approx(
         32 * 2039e9 / weights / 2, rel=2e-3)
     assert 690 < speed_fidelity.weight_read_bound(row, arch, job, build, weights) < 801  # its 801 tok/s/GPU

@@ -4,7 +4,7 @@ import pytest
 
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import inference as sp
-from advisor.core.speed import training as speed_train
+from advisor.core.speed.train_comm import train_comm_per_step
 from tests.core.speed.speed_fixtures import (
     hgx_h100,
     llama2_70b,
@@ -18,7 +18,7 @@ def test_fsdp_moves_one_and_a_half_times_the_ddp_volume():
     ddp = PlannedJob(parallel="ddp", **base)
     fsdp = PlannedJob(parallel="fsdp", **base)
     b = hgx_h100(8)
-    ratio = speed_train.train_comm_per_step(a, fsdp, b, sp.split_of(fsdp)) / speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
+    ratio = train_comm_per_step(a, fsdp, b, sp.split_of(fsdp)) / train_comm_per_step(a, ddp, b, sp.split_of(ddp))
     assert ratio == pytest.approx(1.5, rel=0.01)
 
 
@@ -30,6 +30,6 @@ def test_zero2_moves_the_ddp_volume(method):
     base = dict(mode="train", method=method, precision="bf16", n_gpus=8, seq_len=1)
     ddp, z2 = PlannedJob(parallel="ddp", **base), PlannedJob(parallel="zero2", **base)
     b = hgx_h100(8)
-    t_ddp = speed_train.train_comm_per_step(a, ddp, b, sp.split_of(ddp))
-    t_z2 = speed_train.train_comm_per_step(a, z2, b, sp.split_of(z2))
+    t_ddp = train_comm_per_step(a, ddp, b, sp.split_of(ddp))
+    t_z2 = train_comm_per_step(a, z2, b, sp.split_of(z2))
     assert t_z2 == pytest.approx(t_ddp, rel=0.01 if method == "full" else 0.3)  # small LoRA: latency terms

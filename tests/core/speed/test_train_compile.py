@@ -7,6 +7,7 @@ from advisor.core.job.choices import Framework
 from advisor.core.job.frameworks import PROFILES, with_framework_defaults
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import training as speed_train
+from advisor.core.speed.optimizer_step import optimizer_step_seconds
 from advisor.core.speed.flops import TRAIN_COMPILE_SPEEDUP
 from advisor.core.speed.layout import split_of
 from tests.benchmark_scripts import load_benchmark
@@ -25,7 +26,7 @@ def matmul_s(**kw):
     """A step's time less its optimizer step (which torch.compile does not speed up here)."""
     arch, build = llama2_7b(), one_4090()
     w = with_framework_defaults(PlannedJob(mode="train", method="lora", batch=1, seq_len=1024, **kw))
-    opt = speed_train.optimizer_step_seconds(arch, w, split_of(w), build.gpus[0].mem_bandwidth_gb_per_s * 1e9)
+    opt = optimizer_step_seconds(arch, w, split_of(w), build.gpus[0].mem_bandwidth_gb_per_s * 1e9)
     return 1024 / train_tps(**kw) - opt
 
 

@@ -24,11 +24,7 @@ def test_an_offloaded_optimizer_steps_on_the_cpu_at_host_memory_speed():
     # DeepSpeed's CPU-Adam streams the gradient, both moments and the fp32 weight in and the weight and moments
     # out (28 B per trained parameter) through host RAM, after the backward: the step grows by that time.
     from advisor.core.speed.flops import trainable_params
-    from advisor.core.speed.training import (
-        CPU_ADAM_BYTES_PER_PARAM,
-        HOST_MEMORY_GB_PER_S,
-        cpu_optimizer_seconds,
-    )
+    from advisor.core.speed.train_host import CPU_ADAM_BYTES_PER_PARAM, HOST_MEMORY_GB_PER_S, cpu_optimizer_seconds
 
     a = llama2_7b()
     w = PlannedJob(mode="train", method="full", seq_len=2048, offload=("optimizer",))

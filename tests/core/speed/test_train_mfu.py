@@ -12,6 +12,7 @@ from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import flops
 from advisor.core.speed import training as speed_train
+from advisor.core.speed.optimizer_step import optimizer_step_seconds
 from advisor.core.speed.layout import split_of
 from tests.benchmark_scripts import load_benchmark
 from tests.core.speed.speed_fixtures import llama2_7b, rtx4090
@@ -75,7 +76,7 @@ def test_training_runs_at_the_gpus_mfu(catalog):
                                                             framework="torchtitan"))
     s = speed_train.training_speed(arch, w, build, split_of(w), [])
     matmul_s = w.seq_len * flops.train_flops_per_token(arch, w) / (a100.bf16_tflops_dense * 1e12 * flops.train_mfu(a100))
-    optimizer_s = speed_train.optimizer_step_seconds(arch, w, split_of(w), a100.mem_bandwidth_gb_per_s * 1e9)
+    optimizer_s = optimizer_step_seconds(arch, w, split_of(w), a100.mem_bandwidth_gb_per_s * 1e9)
     assert s.train_tokens_per_s == pytest.approx(w.seq_len / (matmul_s + optimizer_s))
     assert any("62% model-FLOPs" in n and "1.08x a typical card" in n for n in s.notes)
 
@@ -103,7 +104,7 @@ def test_the_foreach_step_is_what_splits_the_h100_rows_by_model_size(catalog):
             arch = catalog.models[row["model_id"]]
             tokens = job.batch * job.seq_len
             step = tokens / float(row["tokens_per_s"])
-            opt = speed_train.optimizer_step_seconds(arch, job, split_of(job), bandwidth_bytes_per_s(h100))
+            opt = optimizer_step_seconds(arch, job, split_of(job), bandwidth_bytes_per_s(h100))
             out[row["id"]] = tokens * train_flops_per_token(arch, job) / (peak_flops(h100, job) * (step - opt))
         return out
 

@@ -6,7 +6,8 @@ from advisor.core.job.frameworks import with_framework_defaults
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import inference as sp
 from advisor.core.speed import layout as speed_plan
-from advisor.core.speed import training as speed_train
+from advisor.core.speed.optimizer_step import optimizer_step_seconds
+from advisor.core.speed.train_comm import train_comm_per_step
 from advisor.core.speed.flops import (
     TRAIN_MFU,
     matmul_params,
@@ -27,8 +28,8 @@ def test_fsdp_training_link_time_differs_a_lot():
     a = llama2_7b()
     w = PlannedJob(mode="train", method="full", optimizer="adamw-8bit", checkpointing="full", n_gpus=2,
                  parallel="fsdp", seq_len=2048)
-    c3 = speed_train.train_comm_per_step(a, w, pair_3090_nvlink(), sp.split_of(w))
-    c4 = speed_train.train_comm_per_step(a, w, pair_4090_pcie(), sp.split_of(w))
+    c3 = train_comm_per_step(a, w, pair_3090_nvlink(), sp.split_of(w))
+    c4 = train_comm_per_step(a, w, pair_4090_pcie(), sp.split_of(w))
     assert c4 / c3 > 3
     s3, s4 = speed(a, w, pair_3090_nvlink()), speed(a, w, pair_4090_pcie())
     assert s4.interconnect_share > 4 * s3.interconnect_share
@@ -65,7 +66,7 @@ def test_single_gpu_training_throughput_is_peak_times_mfu():
     mfu = TRAIN_MFU * 0.24 / TRAIN_MFU  # the HF Trainer (the default framework) measured on Hopper: its share of
     # a pre-training stack's figure, on the RTX 4090's unmeasured family the pre-training figure TRAIN_MFU
     matmul_s = w.seq_len * train_flops_per_token(a, w) / (rtx4090().bf16_tflops_dense * 1e12 * mfu)
-    optimizer_s = speed_train.optimizer_step_seconds(a, w, speed_plan.split_of(w), rtx4090().mem_bandwidth_gb_per_s * 1e9)
+    optimizer_s = optimizer_step_seconds(a, w, speed_plan.split_of(w), rtx4090().mem_bandwidth_gb_per_s * 1e9)
     assert 0 < optimizer_s < 0.01 * matmul_s  # LoRA: the adapters' states only
     assert s.train_tokens_per_s == pytest.approx(w.seq_len / (matmul_s + optimizer_s))
     assert s.bottleneck is Bottleneck.COMPUTE
