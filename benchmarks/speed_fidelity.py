@@ -132,46 +132,10 @@ def _int(row, col, default=0) -> int:
     return int(float(value)) if value else default
 
 
-#: torchtune README 'Optimization flags' table (pytorch/torchtune README at 1814feb1): 'Each
-#: technique is added on top of the previous one, except for LoRA and QLoRA, which do not use
-#: optimizer_in_bwd or AdamW8bit optimizer' — activation checkpointing is on from its row down.
-TORCHTUNE_CHECKPOINTED = ("tt-l32-3b-flags-ac", "tt-l32-3b-flags-optinbwd", "tt-l32-3b-flags-actoffload",
-                          "tt-l32-3b-flags-adamw8bit", "tt-l32-3b-flags-lora", "tt-l32-3b-flags-qlora")
-
-
-#: ... and torch.compile is on from its '+ Compile' row down (LoRA and QLoRA keep it: only
-#: optimizer_in_bwd and AdamW8bit are left out of them).
-TORCHTUNE_COMPILED = ("tt-l32-3b-flags-compile", "tt-l32-3b-flags-chunkedce", *TORCHTUNE_CHECKPOINTED)
-
-
-#: torchtitan docs/performance.md at 1ea476e9, column 'Activation checkpoiting': 'full' on these rows
-#: ('no' on titan-a100-l2-13b-64gpu-noac; its 'selective op' / 'selective layer' rows are not taken:
-#: neither is the app's selective recomputation).
-TORCHTITAN_CHECKPOINTED = ("titan-a100-l3-70b-64gpu-fullac", "titan-a100-l2-70b-64gpu-fullac")
-
-
 def compiled(row: dict[str, str]) -> bool | None:
-    """torch.compile as the row's source states it: the torchtune README's speed table ('all the below
-    numbers are provided for ... torch compile enabled', quoted in the rows' notes), its flags table
-    from '+ Compile' down (``TORCHTUNE_COMPILED``), torchtitan's '+ torch.compile' rows (ids ending
-    in -compile or -compile-fp8); None (the framework's default) otherwise."""
-    words = row["id"].lower().split("-")
-    if "torch compile enabled" in row.get("notes", "") or row["id"] in TORCHTUNE_COMPILED or "compile" in words:
-        return True
-    return None
-
-
-def method_of(row: dict[str, str]) -> str:
-    """Training method as the row's source names it (the id carries it: torchtune's 'LoRA' and
-    'QLoRA' rows; QLoRA's base is NF4): full unless the id says lora or qlora."""
-    words = row["id"].lower().split("-")
-    return "qlora" if "qlora" in words else "lora" if "lora" in words else "full"
-
-
-#: Rows whose training ran PyTorch's foreach AdamW (``--optimizer-kernel foreach``): this project's H100 runs,
-#: whose notes say 'optim adamw_torch' (benchmarks/gpu_measure.py's OPTIM then; transformers' name for
-#: torch.optim.AdamW built with PyTorch's default, foreach). Every other row takes its framework's default.
-FOREACH_ADAMW_PREFIXES = ("h100dev-",)
+    """torch.compile as the row's ``compile`` column states it (``--compile``; SPEEDS.md says, per source, where
+    the source says so); None (the framework's default) where the column is empty."""
+    return True if (row.get("compile") or "").strip().lower() == "yes" else None
 
 
 def job_of(row: dict[str, str]) -> PlannedJob | str:
@@ -184,12 +148,11 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     if row["group"] == "train":
         if engine not in TRAIN_ENGINES:
             return f"training engine {engine}"
-        return PlannedJob(mode="train", method=method_of(row), framework=TRAIN_ENGINES[engine], n_gpus=n,
-                        parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
-                        checkpointing="full" if row["id"] in (*TORCHTUNE_CHECKPOINTED, *TORCHTITAN_CHECKPOINTED)
-                        or "ckpt" in row["id"].lower().split("-") else "none",
-                        compile=compiled(row),
-                        optimizer_kernel="foreach" if row["id"].startswith(FOREACH_ADAMW_PREFIXES) else None)
+        # The row's own columns, the options a user sets: --method, --checkpointing, --compile, --optimizer-kernel.
+        return PlannedJob(mode="train", method=row.get("method") or "full", framework=TRAIN_ENGINES[engine], n_gpus=n,
+                          parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
+                          checkpointing=row.get("checkpointing") or "none", compile=compiled(row),
+                          optimizer_kernel=row.get("optimizer_kernel") or None)
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
         try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are
