@@ -182,13 +182,6 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
     return math.exp(sum(logs) / len(logs)), pairs
 
 
-#: Training rows not trusted for their layout alone (torchtitan on 64 A100s: the network between the eight machines
-#: is not stated, so the row is not scored) whose per-GPU step still gives the family's compute share: the only
-#: untrusted rows a fit takes (each row's notes say so).
-COMPUTE_ONLY_ROWS = frozenset({"titan-a100-l2-13b-64gpu-noac", "titan-a100-l3-70b-64gpu-fullac",
-                               "titan-a100-l2-70b-64gpu-fullac"})
-
-
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
     """``flops.TRAIN_MFU_BY_FAMILY`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU family (``Gpu.speed_family``:
     compute capability or gfx target), the geometric mean over the calibration sources' training rows run in
@@ -197,8 +190,9 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     step, ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached on a
     card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
     give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
-    (framework, family). Untrusted rows (as every other fit here; but ``COMPUTE_ONLY_ROWS``) and rows whose GPU,
-    model or layout the app lacks are left out. Returns
+    (framework, family). Untrusted rows (as every other fit here) and rows whose GPU, model or layout the app lacks
+    are left out; a row across machines whose network is not stated is in (the fit needs only its per-GPU step).
+    Returns
     {key: (MFU, the rows' ids)}."""
     from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.flops import (
@@ -216,8 +210,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     logs: dict[str | tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
     for row in rows:
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
-                or not (row.get("trusted") == "yes" or row["id"] in COMPUTE_ONLY_ROWS) or speed_fidelity.compiled(row)
-                or row["tokens_per_s_kind"] != "per-gpu"):
+                or row.get("trusted") != "yes" or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
             continue
         gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
         arch = catalog.models.get(row.get("model_id") or "")

@@ -77,22 +77,27 @@ WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
                  "hf": "hf"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
-#: Rows across machines, by row id prefix: GPUs per machine and each machine's network
-#: card and count, as the rows' notes give them. Trainy on WhiteFiber (torchtitan
-#: benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md): 'Each host has 8 NVIDIA H200 GPUs connected
-#: via NVLink', '400Gb/s (Mellanox CX-7) per GPU'.
-MACHINES = {"titan-trainy-": (8, "nvidia-connectx-7-ndr-400g", 8)}
 
 
 def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
     """The build a row ran on, as a user builds it (GPU × count, and machines × network card): ``n``
     cards of one GPU (``gpu_build``: SXM modules on their NVSwitch board, the TensorRT-LLM rows name
     'H100 SXM 80GB' and 'H200 SXM 141GB'; the 'A100' and 'A100 80GB' rows are mapped to the SXM part),
-    or identical machines joined by their network where the row spans machines (``MACHINES``)."""
-    for prefix, (per, nic, count) in MACHINES.items():
-        if row["id"].startswith(prefix) and n > per and n % per == 0:
-            return with_nodes(with_network(catalog, gpu_build(catalog, gpu, per), nic, count), n // per)
+    or, where the row states its machines (``nodes``, ``nic``, ``nics``: ``--nodes``, ``--nic``, ``--nics``),
+    identical machines of ``n / nodes`` cards joined by that network."""
+    nodes = _int(row, "nodes", 1)
+    if nodes > 1:
+        return with_nodes(with_network(catalog, gpu_build(catalog, gpu, n // nodes), row["nic"], _int(row, "nics", 1)),
+                          nodes)
     return gpu_build(catalog, gpu, n)
+
+
+def unstated_network(row: dict[str, str]) -> str | None:
+    """Why a row across machines whose network its source does not state is not scored; None otherwise."""
+    if _int(row, "nodes", 1) > 1 and not (row.get("nic") or "").strip():
+        return (f"known gap: {row['nodes']} machines whose network the source does not state (the per-GPU figure is "
+                "the source's; the app times the traffic between machines by their network card)")
+    return None
 
 
 def split_of(row: dict[str, str]) -> str:
@@ -306,13 +311,14 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
 
 def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
     """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a build before CUDA
-    graphs or before WMMA-MMQ on RDNA 3); None to score it."""
+    graphs or before WMMA-MMQ on RDNA 3, machines whose network is not stated); None to score it."""
     if isinstance(job, str):
         return job
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_wmma_mmq_build(row, gpu)
+    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_wmma_mmq_build(row, gpu)
+            or unstated_network(row))
 
 
 def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -> tuple[float | None, str | None]:

@@ -401,3 +401,12 @@ def test_a_quantized_prompt_on_rdna3_before_wmma_mmq_is_a_known_gap(catalog, gpu
     why = speed_fidelity.pre_wmma_mmq_build(row, catalog.gpus[gpu_id])
     assert (why is not None) is gap
     assert why is None or why.startswith("known gap: a llama.cpp build before WMMA-MMQ on RDNA 3")
+
+
+def test_a_row_across_machines_is_built_from_its_own_columns_or_is_a_known_gap(catalog):
+    aws = ROWS["h42h-awsp5-l31-8b-32xh100-bf16"]  # 4 p5.48xlarge: 8 H100 SXM each, 32 EFA cards each
+    build = speed_fidelity.hardware_of(aws, catalog, "h100-sxm", 32)
+    assert (build.nodes, len(build.gpus)) == (4, 32)  # four machines of eight
+    a100 = ROWS["titan-a100-l2-13b-64gpu-noac"]  # 8 machines, network not stated
+    assert speed_fidelity.unstated_network(a100).startswith("known gap: 8 machines")
+    assert speed_fidelity.unstated_network(aws) is None
