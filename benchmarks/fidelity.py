@@ -231,9 +231,6 @@ def evaluate(row: dict[str, str]) -> Outcome:
     return Outcome(**base, estimate_bytes=est, mapped=",".join(sorted(mechanisms(row))))
 
 
-MEMORY_GPU_IDS = {"a100 40gb": "a100-40gb-sxm", "a10g": "a10g"}  # names only this table uses
-
-
 def family_of(row: dict[str, str]) -> str:
     """The row's GPU family as the speed benchmark and the window name it (``Gpu.speed_family``), or
     'GPU not stated' / 'not in the catalog: NAME'."""
@@ -241,7 +238,7 @@ def family_of(row: dict[str, str]) -> str:
     if not name:
         return "GPU not stated"
     catalog = _catalog()
-    gpu = speed_fidelity.gpu_id_of(name, catalog) or MEMORY_GPU_IDS.get(name.lower())
+    gpu = speed_fidelity.gpu_id_of(name, catalog)
     return catalog.gpus[gpu].speed_family if gpu in catalog.gpus else f"not in the catalog: {name}"
 
 

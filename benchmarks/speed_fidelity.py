@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import sources  # noqa: E402  (benchmarks/sources.py)
 
 CSV = ROOT / "tests/data/speeds.csv"
-GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "h20 96gb": "h20", "h200 sxm 141gb": "h200-sxm",
+GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "a100 40gb": "a100-40gb-sxm", "h20 96gb": "h20", "h200 sxm 141gb": "h200-sxm",
            "h200": "h200-sxm", "h100 sxm 80gb": "h100-sxm", "h100": "h100-sxm", "l40s 48gb": "l40s", "l40s": "l40s",
            "rtx 4090": "rtx-4090", "rtx a6000": "rtx-a6000", "rtx 3090": "rtx-3090", "rtx 5090": "rtx-5090",
            "rtx 3090 ti": "rtx-3090-ti", "rtx 2080 ti": "rtx-2080-ti", "rtx 3060 12gb": "rtx-3060-12gb",
