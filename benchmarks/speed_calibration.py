@@ -305,6 +305,7 @@ GGUF_DECODE_GRIDS = {
     "issue_4bit_up": [round(0.5 * i, 1) for i in range(0, 121)],  # 0 to 60 issue slots per weight
     "issue_low_bit": [round(0.5 * i, 1) for i in range(0, 121)],
     "host_launched": [round(i * 0.005e-3, 8) for i in range(0, 101)],  # 0 to 0.5 ms per layer
+    "moe_dispatch": [round(i * 0.005e-3, 8) for i in range(0, 61)],  # 0 to 0.3 ms per MoE layer
 }
 
 
@@ -322,6 +323,7 @@ def _set_gguf_decode(values: dict) -> None:
     gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP] = values["issue_4bit_up"]
     gd.ISSUE_PER_WEIGHT[gd.LOW_BIT] = values["issue_low_bit"]
     gd.HOST_LAUNCHED_S_PER_LAYER = values["host_launched"]
+    gd.MOE_DISPATCH_S_PER_LAYER = values["moe_dispatch"]
 
 
 def gguf_decode_values() -> dict:
@@ -330,7 +332,7 @@ def gguf_decode_values() -> dict:
 
     return {"bandwidth": es.engine_speed(Engine.LLAMA_CPP).bandwidth,
             "issue_4bit_up": gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP], "issue_low_bit": gd.ISSUE_PER_WEIGHT[gd.LOW_BIT],
-            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER}
+            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER}
 
 
 def fit_gguf_decode(rows, catalog, start: dict | None = None) -> dict:
@@ -438,8 +440,8 @@ def main() -> int:
             else shipped_gguf)
     fitted[Engine.LLAMA_CPP] = es.FITTED[Engine.LLAMA_CPP]
     print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
-          f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3  "
-          f"({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
+          f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3, "
+          f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3  ({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
     _fit_engines(by_engine, catalog, fitted)
     print("# calibration rows per engine and their sources:")
     for engine, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value):

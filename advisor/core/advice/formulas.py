@@ -14,7 +14,7 @@ from advisor.core.job.frameworks import FRAMEWORK_NAMES
 from advisor.core.job.job import Job
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
-from advisor.core.speed import engine_speed, flops, scores
+from advisor.core.speed import engine_speed, flops, gguf_decode, scores
 from advisor.core.speed import optimizer_step
 from advisor.core.units import MIB
 
@@ -113,7 +113,8 @@ def _speed() -> tuple[Formula, ...]:
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
                 f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
-                "kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
+                f"kernels, in llama.cpp and Ollama plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.2f} ms a MoE "
+                "layer for its routing and expert dispatch kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
                 f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
                 "the host floor × layers, plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
@@ -125,7 +126,8 @@ def _speed() -> tuple[Formula, ...]:
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
                          "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "
                          "(one all-reduce per side-by-side layer)",
-                         "CUDA C++ Programming Guide, arithmetic instruction throughput")),
+                         "CUDA C++ Programming Guide, arithmetic instruction throughput",
+                         "llama.cpp src/llama-graph.cpp at 434f71a5 (build_moe_ffn)")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above); a prompt's attention without a fused kernel (transformers' eager attention, "
                 f"llama.cpp without flash attention, Ollama by default) also moves its scores through memory, "

@@ -15,7 +15,7 @@ from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.inference import kv_cache_bytes, per_gpu_kv
+from advisor.core.memory.inference import kv_cache_bytes, moe_layers, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
@@ -165,7 +165,17 @@ class _StepWork(NamedTuple):
     kv_share: float  # the engine's share of bandwidth on the KV read
     per_head: bool  # attention by a per-query-head kernel on the CUDA cores
     attn_whole: float  # the attention's FLOPs
-    quant: float  # seconds of dequantizing GEMVs
+    fixed: float  # seconds of kernels a step runs whatever their bytes (``fixed_kernels_seconds``)
+
+
+def fixed_kernels_seconds(arch: ModelArch, job: Job) -> float:
+    """Seconds of a decode step's kernels that take a fixed time each, whatever bytes they read: the
+    dequantizing GEMVs of integer weights in an engine that replays CUDA graphs
+    (``engine_speed.quant_kernel_s_per_layer``, every layer) and, in llama.cpp's graph, a MoE layer's routing
+    and expert dispatch (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``, each MoE layer)."""
+    quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
+    moe = gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) if job.engine.gguf else 0.0
+    return quant + moe
 
 
 def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:
@@ -178,18 +188,18 @@ def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:
         kv_share=e.kv_share(planned.batch),
         per_head=planned.decode_attention is DecodeAttention.PER_HEAD,
         attn_whole=planned.batch * attention_flops_per_token(arch, planned.context_len),
-        quant=_es.quant_kernel_s_per_layer(planned.engine, planned.weights) * arch.n_layers,  # dequantizing GEMVs
+        fixed=fixed_kernels_seconds(arch, planned),
     )
 
 
 def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float,
                  floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """A layer split: the GPUs take turns, each on its share of the layers, handing one activation on."""
-    e, frac, kv_whole, kv_share, per_head, attn_whole, quant = _step_work(arch, planned)
+    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned)
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
-        w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + quant * f
+        w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + fixed * f
         a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
         g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_whole * f, p, e)
@@ -204,14 +214,14 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
 def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], mem: MemoryBreakdown,
                   sp: Split, floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (the busiest GPU's share ``mem``)."""
-    e, frac, kv_whole, kv_share, per_head, attn_whole, quant = _step_work(arch, planned)
+    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned)
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
     w_t = max(_weights_seconds(arch, planned, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
-              for g, b in zip(r.build.gpus, bws)) + quant
-    issue_bound = w_t > mem.weights * frac / (min(bws) * e.bandwidth) + quant
+              for g, b in zip(r.build.gpus, bws)) + fixed
+    issue_bound = w_t > mem.weights * frac / (min(bws) * e.bandwidth) + fixed
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
         notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
@@ -253,12 +263,12 @@ def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Sp
     attn_mb = job.batch * attention_flops_per_token(arch, job.context_len) / m
     kv_share = e.kv_share(per_mb)
     per_head = job.decode_attention is DecodeAttention.PER_HEAD
-    quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
+    fixed = fixed_kernels_seconds(arch, job)
     stage_t: list[float] = []
     mem_t, comp_t = 0.0, 0.0
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + quant * f
+        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + fixed * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = _compute_seconds(per_mb * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_mb * f, p, e)

@@ -77,6 +77,17 @@ LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
 #: RTX PRO 6000s' tg128 of issue #13751) with the engine's bandwidth share (0.72): 16 and 16.5; unchanged on 34 rows
 #: with the third round's (bandwidth share 0.68).
 ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.0, LOW_BIT: 16.5}
+#: Seconds a decode step adds per MoE layer in llama.cpp's graph, on every backend: the layer's routing and
+#: expert dispatch run as kernels of their own, each taking its few microseconds whatever it reads — the router's
+#: matmul, softmax, top-k (argsort), the picked weights' gather, sum and division, three ``mul_mat_id`` matmuls
+#: in place of the dense FFN's three matmuls, the weighting, and one add per picked expert after the first
+#: (``build_moe_ffn``, src/llama-graph.cpp at 434f71a5): 11 + (k - 1) nodes where a dense FFN has 4. Reading
+#: the active experts' bytes at the engine's share alone put Qwen3-30B-A3B's decode 2.2x too fast on an RTX 4090
+#: (PR #16834), while the time left over was about the same on each GPU, fast or slow (48-70 us a layer on an RTX
+#: 4090, 5090, PRO 6000, Ryzen AI Max+ 395 and M4 Pro): a fixed time per layer, not a slower stream.
+#: Fitted with the decode constants (``benchmarks/speed_calibration.fit_gguf_decode``) on the trusted calibration
+#: MoE rows (2026-11-28, fourth session: PR #16834's three RTX 4090 rows, the only ones).
+MOE_DISPATCH_S_PER_LAYER = 0.07e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
 HOST_LAUNCHED_S_PER_LAYER = 0.185e-3

@@ -141,3 +141,23 @@ def test_rows_of_builds_before_cuda_graphs_are_a_known_gap(catalog):
     assert p40.estimate is not None
     recent = speed_fidelity.evaluate(rows["lcpp-15802-3090-l8b-q4_0-ub1-pp512"], catalog)
     assert recent.estimate is not None
+
+
+def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(catalog, monkeypatch):
+    from advisor.core.memory.inference import moe_layers
+    from advisor.core.speed.decode import fixed_kernels_seconds
+
+    moe, dense = catalog.models["qwen3-30b-a3b"], catalog.models["qwen3-8b"]
+    added = gd.MOE_DISPATCH_S_PER_LAYER * moe_layers(moe)
+    llama = PlannedJob(engine="llama.cpp", weights="q4_0")
+    assert added > 0 and fixed_kernels_seconds(moe, llama) == pytest.approx(added)
+    assert fixed_kernels_seconds(dense, llama) == 0.0  # a dense model's FFN: the kernels its bytes already time
+    assert fixed_kernels_seconds(moe, PlannedJob(engine="vllm", weights="bf16")) == 0.0  # vLLM's fused MoE kernel
+    # The same time on a fast GPU as on a slow one: it takes a larger share of the fast one's step.
+    gpus = ("rtx-4090", "apple-m4-pro-64gb")
+    fast, slow = (_decode(catalog, g, "q4_0", model="qwen3-30b-a3b") for g in gpus)
+    monkeypatch.setattr(gd, "MOE_DISPATCH_S_PER_LAYER", 0.0)
+    fast0, slow0 = (_decode(catalog, g, "q4_0", model="qwen3-30b-a3b") for g in gpus)
+    for with_, without in ((fast, fast0), (slow, slow0)):
+        assert 1 / with_.decode_tokens_per_s - 1 / without.decode_tokens_per_s == pytest.approx(added, rel=0.02)
+    assert fast.decode_tokens_per_s / fast0.decode_tokens_per_s < slow.decode_tokens_per_s / slow0.decode_tokens_per_s
