@@ -212,11 +212,11 @@ def other_backend(row: dict[str, str]) -> str | None:
 
 
 #: llama.cpp's CUDA decode replays a CUDA graph per token on compute capability 8.0 and later since PR #6766
-#: (April-May 2024) and on 7.x since PR #25749 (merged before 2026-08-25: PR #27721 of that date describes the gate
+#: (merged 2024-05-08 as bc4bba36; described 2024-04-19, so rows of April 2024 ran builds without it) and on 7.x since PR #25749 (merged before 2026-08-25: PR #27721 of that date describes the gate
 #: at GGML_CUDA_CC_VOLTA; its own date is not in this workplace's stores), the builds the app models
 #: (``gguf_decode.host_launched``). A CUDA row of such a card dated before that timed a build whose host launched
 #: every kernel of a token: a known gap (the app has no llama.cpp build option), not scored.
-CUDA_GRAPHS_SINCE = (((8, 0), "2024-04"), ((7, 0), "2026-08"))
+CUDA_GRAPHS_SINCE = (((8, 0), "2024-05-08"), ((7, 0), "2026-08"))
 
 
 def pre_graph_build(row: dict[str, str], gpu) -> str | None:
