@@ -264,7 +264,7 @@ def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
 
 def _gguf_fit_path(row: dict[str, str], catalog):
     """The GGUF kernel path whose share ``row`` calibrates (a trusted llama.cpp calibration prefill row on a
-    known GPU and model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``); None for other rows."""
+    known GPU and dense model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``); None for other rows."""
     from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
     if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
@@ -273,6 +273,8 @@ def _gguf_fit_path(row: dict[str, str], catalog):
     gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
     job = speed_fidelity.job_of(row)
     if gpu is None or isinstance(job, str) or (row.get("model_id") or "") not in catalog.models:
+        return None
+    if catalog.models[row["model_id"]].moe is not None:  # a MoE prompt's experts fill part-empty tiles (prefill.py)
         return None
     path = gguf_path(gpu, job.weights)
     if path in (None, GgufPath.CUBLAS):

@@ -233,24 +233,28 @@ def pre_graph_build(row: dict[str, str], gpu) -> str | None:
     return None
 
 
-#: llama.cpp PR #17576 ("HIP: enable WMMA-MMQ INT kernels for RDNA 3", described 2025-11-28, merged after it) put RDNA
-#: 3's and 3.5's quantized prompts (gfx11xx) on the WMMA matrix units; before it MMQ ran there on the vector units, as
-#: PR #17156 (RDNA 4, 2025-11-10) and #14624 (CDNA's MFMA, 2025-07-10) had changed for their chips. The app models
-#: current builds: a quantized prompt on gfx11xx dated before the PR is a known gap (no row is dated between the
-#: PR's description and its merge).
-RDNA3_WMMA_MMQ_SINCE = "2025-11-28"
-RDNA3_TARGETS = "gfx11"
+#: When llama.cpp's quantized prompts reached each AMD family's matrix units (MMQ on MFMA or WMMA); before it, MMQ ran
+#: there on the vector units, several times slower: (gfx prefix, family, first date, PR). PR #17576 ("HIP: enable
+#: WMMA-MMQ INT kernels for RDNA 3", described 2025-11-28, merged after it; no row is dated between the two); PR #17156
+#: ("HIP: WMMA-MMQ kernels for RDNA 4", described 2025-11-10); PR #14624 ("HIP: Enable Matrix cores for MMQ Kernels,
+#: Enable stream-K for CDNA 3", described 2025-07-10, reviewed until 2025-07-22); PR #14949 ("HIP: enable mfma mmq on
+#: gfx908 and gfx90a for select datatypes and shapes", described 2025-07-29). The app models current builds: a
+#: quantized prompt on such a GPU dated before its PR is a known gap.
+AMD_MATRIX_MMQ_SINCE = (("gfx11", "RDNA 3", "2025-11-28", "#17576"), ("gfx12", "RDNA 4", "2025-11-10", "#17156"),
+                        ("gfx942", "CDNA 3", "2025-07-10", "#14624"), ("gfx90a", "CDNA 2", "2025-07-29", "#14949"),
+                        ("gfx908", "CDNA 1", "2025-07-29", "#14949"))
 
 
-def pre_wmma_mmq_build(row: dict[str, str], gpu) -> str | None:
-    """Why a llama.cpp quantized prompt on RDNA 3 / 3.5 of a build before WMMA-MMQ is not scored; None otherwise."""
-    if (row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "prefill"
-            or not (gpu.gfx_target or "").startswith(RDNA3_TARGETS) or row["weights"].lower() in FLOAT_FORMATS):
+def pre_matrix_mmq_build(row: dict[str, str], gpu) -> str | None:
+    """Why a llama.cpp quantized prompt on an AMD GPU of a build before MMQ used its matrix units is not scored
+    (``AMD_MATRIX_MMQ_SINCE``); None otherwise."""
+    if row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "prefill" or row["weights"].lower() in FLOAT_FORMATS:
         return None
-    date = (row.get("source_date") or "").strip()
-    if date and date < RDNA3_WMMA_MMQ_SINCE:
-        return (f"known gap: a llama.cpp build before WMMA-MMQ on RDNA 3 ({gpu.gfx_target}, dated {date}): quantized "
-                "prompts ran MMQ on the vector units; the app models current builds")
+    date, target = (row.get("source_date") or "").strip(), gpu.gfx_target or ""
+    for prefix, family, since, pr in AMD_MATRIX_MMQ_SINCE:
+        if target.startswith(prefix) and date and date < since:
+            return (f"known gap: a llama.cpp build before matrix-unit MMQ on {family} ({target}, dated {date}; PR {pr}): "
+                    "quantized prompts ran MMQ on the vector units; the app models current builds")
     return None
 
 
@@ -311,13 +315,13 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
 
 def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
     """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a build before CUDA
-    graphs or before WMMA-MMQ on RDNA 3, machines whose network is not stated); None to score it."""
+    graphs or before matrix-unit MMQ on AMD, machines whose network is not stated); None to score it."""
     if isinstance(job, str):
         return job
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_wmma_mmq_build(row, gpu)
+    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_matrix_mmq_build(row, gpu)
             or unstated_network(row))
 
 

@@ -200,12 +200,12 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: the RX 7900 XTX's two, the W7900's and kyuz0's Strix Halo Q4_0 rows; dp4a 0.247 of four times the FP32 rate on
 #: the MI50's five pp1024 of PR #27841 (the prior, 0.418, before: no dp4a prompt row had been scored). MMQ 0.212 with
 #: the second round's calibration prompts (an L4's, an L40S's and an RTX PRO 6000's Q4/Q5 prompts); 0.213 with the
-#: third's (PRs #8062 and #8495: RTX 3090 and 4090 K-quant and Q5 prompts). Refitted 2026-11-28 (fourth session) with
-#: that day's calibration sources: MMQ 0.191 (llm-tracker's RTX 3090 and 4090 Mistral 7B Q4_K_M pp512, an ORCA L40S
-#: report, DeepSeek-V3 Q5_K_M over eight H100s), ROCm 0.249 (kyuz0's R9700 logs: Llama 2 7B Q4_0, Qwen3-Coder-30B-A3B
-#: Q4_K_M, and BF16 Qwen3-Coder and Gemma 3 27B over two R9700s).
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.191,
-                                            GgufPath.ROCM: 0.249}
+#: third's (PRs #8062 and #8495: RTX 3090 and 4090 K-quant and Q5 prompts). Refitted 2026-11-28 (fourth session) on dense
+#: models' prompts only (a MoE prompt's experts fill part-empty tiles: ``prefill.MOE_PROMPT_TILE_TOKENS``), with that
+#: day's calibration sources: MMQ 0.215 (llm-tracker's RTX 3090 and 4090 Mistral 7B Q4_K_M pp512, an ORCA L40S
+#: report), ROCm 0.330 (kyuz0's R9700 logs: Llama 2 7B Q4_0 on one card, Gemma 3 27B BF16 over two).
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.215,
+                                            GgufPath.ROCM: 0.330}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

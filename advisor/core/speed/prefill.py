@@ -43,7 +43,7 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
     tokens = planned.context_len * planned.batch
     scores = score_bytes(arch, planned)  # without a fused attention kernel: every score it computes goes through memory
     attended = score_context(planned) if scores else planned.context_len / 2
-    flops = tokens * (r.two_n + attention_flops_per_token(arch, attended))
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, attended)) + moe_prompt_extra_flops(arch, planned, tokens)
     act = tokens * arch.hidden_size * ACT_BYTES
     deq = _dequant_bytes(arch, planned, tokens)
     if sp.stages > 1:
@@ -62,6 +62,34 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
         notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(planned)}): {scores_t:.2f} s "
                      f"of the {t + comm_t:.2f} s prefill")
     return t + comm_t, comm_t
+
+
+#: Prompt tokens a GGUF engine's expert matmul tile takes. llama.cpp multiplies each routed expert by the tokens of
+#: the micro-batch routed to it (``mul_mat_id``: the tokens sorted by expert, ggml/src/ggml-cuda/mmid.cu), about
+#: ubatch × k / E of them (Qwen3-30B-A3B at the default ubatch of 512: 32), in MMQ tiles up to 128 tokens wide on
+#: GPUs with matrix units (``get_mmq_x_max_host``: Turing's MMA, AMD's MFMA and WMMA; ggml-cuda/mmq.cuh), the
+#: width the kernel picks for the micro-batch's columns; an expert with fewer tokens runs the rest of its tile empty,
+#: so the routed experts' prompt FLOPs cost ``MOE_PROMPT_TILE_TOKENS`` / (tokens per expert) as much where that
+#: exceeds 1. Dense matmuls of a 512-token micro-batch fill every tile. Modelled 2026-11-28 (fourth session) after
+#: Qwen3-30B-A3B prompts had read 2-3x faster than measured on every GPU; the tile is the code's, not fitted (fitted
+#: on the three trusted calibration MoE prompt rows it drifted to 288, pulled by DeepSeek-V3 over eight H100s, whose
+#: MLA prompt has costs of its own).
+MOE_PROMPT_TILE_TOKENS = 128
+
+
+def moe_prompt_extra_flops(arch: ModelArch, job: Job, tokens: int) -> float:
+    """The FLOPs a GGUF engine's routed-expert matmuls waste on part-empty tiles over a ``tokens``-token prompt
+    (``MOE_PROMPT_TILE_TOKENS``); 0 for a dense model or another engine."""
+    if arch.moe is None or not job.engine.gguf or not moe_layers(arch):
+        return 0.0
+    moe = arch.moe
+    ubatch = min(tokens, job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH)
+    per_expert = ubatch * moe.n_active / moe.n_experts
+    if per_expert >= MOE_PROMPT_TILE_TOKENS:
+        return 0.0
+    m = 3 if arch.gated_mlp else 2
+    expert_flops_per_token = 2 * moe_layers(arch) * moe.n_active * m * arch.hidden_size * moe.expert_ffn_size
+    return tokens * expert_flops_per_token * (MOE_PROMPT_TILE_TOKENS / per_expert - 1)
 
 
 def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], float]:

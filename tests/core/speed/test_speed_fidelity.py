@@ -394,13 +394,18 @@ def test_a_published_gpu_name_finds_its_catalog_id() -> None:
     ("ryzen-ai-max-plus-395", "q4_0", "2026-03-30", False),  # a current build
     ("ryzen-ai-max-plus-395", "bf16", "2025-08-05", False),  # 16-bit weights go to rocBLAS, not MMQ
     ("rx-7900-xtx", "q4_0", "", False),  # undated: scored, as the CUDA-graph rule does
-    ("rtx-4090", "q4_0", "2025-08-05", False),  # not RDNA 3
+    ("rtx-4090", "q4_0", "2025-08-05", False),  # not AMD
+    ("mi300x", "q4_0", "2024-10", True),  # CDNA 3 before PR #14624's MFMA MMQ
+    ("mi300x", "q4_0", "2025-08-01", False),
+    ("mi210", "q4_0", "2025-07-01", True),  # CDNA 2 before PR #14949
+    ("radeon-ai-pro-r9700", "q4_0", "2025-10-01", True),  # RDNA 4 before PR #17156
+    ("radeon-ai-pro-r9700", "q4_0", "2025-12", False),
 ])
-def test_a_quantized_prompt_on_rdna3_before_wmma_mmq_is_a_known_gap(catalog, gpu_id, weights, date, gap):
+def test_a_quantized_prompt_on_amd_before_matrix_mmq_is_a_known_gap(catalog, gpu_id, weights, date, gap):
     row = {"engine": "llama.cpp", "group": "prefill", "weights": weights, "source_date": date}
-    why = speed_fidelity.pre_wmma_mmq_build(row, catalog.gpus[gpu_id])
+    why = speed_fidelity.pre_matrix_mmq_build(row, catalog.gpus[gpu_id])
     assert (why is not None) is gap
-    assert why is None or why.startswith("known gap: a llama.cpp build before WMMA-MMQ on RDNA 3")
+    assert why is None or why.startswith("known gap: a llama.cpp build before matrix-unit MMQ on ")
 
 
 def test_a_row_across_machines_is_built_from_its_own_columns_or_is_a_known_gap(catalog):
