@@ -114,13 +114,15 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # (0.111 -> 0.110): bandwidth the prior 0.699 -> 0.69; TensorRT-LLM 45 rows (0.113 -> 0.111): bandwidth vLLM's
 # 0.69, compute 0.57 -> 0.55. Third round (the same day): llama.cpp 69 rows, 34 of them decode (0.183 -> 0.181):
 # bandwidth 0.72 -> 0.68 — the share moves by 5-7 % with each round's rows (0.67, 0.72, 0.68), about its uncertainty.
+# Fourth session (2026-11-28): with a MoE layer's dispatch time (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and the
+# fourth to sixth rounds' calibration sources (53 decode rows): bandwidth 0.68 -> 0.72, 4-to-8-bit issue slots 17.
 # Ollama fitted on its own (2026-11-28, second round: 12 calibration decode rows reached ``MIN_ROWS``, all of one
 # source, itsmostafa/inference-speed-tests on M-series Macs; mean |ln err| 0.216 on llama.cpp's constants -> 0.070):
 # bandwidth 0.64, a host floor of 0.44 ms a layer (its runner's step, on top of llama.cpp's kernels). One source, one
 # vendor: checked on another, untrusted and not fitted, stefanthoss's Ollama runs on an RTX A4000 and A5000 — 17-48 %
 # off with llama.cpp's constants, 4-11 % with these.
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.68, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3, kv_bandwidth=0.0373),
@@ -203,8 +205,9 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: third's (PRs #8062 and #8495: RTX 3090 and 4090 K-quant and Q5 prompts). Refitted 2026-11-28 (fourth session) on dense
 #: models' prompts only (a MoE prompt's experts fill part-empty tiles: ``prefill.MOE_PROMPT_TILE_TOKENS``), with that
 #: day's calibration sources: MMQ 0.215 (llm-tracker's RTX 3090 and 4090 Mistral 7B Q4_K_M pp512, an ORCA L40S
-#: report), ROCm 0.330 (kyuz0's R9700 logs: Llama 2 7B Q4_0 on one card, Gemma 3 27B BF16 over two).
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.247, GgufPath.MMQ_MMA: 0.215,
+#: report), ROCm 0.330 (kyuz0's R9700 logs: Llama 2 7B Q4_0 on one card, Gemma 3 27B BF16 over two); dp4a 0.264 with
+#: PR #8542's P40 Gemma 2 27B Q4_0 pp4096 beside the MI50's.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.264, GgufPath.MMQ_MMA: 0.215,
                                             GgufPath.ROCM: 0.330}
 
 

@@ -76,8 +76,9 @@ LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
 #: and #17576, three Ryzen AI Max+ 395 tg128, a P40's Q4_0 of PR #15715, RTX 3060, 4070 Ti and 4090 rows and two
 #: RTX PRO 6000s' tg128 of issue #13751) with the engine's bandwidth share (0.72): 16 and 16.5; unchanged on 34 rows
 #: with the third round's (bandwidth share 0.68); 16.5 and 16.5 on 47 rows with the fourth round's (2026-11-28: llm-tracker's
-#: W7900, RX 7900 XTX, RTX 3090 and 4090 rows and DeepSeek-V3 over eight H100s, kyuz0's R9700 logs, lhl's Strix Halo).
-ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.5, LOW_BIT: 16.5}
+#: W7900, RX 7900 XTX, RTX 3090 and 4090 rows and DeepSeek-V3 over eight H100s, kyuz0's R9700 logs, lhl's Strix Halo); 17 and 16.5 with
+#: the sixth round's (PR #28912's V100, PR #8542's RTX 3090 Gemma 2 9B).
+ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 17.0, LOW_BIT: 16.5}
 #: Seconds a decode step adds per MoE layer in llama.cpp's graph, on every backend: the layer's routing and
 #: expert dispatch run as kernels of their own, each taking its few microseconds whatever it reads — the router's
 #: matmul, softmax, top-k (argsort), the picked weights' gather, sum and division, three ``mul_mat_id`` matmuls

@@ -22,7 +22,7 @@ def test_fitted_constants_as_shipped():
     # vLLM 75, TensorRT-LLM 45).
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
-        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.68, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
+        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.64, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),

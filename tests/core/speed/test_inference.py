@@ -54,11 +54,14 @@ def _70b(parallel, **kw):
 
 
 def test_single_stream_decode_differs_little_and_4090_is_faster_with_layer_split():
-    # Decode reads weights: 1008 vs 936 GB/s per card, the link carries one 16 KiB activation per token.
+    # Decode reads weights: 1008 vs 936 GB/s per card, the link carries one 16 KiB activation per token. The RTX
+    # 3090 also issues llama.cpp's decode instructions at less than half the 4090's rate (35.6 vs 82.6 TFLOP/s of
+    # FP32: gguf_decode.issue_rate), which holds it a little under its bandwidth at 4-bit: one build's Mistral 7B
+    # Q4_K_M tg128 puts the 4090 1.14x ahead (172.3 vs 150.7 tokens/s; speeds.csv h42m-ltintel-*), more than 1008 / 936.
     a = llama2_70b()
     s3 = speed(a, _70b("layer-split"), pair_3090_nvlink()).decode_tokens_per_s
     s4 = speed(a, _70b("layer-split"), pair_4090_pcie()).decode_tokens_per_s
-    assert 1.0 < s4 / s3 < 1008 / 936 + 0.01
+    assert 1008 / 936 - 0.01 < s4 / s3 < 1.25
 
 
 def test_single_stream_tensor_parallel_decode_differs_little():
