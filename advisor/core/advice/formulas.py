@@ -14,7 +14,7 @@ from advisor.core.job.frameworks import FRAMEWORK_NAMES
 from advisor.core.job.job import Job
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
-from advisor.core.speed import engine_speed, flops, gguf_decode, scores
+from advisor.core.speed import engine_speed, flops, gguf_decode, prefill, scores
 from advisor.core.speed import optimizer_step
 from advisor.core.units import MIB
 
@@ -129,7 +129,9 @@ def _speed() -> tuple[Formula, ...]:
                          "CUDA C++ Programming Guide, arithmetic instruction throughput",
                          "llama.cpp src/llama-graph.cpp at 434f71a5 (build_moe_ffn)")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
-                f"(c per engine, above); a prompt's attention without a fused kernel (transformers' eager attention, "
+                f"(c per engine, above; in llama.cpp and Ollama a MoE model's routed experts each take their share of "
+                f"the micro-batch in tiles of {prefill.MOE_PROMPT_TILE_TOKENS} tokens, so where that share is smaller "
+                f"their FLOPs cost tile / share as much); a prompt's attention without a fused kernel (transformers' eager attention, "
                 f"llama.cpp without flash attention, Ollama by default) also moves its scores through memory, "
                 f"{scores.SCORE_BYTES[Engine.TRANSFORMERS]:g} and {scores.SCORE_BYTES[Engine.LLAMA_CPP]:g} bytes a score, "
                 f"at the bandwidth share b; training 6·P per token, 8·P with full "
@@ -146,6 +148,7 @@ def _speed() -> tuple[Formula, ...]:
                 f"{_adamw_step_bytes(OptimizerKernel.FOREACH):g} bytes) and holds a state-sized temporary; "
                 "the framework decides which unless the optimizer kernel is set.",
                 sources=("Kaplan et al. 2020 arXiv:2001.08361", "Chinchilla arXiv:2203.15556 App. F",
+                         "llama.cpp ggml-cuda/mmq.cuh (get_mmq_x_max_host) and mmid.cu (tokens sorted by expert)",
                          "Llama 3 arXiv:2407.21783 Table 4 (MFU)",
                          "torchtitan docs/performance.md (A100 FSDP2 at 1ea476e9; torch.compile at d4c86e37)",
                          "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)",

@@ -53,3 +53,23 @@ def test_experts_in_host_ram_cost_only_a_gguf_engines_moe_job():
     assert moe_offload_seconds(moe, gguf.model_copy(update={"engine": Engine.VLLM}), one_4090(), []) == (0.0, 0.0)
     decode, prefill = moe_offload_seconds(moe, gguf, one_4090(), notes := [])
     assert 0 < decode < prefill and "MoE experts of 4 layers" in notes[0]
+
+
+def test_a_moe_prompts_experts_fill_part_empty_tiles_in_llama_cpp(catalog):
+    # get_mmq_x_max_host (ggml-cuda/mmq.cuh): MMQ tiles of 128 tokens on GPUs with matrix units.
+    assert prefill.MOE_PROMPT_TILE_TOKENS == 128
+    qwen, mixtral = catalog.models["qwen3-30b-a3b"], catalog.models["mixtral-8x7b"]
+    job = PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=512)
+    # Qwen3-30B-A3B: 512 tokens x 8 of 128 experts = 32 tokens an expert; its tile costs 128 / 32 = 4x the experts' FLOPs.
+    moe = qwen.moe
+    experts_flops = 2 * (qwen.n_layers - moe.n_dense_layers) * moe.n_active * 3 * qwen.hidden_size * moe.expert_ffn_size
+    assert prefill.moe_prompt_extra_flops(qwen, job, 512) == pytest.approx(512 * experts_flops * 3)
+    # A longer prompt is cut into micro-batches of 512: the same share a token.
+    assert prefill.moe_prompt_extra_flops(qwen, job, 4096) == pytest.approx(8 * 512 * experts_flops * 3)
+    # Mixtral: 512 x 2 / 8 = 128 tokens an expert fill the tile; a dense model and vLLM's fused MoE add nothing.
+    assert prefill.moe_prompt_extra_flops(mixtral, job, 512) == 0.0
+    assert prefill.moe_prompt_extra_flops(catalog.models["qwen3-8b"], job, 512) == 0.0
+    assert prefill.moe_prompt_extra_flops(qwen, PlannedJob(engine="vllm", weights="bf16", context_len=512), 512) == 0.0
+    # A smaller micro-batch leaves each expert fewer tokens: more of every tile is empty.
+    small = PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=512, ubatch_tokens=128)
+    assert prefill.moe_prompt_extra_flops(qwen, small, 512) > prefill.moe_prompt_extra_flops(qwen, job, 512)
