@@ -95,6 +95,10 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         return None
     gpus = r.build.gpus[:planned.n_gpus]
     floor = max(_engine_floor(arch, planned, gpus), _gguf_floor(arch, planned, gpus))
+    if planned.engine.gguf and moe_layers(arch):
+        notes.append(f"{planned.engine.label} routes each token through its experts with kernels of their own: "
+                     f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
+                     f"{moe_layers(arch)} MoE layers, whatever the GPU")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:

@@ -58,6 +58,12 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
         t = (max(flops / sp.tp / (min(peaks) * e.compute), mem.weights / (min(bws) * e.bandwidth)) + scores_t
              + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, bws)))
         comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
+    moe_extra = moe_prompt_extra_flops(arch, planned, tokens)
+    if moe_extra:
+        per_expert = _tokens_per_expert(arch, planned, tokens)
+        notes.append(f"each expert takes about {per_expert:.0f} tokens of a {_ubatch(planned, tokens)}-token micro-batch, "
+                     f"a part of its {MOE_PROMPT_TILE_TOKENS}-token tiles: the experts' prompt matmuls run at about "
+                     f"{per_expert / MOE_PROMPT_TILE_TOKENS:.0%} of a dense model's rate")
     if scores:
         notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(planned)}): {scores_t:.2f} s "
                      f"of the {t + comm_t:.2f} s prefill")
@@ -82,14 +88,23 @@ def moe_prompt_extra_flops(arch: ModelArch, job: Job, tokens: int) -> float:
     (``MOE_PROMPT_TILE_TOKENS``); 0 for a dense model or another engine."""
     if arch.moe is None or not job.engine.gguf or not moe_layers(arch):
         return 0.0
-    moe = arch.moe
-    ubatch = min(tokens, job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH)
-    per_expert = ubatch * moe.n_active / moe.n_experts
+    moe, per_expert = arch.moe, _tokens_per_expert(arch, job, tokens)
     if per_expert >= MOE_PROMPT_TILE_TOKENS:
         return 0.0
     m = 3 if arch.gated_mlp else 2
     expert_flops_per_token = 2 * moe_layers(arch) * moe.n_active * m * arch.hidden_size * moe.expert_ffn_size
     return tokens * expert_flops_per_token * (MOE_PROMPT_TILE_TOKENS / per_expert - 1)
+
+
+def _ubatch(job: Job, tokens: int) -> int:
+    """The prompt tokens of one micro-batch (llama.cpp's ``--ubatch-size``; Ollama runs llama.cpp's default)."""
+    return min(tokens, job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH)
+
+
+def _tokens_per_expert(arch: ModelArch, job: Job, tokens: int) -> float:
+    """About how many tokens of a micro-batch each routed expert multiplies: ubatch × k / E."""
+    assert arch.moe is not None
+    return _ubatch(job, tokens) * arch.moe.n_active / arch.moe.n_experts
 
 
 def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], float]:
