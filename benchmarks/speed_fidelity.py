@@ -164,9 +164,9 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
             weights = weight_format(row["weights"]).name
         except ValueError:
             return f"weight format {row['weights']}"
-    # TensorRT-LLM 0.9.0's FP8 tables also quantise the KV cache ('kv_cache_quant_algo FP8' in the
-    # page's build configs, quoted in the rows' notes).
-    kv = "fp8" if engine == "tensorrt-llm" and weights == "fp8" else "bf16"
+    # The row's own columns, the options a user sets: --kv-dtype (TensorRT-LLM's FP8 tables also quantise the KV
+    # cache: 'kv_cache_quant_algo FP8' in their build configs, quoted in the rows' notes) and --attention.
+    kv = (row.get("kv_dtype") or "").strip() or "bf16"
     if row["group"] == "prefill":  # llama-bench ppN: one batch of N prompt tokens (--context N)
         context, prompt = max(1, _int(row, "prompt_tokens", 512)), None
     else:  # a request of P prompt and G generated tokens per sequence (--context P+G --prompt-tokens P;
@@ -177,7 +177,16 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     # decode attention kernel, 16-bit experts of an FP8 MoE build before 0.10: ``engine_versions.as_run``).
     version = ((row.get("engine_version") or "").strip() or None) if engine == "tensorrt-llm" else None
     return PlannedJob(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
-                    parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version)
+                      parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version,
+                      **attention_of(row))
+
+
+def attention_of(row: dict[str, str]) -> dict[str, str]:
+    """``--attention`` as the row's ``flash_attention`` column states it: 'yes' → flash; 'no' → sdpa, flash
+    attention off (llama.cpp's prompt then writes its scores to memory; transformers' default without
+    FlashAttention-2 is PyTorch's fused SDPA); empty → the app's default."""
+    stated = (row.get("flash_attention") or "").strip().lower()
+    return {"attention": "flash"} if stated == "yes" else {"attention": "sdpa"} if stated == "no" else {}
 
 
 #: Sources whose engines were built without a checkpoint, on their filler weights (random, or left unfilled,

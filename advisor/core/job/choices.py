@@ -192,4 +192,6 @@ LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
 #: The inference engines whose prompt attention the attention option sets (``Job.scores_in_memory``); the
 #: others decide it themselves.
 ATTENTION_OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP)
+#: llama.cpp's default micro-batch: prompt tokens computed per graph (n_ubatch, 512 in common/common.h).
+LLAMA_CPP_UBATCH = 512
 ENGINE_VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?[a-z0-9.]*$"  # 0.9, 0.9.0, 0.7a, 0.10.0rc1

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from advisor.core.job.choices import (
     ATTENTION_OPTION_ENGINES,
+    LLAMA_CPP_UBATCH,
     ENGINE_VERSION_PATTERN,
     ActivationQuant,
     AttentionImpl,
@@ -63,7 +64,7 @@ class Job(Frozen):
     decode_attention: DecodeAttention = Field(DecodeAttention.GROUPED,
                                               description="Decode attention kernel: grouped (FlashAttention, XQA) "
                                                           "or per-head (TensorRT-LLM masked MHA)")
-    ubatch_tokens: int = Field(512, ge=1, le=65_536,
+    ubatch_tokens: int = Field(LLAMA_CPP_UBATCH, ge=1, le=65_536,
                                description="llama.cpp --ubatch-size: prompt tokens computed per graph (n_ubatch, "
                                            "default 512 in common/common.h)")
     engine_version: str | None = Field(None, max_length=20, pattern=ENGINE_VERSION_PATTERN,
@@ -116,6 +117,12 @@ class Job(Frozen):
         """Inference with a prompt shorter than the context: one request of ``prompt_tokens`` prompt tokens
         and the rest generated, whose speed the estimate gives (``estimator.request_speed``)."""
         return self.mode is Mode.INFERENCE and self.prompt_tokens is not None and self.prompt_tokens < self.context_len
+
+    @property
+    def gguf_ubatch_tokens(self) -> int:
+        """Prompt tokens a GGUF engine computes per graph: ``ubatch_tokens`` (``--ubatch-size``) for llama.cpp;
+        Ollama runs llama.cpp's default (``LLAMA_CPP_UBATCH``)."""
+        return self.ubatch_tokens if self.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
 
     @property
     def scores_in_memory(self) -> bool:

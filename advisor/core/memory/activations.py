@@ -44,14 +44,13 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from advisor.core.job.choices import AttentionImpl, Checkpointing
+from advisor.core.job.choices import LLAMA_CPP_UBATCH, AttentionImpl, Checkpointing
 from advisor.core.model.arch import ModelArch
 
 ACT_BYTES = 2  # bf16/fp16 activations (AMP and pure bf16); fp32 training doubles them
 # Bytes per logit element around the loss: bf16 lm_head output (2) + fp32 upcast in
 # transformers' ForCausalLMLoss (4) + fp32 log-softmax / its gradient (4).
 LOGITS_TRAIN_BYTES_PER_ELEMENT = 10
-LLAMA_CPP_UBATCH = 512  # llama.cpp default n_ubatch (common/common.h)
 VLLM_MAX_BATCHED_TOKENS = 8192  # vLLM V1 default max_num_batched_tokens used in its memory profile
 VLLM_MAX_NUM_SEQS = 256  # vLLM default max_num_seqs: sampler logits in the profile run
 

@@ -18,7 +18,6 @@ from advisor.core.job.choices import (
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import (
-    LLAMA_CPP_UBATCH,
     VLLM_MAX_BATCHED_TOKENS,
     VLLM_MAX_NUM_SEQS,
     full_prompt_logits_bytes,
@@ -313,7 +312,7 @@ def _engine_buffers(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, wei
     prefill, or transformers' whole-prompt forward."""
     if planned.engine.gguf:
         flash = not planned.scores_in_memory  # (Ollama leaves flash attention off: PlannedJob.scores_in_memory)
-        ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH  # Ollama: its own default
+        ubatch = planned.gguf_ubatch_tokens
         buffers = llama_cpp_compute_buffer_bytes(arch, planned.context_len, flash, ubatch)
         notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "
                      f"batches of {ubatch} tokens "

@@ -206,8 +206,9 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: models' prompts only (a MoE prompt's experts fill part-empty tiles: ``prefill.MOE_PROMPT_TILE_TOKENS``), with that
 #: day's calibration sources: MMQ 0.215 (llm-tracker's RTX 3090 and 4090 Mistral 7B Q4_K_M pp512, an ORCA L40S
 #: report), ROCm 0.330 (kyuz0's R9700 logs: Llama 2 7B Q4_0 on one card, Gemma 3 27B BF16 over two); dp4a 0.264 with
-#: PR #8542's P40 Gemma 2 27B Q4_0 pp4096 beside the MI50's.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.264, GgufPath.MMQ_MMA: 0.215,
+#: PR #8542's P40 Gemma 2 27B Q4_0 pp4096 beside the MI50's; then 0.216 and 0.266 once the speed benchmark ran each
+#: row's stated flash attention setting (`--attention`) instead of the default.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.216,
                                             GgufPath.ROCM: 0.330}
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.core.hardware.records import Gpu, ResolvedBuild
-from advisor.core.job.choices import Engine
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -61,7 +59,7 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
     moe_extra = moe_prompt_extra_flops(arch, planned, tokens)
     if moe_extra:
         per_expert = _tokens_per_expert(arch, planned, tokens)
-        notes.append(f"each expert takes about {per_expert:.0f} tokens of a {_ubatch(planned, tokens)}-token micro-batch, "
+        notes.append(f"each expert takes about {per_expert:.0f} tokens of a {min(tokens, planned.gguf_ubatch_tokens)}-token micro-batch, "
                      f"a part of its {MOE_PROMPT_TILE_TOKENS}-token tiles: the experts' prompt matmuls run at about "
                      f"{per_expert / MOE_PROMPT_TILE_TOKENS:.0%} of a dense model's rate")
     if scores:
@@ -96,15 +94,10 @@ def moe_prompt_extra_flops(arch: ModelArch, job: Job, tokens: int) -> float:
     return tokens * expert_flops_per_token * (MOE_PROMPT_TILE_TOKENS / per_expert - 1)
 
 
-def _ubatch(job: Job, tokens: int) -> int:
-    """The prompt tokens of one micro-batch (llama.cpp's ``--ubatch-size``; Ollama runs llama.cpp's default)."""
-    return min(tokens, job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH)
-
-
 def _tokens_per_expert(arch: ModelArch, job: Job, tokens: int) -> float:
     """About how many tokens of a micro-batch each routed expert multiplies: ubatch × k / E."""
     assert arch.moe is not None
-    return _ubatch(job, tokens) * arch.moe.n_active / arch.moe.n_experts
+    return min(tokens, job.gguf_ubatch_tokens) * arch.moe.n_active / arch.moe.n_experts
 
 
 def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], float]:
@@ -112,8 +105,7 @@ def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], fl
     (``gguf_paths.dequant_bytes_per_weight``; llama.cpp's ``--ubatch-size``); 0 for another engine."""
     if not job.engine.gguf:
         return lambda gpu: 0.0
-    ubatch = job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
-    ubatches = -(-tokens // ubatch)
+    ubatches = -(-tokens // job.gguf_ubatch_tokens)
     n = matmul_params(arch)
     return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, job.weights)
 
@@ -130,7 +122,7 @@ def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBui
     decode = n * per_layer * used / (rate * 1e9)
     # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
     # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``PlannedJob.ubatch_tokens``).
-    ubatch = planned.ubatch_tokens if planned.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatch = planned.gguf_ubatch_tokens
     ubatches = -(-planned.context_len * planned.batch // ubatch)
     link = host_link_bytes_per_s(build)
     prefill = ubatches * n * per_layer / link

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from advisor.core.job.choices import Engine
 from advisor.core.job.job import Job
-from advisor.core.memory.activations import LLAMA_CPP_UBATCH
 from advisor.core.model.arch import ModelArch
 
 #: Bytes each score moves, by engine, where it writes them (``PlannedJob.scores_in_memory``):
@@ -34,7 +33,7 @@ def score_context(job: Job) -> float:
     s = job.context_len
     if job.engine is Engine.TRANSFORMERS:
         return float(s)
-    ubatch = job.ubatch_tokens if job.engine is Engine.LLAMA_CPP else LLAMA_CPP_UBATCH
+    ubatch = job.gguf_ubatch_tokens
     return (s + min(ubatch, s)) / 2
 
 

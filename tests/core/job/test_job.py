@@ -37,3 +37,10 @@ def test_the_lora_rank_defaults_to_16():
 def test_a_job_refuses_a_subnormal_epoch_count():
     with pytest.raises(ValidationError):
         Job(mode="train", epochs=1e-320)
+
+
+def test_a_gguf_engines_micro_batch_is_llama_cpps_option_or_its_default():
+    # llama.cpp runs --ubatch-size; Ollama runs llama.cpp's default n_ubatch, 512 (common/common.h)
+    assert Job(engine="llama.cpp", ubatch_tokens=128).gguf_ubatch_tokens == 128
+    assert Job(engine="ollama", ubatch_tokens=128).gguf_ubatch_tokens == 512
+    assert Job().ubatch_tokens == 512

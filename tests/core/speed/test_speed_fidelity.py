@@ -133,9 +133,9 @@ PINNED = {
     "h42v-gb10bench-qwen3-q8_0-tg32": 26, "h42v-lcpp-15631-4090-qwen3-30b-a3b-q4_0-ub1-pp4096": 20,
     "h42v-lcpp-15631-p40-qwen3-30b-a3b-q3_k_s-pp4096": 8, "h42v-lcpp-28912-v100-l8b-q2_k-ub1-pp128": 3,
     "h42v-lcpp-28912-v100-l8b-q3_k_s-ub1-pp128": 42, "h42v-lcpp-8542-3090-gemma2-9b-q4_0-ub1-pp4096-fa0": 18,
-    "h42v-lcpp-8542-3090-gemma2-9b-q4_0-ub1-pp4096-fa1": 3, "h42v-lcpp-8542-p40-gemma2-27b-q4_0-pp4096-fa0": 13,
-    "h42v-lcpp-8542-p40-gemma2-27b-q4_0-pp4096-fa1": 21, "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp4096": 27,
-    "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp512": 14, "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp4096": 48,
+    "h42v-lcpp-8542-3090-gemma2-9b-q4_0-ub1-pp4096-fa1": 3, "h42v-lcpp-8542-p40-gemma2-27b-q4_0-pp4096-fa0": 18,
+    "h42v-lcpp-8542-p40-gemma2-27b-q4_0-pp4096-fa1": 21, "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp4096": 6,
+    "lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp512": 10, "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp4096": 48,
     "lcpp-12183-v100-qwen25coder3b-q4_0-fa1-pp512": 18, "lcpp-15802-3090-l8b-q4_0-ub1-pp512": 17,
     "lcpp-22298-4090-l8b-iq2_s-pp2048": 16, "lcpp-22298-4090-l8b-q3_k_s-pp2048": 19,
     "lcpp-22298-4090-l8b-q5_1-pp2048": 24, "lcpp-24127-3090-l8b-iq3_xxs-pp512": 15,
@@ -448,3 +448,13 @@ def test_a_row_across_machines_is_built_from_its_own_columns_or_is_a_known_gap(c
     a100 = ROWS["titan-a100-l2-13b-64gpu-noac"]  # 8 machines, network not stated
     assert speed_fidelity.unstated_network(a100).startswith("known gap: 8 machines")
     assert speed_fidelity.unstated_network(aws) is None
+
+
+@pytest.mark.parametrize(("stated", "attention"), [("yes", "flash"), ("no", "sdpa"), ("", "flash")])
+def test_a_rows_stated_flash_attention_and_kv_cache_are_the_users_options(stated, attention):
+    row = {**ROWS["lcpp-12183-v100-qwen25coder3b-q4_0-fa0-pp512"], "flash_attention": stated}
+    job = speed_fidelity.job_of(row)
+    assert job.attention == attention  # 'no': flash attention off (llama.cpp's scores go through memory)
+    assert job.scores_in_memory is (stated == "no")
+    fp8 = speed_fidelity.job_of(ROWS["trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128"])
+    assert fp8.kv_dtype == "fp8"  # the row's kv_dtype column: TensorRT-LLM 0.9.0's FP8 builds quantise the KV cache
