@@ -458,3 +458,10 @@ def test_a_rows_stated_flash_attention_and_kv_cache_are_the_users_options(stated
     assert job.scores_in_memory is (stated == "no")
     fp8 = speed_fidelity.job_of(ROWS["trtllm090-mixtral8x7b-h200-tp2-bs64-2048-128"])
     assert fp8.kv_dtype == "fp8"  # the row's kv_dtype column: TensorRT-LLM 0.9.0's FP8 builds quantise the KV cache
+
+
+def test_the_amd_build_dates_are_for_targets_whose_mmq_runs_on_matrix_units():
+    from advisor.core.speed.gguf_paths import AMD_MATRIX_MMQ_TARGETS
+
+    for prefix, *_ in speed_fidelity.AMD_MATRIX_MMQ_SINCE:
+        assert prefix.startswith(AMD_MATRIX_MMQ_TARGETS), prefix  # the app's own list (gguf_paths)
