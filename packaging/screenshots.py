@@ -10,7 +10,8 @@ would make it fit), ``find-builds`` (the catalog search with its plot), ``find-b
 same dialog before its first search), ``six-builds`` (six builds of six kinds: a GPU pair with NVLink,
 a GPU pair over PCIe, a Mac Studio, an 8-GPU cloud instance, a prebuilt workstation and one RTX PRO
 6000) on the Fit tab, and the same on each other tab (``six-builds-memory``, ``-speed``, ``-value``,
-``six-builds-details``), ``six-builds-train-memory`` (a LoRA fine-tune's Memory tab), ``catalog-editor``
+``six-builds-details``), ``six-builds-train-memory`` (a LoRA fine-tune's Memory tab), ``moe-details`` (an MoE
+model, Qwen3-30B-A3B in llama.cpp with a 2,048-token prompt, on the canonical builds' Details tab), ``catalog-editor``
 (the editor on the RTX 3090's record). Each is saved as ``SCENE-WxH.png``; ``--pdf`` also writes the
 six-build inference and training reports (``six-builds-inference.pdf``, ``six-builds-training.pdf``).
 """
@@ -28,7 +29,8 @@ if str(ROOT) not in sys.path:
 
 TABS = {"six-builds": "Fit", "six-builds-memory": "Memory", "six-builds-speed": "Speed", "six-builds-value": "Value",
         "six-builds-details": "Details", "six-builds-train-memory": "Memory"}
-SCENES = ("first-launch", "fresh-new", "does-not-fit", "find-builds", "find-builds-empty", *TABS, "catalog-editor")
+SCENES = ("first-launch", "fresh-new", "does-not-fit", "find-builds", "find-builds-empty", *TABS, "moe-details",
+          "catalog-editor")
 
 
 def _settle(app, rounds: int = 6, window=None) -> None:
@@ -63,6 +65,12 @@ def _scene(name: str, session, window):
         session.set_model(ModelRef(preset_id="llama-3.1-70b"))
         session.set_workload(session.workload.model_copy(update={"weights": "q4_k_m", "engine": Engine.LLAMA_CPP,
                                                                  "batch": 1, "context_len": 4096}))
+    if name == "moe-details":
+        session.set_model(ModelRef(preset_id="qwen3-30b-a3b"))
+        session.set_workload(session.workload.model_copy(update={"weights": "q4_k_m", "engine": Engine.LLAMA_CPP,
+                                                                 "batch": 1, "context_len": 4096,
+                                                                 "prompt_tokens": 2048}))
+        window.tabs.setCurrentIndex(next(i for i in range(window.tabs.count()) if window.tabs.tabText(i) == "Details"))
     if name == "fresh-new":
         session.set_workload(session.workload.model_copy(update={"batch": 3}))
         window.new()
