@@ -48,6 +48,15 @@ CASES: dict[str, tuple[str, str, dict]] = {  # in the order they run: the most w
     "decode-8b-b1-p4096": ("llama-3.1-8b", "decode", {"batch": 1, "prompt": 4096, "short": 32, "long": 288}),
     "lora-8b": ("llama-3.1-8b", "train", {"method": "lora", "seq": 2048, "batch": 1, "checkpointing": False}),
     "full-1b-ckpt": ("llama-3.2-1b", "train", {"method": "full", "seq": 2048, "batch": 1, "checkpointing": True}),
+    # The HF Trainer at more tokens a step (4-16 k; the cases above all run 2,048): whether its efficiency
+    # grows with the step's size (larger GEMMs, a per-step cost spread over more tokens), and on 3B shapes.
+    "lora-8b-b4-ckpt": ("llama-3.1-8b", "train", {"method": "lora", "seq": 2048, "batch": 4, "checkpointing": True}),
+    "lora-8b-s4096-b2": ("llama-3.1-8b", "train", {"method": "lora", "seq": 4096, "batch": 2, "checkpointing": False}),
+    "full-1b-b8": ("llama-3.2-1b", "train", {"method": "full", "seq": 2048, "batch": 8, "checkpointing": False}),
+    "lora-3b": ("llama-3.2-3b", "train", {"method": "lora", "seq": 2048, "batch": 1, "checkpointing": False}),
+    "lora-3b-b8-ckpt": ("llama-3.2-3b", "train", {"method": "lora", "seq": 2048, "batch": 8, "checkpointing": True}),
+    "full-3b-b4-ckpt": ("llama-3.2-3b", "train", {"method": "full", "seq": 2048, "batch": 4, "checkpointing": True}),
+    "lora-1b-b8": ("llama-3.2-1b", "train", {"method": "lora", "seq": 2048, "batch": 8, "checkpointing": False}),
 }
 GIB = 1024**3
 # A dry run on a machine without a GPU (GPU_MEASURE_DEVICE=cpu GPU_MEASURE_TINY=1): the same code on
