@@ -299,10 +299,35 @@ def test_held_out_counts_only_sources_never_seen(catalog):
     for row in ROWS.values():
         part = speed_fidelity.part_of(row)
         assert (part == "calibration") == (speed_fidelity.split_of(row) == "calibration")
+        seen_keys = {sources.source_key(u) for u in sources.SEEN_SOURCES}
         assert (part == "held-out") == (speed_fidelity.split_of(row) == "held-out"
-                                        and row["url"].strip() not in sources.SEEN_SOURCES)
+                                        and sources.source_key(row["url"]) not in seen_keys)
     url = next(r["url"] for r in ROWS.values() if speed_fidelity.split_of(r) == "held-out")
     assert sources.part_of(url, frozenset()) == "held-out" and sources.part_of(url, frozenset({url})) == "held-out, seen"
+
+
+FMS = "https://github.com/foundation-model-stack/fms-acceleration/blob/{}/scripts/benchmarks/refs/a100_80gb.csv"
+
+
+def test_one_file_at_several_commits_is_one_source():
+    # fms-acceleration committed each re-run of its A100 table over the last: one harness, one machine. Every
+    # version takes the part of the first version the tables hold, whatever its own URL's hash says, and is seen
+    # when another version was.
+    sources = speed_fidelity.sources
+    versions = sorted({r["url"] for r in ROWS.values() if sources.source_key(r["url"]) == sources.source_key(FMS.format("0" * 40))})
+    assert len(versions) >= 7
+    hashes = {sources.hash_split(sources.anchor(u)) for u in versions}
+    own = {u: "held-out" if int(sources.hashlib.sha256(u.encode()).hexdigest(), 16) % 3 == 0 else "calibration"
+           for u in versions}
+    assert len(set(own.values())) == 2, "the versions' own URLs disagree: the case this rule is for"
+    assert len({sources.hash_split(u) for u in versions}) == 1 and len(hashes) == 1
+    assert sources.source_key(FMS.format("6cb91e555bae6438dccb119c76871c889035b3a8")) == \
+        "foundation-model-stack/fms-acceleration:scripts/benchmarks/refs/a100_80gb.csv"
+    assert sources.part_of(versions[0], frozenset({versions[-1]})) in ("calibration", "held-out, seen")
+    # An issue or pull request is its own source; a URL the tables do not hold is its own anchor.
+    pr = "https://github.com/ggml-org/llama.cpp/pull/19378"
+    assert sources.source_key(pr) == pr and sources.anchor(FMS.format("f" * 40)) != FMS.format("f" * 40)
+    assert sources.anchor("https://example.org/not-in-the-tables") == "https://example.org/not-in-the-tables"
 
 
 def test_target_misses_names_each_group_over_its_target_or_without_rows():
