@@ -88,8 +88,9 @@ ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 17.0, LOW_BIT: 16.5}
 #: (PR #16834), while the time left over was about the same on each GPU, fast or slow (48-70 us a layer on an RTX
 #: 4090, 5090, PRO 6000, Ryzen AI Max+ 395 and M4 Pro): a fixed time per layer, not a slower stream.
 #: Fitted with the decode constants (``benchmarks/speed_calibration.fit_gguf_decode``) on the trusted calibration
-#: MoE rows (2026-11-28, fourth session: PR #16834's three RTX 4090 rows, the only ones).
-MOE_DISPATCH_S_PER_LAYER = 0.07e-3
+#: MoE rows (2026-11-28, fourth session: PR #16834's three RTX 4090 rows, the only ones, 0.070 ms; fifth session,
+#: with round 7's calibration MoE rows — PR #16884's RTX 4090 Qwen3-30B-A3B, kyuz0's Strix Halo and R9700 logs — 0.075).
+MOE_DISPATCH_S_PER_LAYER = 0.075e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
 HOST_LAUNCHED_S_PER_LAYER = 0.185e-3

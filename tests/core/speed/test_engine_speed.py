@@ -24,10 +24,10 @@ def test_fitted_constants_as_shipped():
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.64, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.42, compute=0.48, floor_s_per_layer=0.90e-3,
-                                            kv_bandwidth=0.0373),
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.49, compute=0.46, floor_s_per_layer=0.93e-3,
+                                            kv_bandwidth=0.0298),
         Engine.VLLM: es.EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3),

@@ -25,9 +25,11 @@ def test_mfu_by_family_is_the_calibration_fit(catalog):
     assert set(fit) == {*flops.TRAIN_MFU_BY_FAMILY, *flops.TRAIN_MFU_BY_FRAMEWORK} == {
         "NVIDIA sm_80", ("hf", "NVIDIA sm_90")}
     mfu, ids = fit["NVIDIA sm_80"]
-    assert ids == ["titan-a100-l2-13b-64gpu-noac", "titan-a100-l3-70b-64gpu-fullac", "titan-a100-l2-70b-64gpu-fullac"]
-    # 0.62 of the A100's peak, whose matmuls reach 86.9 % of it where a typical card's reach 80.3 %
-    assert flops.TRAIN_MFU_BY_FAMILY["NVIDIA sm_80"] == round(mfu, 2) == 0.57
+    assert ids == ["titan-a100-l2-13b-64gpu-noac", "titan-a100-l3-70b-64gpu-fullac", "titan-a100-l2-70b-64gpu-fullac",
+                   "h43e-titan355-l3-8b-8xa100-sac-foreach", "h43e-titan355-l3-8b-8xa100-sac-fused"]
+    # 0.54 of the A100's peak, whose matmuls reach 86.9 % of it where a typical card's reach 80.3 %: 13B and 70B on 64
+    # A100s 0.57-0.65, Llama 3 8B on 8 (torchtitan PR #355, per-op selective checkpointing) 0.47
+    assert flops.TRAIN_MFU_BY_FAMILY["NVIDIA sm_80"] == round(mfu, 2) == 0.50
     # one H100 SXM, HF Trainer, eager bf16 autocast, each step less its (foreach AdamW) optimizer step: LoRA
     # 8B 0.245 (0.233 with checkpointing), full 1B 0.240 (0.242 with checkpointing); the H100 is a typical card
     mfu, ids = fit[("hf", "NVIDIA sm_90")]
@@ -37,7 +39,7 @@ def test_mfu_by_family_is_the_calibration_fit(catalog):
 
 def test_a_familys_figure_stays_on_the_chips_it_was_measured_on(catalog):
     a100 = catalog.gpus["a100-80gb-sxm"]
-    assert flops.train_mfu(a100) == pytest.approx(0.57 * 271.2 / 312 / flops.TYPICAL_MATMUL_SHARE)  # 0.62
+    assert flops.train_mfu(a100) == pytest.approx(0.50 * 271.2 / 312 / flops.TYPICAL_MATMUL_SHARE)  # 0.54
     assert flops.train_mfu(catalog.gpus["rtx-3090"]) == flops.TRAIN_MFU  # GA102, compute capability 8.6: unmeasured
     assert flops.train_mfu(catalog.gpus["h100-sxm"]) == pytest.approx(flops.TRAIN_MFU, rel=1e-3)  # no Hopper row
     assert flops.train_mfu(rtx4090()) == flops.TRAIN_MFU
@@ -78,7 +80,7 @@ def test_training_runs_at_the_gpus_mfu(catalog):
     matmul_s = w.seq_len * flops.train_flops_per_token(arch, w) / (a100.bf16_tflops_dense * 1e12 * flops.train_mfu(a100))
     optimizer_s = optimizer_step_seconds(arch, w, split_of(w), a100.mem_bandwidth_gb_per_s * 1e9)
     assert s.train_tokens_per_s == pytest.approx(w.seq_len / (matmul_s + optimizer_s))
-    assert any("62% model-FLOPs" in n and "1.08x a typical card" in n for n in s.notes)
+    assert any("54% model-FLOPs" in n and "1.08x a typical card" in n for n in s.notes)
 
 
 def test_the_foreach_step_is_what_splits_the_h100_rows_by_model_size(catalog):
