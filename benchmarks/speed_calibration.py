@@ -385,6 +385,29 @@ def fit_quant(rows, catalog) -> dict[str, float]:
     return current
 
 
+BNB_INT8_GRID = [round(i * 0.01e-3, 8) for i in range(0, 101)]  # 0 to 1 ms per Linear
+
+
+def bnb_int8_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
+    """The calibration rows whose estimate ``es.BNB_INT8_S_PER_LINEAR`` moves: LLM.int8 weights in transformers."""
+    return [r for r in by_engine.get(Engine.TRANSFORMERS, [])
+            if speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "") == "int8"]
+
+
+def fit_bnb_int8(rows, catalog) -> float:
+    """``es.BNB_INT8_S_PER_LINEAR`` on ``rows`` (``bnb_int8_rows``), transformers' constants as they are: the value of
+    ``BNB_INT8_GRID`` with the least mean |ln err| (ties kept nearest the current value)."""
+    current = es.BNB_INT8_S_PER_LINEAR
+    scored = []
+    for value in dict.fromkeys([*BNB_INT8_GRID, current]):
+        es.BNB_INT8_S_PER_LINEAR = value
+        scored.append((loss(rows, catalog), value))
+    best = min(v for v, _ in scored)
+    near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
+    es.BNB_INT8_S_PER_LINEAR = current
+    return min(near, key=lambda v: abs(v - current))
+
+
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
     """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
     then the per-head attention share on engines left at their priors that run per head."""
@@ -430,6 +453,11 @@ def main() -> int:
     # The dequantizing kernels' per-layer time is fitted on the engines' shipped constants, then the
     # engines on it (one round: ``test_engine_speed`` checks that each is a fit given the other).
     quant = fit_quant(quant_rows(by_engine), catalog)
+    shipped_bnb = es.BNB_INT8_S_PER_LINEAR
+    bnb = fit_bnb_int8(bnb_int8_rows(by_engine), catalog) if bnb_int8_rows(by_engine) else shipped_bnb
+    es.BNB_INT8_S_PER_LINEAR = bnb
+    print(f"# BNB_INT8_S_PER_LINEAR = {bnb * 1e3:.2f}e-3  (engine_speed.py; {len(bnb_int8_rows(by_engine))} calibration "
+          "rows with LLM.int8 weights in transformers)")
     print(f"# QUANT_KERNEL_S_PER_LAYER = {{{', '.join(f'{k!r}: {v * 1e3:.2f}e-3' for k, v in sorted(quant.items()))}}}"
           f"  (engine_speed.py; {len(quant_rows(by_engine))} calibration rows with integer weights in "
           "CUDA-graph engines)")
@@ -467,10 +495,12 @@ def main() -> int:
     es.FITTED.update(shipped)
     es.PER_HEAD_ATTENTION_SHARE = shipped_per_head
     _set_gguf_decode(shipped_gguf)
+    es.BNB_INT8_S_PER_LINEAR = shipped_bnb
     es.FITTED.clear()
     es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
-            and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf)
+            and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf
+            and bnb == shipped_bnb)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

@@ -72,7 +72,7 @@ def gpu_id_of(name: str, catalog) -> str | None:
     return gpu if gpu in catalog.gpus else None
 
 
-WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
+WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "gptq-int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
                  "hf": "hf"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)

@@ -114,7 +114,9 @@ def _speed() -> tuple[Formula, ...]:
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
                 f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
                 f"kernels, in llama.cpp and Ollama plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.2f} ms a MoE "
-                "layer for its routing and expert dispatch kernels — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
+                "layer for its routing and expert dispatch kernels, with LLM.int8 weights in transformers plus "
+                f"{engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear (its outlier check makes the host wait "
+                "for the GPU) — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
                 f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
                 "the host floor × layers, plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
@@ -122,6 +124,7 @@ def _speed() -> tuple[Formula, ...]:
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
+                         "bitsandbytes functional.py int8_vectorwise_quant at 81e6345d; its benchmarking README",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
                          "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "

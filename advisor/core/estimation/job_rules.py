@@ -20,7 +20,7 @@ from advisor.core.memory.formats import is_gguf
 from advisor.core.schema import Frozen
 
 FOUR_BIT_BASES = FOUR_BIT  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
-NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "awq", "int8", "fp8")  # loaders llama.cpp does not have
+NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "gptq-int8", "awq", "int8", "fp8")  # loaders llama.cpp does not have
 LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
 #: Full fine-tuning updates every weight in a float format.
 FULL_BASES = ("bf16", "fp16", "fp32")

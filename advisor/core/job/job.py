@@ -42,7 +42,7 @@ class Job(Frozen):
 
     mode: Mode = Mode.INFERENCE
     # --- inference
-    weights: str = Field("bf16", description="Weight format: fp32 bf16 fp16 fp8 int8 nf4 fp4 gptq awq or a GGUF type (q4_k_m)")
+    weights: str = Field("bf16", description="Weight format: fp32 bf16 fp16 fp8 int8 nf4 fp4 gptq gptq-int8 awq or a GGUF type (q4_k_m)")
     double_quant: bool = Field(False, description="bitsandbytes double quantization of NF4/FP4 constants")
     # At most one row of the widest linear layer (per-channel quantization; the largest hidden or MLP size of
     # any open model is under 65,536): a group is part of a row (GPTQ, AWQ: 32, 64 or 128 in practice).

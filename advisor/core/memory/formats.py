@@ -9,7 +9,9 @@ Sources, per format (each ``WeightFormat.source`` repeats its own):
 * LLM.int8(): int8 weights with one fp32 scale per output row (Dettmers et al. 2022,
   arXiv:2208.07339); the per-row term is < 0.01 bit and left out.
 * GPTQ / AWQ (AutoGPTQ / AutoAWQ packing): 4-bit weights plus, per group of ``g`` input
-  weights, an fp16 scale and a 4-bit packed zero point: 4 + (16 + 4)/g bits.
+  weights, an fp16 scale and a 4-bit packed zero point: 4 + (16 + 4)/g bits. 8-bit GPTQ ("GPTQ-Int8"
+  checkpoints, e.g. Qwen's): AutoGPTQ packs ``qweight`` and ``qzeros`` at the same ``bits`` into int32
+  (auto_gptq/nn_modules/qlinear ``pack``): 8 + (16 + 8)/g bits.
 * bitsandbytes, GPTQ and AWQ replace only the transformer blocks' ``nn.Linear`` layers:
   ``lm_head`` is skipped (transformers ``get_keys_to_not_convert``) and ``nn.Embedding`` /
   RMSNorm weights are not Linear, so they stay at 16 bit.
@@ -39,6 +41,8 @@ LLAMA_CPP_QUANTIZE_README = "llama.cpp tools/quantize/README.md (bits/weight, Ll
 BNB_BLOCK = 64  # bitsandbytes 4-bit blocksize (QLoRA §3)
 BNB_DQ_BLOCK = 256  # second-level block of double quantization (QLoRA §3)
 GPTQ_ZERO_BITS = 4  # packed zero point per group (AutoGPTQ qzeros are 4-bit packed in int32)
+#: Bits of each grouped format's codes; AutoGPTQ packs its zero points at the same width.
+GROUPED_CODE_BITS = {"gptq": 4, "awq": 4, "gptq-int8": 8}
 GPTQ_SCALE_BITS = 16  # fp16 scale per group
 
 # Whole-model average bits/weight that llama-quantize produces (see module docstring).
@@ -134,7 +138,7 @@ _SIMPLE = {
     "fp8": (8.0, True, "FP8 E4M3 with per-tensor scale (vLLM/transformers FP8; lm_head and embeddings stay 16-bit)"),
     "int8": (8.0, True, "bitsandbytes LLM.int8(), arXiv:2208.07339 (per-row fp32 scale < 0.01 bit)"),
 }
-_GPTQ_LIKE = ("gptq", "awq")
+_GPTQ_LIKE = tuple(GROUPED_CODE_BITS)
 WEIGHT_FORMATS: tuple[str, ...] = tuple(
     sorted(set(_SIMPLE) | {"nf4", "fp4"} | set(_GPTQ_LIKE) | set(GGUF_MIX_BPW) | set(GGUF_MIX_BPW_LLAMA2)
            | set(GGUF_BLOCK_TYPES))
@@ -176,8 +180,9 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
     if key in _GPTQ_LIKE:
         if group_size < 1:
             raise ValueError(f"group size must be ≥ 1, got {group_size}")
-        bits = 4 + (GPTQ_SCALE_BITS + GPTQ_ZERO_BITS) / group_size
-        return _fixed(key, bits, True, f"{key.upper()} 4-bit, group {group_size}: fp16 scale + 4-bit zero per group")
+        code = GROUPED_CODE_BITS[key]
+        bits = code + (GPTQ_SCALE_BITS + (GPTQ_ZERO_BITS if code == 4 else code)) / group_size
+        return _fixed(key, bits, True, f"{key.upper()} {code}-bit, group {group_size}: fp16 scale + {code}-bit zero per group")
     if key in WEIGHT_FORMATS:
         return _gguf(key)
     raise ValueError(f"unknown weight format {name!r}; valid: {', '.join(WEIGHT_FORMATS)}, f16, f32 or "

@@ -99,6 +99,12 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         notes.append(f"{planned.engine.label} routes each token through its experts with kernels of their own: "
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
                      f"{moe_layers(arch)} MoE layers, whatever the GPU")
+    bnb = _es.bnb_int8_s_per_linear(planned.engine, planned.weights)
+    if bnb:
+        notes.append(f"LLM.int8 weights: each of the {linear_calls_per_token(arch)} linear layers a token passes makes "
+                     f"the host wait for the GPU (bitsandbytes checks every input for outliers): "
+                     f"{bnb * linear_calls_per_token(arch) * 1e3:.0f} ms a step, whatever the GPU — 4-bit or GPTQ "
+                     "weights avoid it")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
@@ -175,11 +181,23 @@ class _StepWork(NamedTuple):
 def fixed_kernels_seconds(arch: ModelArch, job: Job) -> float:
     """Seconds of a decode step's kernels that take a fixed time each, whatever bytes they read: the
     dequantizing GEMVs of integer weights in an engine that replays CUDA graphs
-    (``engine_speed.quant_kernel_s_per_layer``, every layer) and, in llama.cpp's graph, a MoE layer's routing
-    and expert dispatch (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``, each MoE layer)."""
+    (``engine_speed.quant_kernel_s_per_layer``, every layer), in llama.cpp's graph a MoE layer's routing
+    and expert dispatch (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``, each MoE layer), and each LLM.int8 Linear's
+    host waits in transformers (``engine_speed.BNB_INT8_S_PER_LINEAR``, each Linear a token passes)."""
     quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
     moe = gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) if job.engine.gguf else 0.0
-    return quant + moe
+    bnb = _es.bnb_int8_s_per_linear(job.engine, job.weights)
+    return quant + moe + (bnb * linear_calls_per_token(arch) if bnb else 0.0)
+
+
+def linear_calls_per_token(arch: ModelArch) -> int:
+    """The Linear layers a token passes in one forward: four attention projections per layer and the MLP's two or
+    three matrices in each dense layer, or in each routed and shared expert a MoE layer runs for it."""
+    mlp = 3 if arch.gated_mlp else 2
+    moe = arch.moe
+    n_moe = 0 if moe is None else arch.n_layers - min(moe.n_dense_layers, arch.n_layers)
+    experts = 0 if moe is None else moe.n_active + moe.n_shared
+    return arch.n_layers * 4 + (arch.n_layers - n_moe) * mlp + n_moe * experts * mlp
 
 
 def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:

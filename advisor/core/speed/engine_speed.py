@@ -130,7 +130,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.49, compute=0.46, floor_s_per_layer=0.93e-3, kv_bandwidth=0.0298),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.5, compute=0.47, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
@@ -168,11 +168,30 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines' calibration rows with
 #: GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26). Checked across sources: fitted on
 #: the vLLM rows alone it is the same, and it takes the SGLang AWQ rows (H20, Qwen3) from 47 % to 9 %.
-#: The 8-bit figure comes from GPTQ-Int8 rows, which the benchmark maps to the app's one 8-bit integer
-#: format (the same bytes; the app has no 8-bit GPTQ format): applied to LLM.int8 weights it is a lower bound.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
+#: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
+#: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
+#: session) with the 8.19 bits of 8-bit GPTQ at group 128.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.02e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
-QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "int8": "int8"}
+QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
+
+
+#: Seconds each bitsandbytes LLM.int8() Linear (``--weights int8`` in transformers) adds to a decode step. With
+#: its outlier threshold (6.0, transformers' ``llm_int8_threshold`` default) every call of ``MatMul8bitLt`` quantizes
+#: its input with ``int8_vectorwise_quant``, which asks ``if outliers.any():`` and then ``torch.argwhere`` of the
+#: outlier columns (bitsandbytes/functional.py at 81e6345d, v0.45.0) — two waits of the host for the GPU per Linear,
+#: so the host's Python and launches for each Linear run in series with its kernels (the quantize, the int8 GEMM, the
+#: dequantize, the outliers' 16-bit matmul) instead of ahead of them. A fixed time per Linear, not a slower stream:
+#: in bitsandbytes' own benchmarking README at 81e6345d (transformers 4.46.3, batch 1) LLM.int8 decodes Llama 3.1 8B
+#: at 12.2 tokens/s on an H100 and 70B at 5.0 — 0.36 ms per Linear call in both — where BF16 8B runs at 61.
+#: Fitted by ``benchmarks/speed_calibration.py`` (``fit_bnb_int8``) on the calibration rows with LLM.int8 weights in
+#: transformers (that README's T4, RTX 4090 and H100 rows).
+BNB_INT8_S_PER_LINEAR = 0.31e-3
+
+
+def bnb_int8_s_per_linear(engine: Engine, weights: str) -> float:
+    """``BNB_INT8_S_PER_LINEAR`` for LLM.int8 weights in transformers; 0 for any other format or engine."""
+    return BNB_INT8_S_PER_LINEAR if engine is Engine.TRANSFORMERS and weights.strip().lower() == "int8" else 0.0
 
 
 def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:

@@ -104,7 +104,8 @@ def test_double_quant_saves_0373_bits_as_qlora_states():
     assert saved == pytest.approx(0.373, abs=0.001)  # "0.373 bits per parameter" (QLoRA §3)
 
 
-@pytest.mark.parametrize(("name", "group", "bits"), [("gptq", 128, 4 + 20 / 128), ("awq", 32, 4 + 20 / 32)])
+@pytest.mark.parametrize(("name", "group", "bits"), [("gptq", 128, 4 + 20 / 128), ("awq", 32, 4 + 20 / 32),
+                                                     ("gptq-int8", 128, 8 + 24 / 128), ("gptq-int8", 32, 8 + 24 / 32)])
 def test_gptq_awq_group_overhead(name, group, bits):
     fmt = weight_format(name, group_size=group)
     assert fmt.bits_per_weight == pytest.approx(bits)

@@ -62,3 +62,39 @@ def test_ollamas_host_floor_binds_only_where_kernels_are_launched_one_by_one(cat
     rtx = estimate(arch, job, gpu_build(catalog, "rtx-4090", 1)).speed.decode_tokens_per_s
     assert mac == pytest.approx(floor_tps, rel=0.02)  # bound by the floor
     assert rtx > 1.5 * floor_tps  # bound by its bandwidth and kernels, not the floor
+
+
+def test_each_llm_int8_linear_adds_its_host_waits_in_transformers(catalog):
+    # bitsandbytes' int8_vectorwise_quant asks `if outliers.any():` of every Linear's input (v0.45.0): the host waits
+    # for the GPU twice a Linear, so each of the 224 Linears of a Llama 3.1 8B token costs BNB_INT8_S_PER_LINEAR.
+    from advisor.core.speed import engine_speed as es
+
+    arch = catalog.models["llama-3.1-8b"]
+    assert decode.linear_calls_per_token(arch) == 32 * (4 + 3)
+    moe = catalog.models["qwen3-30b-a3b"]  # 48 MoE layers, 8 routed experts a token, no shared one
+    assert decode.linear_calls_per_token(moe) == 48 * 4 + 48 * 8 * 3
+    int8 = PlannedJob(engine="transformers", weights="int8")
+    assert decode.fixed_kernels_seconds(arch, int8) == pytest.approx(224 * es.BNB_INT8_S_PER_LINEAR)
+    # Not GPTQ's 8-bit kernels, nor LLM.int8 weights in a CUDA-graph engine (their own per-layer GEMV time).
+    assert decode.fixed_kernels_seconds(arch, PlannedJob(engine="transformers", weights="gptq-int8")) == 0.0
+    assert decode.fixed_kernels_seconds(arch, PlannedJob(engine="vllm", weights="int8")) == pytest.approx(
+        32 * es.QUANT_KERNEL_S_PER_LAYER["int8"])
+    # What it buys on one H100: LLM.int8 8B decodes slower than BF16 8B, as bitsandbytes' README measured (12.2
+    # against 61 tokens/s), where reading half the bytes alone would make it faster.
+    bf16 = step_s(arch, PlannedJob(engine="transformers", weights="bf16"))
+    assert step_s(arch, int8) > 2 * bf16
+    notes = sp.estimate_speed(arch, int8, one_h100(), estimate_memory(arch, int8).breakdown).notes
+    assert any("each of the 224 linear layers a token passes makes the host wait" in n and "69 ms a step" in n
+               for n in notes)
+
+
+def test_the_llm_int8_time_is_the_calibration_fit(catalog):
+    from advisor.core.speed import engine_speed as es
+    from tests.benchmark_scripts import load_benchmark
+
+    cal = load_benchmark("speed_calibration")
+    rows = cal.bnb_int8_rows(cal.calibration_rows(catalog))
+    assert rows and {r["engine"] for r in rows} == {"transformers"}
+    assert {r["url"] for r in rows} == {"https://github.com/bitsandbytes-foundation/bitsandbytes/blob/"
+                                        "81e6345ddf893c594f6d76406a388fa012cb0a29/benchmarking/README.md"}
+    assert cal.fit_bnb_int8(rows, catalog) == es.BNB_INT8_S_PER_LINEAR

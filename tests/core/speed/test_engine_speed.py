@@ -26,13 +26,15 @@ def test_fitted_constants_as_shipped():
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.49, compute=0.46, floor_s_per_layer=0.93e-3,
+        # fifth session: with LLM.int8's time per Linear (BNB_INT8_S_PER_LINEAR) and round 7's calibration rows
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.50, compute=0.47, floor_s_per_layer=0.89e-3,
                                             kv_bandwidth=0.0298),
         Engine.VLLM: es.EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3),
     }
-    assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.06e-3, "int8": 0.03e-3}
+    assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
+    assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.06e-3, "int8": 0.02e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
     assert es.PRIOR_BANDWIDTH == pytest.approx(0.699, abs=1e-3)
     assert es.PRIOR_COMPUTE == pytest.approx(0.4184, abs=1e-4)
@@ -173,7 +175,7 @@ def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
     # calibration rows with GPTQ / AWQ / 8-bit weights: no grid neighbour does better by more than TIE.
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     assert len(rows) >= speed_calibration.MIN_ROWS
-    assert {speed_fidelity.WEIGHTS[r["weights"]] for r in rows} == {"awq", "gptq", "int8"}
+    assert {speed_fidelity.WEIGHTS[r["weights"]] for r in rows} == {"awq", "gptq", "gptq-int8"}
     assert all(Engine(r["engine"]) in es.CUDA_GRAPH_ENGINES for r in rows)
     shipped = dict(es.QUANT_KERNEL_S_PER_LAYER)
     base = speed_calibration.loss(rows, catalog)
@@ -191,7 +193,7 @@ def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
 
 def test_quant_kernel_time_applies_to_dequantizing_kernels_of_cuda_graph_engines():
     assert es.quant_kernel_s_per_layer(Engine.VLLM, "awq") == es.quant_kernel_s_per_layer(Engine.SGLANG, "gptq") == 0.06e-3
-    assert es.quant_kernel_s_per_layer(Engine.VLLM, "int8") == 0.03e-3
+    assert es.quant_kernel_s_per_layer(Engine.VLLM, "int8") == 0.02e-3
     for weights in ("bf16", "fp8", "q4_k_m", "nf4"):  # 16-bit and FP8 GEMMs, GGUF, bitsandbytes: none
         assert es.quant_kernel_s_per_layer(Engine.VLLM, weights) == 0
     for engine in (Engine.TRANSFORMERS, Engine.LLAMA_CPP, Engine.EXLLAMAV2):  # host-bound steps: not fitted there
