@@ -113,7 +113,7 @@ def _speed() -> tuple[Formula, ...]:
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
                 f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
-                f"kernels, in llama.cpp and Ollama plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.2f} ms a MoE "
+                f"kernels, in llama.cpp and Ollama plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.3g} ms a MoE "
                 "layer for its routing and expert dispatch kernels, with LLM.int8 weights in transformers plus "
                 f"{engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear (its outlier check makes the host wait "
                 "for the GPU) — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "

@@ -26,3 +26,10 @@ def test_constants_shown_are_the_ones_used():
     assert f"vllm b {vllm.bandwidth:.2f} c {vllm.compute:.2f} floor {vllm.floor_s_per_layer * 1e3:.2f} ms/layer" in text
     assert "plus 0.06 ms (4-bit) or 0.02 ms (8-bit) a layer for the dequantizing kernels" in text  # QUANT_KERNEL_S_PER_LAYER
     assert f"plus {engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear" in text  # LLM.int8 in transformers
+
+
+def test_the_moe_dispatch_time_is_shown_to_its_last_digit():
+    from advisor.core.speed import gguf_decode
+
+    text = " ".join(f.formula for f in formulas())
+    assert f"plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.075, not 0.07
