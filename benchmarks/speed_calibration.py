@@ -134,17 +134,24 @@ def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
     return es.FITTED[engine]
 
 
+def best_on_grid(grid, current: float, score) -> float:
+    """The value of ``grid`` (or ``current``) with the least ``score(value)``; values within ``TIE`` of the least
+    count as ties, and the one nearest ``current`` is kept."""
+    scored = [(score(value), value) for value in dict.fromkeys([*grid, current])]
+    best = min(sc for sc, _ in scored)
+    near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
+    return min(near, key=lambda v: abs(v - current))
+
+
 def fit_per_head(rows, catalog) -> float:
     """``es.PER_HEAD_ATTENTION_SHARE`` alone, on ``rows`` (their engine's constants as they are)."""
+    def score(value: float) -> float:
+        es.PER_HEAD_ATTENTION_SHARE = value
+        return loss(rows, catalog)
+
     current = es.PER_HEAD_ATTENTION_SHARE
     for _ in range(PASSES):
-        scored = []
-        for value in dict.fromkeys([*PER_HEAD_GRID, current]):
-            es.PER_HEAD_ATTENTION_SHARE = value
-            scored.append((loss(rows, catalog), value))
-        best = min(s for s, _ in scored)
-        near = [v for s, v in scored if s <= best * (1 + TIE) + 1e-9]
-        current = min(near, key=lambda v: abs(v - current))
+        current = best_on_grid(PER_HEAD_GRID, current, score)
     es.PER_HEAD_ATTENTION_SHARE = current
     print(f"# PER_HEAD_ATTENTION_SHARE = {current:g}  (fitted alone on {len(rows)} rows)")
     return current
@@ -374,13 +381,11 @@ def fit_quant(rows, catalog) -> dict[str, float]:
     current = dict(es.QUANT_KERNEL_S_PER_LAYER)
     for _ in range(PASSES):
         for family in sorted(current):
-            scored = []
-            for value in dict.fromkeys([*QUANT_GRID, current[family]]):
+            def score(value: float, family: str = family) -> float:
                 es.QUANT_KERNEL_S_PER_LAYER[family] = value
-                scored.append((loss(rows, catalog), value))
-            best = min(v for v, _ in scored)
-            near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
-            current[family] = min(near, key=lambda v: abs(v - current[family]))
+                return loss(rows, catalog)
+
+            current[family] = best_on_grid(QUANT_GRID, current[family], score)
             es.QUANT_KERNEL_S_PER_LAYER[family] = current[family]
     return current
 
@@ -397,15 +402,15 @@ def bnb_int8_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[st
 def fit_bnb_int8(rows, catalog) -> float:
     """``es.BNB_INT8_S_PER_LINEAR`` on ``rows`` (``bnb_int8_rows``), transformers' constants as they are: the value of
     ``BNB_INT8_GRID`` with the least mean |ln err| (ties kept nearest the current value)."""
-    current = es.BNB_INT8_S_PER_LINEAR
-    scored = []
-    for value in dict.fromkeys([*BNB_INT8_GRID, current]):
+    def score(value: float) -> float:
         es.BNB_INT8_S_PER_LINEAR = value
-        scored.append((loss(rows, catalog), value))
-    best = min(v for v, _ in scored)
-    near = [v for sc, v in scored if sc <= best * (1 + TIE) + 1e-9]
-    es.BNB_INT8_S_PER_LINEAR = current
-    return min(near, key=lambda v: abs(v - current))
+        return loss(rows, catalog)
+
+    current = es.BNB_INT8_S_PER_LINEAR
+    try:
+        return best_on_grid(BNB_INT8_GRID, current, score)
+    finally:
+        es.BNB_INT8_S_PER_LINEAR = current
 
 
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
