@@ -67,8 +67,15 @@ def _format_problems(job: Job) -> list[Problem]:
         out.append(Problem(field="kv_dtype", message=str(exc)))
     if job.mode is Mode.INFERENCE and not engine_loads(job.engine, job.weights):
         weights = format_words(job.weights)
-        message = (f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"
-                   if job.engine.gguf else f"{weights} is a GGUF type: run it with llama.cpp")
+        if job.engine is Engine.EXLLAMAV2:
+            message = (f"ExLlamaV2 cannot load {weights} weights; it runs EXL2 (e.g. 4.65bpw), 4-bit GPTQ or "
+                       "16-bit models, or pick another engine")
+        elif job.weights.strip().lower().endswith("bpw"):
+            message = f"{weights} is ExLlamaV2's format: run it with ExLlamaV2"
+        elif job.engine.gguf:
+            message = f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"
+        else:
+            message = f"{weights} is a GGUF type: run it with llama.cpp"
         out.append(Problem(field="weights", message=message))
     if job.mode is Mode.INFERENCE and not engine_caches(job.engine, job.kv_dtype):
         out.append(Problem(field="kv_dtype", message=f"{kv_words(job.kv_dtype)} KV cache is a llama.cpp type; "

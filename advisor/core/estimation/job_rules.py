@@ -22,6 +22,10 @@ from advisor.core.schema import Frozen
 FOUR_BIT_BASES = FOUR_BIT  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
 NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "gptq-int8", "awq", "int8", "fp8")  # loaders llama.cpp does not have
 LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
+#: ExLlamaV2 loads its own EXL2 format (any bits per weight, ``Nbpw``), 4-bit GPTQ and unquantized 16-bit models
+#: (turboderp-org/exllamav2 README, "EXL2 quantization": "ExLlamaV2 supports the same 4-bit GPTQ models as V1, but
+#: also a new EXL2 format"); no other engine here loads EXL2.
+EXLLAMAV2_WEIGHTS = ("bf16", "fp16", "gptq")
 #: Full fine-tuning updates every weight in a float format.
 FULL_BASES = ("bf16", "fp16", "fp32")
 #: The base a LoRA adapter trains on: a frozen 16/32-bit or LLM.int8() base (PEFT); QLoRA's is 4-bit
@@ -69,8 +73,13 @@ def setting_values(name: str) -> tuple[str, ...]:
 
 def engine_loads(engine: Engine, weights: str) -> bool:
     """Whether ``engine`` loads weights of this format: llama.cpp and Ollama only GGUF types (and 16/32-bit),
-    the engines with a pre-allocated pool no GGUF type."""
+    the engines with a pre-allocated pool no GGUF type, ExLlamaV2 EXL2, 4-bit GPTQ and 16-bit (``EXLLAMAV2_WEIGHTS``),
+    and EXL2 no other engine."""
     w = weights.strip().lower()
+    if engine is Engine.EXLLAMAV2:
+        return w in EXLLAMAV2_WEIGHTS or w.endswith("bpw")
+    if w.endswith("bpw"):
+        return False
     if engine.gguf:
         return w not in NOT_GGUF_QUANTS
     return not (engine.pooled and is_gguf(w))
@@ -83,9 +92,17 @@ def engine_caches(engine: Engine, kv_dtype: str) -> bool:
 
 def _nearest_weights(engine: Engine, weights: str) -> str:
     w = weights.lower()
+    eight_bit = w in ("int8", "fp8", "gptq-int8", "q8_0", "q6_k")
+    if engine is Engine.EXLLAMAV2:  # EXL2 at about the same size
+        return "8.0bpw" if eight_bit else "4.0bpw"
+    if w.endswith("bpw"):  # an EXL2 model elsewhere: the engine's format of about that size
+        try:
+            eight_bit = float(w.removesuffix("bpw")) >= 6
+        except ValueError:
+            eight_bit = False
     if engine.gguf:  # the GGUF type of about the same size
-        return "q8_0" if w in ("int8", "fp8") else "q4_k_m"
-    return "int8" if w in ("q8_0", "q6_k") else "awq"  # the pooled engines' quantized formats of about that size
+        return "q8_0" if eight_bit else "q4_k_m"
+    return "int8" if eight_bit else "awq"  # the pooled engines' quantized formats of about that size
 
 
 def fit_to_engine(engine: Engine, weights: str, kv_dtype: str) -> tuple[str, str, str]:

@@ -73,3 +73,22 @@ def test_only_given_settings_that_do_not_apply_are_refused():
     assert [(p.field, p.message) for p in ignored(job, {"lora_rank", "seq_len"})] == [
         ("lora_rank", "only applies to --method lora or qlora")]
     assert ignored(job, {"seq_len"}) == []
+
+
+def test_exllamav2_runs_exl2_4bit_gptq_and_16bit_and_nothing_else_runs_exl2():
+    # turboderp-org/exllamav2 README: "supports the same 4-bit GPTQ models as V1, but also a new EXL2 format".
+    for w in ("4.65bpw", "8.0bpw", "gptq", "bf16", "fp16"):
+        assert engine_loads(Engine.EXLLAMAV2, w), w
+    for w in ("int8", "nf4", "fp8", "awq", "gptq-int8", "q4_k_m"):
+        assert not engine_loads(Engine.EXLLAMAV2, w), w
+    for engine in Engine:
+        assert engine_loads(engine, "4.65bpw") is (engine is Engine.EXLLAMAV2)
+    problems = check_planned(ARCH, PlannedJob(engine="exllamav2", weights="int8"))
+    assert any("ExLlamaV2 cannot load INT8 (8 bits) weights" in p.message for p in problems)
+    problems = check_planned(ARCH, PlannedJob(engine="vllm", weights="4.65bpw"))
+    assert any("is ExLlamaV2's format: run it with ExLlamaV2" in p.message for p in problems)
+    # A switch puts the format of about the same size in place.
+    assert fit_to_engine(Engine.EXLLAMAV2, "q8_0", "bf16")[0] == "8.0bpw"
+    assert fit_to_engine(Engine.EXLLAMAV2, "awq", "bf16")[0] == "4.0bpw"
+    assert fit_to_engine(Engine.LLAMA_CPP, "6.5bpw", "bf16")[0] == "q8_0"
+    assert fit_to_engine(Engine.VLLM, "4.65bpw", "bf16")[0] == "awq"
