@@ -197,7 +197,9 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     step, ``training.optimizer_step_seconds``)), i.e. the share of the peak the step's matmuls reached on a
     card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
     give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
-    (framework, family). Untrusted rows (as every other fit here) and rows whose GPU, model or layout the app lacks
+    (framework, family), on a family whose pre-training figure was measured (``flops.has_pretraining_figure``; else the
+    framework's share and the family's figure cannot be told apart, and its rows are left out). Untrusted rows (as every
+    other fit here) and rows whose GPU, model or layout the app lacks
     are left out; a row across machines whose network is not stated is in (the fit needs only its per-GPU step).
     Returns
     {key: (MFU, the rows' ids)}."""
@@ -205,6 +207,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
         bandwidth_bytes_per_s,
+        has_pretraining_figure,
         peak_flops,
         train_flops_per_token,
         train_matmul_factor,
@@ -234,6 +237,8 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         mfu = tokens * train_flops_per_token(arch, job) / (peak * (step_s - optimizer_s))
         family = gpu.speed_family
         framework = job.framework.value
+        if framework not in PRETRAINING_FRAMEWORKS and not has_pretraining_figure(family):
+            continue  # a framework's share of a pre-training figure nobody measured on that family: not separable
         logs[family if framework in PRETRAINING_FRAMEWORKS else (framework, family)].append((math.log(mfu), row["id"]))
     return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
 

@@ -125,14 +125,16 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # bandwidth 0.42 -> 0.49, compute 0.48 -> 0.46, floor 0.90 -> 0.93 ms, KV share 0.0373 -> 0.0298 (bitsandbytes'
 # benchmarking README: eager transformers 4.46.3 on a T4, an RTX 4090 and an H100 — its RTX 4090 bf16 Llama 3.1 8B
 # reads the weights at 75 % of the peak; its LLM.int8 rows, 2-5x slower than this, are what the fit cannot follow);
-# Ollama 20 rows (0.066 -> 0.063): bandwidth 0.64 -> 0.66.
+# Ollama 20 rows (0.066 -> 0.063): bandwidth 0.64 -> 0.66. With LLM.int8's time per Linear (``BNB_INT8_S_PER_LINEAR``): transformers 0.50 / 0.47 /
+# 0.89 ms (0.252 -> 0.202). Round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s, kubesimplify): vLLM
+# bandwidth 0.69 -> the prior 0.699 (within the fit's tie of the best), compute 0.46 -> 0.45; TensorRT-LLM takes it.
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.5, compute=0.47, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 

@@ -53,6 +53,8 @@ INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 #   (Hopper itself, Ada, Blackwell, the GA10x chips of compute capability 8.6, AMD, ...; stated in the
 #   estimate's notes);
 TRAIN_MFU = 0.38
+#: The family whose pre-training figure ``TRAIN_MFU`` was measured on (Llama 3's H100s).
+TRAIN_MFU_MEASURED_FAMILY = "NVIDIA sm_90"
 # ... and by family where a calibration source measured a pre-training framework (``PRETRAINING_FRAMEWORKS``)
 # there, fitted by benchmarks/speed_calibration.py (``train_mfu_fit``: the geometric mean, over calibration
 # training rows run in bf16 without torch.compile, of measured tokens/s x ``train_flops_per_token`` / (the
@@ -61,11 +63,10 @@ TRAIN_MFU = 0.38
 # tokens/s per GPU (0.569 of the peak), Llama 3 70B and Llama 2 70B with full checkpointing 331 and 353 (0.635,
 # 0.646; the recomputed forward counted, as ``train_flops_per_token`` counts it); the A100 reaches 86.9 % of
 # its peak in matmuls where a typical card reaches 80.3 % (``MATMUL_ACHIEVABLE_TFLOPS``): 0.62 / 1.082 = 0.57
-# on a typical card. Refitted 2026-11-28 (fifth session) with torchtitan PR #355's two Llama 3 8B runs on 8 A100s
-# (batch 1 x 8,192, per-op selective checkpointing, foreach and fused AdamW: 2,615 and 2,714 tokens/s per GPU, 0.44
-# and 0.45 of the peak): 0.50 on a typical card, 0.54 of an A100's peak (a smaller model fills the A100 less).
-# Measured on GA100 only, it is not applied to the GA10x chips (RTX 30, RTX A6000, A10, A40: compute capability
-# 8.6, another SM and memory system), which keep ``TRAIN_MFU``.
+# on a typical card; 0.50 (0.54 of an A100's peak) with torchtitan PR #355's Llama 3 8B on 8 A100s (batch 1 x 8,192,
+# per-op selective checkpointing: 2,615 and 2,714 tokens/s per GPU, 0.44-0.45 of the peak). Measured on GA100 only,
+# it is not applied to the GA10x chips (RTX 30, RTX A6000, A10, A40: compute capability 8.6, another SM and memory
+# system), which keep ``TRAIN_MFU``.
 TRAIN_MFU_BY_FAMILY: dict[str, float] = {"NVIDIA sm_80": 0.50}
 # ... and, for a family timed only against another family with the same script (model, data, batch, precision,
 # trainer), its figure as a share of that family's: the measured speed ratio over the ratio the cards' peaks and
@@ -125,6 +126,11 @@ def _family_mfu(family: str) -> float:
         reference, share = TRAIN_MFU_RELATIVE[family]
         return share * TRAIN_MFU_BY_FAMILY.get(reference, TRAIN_MFU)
     return TRAIN_MFU
+
+
+def has_pretraining_figure(family: str) -> bool:
+    """Whether a pre-training figure was measured on ``family`` (only there is a framework's share of it separable)."""
+    return family == TRAIN_MFU_MEASURED_FAMILY or family in TRAIN_MFU_BY_FAMILY or family in TRAIN_MFU_RELATIVE
 
 
 @lru_cache(maxsize=16)

@@ -29,9 +29,10 @@ def test_fitted_constants_as_shipped():
         # fifth session: with LLM.int8's time per Linear (BNB_INT8_S_PER_LINEAR) and round 7's calibration rows
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.50, compute=0.47, floor_s_per_layer=0.89e-3,
                                             kv_bandwidth=0.0298),
-        Engine.VLLM: es.EngineSpeed(bandwidth=0.69, compute=0.46, floor_s_per_layer=0.16e-3),
+        # fifth session, round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s): the prior bandwidth
+        Engine.VLLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
-        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.69, compute=0.55, floor_s_per_layer=0.16e-3),
+        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
     assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.06e-3, "int8": 0.02e-3}
