@@ -49,7 +49,9 @@ TRAINING_GROUPS = ("full", "lora", "qlora", "adapter")  # the "training" line: e
 TRAINING_TARGET = (8.0, 20.0)
 UNITS = {"gib": 1024**3, "gb": 1e9, "mib": 1024**2, "mb": 1e6}
 # Measurement kinds that see only the PyTorch allocator (no CUDA context).
-ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "max_memory_active", "reported", "torch")
+#: ``measured_kind`` values that read the PyTorch allocator (``torch``: its statistics, which one not stated); every
+#: other kind (``nvidia-smi``, ``reported``: the method not stated) is a device-level reading.
+ALLOCATOR_KINDS = ("max_memory_allocated", "max_memory_reserved", "max_memory_active", "torch")
 WORKLOAD_COLUMNS = ("weights", "kv_dtype", "engine", "context_len", "batch", "method", "precision",
                     "optimizer", "lora_rank", "seq_len", "checkpointing", "attention", "n_gpus", "parallel")
 INT_COLUMNS = ("context_len", "batch", "lora_rank", "seq_len", "n_gpus")
@@ -175,21 +177,15 @@ def measured_bytes(row: dict[str, str]) -> float:
 
 
 def sees_runtime(row: dict[str, str]) -> bool:
-    """True when the measurement includes memory outside the PyTorch allocator.
-
-    ``reported`` (method not stated) counts as allocator-only when the row's notes say the
-    figure comes from torch.cuda memory statistics, else as a device-level reading.
-    """
+    """True when the measurement includes memory outside the PyTorch allocator (the row's ``measured_kind``)."""
     kind = row.get("measured_kind", "").lower()
-    if kind == "reported":
-        return "torch.cuda" not in row.get("notes", "") and "torch memory" not in row.get("notes", "")
     return not any(k in kind for k in ALLOCATOR_KINDS) and "buffers" not in kind
 
 
 def weights_only(row: dict[str, str]) -> bool:
-    """Rows that measure the loaded weights only (file sizes, '-weights'/'-init' readings)."""
-    rid = row["id"]
-    return row.get("measured_kind") == "file-size" or rid.endswith("-weights") or rid.endswith("-init")
+    """Rows that measure the loaded weights only: file sizes, and readings whose ``memory_scope`` is ``weights``
+    (vLLM's 'model weights took', llama.cpp's model buffer, a trainer's memory after loading)."""
+    return row.get("measured_kind") == "file-size" or row.get("memory_scope") == "weights"
 
 
 def missing_inputs(row: dict[str, str]) -> str:

@@ -205,18 +205,17 @@ FILLER_WEIGHT_SOURCES = {
 
 
 #: llama.cpp backends the app runs a GGUF job on: each GPU's own stack (``Gpu.backend``: CUDA, ROCm/HIP,
-#: Metal). A llama-bench row run on another backend of the same card (Vulkan, which geerlingguy/ai-benchmarks
-#: runs on every vendor) timed kernels the app does not model, and is skipped with the reason.
-OTHER_BACKENDS = ("backend Vulkan", "backend SYCL", "backend OpenCL")
+#: Metal). A llama-bench row run on another backend of the same card (the row's ``backend`` column: Vulkan, which
+#: geerlingguy/ai-benchmarks runs on every vendor) timed kernels the app does not model, and is skipped with the reason.
+BACKEND_NAMES = {"vulkan": "Vulkan", "sycl": "SYCL", "opencl": "OpenCL"}
 
 
 def other_backend(row: dict[str, str]) -> str | None:
     """Why a llama.cpp row run on a backend other than its GPU's own stack is not scored; None otherwise."""
-    notes = row.get("notes", "")
-    hit = next((b for b in OTHER_BACKENDS if b in notes), None)
-    if hit is None or row["engine"] not in ("llama.cpp", "ollama"):
+    backend = (row.get("backend") or "").strip().lower()
+    if not backend or row["engine"] not in ("llama.cpp", "ollama"):
         return None
-    return (f"llama.cpp's {hit.removeprefix('backend ')} backend: the app runs llama.cpp on each GPU's own stack "
+    return (f"llama.cpp's {BACKEND_NAMES.get(backend, backend)} backend: the app runs llama.cpp on each GPU's own stack "
             "(CUDA, ROCm, Metal)")
 
 

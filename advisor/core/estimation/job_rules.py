@@ -16,7 +16,7 @@ from advisor.core.job.job import Job
 from advisor.core.job.settings import SETTINGS, applies, reason_words, setting, why_not
 from advisor.core.job.settings.task import FOUR_BIT
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import is_gguf
+from advisor.core.memory.formats import is_gguf, weight_format
 from advisor.core.schema import Frozen
 
 FOUR_BIT_BASES = FOUR_BIT  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
@@ -90,16 +90,18 @@ def engine_caches(engine: Engine, kv_dtype: str) -> bool:
     return engine.gguf or kv_dtype.strip().lower() not in LLAMA_CPP_KV
 
 
+#: Bits per weight from which a quantized format is taken for an 8-bit one (Q6_K at 6.56, Q5_K_M at 5.7 is 4-bit's).
+EIGHT_BIT_FROM = 6.0
+
+
 def _nearest_weights(engine: Engine, weights: str) -> str:
-    w = weights.lower()
-    eight_bit = w in ("int8", "fp8", "gptq-int8", "q8_0", "q6_k")
+    """The engine's own quantized format of about the size of ``weights`` (one the engine does not load)."""
+    try:
+        eight_bit = weight_format(weights).bits_per_weight >= EIGHT_BIT_FROM
+    except ValueError:
+        eight_bit = False
     if engine is Engine.EXLLAMAV2:  # EXL2 at about the same size
         return "8.0bpw" if eight_bit else "4.0bpw"
-    if w.endswith("bpw"):  # an EXL2 model elsewhere: the engine's format of about that size
-        try:
-            eight_bit = float(w.removesuffix("bpw")) >= 6
-        except ValueError:
-            eight_bit = False
     if engine.gguf:  # the GGUF type of about the same size
         return "q8_0" if eight_bit else "q4_k_m"
     return "int8" if eight_bit else "awq"  # the pooled engines' quantized formats of about that size

@@ -40,8 +40,8 @@ LLAMA_CPP_QUANTIZE_README = "llama.cpp tools/quantize/README.md (bits/weight, Ll
 
 BNB_BLOCK = 64  # bitsandbytes 4-bit blocksize (QLoRA §3)
 BNB_DQ_BLOCK = 256  # second-level block of double quantization (QLoRA §3)
-GPTQ_ZERO_BITS = 4  # packed zero point per group (AutoGPTQ qzeros are 4-bit packed in int32)
-#: Bits of each grouped format's codes; AutoGPTQ packs its zero points at the same width.
+#: Bits of each grouped format's codes; each group's zero point is packed at the same width (AutoGPTQ / AutoAWQ
+#: ``qzeros``, int32-packed).
 GROUPED_CODE_BITS = {"gptq": 4, "awq": 4, "gptq-int8": 8}
 GPTQ_SCALE_BITS = 16  # fp16 scale per group
 
@@ -181,7 +181,7 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
         if group_size < 1:
             raise ValueError(f"group size must be ≥ 1, got {group_size}")
         code = GROUPED_CODE_BITS[key]
-        bits = code + (GPTQ_SCALE_BITS + (GPTQ_ZERO_BITS if code == 4 else code)) / group_size
+        bits = code + (GPTQ_SCALE_BITS + code) / group_size
         return _fixed(key, bits, True, f"{key.upper()} {code}-bit, group {group_size}: fp16 scale + {code}-bit zero per group")
     if key in WEIGHT_FORMATS:
         return _gguf(key)

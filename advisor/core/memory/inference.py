@@ -31,7 +31,7 @@ from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.model.params import count_params, linear_shapes
+from advisor.core.model.params import count_params, linear_shapes, mlp_matrices
 from advisor.core.units import MIB
 
 # CUDA context and library workspaces outside any allocator's view: ~300 MB with CUDA >= 11.7 lazy module
@@ -143,8 +143,7 @@ def routed_expert_bytes_per_layer(arch: ModelArch, job: Job) -> float:
     name = job.weights.strip().lower()
     if name in MIXES and moe_layers(arch):
         return mix_layout(arch, name)[1] / moe_layers(arch)
-    m = 3 if arch.gated_mlp else 2
-    params = arch.moe.n_experts * m * arch.hidden_size * arch.moe.expert_ffn_size
+    params = arch.moe.n_experts * mlp_matrices(arch) * arch.hidden_size * arch.moe.expert_ffn_size
     return params * weight_format(job.weights, job.quant_group_size, job.double_quant).bits_per_weight / 8
 
 

@@ -48,12 +48,13 @@ def _attention_params(arch: ModelArch) -> int:
     return h * nh * hd * 2 + h * kv_dim * 2
 
 
-def _mlp_matrices(arch: ModelArch) -> int:
+def mlp_matrices(arch: ModelArch) -> int:
+    """Weight matrices of one MLP (or one expert): SwiGLU / GeGLU's gate, up and down, or a plain MLP's two."""
     return 3 if arch.gated_mlp else 2
 
 
 def _mlp_params(arch: ModelArch, active_only: bool) -> int:
-    h, m = arch.hidden_size, _mlp_matrices(arch)
+    h, m = arch.hidden_size, mlp_matrices(arch)
     dense_layer = m * h * arch.ffn_size
     if arch.moe is None:
         return arch.n_layers * dense_layer

@@ -18,7 +18,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.inference import kv_cache_bytes, moe_layers, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import count_params
+from advisor.core.model.params import count_params, mlp_matrices
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed import gguf_decode
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
@@ -52,8 +52,7 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     if arch.moe is None:
         return 1.0
     moe, c = arch.moe, count_params(arch)
-    m = 3 if arch.gated_mlp else 2
-    routed = (arch.n_layers - min(moe.n_dense_layers, arch.n_layers)) * moe.n_experts * m * arch.hidden_size * moe.expert_ffn_size
+    routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
     used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
     return (c.total - routed * (1 - used)) / c.total
 
@@ -193,11 +192,9 @@ def fixed_kernels_seconds(arch: ModelArch, job: Job) -> float:
 def linear_calls_per_token(arch: ModelArch) -> int:
     """The Linear layers a token passes in one forward: four attention projections per layer and the MLP's two or
     three matrices in each dense layer, or in each routed and shared expert a MoE layer runs for it."""
-    mlp = 3 if arch.gated_mlp else 2
-    moe = arch.moe
-    n_moe = 0 if moe is None else arch.n_layers - min(moe.n_dense_layers, arch.n_layers)
-    experts = 0 if moe is None else moe.n_active + moe.n_shared
-    return arch.n_layers * 4 + (arch.n_layers - n_moe) * mlp + n_moe * experts * mlp
+    n_moe = moe_layers(arch)
+    experts = 0 if arch.moe is None else arch.moe.n_active + arch.moe.n_shared
+    return arch.n_layers * 4 + (arch.n_layers - n_moe + n_moe * experts) * mlp_matrices(arch)
 
 
 def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:

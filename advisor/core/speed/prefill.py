@@ -15,6 +15,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
+from advisor.core.model.params import mlp_matrices
 from advisor.core.speed.decode import stage_shares
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, matmul_params
@@ -41,7 +42,8 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
     tokens = planned.context_len * planned.batch
     scores = score_bytes(arch, planned)  # without a fused attention kernel: every score it computes goes through memory
     attended = score_context(planned) if scores else planned.context_len / 2
-    flops = tokens * (r.two_n + attention_flops_per_token(arch, attended)) + moe_prompt_extra_flops(arch, planned, tokens)
+    moe_extra = moe_prompt_extra_flops(arch, planned, tokens)
+    flops = tokens * (r.two_n + attention_flops_per_token(arch, attended)) + moe_extra
     act = tokens * arch.hidden_size * ACT_BYTES
     deq = _dequant_bytes(arch, planned, tokens)
     if sp.stages > 1:
@@ -56,7 +58,6 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
         t = (max(flops / sp.tp / (min(peaks) * e.compute), mem.weights / (min(bws) * e.bandwidth)) + scores_t
              + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, bws)))
         comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
-    moe_extra = moe_prompt_extra_flops(arch, planned, tokens)
     if moe_extra:
         per_expert = _tokens_per_expert(arch, planned, tokens)
         notes.append(f"each expert takes about {per_expert:.0f} tokens of a {min(tokens, planned.gguf_ubatch_tokens)}-token micro-batch, "
@@ -89,8 +90,7 @@ def moe_prompt_extra_flops(arch: ModelArch, job: Job, tokens: int) -> float:
     moe, per_expert = arch.moe, _tokens_per_expert(arch, job, tokens)
     if per_expert >= MOE_PROMPT_TILE_TOKENS:
         return 0.0
-    m = 3 if arch.gated_mlp else 2
-    expert_flops_per_token = 2 * moe_layers(arch) * moe.n_active * m * arch.hidden_size * moe.expert_ffn_size
+    expert_flops_per_token = 2 * moe_layers(arch) * moe.n_active * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
     return tokens * expert_flops_per_token * (MOE_PROMPT_TILE_TOKENS / per_expert - 1)
 
 

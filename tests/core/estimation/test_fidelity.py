@@ -239,7 +239,8 @@ def test_units(value, unit, nbytes):
 @pytest.mark.parametrize(
     ("kind", "notes", "sees"),
     [("max_memory_allocated", "", False), ("max_memory_reserved", "", False), ("nvidia-smi", "", True),
-     ("reported", "logs via torch.cuda.max_memory_allocated", False), ("reported", "screenshot", True)],
+     ("torch", "logs via torch.cuda.max_memory_allocated", False), ("reported", "screenshot", True),
+     ("reported", "logs via torch.cuda.max_memory_allocated", True)],  # the column decides, not the notes
 )
 def test_like_with_like(kind, notes, sees):
     assert fidelity.sees_runtime({"measured_kind": kind, "notes": notes}) is sees

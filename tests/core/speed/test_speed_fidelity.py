@@ -632,3 +632,14 @@ def test_the_amd_build_dates_are_for_targets_whose_mmq_runs_on_matrix_units():
 
     for prefix, *_ in speed_fidelity.AMD_MATRIX_MMQ_SINCE:
         assert prefix.startswith(AMD_MATRIX_MMQ_TARGETS), prefix  # the app's own list (gguf_paths)
+
+
+def test_a_row_on_another_llama_cpp_backend_is_a_known_gap_by_its_column(catalog):
+    # The row's backend column says it, not words in its notes.
+    vulkan = [r for r in ROWS.values() if r["backend"] == "vulkan"]
+    assert vulkan and all("Vulkan backend" in (speed_fidelity.other_backend(r) or "") for r in vulkan)
+    assert any("Vulkan backend" in speed_fidelity.evaluate(r, catalog).skipped for r in vulkan)
+    assert not any(speed_fidelity.evaluate(r, catalog).estimate for r in vulkan)  # none scored
+    row = dict(vulkan[0], backend="")
+    assert speed_fidelity.other_backend(row) is None
+    assert speed_fidelity.other_backend({**row, "notes": "backend Vulkan"}) is None
