@@ -145,11 +145,9 @@ class OpenChoiceControl(ChoiceControl):
         return text.lower()
 
     def _put(self, value: object) -> None:
-        keys = [_key(v) for v in self.values]
-        if _key(value) in keys:
-            self.widget.setCurrentIndex(keys.index(_key(value)))
-        else:
-            self.widget.setEditText(self._words(value))
+        # A value the list lacks (EXL2 '8.0bpw' put in by a switch of engine, or one from a file) is added as an
+        # item, as the closed list does, so that the words shown read back as that value.
+        super()._put(value)
         self.widget.lineEdit().setCursorPosition(0)  # the start of the words in sight, not their end
 
     def on_edit(self, fn: Callable[..., None]) -> None:

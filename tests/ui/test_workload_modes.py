@@ -211,3 +211,17 @@ def test_prompt_attention_is_a_window_option_where_the_engine_takes_it(app_windo
     assert all(any("writes its scores to memory (eager attention)" in n for n in e.notes) for e in eager)
     pick_value(panel.combo_mode, "mode", "train")
     assert panel.combo_attention.isEnabled() and panel.combo_attention.currentText() == shown("attention", "eager")
+
+
+def test_a_switch_to_exllamav2_puts_an_exl2_format_the_box_reads_back(app_window):
+    # ExLlamaV2 loads no LLM.int8 weights: the switch puts EXL2 at 8 bits, a value the box does not list; the
+    # words it shows must read back as that value, or the job would carry the words as a weight format.
+    session, window = app_window
+    panel = window.workload_panel
+    pick_value(panel.combo_weights, "weights", "int8")
+    _pick(panel.combo_engine, "ExLlamaV2")
+    w = session.workload
+    assert w.engine is Engine.EXLLAMAV2 and w.weights == "8.0bpw"
+    assert _all_problems(session) == []
+    assert "Weights set to EXL2 (8 bits): ExLlamaV2 does not load INT8 (8 bits)." in panel.label_note.text()
+    assert panel.combo_weights.currentText() == "EXL2 (8 bits)"
