@@ -418,6 +418,34 @@ def fit_bnb_int8(rows, catalog) -> float:
         es.BNB_INT8_S_PER_LINEAR = current
 
 
+LINEAR_HOST_GRID = [round(i * 0.005e-3, 8) for i in range(0, 41)]  # 0 to 0.2 ms per Linear
+
+
+def linear_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
+    """The calibration rows whose estimate ``es.LINEAR_HOST_S`` moves: transformers with GPTQ or AWQ weights."""
+    return [r for r in by_engine.get(Engine.TRANSFORMERS, [])
+            if speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "") in es.LINEAR_HOST_S]
+
+
+def fit_linear_host(rows, catalog) -> dict[str, float]:
+    """``es.LINEAR_HOST_S`` on ``rows`` (``linear_host_rows``), transformers' constants as they are: coordinate
+    descent over ``LINEAR_HOST_GRID`` for each format (``PASSES``), ties kept nearest the current value."""
+    shipped = dict(es.LINEAR_HOST_S)
+    current = dict(shipped)
+    try:
+        for _ in range(PASSES):
+            for fmt in sorted(current):
+                def score(value: float, fmt: str = fmt) -> float:
+                    es.LINEAR_HOST_S[fmt] = value
+                    return loss(rows, catalog)
+
+                current[fmt] = best_on_grid(LINEAR_HOST_GRID, current[fmt], score)
+                es.LINEAR_HOST_S[fmt] = current[fmt]
+        return current
+    finally:
+        es.LINEAR_HOST_S.update(shipped)
+
+
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
     """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
     then the per-head attention share on engines left at their priors that run per head."""
@@ -471,6 +499,11 @@ def main() -> int:
     print(f"# QUANT_KERNEL_S_PER_LAYER = {{{', '.join(f'{k!r}: {v * 1e3:.2f}e-3' for k, v in sorted(quant.items()))}}}"
           f"  (engine_speed.py; {len(quant_rows(by_engine))} calibration rows with integer weights in "
           "CUDA-graph engines)")
+    shipped_host = dict(es.LINEAR_HOST_S)
+    host = fit_linear_host(linear_host_rows(by_engine), catalog) if linear_host_rows(by_engine) else shipped_host
+    es.LINEAR_HOST_S.update(host)
+    print(f"# LINEAR_HOST_S = {{{', '.join(f'{k!r}: {v * 1e3:.3f}e-3' for k, v in sorted(host.items()))}}}  "
+          f"(engine_speed.py; {len(linear_host_rows(by_engine))} calibration rows with GPTQ or AWQ weights in transformers)")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}
@@ -506,11 +539,12 @@ def main() -> int:
     es.PER_HEAD_ATTENTION_SHARE = shipped_per_head
     _set_gguf_decode(shipped_gguf)
     es.BNB_INT8_S_PER_LINEAR = shipped_bnb
+    es.LINEAR_HOST_S.update(shipped_host)
     es.FITTED.clear()
     es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
             and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf
-            and bnb == shipped_bnb)
+            and bnb == shipped_bnb and host == shipped_host)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

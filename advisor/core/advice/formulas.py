@@ -119,7 +119,9 @@ def _speed() -> tuple[Formula, ...]:
                 "for the GPU) — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
                 f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
-                "the host floor × layers, plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
+                "the host floor × layers (in transformers plus, for each Linear a token passes, "
+                f"{engine_speed.LINEAR_HOST_S['gptq-int8'] * 1e3:.3f} ms with GPTQ-Int8 and "
+                f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ weights: the quantized layer's Python), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",

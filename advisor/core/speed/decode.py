@@ -15,6 +15,7 @@ from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.format_words import format_words
 from advisor.core.memory.inference import kv_cache_bytes, moe_layers, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -104,6 +105,12 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      f"the host wait for the GPU (bitsandbytes checks every input for outliers): "
                      f"{bnb * linear_calls_per_token(arch) * 1e3:.0f} ms a step, whatever the GPU — 4-bit or GPTQ "
                      "weights avoid it")
+    host = _es.linear_host_s(planned.engine, planned.weights)
+    if host:
+        notes.append(f"{format_words(planned.weights).split(' (')[0]} weights in {planned.engine.label}: each of the "
+                     f"{linear_calls_per_token(arch)} linear layers a token passes adds host work of its own "
+                     f"({host * 1e3:.2f} ms: the quantized layer's Python), {host * linear_calls_per_token(arch) * 1e3:.0f} ms "
+                     "a step on top of the engine's per-token overhead — it binds where that overhead does (small models)")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
@@ -125,11 +132,13 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
 
 
 def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
-    """The engine's fitted host time per layer × layers. A GGUF engine's (Ollama's: 0.44 ms, fitted on Macs) binds
+    """The engine's fitted host time per layer × layers, plus a quantized Linear's own host time in transformers
+    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's: 0.44 ms, fitted on Macs) binds
     only where its kernels are launched one by one (``gguf_decode.host_launched``: Metal, CUDA without graphs), as
     llama.cpp's own host floor does; a CUDA card that replays a graph hides it (an RTX 5090 runs Ollama's 14B at
     about 120 tokens/s, Ollama issue #9701, where 0.44 ms a layer would cap it near 47)."""
-    floor = engine_speed(job.engine).floor_s_per_layer * arch.n_layers
+    floor = (engine_speed(job.engine).floor_s_per_layer * arch.n_layers
+             + _es.linear_host_s(job.engine, job.weights) * linear_calls_per_token(arch))
     if job.engine.gguf and not any(gguf_decode.host_launched(g) for g in gpus):
         return 0.0
     return floor

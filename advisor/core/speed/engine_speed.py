@@ -128,11 +128,14 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # Ollama 20 rows (0.066 -> 0.063): bandwidth 0.64 -> 0.66. With LLM.int8's time per Linear (``BNB_INT8_S_PER_LINEAR``): transformers 0.50 / 0.47 /
 # 0.89 ms (0.252 -> 0.202). Round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s, kubesimplify): vLLM
 # bandwidth 0.69 -> the prior 0.699 (within the fit's tie of the best), compute 0.46 -> 0.45; TensorRT-LLM takes it.
+# Sixth session (2026-11-28): with a quantized Linear's host time (``LINEAR_HOST_S``), transformers 75 rows (0.178
+# with it on the old constants -> 0.172): bandwidth 0.50 -> 0.55, floor 0.89 -> 0.87 ms, KV share 0.0298 -> 0.0238
+# (the GPTQ-Int8 and AWQ rows had held the floor up and the bandwidth share down).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.5, compute=0.47, floor_s_per_layer=0.89e-3, kv_bandwidth=0.0298),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.55, compute=0.47, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
@@ -189,6 +192,24 @@ QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int
 #: Fitted by ``benchmarks/speed_calibration.py`` (``fit_bnb_int8``) on the calibration rows with LLM.int8 weights in
 #: transformers (that README's T4, RTX 4090 and H100 rows).
 BNB_INT8_S_PER_LINEAR = 0.31e-3
+
+
+#: Host seconds each quantized Linear a token passes adds to transformers' per-token overhead, over a 16-bit Linear's,
+#: by weight format: the Python of the quantized module's forward (its reshapes, checks and kernel selection) runs
+#: on the host with each call, as the layer's own launches do (``FITTED[Engine.TRANSFORMERS].floor_s_per_layer``). Not
+#: GPU time: in the calibration rows (QwenLM/Qwen2.5 docs/source/benchmark/speed_benchmark.rst at a912d239, one A100,
+#: batch 1, transformers 4.46 with AutoGPTQ / AutoAWQ) Qwen2.5 0.5B to 32B decode at about 1.1 ms a layer in GPTQ-Int8
+#: and AWQ, whatever the model's size, where BF16 and 4-bit GPTQ (one ExLlama kernel a Linear) take 0.8-0.9 ms — a
+#: longer host step, not a slower stream of bytes. Added to the engine's floor, so it binds only where the host does.
+#: Fitted by ``benchmarks/speed_calibration.py`` (``fit_linear_host``) on transformers' calibration rows of each
+#: format (sixth session, 2026-11-28; 0 before): GPTQ-Int8 0.035 ms and AWQ 0.030 ms a Linear (Qwen2.5 0.5B: 168 Linears
+#: a token, +5-6 ms on a 21 ms step), 4-bit GPTQ none. LLM.int8 has its own, larger cost (``BNB_INT8_S_PER_LINEAR``).
+LINEAR_HOST_S: dict[str, float] = {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
+
+
+def linear_host_s(engine: Engine, weights: str) -> float:
+    """``LINEAR_HOST_S`` for these weights in transformers; 0 for any other format or engine."""
+    return LINEAR_HOST_S.get(weights.strip().lower(), 0.0) if engine is Engine.TRANSFORMERS else 0.0
 
 
 def bnb_int8_s_per_linear(engine: Engine, weights: str) -> float:

@@ -98,3 +98,41 @@ def test_the_llm_int8_time_is_the_calibration_fit(catalog):
     assert {r["url"] for r in rows} == {"https://github.com/bitsandbytes-foundation/bitsandbytes/blob/"
                                         "81e6345ddf893c594f6d76406a388fa012cb0a29/benchmarking/README.md"}
     assert cal.fit_bnb_int8(rows, catalog) == es.BNB_INT8_S_PER_LINEAR
+
+
+def test_a_quantized_linear_adds_host_time_to_transformers_floor(catalog):
+    # Qwen2.5's speed benchmark (A100, batch 1): GPTQ-Int8 and AWQ decode at about 1.1 ms a layer whatever the model's
+    # size, BF16 and 4-bit GPTQ at 0.8-0.9 ms: the quantized layer's Python runs with each of the 7 Linears a layer.
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.choices import Engine
+    from advisor.core.speed import engine_speed as es
+
+    arch = catalog.models["qwen2.5-0.5b"]
+    a100 = gpu_build(catalog, "a100-80gb-sxm", 1)
+    linears = decode.linear_calls_per_token(arch)
+    assert linears == 24 * 7
+
+    def tps(**kw) -> float:
+        job = PlannedJob(context_len=64, **kw)
+        return estimate(arch, job, a100).speed.decode_tokens_per_s
+
+    bf16, awq = tps(engine="transformers", weights="bf16"), tps(engine="transformers", weights="awq")
+    floor = es.FITTED[Engine.TRANSFORMERS].floor_s_per_layer * arch.n_layers
+    assert 1 / bf16 == pytest.approx(floor, rel=0.02)  # a 0.5B model: the host's floor binds
+    assert 1 / awq == pytest.approx(floor + linears * es.LINEAR_HOST_S["awq"], rel=0.02)
+    assert tps(engine="transformers", weights="gptq") == pytest.approx(bf16, rel=0.02)  # the ExLlama kernel: none
+    # Only transformers: vLLM replays a CUDA graph (its dequantizing GEMVs have their own per-layer time).
+    assert es.linear_host_s(Engine.VLLM, "awq") == 0.0 == es.linear_host_s(Engine.TRANSFORMERS, "bf16")
+    notes = estimate(arch, PlannedJob(engine="transformers", weights="awq", context_len=64), a100).speed.notes
+    assert any(n.startswith("AWQ weights in transformers: each of the 168 linear layers") for n in notes)
+
+
+def test_the_linear_host_times_are_the_calibration_fit(catalog):
+    from advisor.core.speed import engine_speed as es
+    from tests.benchmark_scripts import load_benchmark
+
+    cal = load_benchmark("speed_calibration")
+    rows = cal.linear_host_rows(cal.calibration_rows(catalog))
+    assert rows and {r["engine"] for r in rows} == {"transformers"}
+    assert cal.fit_linear_host(rows, catalog) == es.LINEAR_HOST_S

@@ -26,15 +26,16 @@ def test_fitted_constants_as_shipped():
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
-        # fifth session: with LLM.int8's time per Linear (BNB_INT8_S_PER_LINEAR) and round 7's calibration rows
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.50, compute=0.47, floor_s_per_layer=0.89e-3,
-                                            kv_bandwidth=0.0298),
+        # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.55, compute=0.47, floor_s_per_layer=0.87e-3,
+                                            kv_bandwidth=0.0238),
         # fifth session, round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s): the prior bandwidth
         Engine.VLLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
+    assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
     assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.06e-3, "int8": 0.02e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
     assert es.PRIOR_BANDWIDTH == pytest.approx(0.699, abs=1e-3)
