@@ -130,14 +130,18 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # bandwidth 0.69 -> the prior 0.699 (within the fit's tie of the best), compute 0.46 -> 0.45; TensorRT-LLM takes it.
 # Sixth session (2026-11-28): with a quantized Linear's host time (``LINEAR_HOST_S``), transformers 75 rows (0.178
 # with it on the old constants -> 0.172): bandwidth 0.50 -> 0.55, floor 0.89 -> 0.87 ms, KV share 0.0298 -> 0.0238
-# (the GPTQ-Int8 and AWQ rows had held the floor up and the bandwidth share down).
+# (the GPTQ-Int8 and AWQ rows had held the floor up and the bandwidth share down). Then with the presets of Qwen3 0.6B,
+# 1.7B, 4B and 14B and Qwen2.5 3B, which bring 32 more rows of the Qwen speed benchmarks into the calibration (converged):
+# transformers 87 rows 0.54 / 0.46 / 0.86 ms / 0.0298; SGLang 22 rows (0.143 -> 0.135) bandwidth 0.35, floor 0.11 ms and a
+# KV share of 0.0728 (its first rows at several model sizes); vLLM's floor 0.16 -> 0.17 ms; 4-bit dequantizing kernels
+# 0.06 -> 0.07 ms a layer.
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.34, compute=PRIOR_COMPUTE, floor_s_per_layer=0.13e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.55, compute=0.47, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=0.0728),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
+    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
 }
 
 
@@ -175,8 +179,9 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: the vLLM rows alone it is the same, and it takes the SGLang AWQ rows (H20, Qwen3) from 47 % to 9 %.
 #: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
 #: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
-#: session) with the 8.19 bits of 8-bit GPTQ at group 128.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.02e-3}
+#: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
+#: SGLang AWQ rows.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.02e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 

