@@ -263,9 +263,10 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: calibration prompts: MMQ 0.226 (PR #12014's RTX 4090 Q4_0 pp16384, kickstart-berlin #58's RTX 3090 and RTX 5060 Ti
 #: Qwen2.5 7B Q4_K_M pp512), ROCm 0.289 (visorcraft's and kyuz0's Strix Halo ROCm 6.4-7.1 prompts, kyuz0's R9700 ROCm 6.4.4).
 #: Sixth session (2026-11-28), with round 9's calibration prompts: ROCm 0.302 (kyuz0's R9700 ROCm 7.1 logs of 2025-12: Llama 2
-#: 7B Q4_0 on one card, Gemma 3 27B BF16 over two).
+#: 7B Q4_0 on one card, Gemma 3 27B BF16 over two); 0.298 once the RX 9070 XT's matrix peak was in the catalog (PR #26663's
+#: Qwen3 8B Q4_K_M prompts on it).
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.226,
-                                            GgufPath.ROCM: 0.302}
+                                            GgufPath.ROCM: 0.298}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:
