@@ -380,19 +380,25 @@ def quant_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, 
             if es.QUANT_FAMILY.get(speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "")) is not None]
 
 
-def fit_quant(rows, catalog) -> dict[str, float]:
-    """``es.QUANT_KERNEL_S_PER_LAYER`` on ``rows`` (``quant_rows``), the engines' constants as they are:
-    coordinate descent over ``QUANT_GRID`` for each family (``PASSES``), ties kept nearest the current value."""
-    current = dict(es.QUANT_KERNEL_S_PER_LAYER)
+def descend(table: dict[str, float], grid: list[float], rows, catalog) -> dict[str, float]:
+    """Coordinate descent over ``grid`` for each entry of ``table`` (a dict of constants the estimate reads, set in
+    place as it goes; ``PASSES`` passes), the least mean |ln err| of ``rows``, ties kept nearest the current value."""
+    current = dict(table)
     for _ in range(PASSES):
-        for family in sorted(current):
-            def score(value: float, family: str = family) -> float:
-                es.QUANT_KERNEL_S_PER_LAYER[family] = value
+        for key in sorted(current):
+            def score(value: float, key: str = key) -> float:
+                table[key] = value
                 return loss(rows, catalog)
 
-            current[family] = best_on_grid(QUANT_GRID, current[family], score)
-            es.QUANT_KERNEL_S_PER_LAYER[family] = current[family]
+            current[key] = best_on_grid(grid, current[key], score)
+            table[key] = current[key]
     return current
+
+
+def fit_quant(rows, catalog) -> dict[str, float]:
+    """``es.QUANT_KERNEL_S_PER_LAYER`` on ``rows`` (``quant_rows``), the engines' constants as they are (``descend``
+    over ``QUANT_GRID`` for each family)."""
+    return descend(es.QUANT_KERNEL_S_PER_LAYER, QUANT_GRID, rows, catalog)
 
 
 BNB_INT8_GRID = [round(i * 0.01e-3, 8) for i in range(0, 101)]  # 0 to 1 ms per Linear
@@ -428,20 +434,11 @@ def linear_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict
 
 
 def fit_linear_host(rows, catalog) -> dict[str, float]:
-    """``es.LINEAR_HOST_S`` on ``rows`` (``linear_host_rows``), transformers' constants as they are: coordinate
-    descent over ``LINEAR_HOST_GRID`` for each format (``PASSES``), ties kept nearest the current value."""
+    """``es.LINEAR_HOST_S`` on ``rows`` (``linear_host_rows``), transformers' constants as they are (``descend`` over
+    ``LINEAR_HOST_GRID`` for each format); the shipped values are put back."""
     shipped = dict(es.LINEAR_HOST_S)
-    current = dict(shipped)
     try:
-        for _ in range(PASSES):
-            for fmt in sorted(current):
-                def score(value: float, fmt: str = fmt) -> float:
-                    es.LINEAR_HOST_S[fmt] = value
-                    return loss(rows, catalog)
-
-                current[fmt] = best_on_grid(LINEAR_HOST_GRID, current[fmt], score)
-                es.LINEAR_HOST_S[fmt] = current[fmt]
-        return current
+        return descend(es.LINEAR_HOST_S, LINEAR_HOST_GRID, rows, catalog)
     finally:
         es.LINEAR_HOST_S.update(shipped)
 

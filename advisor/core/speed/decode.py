@@ -99,18 +99,16 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         notes.append(f"{planned.engine.label} routes each token through its experts with kernels of their own: "
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
                      f"{moe_layers(arch)} MoE layers, whatever the GPU")
-    bnb = _es.bnb_int8_s_per_linear(planned.engine, planned.weights)
-    if bnb:
-        notes.append(f"LLM.int8 weights: each of the {linear_calls_per_token(arch)} linear layers a token passes makes "
-                     f"the host wait for the GPU (bitsandbytes checks every input for outliers): "
-                     f"{bnb * linear_calls_per_token(arch) * 1e3:.0f} ms a step, whatever the GPU — 4-bit or GPTQ "
-                     "weights avoid it")
-    host = _es.linear_host_s(planned.engine, planned.weights)
-    if host:
+    linears = linear_calls_per_token(arch)
+    if bnb := _es.bnb_int8_s_per_linear(planned.engine, planned.weights):
+        notes.append(f"LLM.int8 weights: each of the {linears} linear layers a token passes makes the host wait for the "
+                     f"GPU (bitsandbytes checks every input for outliers): {bnb * linears * 1e3:.0f} ms a step, whatever "
+                     "the GPU — 4-bit or GPTQ weights avoid it")
+    if host := _es.linear_host_s(planned.engine, planned.weights):
         notes.append(f"{format_words(planned.weights).split(' (')[0]} weights in {planned.engine.label}: each of the "
-                     f"{linear_calls_per_token(arch)} linear layers a token passes adds host work of its own "
-                     f"({host * 1e3:.2f} ms: the quantized layer's Python), {host * linear_calls_per_token(arch) * 1e3:.0f} ms "
-                     "a step on top of the engine's per-token overhead — it binds where that overhead does (small models)")
+                     f"{linears} linear layers a token passes adds host work of its own ({host * 1e3:.2f} ms: the "
+                     f"quantized layer's Python), {host * linears * 1e3:.0f} ms a step on top of the engine's per-token "
+                     "overhead — it binds where that overhead does (small models)")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
