@@ -121,7 +121,7 @@ def _speed() -> tuple[Formula, ...]:
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
                 "the host floor × layers (in transformers plus, for each Linear a token passes, "
                 f"{engine_speed.LINEAR_HOST_S['gptq-int8'] * 1e3:.3f} ms with GPTQ-Int8 and "
-                f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ weights: the quantized layer's Python), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
+                f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ weights: CPU work in the quantized layer's own code), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
                 f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",

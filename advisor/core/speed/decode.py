@@ -106,9 +106,9 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      "the GPU — 4-bit or GPTQ weights avoid it")
     if host := _es.linear_host_s(planned.engine, planned.weights):
         notes.append(f"{format_words(planned.weights).split(' (')[0]} weights in {planned.engine.label}: each of the "
-                     f"{linears} linear layers a token passes adds host work of its own ({host * 1e3:.2f} ms: the "
-                     f"quantized layer's Python), {host * linears * 1e3:.0f} ms a step on top of the engine's per-token "
-                     "overhead — it binds where that overhead does (small models)")
+                     f"{linears} linear layers a token passes adds {host * 1e3:.2f} ms of CPU work in the quantized layer's "
+                     f"own code, {host * linears * 1e3:.0f} ms a step on top of the engine's per-token overhead — it "
+                     "binds where that overhead does (small models)")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
