@@ -70,8 +70,12 @@ def _training_memory() -> tuple[Formula, ...]:
     return (
         Formula(term="Training states", formula="Mixed precision: 2 (bf16 weights) + 2 (grads) + 12 (fp32 master + "
                 "Adam moments) bytes per trained parameter; 8-bit Adam moments 2 bytes; ZeRO-1/2/3 and FSDP divide "
-                "optimizer, gradients and parameters by the GPU count by stage.",
-                sources=("ZeRO arXiv:1910.02054", "8-bit optimizers arXiv:2110.02861", "PyTorch FSDP arXiv:2304.11277")),
+                "optimizer, gradients and parameters by the GPU count by stage; FSDP keeps two layers gathered, and its "
+                "root unit whole from the forward into the backward (with the HF Trainer, Axolotl and LitGPT the "
+                "embedding and lm_head, with torchtitan the lm_head; a full fine-tune's lm_head gradient whole at the "
+                "backward's start).",
+                sources=("ZeRO arXiv:1910.02054", "8-bit optimizers arXiv:2110.02861", "PyTorch FSDP arXiv:2304.11277",
+                         "PyTorch FSDP _post_forward_reshard at 3ade90a6 (root not resharded after forward)")),
         Formula(term="LoRA / QLoRA", formula="r × (d_in + d_out) trainable parameters per adapted matrix (fp32 with "
                 "gradients and AdamW states); QLoRA: NF4 base with optional double quantization plus a transient "
                 "dequantized layer.", sources=("LoRA arXiv:2106.09685", "QLoRA arXiv:2305.14314")),

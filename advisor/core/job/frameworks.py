@@ -117,6 +117,19 @@ LITGPT_LORA_PAD = "litgpt/lora.py LoRAQKVLinear.zero_pad: index_copy_(..., sourc
 #: equivalent to not freezing those parameters)" (litgpt issue #1417). The root unit (embedding,
 #: lm_head, final norm) holds no adapter, so it has no gradient.
 FSDP_MIXED_UNITS = "litgpt FSDPStrategy(auto_wrap_policy={Block}); Fabric use_orig_params=True; PyTorch FSDP docs"
+#: What of a model stays whole on every GPU from the end of the forward pass into the backward under FSDP's full
+#: sharding, beyond the gathered layers (``Profile.fsdp_whole_after_forward``). PyTorch does not reshard the root unit
+#: after its forward — "Do not free the root's parameters in the post-forward for `FULL_SHARD` with the intention that
+#: they are immediately used for backward computation" (``_post_forward_reshard``, torch/distributed/fsdp/
+#: _runtime_utils.py at 3ade90a6; FSDP2 alike, ``post_forward_mesh_info = None`` for the root, torch/distributed/fsdp/
+#: _fully_shard/_fsdp_state.py at 1fd469d0) — and the root unit holds what no wrapped block does. Under the HF Trainer's
+#: FSDP (accelerate wraps the model's ``_no_split_modules``, its decoder layer: src/accelerate/utils/fsdp_utils.py at
+#: 1cb6fdcf), Axolotl's and LitGPT's (``auto_wrap_policy={Block}``) that is the embedding, the final norm and the
+#: lm_head. torchtitan shards the embedding apart and keeps its norm + output group whole after forward by default
+#: (``reshard_after_forward=reshard_after_forward_policy == "always"``, torchtitan/models/llama3/infra/parallelize.py at
+#: 018740b7); torchtune's Llama configs shard ``tok_embeddings`` and ``output`` apart (``custom_sharded_layers``).
+FSDP_ROOT_SOURCE = ("PyTorch FSDP _post_forward_reshard (root not resharded after forward); accelerate fsdp_utils "
+                    "(_no_split_modules wrap); torchtitan apply_fsdp (norm + output not resharded)")
 #: Why gradient accumulation under LitGPT's FSDP holds whole gradients (``Profile.accumulate_unsharded``):
 #: the training loop runs each accumulating micro-batch in ``fabric.no_backward_sync(model,
 #: enabled=is_accumulating)`` (finetune/lora.py at 8641822; litgpt/finetune/*.py at ``LITGPT_COMMIT``), which
@@ -164,6 +177,7 @@ class Profile:
     lora_pad_saved: bool = False  # LoRA on part of q/k/v: its padded-in output is saved: LITGPT_LORA_PAD
     fsdp_mixed_units: bool = False  # FSDP wraps frozen weights and adapters in one unit: FSDP_MIXED_UNITS
     accumulate_unsharded: bool = False  # FSDP gradient accumulation under no_sync: FSDP_NO_SYNC
+    fsdp_whole_after_forward: tuple[str, ...] = ()  # "embedding", "lm_head": kept whole into the backward (FSDP_ROOT_SOURCE)
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
     chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: every
     # chunk's logits and log-probabilities kept, in fp32 (LitGPT: Fabric casts the model's output to fp32)
@@ -173,7 +187,7 @@ class Profile:
 
 
 PROFILES: dict[Framework, Profile] = {
-    Framework.HF: Profile(optimizer_kernel=OptimizerKernel.FUSED,
+    Framework.HF: Profile(optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("embedding", "lm_head"),
                           summary="mixed precision (fp32 master), loss upcast to fp32, fp32 LoRA adapters (PEFT), "
                                   "fused AdamW (transformers' default with PyTorch 2.8 or later)"),
     Framework.TORCHTUNE: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=8,
@@ -182,7 +196,7 @@ PROFILES: dict[Framework, Profile] = {
                                  summary="pure bf16, chunked cross-entropy (8 chunks), activation checkpointing, "
                                          "optimizer in backward for single-GPU full fine-tunes, fused AdamW"),
     Framework.TORCHTITAN: Profile(precision=Precision.AMP, loss=Loss.UPCAST, checkpointing=Checkpointing.OP_SAC,
-                                  optimizer_kernel=OptimizerKernel.FUSED,
+                                  optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("lm_head",),
                                   summary="FSDP2 with fp32 master parameters, op-level selective checkpointing, "
                                           "loss upcast to fp32, fused AdamW"),
     # LitGPT at LITGPT_COMMIT: litgpt/model.py GPT.__init__ builds ``lm_head`` and ``wte`` apart, and
@@ -198,6 +212,7 @@ PROFILES: dict[Framework, Profile] = {
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
                               untied_lm_head=True, kv_full_heads=True, fused_qkv_view=True, lora_pad_saved=True,
                               fsdp_mixed_units=True, accumulate_unsharded=True,
+                              fsdp_whole_after_forward=("embedding", "lm_head"),
                               lora_dropout=LITGPT_LORA_DROPOUT,
                               chunked_loss_upcast=False, quantize_lm_head=True,
                               dequant_bytes=FABRIC_BNB_DEQUANT_BYTES,
@@ -208,7 +223,7 @@ PROFILES: dict[Framework, Profile] = {
                                       "by its zero padding, FSDP units mixing frozen and trained weights, "
                                       "unsharded gradients while accumulating, 4-bit lm_head under bnb "
                                       "(dequantized via fp16)"),
-    Framework.AXOLOTL: Profile(optimizer_kernel=OptimizerKernel.FUSED,
+    Framework.AXOLOTL: Profile(optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("embedding", "lm_head"),
                                summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True, optimizer_kernel=OptimizerKernel.FUSED,

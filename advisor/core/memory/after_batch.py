@@ -16,7 +16,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.before_batch import BeforeBatch
 from advisor.core.memory.sharding import GATHERED_LAYERS, layer_params, optim_states_only
 from advisor.core.memory.states import param_bytes
-from advisor.core.memory.train_buffers import base_bytes, comm_buffers, forward_buffers
+from advisor.core.memory.train_buffers import base_bytes, comm_buffers, forward_buffers, whole_after_forward
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,7 @@ class AfterBatch:
     disk: float
     paged: float
     host_adds: tuple[float, ...]
+    head_grad: float = 0.0  # the lm_head's whole gradient at the backward's start (FSDP root: ``whole_after_forward``)
 
 
 def after_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -> AfterBatch:
@@ -42,13 +43,15 @@ def after_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) ->
     if notes is not None and b.stages > 1:
         notes.append("pipeline: first-stage activations and last-stage logits counted on one GPU (upper bound)")
     during = forward_buffers(b.arch, planned, b.tp, notes)  # alive through forward and backward
+    root, head_grad = whole_after_forward(b.arch, planned, b.tp, b.gdiv, notes)
+    during += root
     comm = comm_buffers(planned, b.grads, notes)  # alive when gradients are reduced
     step_temp = 0.0
     if planned.foreach_adamw and Offload.OPTIMIZER not in planned.offload and not planned.optimizer_in_backward:
         step_temp = optim_states_only(b.trainable, planned) * b.model_share / b.odiv
         if notes is not None:
             notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
-    a = AfterBatch(b.weights, b.reference, b.grads, b.optim, during, comm, step_temp, 0.0, 0.0, 0.0, ())
+    a = AfterBatch(b.weights, b.reference, b.grads, b.optim, during, comm, step_temp, 0.0, 0.0, 0.0, (), head_grad)
     if Offload.OPTIMIZER in planned.offload:
         a = _optimizer_offloaded(planned, b, a, notes)
     if Offload.PARAMS in planned.offload:

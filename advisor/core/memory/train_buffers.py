@@ -156,6 +156,30 @@ def forward_buffers(arch: ModelArch, planned: PlannedJob, tp: int, notes: list[s
     return extra
 
 
+def whole_after_forward(arch: ModelArch, planned: PlannedJob, tp: int, dp: int,
+                        notes: list[str] | None) -> tuple[float, float]:
+    """(parameters beyond their shard, the lm_head's whole gradient) per GPU that FSDP's full sharding keeps from the
+    forward's end into the backward: the framework's root unit, not resharded after its forward
+    (``Profile.fsdp_whole_after_forward``, ``FSDP_ROOT_SOURCE``); the lm_head's gradient is the backward's first, whole
+    until its unit reduces it. 16-bit embedding and lm_head under LoRA and QLoRA (bitsandbytes leaves them whole)."""
+    names = PROFILES[planned.framework].fsdp_whole_after_forward
+    if planned.parallel is not Parallel.FSDP or dp <= 1 or not names:
+        return 0.0, 0.0
+    c = count_params(arch)
+    head = c.lm_head if "lm_head" in names else 0.0
+    embedding = c.embedding if "embedding" in names or (arch.tied_embeddings and head == 0 and "lm_head" in names) else 0.0
+    full = planned.method is Method.FULL
+    per_param = param_bytes(planned.precision) if full else 2
+    params = (embedding + head) * per_param * (1 - 1 / dp) / tp
+    grad = (head or (embedding if arch.tied_embeddings else 0.0)) * per_param / tp if full else 0.0
+    if notes is not None:
+        what = " and ".join(w for w, n in (("embedding", embedding), ("lm_head", head)) if n)
+        notes.append(f"FSDP: the {what} stay whole from the end of the forward pass into the backward "
+                     f"({FRAMEWORK_NAMES[planned.framework]}'s root unit is not resharded after its forward)"
+                     + (", with the lm_head's whole gradient at the start of the backward" if grad else ""))
+    return params, grad
+
+
 def comm_buffers(planned: PlannedJob, grads_per_gpu: float, notes: list[str] | None) -> float:
     """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
     if planned.parallel is not Parallel.DDP or planned.n_gpus <= 1:

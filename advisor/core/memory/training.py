@@ -119,7 +119,7 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
     during, held_grads, grads = a.during, a.held_grads, a.grads
     phases = {
         "forward end": acts + logits + during + held_grads,
-        "backward": acts + logits + during + held_grads,  # starts with every activation and the loss gradient
+        "backward": acts + logits + during + held_grads + a.head_grad,  # every activation, the loss and lm_head gradients
         "backward end": grads + a.comm + during,
         "optimizer step": grads + a.step_temp,
     }
@@ -136,7 +136,7 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
                      + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
     at_peak = {
         "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
-        "backward": dict(activations=acts, gradients=held_grads, buffers=logits + during),
+        "backward": dict(activations=acts, gradients=held_grads + a.head_grad, buffers=logits + during),
         "backward end": dict(activations=0.0, gradients=grads, buffers=a.comm + during),
         "optimizer step": dict(activations=0.0, gradients=grads, buffers=a.step_temp),
     }[peak_name]

@@ -27,6 +27,7 @@ def test_constants_shown_are_the_ones_used():
     assert "plus 0.07 ms (4-bit) or 0.02 ms (8-bit) a layer for the dequantizing kernels" in text  # QUANT_KERNEL_S_PER_LAYER
     assert f"plus {engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear" in text  # LLM.int8 in transformers
     assert "0.035 ms with GPTQ-Int8 and 0.030 ms with AWQ weights" in text  # LINEAR_HOST_S in transformers
+    assert "root unit whole from the forward into the backward" in text  # train_buffers.whole_after_forward
 
 
 def test_the_moe_dispatch_time_is_shown_to_its_last_digit():

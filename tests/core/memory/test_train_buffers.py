@@ -33,3 +33,33 @@ def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
     elements = 2048 * 2 * 128_256
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+
+
+def test_fsdp_keeps_the_root_unit_whole_from_the_forward_into_the_backward():
+    # PyTorch does not reshard the root unit after its forward (_post_forward_reshard; FSDP2 alike), and under the HF
+    # Trainer's FSDP the root holds what no decoder layer does: the embedding and the lm_head, 2 x 128,256 x 4,096 for
+    # Llama 3 8B. Beyond its shard each GPU holds 7/8 of them on 8 GPUs, and a full fine-tune's lm_head gradient, the
+    # backward's first, whole.
+    from advisor.core.memory.train_buffers import whole_after_forward
+
+    vocab_matrix = 128_256 * 4096
+    full = PlannedJob(**TRAIN, method="full", n_gpus=8, parallel="fsdp")
+    params, grad = whole_after_forward(LLAMA3_8B, full, 1, 8, notes := [])
+    assert params == pytest.approx(2 * vocab_matrix * 2 * 7 / 8) and grad == pytest.approx(vocab_matrix * 2)
+    assert any("embedding and lm_head stay whole" in n for n in notes)
+    # LoRA: the frozen root stays whole in 16 bits, without a gradient.
+    lora = PlannedJob(**TRAIN, method="lora", n_gpus=8, parallel="fsdp")
+    assert whole_after_forward(LLAMA3_8B, lora, 1, 8, None) == pytest.approx((2 * vocab_matrix * 2 * 7 / 8, 0.0))
+    # torchtitan shards the embedding apart and keeps only its norm + output group whole after forward; torchtune's
+    # configs shard both apart; DDP and one GPU shard nothing.
+    titan = full.model_copy(update={"framework": "torchtitan"})
+    assert whole_after_forward(LLAMA3_8B, titan, 1, 8, None) == pytest.approx((vocab_matrix * 2 * 7 / 8, vocab_matrix * 2))
+    assert whole_after_forward(LLAMA3_8B, full.model_copy(update={"framework": "torchtune"}), 1, 8, None) == (0.0, 0.0)
+    assert whole_after_forward(LLAMA3_8B, full.model_copy(update={"parallel": "ddp"}), 1, 8, None) == (0.0, 0.0)
+    assert whole_after_forward(LLAMA3_8B, full, 1, 1, None) == (0.0, 0.0)
+    # In the estimate: the backward phase starts with the forward end's memory and the lm_head's whole gradient.
+    from advisor.core.memory.peak import estimate_memory
+
+    phases = dict(estimate_memory(LLAMA3_8B, full).breakdown.phases)
+    assert phases["backward"] - phases["forward end"] == pytest.approx(vocab_matrix * 2)
+    assert any("lm_head stay whole" in n for n in estimate_memory(LLAMA3_8B, full).assumptions)
