@@ -323,6 +323,16 @@ def test_gpu_numbers_match_the_reference(catalog, rid: str, ref_name: str, field
     assert getattr(catalog["gpus"][rid], field) == pytest.approx(float(row[column]))
 
 
+def test_rdna4_matrix_peaks_follow_amds_launch_figures(catalog) -> None:
+    # The RX 9070 XT's FP16/BF16 matrix peak from AMD's launch figure, 1,557 INT4 TOPS with sparsity (RDNA 4: INT4
+    # twice INT8, INT8 twice FP16, sparsity twice dense), and the same Navi 48 as the R9700 at the 9070 XT's 2.97 GHz
+    # boost against the R9700's 2.92: the two entries agree within their clocks.
+    xt, r9700 = catalog["gpus"]["rx-9070-xt"], catalog["gpus"]["radeon-ai-pro-r9700"]
+    assert xt.bf16_tflops_dense == pytest.approx(1557 / 8, abs=0.1)
+    assert xt.bf16_tflops_dense / r9700.bf16_tflops_dense == pytest.approx(2.97 / 2.92, rel=0.01)
+    assert any("purepc.pl" in str(s) for s in xt.sources)
+
+
 def test_nvlink_numbers_match_the_reference(catalog) -> None:
     rows = {r["name"]: r for r in _reference("gpus.csv")}
     for rid, name in (("rtx-3090", "GeForce RTX 3090"), ("a100-80gb-sxm", "A100 80GB SXM"), ("h100-sxm", "H100 SXM 80GB")):

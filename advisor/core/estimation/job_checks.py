@@ -36,7 +36,7 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import is_exl2, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.support.check import refusals
 
@@ -70,7 +70,7 @@ def _format_problems(job: Job) -> list[Problem]:
         if job.engine is Engine.EXLLAMAV2:
             message = (f"ExLlamaV2 cannot load {weights} weights; it runs EXL2 (e.g. 4.65bpw), 4-bit GPTQ or "
                        "16-bit models, or pick another engine")
-        elif job.weights.strip().lower().endswith("bpw"):
+        elif is_exl2(job.weights):
             message = f"{weights} is ExLlamaV2's format: run it with ExLlamaV2"
         elif job.engine.gguf:
             message = f"llama.cpp cannot load {weights} weights; pick a GGUF type such as Q4_K_M, or another engine"

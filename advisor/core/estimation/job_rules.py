@@ -16,7 +16,7 @@ from advisor.core.job.job import Job
 from advisor.core.job.settings import SETTINGS, applies, reason_words, setting, why_not
 from advisor.core.job.settings.task import FOUR_BIT
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import is_gguf, weight_format
+from advisor.core.memory.formats import is_exl2, is_gguf, weight_format
 from advisor.core.schema import Frozen
 
 FOUR_BIT_BASES = FOUR_BIT  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
@@ -77,8 +77,8 @@ def engine_loads(engine: Engine, weights: str) -> bool:
     and EXL2 no other engine."""
     w = weights.strip().lower()
     if engine is Engine.EXLLAMAV2:
-        return w in EXLLAMAV2_WEIGHTS or w.endswith("bpw")
-    if w.endswith("bpw"):
+        return w in EXLLAMAV2_WEIGHTS or is_exl2(w)
+    if is_exl2(w):
         return False
     if engine.gguf:
         return w not in NOT_GGUF_QUANTS

@@ -20,6 +20,7 @@ from advisor.core.estimation.results import RuleOfThumb
 from advisor.core.job.choices import Method, Mode
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.formats import is_exl2
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown, term_label
 from advisor.core.model.arch import ModelArch
@@ -39,7 +40,7 @@ def nominal_bits(weights: str) -> float:
     key = {"f16": "fp16", "f32": "fp32"}.get(key, key)
     if key in _NOMINAL_BITS:
         return _NOMINAL_BITS[key]
-    if key.endswith("bpw"):
+    if is_exl2(key):
         return float(key.removesuffix("bpw"))
     match = re.match(r"i?q(\d)", key)
     if match is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from advisor.core.memory.formats import (
     GGUF_MIX_BPW,
     GGUF_MIX_BPW_LLAMA2,
+    is_exl2,
     is_gguf,
     kv_bytes_per_element,
     weight_format,
@@ -27,7 +28,7 @@ def format_words(name: str, group_size: int = 128, double_quant: bool = False) -
         fmt = weight_format(key, group_size, double_quant)
     except ValueError:
         return name
-    if key.endswith("bpw"):
+    if is_exl2(key):
         return f"EXL2 ({fmt.bits_per_weight:g} bits)"
     if is_gguf(key):
         average = GGUF_MIX_BPW.get(key, GGUF_MIX_BPW_LLAMA2.get(key, fmt.bits_per_weight))

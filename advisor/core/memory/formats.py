@@ -171,7 +171,7 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
     """The format called ``name`` (case-insensitive); ValueError listing valid names if unknown."""
     key = name.strip().lower()
     key = _WEIGHT_ALIASES.get(key, key)
-    if key.endswith("bpw"):
+    if is_exl2(key):
         return _exl2(key)
     if key in _SIMPLE:
         return _fixed(key, *_SIMPLE[key])
@@ -187,6 +187,11 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
         return _gguf(key)
     raise ValueError(f"unknown weight format {name!r}; valid: {', '.join(WEIGHT_FORMATS)}, f16, f32 or "
                      "Nbpw (EXL2, e.g. 4.65bpw)")
+
+
+def is_exl2(name: str) -> bool:
+    """ExLlamaV2's EXL2 format, named by its bits per weight ('4.65bpw')."""
+    return name.strip().lower().endswith("bpw")
 
 
 def is_gguf(name: str) -> bool:

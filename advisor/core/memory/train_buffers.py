@@ -166,15 +166,15 @@ def whole_after_forward(arch: ModelArch, planned: PlannedJob, tp: int, dp: int,
     if planned.parallel is not Parallel.FSDP or dp <= 1 or not names:
         return 0.0, 0.0
     c = count_params(arch)
-    head = c.lm_head if "lm_head" in names else 0.0
-    embedding = c.embedding if "embedding" in names or (arch.tied_embeddings and head == 0 and "lm_head" in names) else 0.0
+    head = (c.embedding if arch.tied_embeddings else c.lm_head) if "lm_head" in names else 0.0  # a tied head: the embedding
+    embedding = c.embedding if "embedding" in names and not (arch.tied_embeddings and head) else 0.0
     full = planned.method is Method.FULL
     per_param = param_bytes(planned.precision) if full else 2
     params = (embedding + head) * per_param * (1 - 1 / dp) / tp
-    grad = (head or (embedding if arch.tied_embeddings else 0.0)) * per_param / tp if full else 0.0
+    grad = head * per_param / tp if full else 0.0
     if notes is not None:
         what = " and ".join(w for w, n in (("embedding", embedding), ("lm_head", head)) if n)
-        notes.append(f"FSDP: the {what} stay whole from the end of the forward pass into the backward "
+        notes.append(f"FSDP keeps the {what} whole from the end of the forward pass into the backward "
                      f"({FRAMEWORK_NAMES[planned.framework]}'s root unit is not resharded after its forward)"
                      + (", with the lm_head's whole gradient at the start of the backward" if grad else ""))
     return params, grad

@@ -15,7 +15,7 @@ from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.format_words import format_words
+from advisor.core.memory.formats import weight_format
 from advisor.core.memory.inference import kv_cache_bytes, moe_layers, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -105,8 +105,8 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      f"GPU (bitsandbytes checks every input for outliers): {bnb * linears * 1e3:.0f} ms a step, whatever "
                      "the GPU — 4-bit or GPTQ weights avoid it")
     if host := _es.linear_host_s(planned.engine, planned.weights):
-        notes.append(f"{format_words(planned.weights).split(' (')[0]} weights in {planned.engine.label}: each of the "
-                     f"{linears} linear layers a token passes adds {host * 1e3:.2f} ms of CPU work in the quantized layer's "
+        notes.append(f"{weight_format(planned.weights).name.upper()} weights in {planned.engine.label}: each of the "
+                     f"{linears} linear layers a token passes adds {host * 1e3:.3g} ms of CPU work in the quantized layer's "
                      f"own code, {host * linears * 1e3:.0f} ms a step on top of the engine's per-token overhead — it "
                      "binds where that overhead does (small models)")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD

@@ -46,7 +46,10 @@ def test_fsdp_keeps_the_root_unit_whole_from_the_forward_into_the_backward():
     full = PlannedJob(**TRAIN, method="full", n_gpus=8, parallel="fsdp")
     params, grad = whole_after_forward(LLAMA3_8B, full, 1, 8, notes := [])
     assert params == pytest.approx(2 * vocab_matrix * 2 * 7 / 8) and grad == pytest.approx(vocab_matrix * 2)
-    assert any("embedding and lm_head stay whole" in n for n in notes)
+    assert any("keeps the embedding and lm_head whole" in n for n in notes)
+    # A head tied to the embedding is one matrix, counted once, and its gradient is the head's.
+    tied = LLAMA3_8B.model_copy(update={"tied_embeddings": True})
+    assert whole_after_forward(tied, full, 1, 8, None) == pytest.approx((vocab_matrix * 2 * 7 / 8, vocab_matrix * 2))
     # LoRA: the frozen root stays whole in 16 bits, without a gradient.
     lora = PlannedJob(**TRAIN, method="lora", n_gpus=8, parallel="fsdp")
     assert whole_after_forward(LLAMA3_8B, lora, 1, 8, None) == pytest.approx((2 * vocab_matrix * 2 * 7 / 8, 0.0))
@@ -62,4 +65,4 @@ def test_fsdp_keeps_the_root_unit_whole_from_the_forward_into_the_backward():
 
     phases = dict(estimate_memory(LLAMA3_8B, full).breakdown.phases)
     assert phases["backward"] - phases["forward end"] == pytest.approx(vocab_matrix * 2)
-    assert any("lm_head stay whole" in n for n in estimate_memory(LLAMA3_8B, full).assumptions)
+    assert any("lm_head whole" in n for n in estimate_memory(LLAMA3_8B, full).assumptions)
