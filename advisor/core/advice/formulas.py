@@ -60,8 +60,12 @@ def _model_memory() -> tuple[Formula, ...]:
                 sources=("PagedAttention/vLLM arXiv:2309.06180", "DeepSeek-V2 arXiv:2405.04434 (MLA)")),
         Formula(term="Activations", formula="Per layer and token after Korthikanti et al., adapted to Llama blocks "
                 "(SwiGLU, RMSNorm, GQA); flash attention drops the s² score term; selective or full recomputation "
-                "keeps less; fp32 logits of vocab × tokens are counted separately.",
-                sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135")),
+                "keeps less; fp32 logits of vocab × tokens are counted separately; a chunked cross-entropy keeps "
+                "the 16-bit logits and, unless torch.compile covers the loss (torchtune), every chunk's 32-bit "
+                "log-probabilities for the backward.",
+                sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135",
+                         "https://github.com/pytorch/torchtune/blob/0031bfb080bd35ec533c412df883cf2bf7bf7fe4/"
+                         "torchtune/training/_compile.py (compile_loss)")),
     )
 
 

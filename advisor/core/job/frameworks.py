@@ -130,6 +130,12 @@ FSDP_MIXED_UNITS = "litgpt FSDPStrategy(auto_wrap_policy={Block}); Fabric use_or
 #: 018740b7); torchtune's Llama configs shard ``tok_embeddings`` and ``output`` apart (``custom_sharded_layers``).
 FSDP_ROOT_SOURCE = ("PyTorch FSDP _post_forward_reshard (root not resharded after forward); accelerate fsdp_utils "
                     "(_no_split_modules wrap); torchtitan apply_fsdp (norm + output not resharded)")
+#: Where torch.compile covers a chunked loss (``Profile.compile_covers_loss``): torchtune's recipes, with ``compile:
+#: True``, call ``training.compile_loss``, which for ``CEWithChunkedOutputLoss`` compiles ``compute_cross_entropy`` (the
+#: chunk's upcast and cross-entropy) and nothing else (torchtune/training/_compile.py line 64, recipes/
+#: lora_finetune_single_device.py line 271 at 0031bfb0). torchtitan compiles the model's blocks, not its loss
+#: ("compiling loss function causes CUDA errors, turning off for now", torchtitan/components/loss.py at e23bb707).
+COMPILE_LOSS_SOURCE = "torchtune training.compile_loss (compute_cross_entropy compiled under compile: True)"
 #: Why gradient accumulation under LitGPT's FSDP holds whole gradients (``Profile.accumulate_unsharded``):
 #: the training loop runs each accumulating micro-batch in ``fabric.no_backward_sync(model,
 #: enabled=is_accumulating)`` (finetune/lora.py at 8641822; litgpt/finetune/*.py at ``LITGPT_COMMIT``), which
@@ -181,6 +187,7 @@ class Profile:
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
     chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: every
     # chunk's logits and log-probabilities kept, in fp32 (LitGPT: Fabric casts the model's output to fp32)
+    compile_covers_loss: bool = False  # torch.compile compiles the chunked loss's upcast and CE: COMPILE_LOSS_SOURCE
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
     dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
     summary: str = ""
@@ -192,7 +199,7 @@ PROFILES: dict[Framework, Profile] = {
                                   "fused AdamW (transformers' default with PyTorch 2.8 or later)"),
     Framework.TORCHTUNE: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=8,
                                  checkpointing=Checkpointing.FULL, optimizer_in_backward_full_single=True,
-                                 optimizer_kernel=OptimizerKernel.FUSED,
+                                 optimizer_kernel=OptimizerKernel.FUSED, compile_covers_loss=True,
                                  summary="pure bf16, chunked cross-entropy (8 chunks), activation checkpointing, "
                                          "optimizer in backward for single-GPU full fine-tunes, fused AdamW"),
     Framework.TORCHTITAN: Profile(precision=Precision.AMP, loss=Loss.UPCAST, checkpointing=Checkpointing.OP_SAC,

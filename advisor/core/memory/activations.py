@@ -226,14 +226,29 @@ def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1)
     return seq * micro_batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp
 
 
-def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1) -> float:
-    """Logits under a chunked, compiled cross-entropy (torchtune ``CEWithChunkedOutputLoss``,
-    torchtune PR #1390): the bf16 output of every position stays (2 B), the fp32 upcast and
-    its log-softmax/gradient (4 + 4 B) exist for one chunk of ``1/chunks`` of the tokens at a
-    time — "upcasting only one chunk at a time"; the class docstring notes the gain needs the
-    CE compiled together with the upcast."""
+def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1,
+                              compiled: bool = True) -> float:
+    """Logits under a chunked cross-entropy that upcasts one chunk at a time (torchtune
+    ``CEWithChunkedOutputLoss``, torchtune PR #1390; torchtitan's ``chunked_cross_entropy_loss``, PR #996).
+
+    The bf16 output of every position stays (2 B). Compiled (``compiled``: torchtune's recipes compile the
+    chunk's upcast and cross-entropy together, ``training.compile_loss``), the fp32 upcast and its
+    log-softmax exist for one chunk at a time (4 + 4 B over ``chunks``): the compiled graph recomputes them in
+    the backward. Eager, ``F.cross_entropy(chunk.float())`` keeps every chunk's fp32 log-softmax for the
+    backward (``_log_softmax``'s derivative reads its ``result``, and ``nll_loss`` saves the same tensor:
+    tools/autograd/derivatives.yaml), so the chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_
+    LOSS_BYTES_PER_ELEMENT`` + 4 B over ``chunks``) — the class docstring's "the CE and upcasting have to be
+    compiled together" (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2)."""
     elements = seq * micro_batch * arch.vocab_size / tp
+    if not compiled:
+        return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / max(1, chunks))
     return elements * (ACT_BYTES + (LOGITS_TRAIN_BYTES_PER_ELEMENT - ACT_BYTES) / max(1, chunks))
+
+
+#: Bytes per logit element an eager chunked cross-entropy keeps at the end of the loss's forward: the bf16
+#: output of every chunk (2; the recipe drops it only after the loss, ``del logits``) and every chunk's fp32
+#: log-softmax (4), saved for the backward.
+EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT = ACT_BYTES + 4
 
 
 #: Bytes per logit element under LitGPT's chunked loss, run through Lightning Fabric:

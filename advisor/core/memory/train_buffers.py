@@ -70,13 +70,20 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
                      + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 
+def eager_chunked_loss(job: Job) -> bool:
+    """A chunked loss that upcasts one chunk at a time, run without torch.compile covering it
+    (``Profile.compile_covers_loss``): every chunk's fp32 log-softmax stays for the backward."""
+    p = PROFILES[job.framework]
+    return job.loss is Loss.CHUNKED and p.chunked_loss_upcast and not (job.compile and p.compile_covers_loss)
+
 def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     """Logits and cross-entropy temporaries at the loss, by ``PlannedJob.loss``.
 
     upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
     token × vocab); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
     (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); chunked: the fp32 part for one
-    chunk at a time (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
+    chunk at a time where torch.compile covers the loss, else every chunk's fp32 log-softmax
+    (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
     never holds the full logits: chunks of about vocab / hidden (``chunk_size =
     next_power_of_2(ceil(BT / ceil(V / H)))`` in liger_kernel/ops/fused_linear_cross_entropy.py).
     """
@@ -85,7 +92,7 @@ def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     if loss is Loss.CHUNKED and not PROFILES[job.framework].chunked_loss_upcast:
         return fabric_chunked_loss_logits_bytes(arch, seq, job.batch, tp)
     if loss is Loss.CHUNKED:
-        return chunked_loss_logits_bytes(arch, seq, job.batch, job.loss_chunks, tp)
+        return chunked_loss_logits_bytes(arch, seq, job.batch, job.loss_chunks, tp, not eager_chunked_loss(job))
     if loss is Loss.FUSED:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
         return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks

@@ -29,6 +29,7 @@ from advisor.core.memory.sharding import (
     reserve_factor,
 )
 from advisor.core.memory.train_buffers import (
+    eager_chunked_loss,
     loss_buffer_bytes,
     train_activations,
 )
@@ -98,7 +99,9 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
                          "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
     elif notes is not None:
         notes.append(f"loss: {said('loss', planned.loss or Loss.UPCAST)}"
-                     + (f" in {planned.loss_chunks} chunks" if planned.loss is Loss.CHUNKED else ""))
+                     + (f" in {planned.loss_chunks} chunks" if planned.loss is Loss.CHUNKED else "")
+                     + ("; every chunk's 32-bit log-probabilities stay until the backward (only a compiled loss "
+                        "keeps one chunk's)" if eager_chunked_loss(wa) else ""))
     return acts, logits, host
 
 

@@ -35,6 +35,28 @@ def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
 
 
+def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
+    # F.cross_entropy(chunk.float()) saves its fp32 log-softmax for the backward (derivatives.yaml: _log_softmax's
+    # backward reads its result); only the upcast copy is one chunk's: 2 + 4 + 4 / 8 bytes a logit, where a compiled
+    # upcast + CE (torchtune's compile_loss) keeps 2 + 8 / 8.
+    from advisor.core.memory.activations import chunked_loss_logits_bytes
+
+    elements = 2048 * 2 * 128_256
+    eager = chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=False)
+    assert eager == pytest.approx(elements * (2 + 4 + 4 / 8))
+    assert eager > chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=True)
+
+
+@pytest.mark.parametrize(("framework", "compile", "bytes_per_logit"),
+                         [("torchtune", False, 2 + 4 + 4 / 8), ("torchtune", True, 2 + 8 / 8),
+                          ("torchtitan", True, 2 + 4 + 4 / 8)])  # torchtitan compiles its blocks, not its loss
+def test_torch_compile_covers_the_chunked_loss_only_where_the_framework_compiles_it(framework, compile, bytes_per_logit):
+    from advisor.core.memory.train_buffers import loss_buffer_bytes
+
+    job = PlannedJob(**TRAIN, seq_len=4096, framework=framework, loss="chunked", loss_chunks=8, compile=compile)
+    assert loss_buffer_bytes(LLAMA3_8B, job, 1) == pytest.approx(4096 * LLAMA3_8B.vocab_size * bytes_per_logit)
+
+
 def test_fsdp_keeps_the_root_unit_whole_from_the_forward_into_the_backward():
     # PyTorch does not reshard the root unit after its forward (_post_forward_reshard; FSDP2 alike), and under the HF
     # Trainer's FSDP the root holds what no decoder layer does: the embedding and the lm_head, 2 x 128,256 x 4,096 for
