@@ -232,17 +232,21 @@ def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunk
     ``CEWithChunkedOutputLoss``, torchtune PR #1390; torchtitan's ``chunked_cross_entropy_loss``, PR #996).
 
     The bf16 output of every position stays (2 B). Compiled (``compiled``: torchtune's recipes compile the
-    chunk's upcast and cross-entropy together, ``training.compile_loss``), the fp32 upcast and its
-    log-softmax exist for one chunk at a time (4 + 4 B over ``chunks``): the compiled graph recomputes them in
-    the backward. Eager, ``F.cross_entropy(chunk.float())`` keeps every chunk's fp32 log-softmax for the
-    backward (``_log_softmax``'s derivative reads its ``result``, and ``nll_loss`` saves the same tensor:
-    tools/autograd/derivatives.yaml), so the chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_
-    LOSS_BYTES_PER_ELEMENT`` + 4 B over ``chunks``) — the class docstring's "the CE and upcasting have to be
-    compiled together" (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2)."""
+    chunk's upcast and cross-entropy together, ``training.compile_loss``), Inductor reads the bf16 chunk
+    straight into its softmax reductions and keeps only a per-row log-sum-exp for the backward, which writes the
+    chunk's bf16 gradient (2 B over ``chunks``) in one pass: no fp32 copy of a chunk is ever stored. Eager,
+    ``F.cross_entropy(chunk.float())`` keeps every chunk's fp32 log-softmax for the backward (``_log_softmax``'s
+    derivative reads its ``result``, and ``nll_loss`` saves the same tensor: tools/autograd/derivatives.yaml), so
+    the chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT`` + 4 B over
+    ``chunks``) — the class docstring's "the CE and upcasting have to be compiled together"
+    (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2); one chunk (``chunks`` = 1) is the whole
+    upcast loss (``train_logits_bytes``)."""
     elements = seq * micro_batch * arch.vocab_size / tp
+    if chunks <= 1:
+        return elements * LOGITS_TRAIN_BYTES_PER_ELEMENT
     if not compiled:
-        return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / max(1, chunks))
-    return elements * (ACT_BYTES + (LOGITS_TRAIN_BYTES_PER_ELEMENT - ACT_BYTES) / max(1, chunks))
+        return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / chunks)
+    return elements * ACT_BYTES * (1 + 1 / chunks)
 
 
 #: Bytes per logit element an eager chunked cross-entropy keeps at the end of the loss's forward: the bf16

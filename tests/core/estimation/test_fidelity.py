@@ -114,16 +114,16 @@ PINNED = {
     "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4, "qwen-qwen3-30b-a3b-in30720-bf16": 5,
     "qwen-qwen3-32b-in1-awq": 3, "qwen-qwen3-32b-in1-bf16": 3, "qwen-qwen3-32b-in1-fp8": 3,
     "qwen-qwen3-32b-in30720-bf16": 10, "qwen-qwen3-8b-in1-awq": 4, "qwen-qwen3-8b-in1-bf16": 3,
-    "qwen-qwen3-8b-in1-fp8": 4, "titan-l31-8b-fsdp128-sac-compile": 6, "tt-l31-70b-full-8xa100-offload": 22,
-    "tt-l31-8b-full-4090": 6, "tt-l32-3b-full-flags-packed": 7, "tt-l32-3b-full-flags-packed-compile-cce-ac": 9,
+    "qwen-qwen3-8b-in1-fp8": 4, "titan-l31-8b-fsdp128-sac-compile": 6, "tt-l31-70b-full-8xa100-offload": 25,
+    "tt-l31-8b-full-4090": 6, "tt-l32-3b-full-flags-packed": 7, "tt-l32-3b-full-flags-packed-compile-cce-ac": 12,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 3,
-    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 6, "tt-l32-3b-lora-flags-all": 15,
-    "tt-l32-3b-qlora-flags-all": 27, "vllm-l3-8b-tp1-weights": 3, "vllm-l3-8b-tp2-weights": 3,
+    "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 9, "tt-l32-3b-lora-flags-all": 6,
+    "tt-l32-3b-qlora-flags-all": 11, "vllm-l3-8b-tp1-weights": 3, "vllm-l3-8b-tp2-weights": 3,
     "vllm-r1-qwen14b-tp2-4090-weights": 4,
 }
 
 GAP_PINNED = {
-    "tt-l31-8b-qlora-4090": 20, "peft-l2-70b-qlora-fsdp-offload-2x24gb": 44, "titan-l31-8b-fsdp8-sac": 10,
+    "tt-l31-8b-qlora-4090": 15, "peft-l2-70b-qlora-fsdp-offload-2x24gb": 44, "titan-l31-8b-fsdp8-sac": 10,
     "titan-l31-8b-fsdp128-sac": 10, "optimum-l2-13b-gen-b16-fp16": 25, "optimum-l2-13b-gen-b16-gptq": 37,
     "qwen-qwen3-8b-in30720-bf16": 16, "qwen-qwen3-8b-in30720-awq": 23, "tt-l32-3b-full-flags-packed-compile": 14,
     "tt-l32-3b-full-flags-packed-compile-cce": 20,

@@ -24,21 +24,21 @@ def test_loss_implementations(loss, cheaper_than_upcast):
     assert upcast == pytest.approx(4096 * LLAMA3_8B.vocab_size * 10)
 
 
-def test_chunked_loss_keeps_bf16_logits_and_one_fp32_chunk():
+def test_a_compiled_chunked_loss_keeps_the_bf16_logits_and_one_chunks_gradient():
     from advisor.core.memory.activations import (
         chunked_loss_logits_bytes,
         train_logits_bytes,
     )
 
     elements = 2048 * 2 * 128_256
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 8 / 8))
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 2 / 8))
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
 
 
 def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
     # F.cross_entropy(chunk.float()) saves its fp32 log-softmax for the backward (derivatives.yaml: _log_softmax's
     # backward reads its result); only the upcast copy is one chunk's: 2 + 4 + 4 / 8 bytes a logit, where a compiled
-    # upcast + CE (torchtune's compile_loss) keeps 2 + 8 / 8.
+    # upcast + CE (torchtune's compile_loss) keeps 2 + 2 / 8.
     from advisor.core.memory.activations import chunked_loss_logits_bytes
 
     elements = 2048 * 2 * 128_256
@@ -48,7 +48,7 @@ def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
 
 
 @pytest.mark.parametrize(("framework", "compile", "bytes_per_logit"),
-                         [("torchtune", False, 2 + 4 + 4 / 8), ("torchtune", True, 2 + 8 / 8),
+                         [("torchtune", False, 2 + 4 + 4 / 8), ("torchtune", True, 2 + 2 / 8),
                           ("torchtitan", True, 2 + 4 + 4 / 8)])  # torchtitan compiles its blocks, not its loss
 def test_torch_compile_covers_the_chunked_loss_only_where_the_framework_compiles_it(framework, compile, bytes_per_logit):
     from advisor.core.memory.train_buffers import loss_buffer_bytes

@@ -187,3 +187,12 @@ def test_an_lora_job_trains_on_a_7900_xtx_at_the_measured_share_of_a_3090(catalo
         build = ResolvedBuild(name=gid, gpus=(catalog.gpus[gid],), topology=Topology())
         speeds[gid] = estimate(arch, job, build).speed.train_tokens_per_s
     assert speeds["rx-7900-xtx"] / speeds["rtx-3090"] == pytest.approx(0.80, abs=0.03)
+
+
+@pytest.mark.parametrize(("gpu_id", "words"), [
+    ("rtx-4090", "no training run measured on NVIDIA sm_89: taken as on the H100"),
+    ("a100-80gb-sxm", "scaled to NVIDIA sm_80 by what torchtitan reaches there"),
+    ("h100-sxm", "the HF Trainer measured on one H100"),
+])
+def test_the_note_says_where_the_fine_tuning_figure_comes_from(catalog, gpu_id, words):
+    assert words in flops.train_mfu_source(catalog.gpus[gpu_id], "hf")
