@@ -214,7 +214,7 @@ PROFILES: dict[Framework, Profile] = {
     # ``model(input_ids, lm_head_chunk_size=128)`` and utils.chunked_cross_entropy runs
     # ``F.cross_entropy`` on each chunk (log-probabilities kept for backward) while the loop's ``logits``
     # list stays referenced through ``fabric.backward``; Fabric's wrapper casts that list to fp32 on return
-    # (``precision.convert_output``: activations.FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT); ``BitsandbytesPrecision
+    # (``precision.convert_output``: loss_logits.FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT); ``BitsandbytesPrecision
     # (quantize[4:], dtype)`` with no ``ignore_modules`` replaces every nn.Linear, lm_head included.
     Framework.LITGPT: Profile(precision=Precision.BF16, loss=Loss.CHUNKED, loss_chunks=16,
                               untied_lm_head=True, kv_full_heads=True, fused_qkv_view=True, lora_pad_saved=True,

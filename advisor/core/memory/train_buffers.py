@@ -14,16 +14,18 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import choice_label as said
 from advisor.core.memory.activations import (
-    LOGITS_TRAIN_BYTES_PER_ELEMENT,
     SavedInputs,
-    chunked_loss_logits_bytes,
-    fabric_chunked_loss_logits_bytes,
     op_sac_activation_bytes,
     train_activation_bytes,
-    train_logits_bytes,
 )
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.inference import base_format_name, largest_linear_params, weights_bytes
+from advisor.core.memory.loss_logits import (
+    LOGITS_TRAIN_BYTES_PER_ELEMENT,
+    chunked_loss_logits_bytes,
+    fabric_chunked_loss_logits_bytes,
+    train_logits_bytes,
+)
 from advisor.core.memory.sharding import GATHERED_LAYERS, layer_params
 from advisor.core.memory.states import param_bytes
 from advisor.core.model.arch import ModelArch

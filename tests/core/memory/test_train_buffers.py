@@ -25,7 +25,7 @@ def test_loss_implementations(loss, cheaper_than_upcast):
 
 
 def test_a_compiled_chunked_loss_keeps_the_bf16_logits_and_one_chunks_gradient():
-    from advisor.core.memory.activations import (
+    from advisor.core.memory.loss_logits import (
         chunked_loss_logits_bytes,
         train_logits_bytes,
     )
@@ -39,7 +39,7 @@ def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
     # F.cross_entropy(chunk.float()) saves its fp32 log-softmax for the backward (derivatives.yaml: _log_softmax's
     # backward reads its result); only the upcast copy is one chunk's: 2 + 4 + 4 / 8 bytes a logit, where a compiled
     # upcast + CE (torchtune's compile_loss) keeps 2 + 2 / 8.
-    from advisor.core.memory.activations import chunked_loss_logits_bytes
+    from advisor.core.memory.loss_logits import chunked_loss_logits_bytes
 
     elements = 2048 * 2 * 128_256
     eager = chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=False)

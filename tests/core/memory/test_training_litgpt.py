@@ -7,15 +7,14 @@ import pytest
 from advisor.core.job.choices import AttentionImpl, Checkpointing, Framework
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.activations import (
-    FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT,
     LORA_DROPOUT_BYTES,
     SavedInputs,
     dropout_bytes_per_token,
-    fabric_chunked_loss_logits_bytes,
     lora_saved_inputs,
     train_activation_bytes,
 )
 from advisor.core.memory.formats import weight_format
+from advisor.core.memory.loss_logits import FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT, fabric_chunked_loss_logits_bytes
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.memory.train_buffers import as_trained
 from advisor.core.model.arch import ModelArch
