@@ -198,11 +198,12 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     card of typical matmul efficiency: rows of a pre-training framework (``flops.PRETRAINING_FRAMEWORKS``)
     give the family's figure, keyed by the family; rows of another framework that framework's own, keyed
     (framework, family), on a family whose pre-training figure was measured (``flops.has_pretraining_figure``; else the
-    framework's share and the family's figure cannot be told apart, and its rows are left out). Untrusted rows (as every
-    other fit here) and rows whose GPU, model or layout the app lacks
-    are left out; a row across machines whose network is not stated is in (the fit needs only its per-GPU step).
-    Returns
-    {key: (MFU, the rows' ids)}."""
+    framework's share and the family's figure cannot be told apart, and its rows are left out). A family's figure needs
+    rows of ``MIN_FAMILY_SOURCES`` sources: one harness's run (OTel's torchtitan readme, the only MI355X pre-training
+    source) would otherwise set it alone, and with it every framework's share measured there — torchtune's from a 0.5B
+    LoRA on that family would then scale torchtune everywhere. Untrusted rows (as every other fit here) and rows whose
+    GPU, model or layout the app lacks are left out; a row across machines whose network is not stated is in (the fit
+    needs only its per-GPU step). Returns {key: (MFU, the rows' ids)}."""
     from advisor.core.job.frameworks import with_framework_defaults
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
@@ -240,7 +241,15 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         if framework not in PRETRAINING_FRAMEWORKS and not has_pretraining_figure(family):
             continue  # a framework's share of a pre-training figure nobody measured on that family: not separable
         logs[family if framework in PRETRAINING_FRAMEWORKS else (framework, family)].append((math.log(mfu), row["id"]))
-    return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()}
+    sources_of = defaultdict(set)
+    for row in rows:
+        sources_of[row["id"]].add(speed_fidelity.sources.source_key(row["url"]))
+    return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()
+            if not isinstance(gen, str) or len(set().union(*(sources_of[i] for _, i in xs))) >= MIN_FAMILY_SOURCES}
+
+
+#: Sources (``sources.source_key``) a family's pre-training figure needs before the fit takes it (``train_mfu_fit``).
+MIN_FAMILY_SOURCES = 2
 
 
 #: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of

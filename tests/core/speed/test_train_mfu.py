@@ -196,3 +196,14 @@ def test_an_lora_job_trains_on_a_7900_xtx_at_the_measured_share_of_a_3090(catalo
 ])
 def test_the_note_says_where_the_fine_tuning_figure_comes_from(catalog, gpu_id, words):
     assert words in flops.train_mfu_source(catalog.gpus[gpu_id], "hf")
+
+
+def test_a_family_figure_needs_two_sources(catalog):
+    # One harness's run does not set a family's figure (and with it every framework's share there): PR #355's two
+    # A100 rows alone give none, with torchtitan's performance table they give sm_80's.
+    rows = speed_calibration.speed_fidelity.load_rows()
+    pr355 = [r for r in rows if r["id"].startswith("h43e-titan355-")]
+    assert len(pr355) == 2 and "NVIDIA sm_80" not in speed_calibration.train_mfu_fit(pr355, catalog)
+    both = pr355 + [r for r in rows if r["id"].startswith("titan-a100-")]
+    assert "NVIDIA sm_80" in speed_calibration.train_mfu_fit(both, catalog)
+    assert "AMD gfx950" not in speed_calibration.train_mfu_fit(catalog=catalog)  # OTel's MI355X readme, one source
