@@ -130,12 +130,15 @@ FSDP_MIXED_UNITS = "litgpt FSDPStrategy(auto_wrap_policy={Block}); Fabric use_or
 #: 018740b7); torchtune's Llama configs shard ``tok_embeddings`` and ``output`` apart (``custom_sharded_layers``).
 FSDP_ROOT_SOURCE = ("PyTorch FSDP _post_forward_reshard (root not resharded after forward); accelerate fsdp_utils "
                     "(_no_split_modules wrap); torchtitan apply_fsdp (norm + output not resharded)")
-#: Where torch.compile covers a chunked loss (``Profile.compile_covers_loss``): torchtune's recipes, with ``compile:
-#: True``, call ``training.compile_loss``, which for ``CEWithChunkedOutputLoss`` compiles ``compute_cross_entropy`` (the
-#: chunk's upcast and cross-entropy) and nothing else (torchtune/training/_compile.py line 64, recipes/
-#: lora_finetune_single_device.py line 271 at 0031bfb0). torchtitan compiles the model's blocks, not its loss
-#: ("compiling loss function causes CUDA errors, turning off for now", torchtitan/components/loss.py at e23bb707).
-COMPILE_LOSS_SOURCE = "torchtune training.compile_loss (compute_cross_entropy compiled under compile: True)"
+#: Where torch.compile covers the loss (``Profile.compile_covers_loss``). torchtune's recipes, with ``compile: True``,
+#: call ``training.compile_loss``, which for ``CEWithChunkedOutputLoss`` compiles ``compute_cross_entropy`` (the chunk's
+#: upcast and cross-entropy) and any other loss whole (torchtune/training/_compile.py line 64, recipes/
+#: lora_finetune_single_device.py line 271 at 0031bfb0). torchtitan compiles its loss with the model since PR #1033
+#: (2025-04-02: ``build_cross_entropy_loss`` wraps it in ``torch.compile`` under ``--training.compile``,
+#: torchtitan/components/loss.py at 775a486e; today ``compile.components`` defaults to ``["model", "loss"]``,
+#: torchtitan/config/configs.py line 301 at b5bcd76c); its builds before it compiled the blocks only.
+COMPILE_LOSS_SOURCE = ("torchtune training.compile_loss; torchtitan build_cross_entropy_loss (PR #1033) and "
+                       "compile.components ['model', 'loss']")
 #: Why gradient accumulation under LitGPT's FSDP holds whole gradients (``Profile.accumulate_unsharded``):
 #: the training loop runs each accumulating micro-batch in ``fabric.no_backward_sync(model,
 #: enabled=is_accumulating)`` (finetune/lora.py at 8641822; litgpt/finetune/*.py at ``LITGPT_COMMIT``), which
@@ -204,6 +207,7 @@ PROFILES: dict[Framework, Profile] = {
                                          "optimizer in backward for single-GPU full fine-tunes, fused AdamW"),
     Framework.TORCHTITAN: Profile(precision=Precision.AMP, loss=Loss.UPCAST, checkpointing=Checkpointing.OP_SAC,
                                   optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("lm_head",),
+                                  compile_covers_loss=True,
                                   summary="FSDP2 with fp32 master parameters, op-level selective checkpointing, "
                                           "loss upcast to fp32, fused AdamW"),
     # LitGPT at LITGPT_COMMIT: litgpt/model.py GPT.__init__ builds ``lm_head`` and ``wte`` apart, and

@@ -29,10 +29,11 @@ def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunk
     derivative reads its ``result``, and ``nll_loss`` saves the same tensor: tools/autograd/derivatives.yaml), so
     the chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT`` + 4 B over
     ``chunks``) — the class docstring's "the CE and upcasting have to be compiled together"
-    (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2); one chunk (``chunks`` = 1) is the whole
-    upcast loss (``train_logits_bytes``)."""
+    (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2). One chunk (``chunks`` = 1) is the whole
+    loss: compiled, the bf16 logits and their bf16 gradient (torchtitan compiles its cross-entropy so, 2 + 2 B);
+    eager, the upcast loss (``train_logits_bytes``)."""
     elements = seq * micro_batch * arch.vocab_size / tp
-    if chunks <= 1:
+    if chunks <= 1 and not compiled:
         return elements * LOGITS_TRAIN_BYTES_PER_ELEMENT
     if not compiled:
         return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / chunks)

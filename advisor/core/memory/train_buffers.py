@@ -72,17 +72,22 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
                      + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 
+def compiled_loss(job: Job) -> bool:
+    """torch.compile covers the loss's upcast and cross-entropy (``Profile.compile_covers_loss``)."""
+    return bool(job.compile) and PROFILES[job.framework].compile_covers_loss
+
+
 def eager_chunked_loss(job: Job) -> bool:
-    """A chunked loss that upcasts one chunk at a time, run without torch.compile covering it
-    (``Profile.compile_covers_loss``): every chunk's fp32 log-softmax stays for the backward."""
-    p = PROFILES[job.framework]
-    return job.loss is Loss.CHUNKED and p.chunked_loss_upcast and not (job.compile and p.compile_covers_loss)
+    """A chunked loss that upcasts one chunk at a time, run without torch.compile covering it: every chunk's
+    fp32 log-softmax stays for the backward."""
+    return job.loss is Loss.CHUNKED and PROFILES[job.framework].chunked_loss_upcast and not compiled_loss(job)
+
 
 def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     """Logits and cross-entropy temporaries at the loss, by ``PlannedJob.loss``.
 
     upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
-    token × vocab); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
+    token × vocab), compiled the bf16 logits and their bf16 gradient (2 + 2 B); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
     (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); chunked: the fp32 part for one
     chunk at a time where torch.compile covers the loss, else every chunk's fp32 log-softmax
     (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
@@ -98,6 +103,8 @@ def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     if loss is Loss.FUSED:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
         return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
+    if loss is Loss.UPCAST and compiled_loss(job):
+        return chunked_loss_logits_bytes(arch, seq, job.batch, 1, tp, compiled=True)
     base = train_logits_bytes(arch, seq, job.batch, tp)
     return base * (LOGITS_TRAIN_BYTES_PER_ELEMENT + 4) / LOGITS_TRAIN_BYTES_PER_ELEMENT \
         if loss is Loss.FP32_LOGITS else base

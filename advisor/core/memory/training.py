@@ -29,6 +29,7 @@ from advisor.core.memory.sharding import (
     reserve_factor,
 )
 from advisor.core.memory.train_buffers import (
+    compiled_loss,
     eager_chunked_loss,
     loss_buffer_bytes,
     train_activations,
@@ -101,7 +102,9 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
         notes.append(f"loss: {said('loss', planned.loss or Loss.UPCAST)}"
                      + (f" in {planned.loss_chunks} chunks" if planned.loss is Loss.CHUNKED else "")
                      + ("; every chunk's 32-bit log-probabilities stay until the backward (only a compiled loss "
-                        "keeps one chunk's)" if eager_chunked_loss(wa) else ""))
+                        "keeps one chunk's)" if eager_chunked_loss(wa) else "")
+                     + ("; compiled with the model: no 32-bit copy of the logits is stored" if compiled_loss(wa)
+                        else ""))
     return acts, logits, host
 
 

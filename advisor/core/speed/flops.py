@@ -157,7 +157,7 @@ def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:
             scaled = f", at {share:.2f} of {reference}'s figure on {family}: {TRAIN_MFU_RELATIVE_SOURCE[family]}"
         else:
             scaled = (f", scaled to {family} by what torchtitan reaches there" if family in TRAIN_MFU_BY_FAMILY
-                      else f"; no training run measured on {family}: taken as on the H100")
+                      else f"; taken as on the H100 for {family}, where no run calibrates it")
         where = TRAIN_MFU_MEASURED_ON[measured[0]] + scaled
     elif family in TRAIN_MFU_BY_FAMILY:
         where = f"torchtitan FSDP on A100, the GPU's family ({family})"

@@ -83,7 +83,7 @@ PINNED = {
     "h44a-oteltt-qwen25-0.5b-lora-r16-mi355x-8xfsdp-alloc": 8,
     "h44a-oteltt-qwen25-0.5b-lora-r16-mi355x-8xfsdp-reserved": 17,
     "h45a-lambda405-l31-405b-full-64xh100-offload-alloc": 31,
-    "h45a-lambda405-l31-405b-full-64xh100-offload-reserved": 48, "h46a-aopretrain-l3-8b-fsdp8-bf16-compile": 57,
+    "h45a-lambda405-l31-405b-full-64xh100-offload-reserved": 48, "h46a-aopretrain-l3-8b-fsdp8-bf16-compile": 36,
     "hf-octocoder-4bit": 10, "hf-octocoder-bf16": 3, "hf-octocoder-int8": 6, "litgpt-codellama-34b-inf-nf4": 4,
     "litgpt-codellama-34b-inf-nf4dq": 5, "litgpt-falcon-40b-inf-nf4": 10, "litgpt-falcon-40b-inf-nf4dq": 11,
     "litgpt-l2-13b-inf-bf16": 3, "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7,
@@ -114,7 +114,7 @@ PINNED = {
     "qwen-qwen2-7b-in6144-bf16": 5, "qwen-qwen3-30b-a3b-in1-bf16": 3, "qwen-qwen3-30b-a3b-in1-fp8": 4,
     "qwen-qwen3-30b-a3b-in30720-bf16": 5, "qwen-qwen3-32b-in1-awq": 3, "qwen-qwen3-32b-in1-bf16": 3,
     "qwen-qwen3-32b-in1-fp8": 3, "qwen-qwen3-32b-in30720-bf16": 10, "qwen-qwen3-8b-in1-awq": 4,
-    "qwen-qwen3-8b-in1-bf16": 3, "qwen-qwen3-8b-in1-fp8": 4, "titan-l31-8b-fsdp128-sac-compile": 6,
+    "qwen-qwen3-8b-in1-bf16": 3, "qwen-qwen3-8b-in1-fp8": 4,
     "tt-l31-70b-full-8xa100-offload": 25, "tt-l31-8b-full-4090": 6, "tt-l32-3b-full-flags-packed": 7,
     "tt-l32-3b-full-flags-packed-compile-cce-ac": 12, "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd": 3,
     "tt-l32-3b-full-flags-packed-compile-cce-ac-optbwd-offload": 9, "tt-l32-3b-lora-flags-all": 6,
@@ -144,6 +144,7 @@ UNSCORED = {
     "litgpt-stablelm3b-qlora-dq-mb1": "no model preset",
     "litgpt-stablelm3b-qlora-mb1": "no model preset",
     "vllm-l3-8b-tp1-budget": "context_len unknown",
+    "titan-l31-8b-fsdp128-sac-compile": "a torchtitan build before its loss was compiled with the model",
     "qwen-qwen2-72b-in1-bf16": fidelity.SUMMED_SPLIT,
     "qwen-qwen2-72b-in30720-bf16": fidelity.SUMMED_SPLIT,
 }
@@ -271,3 +272,14 @@ def test_grad_accum_mechanism_is_the_grad_accum_option():
 ])
 def test_a_row_is_counted_under_its_gpu_family(gpu: str, family: str) -> None:
     assert fidelity.family_of({"gpu": gpu}) == family
+
+
+@pytest.mark.parametrize(("framework", "date", "gap"), [
+    ("torchtitan", "2025-01-27", True), ("torchtitan", "2025-06-04", False),  # PR #1033 compiled the loss, 2025-04-02
+    ("torchtune", "2024-05", True), ("torchtune", "2024-10", False),  # PR #1419, 2024-08-28
+    ("hf", "2024-05", False),
+])
+def test_a_compiled_row_of_a_build_whose_loss_stayed_eager_is_a_known_gap(framework, date, gap):
+    row = {"mechanisms": f"framework:{framework};compile", "source_date": date}
+    assert bool(fidelity.pre_loss_compile_build(row)) is gap
+    assert not fidelity.pre_loss_compile_build(dict(row, mechanisms=f"framework:{framework}"))

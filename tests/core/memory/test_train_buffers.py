@@ -32,7 +32,8 @@ def test_a_compiled_chunked_loss_keeps_the_bf16_logits_and_one_chunks_gradient()
 
     elements = 2048 * 2 * 128_256
     assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 2 / 8))
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1, compiled=False) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == pytest.approx(elements * (2 + 2))  # a compiled whole loss
 
 
 def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
@@ -47,13 +48,15 @@ def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
     assert eager > chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=True)
 
 
-@pytest.mark.parametrize(("framework", "compile", "bytes_per_logit"),
-                         [("torchtune", False, 2 + 4 + 4 / 8), ("torchtune", True, 2 + 2 / 8),
-                          ("torchtitan", True, 2 + 4 + 4 / 8)])  # torchtitan compiles its blocks, not its loss
-def test_torch_compile_covers_the_chunked_loss_only_where_the_framework_compiles_it(framework, compile, bytes_per_logit):
+@pytest.mark.parametrize(("framework", "loss", "compile", "bytes_per_logit"),
+                         [("torchtune", "chunked", False, 2 + 4 + 4 / 8), ("torchtune", "chunked", True, 2 + 2 / 8),
+                          ("torchtitan", "chunked", True, 2 + 2 / 8), ("torchtitan", "upcast", True, 2 + 2),
+                          ("torchtitan", "upcast", False, 10),
+                          ("hf", "chunked", True, 2 + 4 + 4 / 8), ("hf", "upcast", True, 10)])  # HF: not shown to
+def test_torch_compile_covers_the_loss_only_where_the_framework_compiles_it(framework, loss, compile, bytes_per_logit):
     from advisor.core.memory.train_buffers import loss_buffer_bytes
 
-    job = PlannedJob(**TRAIN, seq_len=4096, framework=framework, loss="chunked", loss_chunks=8, compile=compile)
+    job = PlannedJob(**TRAIN, seq_len=4096, framework=framework, loss=loss, loss_chunks=8, compile=compile)
     assert loss_buffer_bytes(LLAMA3_8B, job, 1) == pytest.approx(4096 * LLAMA3_8B.vocab_size * bytes_per_logit)
 
 

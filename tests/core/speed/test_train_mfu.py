@@ -190,7 +190,7 @@ def test_an_lora_job_trains_on_a_7900_xtx_at_the_measured_share_of_a_3090(catalo
 
 
 @pytest.mark.parametrize(("gpu_id", "words"), [
-    ("rtx-4090", "no training run measured on NVIDIA sm_89: taken as on the H100"),
+    ("rtx-4090", "taken as on the H100 for NVIDIA sm_89, where no run calibrates it"),
     ("a100-80gb-sxm", "scaled to NVIDIA sm_80 by what torchtitan reaches there"),
     ("h100-sxm", "the HF Trainer measured on one H100"),
 ])
