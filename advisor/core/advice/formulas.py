@@ -60,12 +60,13 @@ def _model_memory() -> tuple[Formula, ...]:
                 sources=("PagedAttention/vLLM arXiv:2309.06180", "DeepSeek-V2 arXiv:2405.04434 (MLA)")),
         Formula(term="Activations", formula="Per layer and token after Korthikanti et al., adapted to Llama blocks "
                 "(SwiGLU, RMSNorm, GQA); flash attention drops the s² score term; selective or full recomputation "
-                "keeps less; fp32 logits of vocab × tokens are counted separately; a chunked cross-entropy keeps "
-                "the 16-bit logits and, unless torch.compile covers the loss (torchtune), every chunk's 32-bit "
-                "log-probabilities for the backward.",
+                "keeps less; fp32 logits of vocab × tokens are counted separately; where torch.compile covers the "
+                "loss (torchtune, torchtitan) only the 16-bit logits and their gradient are stored, while an eager "
+                "chunked cross-entropy keeps every chunk's 32-bit log-probabilities for the backward.",
                 sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135",
                          "https://github.com/pytorch/torchtune/blob/0031bfb080bd35ec533c412df883cf2bf7bf7fe4/"
-                         "torchtune/training/_compile.py (compile_loss)")),
+                         "torchtune/training/_compile.py (compile_loss)",
+                         "https://github.com/pytorch/torchtitan/pull/1033 (the loss compiled with the model)")),
     )
 
 
