@@ -134,11 +134,13 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # 1.7B, 4B and 14B and Qwen2.5 3B, which bring 32 more rows of the Qwen speed benchmarks into the calibration (converged):
 # transformers 87 rows 0.54 / 0.46 / 0.86 ms / 0.0298; SGLang 22 rows (0.143 -> 0.135) bandwidth 0.35, floor 0.11 ms and a
 # KV share of 0.0728 (its first rows at several model sizes); vLLM's floor 0.16 -> 0.17 ms; 4-bit dequantizing kernels
-# 0.06 -> 0.07 ms a layer.
+# 0.06 -> 0.07 ms a layer. Seventh session (2026-11-28), with rounds 11-12's calibration rows (Massed-Compute's SGLang
+# 70B runs over two H200 NVL / RTX PRO 6000 at one request, the SGLang cookbook's DeepSeek-R1 on 8 B200): SGLang 28 rows
+# (0.204 -> 0.183) bandwidth 0.39, floor 0.10 ms, KV share 0.0191.
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.35, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=0.0728),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.39, compute=PRIOR_COMPUTE, floor_s_per_layer=0.10e-3, kv_bandwidth=0.0191),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
@@ -180,8 +182,8 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
 #: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
 #: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
-#: SGLang AWQ rows.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.02e-3}
+#: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 
@@ -264,8 +266,8 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: Qwen2.5 7B Q4_K_M pp512), ROCm 0.289 (visorcraft's and kyuz0's Strix Halo ROCm 6.4-7.1 prompts, kyuz0's R9700 ROCm 6.4.4).
 #: Sixth session (2026-11-28), with round 9's calibration prompts: ROCm 0.302 (kyuz0's R9700 ROCm 7.1 logs of 2025-12: Llama 2
 #: 7B Q4_0 on one card, Gemma 3 27B BF16 over two); 0.298 once the RX 9070 XT's matrix peak was in the catalog (PR #26663's
-#: Qwen3 8B Q4_K_M prompts on it).
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.226,
+#: Qwen3 8B Q4_K_M prompts on it). Seventh session: MMQ 0.229 (InsiderLLM's RTX 3060 Qwen3 14B Q4_K_M pp512, round 12).
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.229,
                                             GgufPath.ROCM: 0.298}
 
 
