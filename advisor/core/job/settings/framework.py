@@ -49,7 +49,8 @@ SETTINGS = (
     Setting(
         "compile", "torch.compile", "torch.compile the model", Section.FRAMEWORK, Widget.CHOICE, flag="--compile",
         where=TRAINING, choices=SWITCH,
-        tip="torch.compile: fuses operations, which changes activation memory and speed."),
+        tip="torch.compile: fuses operations, for faster steps; with torchtune and torchtitan it compiles the loss "
+            "too, so no 32-bit copy of the logits is kept."),
     Setting(
         "optimizer_in_backward", "Optimizer in backward", "step and free each gradient in the backward pass",
         Section.FRAMEWORK, Widget.CHOICE, flag="--optimizer-in-backward", where=TRAINING, choices=SWITCH,
