@@ -266,9 +266,11 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: Qwen2.5 7B Q4_K_M pp512), ROCm 0.289 (visorcraft's and kyuz0's Strix Halo ROCm 6.4-7.1 prompts, kyuz0's R9700 ROCm 6.4.4).
 #: Sixth session (2026-11-28), with round 9's calibration prompts: ROCm 0.302 (kyuz0's R9700 ROCm 7.1 logs of 2025-12: Llama 2
 #: 7B Q4_0 on one card, Gemma 3 27B BF16 over two); 0.298 once the RX 9070 XT's matrix peak was in the catalog (PR #26663's
-#: Qwen3 8B Q4_K_M prompts on it). Seventh session: MMQ 0.229 (InsiderLLM's RTX 3060 Qwen3 14B Q4_K_M pp512, round 12).
+#: Qwen3 8B Q4_K_M prompts on it). Seventh session: MMQ 0.229 (InsiderLLM's RTX 3060 Qwen3 14B Q4_K_M pp512, round 12);
+#: the GP100's dequantize-then-GEMM path, once its CUDA cores' FP16 rate was known (``gguf_paths.CUDA_CORE_FP16_PER_FP32``),
+#: 0.532 (gavinbrow/p100-llm-benchmarks' one-GPU Llama 3.1 8B Q8_0 pp512, round 13: its only calibration row).
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.229,
-                                            GgufPath.ROCM: 0.298}
+                                            GgufPath.ROCM: 0.298, GgufPath.DEQUANT: 0.532}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

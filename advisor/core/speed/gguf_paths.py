@@ -25,7 +25,8 @@ ggml/src/ggml-cuda/common.cuh at 00108827 (``ggml_cuda_dp4a``, the CC constants)
   (``dequant_bytes_per_weight``), a memory-bound pass;
 * ``DEQUANT``: quantized weights below CC 6.1 (the Tesla P100, GP100: no ``__dp4a``) are dequantized to
   FP16 and multiplied by cuBLAS on the CUDA cores (``ggml_cuda_should_use_mmq`` returns false below
-  GGML_CUDA_CC_DP4A); the catalog holds no non-tensor FP16 rate, so that prefill is said to be unknown;
+  GGML_CUDA_CC_DP4A), after the same dequantizing pass as Volta's; the CUDA cores' FP16 rate is a multiple of
+  the FP32 one where the chip runs FP16 fast (``CUDA_CORE_FP16_PER_FP32``: twice on GP100), else unknown;
 * ``ROCM``: AMD cards through HIP run MMQ on MFMA (CDNA: ``amd_mfma_available``, PR #14624) or WMMA (RDNA 3 / 3.5
   and 4: ``amd_wmma_available``, PRs #17576 and #17156, late 2025) units, or dequantize to 16 bits for hipBLAS
   (RDNA3's Q2_K and Q6_K above 128 tokens, CDNA's K-quants above 256), and rocBLAS for 16-bit weights, all at the
@@ -60,6 +61,10 @@ CC_TURING = (7, 5)
 AMD_MATRIX_MMQ_TARGETS = ("gfx908", "gfx90a", "gfx94", "gfx95", "gfx11", "gfx12")
 #: int8 operations per FP32 FMA slot: one ``__dp4a`` (4 multiply-adds = 8 operations) where an FMA does 2.
 DP4A_OPS_PER_FMA_OPS = 4
+#: The CUDA cores' FP16 throughput over their FP32 throughput, by compute capability, where FP16 runs fast without tensor
+#: cores: CC 6.0 (GP100, the Tesla P100) issues 128 16-bit FMA results per SM and clock against 64 32-bit ones (CUDA
+#: C++ Programming Guide, "Arithmetic Instructions", throughput table; GP102/GP104's 6.1 runs FP16 at 1/64).
+CUDA_CORE_FP16_PER_FP32 = {(6, 0): 2}
 
 
 class GgufPath(StrEnum):
@@ -95,9 +100,10 @@ def gguf_path(gpu: Gpu, weights: str) -> GgufPath | None:
 
 def dequant_bytes_per_weight(gpu: Gpu, weights: str) -> float:
     """Bytes a prompt's micro-batch moves per weight to dequantize quantized GGUF weights to FP16 for cuBLAS (the
-    ``CUBLAS`` path of a quantized type, Volta): the stored bits read and two bytes written; 0 on every other path
+    ``CUBLAS`` path of a quantized type, Volta, and ``DEQUANT``, GP100): the stored bits read and two bytes written; 0
+    on every other path
     (MMQ reads the quantized weights in its own GEMM)."""
-    if weights.lower() in FLOAT_FORMATS or gguf_path(gpu, weights) is not GgufPath.CUBLAS:
+    if weights.lower() in FLOAT_FORMATS or gguf_path(gpu, weights) not in (GgufPath.CUBLAS, GgufPath.DEQUANT):
         return 0.0
     from advisor.core.memory.formats import weight_format
 
@@ -108,8 +114,8 @@ def gguf_peak_flops(gpu: Gpu, weights: str) -> float | None:
     """The peak (FLOP/s, or int8 operations per second) of the path ``gguf_path`` names; None where the
     catalog lacks the rate."""
     path = gguf_path(gpu, weights)
-    fp16 = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense
-    if path is GgufPath.CUBLAS:
+    fp16 = gpu.fp16_acc16_tflops_dense or gpu.bf16_tflops_dense or cuda_core_fp16_tflops(gpu)
+    if path in (GgufPath.CUBLAS, GgufPath.DEQUANT):
         tflops = fp16
     elif path is GgufPath.MMQ_MMA:
         tflops = gpu.int8_tops_dense or (2 * fp16 if fp16 else None)
@@ -119,6 +125,13 @@ def gguf_peak_flops(gpu: Gpu, weights: str) -> float | None:
         tflops = gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
     elif path is GgufPath.METAL:
         tflops = gpu.fp32_tflops
-    else:  # DEQUANT: the catalog holds no non-tensor FP16 rate; an unknown backend
+    else:  # an unknown backend
         tflops = None
     return None if tflops is None else tflops * TERA
+
+
+def cuda_core_fp16_tflops(gpu: Gpu) -> float | None:
+    """FP16 TFLOP/s of a CUDA GPU without FP16 tensor cores whose CUDA cores run FP16 fast (``CUDA_CORE_FP16_PER_FP32``);
+    None elsewhere."""
+    ratio = CUDA_CORE_FP16_PER_FP32.get(gpu.cc) if gpu.cc is not None else None
+    return gpu.fp32_tflops * ratio if ratio and gpu.fp32_tflops else None

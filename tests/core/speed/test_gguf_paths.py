@@ -5,7 +5,7 @@ import pytest
 
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import engine_speed as es
-from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
+from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path, gguf_peak_flops
 from advisor.storage.catalog_store import load_catalog
 
 
@@ -33,7 +33,7 @@ def test_each_path_runs_at_its_own_peak(gpus):
     assert gguf_peak_flops(gpus["rtx-4090"], "q4_k_m") == pytest.approx(660.6 * tera)  # int8 tensor rate
     assert gguf_peak_flops(gpus["rtx-3090-ti"], "q4_0") == pytest.approx(2 * 160.0 * tera)  # no int8 figure: 2x FP16
     assert gguf_peak_flops(gpus["tesla-p40"], "q4_0") == pytest.approx(4 * 11.76 * tera)  # dp4a: 4 int8 MACs a lane
-    assert gguf_peak_flops(gpus["tesla-p100-16gb-pcie"], "q4_0") is None  # dequantized to FP16: rate not in the catalog
+    assert gguf_peak_flops(gpus["tesla-p100-16gb-pcie"], "q4_0") == pytest.approx(2 * 9.526 * tera)  # GP100: FP16 at 2x
     assert gguf_peak_flops(gpus["apple-m2-ultra-192gb"], "q4_k_m") == pytest.approx(27.2 * tera)  # FP32 pipelines
 
 
@@ -56,7 +56,8 @@ def test_a_mac_has_a_prefill_speed_and_formats_differ_on_cuda(gpus):
     assert f16 != pytest.approx(q4, rel=1e-3)
     # the shares are the calibration fit's (benchmarks/speed_calibration.fit_gguf_paths)
     assert es.gguf_compute_share(GgufPath.CUBLAS) == es.engine_speed(es.Engine.LLAMA_CPP).compute
-    assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_DP4A, GgufPath.MMQ_MMA, GgufPath.ROCM}
+    assert set(es.GGUF_PATH_COMPUTE) == {GgufPath.METAL, GgufPath.MMQ_DP4A, GgufPath.MMQ_MMA, GgufPath.ROCM,
+                                       GgufPath.DEQUANT}
 
 
 @pytest.mark.parametrize(("gpu_id", "weights", "path"), [
@@ -81,12 +82,18 @@ def test_the_path_shares_are_the_calibration_fit():
     assert {path: share for path, (share, _ids) in fit.items()} == es.GGUF_PATH_COMPUTE
 
 
-def test_a_p100s_quantized_prompt_says_why_its_speed_is_unknown():
+def test_a_p100s_quantized_prompt_runs_at_its_cuda_cores_fp16_rate_after_the_dequantizing_pass():
+    # GP100 (compute capability 6.0) has no __dp4a: llama.cpp dequantizes a prompt's weights to FP16 and multiplies
+    # them with cuBLAS on the CUDA cores, which run FP16 at twice their FP32 rate (CUDA C++ Programming Guide).
     from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.speed.gguf_paths import CUDA_CORE_FP16_PER_FP32, cuda_core_fp16_tflops
 
     catalog = load_catalog().catalog
     p100 = gpu_build(catalog, "tesla-p100-16gb-pcie", 1)
+    assert CUDA_CORE_FP16_PER_FP32 == {(6, 0): 2}
+    assert cuda_core_fp16_tflops(catalog.gpus["tesla-p100-16gb-pcie"]) == pytest.approx(2 * 9.526)
+    assert cuda_core_fp16_tflops(catalog.gpus["tesla-p40"]) is None  # 6.1: FP16 at 1/64, MMQ with dp4a instead
+    assert dequant_bytes_per_weight(catalog.gpus["tesla-p100-16gb-pcie"], "q8_0") == pytest.approx(8.5 / 8 + 2, rel=1e-3)
     speed = estimate(catalog.models["llama-3.1-8b"], PlannedJob(engine="llama.cpp", weights="q4_k_m"), p100).speed
-    assert speed.prefill_tokens_per_s is None and speed.decode_tokens_per_s is not None
-    assert any("dequantizes these weights to FP16 on this card's CUDA cores" in n for n in speed.notes)
+    assert speed.prefill_tokens_per_s is not None and speed.decode_tokens_per_s is not None
