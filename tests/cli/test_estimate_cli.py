@@ -398,15 +398,15 @@ def test_vllm_reports_the_sequences_it_runs_at_once(capsys):
 
 def test_speed_says_whether_it_was_measured_on_the_gpu_family(capsys):
     # The speed basis (advisor.core.speed.basis): vLLM on an A100 was measured (the Qwen2.5 tables); llama.cpp
-    # on a Pascal P100 never was, and the text says "extrapolated" beside the figures.
+    # on a Turing RTX 2080 Ti never was, and the text says "extrapolated" beside the figures.
     a100 = run_json(capsys, "llama-3.1-8b", "--engine", "vllm", "--gpu", "a100-80gb-sxm")["speed"]["basis"]
     assert a100["calibrated"] and a100["family"] == "NVIDIA sm_80" and a100["software"] == "vLLM" and a100["runs"] > 0
     assert a100["text"].startswith("Speed measured on this GPU family (NVIDIA sm_80) with vLLM")
-    p100 = run_json(capsys, "llama-3.1-8b", "--engine", "llama.cpp", "--weights", "q4_k_m",
-                    "--gpu", "tesla-p100-16gb-pcie")["speed"]["basis"]
-    assert not p100["calibrated"] and p100["runs"] == 0
+    t = run_json(capsys, "llama-3.1-8b", "--engine", "llama.cpp", "--weights", "q4_k_m",
+                    "--gpu", "rtx-2080-ti")["speed"]["basis"]
+    assert not t["calibrated"] and t["runs"] == 0
     rc, out, _ = run_cli(capsys, "llama-3.1-8b", "--engine", "llama.cpp", "--weights", "q4_k_m",
-                         "--gpu", "tesla-p100-16gb-pcie")
+                         "--gpu", "rtx-2080-ti")
     assert rc == 0 and ", extrapolated" in out and "Speed extrapolated: no published run of this GPU family" in out
     assert run_json(capsys, "llama-2-7b")["speed"]["basis"] is None  # no hardware: no basis
 

@@ -178,11 +178,11 @@ def test_the_report_says_what_each_speed_stands_on(catalog):
     # family with the job's engine, and an extrapolated speed is marked so in the verdict table.
     c = canonical_comparison().model_copy(update={"builds": (
         BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
-        BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))})
+        BuildEntry(name="old", gpu_id="rtx-2080-ti", gpu_count=2))})
     c = c.model_copy(update={"workload": PlannedJob(weights="q4_k_m", engine="llama.cpp")})
     doc, results = _doc(catalog, c)
     rows = {row[0]: row for row in _table(doc, "Build").rows}
     assert rows["old"][5].endswith(" (extrapolated)") and not rows["pair"][5].endswith("(extrapolated)")
     text = doc.text()
     assert "Speed measured on this GPU family (NVIDIA sm_86) with llama.cpp" in text
-    assert "Speed extrapolated: no published run of this GPU family (NVIDIA sm_60) with llama.cpp" in text
+    assert "Speed extrapolated: no published run of this GPU family (NVIDIA sm_75) with llama.cpp" in text

@@ -20,7 +20,7 @@ def results():
     catalog = load_catalog().catalog
     job = PlannedJob(weights="q4_k_m", engine="llama.cpp")
     builds = (BuildEntry(name="pair", build_id="2x-rtx-3090-nvlink"),
-              BuildEntry(name="old", gpu_id="tesla-p100-16gb-pcie", gpu_count=2))
+              BuildEntry(name="old", gpu_id="rtx-2080-ti", gpu_count=2))
     results = evaluate(catalog, catalog.models["llama-3.1-8b"], job, builds)
     return with_speed_bases(results, job, speed_basis_table()), job  # as the session adds them
 
@@ -30,7 +30,7 @@ def test_the_speed_tooltip_says_measured_or_extrapolated(results):
     prefs = Settings()
     tips = {r.name: fmt.cell_tip(r, 3, prefs, job) for r in res.builds}
     assert tips["pair"].startswith("Speed measured on this GPU family (NVIDIA sm_86) with llama.cpp")
-    assert tips["old"].startswith("Speed extrapolated: no published run of this GPU family (NVIDIA sm_60) with llama.cpp")
+    assert tips["old"].startswith("Speed extrapolated: no published run of this GPU family (NVIDIA sm_75) with llama.cpp")
     details = fmt.details_html(res, job, prefs)
     assert "Speed measured on this GPU family (NVIDIA sm_86)" in details and "Speed extrapolated" in details
     for text in (*tips.values(), details):

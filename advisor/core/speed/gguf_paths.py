@@ -62,7 +62,7 @@ AMD_MATRIX_MMQ_TARGETS = ("gfx908", "gfx90a", "gfx94", "gfx95", "gfx11", "gfx12"
 #: int8 operations per FP32 FMA slot: one ``__dp4a`` (4 multiply-adds = 8 operations) where an FMA does 2.
 DP4A_OPS_PER_FMA_OPS = 4
 #: The CUDA cores' FP16 throughput over their FP32 throughput, by compute capability, where FP16 runs fast without tensor
-#: cores: CC 6.0 (GP100, the Tesla P100) issues 128 16-bit FMA results per SM and clock against 64 32-bit ones (CUDA
+#: cores: CC 6.0 (GP100, the Tesla P100) completes 128 16-bit FMA results per SM and clock against 64 32-bit ones (CUDA
 #: C++ Programming Guide, "Arithmetic Instructions", throughput table; GP102/GP104's 6.1 runs FP16 at 1/64).
 CUDA_CORE_FP16_PER_FP32 = {(6, 0): 2}
 
