@@ -101,8 +101,8 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
     elif notes is not None:
         notes.append(f"loss: {said('loss', planned.loss or Loss.UPCAST)}"
                      + (f" in {planned.loss_chunks} chunks" if planned.loss is Loss.CHUNKED else "")
-                     + ("; every chunk's 32-bit log-probabilities stay until the backward (only a compiled loss "
-                        "keeps one chunk's)" if eager_chunked_loss(wa) else "")
+                     + ("; every chunk's 32-bit log-probabilities stay until the backward (a compiled loss stores "
+                        "none)" if eager_chunked_loss(wa) else "")
                      + ("; compiled with the model: no 32-bit copy of the logits is stored" if compiled_loss(wa)
                         else ""))
     return acts, logits, host

@@ -91,3 +91,15 @@ def test_fsdp_keeps_the_root_unit_whole_from_the_forward_into_the_backward():
     phases = dict(estimate_memory(LLAMA3_8B, full).breakdown.phases)
     assert phases["backward"] - phases["forward end"] == pytest.approx(vocab_matrix * 2)
     assert any("lm_head whole" in n for n in estimate_memory(LLAMA3_8B, full).assumptions)
+
+
+@pytest.mark.parametrize(("framework", "compile", "words"), [
+    ("torchtune", False, "every chunk's 32-bit log-probabilities stay until the backward"),
+    ("torchtune", True, "compiled with the model: no 32-bit copy of the logits is stored"),
+    ("torchtitan", True, "compiled with the model: no 32-bit copy of the logits is stored"),
+])
+def test_the_assumptions_say_what_the_loss_keeps(framework, compile, words):
+    from advisor.core.memory.peak import estimate_memory
+
+    job = PlannedJob(**TRAIN, seq_len=2048, framework=framework, compile=compile)
+    assert any(words in a for a in estimate_memory(LLAMA3_8B, job).assumptions)
