@@ -189,6 +189,10 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
     return math.exp(sum(logs) / len(logs)), pairs
 
 
+#: Sources (``sources.source_key``) a family's pre-training figure needs before the fit takes it (``train_mfu_fit``).
+MIN_FAMILY_SOURCES = 2
+
+
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
     """``flops.TRAIN_MFU_BY_FAMILY`` and ``flops.TRAIN_MFU_BY_FRAMEWORK``: per GPU family (``Gpu.speed_family``:
     compute capability or gfx target), the geometric mean over the calibration sources' training rows run in
@@ -219,6 +223,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     catalog = catalog or load_catalog().catalog
     rows = speed_fidelity.load_rows() if rows is None else rows
     logs: dict[str | tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
+    sources_of: dict[str | tuple[str, str], set[str]] = defaultdict(set)
     for row in rows:
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
                 or row.get("trusted") != "yes" or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
@@ -240,16 +245,11 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         framework = job.framework.value
         if framework not in PRETRAINING_FRAMEWORKS and not has_pretraining_figure(family):
             continue  # a framework's share of a pre-training figure nobody measured on that family: not separable
-        logs[family if framework in PRETRAINING_FRAMEWORKS else (framework, family)].append((math.log(mfu), row["id"]))
-    sources_of = defaultdict(set)
-    for row in rows:
-        sources_of[row["id"]].add(speed_fidelity.sources.source_key(row["url"]))
-    return {gen: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for gen, xs in logs.items()
-            if not isinstance(gen, str) or len(set().union(*(sources_of[i] for _, i in xs))) >= MIN_FAMILY_SOURCES}
-
-
-#: Sources (``sources.source_key``) a family's pre-training figure needs before the fit takes it (``train_mfu_fit``).
-MIN_FAMILY_SOURCES = 2
+        key = family if framework in PRETRAINING_FRAMEWORKS else (framework, family)
+        logs[key].append((math.log(mfu), row["id"]))
+        sources_of[key].add(speed_fidelity.sources.source_key(row["url"]))
+    return {key: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for key, xs in logs.items()
+            if not isinstance(key, str) or len(sources_of[key]) >= MIN_FAMILY_SOURCES}
 
 
 #: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of
@@ -506,10 +506,11 @@ def main() -> int:
           f"  (engine_speed.py; {len(quant_rows(by_engine))} calibration rows with integer weights in "
           "CUDA-graph engines)")
     shipped_host = dict(es.LINEAR_HOST_S)
-    host = fit_linear_host(linear_host_rows(by_engine), catalog) if linear_host_rows(by_engine) else shipped_host
+    host_rows = linear_host_rows(by_engine)
+    host = fit_linear_host(host_rows, catalog) if host_rows else shipped_host
     es.LINEAR_HOST_S.update(host)
     print(f"# LINEAR_HOST_S = {{{', '.join(f'{k!r}: {v * 1e3:.3f}e-3' for k, v in sorted(host.items()))}}}  "
-          f"(engine_speed.py; {len(linear_host_rows(by_engine))} calibration rows with GPTQ or AWQ weights in transformers)")
+          f"(engine_speed.py; {len(host_rows)} calibration rows with GPTQ or AWQ weights in transformers)")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}

@@ -190,7 +190,7 @@ class Profile:
     lora_dropout: float = 0.0  # PEFT LoraConfig and torchtune builders default to 0.0
     chunked_loss_upcast: bool = True  # chunked CE upcasts one chunk at a time (torchtune); False: every
     # chunk's logits and log-probabilities kept, in fp32 (LitGPT: Fabric casts the model's output to fp32)
-    compile_covers_loss: bool = False  # torch.compile compiles the chunked loss's upcast and CE: COMPILE_LOSS_SOURCE
+    compile_covers_loss: bool = False  # torch.compile compiles the loss (its upcast and CE): COMPILE_LOSS_SOURCE
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
     dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
     summary: str = ""

@@ -16,28 +16,24 @@ def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1)
     return seq * micro_batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp
 
 
-def chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1,
-                              compiled: bool = True) -> float:
-    """Logits under a chunked cross-entropy that upcasts one chunk at a time (torchtune
-    ``CEWithChunkedOutputLoss``, torchtune PR #1390; torchtitan's ``chunked_cross_entropy_loss``, PR #996).
+def upcast_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1, *,
+                             compiled: bool) -> float:
+    """Logits around a cross-entropy that upcasts them to fp32, whole (``chunks`` = 1: transformers, torchtitan) or one
+    chunk at a time (torchtune ``CEWithChunkedOutputLoss``, torchtune PR #1390; torchtitan's
+    ``chunked_cross_entropy_loss``, PR #996).
 
-    The bf16 output of every position stays (2 B). Compiled (``compiled``: torchtune's recipes compile the
-    chunk's upcast and cross-entropy together, ``training.compile_loss``), Inductor reads the bf16 chunk
-    straight into its softmax reductions and keeps only a per-row log-sum-exp for the backward, which writes the
-    chunk's bf16 gradient (2 B over ``chunks``) in one pass: no fp32 copy of a chunk is ever stored. Eager,
-    ``F.cross_entropy(chunk.float())`` keeps every chunk's fp32 log-softmax for the backward (``_log_softmax``'s
-    derivative reads its ``result``, and ``nll_loss`` saves the same tensor: tools/autograd/derivatives.yaml), so
-    the chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT`` + 4 B over
-    ``chunks``) — the class docstring's "the CE and upcasting have to be compiled together"
-    (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2). One chunk (``chunks`` = 1) is the whole
-    loss: compiled, the bf16 logits and their bf16 gradient (torchtitan compiles its cross-entropy so, 2 + 2 B);
-    eager, the upcast loss (``train_logits_bytes``)."""
+    Eager, ``F.cross_entropy(chunk.float())`` keeps every chunk's fp32 log-softmax for the backward (``_log_softmax``'s
+    derivative reads its ``result``, and ``nll_loss`` saves the same tensor: tools/autograd/derivatives.yaml) beside the
+    bf16 logits, so chunks save only the upcast copy, one chunk's (``EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT`` + 4 B over
+    ``chunks``; one chunk is ``LOGITS_TRAIN_BYTES_PER_ELEMENT``) — the class docstring's "the CE and upcasting have to
+    be compiled together" (torchtune/modules/loss/ce_chunked_output_loss.py at 10ff7cd2). Compiled (``compiled``: the
+    framework compiles the upcast and cross-entropy, ``Profile.compile_covers_loss``), Inductor reads the bf16 logits
+    straight into its softmax reductions and keeps only a per-row log-sum-exp for the backward, which writes each
+    chunk's bf16 gradient in one pass: the bf16 logits and one chunk's gradient (2 + 2 B over ``chunks``)."""
     elements = seq * micro_batch * arch.vocab_size / tp
-    if chunks <= 1 and not compiled:
-        return elements * LOGITS_TRAIN_BYTES_PER_ELEMENT
-    if not compiled:
-        return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / chunks)
-    return elements * ACT_BYTES * (1 + 1 / chunks)
+    if compiled:
+        return elements * ACT_BYTES * (1 + 1 / max(1, chunks))
+    return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / max(1, chunks))
 
 
 #: Bytes per logit element an eager chunked cross-entropy keeps at the end of the loss's forward: the bf16

@@ -22,9 +22,9 @@ from advisor.core.memory.formats import weight_format
 from advisor.core.memory.inference import base_format_name, largest_linear_params, weights_bytes
 from advisor.core.memory.loss_logits import (
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
-    chunked_loss_logits_bytes,
     fabric_chunked_loss_logits_bytes,
     train_logits_bytes,
+    upcast_loss_logits_bytes,
 )
 from advisor.core.memory.sharding import GATHERED_LAYERS, layer_params
 from advisor.core.memory.states import param_bytes
@@ -86,28 +86,24 @@ def eager_chunked_loss(job: Job) -> bool:
 def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     """Logits and cross-entropy temporaries at the loss, by ``PlannedJob.loss``.
 
-    upcast: bf16 logits, their fp32 upcast and the fp32 log-softmax/gradient (2 + 4 + 4 B per
-    token × vocab), compiled the bf16 logits and their bf16 gradient (2 + 2 B); fp32-logits adds the shifted fp32 copy transformers < 4.46 made
-    (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); chunked: the fp32 part for one
-    chunk at a time where torch.compile covers the loss, else every chunk's fp32 log-softmax
-    (``chunked_loss_logits_bytes``); fused: Liger's fused linear cross-entropy
-    never holds the full logits: chunks of about vocab / hidden (``chunk_size =
+    upcast and chunked: ``upcast_loss_logits_bytes`` — eager, the bf16 logits, every chunk's fp32 log-softmax and one
+    chunk's fp32 upcast (2 + 4 + 4 B per token × vocab for a whole loss), compiled the bf16 logits and one chunk's bf16
+    gradient; LitGPT's chunks through Fabric: ``fabric_chunked_loss_logits_bytes``; fp32-logits adds the shifted fp32
+    copy transformers < 4.46 made (``shift_logits = logits[..., :-1, :].contiguous()``, 4 B); fused: Liger's fused
+    linear cross-entropy never holds the full logits: chunks of about vocab / hidden (``chunk_size =
     next_power_of_2(ceil(BT / ceil(V / H)))`` in liger_kernel/ops/fused_linear_cross_entropy.py).
     """
     seq = max(1, job.seq_len // cp)
     loss = job.loss or Loss.UPCAST
     if loss is Loss.CHUNKED and not PROFILES[job.framework].chunked_loss_upcast:
         return fabric_chunked_loss_logits_bytes(arch, seq, job.batch, tp)
-    if loss is Loss.CHUNKED:
-        return chunked_loss_logits_bytes(arch, seq, job.batch, job.loss_chunks, tp, not eager_chunked_loss(job))
+    if loss in (Loss.CHUNKED, Loss.UPCAST):
+        chunks = job.loss_chunks if loss is Loss.CHUNKED else 1
+        return upcast_loss_logits_bytes(arch, seq, job.batch, chunks, tp, compiled=compiled_loss(job))
     if loss is Loss.FUSED:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
         return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
-    if loss is Loss.UPCAST and compiled_loss(job):
-        return chunked_loss_logits_bytes(arch, seq, job.batch, 1, tp, compiled=True)
-    base = train_logits_bytes(arch, seq, job.batch, tp)
-    return base * (LOGITS_TRAIN_BYTES_PER_ELEMENT + 4) / LOGITS_TRAIN_BYTES_PER_ELEMENT \
-        if loss is Loss.FP32_LOGITS else base
+    return train_logits_bytes(arch, seq, job.batch, tp) * (1 + 4 / LOGITS_TRAIN_BYTES_PER_ELEMENT)  # fp32-logits
 
 def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:
     """The model as the framework holds it: LitGPT keeps a separate lm_head even when the

@@ -26,26 +26,27 @@ def test_loss_implementations(loss, cheaper_than_upcast):
 
 def test_a_compiled_chunked_loss_keeps_the_bf16_logits_and_one_chunks_gradient():
     from advisor.core.memory.loss_logits import (
-        chunked_loss_logits_bytes,
         train_logits_bytes,
+        upcast_loss_logits_bytes,
     )
 
     elements = 2048 * 2 * 128_256
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8) == pytest.approx(elements * (2 + 2 / 8))
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1, compiled=False) == train_logits_bytes(LLAMA3_8B, 2048, 2)
-    assert chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1) == pytest.approx(elements * (2 + 2))  # a compiled whole loss
+    assert upcast_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=True) == pytest.approx(elements * (2 + 2 / 8))
+    # one chunk is the whole loss: eager, transformers' upcast (2 + 4 + 4 B); compiled, the logits and their gradient
+    assert upcast_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1, compiled=False) == train_logits_bytes(LLAMA3_8B, 2048, 2)
+    assert upcast_loss_logits_bytes(LLAMA3_8B, 2048, 2, 1, compiled=True) == pytest.approx(elements * (2 + 2))
 
 
 def test_an_eager_chunked_loss_keeps_every_chunks_fp32_log_softmax():
     # F.cross_entropy(chunk.float()) saves its fp32 log-softmax for the backward (derivatives.yaml: _log_softmax's
     # backward reads its result); only the upcast copy is one chunk's: 2 + 4 + 4 / 8 bytes a logit, where a compiled
     # upcast + CE (torchtune's compile_loss) keeps 2 + 2 / 8.
-    from advisor.core.memory.loss_logits import chunked_loss_logits_bytes
+    from advisor.core.memory.loss_logits import upcast_loss_logits_bytes
 
     elements = 2048 * 2 * 128_256
-    eager = chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=False)
+    eager = upcast_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=False)
     assert eager == pytest.approx(elements * (2 + 4 + 4 / 8))
-    assert eager > chunked_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=True)
+    assert eager > upcast_loss_logits_bytes(LLAMA3_8B, 2048, 2, 8, compiled=True)
 
 
 @pytest.mark.parametrize(("framework", "loss", "compile", "bytes_per_logit"),
