@@ -3,7 +3,8 @@
 The trusted, scored rows of ``tests/data/speeds.csv`` are split by source
 (``speed_fidelity.split_of``: sha256 of the URL mod 3 == 0 is held out). For each inference
 engine with calibration rows, four constants are fitted by coordinate descent over fixed grids
-(three passes, in the order floor, bandwidth, KV bandwidth, compute), minimising the mean
+(three passes, in the order floor, bandwidth, KV bandwidth, compute; no KV bandwidth for the engines whose
+kernels split one sequence's KV cache, ``engine_speed.SPLIT_KV_ENGINES``), minimising the mean
 absolute log error (|ln(estimate / measured)|) of that engine's calibration rows. Where several
 grid values give nearly the same error (within ``TIE``, 1 %) the one nearest the current value
 (the prior, on the first pass) is kept, so a constant the rows do not constrain stays at its prior.
@@ -110,6 +111,9 @@ def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
                    floor_s_per_layer=prior.floor_s_per_layer if start else 0.0,
                    kv_bandwidth=prior.kv_bandwidth if start else None)
     grids = {k: v for k, v in GRIDS.items() if only is None or k in only}
+    if engine in es.SPLIT_KV_ENGINES:  # its kernels read one sequence's KV cache at the weights' share
+        current["kv_bandwidth"] = None
+        grids.pop("kv_bandwidth", None)
     if runs_per_head(rows, catalog):
         current["per_head"] = es.PER_HEAD_ATTENTION_SHARE
         grids["per_head"] = PER_HEAD_GRID

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import statistics
 import sys
 from dataclasses import dataclass
@@ -241,6 +242,25 @@ def pre_graph_build(row: dict[str, str], gpu) -> str | None:
     return None
 
 
+#: vLLM replays a CUDA graph per decode step since v0.2.6 (released 2023-12-17; its PR #2154 of that day already
+#: exempts GPTQ models from the graphs), the behaviour the app models for it (``engine_speed.CUDA_GRAPH_ENGINES``).
+#: A vLLM row of an earlier build (the date in its ``engine_version``, else its ``source_date``) launched every
+#: kernel of a token from Python: a known gap, like llama.cpp's builds before graphs.
+VLLM_CUDA_GRAPHS_SINCE = "2023-12-17"
+
+
+def pre_graph_vllm(row: dict[str, str]) -> str | None:
+    """Why a vLLM decode row of a build before CUDA graphs is not scored; None otherwise."""
+    if row["engine"] != "vllm" or row["group"] != "decode":
+        return None
+    m = re.search(r"\((\d{4}-\d{2}-\d{2})\)", row.get("engine_version") or "")
+    date = m.group(1) if m else (row.get("source_date") or "").strip()
+    if date and date < VLLM_CUDA_GRAPHS_SINCE:
+        return (f"known gap: a vLLM build before CUDA graphs (dated {date}; v0.2.6 of {VLLM_CUDA_GRAPHS_SINCE}): every "
+                "kernel of a token launched from Python; the app models vLLM with CUDA graphs")
+    return None
+
+
 #: When llama.cpp's quantized prompts reached each AMD family's matrix units (MMQ on MFMA or WMMA); before it, MMQ ran
 #: there on the vector units, several times slower: (gfx prefix, family, first date, PR). PR #17576 ("HIP: enable
 #: WMMA-MMQ INT kernels for RDNA 3", described 2025-11-28, merged after it; no row is dated between the two); PR #17156
@@ -322,15 +342,15 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
 
 
 def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
-    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a build before CUDA
-    graphs or before matrix-unit MMQ on AMD, machines whose network is not stated); None to score it."""
+    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a llama.cpp or vLLM build
+    before CUDA graphs or before matrix-unit MMQ on AMD, machines whose network is not stated); None to score it."""
     if isinstance(job, str):
         return job
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_matrix_mmq_build(row, gpu)
-            or unstated_network(row))
+    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_graph_vllm(row)
+            or pre_matrix_mmq_build(row, gpu) or unstated_network(row))
 
 
 def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -> tuple[float | None, str | None]:

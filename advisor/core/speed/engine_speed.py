@@ -136,14 +136,19 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # KV share of 0.0728 (its first rows at several model sizes); vLLM's floor 0.16 -> 0.17 ms; 4-bit dequantizing kernels
 # 0.06 -> 0.07 ms a layer. Seventh session (2026-11-28), with rounds 11-12's calibration rows (Massed-Compute's SGLang
 # 70B runs over two H200 NVL / RTX PRO 6000 at one request, the SGLang cookbook's DeepSeek-R1 on 8 B200): SGLang 28 rows
-# (0.204 -> 0.183) bandwidth 0.39, floor 0.10 ms, KV share 0.0191.
+# (0.204 -> 0.183) bandwidth 0.39, floor 0.10 ms, KV share 0.0191. Eighth session (2026-11-28): SGLang's KV share is
+# its kernels' fact, not fitted (``SPLIT_KV_ENGINES``): bandwidth 0.36, floor 0.11 ms (28 rows, 0.176 -> 0.214 — 22 of
+# them are Qwen3's H20 benchmark, which a low KV share had fitted better; 0.207 with the refit below). vLLM's rows of
+# builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known gap now (``speed_fidelity.pre_graph_vllm``):
+# vLLM 76 rows (0.122 -> 0.095) bandwidth 0.699 -> 0.70, compute 0.45 -> 0.46, floor 0.17 -> 0.16 ms; 4-bit dequantizing
+# kernels 0.06 -> 0.07 ms a layer (converged).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.39, compute=PRIOR_COMPUTE, floor_s_per_layer=0.10e-3, kv_bandwidth=0.0191),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.36, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.17e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.7, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.7, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 
@@ -165,6 +170,19 @@ PER_HEAD_ATTENTION_SHARE = 0.11
 PER_HEAD_ATTENTION_SHARE_LANES = 128
 
 
+#: Engines whose decode attention splits one sequence's KV cache across the GPU's SMs, so that a single
+#: sequence's cache is read at the weights' share of the bandwidth (their ``kv_bandwidth`` is None, a fact of
+#: the engine's kernels, never fitted): vLLM's PagedAttention runs its partitioned V2 kernel (512-token
+#: partitions, then a reduction) whenever one sequence's context spans more than one partition and
+#: sequences x heads stay under 512 (``use_v1`` in vllm/attention/ops/paged_attn.py at 5da3a322), and SGLang's
+#: FlashInfer decode splits the cache into chunks whenever batch x KV heads leave SMs idle, always under a CUDA
+#: graph (``BatchDecodeWithPagedKVCacheWorkEstimationDispatched``, include/flashinfer/attention/scheduler.cuh at
+#: fb28d724). A fitted KV share is for kernels that give one thread block per (sequence, head) — transformers'
+#: (module docstring) — where the calibration rows at long contexts measure it. SGLang had a fitted one (0.0191:
+#: one sequence's cache read at 2 % of the bandwidth) from rows of at most 2,049 tokens, where a low share and a
+#: low weights' share fitted the same rows; at 8,192 tokens it put SGLang at a third of vLLM's speed.
+SPLIT_KV_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG})
+
 #: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it: the
 #: serving engines with a pre-allocated KV pool (``Engine.pooled``: vLLM, SGLang, TensorRT-LLM,
 #: DeepSpeed-FastGen; ``SIBLING`` above), derived from that one list.
@@ -182,8 +200,9 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
 #: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
 #: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
-#: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.06e-3, "int8": 0.03e-3}
+#: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows; 0.07 (eighth) with
+#: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.03e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 

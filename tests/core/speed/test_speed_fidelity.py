@@ -644,6 +644,22 @@ def test_a_quantized_prompt_on_amd_before_matrix_mmq_is_a_known_gap(catalog, gpu
     assert why is None or why.startswith("known gap: a llama.cpp build before matrix-unit MMQ on ")
 
 
+@pytest.mark.parametrize(("version", "date", "gap"), [
+    ("acbed3ef (2023-10-06)", "2023-10-31", True),  # MLC's llm-perf-bench: the build's date, before v0.2.6
+    ("acbed3ef (2024-01-06)", "2023-10-31", False),  # the build's own date decides
+    ("", "2023-11-30", True),  # no build date: the source's
+    ("0.2.6", "2023-12-17", False),
+    ("", "", False),  # undated: scored, as the llama.cpp rules do
+])
+def test_a_vllm_row_of_a_build_before_cuda_graphs_is_a_known_gap(version, date, gap):
+    row = {"engine": "vllm", "group": "decode", "engine_version": version, "source_date": date}
+    why = speed_fidelity.pre_graph_vllm(row)
+    assert (why is not None) is gap
+    assert why is None or why.startswith("known gap: a vLLM build before CUDA graphs")
+    assert speed_fidelity.pre_graph_vllm({**row, "engine": "sglang"}) is None
+    assert speed_fidelity.pre_graph_vllm({**row, "group": "prefill"}) is None
+
+
 def test_a_row_across_machines_is_built_from_its_own_columns_or_is_a_known_gap(catalog):
     aws = ROWS["h42h-awsp5-l31-8b-32xh100-bf16"]  # 4 p5.48xlarge: 8 H100 SXM each, 32 EFA cards each
     build = speed_fidelity.hardware_of(aws, catalog, "h100-sxm", 32)
