@@ -147,8 +147,8 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.36, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.7, compute=0.46, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.7, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 
