@@ -178,6 +178,7 @@ class Profile:
     checkpointing: Checkpointing | None = None  # None: the job's own setting
     optimizer_in_backward_full_single: bool = False  # full fine-tune on one GPU
     activation_offload: bool = False
+    offload_with_checkpointing: bool = False  # its offload is part of its checkpointing: UNSLOTH_OFFLOAD_SOURCE
     optimizer_kernel: OptimizerKernel = OptimizerKernel.FOREACH  # OPTIMIZER_KERNEL_SOURCES
     # What the framework's own model code keeps (not job options: they follow its code).
     untied_lm_head: bool = False  # a separate lm_head even when the checkpoint ties it to the embedding
@@ -195,6 +196,12 @@ class Profile:
     dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
     summary: str = ""
 
+
+#: Unsloth offloads activations as part of its own gradient checkpointing: ``Unsloth_Offloaded_Gradient_Checkpointer``
+#: copies each checkpointed layer's input to host RAM in the forward and back in the backward
+#: (unsloth_zoo/gradient_checkpointing.py at 988475f6), and runs only under ``use_gradient_checkpointing="unsloth"``
+#: (April 2024 on). A job without checkpointing (``use_gradient_checkpointing=False``) keeps every activation on the GPU.
+UNSLOTH_OFFLOAD_SOURCE = "unsloth_zoo/gradient_checkpointing.py at 988475f6 (Unsloth_Offloaded_Gradient_Checkpointer)"
 
 PROFILES: dict[Framework, Profile] = {
     Framework.HF: Profile(optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("embedding", "lm_head"),
@@ -237,7 +244,8 @@ PROFILES: dict[Framework, Profile] = {
     Framework.AXOLOTL: Profile(optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("embedding", "lm_head"),
                                summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
-                               activation_offload=True, optimizer_kernel=OptimizerKernel.FUSED,
+                               activation_offload=True, offload_with_checkpointing=True,
+                               optimizer_kernel=OptimizerKernel.FUSED,
                                summary="16-bit weights, fused cross-entropy, checkpointed activations offloaded "
                                        "to host RAM, the HF Trainer's fused AdamW"),
     Framework.DEEPSPEED: Profile(summary="ZeRO with fp32 master weights and optimizer states, the model's own loss"),
@@ -278,7 +286,9 @@ def _unset_defaults(job: Job, p: Profile, given: set[str]) -> dict[str, object]:
         update["optimizer_in_backward"] = (p.optimizer_in_backward_full_single and job.method is Method.FULL
                                            and (job.n_gpus if isinstance(job, PlannedJob) else 1) == 1 and job.grad_accum_steps == 1)
     if job.activation_offload is None:
-        update["activation_offload"] = p.activation_offload
+        checkpointing = update.get("checkpointing", job.checkpointing)
+        update["activation_offload"] = p.activation_offload and not (
+            p.offload_with_checkpointing and checkpointing is Checkpointing.NONE)
     if job.optimizer_kernel is None:
         update["optimizer_kernel"] = p.optimizer_kernel
     return update

@@ -147,7 +147,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.36, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
@@ -287,9 +287,11 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: 7B Q4_0 on one card, Gemma 3 27B BF16 over two); 0.298 once the RX 9070 XT's matrix peak was in the catalog (PR #26663's
 #: Qwen3 8B Q4_K_M prompts on it). Seventh session: MMQ 0.229 (InsiderLLM's RTX 3060 Qwen3 14B Q4_K_M pp512, round 12);
 #: the GP100's dequantize-then-GEMM path, once its CUDA cores' FP16 rate was known (``gguf_paths.CUDA_CORE_FP16_PER_FP32``),
-#: 0.532 (gavinbrow/p100-llm-benchmarks' one-GPU Llama 3.1 8B Q8_0 pp512, round 13: its only calibration row).
+#: 0.532 (gavinbrow/p100-llm-benchmarks' one-GPU Llama 3.1 8B Q8_0 pp512, round 13: its only calibration row); eighth
+#: session, with round 15's calibration files of the same campaign (two P100s: Qwen3 32B Q6_K, Qwen3-Coder 30B-A3B, phi-4
+#: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501.
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.229,
-                                            GgufPath.ROCM: 0.298, GgufPath.DEQUANT: 0.532}
+                                            GgufPath.ROCM: 0.298, GgufPath.DEQUANT: 0.501}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

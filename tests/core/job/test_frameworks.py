@@ -80,3 +80,20 @@ def test_engines_are_named_as_their_users_write_them():
     from advisor.core.job.choices import Engine
 
     assert [e.label for e in (Engine.VLLM, Engine.TENSORRT_LLM, Engine.LLAMA_CPP)] == ["vLLM", "TensorRT-LLM", "llama.cpp"]
+
+
+def test_unsloth_offloads_activations_only_where_it_checkpoints():
+    # Unsloth_Offloaded_Gradient_Checkpointer copies each checkpointed layer's input to host RAM; without
+    # checkpointing (use_gradient_checkpointing=False) nothing goes there. torchtune's offload needs no checkpointing.
+    from advisor.core.job.choices import Checkpointing
+    from advisor.core.job.frameworks import UNSLOTH_OFFLOAD_SOURCE
+
+    assert "Unsloth_Offloaded_Gradient_Checkpointer" in UNSLOTH_OFFLOAD_SOURCE
+    job = {"mode": Mode.TRAIN, "method": "qlora", "batch": 2, "seq_len": 4096}
+    unsloth = PlannedJob(**job, framework=Framework.UNSLOTH)
+    assert apply_framework(unsloth).activation_offload  # its default: full checkpointing, offloaded
+    assert apply_framework(unsloth.model_copy(update={"checkpointing": Checkpointing.SELECTIVE})).activation_offload
+    bare = PlannedJob(**job, framework=Framework.UNSLOTH, checkpointing=Checkpointing.NONE)
+    assert not apply_framework(bare).activation_offload
+    assert apply_framework(bare.model_copy(update={"activation_offload": True})).activation_offload  # the user's say
+    assert PROFILES[Framework.TORCHTUNE].offload_with_checkpointing is False
