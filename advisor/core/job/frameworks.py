@@ -246,8 +246,8 @@ PROFILES: dict[Framework, Profile] = {
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True, offload_with_checkpointing=True,
                                optimizer_kernel=OptimizerKernel.FUSED,
-                               summary="16-bit weights, fused cross-entropy, checkpointed activations offloaded "
-                                       "to host RAM, the HF Trainer's fused AdamW"),
+                               summary="16-bit weights, fused cross-entropy, checkpointing that offloads the "
+                                       "checkpointed activations to host RAM, the HF Trainer's fused AdamW"),
     Framework.DEEPSPEED: Profile(summary="ZeRO with fp32 master weights and optimizer states, the model's own loss"),
     Framework.HOROVOD: Profile(summary="data parallel with ring all-reduce through a 128 MiB fusion buffer"),
 }
