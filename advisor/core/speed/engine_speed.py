@@ -141,11 +141,13 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # them are Qwen3's H20 benchmark, which a low KV share had fitted better; 0.207 with the refit below). vLLM's rows of
 # builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known gap now (``speed_fidelity.pre_graph_vllm``):
 # vLLM 76 rows (0.122 -> 0.095) bandwidth 0.699 -> 0.70, compute 0.45 -> 0.46, floor 0.17 -> 0.16 ms; 4-bit dequantizing
-# kernels 0.06 -> 0.07 ms a layer (converged).
+# kernels 0.06 -> 0.07 ms a layer (converged). Rounds 15-16's calibration rows (converged): vLLM compute 0.44 (103 rows);
+# SGLang bandwidth 0.36 -> 0.41 (33 rows: tokey-tahmid's SGLang 0.5.18 over 1-4 A100 40GB with NVLink and
+# XianghaoKong's SGLang 0.5.19 on an A100 PCIe, both at one request, against Qwen3's H20 benchmark's 22).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.36, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.41, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
