@@ -223,41 +223,37 @@ def other_backend(row: dict[str, str]) -> str | None:
 #: llama.cpp's CUDA decode replays a CUDA graph per token on compute capability 8.0 and later since PR #6766
 #: (merged 2024-05-08 as bc4bba36; described 2024-04-19, so rows of April 2024 ran builds without it) and on 7.x since PR #25749 (merged before 2026-08-25: PR #27721 of that date describes the gate
 #: at GGML_CUDA_CC_VOLTA; its own date is not in this workplace's stores), the builds the app models
-#: (``gguf_decode.host_launched``). A CUDA row of such a card dated before that timed a build whose host launched
-#: every kernel of a token: a known gap (the app has no llama.cpp build option), not scored.
+#: (``gguf_decode.host_launched``).
 CUDA_GRAPHS_SINCE = (((8, 0), "2024-05-08"), ((7, 0), "2026-08"))
-
-
-def pre_graph_build(row: dict[str, str], gpu) -> str | None:
-    """Why a llama.cpp CUDA decode row of a build before CUDA graphs on its card is not scored; None otherwise."""
-    if row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "decode" or gpu.cc is None:
-        return None
-    date = (row.get("source_date") or "").strip()
-    for cc, since in CUDA_GRAPHS_SINCE:
-        if gpu.cc >= cc:
-            if date and date < since:
-                return (f"known gap: a llama.cpp build before CUDA graphs on compute capability {gpu.compute_capability} "
-                        f"(dated {date}): every kernel of a token launched from the host; the app models current builds")
-            return None
-    return None
-
-
 #: vLLM replays a CUDA graph per decode step since v0.2.6 (released 2023-12-17; its PR #2154 of that day already
 #: exempts GPTQ models from the graphs), the behaviour the app models for it (``engine_speed.CUDA_GRAPH_ENGINES``).
-#: A vLLM row of an earlier build (the date in its ``engine_version``, else its ``source_date``) launched every
-#: kernel of a token from Python: a known gap, like llama.cpp's builds before graphs.
 VLLM_CUDA_GRAPHS_SINCE = "2023-12-17"
 
 
-def pre_graph_vllm(row: dict[str, str]) -> str | None:
-    """Why a vLLM decode row of a build before CUDA graphs is not scored; None otherwise."""
-    if row["engine"] != "vllm" or row["group"] != "decode":
-        return None
+def build_date(row: dict[str, str]) -> str:
+    """The date of the build a row timed: the one its ``engine_version`` states ('acbed3ef (2023-10-06)'), else its
+    ``source_date`` ('' when neither says)."""
     m = re.search(r"\((\d{4}-\d{2}-\d{2})\)", row.get("engine_version") or "")
-    date = m.group(1) if m else (row.get("source_date") or "").strip()
-    if date and date < VLLM_CUDA_GRAPHS_SINCE:
-        return (f"known gap: a vLLM build before CUDA graphs (dated {date}; v0.2.6 of {VLLM_CUDA_GRAPHS_SINCE}): every "
-                "kernel of a token launched from Python; the app models vLLM with CUDA graphs")
+    return m.group(1) if m else (row.get("source_date") or "").strip()
+
+
+def pre_graph_build(row: dict[str, str], gpu) -> str | None:
+    """Why a decode row of a build before CUDA graphs is not scored (llama.cpp on its card's compute capability,
+    ``CUDA_GRAPHS_SINCE``; vLLM, ``VLLM_CUDA_GRAPHS_SINCE``); None otherwise. Such a build launched every kernel of a
+    token from the host: a known gap (the app models current builds and has no build option), not scored."""
+    date = build_date(row)
+    if row["group"] != "decode" or not date:
+        return None
+    if row["engine"] == "vllm":
+        since, what = VLLM_CUDA_GRAPHS_SINCE, f"a vLLM build before CUDA graphs (v0.2.6 of {VLLM_CUDA_GRAPHS_SINCE})"
+    elif row["engine"] in ("llama.cpp", "ollama") and gpu.cc is not None:
+        since = next((d for cc, d in CUDA_GRAPHS_SINCE if gpu.cc >= cc), "")
+        what = f"a llama.cpp build before CUDA graphs on compute capability {gpu.compute_capability}"
+    else:
+        return None
+    if date < since:
+        return (f"known gap: {what} (dated {date}): every kernel of a token launched from the host; the app models "
+                "current builds")
     return None
 
 
@@ -278,7 +274,7 @@ def pre_matrix_mmq_build(row: dict[str, str], gpu) -> str | None:
     (``AMD_MATRIX_MMQ_SINCE``); None otherwise."""
     if row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "prefill" or row["weights"].lower() in FLOAT_FORMATS:
         return None
-    date, target = (row.get("source_date") or "").strip(), gpu.gfx_target or ""
+    date, target = build_date(row), gpu.gfx_target or ""
     for prefix, family, since, pr in AMD_MATRIX_MMQ_SINCE:
         if target.startswith(prefix) and date and date < since:
             return (f"known gap: a llama.cpp build before matrix-unit MMQ on {family} ({target}, dated {date}; PR {pr}): "
@@ -349,8 +345,8 @@ def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_graph_vllm(row)
-            or pre_matrix_mmq_build(row, gpu) or unstated_network(row))
+    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_matrix_mmq_build(row, gpu)
+            or unstated_network(row))
 
 
 def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -> tuple[float | None, str | None]:

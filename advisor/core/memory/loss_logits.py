@@ -6,9 +6,13 @@ from __future__ import annotations
 from advisor.core.memory.activations import ACT_BYTES
 from advisor.core.model.arch import ModelArch
 
-#: Bytes per logit element around the loss: bf16 lm_head output (2) + fp32 upcast in transformers'
-#: ForCausalLMLoss (4) + fp32 log-softmax / its gradient (4).
-LOGITS_TRAIN_BYTES_PER_ELEMENT = 10
+#: Bytes per logit element an eager chunked cross-entropy keeps at the end of the loss's forward: the bf16
+#: output of every chunk (2; the recipe drops it only after the loss, ``del logits``) and every chunk's fp32
+#: log-softmax (4), saved for the backward.
+EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT = ACT_BYTES + 4
+#: Bytes per logit element around a whole (one-chunk) eager loss: those two and the fp32 upcast in transformers'
+#: ForCausalLMLoss (4): 10.
+LOGITS_TRAIN_BYTES_PER_ELEMENT = EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4
 
 
 def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
@@ -34,12 +38,6 @@ def upcast_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks
     if compiled:
         return elements * ACT_BYTES * (1 + 1 / max(1, chunks))
     return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / max(1, chunks))
-
-
-#: Bytes per logit element an eager chunked cross-entropy keeps at the end of the loss's forward: the bf16
-#: output of every chunk (2; the recipe drops it only after the loss, ``del logits``) and every chunk's fp32
-#: log-softmax (4), saved for the backward.
-EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT = ACT_BYTES + 4
 
 
 #: Bytes per logit element under LitGPT's chunked loss, run through Lightning Fabric:

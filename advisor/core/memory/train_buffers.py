@@ -72,6 +72,7 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
                      + (f", {in_flight} micro-batches in flight on the first stage" if in_flight > 1 else ""))
     return acts
 
+
 def compiled_loss(job: Job) -> bool:
     """torch.compile covers the loss's upcast and cross-entropy (``Profile.compile_covers_loss``)."""
     return bool(job.compile) and PROFILES[job.framework].compile_covers_loss
@@ -102,8 +103,9 @@ def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
         return upcast_loss_logits_bytes(arch, seq, job.batch, chunks, tp, compiled=compiled_loss(job))
     if loss is Loss.FUSED:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
-        return seq * job.batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp / chunks
+        return train_logits_bytes(arch, seq, job.batch, tp) / chunks
     return train_logits_bytes(arch, seq, job.batch, tp) * (1 + 4 / LOGITS_TRAIN_BYTES_PER_ELEMENT)  # fp32-logits
+
 
 def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:
     """The model as the framework holds it: LitGPT keeps a separate lm_head even when the

@@ -139,7 +139,7 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # (0.204 -> 0.183) bandwidth 0.39, floor 0.10 ms, KV share 0.0191. Eighth session (2026-11-28): SGLang's KV share is
 # its kernels' fact, not fitted (``SPLIT_KV_ENGINES``): bandwidth 0.36, floor 0.11 ms (28 rows, 0.176 -> 0.214 — 22 of
 # them are Qwen3's H20 benchmark, which a low KV share had fitted better; 0.207 with the refit below). vLLM's rows of
-# builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known gap now (``speed_fidelity.pre_graph_vllm``):
+# builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known gap now (``speed_fidelity.pre_graph_build``):
 # vLLM 76 rows (0.122 -> 0.095) bandwidth 0.699 -> 0.70, compute 0.45 -> 0.46, floor 0.17 -> 0.16 ms; 4-bit dequantizing
 # kernels 0.06 -> 0.07 ms a layer (converged). Rounds 15-16's calibration rows (converged): vLLM compute 0.44 (103 rows);
 # SGLang bandwidth 0.36 -> 0.41 (33 rows: tokey-tahmid's SGLang 0.5.18 over 1-4 A100 40GB with NVLink and

@@ -30,7 +30,7 @@ def test_fitted_constants_as_shipped():
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3,
                                             kv_bandwidth=0.0298),
-        # eighth session: without the rows of vLLM builds before CUDA graphs (speed_fidelity.pre_graph_vllm), with round 14
+        # eighth session: without the rows of vLLM builds before CUDA graphs (speed_fidelity.pre_graph_build), with round 14
         Engine.VLLM: es.EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3),

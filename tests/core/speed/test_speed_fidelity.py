@@ -685,13 +685,19 @@ def test_a_quantized_prompt_on_amd_before_matrix_mmq_is_a_known_gap(catalog, gpu
     ("0.2.6", "2023-12-17", False),
     ("", "", False),  # undated: scored, as the llama.cpp rules do
 ])
-def test_a_vllm_row_of_a_build_before_cuda_graphs_is_a_known_gap(version, date, gap):
+def test_a_vllm_row_of_a_build_before_cuda_graphs_is_a_known_gap(catalog, version, date, gap):
     row = {"engine": "vllm", "group": "decode", "engine_version": version, "source_date": date}
-    why = speed_fidelity.pre_graph_vllm(row)
+    a100 = catalog.gpus["a100-80gb-sxm"]
+    why = speed_fidelity.pre_graph_build(row, a100)
     assert (why is not None) is gap
     assert why is None or why.startswith("known gap: a vLLM build before CUDA graphs")
-    assert speed_fidelity.pre_graph_vllm({**row, "engine": "sglang"}) is None
-    assert speed_fidelity.pre_graph_vllm({**row, "group": "prefill"}) is None
+    assert speed_fidelity.pre_graph_build({**row, "engine": "sglang"}, a100) is None
+    assert speed_fidelity.pre_graph_build({**row, "group": "prefill"}, a100) is None
+    # llama.cpp's rule reads the same build date, against its own graphs' date on compute capability 8.0 (2024-05-08)
+    date = speed_fidelity.build_date(row)
+    llama = speed_fidelity.pre_graph_build({**row, "engine": "llama.cpp"}, a100)
+    assert (llama is not None) is bool(date and date < "2024-05-08")
+    assert llama is None or "llama.cpp build before CUDA graphs on compute capability 8.0" in llama
 
 
 def test_a_row_across_machines_is_built_from_its_own_columns_or_is_a_known_gap(catalog):
