@@ -133,7 +133,7 @@ def _speed() -> tuple[Formula, ...]:
                 f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ weights: CPU work in the quantized layer's own code), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
-                f"rows all at large batches, the rest vLLM's); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
+                f"rows all at large batches, the rest vLLM's; SGLang: the floor only, it runs vLLM's kernels); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "bitsandbytes functional.py int8_vectorwise_quant at 81e6345d; its benchmarking README",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
