@@ -11,7 +11,8 @@ grid values give nearly the same error (within ``TIE``, 1 %) the one nearest the
 An engine is fitted in full only with at least ``MIN_ROWS`` (10) calibration *decode* rows at a small
 batch (``SMALL_BATCH``), the rows that see its host floor and bandwidth shares (a llama-bench pp row sees
 only the compute share); one with ``MIN_ROWS`` rows but none such fits only ``LARGE_BATCH_ONLY`` (its
-compute share) on its sibling's other constants; any other keeps its sibling's constants or the priors. No constant is fitted
+compute share) on its sibling's other constants; one that runs its sibling's kernels (``engine_speed.SIBLING_KERNELS``) fits only its host floor on the sibling's other constants;
+any other keeps its sibling's constants or the priors. No constant is fitted
 per row or per GPU. Held-out rows are never evaluated here.
 
 Run: ``.venv/bin/python benchmarks/speed_calibration.py`` — prints the fitted table to paste
@@ -177,6 +178,8 @@ def fits_engine(rows) -> bool:
 #: NVIDIA H200 blogs, fitted on one and scored on the other, mean |ln err| over their 10 rows): compute
 #: alone 0.155, bandwidth and compute 0.168, the sibling's constants 0.182.
 LARGE_BATCH_ONLY = ("compute",)
+#: What an engine that runs its sibling's kernels (``es.SIBLING_KERNELS``) fits: its host's time per layer.
+SIBLING_KERNELS_FIT = ("floor_s_per_layer",)
 
 
 def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
@@ -460,13 +463,17 @@ def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
     """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
     then the per-head attention share on engines left at their priors that run per head."""
     for engine in sorted(by_engine, key=lambda e: e.value):
-        if engine not in fitted and fits_engine(by_engine[engine]):
+        if engine not in fitted and engine not in es.SIBLING_KERNELS and fits_engine(by_engine[engine]):
             fitted[engine] = fit(engine, by_engine[engine], catalog)
     for engine in sorted(by_engine, key=lambda e: e.value):
         rows, sibling = by_engine[engine], es.SIBLING.get(engine)
         if engine in fitted:
             continue
-        if len(rows) >= MIN_ROWS and sibling in fitted:
+        if engine in es.SIBLING_KERNELS and fits_engine(rows) and sibling in fitted:
+            fitted[engine] = fit(engine, rows, catalog, only=SIBLING_KERNELS_FIT, start=fitted[sibling])
+            print(f"# {engine.value}: {len(rows)} calibration rows, {sibling.value}'s kernels "
+                  f"(engine_speed.SIBLING_KERNELS): only {', '.join(SIBLING_KERNELS_FIT)} fitted")
+        elif len(rows) >= MIN_ROWS and sibling in fitted:
             fitted[engine] = fit(engine, rows, catalog, only=LARGE_BATCH_ONLY, start=fitted[sibling])
             print(f"# {engine.value}: {len(rows)} calibration rows, none at batch <= {SMALL_BATCH}: only "
                   f"{', '.join(LARGE_BATCH_ONLY)} fitted, the rest {sibling.value}'s")

@@ -143,16 +143,35 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # vLLM 76 rows (0.122 -> 0.095) bandwidth 0.699 -> 0.70, compute 0.45 -> 0.46, floor 0.17 -> 0.16 ms; 4-bit dequantizing
 # kernels 0.06 -> 0.07 ms a layer (converged). Rounds 15-16's calibration rows (converged): vLLM compute 0.44 (103 rows);
 # SGLang bandwidth 0.36 -> 0.41 (33 rows: tokey-tahmid's SGLang 0.5.18 over 1-4 A100 40GB with NVLink and
-# XianghaoKong's SGLang 0.5.19 on an A100 PCIe, both at one request, against Qwen3's H20 benchmark's 22).
+# XianghaoKong's SGLang 0.5.19 on an A100 PCIe, both at one request, against Qwen3's H20 benchmark's 22). Ninth session
+# (2026-11-28): SGLang runs vLLM's kernels (``SIBLING_KERNELS``): only its host floor is its own, 0.14 ms (33 rows,
+# 0.207 -> 0.299: the H20 page's 22 rows read slower than vLLM's kernels do).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.41, compute=PRIOR_COMPUTE, floor_s_per_layer=0.11e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
+
+#: Engines whose decode kernels are their sibling's (``SIBLING``), so that they read the weights and the KV cache and
+#: reach the tensor peak at its shares: only their host's time per layer (``floor_s_per_layer``) is their own, and
+#: the fit (benchmarks/speed_calibration.py) fits nothing else for them. SGLang's linear layers are vLLM's ("Adapted
+#: from vllm/model_executor/layers/linear.py" at v0.6.4.post1: an unquantized weight goes through ``F.linear``, a
+#: quantized one through the same Marlin / FP8 methods; python/sglang/srt/layers/linear.py at 0079fcc1), and both
+#: replay a decode step as a CUDA graph. Every calibration source that ran both engines on one machine at one
+#: request (same model, weights, GPUs and lengths) measures SGLang at 0.96-1.14x vLLM: tokey-tahmid's A100 40GB
+#: SXM over 1, 2 and 4 GPUs (1.02, 1.06, 1.11; Qwen2.5-32B over 2: 1.02), kubesimplify's DGX Spark (1.00),
+#: XianghaoKong's A100 80GB PCIe (1.14, a 1.5B model the host bounds), varad-more's A10G (0.96-1.02 over seven
+#: models), ree2raz's L4 (1.00). Fitted on its own rows in full, SGLang had a bandwidth share of 0.41 against vLLM's
+#: 0.72 (about 57 % of vLLM's speed where the weights bound the step): 22 of its 33 calibration rows are one page,
+#: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
+#: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
+#: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
+#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session).
+SIBLING_KERNELS = frozenset({Engine.SGLANG})
 
 #: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
 #: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32

@@ -25,8 +25,8 @@ def test_fitted_constants_as_shipped():
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
-        # eighth session: its KV share is its kernels' (SPLIT_KV_ENGINES), not fitted
-        Engine.SGLANG: es.EngineSpeed(bandwidth=0.41, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.11e-3),
+        # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
+        Engine.SGLANG: es.EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.14e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3,
                                             kv_bandwidth=0.0298),
@@ -62,7 +62,7 @@ def test_split_kv_engines_read_one_sequences_cache_at_the_weights_share():
     # the SMs: no KV share of their own, shipped or fitted.
     assert es.SPLIT_KV_ENGINES == {Engine.VLLM, Engine.SGLANG}
     for engine in es.SPLIT_KV_ENGINES:
-        e = es.FITTED[engine]
+        e = es.engine_speed(engine)
         assert e.kv_bandwidth is None and e.kv_share(1) == e.bandwidth
     assert Engine.TRANSFORMERS not in es.SPLIT_KV_ENGINES and es.FITTED[Engine.TRANSFORMERS].kv_bandwidth
 
@@ -70,12 +70,42 @@ def test_split_kv_engines_read_one_sequences_cache_at_the_weights_share():
 def test_the_fit_leaves_a_split_kv_engines_kv_share_alone(monkeypatch):
     # Even where a KV share would fit its rows better, the fit keeps it None for those engines.
     catalog = load_catalog().catalog
-    rows = speed_calibration.calibration_rows(catalog)[Engine.SGLANG][:6]
+    rows = speed_calibration.calibration_rows(catalog)[Engine.VLLM][:6]
     monkeypatch.setattr(speed_calibration, "GRIDS", {k: (v if k == "kv_bandwidth" else v[:3])
                                                      for k, v in speed_calibration.GRIDS.items()})
     monkeypatch.setattr(speed_calibration, "PASSES", 1)
-    monkeypatch.setitem(es.FITTED, Engine.SGLANG, es.FITTED[Engine.SGLANG])
-    assert speed_calibration.fit(Engine.SGLANG, rows, catalog).kv_bandwidth is None
+    monkeypatch.setitem(es.FITTED, Engine.VLLM, es.FITTED[Engine.VLLM])
+    assert speed_calibration.fit(Engine.VLLM, rows, catalog).kv_bandwidth is None
+
+
+def test_sglang_runs_vllms_kernels_and_fits_only_its_host_floor(monkeypatch):
+    assert es.SIBLING_KERNELS == {Engine.SGLANG}
+    for engine in es.SIBLING_KERNELS:
+        own, sibling = es.engine_speed(engine), es.FITTED[es.SIBLING[engine]]
+        assert (own.bandwidth, own.compute, own.kv_bandwidth) == (sibling.bandwidth, sibling.compute, sibling.kv_bandwidth)
+    catalog = load_catalog().catalog
+    rows = speed_calibration.calibration_rows(catalog)[Engine.SGLANG]
+    assert speed_calibration.fits_engine(rows)  # enough rows to be fitted in full: only the rule keeps it to its floor
+    calls = []
+    monkeypatch.setattr(speed_calibration, "fit", lambda engine, rows, catalog, only=None, start=None:
+                        calls.append((engine, only, start)) or start)
+    fitted = {Engine.VLLM: es.FITTED[Engine.VLLM]}
+    speed_calibration._fit_engines({Engine.SGLANG: rows}, catalog, fitted)
+    assert calls == [(Engine.SGLANG, ("floor_s_per_layer",), es.FITTED[Engine.VLLM])]
+
+
+def test_same_machine_pairs_put_sglang_at_vllms_decode_rate():
+    # The measurement behind SIBLING_KERNELS: in every calibration source that ran both engines at one
+    # request on one machine (same model, weights, GPUs and lengths), SGLang decodes at 0.96-1.14x vLLM.
+    pairs: dict[tuple, dict[str, float]] = {}
+    for r in speed_fidelity.load_rows():
+        if (r["engine"] in ("vllm", "sglang") and r["group"] == "decode" and int(r["batch"] or 1) == 1
+                and speed_fidelity.split_of(r) == "calibration"):
+            key = (r["url"], r["model_id"], r["gpu"], r["n_gpus"], r["weights"], r["prompt_tokens"], r["gen_tokens"])
+            pairs.setdefault(key, {})[r["engine"]] = float(r["tokens_per_s"])
+    ratios = {k: v["sglang"] / v["vllm"] for k, v in pairs.items() if len(v) == 2}
+    assert len({k[0] for k in ratios}) >= 5 and len(ratios) >= 12
+    assert all(0.95 <= x <= 1.15 for x in ratios.values()), ratios
 
 
 def test_split_holds_out_whole_sources():
@@ -239,34 +269,34 @@ def test_a_quantized_decode_step_pays_the_kernels_time_per_layer(catalog, monkey
     assert with_kernels - without == pytest.approx(arch.n_layers * 0.07e-3, rel=1e-6)
 
 
-def test_quant_kernel_time_fitted_on_one_source_predicts_the_other(catalog):
-    # No held-out source has quantized weights in these engines, so a cross-source check: fitted on the
-    # Qwen2.5 vLLM rows alone (A100), the per-layer time brings Qwen3's AWQ rows on SGLang (H20) from ~38 %
-    # too fast to within 15 %, and it lands within a grid step (0.01 ms) of the shipped figures, which the SGLang rows
-    # of the Qwen3 presets (sixth session) and Massed-Compute's 70B runs (seventh) moved by a step each.
+def test_quant_kernel_time_fitted_on_one_source_lands_on_the_shipped_figures(catalog):
+    # Fitted on the Qwen2.5 vLLM rows alone (vLLM 0.6.3, A100), the per-layer time lands within a grid step (0.01 ms)
+    # of the shipped figures, which every CUDA-graph engine's quantized calibration rows set. The cross-source check
+    # this test made until the ninth session (Qwen3's SGLang AWQ rows on an H20) went with SGLang's own constants:
+    # on vLLM's (SIBLING_KERNELS) those rows read the weights at half vLLM's rate whatever the kernel time.
+    # The newer vLLM builds' quantized rows (0.8.5 on an L4, 0.23 on an L40S; 4 rows) decode faster than this
+    # kernel time allows (benchmarks/README.md, ninth session): a leftover, pinned here so that a change shows.
     import statistics
 
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     vllm = [r for r in rows if r["engine"] == "vllm" and "QwenLM/Qwen2.5" in r["url"]]
-    sglang = [r for r in rows if r["engine"] == "sglang" and r["weights"] == "awq"]
-    assert len(vllm) >= 30 and len(sglang) >= 2
+    newer = [r for r in rows if "QwenLM/" not in r["url"]]
+    assert len(vllm) >= 30 and len(newer) >= 4
 
-    def median_error(rs):
-        return statistics.median(speed_fidelity.evaluate(r, catalog).error_pct for r in rs)
+    def median_signed(rs):
+        return statistics.median(speed_fidelity.evaluate(r, catalog).estimate / speed_fidelity.evaluate(r, catalog).measured - 1
+                                 for r in rs)
 
     shipped = dict(es.QUANT_KERNEL_S_PER_LAYER)
+    with_time = median_signed(newer)
     try:
         es.QUANT_KERNEL_S_PER_LAYER.update(int4=0.0, int8=0.0)
-        before = median_error(sglang)
+        without = median_signed(newer)
         fitted = speed_calibration.fit_quant(vllm, catalog)
-        after = median_error(sglang)
     finally:
         es.QUANT_KERNEL_S_PER_LAYER.update(shipped)
     assert all(abs(fitted[k] - shipped[k]) <= 0.01e-3 + 1e-12 for k in ("int4", "int8"))
-    # four AWQ rows since the Qwen3 4B and 14B presets: 38 % -> 6 %; 26 % -> under 15 % with SGLang's constants refitted
-    # on the seventh session's rows (a higher bandwidth share); 71 % -> 17 % since round 16's SGLang rows on A100s raised
-    # its bandwidth share to 0.41 (these H20 rows read slower than that: benchmarks/README.md, eighth session)
-    assert before > 20 and after < 20
+    assert with_time < without < 0  # both too slow on the newer builds, the kernel time more so
 
 
 def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
