@@ -145,14 +145,16 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # SGLang bandwidth 0.36 -> 0.41 (33 rows: tokey-tahmid's SGLang 0.5.18 over 1-4 A100 40GB with NVLink and
 # XianghaoKong's SGLang 0.5.19 on an A100 PCIe, both at one request, against Qwen3's H20 benchmark's 22). Ninth session
 # (2026-11-28): SGLang runs vLLM's kernels (``SIBLING_KERNELS``): only its host floor is its own, 0.14 ms (33 rows,
-# 0.207 -> 0.299: the H20 page's 22 rows read slower than vLLM's kernels do).
+# 0.207 -> 0.299: the H20 page's 22 rows read slower than vLLM's kernels do). Round 18's calibration rows (converged): vLLM
+# 155 rows, floor 0.16 -> 0.15 ms (TensorRT-LLM takes it); Ollama 43 rows (0.124 -> 0.105), bandwidth 0.66 -> 0.62, floor
+# 0.44 -> 0.29 ms (JWise16's M4 Max and jamesburton's RTX 3060 runs beside itsmostafa's Macs).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
-    Engine.OLLAMA: EngineSpeed(bandwidth=0.66, compute=PRIOR_COMPUTE, floor_s_per_layer=0.44e-3, kv_bandwidth=None),
+    Engine.OLLAMA: EngineSpeed(bandwidth=0.62, compute=PRIOR_COMPUTE, floor_s_per_layer=0.29e-3, kv_bandwidth=None),
     Engine.SGLANG: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
 }
 
 
@@ -161,11 +163,12 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: the fit (benchmarks/speed_calibration.py) fits nothing else for them. SGLang's linear layers are vLLM's ("Adapted
 #: from vllm/model_executor/layers/linear.py" at v0.6.4.post1: an unquantized weight goes through ``F.linear``, a
 #: quantized one through the same Marlin / FP8 methods; python/sglang/srt/layers/linear.py at 0079fcc1), and both
-#: replay a decode step as a CUDA graph. Every calibration source that ran both engines on one machine at one
-#: request (same model, weights, GPUs and lengths) measures SGLang at 0.96-1.14x vLLM: tokey-tahmid's A100 40GB
+#: replay a decode step as a CUDA graph. Every trusted calibration pair of the two engines on one machine at one
+#: request (same model, weights, GPUs and lengths) measures SGLang at 0.95-1.14x vLLM: tokey-tahmid's A100 40GB
 #: SXM over 1, 2 and 4 GPUs (1.02, 1.06, 1.11; Qwen2.5-32B over 2: 1.02), kubesimplify's DGX Spark (1.00),
-#: XianghaoKong's A100 80GB PCIe (1.14, a 1.5B model the host bounds), varad-more's A10G (0.96-1.02 over seven
-#: models), ree2raz's L4 (1.00). Fitted on its own rows in full, SGLang had a bandwidth share of 0.41 against vLLM's
+#: XianghaoKong's A100 80GB PCIe (1.14, a 1.5B model the host bounds), yuqiz7's H100 SXM with FP8 weights (0.96);
+#: untrusted pairs agree (varad-more's A10G, 0.96-1.02 over seven models; ree2raz's L4, 1.00), but for SGLang run
+#: with its CUDA graphs off (ehzawad's RTX A5000, 0.51). Fitted on its own rows in full, SGLang had a bandwidth share of 0.41 against vLLM's
 #: 0.72 (about 57 % of vLLM's speed where the weights bound the step): 22 of its 33 calibration rows are one page,
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
@@ -310,9 +313,10 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: the GP100's dequantize-then-GEMM path, once its CUDA cores' FP16 rate was known (``gguf_paths.CUDA_CORE_FP16_PER_FP32``),
 #: 0.532 (gavinbrow/p100-llm-benchmarks' one-GPU Llama 3.1 8B Q8_0 pp512, round 13: its only calibration row); eighth
 #: session, with round 15's calibration files of the same campaign (two P100s: Qwen3 32B Q6_K, Qwen3-Coder 30B-A3B, phi-4
-#: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.229,
-                                            GgufPath.ROCM: 0.298, GgufPath.DEQUANT: 0.501}
+#: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501. Ninth session, with round 18's
+#: calibration prompts (pendakwahteknologi's RTX 5090 and R9700 llama-bench logs, ehzawad's RTX A5000): MMQ 0.222, ROCm 0.257.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
+                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.501}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

@@ -129,8 +129,12 @@ def _family_mfu(family: str) -> float:
 
 
 def has_pretraining_figure(family: str) -> bool:
-    """Whether a pre-training figure was measured on ``family`` (only there is a framework's share of it separable)."""
-    return family == TRAIN_MFU_MEASURED_FAMILY or family in TRAIN_MFU_BY_FAMILY or family in TRAIN_MFU_RELATIVE
+    """Whether a pre-training figure was measured on ``family`` (only there is a framework's share of it separable):
+    fitted there, or timed against a family whose figure was (``TRAIN_MFU_RELATIVE``). RDNA 3's is a share of GA10x's,
+    which no pre-training run measured: a framework's rows there would give its share of the default ``TRAIN_MFU``."""
+    if family == TRAIN_MFU_MEASURED_FAMILY or family in TRAIN_MFU_BY_FAMILY:
+        return True
+    return family in TRAIN_MFU_RELATIVE and has_pretraining_figure(TRAIN_MFU_RELATIVE[family][0])
 
 
 @lru_cache(maxsize=16)

@@ -24,16 +24,16 @@ def test_fitted_constants_as_shipped():
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.66, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.44e-3),
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.62, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.29e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.14e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3,
                                             kv_bandwidth=0.0298),
         # eighth session: without the rows of vLLM builds before CUDA graphs (speed_fidelity.pre_graph_build), with round 14
-        Engine.VLLM: es.EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.16e-3),
+        Engine.VLLM: es.EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.15e-3),
         # fourth session: compute share only (no row at a small batch), the rest vLLM's
-        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.16e-3),
+        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.15e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
     assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
@@ -95,16 +95,18 @@ def test_sglang_runs_vllms_kernels_and_fits_only_its_host_floor(monkeypatch):
 
 
 def test_same_machine_pairs_put_sglang_at_vllms_decode_rate():
-    # The measurement behind SIBLING_KERNELS: in every calibration source that ran both engines at one
-    # request on one machine (same model, weights, GPUs and lengths), SGLang decodes at 0.96-1.14x vLLM.
+    # The measurement behind SIBLING_KERNELS: in every trusted calibration pair of the two engines at one request on
+    # one machine (same source, model, weights, GPUs and lengths), SGLang decodes at 0.95-1.14x vLLM. (Untrusted pairs
+    # agree, 0.96-1.02 on varad-more's A10G and ree2raz's L4, but for SGLang run with its CUDA graphs off: 0.51.)
     pairs: dict[tuple, dict[str, float]] = {}
     for r in speed_fidelity.load_rows():
         if (r["engine"] in ("vllm", "sglang") and r["group"] == "decode" and int(r["batch"] or 1) == 1
-                and speed_fidelity.split_of(r) == "calibration"):
-            key = (r["url"], r["model_id"], r["gpu"], r["n_gpus"], r["weights"], r["prompt_tokens"], r["gen_tokens"])
+                and speed_fidelity.split_of(r) == "calibration" and r["trusted"] == "yes"):
+            key = (r["url"].split("/blob/")[0], r["model_id"], r["gpu"], r["n_gpus"], r["weights"], r["prompt_tokens"],
+                   r["gen_tokens"])
             pairs.setdefault(key, {})[r["engine"]] = float(r["tokens_per_s"])
     ratios = {k: v["sglang"] / v["vllm"] for k, v in pairs.items() if len(v) == 2}
-    assert len({k[0] for k in ratios}) >= 5 and len(ratios) >= 12
+    assert len({k[0] for k in ratios}) >= 4 and len(ratios) >= 7
     assert all(0.95 <= x <= 1.15 for x in ratios.values()), ratios
 
 

@@ -46,7 +46,10 @@ def test_a_frameworks_share_is_taken_only_where_a_pretraining_figure_was_measure
     fit = speed_calibration.train_mfu_fit(catalog=catalog)
     assert all(not i.startswith(("h44a-halotrl-", "h44a-oteltt-")) for _, ids in fit.values() for i in ids)
     assert flops.has_pretraining_figure("NVIDIA sm_90") and flops.has_pretraining_figure("NVIDIA sm_80")
-    assert flops.has_pretraining_figure("AMD gfx1100")  # timed against sm_86 with the same script
+    # RDNA 3 was timed against GA10x with the same script, but no pre-training figure was measured on GA10x: the HF
+    # Trainer's LoRA rows on an RX 7900 XTX (round 18, calibration) would have raised its share everywhere by a fifth
+    assert not flops.has_pretraining_figure("AMD gfx1100") and "AMD gfx1100" in flops.TRAIN_MFU_RELATIVE
+    assert not any(i.startswith("h54b-chenhy-") for _, ids in fit.values() for i in ids)
     assert not flops.has_pretraining_figure("NVIDIA sm_103") and not flops.has_pretraining_figure("AMD gfx950")
 
 
