@@ -69,6 +69,14 @@ def base_format_name(job: Job) -> str:
     return job.weights
 
 
+def held_format_name(job: Job) -> str:
+    """The format the GPU holds the weights in: a GGUF file in transformers is dequantized at load."""
+    name = base_format_name(job).strip().lower()
+    if job.mode is Mode.INFERENCE and job.engine is Engine.TRANSFORMERS and is_gguf(name):
+        return GGUF_IN_TRANSFORMERS_DTYPE
+    return name
+
+
 def weights_bytes(arch: ModelArch, job: Job) -> float:
     """Whole-model weight bytes in the workload's format, before any sharding.
 
@@ -77,9 +85,7 @@ def weights_bytes(arch: ModelArch, job: Job) -> float:
     Double quantization only when the workload asks for it (the QLoRA paper's recipe does;
     bitsandbytes' default does not).
     """
-    name = base_format_name(job).strip().lower()
-    if job.mode is Mode.INFERENCE and job.engine is Engine.TRANSFORMERS and is_gguf(name):
-        name = GGUF_IN_TRANSFORMERS_DTYPE  # dequantized at load (``GGUF_IN_TRANSFORMERS_DTYPE``)
+    name = held_format_name(job)
     if name in MIXES:  # a llama.cpp K-quant file, tensor by tensor (``memory.gguf_mix``)
         return mix_layout(arch, name)[0]
     fmt = weight_format(name, job.quant_group_size, job.double_quant)

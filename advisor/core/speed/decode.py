@@ -16,7 +16,8 @@ from advisor.core.job.choices import DecodeAttention, Parallel
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
-from advisor.core.memory.inference import kv_cache_bytes, moe_layers, per_gpu_kv
+from advisor.core.memory.gguf_mix import MIXES
+from advisor.core.memory.inference import held_format_name, kv_cache_bytes, moe_layers, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
@@ -111,11 +112,25 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      "binds where that overhead does (small models)")
     per_head = planned.decode_attention is DecodeAttention.PER_HEAD
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
+    unread = unread_embedding_bytes(arch, planned)  # the input embedding: only the step's rows are gathered
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
-        return _pipelined(arch, planned, r, bws, sp, whole_w, floor, rates)
+        return _pipelined(arch, planned, r, bws, sp, whole_w - unread, floor, rates)
     if sp.stages > 1:
-        return _layer_split(arch, planned, r, bws, sp, whole_w, floor, rates, notes)
-    return _tensor_split(arch, planned, r, bws, mem, sp, floor, rates, notes)
+        return _layer_split(arch, planned, r, bws, sp, whole_w - unread, floor, rates, notes)
+    return _tensor_split(arch, planned, r, bws, mem.weights - unread / sp.tp, sp, floor, rates, notes)
+
+
+def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
+    """Bytes of the input embedding table that a decode step does not stream: ``nn.Embedding`` gathers only the rows
+    of the step's tokens (``F.embedding``: an index_select, one row of ``hidden_size`` a token), so where the table is
+    not tied to the output layer (which reads it whole) it sits in the GPU's weights unread — 7 % of Qwen2.5 7B's and
+    Llama 3.1 8B's bytes, 1.5 % of a 70B's. 0 where it is tied, and for a GGUF engine, whose input embedding stays in
+    host RAM (``memory.llama_cpp_layers.llama_cpp_busiest``). In its format as ``weights_bytes`` stores it."""
+    name = held_format_name(job)
+    if arch.tied_embeddings or job.engine.gguf or name in MIXES:  # a K-quant mix: only a GGUF engine runs one
+        return 0.0
+    fmt = weight_format(name, job.quant_group_size, job.double_quant)
+    return count_params(arch).embedding * (2 if fmt.keeps_embeddings_16bit else fmt.bits_per_weight / 8)
 
 
 def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, bw: float, e: EngineSpeed,
@@ -237,17 +252,18 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     return max(step, floor) + comm_t, mem_t, comp_t, comm_t
 
 
-def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], mem: MemoryBreakdown,
+def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], read_w: float,
                   sp: Split, floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
-    """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (the busiest GPU's share ``mem``)."""
+    """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (``read_w``: the busiest GPU's weight bytes a step
+    streams)."""
     e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned)
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = max(_weights_seconds(arch, planned, g, mem.weights * frac, b, e, frac, 1 / sp.tp)
+    w_t = max(_weights_seconds(arch, planned, g, read_w * frac, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, bws)) + fixed
-    issue_bound = w_t > mem.weights * frac / (min(bws) * e.bandwidth) + fixed
+    issue_bound = w_t > read_w * frac / (min(bws) * e.bandwidth) + fixed
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
         notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")

@@ -147,14 +147,17 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # (2026-11-28): SGLang runs vLLM's kernels (``SIBLING_KERNELS``): only its host floor is its own, 0.14 ms (33 rows,
 # 0.207 -> 0.299: the H20 page's 22 rows read slower than vLLM's kernels do). Round 18's calibration rows (converged): vLLM
 # 155 rows, floor 0.16 -> 0.15 ms (TensorRT-LLM takes it); Ollama 43 rows (0.124 -> 0.105), bandwidth 0.66 -> 0.62, floor
-# 0.44 -> 0.29 ms (JWise16's M4 Max and jamesburton's RTX 3060 runs beside itsmostafa's Macs).
+# 0.44 -> 0.29 ms (JWise16's M4 Max and jamesburton's RTX 3060 runs beside itsmostafa's Macs). Then a decode step leaves an
+# untied input embedding unread (``memory.inference.unread_embedding_bytes``; on the old constants vLLM's 155 rows 0.191 ->
+# 0.178), refitted (converged): vLLM bandwidth 0.72 -> the prior 0.699, compute 0.45, floor 0.16 ms (0.176; SGLang and
+# TensorRT-LLM take the shares, TensorRT-LLM's compute 0.55); transformers bandwidth 0.54 -> 0.51 (0.189).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.62, compute=PRIOR_COMPUTE, floor_s_per_layer=0.29e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.54, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.72, compute=0.44, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.72, compute=0.54, floor_s_per_layer=0.15e-3, kv_bandwidth=None),
+    Engine.SGLANG: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.51, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
+    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 
@@ -220,13 +223,15 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: layer (per quantized GEMM launched, whatever its size) rather than of a slower stream. Fitted by
 #: ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines' calibration rows with
 #: GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26). Checked across sources: fitted on
-#: the vLLM rows alone it is the same, and it takes the SGLang AWQ rows (H20, Qwen3) from 47 % to 9 %.
+#: the vLLM rows alone it is the same (``test_engine_speed``; the SGLang AWQ rows of Qwen3's H20 page it had taken from 47 % to
+#: 9 % until SGLang ran on vLLM's kernels, ninth session).
 #: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
 #: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
 #: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
 #: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows; 0.07 (eighth) with
-#: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.03e-3}
+#: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit; the 8-bit one 0.04 ms (ninth) once a
+#: step leaves an untied input embedding unread.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.04e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 

@@ -11,6 +11,7 @@ Chinchilla; full activation recomputation runs the forward twice: 8N (Korthikant
 
 from __future__ import annotations
 
+import statistics
 from functools import lru_cache
 
 from advisor.core.hardware.records import Gpu
@@ -129,24 +130,17 @@ def _family_mfu(family: str) -> float:
 
 
 def has_pretraining_figure(family: str) -> bool:
-    """Whether a pre-training figure was measured on ``family`` (only there is a framework's share of it separable):
-    fitted there, or timed against a family whose figure was (``TRAIN_MFU_RELATIVE``). RDNA 3's is a share of GA10x's,
-    which no pre-training run measured: a framework's rows there would give its share of the default ``TRAIN_MFU``."""
-    if family == TRAIN_MFU_MEASURED_FAMILY or family in TRAIN_MFU_BY_FAMILY:
-        return True
-    return family in TRAIN_MFU_RELATIVE and has_pretraining_figure(TRAIN_MFU_RELATIVE[family][0])
+    """Whether a pre-training figure was measured on ``family`` (only there is a framework's share separable): fitted
+    there, or timed against a family whose figure was (RDNA 3's is a share of GA10x's, which none measured)."""
+    measured = family == TRAIN_MFU_MEASURED_FAMILY or family in TRAIN_MFU_BY_FAMILY
+    return measured or (family in TRAIN_MFU_RELATIVE and has_pretraining_figure(TRAIN_MFU_RELATIVE[family][0]))
 
 
 @lru_cache(maxsize=16)
 def _framework_share(framework: str) -> float:
     """The framework's figure over a pre-training stack's on the families it was measured on (geometric mean)."""
     shares = [m / _family_mfu(fam) for (f, fam), m in TRAIN_MFU_BY_FRAMEWORK.items() if f == framework]
-    if not shares:
-        return 1.0
-    product = 1.0
-    for x in shares:
-        product *= x
-    return float(product ** (1 / len(shares)))  # (a positive product: a real root; typeshed calls float ** float Any)
+    return statistics.geometric_mean(shares) if shares else 1.0
 
 
 def train_mfu_source(gpu: Gpu, framework: str = "torchtitan") -> str:

@@ -277,3 +277,4 @@ def test_exl2_any_bits_per_weight_and_gguf_float_names():
             weight_format(bad)
     exl2 = estimate_memory(LLAMA3_8B, PlannedJob(engine="exllamav2", weights="4.65bpw")).breakdown.weights
     assert 4.2 * GIB < exl2 < 4.8 * GIB  # 8.03B × 4.65 / 8 ≈ 4.35 GiB, head at 6 bits
+

@@ -6,6 +6,7 @@ import pytest
 
 from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.planned import PlannedJob
+from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.peak import estimate_memory
 from advisor.core.speed import decode
 from advisor.core.speed import inference as sp
@@ -137,3 +138,36 @@ def test_the_linear_host_times_are_the_calibration_fit(catalog):
     rows = cal.linear_host_rows(cal.calibration_rows(catalog))
     assert rows and {r["engine"] for r in rows} == {"transformers"}
     assert cal.fit_linear_host(rows, catalog) == es.LINEAR_HOST_S
+
+
+def test_a_decode_step_streams_every_weight_but_the_untied_input_embedding(catalog, monkeypatch):
+    # Llama 3.1 8B BF16 in vLLM on one A100, batch 1: the GPU bounds the step; leaving the input embedding's 1.05 GB
+    # unread saves exactly its bytes at the engine's share of the bandwidth (tensor parallel over two: half each).
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.speed.engine_speed import Engine, engine_speed
+
+    arch = catalog.models["llama-3.1-8b"]
+    emb = 128_256 * 4_096 * 2
+    for n in (1, 2):
+        build = gpu_build(catalog, "a100-80gb-sxm", n)
+        tp = PlannedJob(engine="vllm", weights="bf16", batch=1, context_len=512, n_gpus=n, parallel="tp" if n > 1 else "none")
+        now = 1 / estimate(arch, tp, build).speed.decode_tokens_per_s
+        monkeypatch.setattr(decode, "unread_embedding_bytes", lambda *_: 0.0)
+        before = 1 / estimate(arch, tp, build).speed.decode_tokens_per_s
+        monkeypatch.undo()
+        bw = catalog.gpus["a100-80gb-sxm"].mem_bandwidth_gb_per_s * 1e9
+        assert before - now == pytest.approx(emb / n / (bw * engine_speed(Engine.VLLM).bandwidth), rel=1e-6)
+
+
+def test_a_decode_step_leaves_an_untied_input_embedding_unread(catalog):
+    # nn.Embedding gathers only the step's rows: Llama 3.1 8B's untied 128,256 x 4,096 table (BF16) is 6.5 % of its
+    # bytes that no decode step streams; a tied table is the output layer's, read whole; llama.cpp keeps it in host RAM.
+    llama8b, tied = catalog.models["llama-3.1-8b"], catalog.models["llama-3.2-1b"]
+    assert not llama8b.tied_embeddings and tied.tied_embeddings
+    vllm = PlannedJob(engine="vllm", weights="bf16")
+    assert decode.unread_embedding_bytes(llama8b, vllm) == 128_256 * 4_096 * 2
+    assert decode.unread_embedding_bytes(llama8b, vllm) / weights_bytes(llama8b, vllm) == pytest.approx(0.065, abs=0.002)
+    assert decode.unread_embedding_bytes(llama8b, PlannedJob(engine="vllm", weights="awq")) == 128_256 * 4_096 * 2  # 16-bit
+    assert decode.unread_embedding_bytes(tied, vllm) == 0
+    assert decode.unread_embedding_bytes(llama8b, PlannedJob(engine="llama.cpp", weights="q4_k_m")) == 0
