@@ -11,9 +11,10 @@ grid values give nearly the same error (within ``TIE``, 1 %) the one nearest the
 An engine is fitted in full only with at least ``MIN_ROWS`` (10) calibration *decode* rows at a small
 batch (``SMALL_BATCH``), the rows that see its host floor and bandwidth shares (a llama-bench pp row sees
 only the compute share); one with ``MIN_ROWS`` rows but none such fits only ``LARGE_BATCH_ONLY`` (its
-compute share) on its sibling's other constants; one that runs its sibling's kernels (``engine_speed.SIBLING_KERNELS``) fits only its host floor on the sibling's other constants;
-any other keeps its sibling's constants or the priors. No constant is fitted
-per row or per GPU. Held-out rows are never evaluated here.
+compute share) on its sibling's other constants; one that runs its sibling's kernels
+(``engine_speed.SIBLING_KERNELS``) fits only its host floor (``SIBLING_KERNELS_FIT``) on the sibling's other
+constants; any other keeps its sibling's constants or the priors. No constant is fitted per row or per GPU.
+Held-out rows are never evaluated here.
 
 Run: ``.venv/bin/python benchmarks/speed_calibration.py`` — prints the fitted table to paste
 into ``FITTED`` in ``advisor/core/speed/engine_speed.py``, the sources the fit used, and the
