@@ -487,12 +487,18 @@ def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
 
 
 def _print_fitted(fitted: dict) -> None:
-    """``es.FITTED`` as Python to paste into engine_speed.py (a prior by its name)."""
+    """``es.FITTED`` as Python to paste into engine_speed.py (a prior by its name); an engine that runs its sibling's
+    kernels only as its ``SIBLING_KERNELS_FLOOR_S_PER_LAYER`` entry (FITTED derives the rest)."""
     def num(value: float, prior: float) -> str:
         return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
 
+    floors = {e: f.floor_s_per_layer for e, f in fitted.items() if e in es.SIBLING_KERNELS}
+    print("SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {"
+          + ", ".join(f"Engine.{e.name}: {v * 1e3:.2f}e-3" for e, v in floors.items()) + "}")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
+        if engine in floors:
+            continue
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
         print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
               f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "

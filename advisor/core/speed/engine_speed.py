@@ -45,7 +45,7 @@ llama.cpp PRs #3084 and #2959 and geerlingguy/ai-benchmarks issues #40 and #20.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from advisor.core.hardware.records import Gpu
 from advisor.core.job.choices import Engine
@@ -154,7 +154,6 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.62, compute=PRIOR_COMPUTE, floor_s_per_layer=0.29e-3, kv_bandwidth=None),
-    Engine.SGLANG: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.14e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.51, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
@@ -176,8 +175,12 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session).
-SIBLING_KERNELS = frozenset({Engine.SGLANG})
+#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Their own fitted constant, the host's
+#: time per layer, is all they declare; ``FITTED`` derives the rest from the sibling's entry.
+SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3}
+SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
+FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
+               for engine, floor in SIBLING_KERNELS_FLOOR_S_PER_LAYER.items()})
 
 #: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
 #: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32

@@ -79,8 +79,8 @@ def test_the_fit_leaves_a_split_kv_engines_kv_share_alone(monkeypatch):
 
 
 def test_sglang_runs_vllms_kernels_and_fits_only_its_host_floor(monkeypatch):
-    assert es.SIBLING_KERNELS == {Engine.SGLANG}
-    for engine in es.SIBLING_KERNELS:
+    assert es.SIBLING_KERNELS == {Engine.SGLANG} and es.SIBLING_KERNELS_FLOOR_S_PER_LAYER == {Engine.SGLANG: 0.14e-3}
+    for engine in es.SIBLING_KERNELS:  # derived from the sibling's entry, only the floor its own
         own, sibling = es.engine_speed(engine), es.FITTED[es.SIBLING[engine]]
         assert (own.bandwidth, own.compute, own.kv_bandwidth) == (sibling.bandwidth, sibling.compute, sibling.kv_bandwidth)
     catalog = load_catalog().catalog
