@@ -175,8 +175,7 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Their own fitted constant, the host's
-#: time per layer, is all they declare; ``FITTED`` derives the rest from the sibling's entry.
+#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Only that floor is declared here.
 SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
 FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
