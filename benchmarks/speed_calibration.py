@@ -329,14 +329,16 @@ def _refit_gguf_share(path, path_rows: list[dict[str, str]], catalog) -> bool:
 
 
 #: Grids of llama.cpp's decode constants (``fit_gguf_decode``): its bandwidth share, the issue slots per weight
-#: of each weight class (``gguf_decode.ISSUE_PER_WEIGHT``) and the host's time per layer where it launches the
-#: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``).
+#: of each weight class (``gguf_decode.ISSUE_PER_WEIGHT``), the host's time per layer where it launches the
+#: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``), a MoE layer's dispatch kernels
+#: (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and every layer's small kernels (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``).
 GGUF_DECODE_GRIDS = {
     "bandwidth": GRIDS["bandwidth"],
     "issue_4bit_up": [round(0.5 * i, 1) for i in range(0, 121)],  # 0 to 60 issue slots per weight
     "issue_low_bit": [round(0.5 * i, 1) for i in range(0, 121)],
     "host_launched": [round(i * 0.005e-3, 8) for i in range(0, 101)],  # 0 to 0.5 ms per layer
     "moe_dispatch": [round(i * 0.005e-3, 8) for i in range(0, 61)],  # 0 to 0.3 ms per MoE layer
+    "layer_kernels": [round(i * 0.005e-3, 8) for i in range(0, 31)],  # 0 to 0.15 ms per layer
 }
 
 
@@ -355,6 +357,7 @@ def _set_gguf_decode(values: dict) -> None:
     gd.ISSUE_PER_WEIGHT[gd.LOW_BIT] = values["issue_low_bit"]
     gd.HOST_LAUNCHED_S_PER_LAYER = values["host_launched"]
     gd.MOE_DISPATCH_S_PER_LAYER = values["moe_dispatch"]
+    gd.LAYER_KERNELS_S_PER_LAYER = values["layer_kernels"]
 
 
 def gguf_decode_values() -> dict:
@@ -363,7 +366,8 @@ def gguf_decode_values() -> dict:
 
     return {"bandwidth": es.engine_speed(Engine.LLAMA_CPP).bandwidth,
             "issue_4bit_up": gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP], "issue_low_bit": gd.ISSUE_PER_WEIGHT[gd.LOW_BIT],
-            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER}
+            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER,
+            "layer_kernels": gd.LAYER_KERNELS_S_PER_LAYER}
 
 
 def fit_gguf_decode(rows, catalog, start: dict | None = None) -> dict:
@@ -460,9 +464,11 @@ def fit_linear_host(rows, catalog) -> dict[str, float]:
         es.LINEAR_HOST_S.update(shipped)
 
 
-def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
+def _fit_engines(by_engine: dict, catalog, fitted: dict) -> set:
     """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
-    then the per-head attention share on engines left at their priors that run per head."""
+    then the per-head attention share on engines left at their priors that run per head. Returns the engines
+    fitted from their sibling with ``LARGE_BATCH_ONLY``."""
+    large_only = set()
     for engine in sorted(by_engine, key=lambda e: e.value):
         if engine not in fitted and engine not in es.SIBLING_KERNELS and fits_engine(by_engine[engine]):
             fitted[engine] = fit(engine, by_engine[engine], catalog)
@@ -476,6 +482,7 @@ def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
                   f"(engine_speed.SIBLING_KERNELS): only {', '.join(SIBLING_KERNELS_FIT)} fitted")
         elif len(rows) >= MIN_ROWS and sibling in fitted:
             fitted[engine] = fit(engine, rows, catalog, only=LARGE_BATCH_ONLY, start=fitted[sibling])
+            large_only.add(engine)
             print(f"# {engine.value}: {len(rows)} calibration rows, none at batch <= {SMALL_BATCH}: only "
                   f"{', '.join(LARGE_BATCH_ONLY)} fitted, the rest {sibling.value}'s")
         else:
@@ -484,20 +491,24 @@ def _fit_engines(by_engine: dict, catalog, fitted: dict) -> None:
     for engine in sorted(by_engine, key=lambda e: e.value):
         if engine not in fitted and runs_per_head(by_engine[engine], catalog):
             fit_per_head(by_engine[engine], catalog)
+    return large_only
 
 
-def _print_fitted(fitted: dict) -> None:
+def _print_fitted(fitted: dict, large_only: set) -> None:
     """``es.FITTED`` as Python to paste into engine_speed.py (a prior by its name); an engine that runs its sibling's
-    kernels only as its ``SIBLING_KERNELS_FLOOR_S_PER_LAYER`` entry (FITTED derives the rest)."""
+    kernels only as its ``SIBLING_KERNELS_FLOOR_S_PER_LAYER`` entry, one fitted on large batches only
+    (``large_only``) as its ``LARGE_BATCH_ONLY_COMPUTE`` entry (FITTED derives the rest of both)."""
     def num(value: float, prior: float) -> str:
         return ("PRIOR_BANDWIDTH" if prior == es.PRIOR_BANDWIDTH else "PRIOR_COMPUTE") if value == prior else f"{value:g}"
 
     floors = {e: f.floor_s_per_layer for e, f in fitted.items() if e in es.SIBLING_KERNELS}
     print("SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {"
           + ", ".join(f"Engine.{e.name}: {v * 1e3:.2f}e-3" for e, v in floors.items()) + "}")
+    print("LARGE_BATCH_ONLY_COMPUTE: dict[Engine, float] = {"
+          + ", ".join(f"Engine.{e.name}: {fitted[e].compute:g}" for e in sorted(large_only, key=lambda e: e.value)) + "}")
     print("FITTED: dict[Engine, EngineSpeed] = {")
     for engine, f in fitted.items():
-        if engine in floors:
+        if engine in floors or engine in large_only:
             continue
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
         print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
@@ -539,8 +550,9 @@ def main() -> int:
     fitted[Engine.LLAMA_CPP] = es.FITTED[Engine.LLAMA_CPP]
     print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
           f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3, "
-          f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3  ({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
-    _fit_engines(by_engine, catalog, fitted)
+          f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3, LAYER_KERNELS_S_PER_LAYER = "
+          f"{gguf['layer_kernels'] * 1e3:.3f}e-3  ({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
+    large_only = _fit_engines(by_engine, catalog, fitted)
     print("# calibration rows per engine and their sources:")
     for engine, rows in sorted(by_engine.items(), key=lambda kv: kv[0].value):
         urls = sorted({r["url"] for r in rows})
@@ -557,7 +569,7 @@ def main() -> int:
     for path, (share, ids) in sorted(fit_gguf_paths(catalog).items(), key=lambda kv: kv[0].name):
         print(f"# GGUF_PATH_COMPUTE[GgufPath.{path.name}] = {share:.3f}  (engine_speed.py; calibration rows: "
               f"{', '.join(ids)})")
-    _print_fitted(fitted)
+    _print_fitted(fitted, large_only)
     fitted_per_head = es.PER_HEAD_ATTENTION_SHARE
     es.FITTED.clear()
     es.FITTED.update(shipped)

@@ -85,78 +85,28 @@ PRIOR = EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=PRIOR_COMPUTE, floor_s_pe
 SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.DEEPSPEED: Engine.VLLM,
            Engine.OLLAMA: Engine.LLAMA_CPP, Engine.EXLLAMAV2: Engine.LLAMA_CPP}
 
-# --- Fitted (benchmarks/speed_calibration.py, 2026-11-25; sources in the module docstring) -----
-# transformers: 51 calibration rows (mean |ln err| 0.370 -> 0.171; hand-set values before), vLLM: 67 (0.150 -> 0.108),
-# SGLang: 10 (0.583 -> 0.308); TensorRT-LLM: 10, compute share only (fourth session: 0.182 on vLLM's -> 0.151).
-# Fifth session: compute shares are now those of a card of typical matmul efficiency (``flops.matmul_share``,
-# measured maximum achievable matmul FLOP/s per card and precision): refitted, TensorRT-LLM 0.53 -> 0.58
-# (its calibration rows ran FP8 on H200, 73.4 % of that peak reachable, not the typical 80.3 %), transformers
-# 0.16 -> 0.15, vLLM 0.45 -> the prior 0.418 (its A100 rows, 86.9 % reachable, score within 1 % of the best).
-# SGLang refitted once the H20 became an NVLink part (catalog/gpus/h20.json): bandwidth 0.35 -> 0.34, floor
-# 0.15 -> 0.14 ms per layer (its 10 rows 0.160 -> 0.154; the two multi-GPU Qwen3-235B rows had been PCIe-bound).
-# llama.cpp has 3 calibration rows (< 10): not fitted, priors.
-# Sixth session (2026-11-26): transformers refitted with the 7 rows measured on the lent H100 (58 rows,
-# 0.202 -> 0.175): bandwidth 0.48 -> 0.42, compute 0.15 -> 0.48, floor 0.89 -> 0.90 ms per layer. Its
-# compute share had been constrained only by the prefill inside the long-input Qwen2.5 rows' end-to-end
-# time; the measured prefill of 2,048 and 8,192 tokens on the H100 (31,875 and 30,209 tokens/s) was 3.3x
-# the old estimate. SGLang's bandwidth share is that of one page (H20, batch 1).
-# Seventh session (2026-11-26): with the dequantizing kernels' per-layer time (``QUANT_KERNEL_S_PER_LAYER``,
-# 4-bit 0.06 ms, 8-bit 0.03 ms) in place, refitted until nothing moved: vLLM bandwidth 0.67 -> the prior
-# 0.699, compute the prior -> 0.46, floor 0.17 -> 0.16 ms (its 67 rows 0.108 -> 0.077); SGLang floor 0.14 ->
-# 0.13 ms (10 rows 0.101 -> 0.096); TensorRT-LLM compute 0.58 -> 0.57 (10 rows 0.151 -> 0.163, on vLLM's
-# new bandwidth and floor).
-# Eighth fit (2026-11-28): llama.cpp fitted with its decode kernels (``gguf_decode``: the issue slots a
-# weight takes and the host's time per layer where no CUDA graph is replayed) on its 11 calibration decode rows
-# (``speed_calibration.fit_gguf_decode``; mean |ln err| 0.416 -> 0.145): bandwidth 0.699 (the prior) -> 0.67; its
-# compute share stays the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``), its engine floor 0.
-# Ninth fit (2026-11-28, second round), the same fit on the calibration part of the sources collected that day
-# (benchmarks/README.md lists them): llama.cpp 58 rows (0.251 -> 0.236): bandwidth 0.67 -> 0.72; vLLM 75 rows
-# (0.111 -> 0.110): bandwidth the prior 0.699 -> 0.69; TensorRT-LLM 45 rows (0.113 -> 0.111): bandwidth vLLM's
-# 0.69, compute 0.57 -> 0.55. Third round (the same day): llama.cpp 69 rows, 34 of them decode (0.183 -> 0.181):
-# bandwidth 0.72 -> 0.68 — the share moves by 5-7 % with each round's rows (0.67, 0.72, 0.68), about its uncertainty.
-# Fourth session (2026-11-28): with a MoE layer's dispatch time (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and the
-# fourth to sixth rounds' calibration sources (53 decode rows): bandwidth 0.68 -> 0.72, 4-to-8-bit issue slots 17.
-# Ollama fitted on its own (2026-11-28, second round: 12 calibration decode rows reached ``MIN_ROWS``, all of one
-# source, itsmostafa/inference-speed-tests on M-series Macs; mean |ln err| 0.216 on llama.cpp's constants -> 0.070):
-# bandwidth 0.64, a host floor of 0.44 ms a layer (its runner's step, on top of llama.cpp's kernels). One source, one
-# vendor: checked on another, untrusted and not fitted, stefanthoss's Ollama runs on an RTX A4000 and A5000 — 17-48 %
-# off with llama.cpp's constants, 4-11 % with these.
-# Fifth session (2026-11-28), the fit on round 7's calibration part (converged): transformers 75 rows (0.260 -> 0.253):
-# bandwidth 0.42 -> 0.49, compute 0.48 -> 0.46, floor 0.90 -> 0.93 ms, KV share 0.0373 -> 0.0298 (bitsandbytes'
-# benchmarking README: eager transformers 4.46.3 on a T4, an RTX 4090 and an H100 — its RTX 4090 bf16 Llama 3.1 8B
-# reads the weights at 75 % of the peak; its LLM.int8 rows, 2-5x slower than this, are what the fit cannot follow);
-# Ollama 20 rows (0.066 -> 0.063): bandwidth 0.64 -> 0.66. With LLM.int8's time per Linear (``BNB_INT8_S_PER_LINEAR``): transformers 0.50 / 0.47 /
-# 0.89 ms (0.252 -> 0.202). Round 8's calibration rows (vLLM tensor parallel over RTX PRO 6000s, kubesimplify): vLLM
-# bandwidth 0.69 -> the prior 0.699 (within the fit's tie of the best), compute 0.46 -> 0.45; TensorRT-LLM takes it.
-# Sixth session (2026-11-28): with a quantized Linear's host time (``LINEAR_HOST_S``), transformers 75 rows (0.178
-# with it on the old constants -> 0.172): bandwidth 0.50 -> 0.55, floor 0.89 -> 0.87 ms, KV share 0.0298 -> 0.0238
-# (the GPTQ-Int8 and AWQ rows had held the floor up and the bandwidth share down). Then with the presets of Qwen3 0.6B,
-# 1.7B, 4B and 14B and Qwen2.5 3B, which bring 32 more rows of the Qwen speed benchmarks into the calibration (converged):
-# transformers 87 rows 0.54 / 0.46 / 0.86 ms / 0.0298; SGLang 22 rows (0.143 -> 0.135) bandwidth 0.35, floor 0.11 ms and a
-# KV share of 0.0728 (its first rows at several model sizes); vLLM's floor 0.16 -> 0.17 ms; 4-bit dequantizing kernels
-# 0.06 -> 0.07 ms a layer. Seventh session (2026-11-28), with rounds 11-12's calibration rows (Massed-Compute's SGLang
-# 70B runs over two H200 NVL / RTX PRO 6000 at one request, the SGLang cookbook's DeepSeek-R1 on 8 B200): SGLang 28 rows
-# (0.204 -> 0.183) bandwidth 0.39, floor 0.10 ms, KV share 0.0191. Eighth session (2026-11-28): SGLang's KV share is
-# its kernels' fact, not fitted (``SPLIT_KV_ENGINES``): bandwidth 0.36, floor 0.11 ms (28 rows, 0.176 -> 0.214 — 22 of
-# them are Qwen3's H20 benchmark, which a low KV share had fitted better; 0.207 with the refit below). vLLM's rows of
-# builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known gap now (``speed_fidelity.pre_graph_build``):
-# vLLM 76 rows (0.122 -> 0.095) bandwidth 0.699 -> 0.70, compute 0.45 -> 0.46, floor 0.17 -> 0.16 ms; 4-bit dequantizing
-# kernels 0.06 -> 0.07 ms a layer (converged). Rounds 15-16's calibration rows (converged): vLLM compute 0.44 (103 rows);
-# SGLang bandwidth 0.36 -> 0.41 (33 rows: tokey-tahmid's SGLang 0.5.18 over 1-4 A100 40GB with NVLink and
-# XianghaoKong's SGLang 0.5.19 on an A100 PCIe, both at one request, against Qwen3's H20 benchmark's 22). Ninth session
-# (2026-11-28): SGLang runs vLLM's kernels (``SIBLING_KERNELS``): only its host floor is its own, 0.14 ms (33 rows,
-# 0.207 -> 0.299: the H20 page's 22 rows read slower than vLLM's kernels do). Round 18's calibration rows (converged): vLLM
-# 155 rows, floor 0.16 -> 0.15 ms (TensorRT-LLM takes it); Ollama 43 rows (0.124 -> 0.105), bandwidth 0.66 -> 0.62, floor
-# 0.44 -> 0.29 ms (JWise16's M4 Max and jamesburton's RTX 3060 runs beside itsmostafa's Macs). Then a decode step leaves an
-# untied input embedding unread (``memory.inference.unread_embedding_bytes``; on the old constants vLLM's 155 rows 0.191 ->
-# 0.178), refitted (converged): vLLM bandwidth 0.72 -> the prior 0.699, compute 0.45, floor 0.16 ms (0.176; SGLang and
-# TensorRT-LLM take the shares, TensorRT-LLM's compute 0.55); transformers bandwidth 0.54 -> 0.51 (0.189).
+# --- Fitted (benchmarks/speed_calibration.py; sources in the module docstring) ----------------------------------------
+# Each refit, with its rows, sources and the error before and after, is written in benchmarks/README.md (its sessions'
+# sections, 2026-11-25 on); the values below are the last fit's, converged (the calibration prints "shipped constants
+# match this fit", and test_engine_speed pins them). Milestones: transformers' compute share is constrained by the
+# prefill rows measured on the lent H100 (tests/data/device/h100-sxm-2026-11-26.jsonl; 0.15 -> 0.48); its KV share by
+# bitsandbytes' benchmarking README (eager transformers 4.46.3 on a T4, an RTX 4090 and an H100) and Qwen's speed
+# benchmarks; its floor by the host time of quantized Linears (``LINEAR_HOST_S``) beside it. vLLM's bandwidth share sits
+# at the prior (within the fit's 1 % tie of the best) once a step leaves an untied input embedding unread (ninth
+# session; ``decode.unread_embedding_bytes``); its builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known
+# gap (``speed_fidelity.pre_graph_build``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
+# small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
+# its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to 0.75
+# in the tenth session with every layer's small kernels timed (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Ollama is fitted
+# on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060): llama.cpp's kernels plus its
+# runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below); TensorRT-LLM has no calibration
+# row at a small batch and fits only its compute share (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.72, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
-    Engine.OLLAMA: EngineSpeed(bandwidth=0.62, compute=PRIOR_COMPUTE, floor_s_per_layer=0.29e-3, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.75, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
+    Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.22e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.51, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.55, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
 }
 
 
@@ -180,6 +130,13 @@ SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
 FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
                for engine, floor in SIBLING_KERNELS_FLOOR_S_PER_LAYER.items()})
+
+#: Engines whose calibration rows are all at large batches, where the host floor and the bandwidth shares do not show:
+#: only their share of the tensor peak is fitted (``speed_calibration.LARGE_BATCH_ONLY``), the rest is their sibling's
+#: (``SIBLING``). TensorRT-LLM: its calibration rows are NVIDIA's H200 blogs at batch 32-1024 (module docstring).
+LARGE_BATCH_ONLY_COMPUTE: dict[Engine, float] = {Engine.TENSORRT_LLM: 0.55}
+FITTED.update({engine: replace(FITTED[SIBLING[engine]], compute=compute)
+               for engine, compute in LARGE_BATCH_ONLY_COMPUTE.items()})
 
 #: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
 #: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32
@@ -323,7 +280,7 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501. Ninth session, with round 18's
 #: calibration prompts (pendakwahteknologi's RTX 5090 and R9700 llama-bench logs, ehzawad's RTX A5000): MMQ 0.222, ROCm 0.257.
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
-                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.501}
+                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.5}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

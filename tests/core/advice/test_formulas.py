@@ -34,4 +34,5 @@ def test_the_moe_dispatch_time_is_shown_to_its_last_digit():
     from advisor.core.speed import gguf_decode
 
     text = " ".join(f.formula for f in formulas())
-    assert f"plus {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.075, not 0.07
+    assert f"and {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.065, not 0.07
+    assert f"plus {gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:g} ms a layer for its small kernels" in text

@@ -1,6 +1,8 @@
 """The per-engine speed constants are the calibration's fit (benchmarks/speed_calibration.py), on
 calibration sources only (held-out sources score the fit)."""
 
+from dataclasses import replace
+
 import pytest
 
 from advisor.core.job.choices import Engine
@@ -22,9 +24,10 @@ def test_fitted_constants_as_shipped():
     # vLLM 75, TensorRT-LLM 45).
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
-        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.72, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
+        # tenth session: with every layer's small kernels (gguf_decode.LAYER_KERNELS_S_PER_LAYER) timed
+        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.75, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.62, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.29e-3),
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.64, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.22e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.14e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
@@ -92,6 +95,21 @@ def test_sglang_runs_vllms_kernels_and_fits_only_its_host_floor(monkeypatch):
     fitted = {Engine.VLLM: es.FITTED[Engine.VLLM]}
     speed_calibration._fit_engines({Engine.SGLANG: rows}, catalog, fitted)
     assert calls == [(Engine.SGLANG, ("floor_s_per_layer",), es.FITTED[Engine.VLLM])]
+
+
+def test_an_engine_fitted_on_large_batches_only_declares_only_its_compute_share(monkeypatch):
+    # TensorRT-LLM's calibration rows are all at batch 32-1024: its entry is vLLM's but for the compute share.
+    assert es.LARGE_BATCH_ONLY_COMPUTE == {Engine.TENSORRT_LLM: 0.55}
+    for engine, compute in es.LARGE_BATCH_ONLY_COMPUTE.items():
+        assert es.engine_speed(engine) == replace(es.FITTED[es.SIBLING[engine]], compute=compute)
+    catalog = load_catalog().catalog
+    rows = speed_calibration.calibration_rows(catalog)[Engine.TENSORRT_LLM]
+    assert not speed_calibration.fits_engine(rows) and len(rows) >= speed_calibration.MIN_ROWS
+    monkeypatch.setattr(speed_calibration, "fit", lambda engine, rows, catalog, only=None, start=None:
+                        replace(start, compute=0.5) if only == ("compute",) else start)
+    fitted = {Engine.VLLM: es.FITTED[Engine.VLLM]}
+    assert speed_calibration._fit_engines({Engine.TENSORRT_LLM: rows}, catalog, fitted) == {Engine.TENSORRT_LLM}
+    assert fitted[Engine.TENSORRT_LLM] == replace(es.FITTED[Engine.VLLM], compute=0.5)
 
 
 def test_same_machine_pairs_put_sglang_at_vllms_decode_rate():

@@ -150,8 +150,10 @@ def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(c
     moe, dense = catalog.models["qwen3-30b-a3b"], catalog.models["qwen3-8b"]
     added = gd.MOE_DISPATCH_S_PER_LAYER * moe_layers(moe)
     llama = PlannedJob(engine="llama.cpp", weights="q4_0")
-    assert added > 0 and fixed_kernels_seconds(moe, llama) == pytest.approx(added)
-    assert fixed_kernels_seconds(dense, llama) == 0.0  # a dense model's FFN: the kernels its bytes already time
+    every_layer = gd.LAYER_KERNELS_S_PER_LAYER * moe.n_layers
+    assert added > 0 and fixed_kernels_seconds(moe, llama) == pytest.approx(added + every_layer)
+    # a dense model's FFN: the kernels its bytes already time, and only the layer's small kernels besides
+    assert fixed_kernels_seconds(dense, llama) == pytest.approx(gd.LAYER_KERNELS_S_PER_LAYER * dense.n_layers)
     assert fixed_kernels_seconds(moe, PlannedJob(engine="vllm", weights="bf16")) == 0.0  # vLLM's fused MoE kernel
     # The same time on a fast GPU as on a slow one: it takes a larger share of the fast one's step.
     gpus = ("rtx-4090", "apple-m4-pro-64gb")
@@ -161,3 +163,23 @@ def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(c
     for with_, without in ((fast, fast0), (slow, slow0)):
         assert 1 / with_.decode_tokens_per_s - 1 / without.decode_tokens_per_s == pytest.approx(added, rel=0.02)
     assert fast.decode_tokens_per_s / fast0.decode_tokens_per_s < slow.decode_tokens_per_s / slow0.decode_tokens_per_s
+
+
+def test_every_layer_adds_its_small_kernels_to_a_llama_cpp_step(catalog, monkeypatch):
+    # A fixed time per layer, the same on a fast card as on a slow one, so that it slows a small model on a fast
+    # card most: the share of the step it takes falls with the model's bytes and the card's bandwidth.
+    from advisor.core.speed.decode import fixed_kernels_seconds
+
+    per_layer = gd.LAYER_KERNELS_S_PER_LAYER
+    assert 0.01e-3 < per_layer < 0.1e-3  # a dozen kernels of a few microseconds each
+    small, large = catalog.models["qwen2.5-3b"], catalog.models["qwen2.5-32b"]
+    assert fixed_kernels_seconds(small, PlannedJob(engine="vllm", weights="bf16")) == 0.0  # not vLLM's (its fused kernels)
+    cases = [("rtx-5090", "qwen2.5-3b"), ("rtx-3060-12gb", "qwen2.5-3b"), ("rtx-5090", "qwen2.5-32b")]
+    with_ = [_decode(catalog, g, "q4_k_m", model=m).decode_tokens_per_s for g, m in cases]
+    monkeypatch.setattr(gd, "LAYER_KERNELS_S_PER_LAYER", 0.0)
+    without = [_decode(catalog, g, "q4_k_m", model=m).decode_tokens_per_s for g, m in cases]
+    for (_, m), a, b in zip(cases, with_, without):
+        layers = (small if m == "qwen2.5-3b" else large).n_layers
+        assert 1 / a - 1 / b == pytest.approx(per_layer * layers, rel=0.02)
+    slowdown = [b / a for a, b in zip(with_, without)]
+    assert slowdown[0] > slowdown[1] > 1 and slowdown[0] > slowdown[2] > 1
