@@ -199,6 +199,11 @@ def compile_speedup(rows=None) -> tuple[float, list[tuple[str, str]]]:
 
 #: Sources (``sources.source_key``) a family's pre-training figure needs before the fit takes it (``train_mfu_fit``).
 MIN_FAMILY_SOURCES = 2
+#: A framework's figure on a family needs rows of this many models: its share of a pre-training stack's figure is a fact
+#: of the framework at every size, which one model's rows cannot tell apart from that model's own costs (a 1B model's
+#: step pays per-kernel overheads an 8B one hides). The HF Trainer's on the H100 has two (Llama 3.1 8B LoRA, Llama 3.2 1B
+#: full); round 19's one torchtune row (a 1B LoRA on an A100) would alone have scaled torchtune on every family.
+MIN_FRAMEWORK_MODELS = 2
 
 
 def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[float, list[str]]]:
@@ -213,7 +218,8 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     framework's share and the family's figure cannot be told apart, and its rows are left out). A family's figure needs
     rows of ``MIN_FAMILY_SOURCES`` sources: one harness's run (OTel's torchtitan readme, the only MI355X pre-training
     source) would otherwise set it alone, and with it every framework's share measured there — torchtune's from a 0.5B
-    LoRA on that family would then scale torchtune everywhere. Untrusted rows (as every other fit here) and rows whose
+    LoRA on that family would then scale torchtune everywhere; a framework's figure needs rows of ``MIN_FRAMEWORK_MODELS``
+    models. Untrusted rows (as every other fit here) and rows whose
     GPU, model or layout the app lacks are left out; a row across machines whose network is not stated is in (the fit
     needs only its per-GPU step). Returns {key: (MFU, the rows' ids)}."""
     from advisor.core.job.frameworks import with_framework_defaults
@@ -232,6 +238,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     rows = speed_fidelity.load_rows() if rows is None else rows
     logs: dict[str | tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
     sources_of: dict[str | tuple[str, str], set[str]] = defaultdict(set)
+    models_of: dict[str | tuple[str, str], set[str]] = defaultdict(set)
     for row in rows:
         if (row["group"] != "train" or speed_fidelity.split_of(row) != "calibration" or row["weights"] != "bf16"
                 or row.get("trusted") != "yes" or speed_fidelity.compiled(row) or row["tokens_per_s_kind"] != "per-gpu"):
@@ -256,8 +263,10 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         key = family if framework in PRETRAINING_FRAMEWORKS else (framework, family)
         logs[key].append((math.log(mfu), row["id"]))
         sources_of[key].add(speed_fidelity.sources.source_key(row["url"]))
+        models_of[key].add(arch.id)
     return {key: (math.exp(sum(v for v, _ in xs) / len(xs)), [i for _, i in xs]) for key, xs in logs.items()
-            if not isinstance(key, str) or len(sources_of[key]) >= MIN_FAMILY_SOURCES}
+            if (len(sources_of[key]) >= MIN_FAMILY_SOURCES if isinstance(key, str)
+                else len(models_of[key]) >= MIN_FRAMEWORK_MODELS)}
 
 
 #: MMQ on the int8 tensor cores came to llama.cpp's CUDA backend in June 2024 (PRs #7676, #7860): CUDA rows of

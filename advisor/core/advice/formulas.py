@@ -39,6 +39,12 @@ def _engine_constants() -> str:
     return "; ".join(parts)
 
 
+def _fit_scope() -> str:
+    """'TensorRT-LLM: c only, …; ' for the engines fitted on large batches only (none: '')."""
+    return "".join(f"{e.label}: c only, its rows all at large batches, the rest {engine_speed.SIBLING[e].label}'s; "
+                   for e in engine_speed.LARGE_BATCH_ONLY_COMPUTE)
+
+
 def formulas() -> tuple[Formula, ...]:
     """Each estimated quantity: how it is computed and the source of the method."""
     return (*_model_memory(), *_training_memory(), *_device_memory(), *_speed(), *_traffic())
@@ -134,8 +140,9 @@ def _speed() -> tuple[Formula, ...]:
                 f"{engine_speed.LINEAR_HOST_S['gptq-int8'] * 1e3:.3f} ms with GPTQ-Int8 and "
                 f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ weights: CPU work in the quantized layer's own code), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
-                f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} (TensorRT-LLM: c only, its "
-                f"rows all at large batches, the rest vLLM's; SGLang: the floor only, it runs vLLM's kernels); DeepSpeed takes vLLM's; llama.cpp, Ollama and ExLlamaV2 llama.cpp's measured b {engine_speed.PRIOR_BANDWIDTH:.2f}, c {engine_speed.PRIOR_COMPUTE:.2f}, no floor.",
+                f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} ({_fit_scope()}SGLang: the "
+                "floor only, it runs vLLM's kernels); DeepSpeed takes vLLM's, ExLlamaV2 llama.cpp's; llama.cpp's c is "
+                f"the prior, its RTX 3090 pp512 ({engine_speed.PRIOR_COMPUTE:.2f}; its prompts' kernel paths have their own).",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "bitsandbytes functional.py int8_vectorwise_quant at 81e6345d; its benchmarking README",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",

@@ -34,11 +34,13 @@ Calibration sources (trusted rows, 2026-11-25):
   128-8,192 tokens; the only transformers prefill rows);
 * TensorRT-LLM (its compute share and the per-head attention share, ``PER_HEAD_ATTENTION_SHARE``):
   NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024)
-  and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960). With no calibration row
-  at batch <= 4, where the host floor shows, only its compute share is fitted
-  (``speed_calibration.LARGE_BATCH_ONLY``); its bandwidth shares and floor are vLLM's.
-* (llama.cpp: of its calibration sources, ggml-org/llama.cpp PR #4812 and geerlingguy/ai-benchmarks
-  issue #43 have trusted rows that score, 3 in all: too few to fit.)
+  and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960); since the tenth session
+  (2026-11-28) also its floor and KV share, on trtllm-bench latency reports at batch 1
+  (masahiro-kubota/trtllm-latency, TensorRT-LLM 1.2.0, Qwen2.5 0.5B on an RTX PRO 6000 Blackwell Server, BF16
+  and FP8, prompts of 8 to 9,192 tokens): one campaign, one small model — its weights' share stays vLLM's prior
+  (the rows do not constrain it) and its KV share is that model's (two KV heads, few thread blocks at batch 1);
+* llama.cpp, Ollama and the rest: the calibration part of the sources collected in rounds 1-19
+  (benchmarks/README.md lists them per session).
 Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
 llama.cpp PRs #3084 and #2959 and geerlingguy/ai-benchmarks issues #40 and #20.
 """
@@ -103,10 +105,11 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below); TensorRT-LLM has no calibration
 # row at a small batch and fits only its compute share (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.75, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
     Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.22e-3, kv_bandwidth=None),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.51, compute=0.46, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0298),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=0.0582),
 }
 
 
@@ -133,8 +136,10 @@ FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
 
 #: Engines whose calibration rows are all at large batches, where the host floor and the bandwidth shares do not show:
 #: only their share of the tensor peak is fitted (``speed_calibration.LARGE_BATCH_ONLY``), the rest is their sibling's
-#: (``SIBLING``). TensorRT-LLM: its calibration rows are NVIDIA's H200 blogs at batch 32-1024 (module docstring).
-LARGE_BATCH_ONLY_COMPUTE: dict[Engine, float] = {Engine.TENSORRT_LLM: 0.55}
+#: (``SIBLING``). None since the tenth session: TensorRT-LLM had only NVIDIA's H200 blogs at batch 32-1024 (module
+#: docstring) until round 19 brought trtllm-bench latency reports at batch 1 (masahiro-kubota/trtllm-latency: Qwen2.5
+#: 0.5B on an RTX PRO 6000 Blackwell Server, BF16 and FP8, prompts of 8 to 9,192 tokens), and it is fitted in full.
+LARGE_BATCH_ONLY_COMPUTE: dict[Engine, float] = {}
 FITTED.update({engine: replace(FITTED[SIBLING[engine]], compute=compute)
                for engine, compute in LARGE_BATCH_ONLY_COMPUTE.items()})
 

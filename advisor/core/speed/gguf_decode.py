@@ -104,8 +104,9 @@ MOE_DISPATCH_S_PER_LAYER = 0.065e-3
 #: the median NVIDIA GA10x, Ada and Blackwell row 15 %). Fitted with the decode constants
 #: (``benchmarks/speed_calibration.fit_gguf_decode``; tenth session, 2026-11-28): 0.025 ms a layer, about 2 us a small
 #: kernel (201 calibration rows, mean |ln err| 0.219 -> 0.186). Fitted alone on each backend's rows, the others'
-#: constants held: CUDA 0.030 ms (119 rows, 49 sources), ROCm 0.045 ms (81 rows, 51 sources).
-LAYER_KERNELS_S_PER_LAYER = 0.025e-3
+#: constants held: CUDA 0.030 ms (119 rows, 49 sources), ROCm 0.045 ms (81 rows, 51 sources). 0.030 ms with round 19's
+#: calibration rows (206).
+LAYER_KERNELS_S_PER_LAYER = 0.03e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
 HOST_LAUNCHED_S_PER_LAYER = 0.185e-3

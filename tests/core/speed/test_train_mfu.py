@@ -210,3 +210,20 @@ def test_a_family_figure_needs_two_sources(catalog):
     both = pr355 + [r for r in rows if r["id"].startswith("titan-a100-")]
     assert "NVIDIA sm_80" in speed_calibration.train_mfu_fit(both, catalog)
     assert "AMD gfx950" not in speed_calibration.train_mfu_fit(catalog=catalog)  # OTel's MI355X readme, one source
+
+
+def test_a_frameworks_share_needs_rows_of_two_models(catalog, monkeypatch):
+    # Round 19's torchtune LoRA of Llama 3.2 1B on an A100 (a CSC log, calibration, trusted) is torchtune's only trusted
+    # calibration row on a family with a pre-training figure: one model cannot tell the framework's share from that
+    # model's own costs, so it gives no ("torchtune", "NVIDIA sm_80") figure; the HF Trainer's H100 rows have two models.
+    rows = {r["id"]: r for r in speed_fidelity_rows() if r["group"] == "train"}
+    assert rows["h55b-ttcsc-l32-1b-lora-r64-1xa100-40gb-b6"]["trusted"] == "yes"
+    assert speed_calibration.MIN_FRAMEWORK_MODELS == 2
+    fit = speed_calibration.train_mfu_fit(catalog=catalog)
+    assert ("torchtune", "NVIDIA sm_80") not in fit and ("hf", "NVIDIA sm_90") in fit
+    one_model = [r for r in rows.values() if r["id"] == "h55b-ttcsc-l32-1b-lora-r64-1xa100-40gb-b6"]
+    two = [r for r in rows.values() if r["id"] in ("h100dev-lora-8b", "h100dev-full-1b")]
+    assert ("torchtune", "NVIDIA sm_80") not in speed_calibration.train_mfu_fit(one_model, catalog)
+    assert set(speed_calibration.train_mfu_fit(two, catalog)) == {("hf", "NVIDIA sm_90")}
+    monkeypatch.setattr(speed_calibration, "MIN_FRAMEWORK_MODELS", 1)  # the row is in the fit but for the rule
+    assert ("torchtune", "NVIDIA sm_80") in speed_calibration.train_mfu_fit(one_model, catalog)
