@@ -37,8 +37,8 @@ Calibration sources (trusted rows, 2026-11-25):
   and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960); since the tenth session
   (2026-11-28) also its floor and KV share, on trtllm-bench latency reports at batch 1
   (masahiro-kubota/trtllm-latency, TensorRT-LLM 1.2.0, Qwen2.5 0.5B on an RTX PRO 6000 Blackwell Server, BF16
-  and FP8, prompts of 8 to 9,192 tokens): one campaign, one small model — its weights' share stays vLLM's prior
-  (the rows do not constrain it) and its KV share is that model's (two KV heads, few thread blocks at batch 1);
+  and FP8, prompts of 8 to 9,192 tokens): one campaign, one small model, whose floor the rows see (0.07 ms a layer)
+  more than its weights' share (0.67); its KV read is split over the SMs (``SPLIT_KV_ENGINES``), not fitted;
 * llama.cpp, Ollama and the rest: the calibration part of the sources collected in rounds 1-19
   (benchmarks/README.md lists them per session).
 Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
@@ -109,7 +109,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.22e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=0.0582),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None),
 }
 
 
@@ -168,11 +168,17 @@ PER_HEAD_ATTENTION_SHARE_LANES = 128
 #: sequences x heads stay under 512 (``use_v1`` in vllm/attention/ops/paged_attn.py at 5da3a322), and SGLang's
 #: FlashInfer decode splits the cache into chunks whenever batch x KV heads leave SMs idle, always under a CUDA
 #: graph (``BatchDecodeWithPagedKVCacheWorkEstimationDispatched``, include/flashinfer/attention/scheduler.cuh at
-#: fb28d724). A fitted KV share is for kernels that give one thread block per (sequence, head) — transformers'
-#: (module docstring) — where the calibration rows at long contexts measure it. SGLang had a fitted one (0.0191:
-#: one sequence's cache read at 2 % of the bandwidth) from rows of at most 2,049 tokens, where a low share and a
-#: low weights' share fitted the same rows; at 8,192 tokens it put SGLang at a third of vLLM's speed.
-SPLIT_KV_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG})
+#: fb28d724), and TensorRT-LLM's masked MHA "distributes the work across multiple CUDA thread-blocks on the GPU for
+#: cases where the GPU occupancy is low", its multi-block mode, "turned on by default starting from TRT-LLM 0.13"
+#: (docs/source/advanced/gpt-attention.md at a7e572fb; its rows of earlier builds are NVIDIA's blogs at batch 32-1024,
+#: where batch x heads fill the GPU either way). A fitted KV share is for kernels that give one thread block per
+#: (sequence, head) — transformers' (module docstring) — where the calibration rows at long contexts measure it.
+#: SGLang had a fitted one (0.0191: one sequence's cache read at 2 % of the bandwidth) from rows of at most 2,049
+#: tokens, where a low share and a low weights' share fitted the same rows; at 8,192 tokens it put SGLang at a third of
+#: vLLM's speed. TensorRT-LLM's fitted one (0.0582, tenth session, on one campaign of Qwen2.5 0.5B rows whose
+#: per-request rate holds prompts of up to 9,192 tokens) put Llama 3.1 8B on an H100 at 35 tokens/s at a 32K context,
+#: against vLLM's 121.
+SPLIT_KV_ENGINES = frozenset({Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM})
 
 #: The engines that replay CUDA graphs, so that a decode step's GPU time, not its host's, bounds it: the
 #: serving engines with a pre-allocated KV pool (``Engine.pooled``: vLLM, SGLang, TensorRT-LLM,

@@ -38,8 +38,7 @@ def test_fitted_constants_as_shipped():
         # ninth session: a decode step leaves an untied input embedding unread (memory.inference.unread_embedding_bytes)
         Engine.VLLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3),
         # tenth session: fitted in full on round 19's batch-1 trtllm-bench latency reports beside the H200 blogs
-        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.54, floor_s_per_layer=0.07e-3,
-                                            kv_bandwidth=0.0582),
+        Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.67, compute=0.54, floor_s_per_layer=0.07e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
     assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
@@ -63,14 +62,22 @@ def test_kv_share_grows_with_the_batch_up_to_the_weights_share():
     assert es.FITTED[Engine.VLLM].kv_share(1) == es.FITTED[Engine.VLLM].bandwidth
 
 
-def test_split_kv_engines_read_one_sequences_cache_at_the_weights_share():
-    # vLLM's partitioned PagedAttention and SGLang's FlashInfer split-KV decode spread one sequence's cache over
-    # the SMs: no KV share of their own, shipped or fitted.
-    assert es.SPLIT_KV_ENGINES == {Engine.VLLM, Engine.SGLANG}
+def test_split_kv_engines_read_one_sequences_cache_at_the_weights_share(catalog):
+    # vLLM's partitioned PagedAttention, SGLang's FlashInfer split-KV decode and TensorRT-LLM's multi-block masked MHA
+    # (on by default since 0.13) spread one sequence's cache over the SMs: no KV share of their own, shipped or fitted.
+    assert es.SPLIT_KV_ENGINES == {Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM}
     for engine in es.SPLIT_KV_ENGINES:
         e = es.engine_speed(engine)
         assert e.kv_bandwidth is None and e.kv_share(1) == e.bandwidth
     assert Engine.TRANSFORMERS not in es.SPLIT_KV_ENGINES and es.FITTED[Engine.TRANSFORMERS].kv_bandwidth
+    # so that a long context slows them alike: Llama 3.1 8B on an H100 at one request, 32K tokens, within a fifth
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.planned import PlannedJob
+
+    rates = {e: estimate(catalog.models["llama-3.1-8b"], PlannedJob(engine=e, weights="bf16", context_len=32768),
+                         gpu_build(catalog, "h100-sxm", 1)).speed.decode_tokens_per_s for e in es.SPLIT_KV_ENGINES}
+    assert max(rates.values()) / min(rates.values()) < 1.2, rates
 
 
 def test_the_fit_leaves_a_split_kv_engines_kv_share_alone(monkeypatch):
