@@ -222,7 +222,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
     models. Untrusted rows (as every other fit here) and rows whose
     GPU, model or layout the app lacks are left out; a row across machines whose network is not stated is in (the fit
     needs only its per-GPU step). Returns {key: (MFU, the rows' ids)}."""
-    from advisor.core.job.frameworks import with_framework_defaults
+    from advisor.core.job.frameworks import training_loop, with_framework_defaults
     from advisor.core.speed.flops import (
         PRETRAINING_FRAMEWORKS,
         bandwidth_bytes_per_s,
@@ -257,7 +257,7 @@ def train_mfu_fit(rows=None, catalog=None) -> dict[str | tuple[str, str], tuple[
         peak = peak_flops(gpu, job) * train_matmul_factor(gpu)
         mfu = tokens * train_flops_per_token(arch, job) / (peak * (step_s - optimizer_s))
         family = gpu.speed_family
-        framework = job.framework.value
+        framework = training_loop(job.framework).value  # Axolotl's rows are the HF Trainer's loop
         if framework not in PRETRAINING_FRAMEWORKS and not has_pretraining_figure(family):
             continue  # a framework's share of a pre-training figure nobody measured on that family: not separable
         key = family if framework in PRETRAINING_FRAMEWORKS else (framework, family)

@@ -76,7 +76,7 @@ def gpu_id_of(name: str, catalog) -> str | None:
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "gptq-int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
 TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
-                 "hf": "hf"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
+                 "hf": "hf", "axolotl": "axolotl"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
 
 

@@ -194,6 +194,7 @@ class Profile:
     compile_covers_loss: bool = False  # torch.compile compiles the loss (its upcast and CE): COMPILE_LOSS_SOURCE
     quantize_lm_head: bool = False  # the 4-bit base covers the lm_head too (transformers keeps it 16-bit)
     dequant_bytes: int = BNB_DEQUANT_BYTES  # bytes per element of the dequantized 4-bit weight alive at once
+    training_loop: Framework | None = None  # the framework whose training loop it runs (its speed share): AXOLOTL_TRAINER
     summary: str = ""
 
 
@@ -201,6 +202,9 @@ class Profile:
 #: copies each checkpointed layer's input to host RAM in the forward and back in the backward
 #: (unsloth_zoo/gradient_checkpointing.py at 988475f6), and runs only under ``use_gradient_checkpointing="unsloth"``
 #: (April 2024 on). A job without checkpointing (``use_gradient_checkpointing=False``) keeps every activation on the GPU.
+#: Axolotl trains with transformers' Trainer: ``class AxolotlTrainer(PackingMixin, ..., Trainer)`` (src/axolotl/core/
+#: trainers/base.py at 067b021c), so its step is the HF Trainer's loop and reaches the HF Trainer's measured share.
+AXOLOTL_TRAINER = "axolotl src/axolotl/core/trainers/base.py at 067b021c: class AxolotlTrainer(..., Trainer)"
 UNSLOTH_OFFLOAD_SOURCE = "unsloth_zoo/gradient_checkpointing.py at 988475f6 (Unsloth_Offloaded_Gradient_Checkpointer)"
 
 PROFILES: dict[Framework, Profile] = {
@@ -242,6 +246,7 @@ PROFILES: dict[Framework, Profile] = {
                                       "unsharded gradients while accumulating, 4-bit lm_head under bnb "
                                       "(dequantized via fp16)"),
     Framework.AXOLOTL: Profile(optimizer_kernel=OptimizerKernel.FUSED, fsdp_whole_after_forward=("embedding", "lm_head"),
+                               training_loop=Framework.HF,
                                summary="the HF Trainer's defaults (Liger's fused loss only when enabled)"),
     Framework.UNSLOTH: Profile(precision=Precision.BF16, loss=Loss.FUSED, checkpointing=Checkpointing.FULL,
                                activation_offload=True, offload_with_checkpointing=True,
@@ -315,3 +320,8 @@ FRAMEWORK_NAMES = {
 def describe(framework: Framework) -> str:
     """One sentence for the window's tooltip and the estimate's assumptions."""
     return f"{FRAMEWORK_NAMES[framework]}: {PROFILES[framework].summary}"
+
+
+def training_loop(framework: Framework) -> Framework:
+    """The framework whose training loop ``framework`` runs (``Profile.training_loop``; itself where it has its own)."""
+    return PROFILES[framework].training_loop or framework

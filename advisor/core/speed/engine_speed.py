@@ -99,14 +99,14 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # gap (``speed_fidelity.pre_graph_build``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
-# its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to 0.75
-# in the tenth session with every layer's small kernels timed (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Ollama is fitted
-# on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060): llama.cpp's kernels plus its
-# runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below); TensorRT-LLM has no calibration
-# row at a small batch and fits only its compute share (``LARGE_BATCH_ONLY_COMPUTE`` below).
+# its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
+# 0.75-0.76 in the tenth session with every layer's small kernels timed (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Ollama
+# is fitted on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060, famstack's M1 Max):
+# llama.cpp's kernels plus its runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below);
+# TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
-    Engine.OLLAMA: EngineSpeed(bandwidth=0.64, compute=PRIOR_COMPUTE, floor_s_per_layer=0.22e-3, kv_bandwidth=None),
+    Engine.OLLAMA: EngineSpeed(bandwidth=0.68, compute=PRIOR_COMPUTE, floor_s_per_layer=0.47e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None),

@@ -108,8 +108,9 @@ MOE_DISPATCH_S_PER_LAYER = 0.065e-3
 #: calibration rows (206).
 LAYER_KERNELS_S_PER_LAYER = 0.03e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
-#: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds).
-HOST_LAUNCHED_S_PER_LAYER = 0.185e-3
+#: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds); 0.170 ms with round 20's calibration rows
+#: (gioalvari's llama.cpp Qwen2.5 0.5B decode on an M4 Pro, a model small enough for the host to bind).
+HOST_LAUNCHED_S_PER_LAYER = 0.17e-3
 
 
 def weight_class(weights: str) -> str | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from advisor.core.hardware.interconnect import INTER_NODE_EFFICIENCY, INTER_NODE_SOURCE
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.choices import Checkpointing, Method, Objective, Parallel
-from advisor.core.job.frameworks import with_framework_defaults
+from advisor.core.job.frameworks import training_loop, with_framework_defaults
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import choice_label
@@ -128,7 +128,7 @@ def _gpu_work(arch: ModelArch, planned: PlannedJob, r: Run, sp: Split, peaks: tu
         dequant = passes * count_params(arch).linear * QLORA_DEQUANT_BYTES_PER_WEIGHT
     speedup = TRAIN_COMPILE_SPEEDUP if planned.compile else 1.0
     # Achieved FLOP/s of each GPU: its peak × its generation's MFU (× torch.compile's speed-up).
-    framework = planned.framework.value
+    framework = training_loop(planned.framework).value  # Axolotl runs the HF Trainer's loop: its share
     shares = tuple(train_mfu(g, framework) * speedup for g in r.build.gpus[:len(peaks)])
     rate = min(p * u for p, u in zip(peaks, shares, strict=True))
     slowest = min(range(len(shares)), key=shares.__getitem__)
@@ -166,7 +166,7 @@ def _bottleneck(w: _GpuWork, comm: float, host: float) -> Bottleneck:
 def _closing_notes(planned: PlannedJob, r: Run, w: _GpuWork, overlapped: bool, notes: list[str]) -> None:
     """The MFU taken, the overlap assumed and the machines' network."""
     notes.append(f"training at {w.mfu:.0%} model-FLOPs utilisation "
-                 f"({train_mfu_source(r.build.gpus[w.slowest], planned.framework.value)})"
+                 f"({train_mfu_source(r.build.gpus[w.slowest], training_loop(planned.framework).value)})"
                  + (_COMPILE_NOTE if planned.compile else ""))
     if overlapped and planned.n_gpus > 1:
         notes.append("gradient/parameter traffic assumed to overlap compute fully (DDP buckets, FSDP prefetch)")

@@ -51,7 +51,7 @@ def test_compute_bound_gemms_do_not_hide_the_kv_read():
 
 
 def test_ollamas_host_floor_binds_only_where_kernels_are_launched_one_by_one(catalog):
-    # Ollama's fitted host time a layer (Macs: 0.22 ms since the tenth session's refit) caps a Mac's 1B decode; a CUDA
+    # Ollama's fitted host time a layer (Macs: 0.47 ms since round 20's M1 Max rows) caps a Mac's 1B decode; a CUDA
     # card that replays a graph does not pay it
     from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build

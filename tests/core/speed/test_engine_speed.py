@@ -27,7 +27,7 @@ def test_fitted_constants_as_shipped():
         # tenth session: with every layer's small kernels (gguf_decode.LAYER_KERNELS_S_PER_LAYER) timed
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.64, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.22e-3),
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.68, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.14e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor

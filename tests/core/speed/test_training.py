@@ -77,3 +77,20 @@ def test_qlora_pays_for_dequantization():
     lora = speed(a, PlannedJob(mode="train", method="lora", seq_len=512), one_4090())
     qlora = speed(a, PlannedJob(mode="train", method="qlora", weights="nf4", seq_len=512), one_4090())
     assert qlora.train_tokens_per_s < lora.train_tokens_per_s
+
+
+def test_axolotl_trains_at_the_hf_trainers_share():
+    # Axolotl's trainer is transformers' Trainer (AxolotlTrainer(..., Trainer), axolotl at 067b021c): its step reaches
+    # the HF Trainer's measured share, not a pre-training stack's (which a framework never measured would take).
+    from advisor.core.job.choices import Framework
+    from advisor.core.job.frameworks import AXOLOTL_TRAINER, training_loop
+
+    assert training_loop(Framework.AXOLOTL) is Framework.HF and "Trainer)" in AXOLOTL_TRAINER
+    assert training_loop(Framework.TORCHTUNE) is Framework.TORCHTUNE and training_loop(Framework.HF) is Framework.HF
+    a = llama2_7b()
+    hf, axolotl, titan = (speed(a, with_framework_defaults(PlannedJob(mode="train", method="lora", seq_len=2048,
+                                                                      framework=f)), one_4090())
+                          for f in ("hf", "axolotl", "torchtitan"))
+    assert axolotl.train_tokens_per_s == pytest.approx(hf.train_tokens_per_s, rel=0.01)
+    assert titan.train_tokens_per_s > 1.3 * axolotl.train_tokens_per_s
+    assert any("HF Trainer" in n for n in axolotl.notes)
