@@ -97,3 +97,13 @@ def test_unsloth_offloads_activations_only_where_it_checkpoints():
     assert not apply_framework(bare).activation_offload
     assert apply_framework(bare.model_copy(update={"activation_offload": True})).activation_offload  # the user's say
     assert PROFILES[Framework.TORCHTUNE].offload_with_checkpointing is False
+
+
+def test_a_framework_runs_its_own_training_loop_unless_it_is_the_hf_trainers():
+    # Axolotl's trainer subclasses transformers' Trainer (AXOLOTL_TRAINER): its speed share is the HF Trainer's; every
+    # other framework runs its own loop (Unsloth's kernels are its own, so it keeps its own share).
+    from advisor.core.job.choices import Framework
+    from advisor.core.job.frameworks import PROFILES, training_loop
+
+    assert {f for f in Framework if training_loop(f) is not f} == {Framework.AXOLOTL}
+    assert training_loop(Framework.AXOLOTL) is Framework.HF and PROFILES[Framework.HF].training_loop is None
