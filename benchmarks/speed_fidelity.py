@@ -75,8 +75,9 @@ def gpu_id_of(name: str, catalog) -> str | None:
 
 WEIGHTS = {"gptq-int4": "gptq", "gptq-int8": "gptq-int8", "fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "awq": "awq",
            "nf4": "nf4", "int8": "int8"}
-TRAIN_ENGINES = {"torchtitan": "torchtitan", "torchtune": "torchtune", "litgpt": "litgpt", "unsloth": "unsloth",
-                 "hf": "hf", "axolotl": "axolotl"}  # hf: the HF Trainer (+ PEFT), the rows this project measured (h100dev-*)
+#: Training engines of the rows that are a framework a user picks (``--framework``, the same names); hf: the HF Trainer
+#: (+ PEFT), the rows this project measured (h100dev-*).
+TRAIN_ENGINES = frozenset({"torchtitan", "torchtune", "litgpt", "unsloth", "hf", "axolotl"})
 SIMPLE_LAYOUTS = ("none", "tp", "pp", "layer-split", "fsdp", "ddp")
 
 
@@ -155,7 +156,7 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
         if engine not in TRAIN_ENGINES:
             return f"training engine {engine}"
         # The row's own columns, the options a user sets: --method, --checkpointing, --compile, --optimizer-kernel.
-        return PlannedJob(mode="train", method=row.get("method") or "full", framework=TRAIN_ENGINES[engine], n_gpus=n,
+        return PlannedJob(mode="train", method=row.get("method") or "full", framework=engine, n_gpus=n,
                           parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
                           checkpointing=row.get("checkpointing") or "none", compile=compiled(row),
                           optimizer_kernel=row.get("optimizer_kernel") or None)

@@ -69,6 +69,12 @@ class WeightFormat(Frozen):
     output_bits_per_weight: float | None = Field(
         None, description="GGUF: bits of output.weight (or the tied embedding); None = same as the rest")
 
+    @property
+    def non_linear_bytes_per_param(self) -> float:
+        """Bytes a parameter outside the blocks' Linear weights (embeddings, lm_head, norms) takes: 2 where the format
+        keeps them 16-bit, else its own bits."""
+        return 2.0 if self.keeps_embeddings_16bit else self.bits_per_weight / 8
+
 
 #: (weights per block, bytes per block) of the GGUF block types, copied from gguf-py 0.19.0
 #: ``gguf.constants.GGML_QUANT_SIZES`` (which mirrors the ``block_*`` structs of ggml-common.h);

@@ -93,9 +93,7 @@ def weights_bytes(arch: ModelArch, job: Job) -> float:
     if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
         output = counts.lm_head or counts.embedding
         return ((counts.total - output) * fmt.bits_per_weight + output * fmt.output_bits_per_weight) / 8
-    if not fmt.keeps_embeddings_16bit:
-        return counts.total * fmt.bits_per_weight / 8
-    return counts.linear * fmt.bits_per_weight / 8 + (counts.total - counts.linear) * 2
+    return counts.linear * fmt.bits_per_weight / 8 + (counts.total - counts.linear) * fmt.non_linear_bytes_per_param
 
 
 def kv_elements_per_token_layer(arch: ModelArch, engine: Engine = Engine.VLLM) -> float:

@@ -130,7 +130,7 @@ def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
     if arch.tied_embeddings or job.engine.gguf or name in MIXES:  # a K-quant mix: only a GGUF engine runs one
         return 0.0
     fmt = weight_format(name, job.quant_group_size, job.double_quant)
-    return count_params(arch).embedding * (2 if fmt.keeps_embeddings_16bit else fmt.bits_per_weight / 8)
+    return count_params(arch).embedding * fmt.non_linear_bytes_per_param
 
 
 def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, bw: float, e: EngineSpeed,

@@ -131,8 +131,14 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Only that floor is declared here.
 SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
-FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
-               for engine, floor in SIBLING_KERNELS_FLOOR_S_PER_LAYER.items()})
+
+
+def _on_siblings(own: dict[Engine, float], field: str) -> dict[Engine, EngineSpeed]:
+    """Each engine's sibling's fitted entry (``SIBLING``) with the one constant ``own`` declares for it."""
+    return {engine: replace(FITTED[SIBLING[engine]], **{field: value}) for engine, value in own.items()}
+
+
+FITTED.update(_on_siblings(SIBLING_KERNELS_FLOOR_S_PER_LAYER, "floor_s_per_layer"))
 
 #: Engines whose calibration rows are all at large batches, where the host floor and the bandwidth shares do not show:
 #: only their share of the tensor peak is fitted (``speed_calibration.LARGE_BATCH_ONLY``), the rest is their sibling's
@@ -140,8 +146,7 @@ FITTED.update({engine: replace(FITTED[SIBLING[engine]], floor_s_per_layer=floor)
 #: docstring) until round 19 brought trtllm-bench latency reports at batch 1 (masahiro-kubota/trtllm-latency: Qwen2.5
 #: 0.5B on an RTX PRO 6000 Blackwell Server, BF16 and FP8, prompts of 8 to 9,192 tokens), and it is fitted in full.
 LARGE_BATCH_ONLY_COMPUTE: dict[Engine, float] = {}
-FITTED.update({engine: replace(FITTED[SIBLING[engine]], compute=compute)
-               for engine, compute in LARGE_BATCH_ONLY_COMPUTE.items()})
+FITTED.update(_on_siblings(LARGE_BATCH_ONLY_COMPUTE, "compute"))
 
 #: Share of the FP32 (CUDA-core) peak, ``Gpu.fp32_tflops``, that a per-head decode attention kernel
 #: (``DecodeAttention.PER_HEAD``: TensorRT-LLM's masked MHA, one thread block per query head, FP32

@@ -167,3 +167,14 @@ def test_estimate_imports_no_qt_no_gguf_no_pdf():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr.strip().splitlines()[-1] == "[]", proc.stderr[-500:]
+
+
+def test_parameters_outside_the_linears_take_16_bits_where_the_format_keeps_them():
+    # One rule for the embedding, lm_head and norms, read by weights_bytes and by the decode step's unread embedding.
+    assert weight_format("awq").non_linear_bytes_per_param == 2.0  # GPTQ/AWQ quantize only the blocks' Linears
+    q8 = weight_format("q8_0")
+    assert q8.non_linear_bytes_per_param == pytest.approx(q8.bits_per_weight / 8)
+    counts = count_params(LLAMA2_7B)
+    awq = weight_format("awq")
+    assert weights_bytes(LLAMA2_7B, PlannedJob(weights="awq")) == pytest.approx(
+        counts.linear * awq.bits_per_weight / 8 + (counts.total - counts.linear) * 2)
