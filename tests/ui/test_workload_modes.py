@@ -174,7 +174,7 @@ def test_the_tensorrt_llm_version_is_a_window_option(app_window):
     assert not form.isRowVisible(panel.combo_engine_version)
     _pick(panel.combo_engine, "TensorRT-LLM")
     assert form.isRowVisible(panel.combo_engine_version)
-    assert panel.combo_engine_version.currentText() == "current (0.10 or later)" and session.workload.engine_version is None
+    assert panel.combo_engine_version.currentText() == "current (0.13 or later)" and session.workload.engine_version is None
     panel.spin_batch.setValue(64)  # Llama 3.1 8B: 4 query heads per KV head, not an XQA layout of 0.9
     current = [r.estimate.speed.decode_tokens_per_s for r in session.results.builds if r.estimate is not None]
     _pick(panel.combo_engine_version, "0.9")

@@ -36,6 +36,14 @@ XQA_PRECOMPILED_UNTIL = (0, 9)
 #: MoE model by an earlier version runs its routed experts in 16-bit (the app takes one weight format for
 #: the whole model: the job's weights become fp16, its KV cache stays as set).
 MOE_FP8_SINCE = (0, 10)
+#: TensorRT-LLM splits one sequence's decode attention over several thread blocks (multi-block mode: it
+#: "distributes the work across multiple CUDA thread-blocks on the GPU for cases where the GPU occupancy is low",
+#: docs/source/advanced/gpt-attention.md at a7e572fb) by default from 0.13: its release notes
+#: (docs/source/release-notes.md at 001eaece), 0.13.0: "[BREAKING CHANGE] Enabled `multi_block_mode` by default";
+#: 0.12.0 moved the switch from ``trtllm-build`` to the runtime. An earlier build splits it only when built (run,
+#: from 0.12) with it on. The estimate splits it (``speed.engine_speed.SPLIT_KV_ENGINES``); for an earlier version
+#: the notes say what the default build does.
+MULTI_BLOCK_SINCE = (0, 13)
 
 def version_tuple(text: str | None) -> tuple[int, int] | None:
     """(major, minor) of a version such as '0.9.0' or '0.7a'; None when it names none."""
@@ -69,6 +77,12 @@ def runs_per_head(arch: ModelArch, version: tuple[int, int]) -> bool:
 def experts_in_16_bit(arch: ModelArch, job: Job, version: tuple[int, int]) -> bool:
     """An FP8 job of an MoE model on a TensorRT-LLM version before ``MOE_FP8_SINCE``."""
     return arch.moe is not None and job.weights == "fp8" and version < MOE_FP8_SINCE
+
+
+def multi_block_off_by_default(version: tuple[int, int]) -> bool:
+    """A TensorRT-LLM version whose default build decodes one sequence's attention without splitting it over
+    thread blocks (``MULTI_BLOCK_SINCE``)."""
+    return version < MULTI_BLOCK_SINCE
 
 
 def as_run(arch: ModelArch, job: JobT) -> JobT:

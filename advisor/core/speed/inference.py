@@ -34,6 +34,7 @@ from advisor.core.job.engine_versions import (
     as_run,
     experts_in_16_bit,
     head_layout,
+    multi_block_off_by_default,
     runs_per_head,
     trt_llm_version,
     xqa_covers,
@@ -78,6 +79,11 @@ def _trt_llm_notes(arch: ModelArch, job: Job) -> list[str]:
     elif version is None and arch.moe is not None and job.weights == "fp8":
         notes.append("TensorRT-LLM before 0.10 has no FP8 path for MoE experts: such a version runs this model's "
                      "experts in 16-bit — set the TensorRT-LLM version to see it")
+    if version is not None and multi_block_off_by_default(version):
+        notes.append(f"TensorRT-LLM {job.engine_version} splits one sequence's attention over the GPU (multi-block "
+                     "mode) only when the engine is built or run with it on; it is on by default from 0.13. At a "
+                     "small batch and a long context a default build decodes slower than this estimate, which "
+                     "splits it")
     return notes
 
 

@@ -184,3 +184,18 @@ def test_the_named_version_changes_memory_and_speed_and_says_so():
     assert "TensorRT-LLM 0.9.0 has no FP8 path for MoE experts (it came in 0.10): this model's experts run in " \
            "16-bit, the KV cache as set" in s_old.notes
     assert not any("set the TensorRT-LLM version" in n for n in s_old.notes)
+
+
+def test_a_version_before_0_13_says_its_default_build_does_not_split_attention():
+    """Multi-block mode is on by default from 0.13 (release notes at 001eaece: "[BREAKING CHANGE] Enabled
+    `multi_block_mode` by default"): a named earlier version says its default build does not split one sequence's
+    attention, which the estimate does; 0.13 and later, and no version, say nothing of it."""
+    assert ev.MULTI_BLOCK_SINCE == (0, 13)
+
+    def multi(version):
+        return [n for n in _notes(llama2_70b(), engine="tensorrt-llm", engine_version=version) if "multi-block" in n]
+
+    said = multi("0.12.0")
+    assert len(said) == 1 and said[0].startswith("TensorRT-LLM 0.12.0 splits") and "from 0.13" in said[0]
+    assert multi("0.9") and multi("0.5.0")
+    assert not multi("0.13.0") and not multi("1.0") and not multi(None)

@@ -9,7 +9,7 @@ INFERENCE = Where(modes=(Mode.INFERENCE,))
 #: The KV cache types the window lists (llama.cpp's q8_0 / q4_0 with llama.cpp only).
 KV_CHOICES = ("bf16", "fp16", "fp32", "fp8", "q8_0", "q4_0")
 #: TensorRT-LLM versions whose kernels differ (``core.job.engine_versions``); None: a current one.
-TRT_LLM_VERSIONS = ("0.9", "0.8", "0.7", "0.6", "0.5")
+TRT_LLM_VERSIONS = ("0.12", "0.11", "0.10", "0.9", "0.8", "0.7", "0.6", "0.5")
 POOLED = tuple(e for e in Engine if e.pooled)
 
 SETTINGS = (
@@ -65,12 +65,13 @@ SETTINGS = (
         "engine_version", "TensorRT-LLM version", "estimated as that TensorRT-LLM version runs the model (its decode "
         "attention kernel, FP8 MoE experts); default: a current one", Section.INFERENCE, Widget.CHOICE,
         flag="--engine-version", metavar="V", resets=True,
-        choices=(Choice(None, "current (0.10 or later)"), *(Choice(v, v) for v in TRT_LLM_VERSIONS)),
+        choices=(Choice(None, "current (0.13 or later)"), *(Choice(v, v) for v in TRT_LLM_VERSIONS)),
         where=Where(modes=(Mode.INFERENCE,), engines=(Engine.TENSORRT_LLM,)),
         tip="The TensorRT-LLM version that serves the model. Versions before 0.7 decode every model one query head "
             "at a time; up to 0.9, a model whose head layout its precompiled XQA kernels do not cover (8 query "
             "heads per KV head, head size 128 or 256) does too; before 0.10, an FP8 build keeps an MoE model's "
-            "experts in 16-bit. Current: as a current version runs it."),
+            "experts in 16-bit; before 0.13, a sequence's attention is split over the GPU only when the engine was built "
+            "or run with multi-block mode. Current: as a current version runs it."),
     Setting(
         "gpu_memory_utilization", "Memory share", "share of each card the engine pre-allocates for the weights and "
         "a paged KV cache (vLLM --gpu-memory-utilization)", Section.INFERENCE, Widget.DECIMAL,
