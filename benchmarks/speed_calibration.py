@@ -3,7 +3,8 @@
 The trusted, scored rows of ``tests/data/speeds.csv`` are split by source
 (``speed_fidelity.split_of``: sha256 of the URL mod 3 == 0 is held out). For each inference
 engine with calibration rows, four constants are fitted by coordinate descent over fixed grids
-(three passes, in the order floor, bandwidth, KV bandwidth, compute; no KV bandwidth for the engines whose
+(three passes, in the order floor, bandwidth, KV bandwidth, compute; for an engine that replays CUDA graphs the
+bandwidth share and its small kernels' time per layer are one coordinate, ``JOINT``; no KV bandwidth for the engines whose
 kernels split one sequence's KV cache, ``engine_speed.SPLIT_KV_ENGINES``), minimising the mean
 absolute log error (|ln(estimate / measured)|) of that engine's calibration rows. Where several
 grid values give nearly the same error (within ``TIE``, 1 %) the one nearest the current value
@@ -46,6 +47,15 @@ GRIDS = {
     "kv_bandwidth": [None] + [round(0.005 * 1.25 ** i, 4) for i in range(0, 23)],  # 0.005 to 0.68, or as weights
     "compute": [round(0.10 + 0.01 * i, 2) for i in range(0, 81)],  # 0.10 to 0.90
 }
+#: Seconds of a decode step's small kernels per layer in an engine that replays CUDA graphs
+#: (``engine_speed.EngineSpeed.kernels_s_per_layer``), fitted jointly with its bandwidth share: the two trade off
+#: (a higher share and a longer fixed time give a fast card's short step the same length), so coordinate descent
+#: one constant at a time stays where it starts. The pair is one coordinate, ``JOINT``, over both grids.
+KERNELS_GRID = [round(i * 0.01e-3, 8) for i in range(0, 9)]  # 0 to 0.08 ms per layer
+JOINT = ("bandwidth", "kernels_s_per_layer")
+JOINT_GRID = [(bw, k) for bw in GRIDS["bandwidth"] if bw >= 0.50 for k in KERNELS_GRID]
+#: One grid step of each constant, to measure how far a tied value of the joint coordinate lies from the current one.
+GRID_STEP = {"bandwidth": 0.01, "kernels_s_per_layer": 0.01e-3}
 #: The share of the FP32 peak a per-head decode attention kernel reaches (``es.PER_HEAD_ATTENTION_SHARE``,
 #: one constant for every engine): fitted with the constants of the engine whose calibration rows ran
 #: that kernel (the rows' TensorRT-LLM version: ``engine_versions.as_run``), as a fifth coordinate.
@@ -90,6 +100,8 @@ def loss(rows, catalog) -> float:
 
 
 def _distance(value, prior) -> float:
+    if isinstance(value, tuple):  # the joint coordinate: grid steps of each constant
+        return sum(abs(v - p) / GRID_STEP[n] for n, v, p in zip(JOINT, value, prior, strict=True))
     if value is None or prior is None:
         return 0.0 if value is prior else math.inf
     return abs(value - prior)
@@ -104,6 +116,30 @@ def runs_per_head(rows, catalog) -> bool:
     return any(per_head(r) for r in rows if r.get("model_id") in catalog.models and r["group"] == "decode")
 
 
+def _grids(engine: Engine, rows, catalog, only: tuple[str, ...] | None, current: dict) -> dict:
+    """The coordinates to fit for ``engine`` and their grids (``current`` set where a coordinate is not fitted)."""
+    grids: dict = {k: v for k, v in GRIDS.items() if only is None or k in only}
+    if engine in es.CUDA_GRAPH_ENGINES:  # its small kernels' time, with its bandwidth share (in the bandwidth's place)
+        grids = {(JOINT if k == "bandwidth" else k): (JOINT_GRID if k == "bandwidth" else v) for k, v in grids.items()}
+    if engine in es.SPLIT_KV_ENGINES:  # its kernels read one sequence's KV cache at the weights' share
+        current["kv_bandwidth"] = None
+        grids.pop("kv_bandwidth", None)
+    if runs_per_head(rows, catalog):
+        current["per_head"] = es.PER_HEAD_ATTENTION_SHARE
+        grids["per_head"] = PER_HEAD_GRID
+    return grids
+
+
+def _coordinate(current: dict, name) -> tuple | float | None:
+    """The current value of one coordinate (a tuple for ``JOINT``)."""
+    return tuple(current[n] for n in name) if isinstance(name, tuple) else current[name]
+
+
+def _assign(name, value) -> dict:
+    """The constants one coordinate's value sets."""
+    return dict(zip(name, value, strict=True)) if isinstance(name, tuple) else {name: value}
+
+
 def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
         start: es.EngineSpeed | None = None) -> es.EngineSpeed:
     """The engine's constants that minimise its rows' loss; with ``only``, just those constants, the
@@ -111,14 +147,9 @@ def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
     prior = start or es.PRIOR
     current = dict(bandwidth=prior.bandwidth, compute=prior.compute,
                    floor_s_per_layer=prior.floor_s_per_layer if start else 0.0,
-                   kv_bandwidth=prior.kv_bandwidth if start else None)
-    grids = {k: v for k, v in GRIDS.items() if only is None or k in only}
-    if engine in es.SPLIT_KV_ENGINES:  # its kernels read one sequence's KV cache at the weights' share
-        current["kv_bandwidth"] = None
-        grids.pop("kv_bandwidth", None)
-    if runs_per_head(rows, catalog):
-        current["per_head"] = es.PER_HEAD_ATTENTION_SHARE
-        grids["per_head"] = PER_HEAD_GRID
+                   kv_bandwidth=prior.kv_bandwidth if start else None,
+                   kernels_s_per_layer=prior.kernels_s_per_layer if start else 0.0)
+    grids = _grids(engine, rows, catalog, only, current)
 
     def apply(values):
         es.FITTED[engine] = es.EngineSpeed(**{k: v for k, v in values.items() if k != "per_head"})
@@ -128,12 +159,12 @@ def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
     for _ in range(PASSES):
         for name, grid in grids.items():
             scored = []
-            for value in dict.fromkeys([*grid, current[name]]):  # the current value (the prior at first) too
-                apply({**current, name: value})
+            for value in dict.fromkeys([*grid, _coordinate(current, name)]):  # the current value (the prior at first)
+                apply({**current, **_assign(name, value)})
                 scored.append((loss(rows, catalog), value))
             best = min(s for s, _ in scored)
             near = [v for s, v in scored if s <= best * (1 + TIE) + 1e-9]
-            current[name] = min(near, key=lambda v: _distance(v, current[name]))
+            current.update(_assign(name, min(near, key=lambda v: _distance(v, _coordinate(current, name)))))
     apply(current)
     if "per_head" in current:
         print(f"# PER_HEAD_ATTENTION_SHARE = {current['per_head']:g}  (fitted with {engine.value}'s rows)")
@@ -520,9 +551,10 @@ def _print_fitted(fitted: dict, large_only: set) -> None:
         if engine in floors or engine in large_only:
             continue
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
+        kernels = f", kernels_s_per_layer={f.kernels_s_per_layer * 1e3:.2f}e-3" if f.kernels_s_per_layer else ""
         print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
               f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
-              f"kv_bandwidth={kv}),")
+              f"kv_bandwidth={kv}{kernels}),")
     print("}")
 
 

@@ -1,6 +1,6 @@
 """Per-engine speed constants, fitted to published tokens/s.
 
-Four numbers per engine turn the roofline of ``advisor.core.speed.inference`` into speed:
+Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` into speed:
 
 * ``bandwidth``: achieved share of the card's peak memory bandwidth when a decode step reads the
   weights (and, unless ``kv_bandwidth`` says otherwise, the KV cache);
@@ -13,7 +13,16 @@ Four numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   sequence (None: ``bandwidth``). Kernels that parallelise only over batch × heads leave most of
   the GPU idle when one sequence decodes over a long context (FlashAttention-2 without split-KV;
   Dao et al., "Flash-Decoding for long-context inference", 2023-10-12); ``B`` sequences fill ``B``
-  times as many blocks, so the share grows with the batch up to ``bandwidth``.
+  times as many blocks, so the share grows with the batch up to ``bandwidth``;
+* ``kernels_s_per_layer`` (the engines that replay CUDA graphs, ``CUDA_GRAPH_ENGINES``): GPU seconds per layer of a
+  decode step's small kernels, which take their few microseconds each whatever bytes they read. A vLLM decoder layer
+  runs, besides its four weight GEMMs, the fused residual-add RMSNorm twice, the rotary embedding, the KV-cache store,
+  the attention (and, split, its reduction) and the SiLU-and-multiply (``LlamaDecoderLayer``,
+  vllm/model_executor/models/llama.py at 0035bdf2), one after another in a stream (CUDA C++ Programming Guide,
+  "Streams"): a replayed graph removes their launches from the host, not their own time. llama.cpp's graph has the
+  same fact (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Fitted with ``bandwidth`` as one pair (the two trade off);
+  without it one bandwidth share for every card put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast
+  in vLLM's calibration rows (a fast card's step is short, so a fixed time is more of it).
 
 The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
 rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
@@ -71,6 +80,7 @@ class EngineSpeed:
     compute: float
     floor_s_per_layer: float
     kv_bandwidth: float | None = None
+    kernels_s_per_layer: float = 0.0  # a CUDA-graph engine's small kernels per layer (module docstring)
 
     def kv_share(self, batch: int) -> float:
         """Share of peak bandwidth the KV cache is read at with ``batch`` sequences."""
