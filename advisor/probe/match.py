@@ -173,6 +173,13 @@ def _within(value: int | None, low: int, high: int) -> int | None:
 ADHOC_MEMORY_GIB = (0.5, 16_384)
 
 
+def _printed_size_gb(memory_gib: float) -> float:
+    """The printed size assumed for an ad-hoc record: the reported GiB rounded to a whole GB (at least 1), or to a
+    tenth where a whole GB would be too far from it for ``Gpu``'s own check (1.21 GiB is not "1 GB")."""
+    whole = max(1.0, float(round(memory_gib)))
+    return whole if memory_gib / whole <= 1.2 else round(memory_gib, 1)
+
+
 def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
     """A minimal Gpu from what was read, so an unknown card can still be estimated.
 
@@ -196,7 +203,7 @@ def adhoc_gpu(det: DetectedGpu) -> Gpu | None:
         name=name,
         segment=_guess_segment(det),
         memory_gib=round(memory_gib, 2),
-        memory_gb_marketing=max(1.0, float(round(memory_gib))),
+        memory_gb_marketing=_printed_size_gb(memory_gib),
         tdp_w=det.power_default_limit_w or None,
         pcie_gen=_within(det.pcie_gen_gpu_max or det.pcie_gen_max, 1, 7),
         pcie_lanes=_within(det.pcie_width_card or det.pcie_width_max, 1, 32),

@@ -1,6 +1,8 @@
 """Matching detected GPUs to catalog records (inline Gpu records) and the "This machine" build."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from probe_data import load
 
 from advisor.core.hardware.records import Gpu
@@ -141,3 +143,17 @@ def test_this_machine_topology_from_links_and_p2p():
 def test_no_gpus_no_build():
     machine = build_this_machine(Detection(), CATALOG)
     assert machine.build is None and machine.resolved is None and machine.gpus == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(memory_gib=st.floats(0.5, 16_384, allow_nan=False))
+def test_an_adhoc_record_holds_any_memory_it_takes(memory_gib):
+    """Every size an ad-hoc record takes (``ADHOC_MEMORY_GIB``) gives a valid record: 1.21 GiB (found by the hostile
+    probe test) is printed as 1.2 GB, not 1 GB, which the record's own check refuses."""
+    g = adhoc_gpu(det("NVIDIA Mystery", memory_gib))
+    assert g is not None and 0.5 <= g.memory_gib / g.memory_gb_marketing <= 1.2
+
+
+def test_small_adhoc_memory_is_printed_to_a_tenth():
+    assert adhoc_gpu(det("NVIDIA Mystery", 1293858898 / 2**30)).memory_gb_marketing == 1.2
+    assert adhoc_gpu(det("NVIDIA Mystery", 7979 / 1024)).memory_gb_marketing == 8.0

@@ -35,7 +35,9 @@ def _engine_constants() -> str:
     parts = []
     for engine, e in sorted(engine_speed.FITTED.items(), key=lambda kv: kv[0].value):
         kv = f" k {e.kv_bandwidth:.3f} at batch 1" if e.kv_bandwidth is not None else ""
-        parts.append(f"{engine.value} b {e.bandwidth:.2f} c {e.compute:.2f} floor {e.floor_s_per_layer * 1e3:.2f} ms/layer{kv}")
+        small = f" small kernels {e.kernels_s_per_layer * 1e3:.2f} ms/layer" if e.kernels_s_per_layer else ""
+        parts.append(f"{engine.value} b {e.bandwidth:.2f} c {e.compute:.2f} floor {e.floor_s_per_layer * 1e3:.2f} "
+                     f"ms/layer{small}{kv}")
     return "; ".join(parts)
 
 
@@ -128,8 +130,9 @@ def _speed() -> tuple[Formula, ...]:
                 "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
                 f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
                 f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
-                f"kernels, in llama.cpp and Ollama plus {gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:.3g} ms a layer "
-                "for its small kernels (norms, RoPE, cache stores, adds) and "
+                "kernels, plus each layer's small kernels (norms, RoPE, cache stores, the attention, adds): the "
+                "engine's own time a layer in the engines that replay CUDA graphs (below), "
+                f"{gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:.3g} ms a layer in llama.cpp and Ollama, and there "
                 f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.3g} ms a MoE "
                 "layer for its routing and expert dispatch kernels, with LLM.int8 weights in transformers plus "
                 f"{engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear (its outlier check makes the host wait "

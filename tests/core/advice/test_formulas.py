@@ -34,5 +34,13 @@ def test_the_moe_dispatch_time_is_shown_to_its_last_digit():
     from advisor.core.speed import gguf_decode
 
     text = " ".join(f.formula for f in formulas())
-    assert f"and {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.065, not 0.07
-    assert f"plus {gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:g} ms a layer for its small kernels" in text
+    assert f"and there {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.065, not 0.07
+    assert f"{gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:g} ms a layer in llama.cpp and Ollama" in text
+
+
+def test_a_cuda_graph_engines_small_kernels_are_shown_with_its_constants():
+    vllm = engine_speed.FITTED[Engine.VLLM]
+    text = " ".join(f.formula for f in formulas())
+    small = f" small kernels {vllm.kernels_s_per_layer * 1e3:.2f} ms/layer" if vllm.kernels_s_per_layer else ""
+    assert f"floor {vllm.floor_s_per_layer * 1e3:.2f} ms/layer{small}" in text
+    assert "the engine's own time a layer in the engines that replay CUDA graphs" in text
