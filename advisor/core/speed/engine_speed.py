@@ -47,8 +47,9 @@ Calibration sources (trusted rows, 2026-11-25):
   (2026-11-28) also its floor and KV share, on trtllm-bench latency reports at batch 1
   (masahiro-kubota/trtllm-latency, TensorRT-LLM 1.2.0, Qwen2.5 0.5B on an RTX PRO 6000 Blackwell Server, BF16
   and FP8, prompts of 8 to 9,192 tokens): one campaign, one small model, whose floor the rows see (0.07 ms a layer)
-  more than its weights' share (0.67); its KV read is split over the SMs (``SPLIT_KV_ENGINES``), not fitted;
-* llama.cpp, Ollama and the rest: the calibration part of the sources collected in rounds 1-19
+  more than its weights' share (0.67; 0.79 with its small kernels' 0.04 ms a layer beside it, eleventh session); its
+  KV read is split over the SMs (``SPLIT_KV_ENGINES``), not fitted;
+* llama.cpp, Ollama and the rest: the calibration part of the sources collected in rounds 1-24
   (benchmarks/README.md lists them per session).
 Held out (never seen by the fit): the TensorRT-LLM 0.9.0 performance overview, the torchtune README,
 llama.cpp PRs #3084 and #2959 and geerlingguy/ai-benchmarks issues #40 and #20.
@@ -106,20 +107,24 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # benchmarks; its floor by the host time of quantized Linears (``LINEAR_HOST_S``) beside it. vLLM's bandwidth share sits
 # at the prior (within the fit's 1 % tie of the best) once a step leaves an untied input embedding unread (ninth
 # session; ``decode.unread_embedding_bytes``); its builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known
-# gap (``speed_fidelity.pre_graph_build``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# gap (``speed_fidelity.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
+# (``kernels_s_per_layer``, 0.04 ms), which a share alone had spread over every card's bandwidth. llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
 # 0.75-0.76 in the tenth session with every layer's small kernels timed (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Ollama
-# is fitted on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060, famstack's M1 Max):
+# is fitted on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060, famstack's M1 Max; since
+# the eleventh session round 23's rented and home NVIDIA cards: cloud-gpu-shopper, khaney64's RTX 4070, nephoran's RTX 5080):
 # llama.cpp's kernels plus its runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below);
 # TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
-    Engine.OLLAMA: EngineSpeed(bandwidth=0.68, compute=PRIOR_COMPUTE, floor_s_per_layer=0.47e-3, kv_bandwidth=None),
+    Engine.OLLAMA: EngineSpeed(bandwidth=0.74, compute=PRIOR_COMPUTE, floor_s_per_layer=0.46e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=0.45, floor_s_per_layer=0.16e-3, kv_bandwidth=None),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.67, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None),
+    Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
+                             kernels_s_per_layer=0.04e-3),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
+                                     kernels_s_per_layer=0.04e-3),
 }
 
 
@@ -215,8 +220,9 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
 #: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows; 0.07 (eighth) with
 #: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit; the 8-bit one 0.04 ms (ninth) once a
-#: step leaves an untied input embedding unread.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.04e-3}
+#: step leaves an untied input embedding unread. The 4-bit one 0.05 ms (eleventh) once every layer's small kernels have their
+#: own time (``kernels_s_per_layer``), with rounds 23-24's AWQ rows (RTX 3090s, A100s).
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.05e-3, "int8": 0.04e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 
@@ -305,7 +311,9 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: session, with round 15's calibration files of the same campaign (two P100s: Qwen3 32B Q6_K, Qwen3-Coder 30B-A3B, phi-4
 #: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501. Ninth session, with round 18's
 #: calibration prompts (pendakwahteknologi's RTX 5090 and R9700 llama-bench logs, ehzawad's RTX A5000): MMQ 0.222, ROCm 0.257.
-GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.605, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
+#: Eleventh session, with round 22's calibration prompts (enescingoz/mac-llm-bench's 30-core M2 Max llama-bench files, build
+#: 8680, pp512 of eleven Q4_K_M models): Metal 0.605 -> 0.628.
+GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.628, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
                                             GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.5}
 
 

@@ -109,8 +109,9 @@ MOE_DISPATCH_S_PER_LAYER = 0.065e-3
 LAYER_KERNELS_S_PER_LAYER = 0.03e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds); 0.170 ms with round 20's calibration rows
-#: (gioalvari's llama.cpp Qwen2.5 0.5B decode on an M4 Pro, a model small enough for the host to bind).
-HOST_LAUNCHED_S_PER_LAYER = 0.17e-3
+#: (gioalvari's llama.cpp Qwen2.5 0.5B decode on an M4 Pro, a model small enough for the host to bind); 0.165 ms with
+#: round 22's (enescingoz's 30-core M2 Max tg128 of eleven Q4_K_M models, Qwen3 0.6B to 32B).
+HOST_LAUNCHED_S_PER_LAYER = 0.165e-3
 
 
 def weight_class(weights: str) -> str | None:
