@@ -169,7 +169,8 @@ def _speed() -> tuple[Formula, ...]:
                 + "; each card's own matmul share of its peak moves it: maximum achievable matmul FLOP/s"
                 + f"), × {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile; plus one optimizer step a step, "
                 "each trained weight (and master copy), its gradient and its optimizer states read and written "
-                f"once by a fused AdamW at decode's bandwidth share (AMP: {_adamw_step_bytes(OptimizerKernel.FUSED):g} "
+                f"once by a fused AdamW at decode's bandwidth share ({flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}, llama.cpp's "
+                f"RTX 3090 tg128; AMP: {_adamw_step_bytes(OptimizerKernel.FUSED):g} "
                 "bytes per trained parameter); PyTorch's foreach AdamW passes over each state several times ("
                 f"{_adamw_step_bytes(OptimizerKernel.FOREACH):g} bytes) and holds a state-sized temporary; "
                 "the framework decides which unless the optimizer kernel is set.",

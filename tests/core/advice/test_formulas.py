@@ -17,7 +17,8 @@ def test_constants_shown_are_the_ones_used():
     assert f"{flops.TRAIN_MFU:.0%}" in text
     assert f"NVIDIA sm_80 GPUs {flops.TRAIN_MFU_BY_FAMILY['NVIDIA sm_80']:.0%}" in text
     assert f"Hugging Face on NVIDIA sm_90 {flops.TRAIN_MFU_BY_FRAMEWORK[('hf', 'NVIDIA sm_90')]:.0%}" in text
-    assert "fused AdamW at decode's bandwidth share (AMP: 30 bytes per trained parameter)" in text
+    assert "fused AdamW at decode's bandwidth share (0.70, llama.cpp's RTX 3090 tg128; AMP: 30 bytes per trained " \
+        "parameter)" in text
     assert "foreach AdamW passes over each state several times (72 bytes)" in text  # optimizer_step_bytes_per_param
     assert f"× {flops.TRAIN_COMPILE_SPEEDUP:g} with torch.compile" in text
     assert f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}" in text

@@ -274,7 +274,8 @@ def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
     # calibration rows with GPTQ / AWQ / 8-bit weights: no grid neighbour does better by more than TIE.
     rows = speed_calibration.quant_rows(speed_calibration.calibration_rows(catalog))
     assert len(rows) >= speed_calibration.MIN_ROWS
-    assert {speed_fidelity.WEIGHTS[r["weights"]] for r in rows} == {"awq", "gptq", "gptq-int8"}
+    # int8: TensorRT-LLM's weight-only INT8 (round 24's IneshReddy249 Qwen2.5 32B row on an A100)
+    assert {speed_fidelity.WEIGHTS[r["weights"]] for r in rows} == {"awq", "gptq", "gptq-int8", "int8"}
     assert all(Engine(r["engine"]) in es.CUDA_GRAPH_ENGINES for r in rows)
     shipped = dict(es.QUANT_KERNEL_S_PER_LAYER)
     base = speed_calibration.loss(rows, catalog)
@@ -291,7 +292,7 @@ def test_quant_kernel_time_is_a_fit_of_the_calibration_rows(catalog):
 
 
 def test_quant_kernel_time_applies_to_dequantizing_kernels_of_cuda_graph_engines():
-    assert es.quant_kernel_s_per_layer(Engine.VLLM, "awq") == es.quant_kernel_s_per_layer(Engine.SGLANG, "gptq") == 0.07e-3
+    assert es.quant_kernel_s_per_layer(Engine.VLLM, "awq") == es.quant_kernel_s_per_layer(Engine.SGLANG, "gptq") == 0.05e-3
     assert es.quant_kernel_s_per_layer(Engine.VLLM, "int8") == 0.04e-3
     for weights in ("bf16", "fp8", "q4_k_m", "nf4"):  # 16-bit and FP8 GEMMs, GGUF, bitsandbytes: none
         assert es.quant_kernel_s_per_layer(Engine.VLLM, weights) == 0
@@ -311,7 +312,7 @@ def test_a_quantized_decode_step_pays_the_kernels_time_per_layer(catalog, monkey
     monkeypatch.setitem(es.QUANT_KERNEL_S_PER_LAYER, "int4", 0.0)
     without = 1 / estimate(arch, job, build).speed.decode_tokens_per_s
     assert without > arch.n_layers * es.FITTED[Engine.VLLM].floor_s_per_layer  # the GPU bounds the step
-    assert with_kernels - without == pytest.approx(arch.n_layers * 0.07e-3, rel=1e-6)
+    assert with_kernels - without == pytest.approx(arch.n_layers * 0.05e-3, rel=1e-6)
 
 
 def test_quant_kernel_time_fitted_on_one_source_lands_on_the_shipped_figures(catalog):

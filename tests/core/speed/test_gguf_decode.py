@@ -9,6 +9,7 @@ from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.speed import gguf_decode as gd
+from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.gguf_paths import dequant_bytes_per_weight
 from tests.benchmark_scripts import load_benchmark
 
@@ -154,7 +155,9 @@ def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(c
     assert added > 0 and fixed_kernels_seconds(moe, llama) == pytest.approx(added + every_layer)
     # a dense model's FFN: the kernels its bytes already time, and only the layer's small kernels besides
     assert fixed_kernels_seconds(dense, llama) == pytest.approx(gd.LAYER_KERNELS_S_PER_LAYER * dense.n_layers)
-    assert fixed_kernels_seconds(moe, PlannedJob(engine="vllm", weights="bf16")) == 0.0  # vLLM's fused MoE kernel
+    # vLLM's fused MoE kernel adds no dispatch time: only its own layers' small kernels (engine_speed)
+    vllm = engine_speed(Engine.VLLM).kernels_s_per_layer
+    assert fixed_kernels_seconds(moe, PlannedJob(engine="vllm", weights="bf16")) == pytest.approx(vllm * moe.n_layers)
     # The same time on a fast GPU as on a slow one: it takes a larger share of the fast one's step.
     gpus = ("rtx-4090", "apple-m4-pro-64gb")
     fast, slow = (_decode(catalog, g, "q4_0", model="qwen3-30b-a3b") for g in gpus)
@@ -173,7 +176,9 @@ def test_every_layer_adds_its_small_kernels_to_a_llama_cpp_step(catalog, monkeyp
     per_layer = gd.LAYER_KERNELS_S_PER_LAYER
     assert 0.01e-3 < per_layer < 0.1e-3  # a dozen kernels of a few microseconds each
     small, large = catalog.models["qwen2.5-3b"], catalog.models["qwen2.5-32b"]
-    assert fixed_kernels_seconds(small, PlannedJob(engine="vllm", weights="bf16")) == 0.0  # not vLLM's (its fused kernels)
+    # vLLM's own layers take the time the fit gives its small kernels, not llama.cpp's
+    assert fixed_kernels_seconds(small, PlannedJob(engine="vllm", weights="bf16")) == pytest.approx(
+        engine_speed(Engine.VLLM).kernels_s_per_layer * small.n_layers)
     cases = [("rtx-5090", "qwen2.5-3b"), ("rtx-3060-12gb", "qwen2.5-3b"), ("rtx-5090", "qwen2.5-32b")]
     with_ = [_decode(catalog, g, "q4_k_m", model=m).decode_tokens_per_s for g, m in cases]
     monkeypatch.setattr(gd, "LAYER_KERNELS_S_PER_LAYER", 0.0)
