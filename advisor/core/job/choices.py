@@ -190,8 +190,11 @@ class Offload(StrEnum):
 
 LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
 #: The inference engines whose prompt attention the attention option sets (``Job.scores_in_memory``); the
-#: others decide it themselves.
-ATTENTION_OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP)
+#: others decide it themselves. Ollama runs llama.cpp's llama-server for every GGML model with ``--flash-attn auto``
+#: where the GPUs support it, and off when OLLAMA_FLASH_ATTENTION is false (``LlamaServerFlashAttention``,
+#: llm/llama_server.go, since PR #16031 of 2026-05-29; ollama/ollama at fb307609); before that, on by default only
+#: for a list of architectures (``GGML.FlashAttention``, fs/ggml/ggml.go).
+ATTENTION_OPTION_ENGINES = (Engine.TRANSFORMERS, Engine.LLAMA_CPP, Engine.OLLAMA)
 #: llama.cpp's default micro-batch: prompt tokens computed per graph (n_ubatch, 512 in common/common.h).
 LLAMA_CPP_UBATCH = 512
 ENGINE_VERSION_PATTERN = r"^\d+\.\d+(\.\d+)?[a-z0-9.]*$"  # 0.9, 0.9.0, 0.7a, 0.10.0rc1

@@ -127,12 +127,10 @@ class Job(Frozen):
     @property
     def scores_in_memory(self) -> bool:
         """An inference job's prompt attention writes its seq × seq scores to memory rather than running a fused
-        kernel: transformers with eager attention (SDPA and FlashAttention-2 are fused), llama.cpp without flash
-        attention, and Ollama, which leaves it off unless OLLAMA_FLASH_ATTENTION=1 is set (Ollama docs, FAQ).
-        Every other engine fuses it whatever ``attention`` says (``ATTENTION_OPTION_ENGINES``). The memory
-        estimate (llama.cpp's compute buffer) and the prefill speed (``speed.scores``) both read it."""
-        if self.engine is Engine.OLLAMA:
-            return True
+        kernel: transformers with eager attention (SDPA and FlashAttention-2 are fused), llama.cpp and Ollama
+        (llama.cpp underneath) without flash attention. Every other engine fuses it whatever ``attention`` says
+        (``ATTENTION_OPTION_ENGINES``). The memory estimate (llama.cpp's compute buffer) and the prefill speed
+        (``speed.scores``) both read it."""
         if self.engine not in ATTENTION_OPTION_ENGINES:
             return False
         if self.engine is Engine.TRANSFORMERS:  # SDPA and FlashAttention-2 are fused

@@ -314,7 +314,7 @@ def _engine_buffers(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, wei
     """(activations, buffers) of an engine without a KV pool: llama.cpp's compute buffer, ExLlamaV2's chunked
     prefill, or transformers' whole-prompt forward."""
     if planned.engine.gguf:
-        flash = not planned.scores_in_memory  # (Ollama leaves flash attention off: PlannedJob.scores_in_memory)
+        flash = not planned.scores_in_memory  # llama.cpp's and Ollama's flash attention (PlannedJob.scores_in_memory)
         ubatch = planned.gguf_ubatch_tokens
         buffers = llama_cpp_compute_buffer_bytes(arch, planned.context_len, flash, ubatch)
         notes.append("llama.cpp: the KV cache of the whole context allocated at start; compute buffer for prompt "

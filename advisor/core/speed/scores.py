@@ -48,6 +48,4 @@ def score_bytes(arch: ModelArch, job: Job) -> float:
 def unfused_reason(job: Job) -> str:
     """Why the prompt's attention is not fused, in words (where ``PlannedJob.scores_in_memory``): the speed note
     and the PDF's task table say it alike."""
-    if job.engine is Engine.OLLAMA:
-        return "Ollama leaves flash attention off"
     return "eager attention" if job.engine is Engine.TRANSFORMERS else "flash attention off"

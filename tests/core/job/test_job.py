@@ -16,7 +16,8 @@ def test_a_request_is_a_prompt_shorter_than_the_context():
 @pytest.mark.parametrize(("engine", "attention", "in_memory"), [
     (Engine.TRANSFORMERS, AttentionImpl.EAGER, True), (Engine.TRANSFORMERS, AttentionImpl.SDPA, False),
     (Engine.TRANSFORMERS, AttentionImpl.FLASH, False), (Engine.LLAMA_CPP, AttentionImpl.FLASH, False),
-    (Engine.LLAMA_CPP, AttentionImpl.SDPA, True), (Engine.OLLAMA, AttentionImpl.FLASH, True),
+    (Engine.LLAMA_CPP, AttentionImpl.SDPA, True), (Engine.OLLAMA, AttentionImpl.FLASH, False),
+    (Engine.OLLAMA, AttentionImpl.SDPA, True),  # current Ollama: llama-server --flash-attn auto, unless turned off
     (Engine.VLLM, AttentionImpl.EAGER, False),  # vLLM fuses its attention whatever the option says
 ])
 def test_which_prompts_write_their_scores_to_memory(engine, attention, in_memory):

@@ -33,7 +33,8 @@ def test_bytes_per_score_are_the_ops_each_engine_runs():
 @pytest.mark.parametrize(("engine", "attention", "written"), [
     ("transformers", "eager", True), ("transformers", "sdpa", False), ("transformers", "flash", False),
     ("llama.cpp", "flash", False), ("llama.cpp", "eager", True), ("llama.cpp", "sdpa", True),
-    ("ollama", "flash", True),  # Ollama leaves flash attention off unless OLLAMA_FLASH_ATTENTION=1
+    # Ollama: llama-server with --flash-attn auto (llm/llama_server.go since #16031); off when the user turns it off
+    ("ollama", "flash", False), ("ollama", "sdpa", True),
     ("vllm", "eager", False), ("sglang", "eager", False), ("tensorrt-llm", "eager", False),
     ("exllamav2", "eager", False),
 ])

@@ -1064,3 +1064,18 @@ def test_a_row_on_another_llama_cpp_backend_is_a_known_gap_by_its_column(catalog
     row = dict(vulkan[0], backend="")
     assert speed_fidelity.other_backend(row) is None
     assert speed_fidelity.other_backend({**row, "notes": "backend Vulkan"}) is None
+
+
+@pytest.mark.parametrize(("model", "date", "stated", "attention"), [
+    ("llama-3.1-8b", "2026-02-13", "", "sdpa"),  # llama: off by default before llama-server's --flash-attn auto
+    ("qwen3-8b", "2026-02-13", "", None),  # qwen3: on by default since 0bda7289 (2025-10-02)
+    ("qwen3-8b", "2025-06-01", "", "sdpa"),  # ... not before it
+    ("gemma-3-27b", "2025-10-20", "", None),  # gemma3 since c3c85aa0 (2025-10-15)
+    ("llama-3.1-8b", "2026-06-10", "", None),  # every model since #16031 (2026-05-29): the app's default
+    ("llama-3.1-8b", "", "", None),  # no date: the app's default
+    ("llama-3.1-8b", "2026-02-13", "yes", "flash"),  # a stated setting wins
+])
+def test_an_ollama_row_runs_the_flash_attention_its_build_had_by_default(model, date, stated, attention):
+    row = {"engine": "ollama", "model_id": model, "source_date": date, "engine_version": "", "flash_attention": stated}
+    assert speed_fidelity.attention_of(row).get("attention") == attention
+    assert speed_fidelity.OLLAMA_FLASH_AUTO_SINCE == "2026-05-29"

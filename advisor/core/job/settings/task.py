@@ -64,7 +64,8 @@ SETTINGS = (
         where=Where(engines=ATTENTION_OPTION_ENGINES), brief=True,
         tip="FlashAttention computes attention in tiles without storing the seq × seq score matrix (Dao et al. "
             "2022, arXiv:2205.14135); SDPA is PyTorch's fused kernel; eager stores it: more memory in training, a "
-            "slower prompt. In inference it is chosen with transformers and llama.cpp (FlashAttention: llama.cpp's "
-            "flash attention on); vLLM, SGLang, TensorRT-LLM, ExLlamaV2 and DeepSpeed always fuse it, and Ollama "
-            "leaves it off unless its flash-attention setting is turned on."),
+            "slower prompt. In inference it is chosen with transformers, llama.cpp and Ollama (FlashAttention: "
+            "llama.cpp's flash attention on, as current Ollama runs it where the GPU supports it; Ollama before "
+            "mid-2026 turned it on only for some models, such as Qwen3 and Gemma 3); vLLM, SGLang, TensorRT-LLM, "
+            "ExLlamaV2 and DeepSpeed always fuse it."),
 )
