@@ -27,8 +27,8 @@ def test_fitted_constants_as_shipped():
         # tenth session: with every layer's small kernels (gguf_decode.LAYER_KERNELS_S_PER_LAYER) timed
         Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
-        # eleventh session: round 23's Ollama rows of rented and home GPUs (cloud-gpu-shopper, khaney64, nephoran)
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.74, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.46e-3),
+        # eleventh session: round 23's Ollama rows of rented and home GPUs, its prompts with their builds' flash attention
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.46e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.14e-3,
                                       kernels_s_per_layer=0.04e-3),
