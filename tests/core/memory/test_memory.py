@@ -242,12 +242,15 @@ def test_pooled_engines_preallocate_like_vllm(engine):
     assert other.kv_capacity_tokens == pytest.approx(vllm.kv_capacity_tokens)
 
 
-def test_ollama_is_llama_cpp_without_flash_attention():
+def test_ollama_is_llama_cpp_with_its_flash_attention_setting():
+    # Current Ollama runs llama-server with --flash-attn auto (llm/llama_server.go at ollama fb307609): flash
+    # attention by default, its compute buffer as llama.cpp's with it; turned off, the scores' buffer.
     from advisor.core.memory.activations import llama_cpp_compute_buffer_bytes
 
-    w = PlannedJob(engine="ollama", weights="q4_k_m", context_len=8192)
-    b = estimate_memory(LLAMA2_7B, w).breakdown
-    assert b.buffers == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 8192, flash=False))
+    for attention, flash in (("flash", True), ("sdpa", False)):
+        w = PlannedJob(engine="ollama", weights="q4_k_m", context_len=8192, attention=attention)
+        b = estimate_memory(LLAMA2_7B, w).breakdown
+        assert b.buffers == pytest.approx(llama_cpp_compute_buffer_bytes(LLAMA2_7B, 8192, flash=flash))
 
 
 def test_llama_cpp_prompt_batch_sets_its_compute_buffer():
@@ -264,7 +267,7 @@ def test_llama_cpp_prompt_batch_sets_its_compute_buffer():
     assert buffers(ubatch_tokens=2048) - buffers() == pytest.approx(1536 * (11_008 * 4 * 3 + 4096 * 4 * 4))
     ollama = PlannedJob(engine="ollama", weights="q4_k_m", ubatch_tokens=2048)  # not llama.cpp's flag: its default
     assert estimate_memory(LLAMA2_7B, ollama).breakdown.buffers == pytest.approx(
-        llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=False, ubatch=512))
+        llama_cpp_compute_buffer_bytes(LLAMA2_7B, 4096, flash=True, ubatch=512))
 
 
 def test_exl2_any_bits_per_weight_and_gguf_float_names():
