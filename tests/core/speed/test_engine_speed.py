@@ -24,11 +24,14 @@ def test_fitted_constants_as_shipped():
     # vLLM 75, TensorRT-LLM 45).
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
-        # tenth session: with every layer's small kernels (gguf_decode.LAYER_KERNELS_S_PER_LAYER) timed
-        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
+        # tenth session: with every layer's small kernels (kernels_s_per_layer, then in gguf_decode) timed
+        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0,
+                                         kernels_s_per_layer=0.03e-3),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         # eleventh session: round 23's Ollama rows of rented and home GPUs, its prompts with their builds' flash attention
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.46e-3),
+        # twelfth session: llama.cpp's small kernels (SIBLING_KERNEL_TIME), not fitted on its own rows
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.46e-3,
+                                      kernels_s_per_layer=0.03e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.14e-3,
                                       kernels_s_per_layer=0.04e-3),
@@ -364,3 +367,13 @@ def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
     small, large = speed(512), speed(2048)
     assert large.prefill_tokens_per_s > 2 * small.prefill_tokens_per_s
     assert large.decode_tokens_per_s == pytest.approx(small.decode_tokens_per_s)
+
+
+def test_ollama_runs_llama_cpps_small_kernels_declared_once():
+    # SIBLING_KERNEL_TIME: Ollama's runner is llama.cpp's graph, so its small kernels' time is llama.cpp's fitted one,
+    # derived (not a second number), while its bandwidth share and host floor are its own
+    assert Engine.OLLAMA in es.SIBLING_KERNEL_TIME and es.SIBLING[Engine.OLLAMA] is Engine.LLAMA_CPP
+    assert es.FITTED[Engine.OLLAMA].kernels_s_per_layer == es.FITTED[Engine.LLAMA_CPP].kernels_s_per_layer > 0
+    assert es.FITTED[Engine.OLLAMA].floor_s_per_layer != es.FITTED[Engine.LLAMA_CPP].floor_s_per_layer
+    # ExLlamaV2 has no rows of its own: it runs on llama.cpp's constants, its small kernels' time with them
+    assert es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
