@@ -140,12 +140,6 @@ def _assign(name, value) -> dict:
     return dict(zip(name, value, strict=True)) if isinstance(name, tuple) else {name: value}
 
 
-def _sibling_kernels(engine: Engine) -> float:
-    """The small kernels' time an engine fitted from the priors starts with: its sibling's (as fitted so far) where it
-    runs its sibling's kernels (``es.SIBLING_KERNEL_TIME``), else 0."""
-    return es.engine_speed(es.SIBLING[engine]).kernels_s_per_layer if engine in es.SIBLING_KERNEL_TIME else 0.0
-
-
 def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
         start: es.EngineSpeed | None = None) -> es.EngineSpeed:
     """The engine's constants that minimise its rows' loss; with ``only``, just those constants, the
@@ -154,7 +148,7 @@ def fit(engine: Engine, rows, catalog, only: tuple[str, ...] | None = None,
     current = dict(bandwidth=prior.bandwidth, compute=prior.compute,
                    floor_s_per_layer=prior.floor_s_per_layer if start else 0.0,
                    kv_bandwidth=prior.kv_bandwidth if start else None,
-                   kernels_s_per_layer=prior.kernels_s_per_layer if start else _sibling_kernels(engine))
+                   kernels_s_per_layer=prior.kernels_s_per_layer if start else 0.0)
     grids = _grids(engine, rows, catalog, only, current)
 
     def apply(values):
@@ -556,8 +550,7 @@ def _print_fitted(fitted: dict, large_only: set) -> None:
         if engine in floors or engine in large_only:
             continue
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
-        kernels = (f", kernels_s_per_layer={f.kernels_s_per_layer * 1e3:.3g}e-3"
-                   if f.kernels_s_per_layer and engine not in es.SIBLING_KERNEL_TIME else "")
+        kernels = f", kernels_s_per_layer={f.kernels_s_per_layer * 1e3:.3g}e-3" if f.kernels_s_per_layer else ""
         print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
               f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
               f"kv_bandwidth={kv}{kernels}),")

@@ -146,7 +146,7 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
 
 def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
     """The engine's fitted host time per layer × layers, plus a quantized Linear's own host time in transformers
-    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's: 0.44 ms, fitted on Macs) binds
+    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's, fitted on Macs) binds
     only where its kernels are launched one by one (``gguf_decode.host_launched``: Metal, CUDA without graphs), as
     llama.cpp's own host floor does; a CUDA card that replays a graph hides it (an RTX 5090 runs Ollama's 14B at
     about 120 tokens/s, Ollama issue #9701, where 0.44 ms a layer would cap it near 47)."""

@@ -25,7 +25,7 @@ Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   off): one share for every card had put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast in vLLM's
   calibration rows (a fast card's step is short, so a fixed time is more of it). llama.cpp's is fitted with its decode
   kernels (``speed_calibration.fit_gguf_decode``; tenth session 0.025, then 0.030 ms: without it a 3B Q4_K_M on an RTX
-  5090 decoded 80 % too fast), and Ollama runs it (``SIBLING_KERNEL_TIME``).
+  5090 decoded 80 % too fast), and Ollama runs llama.cpp's kernels (``SIBLING_KERNELS``).
 
 The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
 rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
@@ -115,15 +115,12 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
-# 0.75-0.76 in the tenth session with every layer's small kernels timed (``kernels_s_per_layer``). Ollama
-# is fitted on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060, famstack's M1 Max; since
-# the eleventh session round 23's rented and home NVIDIA cards: cloud-gpu-shopper, khaney64's RTX 4070, nephoran's RTX 5080):
-# llama.cpp's kernels plus its runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below);
+# 0.75-0.76 in the tenth session with every layer's small kernels timed (``kernels_s_per_layer``). SGLang and Ollama run
+# their sibling's kernels (``SIBLING_KERNELS`` below);
 # TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.03e-3),
-    Engine.OLLAMA: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=PRIOR_COMPUTE, floor_s_per_layer=0.46e-3, kv_bandwidth=None),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
@@ -147,8 +144,13 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Only that floor is declared here.
-SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3}
+#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Ollama's runner multiplies with
+#: llama.cpp's ggml kernels (its Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under
+#: llama-server; ollama at fb307609): only its host's time per layer where the host launches the kernels one by one (a
+#: Mac's Metal; ``decode._engine_floor``) is its own. Fitted on its own rows in full (M-series Macs, RTX 3060-5080s)
+#: its bandwidth share was 0.70 against llama.cpp's 0.76, at the same error (138 calibration rows, mean |ln err| 0.209;
+#: 0.208 on llama.cpp's kernels, twelfth session). Only those floors are declared here.
+SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.47e-3, Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
 
 
@@ -158,12 +160,6 @@ def _on_siblings(own: dict[Engine, float], field: str) -> dict[Engine, EngineSpe
 
 
 FITTED.update(_on_siblings(SIBLING_KERNELS_FLOOR_S_PER_LAYER, "floor_s_per_layer"))
-#: Engines fitted on their own rows that run their sibling's kernels, so take its small kernels' time
-#: (``kernels_s_per_layer``) rather than fit one: Ollama's runner is llama.cpp's graph, whose time its own rows
-#: (most on host-launched Macs, where the host floor binds) cannot separate from its host's.
-SIBLING_KERNEL_TIME = frozenset({Engine.OLLAMA})
-FITTED.update({e: replace(FITTED[e], kernels_s_per_layer=FITTED[SIBLING[e]].kernels_s_per_layer)
-               for e in SIBLING_KERNEL_TIME if e in FITTED})
 
 #: Engines whose calibration rows are all at large batches, where the host floor and the bandwidth shares do not show:
 #: only their share of the tensor peak is fitted (``speed_calibration.LARGE_BATCH_ONLY``), the rest is their sibling's
