@@ -25,7 +25,7 @@ Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   off): one share for every card had put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast in vLLM's
   calibration rows (a fast card's step is short, so a fixed time is more of it). llama.cpp's is fitted with its decode
   kernels (``speed_calibration.fit_gguf_decode``; tenth session 0.025, then 0.030 ms: without it a 3B Q4_K_M on an RTX
-  5090 decoded 80 % too fast), and Ollama runs llama.cpp's kernels (``SIBLING_KERNELS``).
+  5090 decoded 80 % too fast; 0.035 ms with round 25's RTX 5070 Ti Qwen2.5 0.5B rows, twelfth session), and Ollama runs llama.cpp's kernels (``SIBLING_KERNELS``).
 
 The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
 rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
@@ -115,13 +115,12 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
-# 0.75-0.76 in the tenth session with every layer's small kernels timed (``kernels_s_per_layer``). SGLang and Ollama run
-# their sibling's kernels (``SIBLING_KERNELS`` below);
-# TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
+# 0.75-0.76 in the tenth session with every layer's small kernels timed (``kernels_s_per_layer``), 0.78 in the twelfth.
+# SGLang and Ollama run their sibling's kernels (``SIBLING_KERNELS`` below); TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
-                                  kernels_s_per_layer=0.03e-3),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
+                                  kernels_s_per_layer=0.035e-3),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.44, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
@@ -301,9 +300,10 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: The GP100's dequantize-then-GEMM path (``gguf_paths.CUDA_CORE_FP16_PER_FP32``) 0.532, then 0.501 (gavinbrow's
 #: p100-llm-benchmarks, one and two P100s). Last fits: MMQ 0.222, ROCm 0.257 (ninth session: pendakwahteknologi's RTX
 #: 5090 and R9700 llama-bench logs, ehzawad's RTX A5000); Metal 0.605 -> 0.628 (eleventh: enescingoz/mac-llm-bench's
-#: 30-core M2 Max llama-bench files, build 8680, pp512 of eleven Q4_K_M models).
+#: 30-core M2 Max llama-bench files, build 8680, pp512 of eleven Q4_K_M models); the GP100's 0.501 -> 0.499 (twelfth, the
+#: other constants refitted beside it).
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.628, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
-                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.5}
+                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.499}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

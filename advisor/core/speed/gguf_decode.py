@@ -78,8 +78,9 @@ LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
 #: with the third round's (bandwidth share 0.68); 16.5 and 16.5 on 47 rows with the fourth round's (2026-11-28: llm-tracker's
 #: W7900, RX 7900 XTX, RTX 3090 and 4090 rows and DeepSeek-V3 over eight H100s, kyuz0's R9700 logs, lhl's Strix Halo); 17 and 16.5 with
 #: the sixth round's (PR #28912's V100, PR #8542's RTX 3090 Gemma 2 9B); 16.5 and 15.5 on 201 rows with every layer's small
-#: kernels timed (``engine_speed.EngineSpeed.kernels_s_per_layer``, tenth session).
-ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.5, LOW_BIT: 15.5}
+#: kernels timed (``engine_speed.EngineSpeed.kernels_s_per_layer``, tenth session); 16.5 and 15 with round 25's (twelfth
+#: session: CodeAlign-Runtime's RTX 5070 Ti Qwen2.5 0.5B F16, Q4_0 and Q4_K_M tg128 at depth).
+ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.5, LOW_BIT: 15}
 #: Seconds a decode step adds per MoE layer in llama.cpp's graph, on every backend: the layer's routing and
 #: expert dispatch run as kernels of their own, each taking its few microseconds whatever it reads — the router's
 #: matmul, softmax, top-k (argsort), the picked weights' gather, sum and division, three ``mul_mat_id`` matmuls

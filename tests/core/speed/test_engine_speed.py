@@ -25,20 +25,22 @@ def test_fitted_constants_as_shipped():
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
         # tenth session: with every layer's small kernels (kernels_s_per_layer, then in gguf_decode) timed
-        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0,
-                                         kernels_s_per_layer=0.03e-3),
+        # twelfth session: round 25's RTX 5070 Ti Qwen2.5 0.5B rows (CodeAlign-Runtime), small kernels 0.030 -> 0.035 ms
+        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0,
+                                         kernels_s_per_layer=0.035e-3),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         # eleventh session: round 23's Ollama rows of rented and home GPUs, its prompts with their builds' flash attention
         # twelfth session: llama.cpp's kernels (SIBLING_KERNELS), only its host floor (on Macs) its own
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3,
-                                      kernels_s_per_layer=0.03e-3),
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3,
+                                      kernels_s_per_layer=0.035e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.14e-3,
                                       kernels_s_per_layer=0.04e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         # tenth session: round 19's two 8K-context rows on an L40S (Minato-Hayakawa) moved the KV share and with it the
         # weights' share (the two trade off on rows at one context length each; benchmarks/README.md)
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3,
+        # twelfth session: round 25's optimum-benchmark A100 and Gyan002-tech T4 rows
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.61, compute=0.44, floor_s_per_layer=0.86e-3,
                                             kv_bandwidth=0.0238),
         # ninth session: a decode step leaves an untied input embedding unread (memory.inference.unread_embedding_bytes)
         # eleventh session: its layers' small kernels (kernels_s_per_layer) fitted with its bandwidth share
