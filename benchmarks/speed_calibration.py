@@ -371,7 +371,7 @@ def _refit_gguf_share(path, path_rows: list[dict[str, str]], catalog) -> bool:
 #: Grids of llama.cpp's decode constants (``fit_gguf_decode``): its bandwidth share, the issue slots per weight
 #: of each weight class (``gguf_decode.ISSUE_PER_WEIGHT``), the host's time per layer where it launches the
 #: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``), a MoE layer's dispatch kernels
-#: (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and every layer's small kernels (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``).
+#: (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and every layer's small kernels (its ``EngineSpeed.kernels_s_per_layer``).
 GGUF_DECODE_GRIDS = {
     "bandwidth": GRIDS["bandwidth"],
     "issue_4bit_up": [round(0.5 * i, 1) for i in range(0, 121)],  # 0 to 60 issue slots per weight
@@ -392,12 +392,11 @@ def _set_gguf_decode(values: dict) -> None:
     from advisor.core.speed import gguf_decode as gd
 
     es.FITTED[Engine.LLAMA_CPP] = es.EngineSpeed(bandwidth=values["bandwidth"], compute=es.PRIOR_COMPUTE,
-                                                 floor_s_per_layer=0.0)
+                                                 floor_s_per_layer=0.0, kernels_s_per_layer=values["layer_kernels"])
     gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP] = values["issue_4bit_up"]
     gd.ISSUE_PER_WEIGHT[gd.LOW_BIT] = values["issue_low_bit"]
     gd.HOST_LAUNCHED_S_PER_LAYER = values["host_launched"]
     gd.MOE_DISPATCH_S_PER_LAYER = values["moe_dispatch"]
-    gd.LAYER_KERNELS_S_PER_LAYER = values["layer_kernels"]
 
 
 def gguf_decode_values() -> dict:
@@ -407,7 +406,7 @@ def gguf_decode_values() -> dict:
     return {"bandwidth": es.engine_speed(Engine.LLAMA_CPP).bandwidth,
             "issue_4bit_up": gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP], "issue_low_bit": gd.ISSUE_PER_WEIGHT[gd.LOW_BIT],
             "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER,
-            "layer_kernels": gd.LAYER_KERNELS_S_PER_LAYER}
+            "layer_kernels": es.engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer}
 
 
 def fit_gguf_decode(rows, catalog, start: dict | None = None) -> dict:
@@ -551,7 +550,7 @@ def _print_fitted(fitted: dict, large_only: set) -> None:
         if engine in floors or engine in large_only:
             continue
         kv = "None" if f.kv_bandwidth is None else f"{f.kv_bandwidth:g}"
-        kernels = f", kernels_s_per_layer={f.kernels_s_per_layer * 1e3:.2f}e-3" if f.kernels_s_per_layer else ""
+        kernels = f", kernels_s_per_layer={f.kernels_s_per_layer * 1e3:.3g}e-3" if f.kernels_s_per_layer else ""
         print(f"    Engine.{engine.name}: EngineSpeed(bandwidth={num(f.bandwidth, es.PRIOR_BANDWIDTH)}, "
               f"compute={num(f.compute, es.PRIOR_COMPUTE)}, floor_s_per_layer={f.floor_s_per_layer * 1e3:.2f}e-3, "
               f"kv_bandwidth={kv}{kernels}),")
@@ -591,7 +590,7 @@ def main() -> int:
     fitted[Engine.LLAMA_CPP] = es.FITTED[Engine.LLAMA_CPP]
     print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
           f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3, "
-          f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3, LAYER_KERNELS_S_PER_LAYER = "
+          f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3, llama.cpp kernels_s_per_layer = "
           f"{gguf['layer_kernels'] * 1e3:.3f}e-3  ({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
     large_only = _fit_engines(by_engine, catalog, fitted)
     print("# calibration rows per engine and their sources:")

@@ -183,14 +183,19 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
                       **attention_of(row))
 
 
+#: The ``flash_attention`` column's values and the ``--attention`` each is.
+STATED_ATTENTION = {"yes": "flash", "no": "sdpa", "eager": "eager"}
+
+
 def attention_of(row: dict[str, str]) -> dict[str, str]:
     """``--attention`` as the row's ``flash_attention`` column states it: 'yes' → flash; 'no' → sdpa, flash
     attention off (llama.cpp's prompt then writes its scores to memory; transformers' default without
-    FlashAttention-2 is PyTorch's fused SDPA); empty → what the row's Ollama build did by default
+    FlashAttention-2 is PyTorch's fused SDPA); 'eager' → eager, transformers' own unfused attention (its default
+    for Llama and Mistral before SDPA became it in 4.36); empty → what the row's Ollama build did by default
     (``ollama_default_attention``), else the app's default."""
     stated = (row.get("flash_attention") or "").strip().lower()
-    if stated in ("yes", "no"):
-        return {"attention": "flash"} if stated == "yes" else {"attention": "sdpa"}
+    if stated in STATED_ATTENTION:
+        return {"attention": STATED_ATTENTION[stated]}
     return ollama_default_attention(row) if row.get("engine") == "ollama" else {}
 
 

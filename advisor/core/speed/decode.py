@@ -146,7 +146,7 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
 
 def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
     """The engine's fitted host time per layer × layers, plus a quantized Linear's own host time in transformers
-    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's: 0.44 ms, fitted on Macs) binds
+    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's, fitted on Macs) binds
     only where its kernels are launched one by one (``gguf_decode.host_launched``: Metal, CUDA without graphs), as
     llama.cpp's own host floor does; a CUDA card that replays a graph hides it (an RTX 5090 runs Ollama's 14B at
     about 120 tokens/s, Ollama issue #9701, where 0.44 ms a layer would cap it near 47)."""
@@ -203,13 +203,12 @@ def fixed_kernels_seconds(arch: ModelArch, job: Job) -> float:
     """Seconds of a decode step's kernels that take a fixed time each, whatever bytes they read: the
     dequantizing GEMVs of integer weights in an engine that replays CUDA graphs
     (``engine_speed.quant_kernel_s_per_layer``, every layer), each layer's small kernels (norms, RoPE, the cache
-    store, the attention, the activation: ``EngineSpeed.kernels_s_per_layer``; in llama.cpp's graph
-    ``gguf_decode.LAYER_KERNELS_S_PER_LAYER``) and a MoE layer's routing and expert dispatch
-    (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``, each MoE layer), and each LLM.int8 Linear's host waits in
-    transformers (``engine_speed.BNB_INT8_S_PER_LINEAR``, each Linear a token passes)."""
+    store, the attention, the activation: ``EngineSpeed.kernels_s_per_layer``), in llama.cpp's graph a MoE
+    layer's routing and expert dispatch (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``, each MoE layer), and each
+    LLM.int8 Linear's host waits in transformers (``engine_speed.BNB_INT8_S_PER_LINEAR``, each Linear a token passes)."""
     quant = _es.quant_kernel_s_per_layer(job.engine, job.weights) * arch.n_layers
-    graph = (gguf_decode.LAYER_KERNELS_S_PER_LAYER * arch.n_layers + gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch)
-             if job.engine.gguf else engine_speed(job.engine).kernels_s_per_layer * arch.n_layers)
+    graph = engine_speed(job.engine).kernels_s_per_layer * arch.n_layers + (
+        gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) if job.engine.gguf else 0.0)
     bnb = _es.bnb_int8_s_per_linear(job.engine, job.weights)
     return quant + graph + (bnb * linear_calls_per_token(arch) if bnb else 0.0)
 

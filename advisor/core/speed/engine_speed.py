@@ -14,15 +14,18 @@ Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   the GPU idle when one sequence decodes over a long context (FlashAttention-2 without split-KV;
   Dao et al., "Flash-Decoding for long-context inference", 2023-10-12); ``B`` sequences fill ``B``
   times as many blocks, so the share grows with the batch up to ``bandwidth``;
-* ``kernels_s_per_layer`` (the engines that replay CUDA graphs, ``CUDA_GRAPH_ENGINES``): GPU seconds per layer of a
-  decode step's small kernels, which take their few microseconds each whatever bytes they read. A vLLM decoder layer
-  runs, besides its four weight GEMMs, the fused residual-add RMSNorm twice, the rotary embedding, the KV-cache store,
-  the attention (and, split, its reduction) and the SiLU-and-multiply (``LlamaDecoderLayer``,
-  vllm/model_executor/models/llama.py at 0035bdf2), one after another in a stream (CUDA C++ Programming Guide,
-  "Streams"): a replayed graph removes their launches from the host, not their own time. llama.cpp's graph has the
-  same fact (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Fitted with ``bandwidth`` as one pair (the two trade off);
-  without it one bandwidth share for every card put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast
-  in vLLM's calibration rows (a fast card's step is short, so a fixed time is more of it).
+* ``kernels_s_per_layer``: GPU seconds per layer of a decode step's small kernels, which take their few microseconds
+  each whatever bytes they read, one after another in a stream (CUDA C++ Programming Guide, "Streams"), so that a
+  replayed CUDA graph removes their launches from the host but not their own time. A vLLM decoder layer runs, besides
+  its four weight GEMMs, the fused residual-add RMSNorm twice, the rotary embedding, the KV-cache store, the attention
+  (and, split, its reduction) and the SiLU-and-multiply (``LlamaDecoderLayer``, vllm/model_executor/models/llama.py at
+  0035bdf2); llama.cpp's about a dozen — two RMS norms and their weight multiplies, two RoPEs, the K and V stores, the
+  attention, the SwiGLU, two residual adds (``llm_build_llama``, src/models/llama.cpp at 4add2b49; three bias adds more
+  for Qwen2). In the CUDA-graph engines (``CUDA_GRAPH_ENGINES``) fitted with ``bandwidth`` as one pair (the two trade
+  off): one share for every card had put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast in vLLM's
+  calibration rows (a fast card's step is short, so a fixed time is more of it). llama.cpp's is fitted with its decode
+  kernels (``speed_calibration.fit_gguf_decode``; tenth session 0.025, then 0.030 ms: without it a 3B Q4_K_M on an RTX
+  5090 decoded 80 % too fast), and Ollama runs llama.cpp's kernels (``SIBLING_KERNELS``).
 
 The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
 rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
@@ -112,14 +115,12 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
-# 0.75-0.76 in the tenth session with every layer's small kernels timed (``gguf_decode.LAYER_KERNELS_S_PER_LAYER``). Ollama
-# is fitted on its own rows (itsmostafa's M-series Macs, JWise16's M4 Max, jamesburton's RTX 3060, famstack's M1 Max; since
-# the eleventh session round 23's rented and home NVIDIA cards: cloud-gpu-shopper, khaney64's RTX 4070, nephoran's RTX 5080):
-# llama.cpp's kernels plus its runner's host time per layer. SGLang runs vLLM's kernels (``SIBLING_KERNELS`` below);
+# 0.75-0.76 in the tenth session with every layer's small kernels timed (``kernels_s_per_layer``). SGLang and Ollama run
+# their sibling's kernels (``SIBLING_KERNELS`` below);
 # TensorRT-LLM is fitted in full since round 19 brought it rows at batch 1 (``LARGE_BATCH_ONLY_COMPUTE`` below).
 FITTED: dict[Engine, EngineSpeed] = {
-    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None),
-    Engine.OLLAMA: EngineSpeed(bandwidth=PRIOR_BANDWIDTH, compute=PRIOR_COMPUTE, floor_s_per_layer=0.46e-3, kv_bandwidth=None),
+    Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.76, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
+                                  kernels_s_per_layer=0.03e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.46, floor_s_per_layer=0.87e-3, kv_bandwidth=0.0238),
     Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
@@ -143,8 +144,13 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Only that floor is declared here.
-SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.SGLANG: 0.14e-3}
+#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Ollama's runner multiplies with
+#: llama.cpp's ggml kernels (its Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under
+#: llama-server; ollama at fb307609): only its host's time per layer where the host launches the kernels one by one (a
+#: Mac's Metal; ``decode._engine_floor``) is its own. Fitted on its own rows in full (M-series Macs, RTX 3060-5080s)
+#: its bandwidth share was 0.70 against llama.cpp's 0.76, at the same error (138 calibration rows, mean |ln err| 0.209;
+#: 0.208 on llama.cpp's kernels, twelfth session). Only those floors are declared here.
+SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.47e-3, Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
 
 
@@ -285,34 +291,17 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: IQ3_XXS pp512, PR #8278's RTX 4090 IQ4_XS and PR #7860's RTX 4090 Q4_K_S pp2048 (0.240 of the int8 peak, i.e.
 #: 0.48 of the FP16 rate the engine's share was of); ROCm on PR #26284's RX 7900 XTX Q4_K_M and Q2_K pp2048
 #: (0.334 of the dense 16-bit matrix rate). Few rows each: the speed basis says where a family was measured.
-#: Refitted 2026-11-28 (second round) with the calibration sources collected that day: MMQ 0.228 with an RTX 4090's
-#: Q2_K pp2048 (PR #7921), an RTX 4070 Ti's Q5_K_M pp512 (tiry/tairy) and two RTX PRO 6000s' Qwen3 32B pp512 (issue
-#: #13751); ROCm 0.290 with an MI50's five pp1024 (PR #27841), a Radeon Pro W7900's IQ2_XS pp2048 (PR #17576) and
-#: three Ryzen AI Max+ 395 pp512 (geerlingguy/ai-benchmarks #21, kyuz0's and lhl's Llama 2 7B Q4_0 logs). Then, the
-#: same day: RDNA 3's quantized prompts of builds before WMMA-MMQ reached it (llama.cpp PR #17576, late 2025; the
-#: geerlingguy and lhl rows of August 2025, 4.0-4.6x slower than the current build's) became a known gap, and the
-#: MI50 (gfx906: no matrix units) its own path, MMQ with dp4a (``gguf_paths.AMD_MATRIX_MMQ_TARGETS``): ROCm 0.306 on
-#: the RX 7900 XTX's two, the W7900's and kyuz0's Strix Halo Q4_0 rows; dp4a 0.247 of four times the FP32 rate on
-#: the MI50's five pp1024 of PR #27841 (the prior, 0.418, before: no dp4a prompt row had been scored). MMQ 0.212 with
-#: the second round's calibration prompts (an L4's, an L40S's and an RTX PRO 6000's Q4/Q5 prompts); 0.213 with the
-#: third's (PRs #8062 and #8495: RTX 3090 and 4090 K-quant and Q5 prompts). Refitted 2026-11-28 (fourth session) on dense
-#: models' prompts only (a MoE prompt's experts fill part-empty tiles: ``prefill.MOE_PROMPT_TILE_TOKENS``), with that
-#: day's calibration sources: MMQ 0.215 (llm-tracker's RTX 3090 and 4090 Mistral 7B Q4_K_M pp512, an ORCA L40S
-#: report), ROCm 0.330 (kyuz0's R9700 logs: Llama 2 7B Q4_0 on one card, Gemma 3 27B BF16 over two); dp4a 0.264 with
-#: PR #8542's P40 Gemma 2 27B Q4_0 pp4096 beside the MI50's; then 0.216 and 0.266 once the speed benchmark ran each
-#: row's stated flash attention setting (`--attention`) instead of the default. Fifth session (2026-11-28), with round 7's
-#: calibration prompts: MMQ 0.226 (PR #12014's RTX 4090 Q4_0 pp16384, kickstart-berlin #58's RTX 3090 and RTX 5060 Ti
-#: Qwen2.5 7B Q4_K_M pp512), ROCm 0.289 (visorcraft's and kyuz0's Strix Halo ROCm 6.4-7.1 prompts, kyuz0's R9700 ROCm 6.4.4).
-#: Sixth session (2026-11-28), with round 9's calibration prompts: ROCm 0.302 (kyuz0's R9700 ROCm 7.1 logs of 2025-12: Llama 2
-#: 7B Q4_0 on one card, Gemma 3 27B BF16 over two); 0.298 once the RX 9070 XT's matrix peak was in the catalog (PR #26663's
-#: Qwen3 8B Q4_K_M prompts on it). Seventh session: MMQ 0.229 (InsiderLLM's RTX 3060 Qwen3 14B Q4_K_M pp512, round 12);
-#: the GP100's dequantize-then-GEMM path, once its CUDA cores' FP16 rate was known (``gguf_paths.CUDA_CORE_FP16_PER_FP32``),
-#: 0.532 (gavinbrow/p100-llm-benchmarks' one-GPU Llama 3.1 8B Q8_0 pp512, round 13: its only calibration row); eighth
-#: session, with round 15's calibration files of the same campaign (two P100s: Qwen3 32B Q6_K, Qwen3-Coder 30B-A3B, phi-4
-#: Q8_0, DeepSeek-R1-Distill-Qwen-32B Q5_K_M prompts of 512 and 2,048 tokens), 0.501. Ninth session, with round 18's
-#: calibration prompts (pendakwahteknologi's RTX 5090 and R9700 llama-bench logs, ehzawad's RTX A5000): MMQ 0.222, ROCm 0.257.
-#: Eleventh session, with round 22's calibration prompts (enescingoz/mac-llm-bench's 30-core M2 Max llama-bench files, build
-#: 8680, pp512 of eleven Q4_K_M models): Metal 0.605 -> 0.628.
+#: Refitted with each round's calibration prompts (benchmarks/README.md, each session's section, lists the rows): MMQ
+#: 0.212-0.229 from an RTX 4090's, 4070 Ti's, 3060's, L4's, L40S's and RTX PRO 6000s' K-quant and Q4/Q5 prompts; ROCm
+#: 0.257-0.330 from an MI50's, W7900's, RX 7900 XTX's, R9700's and Strix Halo's. Three facts came out of those refits:
+#: RDNA 3's quantized prompts of builds before WMMA-MMQ reached it (llama.cpp PR #17576, late 2025) are a known gap; the
+#: MI50 (gfx906: no matrix units) runs MMQ with dp4a (``gguf_paths.AMD_MATRIX_MMQ_TARGETS``; 0.247-0.266 of four times its
+#: FP32 rate, with PR #8542's P40 Gemma 2 27B Q4_0 pp4096); only dense models' prompts are fitted (a MoE prompt's
+#: experts fill part-empty tiles: ``prefill.MOE_PROMPT_TILE_TOKENS``), each at its row's stated flash-attention setting.
+#: The GP100's dequantize-then-GEMM path (``gguf_paths.CUDA_CORE_FP16_PER_FP32``) 0.532, then 0.501 (gavinbrow's
+#: p100-llm-benchmarks, one and two P100s). Last fits: MMQ 0.222, ROCm 0.257 (ninth session: pendakwahteknologi's RTX
+#: 5090 and R9700 llama-bench logs, ehzawad's RTX A5000); Metal 0.605 -> 0.628 (eleventh: enescingoz/mac-llm-bench's
+#: 30-core M2 Max llama-bench files, build 8680, pp512 of eleven Q4_K_M models).
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.628, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
                                             GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.5}
 

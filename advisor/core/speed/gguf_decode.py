@@ -78,7 +78,7 @@ LOW_BIT_PREFIXES = ("q2_", "q3_", "iq1", "iq2", "iq3")
 #: with the third round's (bandwidth share 0.68); 16.5 and 16.5 on 47 rows with the fourth round's (2026-11-28: llm-tracker's
 #: W7900, RX 7900 XTX, RTX 3090 and 4090 rows and DeepSeek-V3 over eight H100s, kyuz0's R9700 logs, lhl's Strix Halo); 17 and 16.5 with
 #: the sixth round's (PR #28912's V100, PR #8542's RTX 3090 Gemma 2 9B); 16.5 and 15.5 on 201 rows with every layer's small
-#: kernels timed (``LAYER_KERNELS_S_PER_LAYER``, tenth session).
+#: kernels timed (``engine_speed.EngineSpeed.kernels_s_per_layer``, tenth session).
 ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.5, LOW_BIT: 15.5}
 #: Seconds a decode step adds per MoE layer in llama.cpp's graph, on every backend: the layer's routing and
 #: expert dispatch run as kernels of their own, each taking its few microseconds whatever it reads — the router's
@@ -93,20 +93,6 @@ ISSUE_PER_WEIGHT: dict[str, float] = {FOUR_BIT_UP: 16.5, LOW_BIT: 15.5}
 #: with round 7's calibration MoE rows — PR #16884's RTX 4090 Qwen3-30B-A3B, kyuz0's Strix Halo and R9700 logs — 0.075;
 #: tenth session, with every layer's small kernels timed beside it, 0.065).
 MOE_DISPATCH_S_PER_LAYER = 0.065e-3
-#: Seconds every layer adds to a decode step in llama.cpp's graph, on every backend, whatever it reads: besides its
-#: seven weight matmuls (timed by their bytes and issue slots above) a dense layer runs about a dozen kernels that read
-#: a few kilobytes each — two RMS norms and their weight multiplies, two RoPEs, the K and V stores into the cache, the
-#: attention, the SwiGLU and two residual adds (``llm_build_llama``, src/models/llama.cpp at 4add2b49; three bias adds
-#: more for Qwen2) — each a kernel of its own that starts when the one before it has drained (a stream runs its kernels
-#: in order, CUDA C++ Programming Guide, "Streams"), so that a replayed CUDA graph removes the host's launches but not
-#: the kernels' own few microseconds. The same fact as ``MOE_DISPATCH_S_PER_LAYER``, for the nodes every layer has.
-#: Without it small models on fast cards decoded too fast in the calibration rows (a 3B Q4_K_M on an RTX 5090, 80 %;
-#: the median NVIDIA GA10x, Ada and Blackwell row 15 %). Fitted with the decode constants
-#: (``benchmarks/speed_calibration.fit_gguf_decode``; tenth session, 2026-11-28): 0.025 ms a layer, about 2 us a small
-#: kernel (201 calibration rows, mean |ln err| 0.219 -> 0.186). Fitted alone on each backend's rows, the others'
-#: constants held: CUDA 0.030 ms (119 rows, 49 sources), ROCm 0.045 ms (81 rows, 51 sources). 0.030 ms with round 19's
-#: calibration rows (206).
-LAYER_KERNELS_S_PER_LAYER = 0.03e-3
 #: Host time per layer of a step whose kernels the host launches one by one (Metal; CUDA without graphs), fitted
 #: with them: 0.185 ms (the M1 Ultra's TinyLlama row is the one it binds); 0.170 ms with round 20's calibration rows
 #: (gioalvari's llama.cpp Qwen2.5 0.5B decode on an M4 Pro, a model small enough for the host to bind); 0.165 ms with

@@ -1,5 +1,7 @@
 """Help ▸ Formulas and the PDF show the constants the estimator really uses."""
 
+import pytest
+
 from advisor.core.advice.formulas import formulas
 from advisor.core.hardware import interconnect
 from advisor.core.job.choices import Engine
@@ -35,13 +37,15 @@ def test_the_moe_dispatch_time_is_shown_to_its_last_digit():
     from advisor.core.speed import gguf_decode
 
     text = " ".join(f.formula for f in formulas())
-    assert f"and there {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # 0.065, not 0.07
-    assert f"{gguf_decode.LAYER_KERNELS_S_PER_LAYER * 1e3:g} ms a layer in llama.cpp and Ollama" in text
+    assert f"in llama.cpp and Ollama {gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:g} ms a MoE layer" in text  # not 0.07
 
 
-def test_a_cuda_graph_engines_small_kernels_are_shown_with_its_constants():
-    vllm = engine_speed.FITTED[Engine.VLLM]
+@pytest.mark.parametrize("engine", [Engine.VLLM, Engine.LLAMA_CPP, Engine.OLLAMA])
+def test_an_engines_small_kernels_are_shown_with_its_constants(engine):
+    # one declaration per engine (EngineSpeed.kernels_s_per_layer), shown where its other constants are
+    fitted = engine_speed.FITTED[engine]
     text = " ".join(f.formula for f in formulas())
-    small = f" small kernels {vllm.kernels_s_per_layer * 1e3:.2f} ms/layer" if vllm.kernels_s_per_layer else ""
-    assert f"floor {vllm.floor_s_per_layer * 1e3:.2f} ms/layer{small}" in text
-    assert "the engine's own time a layer in the engines that replay CUDA graphs" in text
+    assert fitted.kernels_s_per_layer > 0
+    assert (f"{engine.value} b {fitted.bandwidth:.2f} c {fitted.compute:.2f} floor {fitted.floor_s_per_layer * 1e3:.2f} "
+            f"ms/layer small kernels {fitted.kernels_s_per_layer * 1e3:.2f} ms/layer") in text
+    assert "the engine's own time a layer (below)" in text

@@ -24,11 +24,14 @@ def test_fitted_constants_as_shipped():
     # vLLM 75, TensorRT-LLM 45).
     assert es.FITTED == {
         # Fitted with its decode kernels (gguf_decode), its compute share the prior
-        # tenth session: with every layer's small kernels (gguf_decode.LAYER_KERNELS_S_PER_LAYER) timed
-        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0),
+        # tenth session: with every layer's small kernels (kernels_s_per_layer, then in gguf_decode) timed
+        Engine.LLAMA_CPP: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.0,
+                                         kernels_s_per_layer=0.03e-3),
         # second round of 2026-11-28: Ollama's own rows (one source, M-series Macs) reach MIN_ROWS
         # eleventh session: round 23's Ollama rows of rented and home GPUs, its prompts with their builds' flash attention
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=es.PRIOR_BANDWIDTH, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.46e-3),
+        # twelfth session: llama.cpp's kernels (SIBLING_KERNELS), only its host floor (on Macs) its own
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.76, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3,
+                                      kernels_s_per_layer=0.03e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.14e-3,
                                       kernels_s_per_layer=0.04e-3),
@@ -95,20 +98,22 @@ def test_the_fit_leaves_a_split_kv_engines_kv_share_alone(monkeypatch):
     assert speed_calibration.fit(Engine.VLLM, rows, catalog).kv_bandwidth is None
 
 
-def test_sglang_runs_vllms_kernels_and_fits_only_its_host_floor(monkeypatch):
-    assert es.SIBLING_KERNELS == {Engine.SGLANG} and es.SIBLING_KERNELS_FLOOR_S_PER_LAYER == {Engine.SGLANG: 0.14e-3}
-    for engine in es.SIBLING_KERNELS:  # derived from the sibling's entry, only the floor its own
-        own, sibling = es.engine_speed(engine), es.FITTED[es.SIBLING[engine]]
-        assert (own.bandwidth, own.compute, own.kv_bandwidth) == (sibling.bandwidth, sibling.compute, sibling.kv_bandwidth)
+@pytest.mark.parametrize("engine", [Engine.SGLANG, Engine.OLLAMA])
+def test_an_engine_on_its_siblings_kernels_fits_only_its_host_floor(engine, monkeypatch):
+    assert es.SIBLING_KERNELS == {Engine.SGLANG, Engine.OLLAMA}
+    assert es.SIBLING_KERNELS_FLOOR_S_PER_LAYER == {Engine.SGLANG: 0.14e-3, Engine.OLLAMA: 0.47e-3}
+    # derived from the sibling's entry (its small kernels' time too), only the floor its own
+    own, sibling = es.engine_speed(engine), es.FITTED[es.SIBLING[engine]]
+    assert own == replace(sibling, floor_s_per_layer=es.SIBLING_KERNELS_FLOOR_S_PER_LAYER[engine])
     catalog = load_catalog().catalog
-    rows = speed_calibration.calibration_rows(catalog)[Engine.SGLANG]
+    rows = speed_calibration.calibration_rows(catalog)[engine]
     assert speed_calibration.fits_engine(rows)  # enough rows to be fitted in full: only the rule keeps it to its floor
     calls = []
     monkeypatch.setattr(speed_calibration, "fit", lambda engine, rows, catalog, only=None, start=None:
                         calls.append((engine, only, start)) or start)
-    fitted = {Engine.VLLM: es.FITTED[Engine.VLLM]}
-    speed_calibration._fit_engines({Engine.SGLANG: rows}, catalog, fitted)
-    assert calls == [(Engine.SGLANG, ("floor_s_per_layer",), es.FITTED[Engine.VLLM])]
+    fitted = {es.SIBLING[engine]: sibling}
+    speed_calibration._fit_engines({engine: rows}, catalog, fitted)
+    assert calls == [(engine, ("floor_s_per_layer",), sibling)]
 
 
 def test_an_engine_fitted_on_large_batches_only_declares_only_its_compute_share(monkeypatch):
@@ -364,3 +369,8 @@ def test_a_larger_llama_cpp_prompt_batch_copies_offloaded_experts_fewer_times():
     small, large = speed(512), speed(2048)
     assert large.prefill_tokens_per_s > 2 * small.prefill_tokens_per_s
     assert large.decode_tokens_per_s == pytest.approx(small.decode_tokens_per_s)
+
+def test_exllamav2_runs_on_llama_cpps_constants_its_small_kernels_with_them():
+    # no rows of its own: its sibling's whole entry (SIBLING), the small kernels' time included
+    assert es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
+    assert es.engine_speed(Engine.EXLLAMAV2).kernels_s_per_layer > 0

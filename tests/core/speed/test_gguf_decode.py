@@ -2,12 +2,15 @@
 matrix-vector kernels, the emulated ``__dp4a`` below compute capability 6.1, the host's launches without CUDA graphs;
 and the dequantizing pass of a quantized prompt on Volta (gguf_paths.dequant_bytes_per_weight)."""
 
+from dataclasses import replace
+
 import pytest
 
 from advisor.core.estimation.estimator import estimate
 from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
+from advisor.core.speed import engine_speed as es
 from advisor.core.speed import gguf_decode as gd
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.gguf_paths import dequant_bytes_per_weight
@@ -151,10 +154,11 @@ def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(c
     moe, dense = catalog.models["qwen3-30b-a3b"], catalog.models["qwen3-8b"]
     added = gd.MOE_DISPATCH_S_PER_LAYER * moe_layers(moe)
     llama = PlannedJob(engine="llama.cpp", weights="q4_0")
-    every_layer = gd.LAYER_KERNELS_S_PER_LAYER * moe.n_layers
+    every_layer = engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer * moe.n_layers
     assert added > 0 and fixed_kernels_seconds(moe, llama) == pytest.approx(added + every_layer)
     # a dense model's FFN: the kernels its bytes already time, and only the layer's small kernels besides
-    assert fixed_kernels_seconds(dense, llama) == pytest.approx(gd.LAYER_KERNELS_S_PER_LAYER * dense.n_layers)
+    assert fixed_kernels_seconds(dense, llama) == pytest.approx(
+        engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer * dense.n_layers)
     # vLLM's fused MoE kernel adds no dispatch time: only its own layers' small kernels (engine_speed)
     vllm = engine_speed(Engine.VLLM).kernels_s_per_layer
     assert fixed_kernels_seconds(moe, PlannedJob(engine="vllm", weights="bf16")) == pytest.approx(vllm * moe.n_layers)
@@ -173,7 +177,7 @@ def test_every_layer_adds_its_small_kernels_to_a_llama_cpp_step(catalog, monkeyp
     # card most: the share of the step it takes falls with the model's bytes and the card's bandwidth.
     from advisor.core.speed.decode import fixed_kernels_seconds
 
-    per_layer = gd.LAYER_KERNELS_S_PER_LAYER
+    per_layer = engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer
     assert 0.01e-3 < per_layer < 0.1e-3  # a dozen kernels of a few microseconds each
     small, large = catalog.models["qwen2.5-3b"], catalog.models["qwen2.5-32b"]
     # vLLM's own layers take the time the fit gives its small kernels, not llama.cpp's
@@ -181,7 +185,7 @@ def test_every_layer_adds_its_small_kernels_to_a_llama_cpp_step(catalog, monkeyp
         engine_speed(Engine.VLLM).kernels_s_per_layer * small.n_layers)
     cases = [("rtx-5090", "qwen2.5-3b"), ("rtx-3060-12gb", "qwen2.5-3b"), ("rtx-5090", "qwen2.5-32b")]
     with_ = [_decode(catalog, g, "q4_k_m", model=m).decode_tokens_per_s for g, m in cases]
-    monkeypatch.setattr(gd, "LAYER_KERNELS_S_PER_LAYER", 0.0)
+    monkeypatch.setitem(es.FITTED, Engine.LLAMA_CPP, replace(es.FITTED[Engine.LLAMA_CPP], kernels_s_per_layer=0.0))
     without = [_decode(catalog, g, "q4_k_m", model=m).decode_tokens_per_s for g, m in cases]
     for (_, m), a, b in zip(cases, with_, without):
         layers = (small if m == "qwen2.5-3b" else large).n_layers

@@ -31,12 +31,11 @@ def test_3090_llama_7b_f16_matches_llama_cpp_measurement():
     # decodes at its own fitted bandwidth share (engine_speed.FITTED, with its decode kernels: gguf_decode), so the
     # tg row comes back scaled by that share over the prior, plus every layer's small kernels' fixed time.
     from advisor.core.speed.engine_speed import PRIOR_BANDWIDTH, engine_speed
-    from advisor.core.speed.gguf_decode import LAYER_KERNELS_S_PER_LAYER
 
     tg = speed(llama2_7b(), PlannedJob(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=128), one_3090())
     pp = speed(llama2_7b(), PlannedJob(weights="fp16", engine="llama.cpp", kv_dtype="fp16", context_len=512), one_3090())
     share = engine_speed(Engine.LLAMA_CPP).bandwidth / PRIOR_BANDWIDTH
-    step_s = 1 / (48.52 * share) + LAYER_KERNELS_S_PER_LAYER * llama2_7b().n_layers
+    step_s = 1 / (48.52 * share) + engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer * llama2_7b().n_layers
     assert tg.decode_tokens_per_s == pytest.approx(1 / step_s, rel=0.03)
     assert pp.prefill_tokens_per_s == pytest.approx(4407, rel=0.08)
     assert tg.bottleneck is Bottleneck.MEMORY_BANDWIDTH

@@ -1079,3 +1079,13 @@ def test_an_ollama_row_runs_the_flash_attention_its_build_had_by_default(model, 
     row = {"engine": "ollama", "model_id": model, "source_date": date, "engine_version": "", "flash_attention": stated}
     assert speed_fidelity.attention_of(row).get("attention") == attention
     assert speed_fidelity.OLLAMA_FLASH_AUTO_SINCE == "2026-05-29"
+
+
+@pytest.mark.parametrize(("stated", "attention"), [("yes", "flash"), ("no", "sdpa"), ("eager", "eager"), ("", None)])
+def test_a_transformers_row_runs_the_attention_it_states(stated, attention):
+    # 'eager': transformers' unfused attention (its default before 4.36), an option the user sets (--attention eager)
+    row = {"engine": "transformers", "model_id": "llama-2-7b", "source_date": "2023-11-30", "flash_attention": stated}
+    assert speed_fidelity.attention_of(row).get("attention") == attention
+    if attention == "eager":  # the job the benchmark runs writes its prompt's scores to memory, as the app says of it
+        job = speed_fidelity.job_of(ROWS["h61c-optbllama-a100-llama-2-7b-fp16-eager-b1"])
+        assert job.attention.value == "eager" and job.scores_in_memory
