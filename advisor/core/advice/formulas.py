@@ -91,7 +91,11 @@ def _training_memory() -> tuple[Formula, ...]:
                          "PyTorch FSDP _post_forward_reshard at 3ade90a6 (root not resharded after forward)")),
         Formula(term="LoRA / QLoRA", formula="r × (d_in + d_out) trainable parameters per adapted matrix (fp32 with "
                 "gradients and AdamW states); QLoRA: NF4 base with optional double quantization plus a transient "
-                "dequantized layer.", sources=("LoRA arXiv:2106.09685", "QLoRA arXiv:2305.14314")),
+                "dequantized layer; with PEFT's prepare_model_for_kbit_training the embeddings, output layer and "
+                "norms in fp32 (4 bytes), under mixed precision the residual stream too and a 16-bit copy of the "
+                "output layer kept for its backward.",
+                sources=("LoRA arXiv:2106.09685", "QLoRA arXiv:2305.14314",
+                         "peft src/peft/utils/other.py at 5d602fdb (prepare_model_for_kbit_training)")),
         Formula(term="LitGPT adapters", formula="adapter: (layers − 2) × (10 × hidden + heads) trainable parameters "
                 "(a learned 10-token prompt and a gate per layer from the third); adapter v2 adds 2 × out_features "
                 "per Linear (bias and scale, lm_head included) and the norms; frozen 16-bit (or bnb 4-bit) base.",

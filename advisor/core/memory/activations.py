@@ -198,10 +198,11 @@ def _layer_terms(arch: ModelArch, seq: int, impl: AttentionImpl, saved: SavedInp
 def train_activation_bytes(
     arch: ModelArch, seq: int, micro_batch: int, impl: AttentionImpl, ckpt: Checkpointing,
     n_layers: int | None = None, tp: int = 1, in_flight: int = 1, act_bytes: int = ACT_BYTES,
-    saved: SavedInputs = FULL_TRAINING, sequence_parallel: bool = False,
+    saved: SavedInputs = FULL_TRAINING, sequence_parallel: bool = False, stream_bytes: int | None = None,
 ) -> float:
     """Saved activations of ``n_layers`` layers for ``in_flight`` micro-batches (Korthikanti §4); with
-    ``sequence_parallel`` the layer inputs and the norms' tensors are split over the ``tp`` ranks too."""
+    ``sequence_parallel`` the layer inputs and the norms' tensors are split over the ``tp`` ranks too. The layer
+    inputs full checkpointing keeps are the residual stream's, ``stream_bytes`` an element (default ``act_bytes``)."""
     layers = arch.n_layers if n_layers is None else n_layers
     tokens = seq * micro_batch
     rep, split, scores = _layer_terms(arch, seq, impl, saved)
@@ -211,7 +212,7 @@ def train_activation_bytes(
     scale = act_bytes / ACT_BYTES
     per_layer = tokens * scale * (rep + (split + scores) / tp)
     if ckpt is Checkpointing.FULL:
-        kept = tokens * act_bytes * arch.hidden_size * layers / stream
+        kept = tokens * (stream_bytes or act_bytes) * arch.hidden_size * layers / stream
         return kept * in_flight + per_layer  # one layer recomputed at a time during backward
     if ckpt is Checkpointing.SELECTIVE:
         per_layer -= tokens * scale * scores / tp

@@ -24,7 +24,14 @@ from advisor.core.memory.inference import TP_SPLITS, base_format_name, per_gpu_w
 from advisor.core.memory.objectives import reference_weights_bytes
 from advisor.core.memory.sharding import SHARDED, degrees, layer_params, optimizer_in_backward_grad_bytes
 from advisor.core.memory.states import adapter_states_bytes, full_states_bytes, param_bytes, trainable_params_of
-from advisor.core.memory.train_buffers import as_trained, four_bit_base, four_bit_bytes, four_bit_lm_head, lora_padded
+from advisor.core.memory.train_buffers import (
+    as_trained,
+    four_bit_base,
+    four_bit_bytes,
+    four_bit_lm_head,
+    kbit_upcast,
+    lora_padded,
+)
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import ADAPTER_PROMPT_LENGTH, ADAPTER_START_LAYER, ParamCounts, count_params
 
@@ -113,6 +120,11 @@ def _whole_states(arch: ModelArch, planned: PlannedJob, counts: ParamCounts, tra
         if notes is not None:
             notes.append("lm_head stored in 4 bits too (Lightning Fabric BitsandbytesPrecision replaces every "
                          "nn.Linear)")
+    if kbit_upcast(planned):  # every weight left in 16 bits now 4 bytes (train_buffers.kbit_upcast)
+        weights += (counts.total - counts.linear) * 2
+        if notes is not None:
+            notes.append("embeddings, output layer and norms cast to fp32 (PEFT prepare_model_for_kbit_training): "
+                         f"{(counts.total - counts.linear) * 2 / 2**30:.2f} GiB more")
     if notes is not None:
         _adapter_notes(planned, trainable, notes)
     return weights, adapters, grads, optim

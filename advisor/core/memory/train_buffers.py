@@ -40,6 +40,7 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
     """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
     seq = max(1, job.seq_len // cp)
     act_bytes = 4 if job.precision is Precision.FP32 else 2
+    stream_bytes = 4 if kbit_upcast(job) else act_bytes  # the residual stream from an fp32 embedding (``kbit_upcast``)
     # 2-D FSDP × TP (``PlannedJob.tp``) is torchtitan's plan, which always splits the residual stream along the
     # sequence between the blocks (sequence parallelism, ``activations`` module docstring); the plain
     # tensor-parallel scheme keeps it whole on every rank (Megatron without sequence parallelism).
@@ -51,13 +52,13 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
         # only, the others keep everything.
         ckpt = -(-layers // job.checkpoint_every)
         kept = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, ckpt, tp, in_flight,
-                                      act_bytes, saved, sp)
+                                      act_bytes, saved, sp, stream_bytes)
         full = train_activation_bytes(arch, seq, job.batch, job.attention, Checkpointing.NONE, layers - ckpt, tp,
                                       in_flight, act_bytes, saved, sp)
         acts = kept + full
     else:
         acts = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, layers, tp, in_flight,
-                                      act_bytes, saved, sp)
+                                      act_bytes, saved, sp, stream_bytes)
     if job.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
         if notes is not None:
@@ -138,6 +139,17 @@ def four_bit_bytes(job: Job) -> float:
     return weight_format(base_format_name(job), job.quant_group_size, job.double_quant).bits_per_weight / 8
 
 
+def kbit_upcast(job: Job) -> bool:
+    """A QLoRA job whose script runs PEFT's ``prepare_model_for_kbit_training`` (``Job.kbit_upcast``): "cast all non
+    INT8 parameters to fp32" — every fp16 / bf16 parameter that is not a bitsandbytes ``Params4bit``, i.e. the
+    embedding, the lm_head (bitsandbytes leaves it unquantized) and the norms (peft src/peft/utils/other.py
+    L204-L209 at 5d602fdb). With autocast the embedding's fp32 output then makes the residual stream fp32 (each
+    block adds its 16-bit output to it), and the lm_head's matmul runs on an fp16 copy of its fp32 weight that
+    autocast does not cache for a frozen weight (``cached_cast`` caches leaves that require grad only,
+    aten/src/ATen/autocast_mode.cpp) and that the matmul keeps for its backward."""
+    return job.kbit_upcast and job.method is Method.QLORA and job.framework is Framework.HF
+
+
 def four_bit_base(job: Job) -> bool:
     """The frozen base is stored in 4 bits (QLoRA, or LitGPT adapters with --quantize bnb.nf4)."""
     return job.method is Method.QLORA or (job.method.litgpt_adapter and job.weights.lower() in ("nf4", "fp4"))
@@ -167,6 +179,11 @@ def forward_buffers(arch: ModelArch, planned: PlannedJob, tp: int, notes: list[s
                          + (", the lm_head the largest" if largest > largest_linear_params(arch) else "")
                          + (f", {dequant} bytes per element (an fp16 dequantized copy and its bf16 cast)"
                             if dequant > 2 else ""))
+    if kbit_upcast(planned) and planned.precision is Precision.AMP:
+        counts = count_params(arch)
+        extra += (counts.lm_head or counts.embedding) * 2 / tp
+        if notes is not None:
+            notes.append("the fp32 output layer's 16-bit copy for its matmul, kept for the backward (autocast)")
     return extra
 
 

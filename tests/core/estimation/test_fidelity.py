@@ -330,3 +330,12 @@ def test_a_compiled_row_of_a_build_whose_loss_stayed_eager_is_a_known_gap(framew
     row = {"mechanisms": f"framework:{framework};compile", "source_date": date}
     assert bool(fidelity.pre_loss_compile_build(row)) is gap
     assert not fidelity.pre_loss_compile_build(dict(row, mechanisms=f"framework:{framework}"))
+
+
+def test_kbit_upcast_mechanism_is_the_kbit_upcast_option():
+    # fitcheck's harness runs PEFT's prepare_model_for_kbit_training on its QLoRA rows, without autocast (precision fp32)
+    row = ROWS.get("h61f-fitcheck-final-q7-qr16-b1-s1024-eager") or pytest.skip("row gone")
+    workload = fidelity.build_workload(row)
+    assert workload.kbit_upcast and workload.precision.value == "fp32"
+    assert fidelity.evaluate(dict(row, mechanisms="optimizer-kernel:foreach")).estimate_bytes < \
+        fidelity.evaluate(row).estimate_bytes

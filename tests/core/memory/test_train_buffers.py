@@ -104,3 +104,31 @@ def test_the_assumptions_say_what_the_loss_keeps(framework, compile, words):
 
     job = PlannedJob(**TRAIN, seq_len=2048, framework=framework, compile=compile)
     assert any(words in a for a in estimate_memory(LLAMA3_8B, job).assumptions)
+
+
+def _qlora(**kw):
+    return PlannedJob(**{**TRAIN, "method": "qlora", "weights": "nf4", "seq_len": 2048, "batch": 1,
+                         "checkpointing": "full", **kw})
+
+
+def test_peft_kbit_upcast_puts_the_16_bit_weights_and_the_residual_stream_in_fp32():
+    # prepare_model_for_kbit_training (peft utils/other.py at 5d602fdb) casts every weight bitsandbytes left in 16
+    # bits to fp32: the embedding, the lm_head and the norms, 2 bytes more each.
+    from advisor.core.model.params import count_params
+
+    c = count_params(LLAMA3_8B)
+    base, up = full_sizes(LLAMA3_8B, _qlora()), full_sizes(LLAMA3_8B, _qlora(kbit_upcast=True))
+    assert up.weights - base.weights == pytest.approx((c.total - c.linear) * 2)
+    assert (c.total - c.linear) * 2 / 2**30 == pytest.approx(1.96, abs=0.01)  # Llama 3 8B: ~2 GB more
+    # the fp32 embedding's output keeps the residual stream fp32: each checkpointed layer input 2 bytes more
+    assert up.activations - base.activations == pytest.approx(2048 * 2 * LLAMA3_8B.hidden_size * LLAMA3_8B.n_layers)
+    # autocast runs the lm_head on an fp16 copy of its fp32 weight, kept for its backward
+    assert up.buffers - base.buffers == pytest.approx(c.lm_head * 2)
+
+
+def test_kbit_upcast_in_fp32_training_has_no_16_bit_copy_and_only_qlora_in_peft_takes_it():
+    base, up = (full_sizes(LLAMA3_8B, _qlora(precision="fp32", kbit_upcast=k)) for k in (False, True))
+    assert up.buffers == base.buffers and up.activations == base.activations  # the stream is fp32 already
+    assert up.weights > base.weights
+    for other in (dict(framework="torchtune"), dict(method="lora", weights="bf16")):
+        assert full_sizes(LLAMA3_8B, _qlora(kbit_upcast=True, **other)) == full_sizes(LLAMA3_8B, _qlora(**other))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from advisor.core.job.choices import (
     ActivationQuant,
     Checkpointing,
+    Framework,
     Loss,
     Method,
     Mode,
@@ -100,6 +101,15 @@ SETTINGS = (
                     when=(("weights", FOUR_BIT),)),
         tip="Training on a 4-bit base with bitsandbytes older than 0.43.2: every 4-bit layer keeps its input for "
             "the backward pass, not only the layers with an adapter."),
+    Setting(
+        "kbit_upcast", "fp32 embeddings (PEFT)", "QLoRA with PEFT's prepare_model_for_kbit_training: the "
+        "embeddings, the output layer and the norms cast to fp32", Section.FRAMEWORK, Widget.SWITCH,
+        flag="--kbit-upcast",
+        where=Where(modes=(Mode.TRAIN,), methods=(Method.QLORA,), frameworks=(Framework.HF,)),
+        tip="QLoRA scripts that call PEFT's prepare_model_for_kbit_training (PEFT's QLoRA recipe) cast every weight "
+            "left in 16 bits, the embeddings, the output layer and the norms, to fp32: twice their memory (Llama "
+            "3 8B: about 2 GB more), and with mixed precision the residual stream runs in fp32 too. Current TRL "
+            "does not call it."),
     Setting(
         "expandable_segments", "PyTorch expandable segments", "PyTorch's allocator with expandable segments (less "
         "memory reserved beyond what is allocated)", Section.FRAMEWORK, Widget.SWITCH, flag="--expandable-segments",
