@@ -124,7 +124,7 @@ def _whole_states(arch: ModelArch, planned: PlannedJob, counts: ParamCounts, tra
         weights += (counts.total - counts.linear) * 2
         if notes is not None:
             notes.append("embeddings, output layer and norms cast to fp32 (PEFT prepare_model_for_kbit_training): "
-                         f"{(counts.total - counts.linear) * 2 / 2**30:.2f} GiB more")
+                         f"{(counts.total - counts.linear) * 2 / 2**30:.2f} GiB more in the whole model")
     if notes is not None:
         _adapter_notes(planned, trainable, notes)
     return weights, adapters, grads, optim
