@@ -29,6 +29,7 @@ from advisor.core.memory.states import trainable_params_of
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.model.params import count_params
 from advisor.core.speed.gguf_paths import GgufPath, gguf_path, gguf_peak_flops
+from advisor.core.speed.matmul_rates import MATMUL_ACHIEVABLE_TFLOPS, TYPICAL_MATMUL_SHARE
 from advisor.core.units import TERA
 
 # --- Efficiencies (achieved / peak), each from one published measurement ------------------
@@ -39,8 +40,12 @@ DECODE_BANDWIDTH_EFFICIENCY = 48.52 * 12.55 * 1.073741824 / 936
 # Matmul-bound inference (prefill, large-batch decode): same PR, RTX 3090, LLaMA 7B F16
 # pp512 = 4407 t/s → 2 × 6.74e9 × 4407 = 59.4 TFLOP/s of the 142 TFLOP/s FP16 tensor peak
 # (FP16 accumulate, which llama.cpp's cuBLAS F16 GEMM uses). Applied to whatever peak the
-# engine runs at (see ``peak_flops``).
-INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
+# engine runs at (see ``peak_flops``), on a card of typical matmul efficiency: the 3090's GEMMs reach its whole peak
+# (``matmul_rates``: PyTorch's BF16 GEMM 76.58 of 71.2 TFLOP/s, its boost clock above the datasheet's), 1 /
+# ``TYPICAL_MATMUL_SHARE`` times a typical card's share (``matmul_share``), so that share over it (since the twelfth
+# session; 0.418 before, when the 3090 was taken at a typical card's share).
+INFERENCE_COMPUTE_EFFICIENCY = (2 * 6.74e9 * 4407 / 142e12 * TYPICAL_MATMUL_SHARE
+                                / min(1.0, MATMUL_ACHIEVABLE_TFLOPS[("rtx-3090", "16")] / 71.2))
 
 # The per-engine figures (bandwidth and compute shares, the per-token floor of a decode step)
 # are fitted to published tokens/s in ``advisor.core.speed.engine_speed``; the two above are its
@@ -74,11 +79,12 @@ TRAIN_MFU_BY_FAMILY: dict[str, float] = {"NVIDIA sm_80": 0.50}
 # matmul shares give at equal figures. AMD gfx1100 against NVIDIA sm_86: AUGMXNT/rdna3-training-tests README.md at
 # 38df683d (2024-02-18; LLaMA-Factory, the HF Trainer, TinyLlama 1.1B, LoRA on q and v, fp16, batch 4 x 4, three
 # epochs of wiki_demo; ROCm 6.0 against CUDA): RX 7900 XTX 886 s LoRA and 887 s QLoRA, RTX 3090 706 s and 717 s, a
-# speed ratio of 0.80 (geometric mean), where the peaks (122.8 and 71.2 TFLOP/s) and the 7900 XTX's measured matmul
-# share (``MATMUL_ACHIEVABLE_TFLOPS``) give 1.54: 0.80 / 1.54 = 0.52. The same runs check the model across NVIDIA
+# speed ratio of 0.80 (geometric mean), where the peaks (122.8 and 71.2 TFLOP/s) and the two cards' measured matmul
+# shares (``MATMUL_ACHIEVABLE_TFLOPS``: the 7900 XTX 71.7 %; the 3090 its whole peak, since the twelfth session — 0.52
+# before, with the 3090 taken at a typical card's share) give 1.24: 0.80 / 1.24 = 0.65. The same runs check the model across NVIDIA
 # families: the RTX 4090 took 305 s and 308 s, 2.31 and 2.33 times as fast as the 3090, where the peaks give 2.32.
 # (A test recomputes the share from these seconds and the catalog's cards.)
-TRAIN_MFU_RELATIVE: dict[str, tuple[str, float]] = {"AMD gfx1100": ("NVIDIA sm_86", 0.52)}
+TRAIN_MFU_RELATIVE: dict[str, tuple[str, float]] = {"AMD gfx1100": ("NVIDIA sm_86", 0.65)}
 TRAIN_MFU_RELATIVE_SOURCE: dict[str, str] = {
     "AMD gfx1100": "the same LLaMA-Factory run timed on an RX 7900 XTX and an RTX 3090 (AUGMXNT/rdna3-training-tests)"}
 #: Frameworks whose calibration rows give a family's figure, which every other framework is measured against.
@@ -299,36 +305,7 @@ def runs_fp8(gpu: Gpu, job: Job) -> bool:
                 and job.engine is not Engine.TRANSFORMERS and not job.engine.gguf)
 
 
-# --- How much of its tensor peak a card's matmuls can reach (inference) -----------------------
-#: Maximum achievable matmul FLOP/s (MAMF), TFLOP/s, dense, by catalog GPU id and input precision
-#: ("16": BF16, "8": FP8 e4m3): the best of a brute-force search over GEMM shapes with PyTorch,
-#: mean of 100 iterations (stas00/ml-engineering compute/accelerator/README.md, "Maximum Achievable
-#: Matmul FLOPS comparison table", commit 744d01e18b79512572f64a6bbd8b5f4a725203a7). Cards reach
-#: different shares of their datasheet peak (A100 SXM 271.2 of 312 = 86.9 %; H100 SXM 794.5 of 989 =
-#: 80.3 %, FP8 1402.6 of 1979 = 70.9 %), so one per-engine compute share (``engine_speed``), fitted on
-#: some cards, over- or under-states the others by that ratio. The table's rows map to catalog ids as
-#: named there: 'A100 SXM' (both SXM4 memory sizes), 'A100 PCIe' (both PCIe sizes), 'H100 SXM', 'H200
-#: SXM' (BF16: 'H200 is the same' as H100 SXM; FP8 its own row), B200, B300, MI300X, MI325X, MI355X.
-MATMUL_ACHIEVABLE_TFLOPS: dict[tuple[str, str], float] = {
-    ("a100-80gb-sxm", "16"): 271.2, ("a100-40gb-sxm", "16"): 271.2,
-    ("a100-80gb-pcie", "16"): 252.9, ("a100-40gb-pcie", "16"): 252.9,
-    ("h100-sxm", "16"): 794.5, ("h200-sxm", "16"): 794.5,
-    ("h100-sxm", "8"): 1402.6, ("h200-sxm", "8"): 1453.4,
-    ("b200", "16"): 1745.0, ("b200", "8"): 3432.5, ("b300", "16"): 1769.0, ("b300", "8"): 3353.3,
-    ("mi300x", "16"): 668.4, ("mi325x", "16"): 784.9, ("mi355x", "16"): 1565.0,
-    # RDNA 3 (gfx1100), whose datasheet peak counts dual-issue WMMA: the best BF16 torch.mm of square matrices 1,024
-    # to 10,240 wide, 30 iterations after 6 warm-ups (zzc0721/torch-performance-test-data test.py at 17b02a91; the
-    # method reads 246-265 on an A100 and 758-790 on an H100 in the same table, within 3 % of the rows above):
-    # RX 7900 XT 83.18 of 103.0 (80.8 %, database.md at 07858687, ROCm 7.0, PyTorch 2.8), RX 7900 XTX 88.09 of
-    # 122.8 (71.7 %; issue #103 of that repository, 2026-01-03, ROCm 7.1, PyTorch 2.10). So gfx1100's GEMMs reach
-    # about the share NVIDIA's do: its slower training is not in its matmuls (``TRAIN_MFU_RELATIVE``).
-    ("rx-7900-xt", "16"): 83.18, ("rx-7900-xtx", "16"): 88.09,
-}
-#: The share a card missing from that table is taken to reach: the median of the table's NVIDIA BF16
-#: rows (A100 SXM 86.9, GH200 83.8, A100 PCIe 81.1, H100 SXM 80.3, B300 78.6, B200 77.6, GB200 72.9 %).
-#: The engines' compute shares are relative to a card at this share, so a card missing from the
-#: table keeps the engine's share of its datasheet peak.
-TYPICAL_MATMUL_SHARE = 0.803
+# --- How much of its tensor peak a card's matmuls can reach: ``matmul_rates`` (the measured table) -----------
 
 
 def matmul_share(gpu: Gpu, job: Job) -> float:
@@ -338,10 +315,13 @@ def matmul_share(gpu: Gpu, job: Job) -> float:
     if job.mode is Mode.INFERENCE and job.engine.gguf and gguf_path(gpu, job.weights) is not GgufPath.CUBLAS:
         return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
     key = (gpu.id, "8" if runs_fp8(gpu, job) else "16")
-    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, job)
+    # the share of the peak the measurement ran at (FP8, or 16-bit with FP32 accumulation), a fact of the card's clocks
+    # and power that holds for its other paths too (llama.cpp's F16 GEMMs accumulate in FP16 at twice that peak)
+    peak = gpu.fp8_tflops_dense if key[1] == "8" else (gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense)
+    mamf = MATMUL_ACHIEVABLE_TFLOPS.get(key)
     if mamf is None or not peak:
         return 1.0
-    return min(1.0, mamf * TERA / peak) / TYPICAL_MATMUL_SHARE
+    return min(1.0, mamf / peak) / TYPICAL_MATMUL_SHARE
 
 
 def bandwidth_bytes_per_s(gpu: Gpu) -> float | None:

@@ -2,6 +2,8 @@
 scales an engine's compute share by the card's measured maximum achievable matmul FLOP/s (stas00/ml-engineering
 compute/accelerator/README.md at 744d01e1) over a typical card's share."""
 
+import statistics
+
 import pytest
 
 from advisor.core.job.planned import PlannedJob
@@ -37,7 +39,7 @@ def test_a100_reaches_more_of_its_peak_than_hopper_fp8(gpus):
 
 def test_a_card_without_a_measurement_keeps_the_engines_share(gpus):
     w = PlannedJob(engine="vllm", weights="bf16")
-    assert flops.matmul_share(gpus["rtx-3090"], w) == 1.0
+    assert flops.matmul_share(gpus["rtx-4080"], w) == 1.0
     assert flops.matmul_share(gpus["l40s"], PlannedJob(engine="vllm", weights="fp8")) == 1.0
     # transformers runs an FP8 checkpoint's GEMMs at the BF16 rate (flops.peak_flops): the BF16 row applies
     assert flops.matmul_share(gpus["h100-sxm"], PlannedJob(engine="transformers", weights="fp8")) == pytest.approx(
@@ -62,3 +64,20 @@ def test_prefill_on_a100_scales_with_its_share(gpus):
         flops.MATMUL_ACHIEVABLE_TFLOPS.clear()
         flops.MATMUL_ACHIEVABLE_TFLOPS.update(saved)
     assert with_share / without == pytest.approx(271.2 / 312 / 0.803, rel=0.02)
+
+
+def test_consumer_and_inference_cards_as_measured(gpus):
+    # zzc0721/torch-performance-test-data database.md at 9d828276: the median of each card's desktop / server rows.
+    t, w = flops.MATMUL_ACHIEVABLE_TFLOPS, PlannedJob(engine="vllm", weights="bf16")
+    assert t[("rtx-4090", "16")] == pytest.approx(statistics.median([162.39, 163.09, 164.81, 165.71, 170.06, 173.31]))
+    assert t[("rtx-5090", "16")] == pytest.approx(statistics.median([221.65, 236.03, 240.05, 242.18]), abs=0.01)
+    assert t[("t4", "16")] == statistics.median([41.91, 42.71, 41.93])  # FP16: Turing has no BF16 units
+    # a power-capped inference card reaches less of its peak than a typical one ...
+    assert flops.matmul_share(gpus["t4"], w) == pytest.approx(41.93 / 65.0 / 0.803)
+    assert flops.matmul_share(gpus["l4"], w) == pytest.approx(70.89 / 121.0 / 0.803)
+    # ... a GeForce card, boosting above its datasheet clock, its whole peak (the cap), no more
+    assert t[("rtx-3090", "16")] > gpus["rtx-3090"].bf16_tflops_dense
+    assert flops.matmul_share(gpus["rtx-3090"], w) == pytest.approx(1 / 0.803)
+    # boards of one chip share its row
+    assert t[("rtx-5060-ti-8gb", "16")] == t[("rtx-5060-ti-16gb", "16")]
+    assert all(gid in gpus for gid, _ in t)
