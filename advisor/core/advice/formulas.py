@@ -160,8 +160,10 @@ def _speed() -> tuple[Formula, ...]:
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above; in llama.cpp and Ollama a MoE model's routed experts each take their share of "
                 f"the micro-batch in tiles of {prefill.MOE_PROMPT_TILE_TOKENS} tokens, so where that share is smaller "
-                f"their FLOPs cost tile / share as much); a prompt's attention without a fused kernel (transformers' eager attention, "
-                f"llama.cpp without flash attention, Ollama by default) also moves its scores through memory, "
+                f"their FLOPs cost tile / share as much; each card's measured matmul share of its peak moves c: power-capped "
+                f"inference cards reach less, GeForce cards above their datasheet clock their whole peak); a prompt's "
+                f"attention without a fused kernel (transformers' eager attention, llama.cpp and Ollama without flash "
+                f"attention) also moves its scores through memory, "
                 f"{scores.SCORE_BYTES[Engine.TRANSFORMERS]:g} and {scores.SCORE_BYTES[Engine.LLAMA_CPP]:g} bytes a score, "
                 f"at the bandwidth share b; training 6·P per token, 8·P with full "
                 f"recomputation, at {flops.TRAIN_MFU:.0%} model-FLOPs utilisation ("
@@ -184,7 +186,9 @@ def _speed() -> tuple[Formula, ...]:
                          "this project's H100 measurement (tests/data/device/h100-sxm-2026-11-26.jsonl)",
                          "Loshchilov & Hutter arXiv:1711.05101 (AdamW); torch/optim/adamw.py at 002d2f0b (foreach and fused AdamW)",
                          "transformers modeling_llama.py at 00227283 (eager attention); llama.cpp src/llama-graph.cpp at "
-                         "434f71a5 (attention without flash attention)")),
+                         "434f71a5 (attention without flash attention)",
+                         "maximum achievable matmul FLOP/s: stas00/ml-engineering compute/accelerator/README.md at "
+                         "744d01e1; zzc0721/torch-performance-test-data database.md at 9d828276")),
     )
 
 
