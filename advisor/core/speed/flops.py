@@ -40,12 +40,9 @@ DECODE_BANDWIDTH_EFFICIENCY = 48.52 * 12.55 * 1.073741824 / 936
 # Matmul-bound inference (prefill, large-batch decode): same PR, RTX 3090, LLaMA 7B F16
 # pp512 = 4407 t/s → 2 × 6.74e9 × 4407 = 59.4 TFLOP/s of the 142 TFLOP/s FP16 tensor peak
 # (FP16 accumulate, which llama.cpp's cuBLAS F16 GEMM uses). Applied to whatever peak the
-# engine runs at (see ``peak_flops``), on a card of typical matmul efficiency: the 3090's GEMMs reach its whole peak
-# (``matmul_rates``: PyTorch's BF16 GEMM 76.58 of 71.2 TFLOP/s, its boost clock above the datasheet's), 1 /
-# ``TYPICAL_MATMUL_SHARE`` times a typical card's share (``matmul_share``), so that share over it (since the twelfth
-# session; 0.418 before, when the 3090 was taken at a typical card's share).
-INFERENCE_COMPUTE_EFFICIENCY = (2 * 6.74e9 * 4407 / 142e12 * TYPICAL_MATMUL_SHARE
-                                / min(1.0, MATMUL_ACHIEVABLE_TFLOPS[("rtx-3090", "16")] / 71.2))
+# engine runs at (see ``peak_flops``). The 3090's measured matmul rate (``matmul_rates``) is of its FP32-accumulate
+# peak, not this one, so it does not move this share (``matmul_share``).
+INFERENCE_COMPUTE_EFFICIENCY = 2 * 6.74e9 * 4407 / 142e12
 
 # The per-engine figures (bandwidth and compute shares, the per-token floor of a decode step)
 # are fitted to published tokens/s in ``advisor.core.speed.engine_speed``; the two above are its
@@ -315,13 +312,13 @@ def matmul_share(gpu: Gpu, job: Job) -> float:
     if job.mode is Mode.INFERENCE and job.engine.gguf and gguf_path(gpu, job.weights) is not GgufPath.CUBLAS:
         return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
     key = (gpu.id, "8" if runs_fp8(gpu, job) else "16")
-    # the share of the peak the measurement ran at (FP8, or 16-bit with FP32 accumulation), a fact of the card's clocks
-    # and power that holds for its other paths too (llama.cpp's F16 GEMMs accumulate in FP16 at twice that peak)
-    peak = gpu.fp8_tflops_dense if key[1] == "8" else (gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense)
-    mamf = MATMUL_ACHIEVABLE_TFLOPS.get(key)
-    if mamf is None or not peak:
+    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, job)
+    measured_at = gpu.fp8_tflops_dense if key[1] == "8" else (gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense)
+    if mamf is None or not peak or not measured_at or abs(peak / TERA - measured_at) > 1e-6 * measured_at:
+        # not the peak the measurement ran at: a GeForce card's FP16-accumulate GEMMs (llama.cpp's F16 prompts) run
+        # at twice its FP32-accumulate peak under the same power limit, where its PyTorch rate says nothing
         return 1.0
-    return min(1.0, mamf / peak) / TYPICAL_MATMUL_SHARE
+    return min(1.0, mamf / measured_at) / TYPICAL_MATMUL_SHARE
 
 
 def bandwidth_bytes_per_s(gpu: Gpu) -> float | None:

@@ -81,3 +81,12 @@ def test_consumer_and_inference_cards_as_measured(gpus):
     # boards of one chip share its row
     assert t[("rtx-5060-ti-8gb", "16")] == t[("rtx-5060-ti-16gb", "16")]
     assert all(gid in gpus for gid, _ in t)
+
+
+def test_a_measured_share_moves_only_the_peak_it_was_measured_at(gpus):
+    # PyTorch's BF16 GEMM on a GeForce card accumulates in FP32; llama.cpp's F16 prompt GEMMs accumulate in FP16 at
+    # twice that peak, under the same power limit: the measurement does not move them
+    rtx3090 = gpus["rtx-3090"]
+    assert flops.peak_flops(rtx3090, PlannedJob(engine="llama.cpp", weights="f16")) == pytest.approx(142e12)
+    assert flops.matmul_share(rtx3090, PlannedJob(engine="llama.cpp", weights="f16")) == 1.0
+    assert flops.matmul_share(rtx3090, PlannedJob(engine="vllm", weights="bf16")) == pytest.approx(1 / 0.803)
