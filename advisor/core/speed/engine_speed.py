@@ -25,7 +25,8 @@ Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   off): one share for every card had put GDDR cards' 7B steps 11 % too slow and HBM cards' 2 % too fast in vLLM's
   calibration rows (a fast card's step is short, so a fixed time is more of it). llama.cpp's is fitted with its decode
   kernels (``speed_calibration.fit_gguf_decode``; tenth session 0.025, then 0.030 ms: without it a 3B Q4_K_M on an RTX
-  5090 decoded 80 % too fast; 0.035 ms with round 25's RTX 5070 Ti Qwen2.5 0.5B rows, twelfth session), and Ollama runs llama.cpp's kernels (``SIBLING_KERNELS``).
+  5090 decoded 80 % too fast; 0.035 ms with round 25's RTX 5070 Ti Qwen2.5 0.5B rows, twelfth session), and Ollama
+  runs llama.cpp's kernels (``SIBLING_KERNELS``).
 
 The values are fitted, not set by hand: ``benchmarks/speed_calibration.py`` splits the trusted
 rows of ``tests/data/speeds.csv`` by source (sha256 of the row's URL mod 3 == 0: held out; the
