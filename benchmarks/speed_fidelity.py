@@ -189,35 +189,12 @@ STATED_ATTENTION = {"yes": "flash", "no": "sdpa", "eager": "eager"}
 
 def attention_of(row: dict[str, str]) -> dict[str, str]:
     """``--attention`` as the row's ``flash_attention`` column states it: 'yes' → flash; 'no' → sdpa, flash
-    attention off (llama.cpp's prompt then writes its scores to memory; transformers' default without
+    attention off (llama.cpp's and Ollama's prompt then writes its scores to memory; transformers' default without
     FlashAttention-2 is PyTorch's fused SDPA); 'eager' → eager, transformers' own unfused attention (its default
-    for Llama and Mistral before SDPA became it in 4.36); empty → what the row's Ollama build did by default
-    (``ollama_default_attention``), else the app's default."""
+    for Llama and Mistral before SDPA became it in 4.36); empty → the app's default. An Ollama row that does not
+    state it says what its build ran by default (tests/data/SPEEDS.md, ``flash_attention``)."""
     stated = (row.get("flash_attention") or "").strip().lower()
-    if stated in STATED_ATTENTION:
-        return {"attention": STATED_ATTENTION[stated]}
-    return ollama_default_attention(row) if row.get("engine") == "ollama" else {}
-
-
-#: Ollama's flash attention by default (ollama/ollama at fb307609): since PR #16031 (9db4bdba, 2026-05-29) every GGML
-#: model runs under llama-server with ``--flash-attn auto`` where the GPUs support it (``LlamaServerFlashAttention``,
-#: llm/llama_server.go), the app's default; before it, ``GGML.FlashAttention`` (fs/ggml/ggml.go) turned it on only for
-#: listed architectures, added by commit: gpt-oss 85ccf735 (2025-08-26), qwen3 and qwen3moe 0bda7289 (2025-10-02),
-#: gemma3 c3c85aa0 (2025-10-15); every other model (llama, qwen2, gemma2, mistral …) ran it off unless
-#: OLLAMA_FLASH_ATTENTION was set. Commit dates: a release carrying each came days to weeks later.
-OLLAMA_FLASH_AUTO_SINCE = "2026-05-29"
-OLLAMA_FLASH_BY_MODEL_SINCE = (("gpt-oss", "2025-08-26"), ("qwen3-", "2025-10-02"), ("gemma-3-", "2025-10-15"))
-
-
-def ollama_default_attention(row: dict[str, str]) -> dict[str, str]:
-    """``--attention`` for an Ollama row that does not state it: off ('sdpa') where the row's build, by its date,
-    ran the model without flash attention by default (``OLLAMA_FLASH_BY_MODEL_SINCE``); the app's default (on)
-    for a build since ``OLLAMA_FLASH_AUTO_SINCE`` or a row of no date."""
-    date = build_date(row)
-    if not date or date >= OLLAMA_FLASH_AUTO_SINCE:
-        return {}
-    since = next((d for prefix, d in OLLAMA_FLASH_BY_MODEL_SINCE if (row.get("model_id") or "").startswith(prefix)), None)
-    return {} if since is not None and date >= since else {"attention": "sdpa"}
+    return {"attention": STATED_ATTENTION[stated]} if stated in STATED_ATTENTION else {}
 
 
 #: Sources whose engines were built without a checkpoint, on their filler weights (random, or left unfilled,

@@ -12,6 +12,7 @@ from advisor.core.job.choices import ActivationQuant, Checkpointing, Framework, 
 from advisor.core.job.frameworks import FRAMEWORK_NAMES, HOROVOD_FUSION_BYTES, PROFILES
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
+from advisor.core.job.settings import applies
 from advisor.core.job.settings import choice_label as said
 from advisor.core.memory.activations import (
     SavedInputs,
@@ -146,8 +147,9 @@ def kbit_upcast(job: Job) -> bool:
     L204-L209 at 5d602fdb). With autocast the embedding's fp32 output then makes the residual stream fp32 (each
     block adds its 16-bit output to it), and the lm_head's matmul runs on an fp16 copy of its fp32 weight that
     autocast does not cache for a frozen weight (``cached_cast`` caches leaves that require grad only,
-    aten/src/ATen/autocast_mode.cpp) and that the matmul keeps for its backward."""
-    return job.kbit_upcast and job.method is Method.QLORA and job.framework is Framework.HF
+    aten/src/ATen/autocast_mode.cpp) and that the matmul keeps for its backward. Only where the setting applies (QLoRA
+    with the Hugging Face trainer: its declaration's ``Where``)."""
+    return job.kbit_upcast and applies("kbit_upcast", job)
 
 
 def four_bit_base(job: Job) -> bool:

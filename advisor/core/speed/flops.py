@@ -103,14 +103,26 @@ TRAIN_MFU_BY_FRAMEWORK: dict[tuple[str, str], float] = {("hf", "NVIDIA sm_90"): 
 TRAIN_MFU_MEASURED_ON: dict[tuple[str, str], str] = {("hf", "NVIDIA sm_90"): "the HF Trainer measured on one H100"}
 
 
-def train_matmul_factor(gpu: Gpu) -> float:
-    """How much more (> 1) or less of its bf16 tensor peak ``gpu``'s matmuls reach than a typical card's
-    (``MATMUL_ACHIEVABLE_TFLOPS`` / the peak, over ``TYPICAL_MATMUL_SHARE``; 1 where not measured): a fact
-    of the card, apart from any framework (an MI300X reaches 51 % of its 1,307 TFLOP/s, an H100 80 %)."""
-    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get((gpu.id, "16")), gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense
+def measured_peak_tflops(gpu: Gpu, precision: str) -> float | None:
+    """The datasheet peak a ``MATMUL_ACHIEVABLE_TFLOPS`` row of ``precision`` ("16", "8") is a share of: FP8, or
+    16-bit with FP32 accumulation (the card's BF16 figure; its FP16-accumulate one where it has no other)."""
+    return gpu.fp8_tflops_dense if precision == "8" else (gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense)
+
+
+def card_matmul_factor(gpu: Gpu, precision: str = "16") -> float:
+    """How much more (> 1) or less of that peak ``gpu``'s matmuls reach than a typical card's
+    (``MATMUL_ACHIEVABLE_TFLOPS`` / ``measured_peak_tflops``, capped at the peak, over ``TYPICAL_MATMUL_SHARE``; 1
+    where not measured): a fact of the card, apart from any framework or engine (an MI300X reaches 51 % of its
+    1,307 TFLOP/s, an H100 80 %)."""
+    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get((gpu.id, precision)), measured_peak_tflops(gpu, precision)
     if mamf is None or not peak:
         return 1.0
     return min(1.0, mamf / peak) / TYPICAL_MATMUL_SHARE
+
+
+def train_matmul_factor(gpu: Gpu) -> float:
+    """``card_matmul_factor`` of the card's BF16 GEMMs, which training runs."""
+    return card_matmul_factor(gpu, "16")
 
 
 def train_mfu(gpu: Gpu, framework: str = "torchtitan") -> float:
@@ -311,14 +323,13 @@ def matmul_share(gpu: Gpu, job: Job) -> float:
     1 where the table has no row for the card and precision."""
     if job.mode is Mode.INFERENCE and job.engine.gguf and gguf_path(gpu, job.weights) is not GgufPath.CUBLAS:
         return 1.0  # measured for BF16 / FP8 GEMMs only: no figure for llama.cpp's int8 or Metal kernels
-    key = (gpu.id, "8" if runs_fp8(gpu, job) else "16")
-    mamf, peak = MATMUL_ACHIEVABLE_TFLOPS.get(key), peak_flops(gpu, job)
-    measured_at = gpu.fp8_tflops_dense if key[1] == "8" else (gpu.bf16_tflops_dense or gpu.fp16_acc16_tflops_dense)
-    if mamf is None or not peak or not measured_at or abs(peak / TERA - measured_at) > 1e-6 * measured_at:
+    precision = "8" if runs_fp8(gpu, job) else "16"
+    peak, measured_at = peak_flops(gpu, job), measured_peak_tflops(gpu, precision)
+    if not peak or not measured_at or abs(peak / TERA - measured_at) > 1e-6 * measured_at:
         # not the peak the measurement ran at: a GeForce card's FP16-accumulate GEMMs (llama.cpp's F16 prompts) run
         # at twice its FP32-accumulate peak under the same power limit, where its PyTorch rate says nothing
         return 1.0
-    return min(1.0, mamf / measured_at) / TYPICAL_MATMUL_SHARE
+    return card_matmul_factor(gpu, precision)
 
 
 def bandwidth_bytes_per_s(gpu: Gpu) -> float | None:
