@@ -142,7 +142,8 @@ def mechanism_options(row: dict[str, str]) -> dict[str, object]:
       ``grad-accum:N`` → ``--grad-accum N`` (micro-batches per optimizer step, as the row's script sets them);
       ``expandable-segments`` → ``--expandable-segments``;
       ``optimizer-kernel:KIND`` → ``--optimizer-kernel KIND`` (the AdamW implementation the row's script ran);
-      ``kbit-upcast`` → ``--kbit-upcast`` (the script calls PEFT's ``prepare_model_for_kbit_training``)
+      ``kbit-upcast`` → ``--kbit-upcast`` (the script calls PEFT's ``prepare_model_for_kbit_training``);
+      ``keeps-output`` → ``--keeps-output`` (the script's own loop holds the model's output through its step)
     """
     tags = mechanisms(row)
     unknown = set(tags) - MECHANISMS
@@ -170,7 +171,8 @@ _TEXT_TAGS = {"framework": "framework", "loss": "loss", "optimizer-kernel": "opt
 _COUNT_TAGS = {"tp": "tp", "cp": "cp", "checkpoint-every": "checkpoint_every", "grad-accum": "grad_accum_steps"}
 _SWITCH_TAGS = {"optimizer-in-backward": "optimizer_in_backward", "bnb-saves-input": "bnb_legacy",
                 "activation-offload": "activation_offload", "compile": "compile",
-                "expandable-segments": "expandable_segments", "kbit-upcast": "kbit_upcast"}
+                "expandable-segments": "expandable_segments", "kbit-upcast": "kbit_upcast",
+                "keeps-output": "keeps_output"}
 
 
 def measured_bytes(row: dict[str, str]) -> float:
@@ -286,7 +288,7 @@ def summed_layer_split(row: dict[str, str], workload: PlannedJob) -> bool:
 
 MECHANISMS = {"full-prompt-logits", "optimizer-in-backward", "chunked-ce", "op-sac", "bnb-saves-input", "framework",
               "loss", "tp", "cp", "checkpoint-every", "activation-offload", "compile", "expandable-segments",
-              "grad-accum", "optimizer-kernel", "kbit-upcast"}
+              "grad-accum", "optimizer-kernel", "kbit-upcast", "keeps-output"}
 
 
 def mechanisms(row: dict[str, str]) -> dict[str, str]:

@@ -102,6 +102,8 @@ class Job(Frozen):
     bnb_legacy: bool = Field(False, description="bitsandbytes < 0.43.2: every 4-bit Linear keeps its input")
     kbit_upcast: bool = Field(False, description="PEFT prepare_model_for_kbit_training: the weights left in 16 bits "
                                                  "(embeddings, lm_head, norms) cast to fp32")
+    keeps_output: bool = Field(False, description="The training loop holds the model's output (its logits) until the "
+                                                  "optimizer step: out = model(...); out.loss.backward()")
     activation_quant: ActivationQuant = Field(ActivationQuant.NONE, description="Saved activations in 8 bits")
     # Parallel degrees: Llama 3 405B trained with TP 8 and CP 16 (Dubey et al. 2024); 1,024 is far beyond.
     tp: int = Field(1, ge=1, le=1024, description="Tensor-parallel degree inside FSDP (2-D FSDP × TP)")

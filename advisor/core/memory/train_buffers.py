@@ -15,6 +15,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import applies
 from advisor.core.job.settings import choice_label as said
 from advisor.core.memory.activations import (
+    ACT_BYTES,
     SavedInputs,
     op_sac_activation_bytes,
     train_activation_bytes,
@@ -107,6 +108,19 @@ def loss_buffer_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
         chunks = max(1, -(-arch.vocab_size // arch.hidden_size))
         return train_logits_bytes(arch, seq, job.batch, tp) / chunks
     return train_logits_bytes(arch, seq, job.batch, tp) * (1 + 4 / LOGITS_TRAIN_BYTES_PER_ELEMENT)  # fp32-logits
+
+
+def kept_output_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
+    """The logits a training loop of the user's own keeps from the forward's end until its step ends (``Job.
+    keeps_output``, where its declaration applies): ``out = model(input_ids, labels=labels); out.loss.backward();
+    optimizer.step()`` holds ``out.logits``, the lm_head's output over the whole vocabulary, in its dtype (fp32 in
+    fp32 training, 16 bits otherwise: autocast runs the lm_head in 16 bits), beside what the loss keeps
+    (``loss_buffer_bytes``). The HF Trainer's ``compute_loss`` returns the loss alone, so the output object is gone
+    before the backward (transformers trainer.py ``training_step``). 0 where the option is off."""
+    if not (job.keeps_output and applies("keeps_output", job)):
+        return 0.0
+    logit_bytes = 4 if job.precision is Precision.FP32 else ACT_BYTES
+    return max(1, job.seq_len // cp) * job.batch * arch.vocab_size * logit_bytes / tp
 
 
 def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:

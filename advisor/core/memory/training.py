@@ -31,6 +31,7 @@ from advisor.core.memory.sharding import (
 from advisor.core.memory.train_buffers import (
     compiled_loss,
     eager_chunked_loss,
+    kept_output_bytes,
     loss_buffer_bytes,
     train_activations,
 )
@@ -64,16 +65,17 @@ def estimate_training(arch: ModelArch, planned: PlannedJob, detail: bool = True)
     b, a, before_words, after_words = _batch_free(arch, planned, detail)
     notes: list[str] | None = [f"framework: {describe(planned.framework)}", objective_note(planned), *before_words] \
         if detail else None
-    acts, logits, host = _micro_batch(planned, b, notes)
+    acts, logits, kept, host = _micro_batch(planned, b, notes)
     if notes is not None:
         notes += after_words
     for add in a.host_adds:  # offloaded states, after the offloaded activations (the same sums, in order)
         host += add
-    return _peak(planned, b, a, acts, logits, host, notes)
+    return _peak(planned, b, a, acts, logits + kept, kept, host, notes)
 
 
-def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -> tuple[float, float, float]:
-    """(activations on the GPU, logits and loss buffers, activations offloaded to host RAM) of one micro-batch."""
+def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -> tuple[float, float, float, float]:
+    """(activations on the GPU, logits and loss buffers, the output's logits a loop of the user's own keeps until its
+    step ends, activations offloaded to host RAM) of one micro-batch."""
     arch, tp, cp = b.arch, b.tp, b.cp
     wa = sequences_per_step(planned, notes)  # preference objectives: chosen and rejected sequences
     acts = train_activations(arch, wa, b.layers, tp, cp, b.in_flight, b.saved, notes)
@@ -90,11 +92,12 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
             notes.append(f"activation offloading: saved activations in host RAM; {ACT_OFFLOAD_LAYERS_ON_GPU} layers' "
                          "worth stay on the GPU (torchtune training/_activation_offloading.py)")
     logits = loss_buffer_bytes(arch, wa, tp, cp)
+    kept = kept_output_bytes(arch, wa, tp, cp)
     if planned.method is Method.ADAPTER_V2:
         # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
         logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
     if b.reward:
-        logits = 0.0
+        logits = kept = 0.0
         if notes is not None:
             notes.append("reward model: a scalar head instead of the vocabulary (no logits; transformers "
                          "AutoModelForSequenceClassification with num_labels=1, as TRL RewardTrainer uses)")
@@ -105,7 +108,10 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
                         "none)" if eager_chunked_loss(wa) else "")
                      + ("; compiled with the model: no 32-bit copy of the logits is stored" if compiled_loss(wa)
                         else ""))
-    return acts, logits, host
+        if kept:
+            notes.append("the training loop keeps the model's output: its logits over the whole vocabulary stay "
+                         "until the optimizer step ends")
+    return acts, logits, kept, host
 
 
 def _frozen_linears_note(planned: PlannedJob, lora: bool, notes: list[str]) -> None:
@@ -119,15 +125,17 @@ def _frozen_linears_note(planned: PlannedJob, lora: bool, notes: list[str]) -> N
                         "(bitsandbytes ≥ 0.43.2 for QLoRA)") + "; LoRA dropout masks not counted")
 
 
-def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logits: float, host: float,
+def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logits: float, kept: float, host: float,
           notes: list[str] | None) -> MemoryResult:
-    """The busiest phase of the step over the static states, with the allocator's reserve and the runtime."""
+    """The busiest phase of the step over the static states, with the allocator's reserve and the runtime. ``logits``
+    (the loss's buffers and ``kept``) is alive from the forward's end through the backward; ``kept``, the output a
+    loop of the user's own holds, until the optimizer step ends."""
     during, held_grads, grads = a.during, a.held_grads, a.grads
     phases = {
         "forward end": acts + logits + during + held_grads,
         "backward": acts + logits + during + held_grads + a.head_grad,  # every activation, the loss and lm_head gradients
-        "backward end": grads + a.comm + during,
-        "optimizer step": grads + a.step_temp,
+        "backward end": grads + a.comm + during + kept,
+        "optimizer step": grads + a.step_temp + kept,
     }
     peak_name = max(phases, key=phases.__getitem__)
     static = a.weights + b.adapters + a.reference + a.optim
@@ -143,8 +151,8 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
     at_peak = {
         "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
         "backward": dict(activations=acts, gradients=held_grads + a.head_grad, buffers=logits + during),
-        "backward end": dict(activations=0.0, gradients=grads, buffers=a.comm + during),
-        "optimizer step": dict(activations=0.0, gradients=grads, buffers=a.step_temp),
+        "backward end": dict(activations=0.0, gradients=grads, buffers=a.comm + during + kept),
+        "optimizer step": dict(activations=0.0, gradients=grads, buffers=a.step_temp + kept),
     }[peak_name]
     runtime = CUDA_CONTEXT_BYTES + nccl
     breakdown = MemoryBreakdown(weights=a.weights, optimizer=a.optim, adapters=b.adapters, allocator=allocator,

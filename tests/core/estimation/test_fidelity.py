@@ -131,31 +131,31 @@ PINNED = {
     "h57a-osgpu-l31-8b-qlora-r64-rtxpro6000s-b2-expensive-log4-alloc": 7,
     "h57a-osgpu-l31-8b-qlora-r64-rtxpro6000s-b2-expensive-log5-alloc": 7,
     "h58a-haloliger-qwen3-8b-b300-full-s16k-noliger": 5, "h58b-sdr-l31-8b-full-fsdp4-b32-4k-active": 24,
-    "h61f-fitcheck-final-l1b-qr16-b1-s1024-eager": 8, "h61f-fitcheck-final-l1b-qr16-b1-s1024-sdpa": 18,
-    "h61f-fitcheck-final-l3b-qr16-b1-s1024-eager": 7, "h61f-fitcheck-final-l3b-qr16-b1-s1024-sdpa": 12,
-    "h61f-fitcheck-final-q15c-qr16-b1-s1024-eager": 17, "h61f-fitcheck-final-q15c-qr16-b1-s1024-sdpa": 20,
-    "h61f-fitcheck-final-q7-qr16-b1-s1024-eager": 4, "h61f-fitcheck-final-q7-qr16-b1-s1024-sdpa": 7,
-    "h61f-fitcheck-p3-q15-lr32-b1-s2048-eager": 13, "h61f-fitcheck-p3-q15-lr32-b1-s2048-sdpa": 17,
-    "h61f-fitcheck-p3-q15-qr32-b1-s2048-eager": 16, "h61f-fitcheck-p3-q15-qr32-b1-s2048-sdpa": 24,
-    "h61f-fitcheck-p3-tinyllama-qr32-b1-s1024-eager": 9, "h61f-fitcheck-p3-tinyllama-qr32-b1-s1024-sdpa": 7,
-    "h61f-fitcheck-p3-tinyllama-qr32-b12-s1024-sdpa": 11, "h61f-fitcheck-p3-tinyllama-qr32-b2-s1024-eager": 13,
-    "h61f-fitcheck-p3-tinyllama-qr32-b2-s1024-sdpa": 8, "h61f-fitcheck-p3-tinyllama-qr32-b4-s1024-eager": 16,
-    "h61f-fitcheck-p3-tinyllama-qr32-b4-s1024-sdpa": 9, "h61f-fitcheck-p3-tinyllama-qr32-b8-s1024-eager": 18,
-    "h61f-fitcheck-p3-tinyllama-qr32-b8-s1024-sdpa": 10, "h61f-fitcheck-readme-q05-lr32-b2-s512-eager-nockpt": 20,
-    "h61f-fitcheck-readme-q05-lr32-b2-s512-sdpa-nockpt": 25,
+    "h61f-fitcheck-final-l1b-qr16-b1-s1024-eager": 11, "h61f-fitcheck-final-l1b-qr16-b1-s1024-sdpa": 5,
+    "h61f-fitcheck-final-l3b-qr16-b1-s1024-eager": 7, "h61f-fitcheck-final-l3b-qr16-b1-s1024-sdpa": 3,
+    "h61f-fitcheck-final-q15c-qr16-b1-s1024-eager": 3, "h61f-fitcheck-final-q15c-qr16-b1-s1024-sdpa": 6,
+    "h61f-fitcheck-final-q7-qr16-b1-s1024-eager": 7, "h61f-fitcheck-final-q7-qr16-b1-s1024-sdpa": 4,
+    "h61f-fitcheck-p3-q15-lr32-b1-s2048-eager": 5, "h61f-fitcheck-p3-q15-lr32-b1-s2048-sdpa": 9,
+    "h61f-fitcheck-p3-q15-qr32-b1-s2048-eager": 6, "h61f-fitcheck-p3-q15-qr32-b1-s2048-sdpa": 7,
+    "h61f-fitcheck-p3-tinyllama-qr32-b1-s1024-eager": 15, "h61f-fitcheck-p3-tinyllama-qr32-b1-s1024-sdpa": 7,
+    "h61f-fitcheck-p3-tinyllama-qr32-b12-s1024-sdpa": 11, "h61f-fitcheck-p3-tinyllama-qr32-b2-s1024-eager": 21,
+    "h61f-fitcheck-p3-tinyllama-qr32-b2-s1024-sdpa": 8, "h61f-fitcheck-p3-tinyllama-qr32-b4-s1024-eager": 26,
+    "h61f-fitcheck-p3-tinyllama-qr32-b4-s1024-sdpa": 9, "h61f-fitcheck-p3-tinyllama-qr32-b8-s1024-eager": 30,
+    "h61f-fitcheck-p3-tinyllama-qr32-b8-s1024-sdpa": 10, "h61f-fitcheck-readme-q05-lr32-b2-s512-eager-nockpt": 14,
+    "h61f-fitcheck-readme-q05-lr32-b2-s512-sdpa-nockpt": 18,
     "h61f-fitcheck-readme-q15r-lr32-b1-s512-eager-nockpt": 12,
-    "h61f-fitcheck-readme-q15r-lr32-b1-s512-sdpa-nockpt": 15, "h61f-fitcheck-sweep-q15-lr32-b2-s1024-eager": 15,
-    "h61f-fitcheck-sweep-q15-lr32-b2-s1024-sdpa": 17, "h61f-fitcheck-sweep-q15-qr32-b2-s1024-eager": 20,
-    "h61f-fitcheck-sweep-q15-qr32-b2-s1024-sdpa": 24, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s1024-eager": 3,
-    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s1024-sdpa": 7, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s2048-eager": 18,
-    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s2048-sdpa": 9, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s512-eager": 3,
-    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s512-sdpa": 6, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s1024-eager": 13,
-    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s1024-sdpa": 8, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s2048-eager": 4,
-    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s2048-sdpa": 9, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s512-eager": 9,
-    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s512-sdpa": 7, "h61f-fitcheck-verdicts-l1b-qr16-b5-s1024-sdpa-process": 25,
-    "h61f-fitcheck-verdicts-l3b-qr16-b4-s1024-sdpa-process": 19,
-    "h61f-fitcheck-verdicts-q15c-qr16-b4-s1024-sdpa-process": 24,
-    "h61f-fitcheck-verdicts-q7-qr16-b1-s1024-sdpa-process": 18, "hf-octocoder-4bit": 10, "hf-octocoder-bf16": 3,
+    "h61f-fitcheck-readme-q15r-lr32-b1-s512-sdpa-nockpt": 12, "h61f-fitcheck-sweep-q15-lr32-b2-s1024-eager": 7,
+    "h61f-fitcheck-sweep-q15-lr32-b2-s1024-sdpa": 9, "h61f-fitcheck-sweep-q15-qr32-b2-s1024-eager": 3,
+    "h61f-fitcheck-sweep-q15-qr32-b2-s1024-sdpa": 7, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s1024-eager": 6,
+    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s1024-sdpa": 3, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s2048-eager": 14,
+    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s2048-sdpa": 3, "h61f-fitcheck-sweep-tinyllama-lr32-b2-s512-eager": 3,
+    "h61f-fitcheck-sweep-tinyllama-lr32-b2-s512-sdpa": 3, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s1024-eager": 21,
+    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s1024-sdpa": 8, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s2048-eager": 11,
+    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s2048-sdpa": 9, "h61f-fitcheck-sweep-tinyllama-qr32-b2-s512-eager": 15,
+    "h61f-fitcheck-sweep-tinyllama-qr32-b2-s512-sdpa": 7, "h61f-fitcheck-verdicts-l1b-qr16-b5-s1024-sdpa-process": 5,
+    "h61f-fitcheck-verdicts-l3b-qr16-b4-s1024-sdpa-process": 3,
+    "h61f-fitcheck-verdicts-q15c-qr16-b4-s1024-sdpa-process": 5,
+    "h61f-fitcheck-verdicts-q7-qr16-b1-s1024-sdpa-process": 13, "hf-octocoder-4bit": 10, "hf-octocoder-bf16": 3,
     "hf-octocoder-int8": 6, "litgpt-codellama-34b-inf-nf4": 4, "litgpt-codellama-34b-inf-nf4dq": 5,
     "litgpt-falcon-40b-inf-nf4": 10, "litgpt-falcon-40b-inf-nf4dq": 11, "litgpt-l2-13b-inf-bf16": 3,
     "litgpt-l2-13b-inf-nf4": 6, "litgpt-l2-13b-inf-nf4dq": 7, "litgpt-l2-13b-lora-4xa100-mb1": 6,
@@ -355,6 +355,15 @@ def test_a_compiled_row_of_a_build_whose_loss_stayed_eager_is_a_known_gap(framew
     row = {"mechanisms": f"framework:{framework};compile", "source_date": date}
     assert bool(fidelity.pre_loss_compile_build(row)) is gap
     assert not fidelity.pre_loss_compile_build(dict(row, mechanisms=f"framework:{framework}"))
+
+
+def test_keeps_output_mechanism_is_the_keeps_output_option():
+    # fitcheck's scripts/measure.py steps with 'out = model(...); out.loss.backward(); optimizer.step()'
+    row = ROWS.get("h61f-fitcheck-final-q15c-qr16-b1-s1024-sdpa") or pytest.skip("row gone")
+    assert fidelity.build_workload(row).keeps_output
+    without = dict(row, mechanisms=row["mechanisms"].replace(";keeps-output", ""))
+    assert not fidelity.build_workload(without).keeps_output
+    assert fidelity.evaluate(without).estimate_bytes < fidelity.evaluate(row).estimate_bytes
 
 
 def test_kbit_upcast_mechanism_is_the_kbit_upcast_option():

@@ -132,3 +132,22 @@ def test_kbit_upcast_in_fp32_training_has_no_16_bit_copy_and_only_qlora_in_peft_
     assert up.weights > base.weights
     for other in (dict(framework="torchtune"), dict(method="lora", weights="bf16")):
         assert full_sizes(LLAMA3_8B, _qlora(kbit_upcast=True, **other)) == full_sizes(LLAMA3_8B, _qlora(**other))
+
+
+def test_a_loop_that_keeps_the_output_holds_its_logits_until_the_step_ends():
+    # out = model(...); out.loss.backward(); optimizer.step(): out.logits (the lm_head's output over the vocabulary,
+    # 16 bits under autocast, 4 bytes in fp32 training) stays from the forward's end until the step ends.
+    from advisor.core.memory.peak import estimate_memory
+
+    def phases(**kw):
+        return dict(estimate_memory(LLAMA3_8B, _qlora(**kw)).breakdown.phases)
+
+    base, kept = phases(), phases(keeps_output=True)
+    elements = 2048 * 1 * LLAMA3_8B.vocab_size
+    for phase in ("forward end", "backward", "backward end", "optimizer step"):
+        assert kept[phase] - base[phase] == pytest.approx(elements * 2), phase
+    assert elements * 2 / 1e9 == pytest.approx(0.53, abs=0.01)  # the setting's tip: about 0.5 GB a sequence
+    fp32 = phases(precision="fp32", keeps_output=True)["backward"] - phases(precision="fp32")["backward"]
+    assert fp32 == pytest.approx(elements * 4)
+    # the HF Trainer's loop returns the loss alone; the option is the Hugging Face framework's only
+    assert phases(framework="torchtune", keeps_output=True) == phases(framework="torchtune")

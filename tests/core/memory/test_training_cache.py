@@ -100,7 +100,7 @@ _OTHER_VALUES = {
     "weights": ["bf16", "nf4", "fp4"], "double_quant": [False, True], "loss": [None, *Loss], "loss_chunks": [8, 16],
     "compile": [None, True, False], "bnb_legacy": [False, True], "activation_quant": list(ActivationQuant),
     "attention": list(AttentionImpl), "checkpoint_every": [1, 2], "precompute_ref": [False, True], "tp": [1, 2],
-    "cp": [1, 2], "expandable_segments": [False, True], "kbit_upcast": [False, True],
+    "cp": [1, 2], "expandable_segments": [False, True], "kbit_upcast": [False, True], "keeps_output": [False, True],
 }
 
 
