@@ -109,7 +109,7 @@ SETTINGS = (
         tip="QLoRA scripts that call PEFT's prepare_model_for_kbit_training (PEFT's QLoRA recipe) cast every weight "
             "left in 16 bits, the embeddings, the output layer and the norms, to fp32: twice their memory (Llama "
             "3 8B: about 2 GB more), and with mixed precision the residual stream runs in fp32 too. TRL's "
-            "SFTTrainer calls it on one GPU up to TRL 0.21 (August 2025), not since."),
+            "SFTTrainer (up to 0.21) calls it but, training in bf16, casts the embeddings and the output layer back."),
     Setting(
         "keeps_output", "Loop keeps the output", "a training loop of your own that holds the model's output (its "
         "logits) through the backward pass and the optimizer step", Section.FRAMEWORK, Widget.SWITCH,
