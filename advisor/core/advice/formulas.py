@@ -70,11 +70,15 @@ def _model_memory() -> tuple[Formula, ...]:
                 "(SwiGLU, RMSNorm, GQA); flash attention drops the s² score term; selective or full recomputation "
                 "keeps less; fp32 logits of vocab × tokens are counted separately; where torch.compile covers the "
                 "loss (torchtune, torchtitan) only the 16-bit logits and their gradient are stored, while an eager "
-                "chunked cross-entropy keeps every chunk's 32-bit log-probabilities for the backward.",
+                "chunked cross-entropy keeps every chunk's 32-bit log-probabilities for the backward; a training loop of your "
+                "own that keeps the model's output (out = model(...); out.loss.backward()) holds its logits, vocab × "
+                "tokens in 16 bits, until the optimizer step ends (the HF Trainer keeps only the loss).",
                 sources=("Korthikanti et al. 2022 arXiv:2205.05198", "FlashAttention arXiv:2205.14135",
                          "https://github.com/pytorch/torchtune/blob/0031bfb080bd35ec533c412df883cf2bf7bf7fe4/"
                          "torchtune/training/_compile.py (compile_loss)",
-                         "https://github.com/pytorch/torchtitan/pull/1033 (the loss compiled with the model)")),
+                         "https://github.com/pytorch/torchtitan/pull/1033 (the loss compiled with the model)",
+                         "https://github.com/Anassbzdd/fitcheck/blob/02ebe015adf8cef1f2c33dee6dae41ab813e9773/"
+                         "scripts/measure.py (one_step: the output kept through the step)")),
     )
 
 
