@@ -15,9 +15,14 @@ EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT = ACT_BYTES + 4
 LOGITS_TRAIN_BYTES_PER_ELEMENT = EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4
 
 
+def logit_elements(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
+    """Elements of one micro-batch's logits on a GPU: tokens × vocabulary, split over ``tp`` ranks."""
+    return seq * micro_batch * arch.vocab_size / tp
+
+
 def train_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
     """Logits and cross-entropy around the loss: tokens × vocab × 10 B (see constant)."""
-    return seq * micro_batch * arch.vocab_size * LOGITS_TRAIN_BYTES_PER_ELEMENT / tp
+    return logit_elements(arch, seq, micro_batch, tp) * LOGITS_TRAIN_BYTES_PER_ELEMENT
 
 
 def upcast_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks: int, tp: int = 1, *,
@@ -34,7 +39,7 @@ def upcast_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, chunks
     framework compiles the upcast and cross-entropy, ``Profile.compile_covers_loss``), Inductor reads the bf16 logits
     straight into its softmax reductions and keeps only a per-row log-sum-exp for the backward, which writes each
     chunk's bf16 gradient in one pass: the bf16 logits and one chunk's gradient (2 + 2 B over ``chunks``)."""
-    elements = seq * micro_batch * arch.vocab_size / tp
+    elements = logit_elements(arch, seq, micro_batch, tp)
     if compiled:
         return elements * ACT_BYTES * (1 + 1 / max(1, chunks))
     return elements * (EAGER_CHUNKED_LOSS_BYTES_PER_ELEMENT + 4 / max(1, chunks))
@@ -57,4 +62,4 @@ FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT = 4 + 4
 
 def fabric_chunked_loss_logits_bytes(arch: ModelArch, seq: int, micro_batch: int, tp: int = 1) -> float:
     """Logits and log-probabilities of LitGPT's chunked cross-entropy, all chunks kept in fp32."""
-    return seq * micro_batch * arch.vocab_size * FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT / tp
+    return logit_elements(arch, seq, micro_batch, tp) * FABRIC_CHUNKED_LOSS_BYTES_PER_ELEMENT

@@ -25,6 +25,7 @@ from advisor.core.memory.inference import base_format_name, largest_linear_param
 from advisor.core.memory.loss_logits import (
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
     fabric_chunked_loss_logits_bytes,
+    logit_elements,
     train_logits_bytes,
     upcast_loss_logits_bytes,
 )
@@ -37,12 +38,18 @@ from advisor.core.model.params import count_params
 #: arXiv:2403.12422 store them in FP8 / INT8).
 ACTIVATION_QUANT_SHARE = 0.5
 
+def act_bytes(job: Job) -> int:
+    """Bytes of an activation (and of the lm_head's output): 4 in fp32 training, 2 otherwise (bf16 / fp16, and
+    autocast, which runs the matmuls in 16 bits)."""
+    return 4 if job.precision is Precision.FP32 else ACT_BYTES
+
+
 def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, in_flight: int,
                       saved: SavedInputs, notes: list[str] | None) -> float:
     """Saved activations of one micro-batch (and those in flight), by checkpointing policy."""
     seq = max(1, job.seq_len // cp)
-    act_bytes = 4 if job.precision is Precision.FP32 else 2
-    stream_bytes = 4 if kbit_upcast(job) else act_bytes  # the residual stream from an fp32 embedding (``kbit_upcast``)
+    per_element = act_bytes(job)
+    stream_bytes = 4 if kbit_upcast(job) else per_element  # the residual stream from an fp32 embedding (``kbit_upcast``)
     # 2-D FSDP × TP (``PlannedJob.tp``) is torchtitan's plan, which always splits the residual stream along the
     # sequence between the blocks (sequence parallelism, ``activations`` module docstring); the plain
     # tensor-parallel scheme keeps it whole on every rank (Megatron without sequence parallelism).
@@ -54,13 +61,13 @@ def train_activations(arch: ModelArch, job: Job, layers: int, tp: int, cp: int, 
         # only, the others keep everything.
         ckpt = -(-layers // job.checkpoint_every)
         kept = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, ckpt, tp, in_flight,
-                                      act_bytes, saved, sp, stream_bytes)
+                                      per_element, saved, sp, stream_bytes)
         full = train_activation_bytes(arch, seq, job.batch, job.attention, Checkpointing.NONE, layers - ckpt, tp,
-                                      in_flight, act_bytes, saved, sp)
+                                      in_flight, per_element, saved, sp)
         acts = kept + full
     else:
         acts = train_activation_bytes(arch, seq, job.batch, job.attention, job.checkpointing, layers, tp, in_flight,
-                                      act_bytes, saved, sp, stream_bytes)
+                                      per_element, saved, sp, stream_bytes)
     if job.activation_quant is not ActivationQuant.NONE:
         acts *= ACTIVATION_QUANT_SHARE
         if notes is not None:
@@ -119,8 +126,7 @@ def kept_output_bytes(arch: ModelArch, job: Job, tp: int, cp: int = 1) -> float:
     before the backward (transformers trainer.py ``training_step``). 0 where the option is off."""
     if not (job.keeps_output and applies("keeps_output", job)):
         return 0.0
-    logit_bytes = 4 if job.precision is Precision.FP32 else ACT_BYTES
-    return max(1, job.seq_len // cp) * job.batch * arch.vocab_size * logit_bytes / tp
+    return logit_elements(arch, max(1, job.seq_len // cp), job.batch, tp) * act_bytes(job)
 
 
 def as_trained(arch: ModelArch, job: Job, notes: list[str] | None = None) -> ModelArch:

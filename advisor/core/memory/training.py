@@ -18,7 +18,9 @@ from advisor.core.job.settings import choice_label as said
 from advisor.core.memo import HeldById
 from advisor.core.memory.after_batch import AfterBatch, after_batch
 from advisor.core.memory.before_batch import BeforeBatch, before_batch
+from advisor.core.memory.activations import ACT_BYTES
 from advisor.core.memory.inference import CUDA_CONTEXT_BYTES
+from advisor.core.memory.loss_logits import logit_elements
 from advisor.core.memory.objectives import (
     objective_note,
     sequences_per_step,
@@ -70,7 +72,7 @@ def estimate_training(arch: ModelArch, planned: PlannedJob, detail: bool = True)
         notes += after_words
     for add in a.host_adds:  # offloaded states, after the offloaded activations (the same sums, in order)
         host += add
-    return _peak(planned, b, a, acts, logits + kept, kept, host, notes)
+    return _peak(planned, b, a, acts, logits, kept, host, notes)
 
 
 def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -> tuple[float, float, float, float]:
@@ -95,7 +97,7 @@ def _micro_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -
     kept = kept_output_bytes(arch, wa, tp, cp)
     if planned.method is Method.ADAPTER_V2:
         # lm_head is an AdapterV2Linear too: its biased output (16-bit logits) is kept for the scale.
-        logits += wa.batch * max(1, wa.seq_len // cp) * arch.vocab_size * 2 / tp
+        logits += logit_elements(arch, max(1, wa.seq_len // cp), wa.batch, tp) * ACT_BYTES
     if b.reward:
         logits = kept = 0.0
         if notes is not None:
@@ -128,9 +130,10 @@ def _frozen_linears_note(planned: PlannedJob, lora: bool, notes: list[str]) -> N
 def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logits: float, kept: float, host: float,
           notes: list[str] | None) -> MemoryResult:
     """The busiest phase of the step over the static states, with the allocator's reserve and the runtime. ``logits``
-    (the loss's buffers and ``kept``) is alive from the forward's end through the backward; ``kept``, the output a
-    loop of the user's own holds, until the optimizer step ends."""
+    (the loss's buffers) is alive from the forward's end through the backward; ``kept`` (the output a loop of the
+    user's own holds, ``kept_output_bytes``) until the optimizer step ends."""
     during, held_grads, grads = a.during, a.held_grads, a.grads
+    logits += kept
     phases = {
         "forward end": acts + logits + during + held_grads,
         "backward": acts + logits + during + held_grads + a.head_grad,  # every activation, the loss and lm_head gradients
