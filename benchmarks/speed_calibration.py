@@ -488,9 +488,12 @@ LINEAR_HOST_GRID = [round(i * 0.005e-3, 8) for i in range(0, 41)]  # 0 to 0.2 ms
 
 
 def linear_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
-    """The calibration rows whose estimate ``es.LINEAR_HOST_S`` moves: transformers with GPTQ or AWQ weights."""
-    return [r for r in by_engine.get(Engine.TRANSFORMERS, [])
-            if speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "") in es.LINEAR_HOST_S]
+    """The calibration rows whose estimate ``es.LINEAR_HOST_S`` moves: transformers with GPTQ, AWQ or bitsandbytes 4-bit
+    weights (FP4 rows fit NF4's figure: ``es.LINEAR_HOST_ALIAS``)."""
+    def key(row: dict[str, str]) -> str:
+        name = row["weights"].strip().lower()
+        return es.linear_host_key(speed_fidelity.WEIGHTS.get(name, name))
+    return [r for r in by_engine.get(Engine.TRANSFORMERS, []) if key(r) in es.LINEAR_HOST_S]
 
 
 def fit_linear_host(rows, catalog) -> dict[str, float]:

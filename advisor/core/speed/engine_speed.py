@@ -122,7 +122,7 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
-    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.44, floor_s_per_layer=0.86e-3, kv_bandwidth=0.0238),
+    Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.55, compute=0.44, floor_s_per_layer=0.84e-3, kv_bandwidth=0.0298),
     Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.42, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
@@ -257,12 +257,25 @@ BNB_INT8_S_PER_LINEAR = 0.31e-3
 #: Fitted by ``benchmarks/speed_calibration.py`` (``fit_linear_host``) on transformers' calibration rows of each
 #: format (sixth session, 2026-11-28; 0 before): GPTQ-Int8 0.035 ms and AWQ 0.030 ms a Linear (Qwen2.5 0.5B: 168 Linears
 #: a token, +5-6 ms on a 21 ms step), 4-bit GPTQ none. LLM.int8 has its own, larger cost (``BNB_INT8_S_PER_LINEAR``).
-LINEAR_HOST_S: dict[str, float] = {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
+#: bitsandbytes' 4-bit Linear (NF4; FP4 runs the same module, ``Linear4bit``, and the same ``matmul_4bit`` path, its
+#: quant_type only picking the code table: bitsandbytes/nn/modules.py and autograd/_functions.py at 0.45.0) since the
+#: fourteenth session: 0.030 ms, fitted on the calibration rows of both formats (bitsandbytes' own benchmarking README at
+#: 81e6345d, one T4, one RTX 4090 and one H100; a Colab T4; optimum-benchmark's running-vicunas A100): the H100 rows now
+#: within 3 %, where the four rows on a desktop or a Colab VM stay 57-97 % off either way — the host CPU, not modelled.
+LINEAR_HOST_S: dict[str, float] = {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3, "nf4": 0.03e-3}
+#: Formats whose Linear is another's module: they take its host time.
+LINEAR_HOST_ALIAS: dict[str, str] = {"fp4": "nf4"}
+
+
+def linear_host_key(weights: str) -> str:
+    """The ``LINEAR_HOST_S`` key these weights take (``LINEAR_HOST_ALIAS``, else their own name)."""
+    key = weights.strip().lower()
+    return LINEAR_HOST_ALIAS.get(key, key)
 
 
 def linear_host_s(engine: Engine, weights: str) -> float:
     """``LINEAR_HOST_S`` for these weights in transformers; 0 for any other format or engine."""
-    return LINEAR_HOST_S.get(weights.strip().lower(), 0.0) if engine is Engine.TRANSFORMERS else 0.0
+    return LINEAR_HOST_S.get(linear_host_key(weights), 0.0) if engine is Engine.TRANSFORMERS else 0.0
 
 
 def bnb_int8_s_per_linear(engine: Engine, weights: str) -> float:

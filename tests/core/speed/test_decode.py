@@ -124,6 +124,9 @@ def test_a_quantized_linear_adds_host_time_to_transformers_floor(catalog):
     assert 1 / bf16 == pytest.approx(floor, rel=0.02)  # a 0.5B model: the host's floor binds
     assert 1 / awq == pytest.approx(floor + linears * es.LINEAR_HOST_S["awq"], rel=0.02)
     assert tps(engine="transformers", weights="gptq") == pytest.approx(bf16, rel=0.02)  # the ExLlama kernel: none
+    # bitsandbytes 4-bit: NF4 and FP4 run one module (Linear4bit), so one host time
+    nf4, fp4 = tps(engine="transformers", weights="nf4"), tps(engine="transformers", weights="fp4")
+    assert 1 / nf4 == pytest.approx(floor + linears * es.LINEAR_HOST_S["nf4"], rel=0.02) and fp4 == pytest.approx(nf4)
     # Only transformers: vLLM replays a CUDA graph (its dequantizing GEMVs have their own per-layer time).
     assert es.linear_host_s(Engine.VLLM, "awq") == 0.0 == es.linear_host_s(Engine.TRANSFORMERS, "bf16")
     notes = estimate(arch, PlannedJob(engine="transformers", weights="awq", context_len=64), a100).speed.notes

@@ -40,8 +40,10 @@ def test_fitted_constants_as_shipped():
         # tenth session: round 19's two 8K-context rows on an L40S (Minato-Hayakawa) moved the KV share and with it the
         # weights' share (the two trade off on rows at one context length each; benchmarks/README.md)
         # twelfth session: round 25's optimum-benchmark A100 and Gyan002-tech T4 rows
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.61, compute=0.44, floor_s_per_layer=0.86e-3,
-                                            kv_bandwidth=0.0238),
+        # fourteenth session: bitsandbytes 4-bit Linears' host time (LINEAR_HOST_S["nf4"]) and round 26's optimum-benchmark
+        # A100 rows (EPYC 7742 host) — its weights' share down, its floor and KV share moved with them
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.55, compute=0.44, floor_s_per_layer=0.84e-3,
+                                            kv_bandwidth=0.0298),
         # ninth session: a decode step leaves an untied input embedding unread (memory.inference.unread_embedding_bytes)
         # eleventh session: its layers' small kernels (kernels_s_per_layer) fitted with its bandwidth share
         # twelfth session: with 25 more cards' measured matmul shares (matmul_rates)
@@ -51,7 +53,8 @@ def test_fitted_constants_as_shipped():
                                             kernels_s_per_layer=0.04e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
-    assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3}
+    assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3, "nf4": 0.03e-3}
+    assert es.LINEAR_HOST_ALIAS == {"fp4": "nf4"}  # bitsandbytes' FP4: the same Linear4bit module
     assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.05e-3, "int8": 0.04e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
     assert es.PRIOR_BANDWIDTH == pytest.approx(0.699, abs=1e-3)
