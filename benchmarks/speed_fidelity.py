@@ -91,7 +91,22 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
     if nodes > 1:
         return with_nodes(with_network(catalog, gpu_build(catalog, gpu, n // nodes), row["nic"], _int(row, "nics", 1)),
                           nodes)
-    return gpu_build(catalog, gpu, n)
+    return bridged(gpu_build(catalog, gpu, n)) if (row.get("interconnect") or "").strip() == "nvlink" else \
+        gpu_build(catalog, gpu, n)
+
+
+def bridged(build):
+    """``build``'s cards joined in pairs by NVLink bridges (GPUs 0-1, 2-3 …), as a user builds a row whose source says its
+    PCIe cards ran over NVLink (the catalog's '2× RTX 3090 + NVLink bridge'); unchanged where the card takes no bridge
+    (an SXM module is on its baseboard already) or the count is odd."""
+    gpu, n = build.gpus[0], build.gpu_count
+    link = gpu.nvlink
+    if link is None or not link.bridge_slot_spacings or n % 2 or build.topology.nvswitch:
+        return build
+    pairs = tuple((i, i + 1) for i in range(0, n, 2))
+    topology = build.topology.model_validate({**build.topology.model_dump(), "nvlink_pairs": pairs})
+    return build.model_validate({**dict(build), "topology": topology,
+                                 "name": f"{n}x {gpu.name} + NVLink bridge{'s' if n > 2 else ''}"})
 
 
 def unstated_network(row: dict[str, str]) -> str | None:

@@ -113,7 +113,8 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # session; ``decode.unread_embedding_bytes``); its builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known
 # gap (``speed_fidelity.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
 # (``kernels_s_per_layer``, 0.04 ms), which a share alone had spread over every card's bandwidth; compute 0.43 -> 0.42
-# in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``), back to 0.43 in the fourteenth with the
+# benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
@@ -123,7 +124,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.55, compute=0.44, floor_s_per_layer=0.84e-3, kv_bandwidth=0.0298),
-    Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.42, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
+    Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
                                      kernels_s_per_layer=0.04e-3),

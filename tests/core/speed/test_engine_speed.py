@@ -34,7 +34,7 @@ def test_fitted_constants_as_shipped():
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3,
                                       kernels_s_per_layer=0.035e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
-        Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.42, floor_s_per_layer=0.14e-3,
+        Engine.SGLANG: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.14e-3,
                                       kernels_s_per_layer=0.04e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         # tenth session: round 19's two 8K-context rows on an L40S (Minato-Hayakawa) moved the KV share and with it the
@@ -47,7 +47,8 @@ def test_fitted_constants_as_shipped():
         # ninth session: a decode step leaves an untied input embedding unread (memory.inference.unread_embedding_bytes)
         # eleventh session: its layers' small kernels (kernels_s_per_layer) fitted with its bandwidth share
         # twelfth session: with 25 more cards' measured matmul shares (matmul_rates)
-        Engine.VLLM: es.EngineSpeed(bandwidth=0.8, compute=0.42, floor_s_per_layer=0.16e-3, kernels_s_per_layer=0.04e-3),
+        # fourteenth session: rows whose source ran over NVLink mapped to bridged pairs (florent-pro-ch, 2x RTX 3090)
+        Engine.VLLM: es.EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kernels_s_per_layer=0.04e-3),
         # tenth session: fitted in full on round 19's batch-1 trtllm-bench latency reports beside the H200 blogs
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3,
                                             kernels_s_per_layer=0.04e-3),

@@ -1135,3 +1135,22 @@ def test_a_transformers_row_runs_the_attention_it_states(stated, attention):
     if attention == "eager":  # the job the benchmark runs writes its prompt's scores to memory, as the app says of it
         job = speed_fidelity.job_of(ROWS["h61c-optbllama-a100-llama-2-7b-fp16-eager-b1"])
         assert job.attention.value == "eager" and job.scores_in_memory
+
+
+def test_a_row_over_nvlink_runs_on_bridged_pairs(catalog):
+    # A row whose source says its PCIe cards ran over NVLink is the build a user picks for it (the catalog's
+    # '2× RTX 3090 + NVLink bridge'): pairs 0-1, 2-3 bridged. A card that takes no bridge, or SXM modules on their
+    # baseboard, keep the plain build.
+    row = {"interconnect": "nvlink", "nodes": ""}
+    pair = speed_fidelity.hardware_of(row, catalog, "rtx-3090", 2)
+    assert pair.topology.nvlink_pairs == ((0, 1),) and "NVLink bridge" in pair.name
+    assert speed_fidelity.hardware_of(row, catalog, "rtx-a6000", 4).topology.nvlink_pairs == ((0, 1), (2, 3))
+    assert speed_fidelity.hardware_of(row, catalog, "rtx-4090", 2).topology.nvlink_pairs == ()
+    assert speed_fidelity.hardware_of({**row, "interconnect": "pcie"}, catalog, "rtx-3090", 2).topology.nvlink_pairs == ()
+    sxm = speed_fidelity.hardware_of(row, catalog, "h100-sxm", 8)
+    assert sxm.topology.nvswitch and sxm.topology.nvlink_pairs == ()
+    # the estimate reads the bridge: vLLM's tensor-parallel all-reduces over NVLink, not through the host
+    bridged = speed_fidelity.evaluate(ROWS["h60a-3090fe-cq-r1-distill-32b-awq-tp2-vllm026-solo"], catalog)
+    plain = speed_fidelity.evaluate({**ROWS["h60a-3090fe-cq-r1-distill-32b-awq-tp2-vllm026-solo"], "interconnect": ""},
+                                    catalog)
+    assert bridged.estimate > 1.1 * plain.estimate
