@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
 from advisor.core.estimation.estimator import estimate  # noqa: E402
 from advisor.core.estimation.job_checks import check_planned  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
+from advisor.core.hardware.topology import bridge_pairs  # noqa: E402
 from advisor.core.job.choices import Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
@@ -96,17 +97,15 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
 
 
 def bridged(build):
-    """``build``'s cards joined in pairs by NVLink bridges (GPUs 0-1, 2-3 …), as a user builds a row whose source says its
-    PCIe cards ran over NVLink (the catalog's '2× RTX 3090 + NVLink bridge'); unchanged where the card takes no bridge
-    (an SXM module is on its baseboard already) or the count is odd."""
-    gpu, n = build.gpus[0], build.gpu_count
-    link = gpu.nvlink
-    if link is None or not link.bridge_slot_spacings or n % 2 or build.topology.nvswitch:
+    """``build``'s cards joined by NVLink bridges (``bridge_pairs``: 0-1, 2-3 …), as a user builds a row whose source
+    says its PCIe cards ran over NVLink: the build editor's "NVLink bridge" box, or the catalog's "2× RTX 3090 + NVLink
+    bridge". Unchanged where the card takes no bridge (``NvLink.bridge_slot_spacings`` empty: SXM modules are on their
+    baseboard already)."""
+    gpu = build.gpus[0]
+    if gpu.nvlink is None or not gpu.nvlink.bridge_slot_spacings or build.topology.nvswitch:
         return build
-    pairs = tuple((i, i + 1) for i in range(0, n, 2))
-    topology = build.topology.model_validate({**build.topology.model_dump(), "nvlink_pairs": pairs})
-    return build.model_validate({**dict(build), "topology": topology,
-                                 "name": f"{n}x {gpu.name} + NVLink bridge{'s' if n > 2 else ''}"})
+    topology = build.topology.model_copy(update={"nvlink_pairs": bridge_pairs(build.gpu_count)})
+    return build.model_copy(update={"topology": topology, "name": f"{build.gpu_count}x {gpu.name} + NVLink bridge"})
 
 
 def unstated_network(row: dict[str, str]) -> str | None:

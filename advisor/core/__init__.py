@@ -112,7 +112,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         with_nodes,
     )
     from advisor.core.hardware.resolved import ResolvedBuild
-    from advisor.core.hardware.topology import Topology
+    from advisor.core.hardware.topology import Topology, bridge_pairs
     from advisor.core.job.choices import (
         ENGINE_VERSION_PATTERN,
         LORA_TARGETS,
@@ -195,7 +195,7 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("hardware.records", "MAX_GPUS_PER_MACHINE MAX_NODES"),
     ("hardware.resolve", "gpu_build mixed_build resolve_build resolve_cloud resolve_system with_network with_nodes"),
     ("hardware.resolved", "ResolvedBuild"),
-    ("hardware.topology", "Topology"),
+    ("hardware.topology", "Topology bridge_pairs"),
     ("job.choices", "Checkpointing ENGINE_VERSION_PATTERN Engine LORA_TARGETS Method Mode Offload Parallel "
      "Precision"),
     ("job.defaults", "DEFAULT_ENGINE default_job default_job_words shape_words"),
@@ -233,7 +233,7 @@ __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult"
            "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEMA_VERSION",
            "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting", "Severity",
            "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord", "WEIGHT_FORMATS", "Where", "Widget",
-           "YEARS_RANGE", "alone", "apply_framework", "as_run", "base_format_name", "basis_of", "best_plan",
+           "YEARS_RANGE", "alone", "apply_framework", "as_run", "base_format_name", "basis_of", "best_plan", "bridge_pairs",
            "bounds_of", "build_power", "build_running_cost", "by_flag", "canonical_comparison", "check_build",
            "check_planned", "chinchilla_plan", "chinchilla_tokens", "choice_label", "cloud_display_name",
            "count_params", "dangling_references", "data_problems", "default_job", "default_job_words", "default_of",

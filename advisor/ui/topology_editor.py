@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout
 
-from advisor.core import BuildEntry, ResolvedBuild, Topology
+from advisor.core import BuildEntry, ResolvedBuild, Topology, bridge_pairs
 
 
 class TopologyEditor(QFormLayout):
@@ -52,7 +52,7 @@ class TopologyEditor(QFormLayout):
             self.check_nvlink.setChecked(False)
 
     def topology(self) -> Topology:
-        pairs = tuple((i, i + 1) for i in range(0, self.n_gpus - 1, 2)) if self.check_nvlink.isChecked() else ()
+        pairs = bridge_pairs(self.n_gpus) if self.check_nvlink.isChecked() else ()
         lanes = self.spin_pcie_lanes.value()
         return self.base.model_copy(update={
             "nvlink_pairs": pairs, "p2p": self.check_p2p.isChecked(), "pcie_gen": self.spin_pcie_gen.value(),

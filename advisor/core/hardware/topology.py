@@ -42,6 +42,12 @@ class Topology(Frozen):
         return pairs
 
 
+def bridge_pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """The NVLink bridges on ``n`` cards of one kind: a bridge joins two neighbouring cards, so 0-1, 2-3 … (an odd
+    last card has none). What the build editor's "NVLink bridge" box sets."""
+    return tuple((i, i + 1) for i in range(0, n - 1, 2))
+
+
 def topology_problem(topology: Topology, n: int) -> str | None:
     """Why ``topology`` cannot be that of a machine of ``n`` GPUs (an NVLink pair or a per-GPU list
     naming a GPU it does not have: the estimate indexes the GPUs by them), or None."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from advisor.core.hardware.topology import Topology, topology_problem
+from advisor.core.hardware.topology import Topology, bridge_pairs, topology_problem
 
 
 @pytest.mark.parametrize("pair", [(1, 1), (0, 0)])
@@ -21,3 +21,11 @@ def test_fits_names_the_first_problem_or_none():
     assert topology_problem(Topology(lane_sources=("cpu", "chipset", "cpu")), 2) == (
         "topology.lane_sources has 3 entries for 2 GPUs")
     assert topology_problem(Topology(), 8) is None  # empty lists mean "each card's own"
+
+
+def test_bridges_join_neighbouring_cards():
+    # A bridge is a two-way link: the build editor's box and the speed benchmark's NVLink rows pair 0-1, 2-3 …
+    assert bridge_pairs(1) == ()
+    assert bridge_pairs(2) == ((0, 1),)
+    assert bridge_pairs(3) == ((0, 1),)  # the odd last card has no partner
+    assert bridge_pairs(4) == ((0, 1), (2, 3))
