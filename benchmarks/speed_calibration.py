@@ -506,6 +506,29 @@ def fit_linear_host(rows, catalog) -> dict[str, float]:
         es.LINEAR_HOST_S.update(shipped)
 
 
+HOST_EXPONENT_GRID = [round(0.1 * i, 1) for i in range(0, 31)]  # 0 (no host effect) to 3
+
+
+def stated_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
+    """The calibration rows whose estimate ``es.HOST_TIME_EXPONENT`` moves: a stated host (``host``) of an engine whose
+    per-token overhead it scales (not a GGUF engine: ``decode._engine_floor``)."""
+    return [r for e, rows in by_engine.items() if not e.gguf for r in rows if (r.get("host") or "").strip()]
+
+
+def fit_host_exponent(rows, catalog) -> float:
+    """``es.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are: the value of
+    ``HOST_EXPONENT_GRID`` with the least mean |ln err| (ties kept nearest the current value)."""
+    def score(value: float) -> float:
+        es.HOST_TIME_EXPONENT = value
+        return loss(rows, catalog)
+
+    current = es.HOST_TIME_EXPONENT
+    try:
+        return best_on_grid(HOST_EXPONENT_GRID, current, score)
+    finally:
+        es.HOST_TIME_EXPONENT = current
+
+
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> set:
     """Fit each engine with enough rows; then those with only large-batch rows from their fitted sibling;
     then the per-head attention share on engines left at their priors that run per head. Returns the engines
@@ -583,6 +606,11 @@ def main() -> int:
     es.LINEAR_HOST_S.update(host)
     print(f"# LINEAR_HOST_S = {{{', '.join(f'{k!r}: {v * 1e3:.3f}e-3' for k, v in sorted(host.items()))}}}  "
           f"(engine_speed.py; {len(host_rows)} calibration rows with GPTQ or AWQ weights in transformers)")
+    shipped_exponent = es.HOST_TIME_EXPONENT
+    exponent = fit_host_exponent(stated_host_rows(by_engine), catalog) if stated_host_rows(by_engine) else shipped_exponent
+    es.HOST_TIME_EXPONENT = exponent
+    print(f"# HOST_TIME_EXPONENT = {exponent:g}  (engine_speed.py; {len(stated_host_rows(by_engine))} calibration rows with a "
+          f"stated host: {', '.join(sorted({r['host'] for r in stated_host_rows(by_engine)}))})")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}
@@ -620,11 +648,12 @@ def main() -> int:
     _set_gguf_decode(shipped_gguf)
     es.BNB_INT8_S_PER_LINEAR = shipped_bnb
     es.LINEAR_HOST_S.update(shipped_host)
+    es.HOST_TIME_EXPONENT = shipped_exponent
     es.FITTED.clear()
     es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
             and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf
-            and bnb == shipped_bnb and host == shipped_host)
+            and bnb == shipped_bnb and host == shipped_host and exponent == shipped_exponent)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
 
 from advisor.core.estimation.estimator import estimate  # noqa: E402
 from advisor.core.estimation.job_checks import check_planned  # noqa: E402
-from advisor.core.hardware.catalog import gpu_build, with_network, with_nodes  # noqa: E402
+from advisor.core.hardware.catalog import gpu_build, resolve_cloud, with_network, with_nodes  # noqa: E402
 from advisor.core.hardware.topology import bridge_pairs  # noqa: E402
 from advisor.core.job.choices import Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
@@ -90,10 +90,23 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
     identical machines of ``n / nodes`` cards joined by that network."""
     nodes = _int(row, "nodes", 1)
     if nodes > 1:
-        return with_nodes(with_network(catalog, gpu_build(catalog, gpu, n // nodes), row["nic"], _int(row, "nics", 1)),
-                          nodes)
-    return bridged(gpu_build(catalog, gpu, n)) if (row.get("interconnect") or "").strip() == "nvlink" else \
-        gpu_build(catalog, gpu, n)
+        return hosted(row, catalog, with_nodes(with_network(catalog, gpu_build(catalog, gpu, n // nodes), row["nic"],
+                                                            _int(row, "nics", 1)), nodes))
+    return hosted(row, catalog, bridged(gpu_build(catalog, gpu, n)) if (row.get("interconnect") or "").strip() == "nvlink"
+                  else gpu_build(catalog, gpu, n))
+
+
+def hosted(row: dict[str, str], catalog, build):
+    """``build`` on the host CPU the row's source states (``host``): a catalog CPU part, as a user names the CPU
+    of a build (its parts' CPU), or a cloud instance, as a user picks the instance the row ran on — its host CPU's
+    single-thread mark (``ResolvedBuild.host_single_thread_mark``, which times the engine's per-token overhead).
+    Unchanged where the source does not say (the calibration host's pace)."""
+    host = (row.get("host") or "").strip()
+    if not host:
+        return build
+    mark = (catalog.parts[host].single_thread_mark if host in catalog.parts
+            else resolve_cloud(catalog, host).host_single_thread_mark)
+    return build.model_copy(update={"host_single_thread_mark": mark})
 
 
 def bridged(build):

@@ -150,13 +150,16 @@ def _speed() -> tuple[Formula, ...]:
                 f"{engine_speed.LINEAR_HOST_S['gptq-int8'] * 1e3:.3f} ms with GPTQ-Int8 and "
                 f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ and "
                 f"{engine_speed.LINEAR_HOST_S['nf4'] * 1e3:.3f} ms with bitsandbytes 4-bit (NF4 or FP4) weights: CPU work in the "
-                "quantized layer's own code), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
+                "quantized layer's own code; outside llama.cpp and Ollama, × (PassMark single-thread "
+                f"{engine_speed.REFERENCE_HOST_MARK:,} of an EPYC 7742 / the build's CPU's) ^ "
+                f"{engine_speed.HOST_TIME_EXPONENT:g} where the build names its CPU), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} ({_fit_scope()}SGLang: the "
                 "floor only, it runs vLLM's kernels); DeepSpeed takes vLLM's, ExLlamaV2 llama.cpp's; llama.cpp's c is "
                 f"the prior, its RTX 3090 pp512 ({engine_speed.PRIOR_COMPUTE:.2f}; its prompts' kernel paths have their own).",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "bitsandbytes functional.py int8_vectorwise_quant at 81e6345d; its benchmarking README",
+                         "PassMark single-thread chart (lainbo/cpu-mark@10c6b6b0); SpareCores sc-inspector-data@804d3c71",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
                          "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "

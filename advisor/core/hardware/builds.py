@@ -97,6 +97,9 @@ class CloudInstance(Record):
     interconnect: str = ""
     topology: Topology = Topology()
     vcpus: int | None = Field(None, ge=1, le=100_000)
+    cpu: str = Field("", description="The host CPU as the provider or the VM reports it")
+    cpu_single_thread_mark: int | None = Field(
+        None, ge=100, le=20_000, description="The host CPU's PassMark single-thread rating (None: not known)")
     host_ram_gib: Gib | None = None
     prices: tuple[CloudPrice, ...] = ()
     nic: RecordId | None = Field(None, description="Network adapter between instances: a 'nic' part id")

@@ -73,6 +73,9 @@ class PlatformPart(Record):
     url: HttpUrl | None = Field(None, description="The manufacturer's spec page")
     socket: str = Field("", description="CPU socket (CPU and motherboard)")
     pcie_lanes: int | None = Field(None, ge=1, le=256, description="CPU: PCIe lanes usable by slots and devices")
+    single_thread_mark: int | None = Field(
+        None, ge=100, le=20_000, description="CPU: PassMark single-thread rating (cpubenchmark.net), what one core "
+                                             "does: it paces an inference engine's host work per token")
     pcie_gen: int | None = Field(None, ge=1, le=7)
     slots: tuple[BoardSlot, ...] = Field((), description="Motherboard: its x16-size slots, top to bottom")
     psu_w: Watts | None = Field(None, description="PSU: continuous rating, W")

@@ -87,6 +87,9 @@ class ResolvedBuild(Frozen):
     machine_prices: tuple[PricePoint, ...] = Field((), description="Prices of the whole machine as sold (a prebuilt "
                                                                    "system): what it costs, GPUs included")
     machine_sold_new_until: dt.date | None = Field(None, description="Last day the system was sold new, if it is not")
+    host_single_thread_mark: int | None = Field(
+        None, ge=100, le=20_000, description="The host CPU's PassMark single-thread rating: its CPU part's, a cloud "
+                                             "instance's; None where the build does not say which CPU")
 
     @model_validator(mode="after")
     def _nodes_divide(self) -> ResolvedBuild:

@@ -95,7 +95,7 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
     gpus = r.build.gpus[:planned.n_gpus]
-    floor = max(_engine_floor(arch, planned, gpus), _gguf_floor(arch, planned, gpus))
+    floor = max(_engine_floor(arch, planned, gpus, r.build.host_single_thread_mark), _gguf_floor(arch, planned, gpus))
     if planned.engine.gguf and moe_layers(arch):
         notes.append(f"{planned.engine.label} routes each token through its experts with kernels of their own: "
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
@@ -118,6 +118,17 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
     if sp.stages > 1:
         return _layer_split(arch, planned, r, bws, sp, whole_w - unread, floor, rates, notes)
     return _tensor_split(arch, planned, r, bws, mem.weights - unread / sp.tp, sp, floor, rates, notes)
+
+
+def host_words(host_mark: int | None, gguf: bool) -> str:
+    """What the per-token overhead depends on, for a note: the CPU's single-core speed (``engine_speed.host_time_factor``)."""
+    if gguf:
+        return "its CPU work and kernel launches, one by one"
+    if host_mark is None:
+        return ("one CPU core's work, timed for a server CPU like the EPYC 7742 (the build names no CPU): a faster "
+                "core shortens it")
+    return (f"one CPU core's work, on this host's CPU (PassMark single-thread {host_mark:,}, "
+            f"{_es.host_time_factor(host_mark):.2f}× the time of an EPYC 7742's)")
 
 
 def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
@@ -144,17 +155,19 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
     return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
 
 
-def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
+def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: int | None = None) -> float:
     """The engine's fitted host time per layer × layers, plus a quantized Linear's own host time in transformers
-    (``engine_speed.linear_host_s``) × the Linears a token passes. A GGUF engine's (Ollama's, fitted on Macs) binds
-    only where its kernels are launched one by one (``gguf_decode.host_launched``: Metal, CUDA without graphs), as
-    llama.cpp's own host floor does; a CUDA card that replays a graph hides it (an RTX 5090 runs Ollama's 14B at
-    about 120 tokens/s, Ollama issue #9701, where 0.44 ms a layer would cap it near 47)."""
+    (``engine_speed.linear_host_s``) × the Linears a token passes, on this host CPU (``engine_speed.host_time_factor``
+    of its single-thread mark; None: the calibration host's pace). A GGUF engine's (Ollama's, fitted on Macs, whose CPU
+    is their GPU's chip: not scaled) binds only where its kernels are launched one by one
+    (``gguf_decode.host_launched``: Metal, CUDA without graphs), as llama.cpp's own host floor does; a CUDA card that
+    replays a graph hides it (an RTX 5090 runs Ollama's 14B at about 120 tokens/s, Ollama issue #9701, where 0.44 ms a
+    layer would cap it near 47)."""
     floor = (engine_speed(job.engine).floor_s_per_layer * arch.n_layers
              + _es.linear_host_s(job.engine, job.weights) * linear_calls_per_token(arch))
-    if job.engine.gguf and not any(gguf_decode.host_launched(g) for g in gpus):
-        return 0.0
-    return floor
+    if job.engine.gguf:
+        return floor if any(gguf_decode.host_launched(g) for g in gpus) else 0.0
+    return floor * _es.host_time_factor(host_mark)
 
 
 def _gguf_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
@@ -284,7 +297,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
                      "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
-                     "not by the GPU")
+                     f"not by the GPU: {host_words(r.build.host_single_thread_mark, planned.engine.gguf)}")
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 

@@ -56,6 +56,8 @@ LABELS = {
     "slot_spacing": "Slot spacing (slots)", "sold_new_until": "Sold new until",
     "gpu_memory_limit_gib": "GPU memory limit, macOS (GiB)", "ram_channels": "RAM channels",
     "ram_mt_per_s": "RAM speed (MT/s)",
+    "single_thread_mark": "Single-core speed (PassMark single-thread)",
+    "cpu_single_thread_mark": "CPU single-core speed (PassMark single-thread)",
 }
 
 

@@ -101,3 +101,16 @@ def test_gpu_build_rejects_bad_count(catalog):
         gpu_build(catalog, "card-a", 0)
     with pytest.raises(UnknownRecord):
         gpu_build(catalog, "nope", 1)
+
+
+def test_a_builds_host_cpu_mark_comes_from_its_cpu_part_or_its_cloud_instance():
+    from advisor.core.hardware.catalog import gpu_build, resolve_build, resolve_cloud
+    from advisor.storage.catalog_store import load_catalog
+
+    catalog = load_catalog().catalog
+    t4 = resolve_cloud(catalog, "gcp-n1-nvidia-tesla-t4")
+    assert t4.host_single_thread_mark == catalog.cloud["gcp-n1-nvidia-tesla-t4"].cpu_single_thread_mark == 1637
+    with_cpu = [b for b in catalog.builds.values() if b.parts is not None and b.parts.cpu == "amd-ryzen-9-5950x"]
+    for build in with_cpu:
+        assert resolve_build(catalog, build).host_single_thread_mark == 3470
+    assert gpu_build(catalog, "rtx-4090", 1).host_single_thread_mark is None  # cards only: the CPU is not known

@@ -130,7 +130,8 @@ def test_a_quantized_linear_adds_host_time_to_transformers_floor(catalog):
     # Only transformers: vLLM replays a CUDA graph (its dequantizing GEMVs have their own per-layer time).
     assert es.linear_host_s(Engine.VLLM, "awq") == 0.0 == es.linear_host_s(Engine.TRANSFORMERS, "bf16")
     notes = estimate(arch, PlannedJob(engine="transformers", weights="awq", context_len=64), a100).speed.notes
-    assert any(n.startswith("AWQ weights in transformers: each of the 168 linear layers a token passes adds 0.03 ms of CPU work") for n in notes)
+    assert any(n.startswith("AWQ weights in transformers: each of the 168 linear layers a token passes adds "
+                            f"{es.LINEAR_HOST_S['awq'] * 1e3:.3g} ms of CPU work") for n in notes)
 
 
 def test_the_linear_host_times_are_the_calibration_fit(catalog):
@@ -174,3 +175,44 @@ def test_a_decode_step_leaves_an_untied_input_embedding_unread(catalog):
     assert decode.unread_embedding_bytes(llama8b, PlannedJob(engine="vllm", weights="awq")) == 128_256 * 4_096 * 2  # 16-bit
     assert decode.unread_embedding_bytes(tied, vllm) == 0
     assert decode.unread_embedding_bytes(llama8b, PlannedJob(engine="llama.cpp", weights="q4_k_m")) == 0
+
+
+def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
+    # Qwen2.5 0.5B in transformers on one A100, batch 1: the host's floor binds. On a host of half the reference's
+    # single-thread mark the floor takes 2 ** HOST_TIME_EXPONENT as long; an unknown CPU and the reference CPU (the EPYC
+    # 7742 part) keep the fitted floor; llama.cpp on a card that replays CUDA graphs has no host floor to stretch.
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.choices import Engine
+    from advisor.core.speed import engine_speed as es
+
+    arch = catalog.models["qwen2.5-0.5b"]
+    a100 = gpu_build(catalog, "a100-80gb-sxm", 1)
+    assert a100.host_single_thread_mark is None
+    ref = a100.model_copy(update={"host_single_thread_mark": catalog.parts["amd-epyc-7742"].single_thread_mark})
+    slow = a100.model_copy(update={"host_single_thread_mark": es.REFERENCE_HOST_MARK // 2})
+    job = PlannedJob(engine="transformers", weights="bf16", context_len=64)
+
+    def step_s(build) -> float:
+        return 1 / estimate(arch, job, build).speed.decode_tokens_per_s
+
+    floor = es.FITTED[Engine.TRANSFORMERS].floor_s_per_layer * arch.n_layers
+    assert step_s(a100) == pytest.approx(floor, rel=0.02) == step_s(ref)
+    assert step_s(slow) == pytest.approx(floor * (es.REFERENCE_HOST_MARK / (es.REFERENCE_HOST_MARK // 2))
+                                         ** es.HOST_TIME_EXPONENT, rel=0.02)
+    notes = estimate(arch, job, slow).speed.notes
+    assert any("on this host's CPU (PassMark single-thread 1,080" in n for n in notes)
+    assert any("the build names no CPU" in n for n in estimate(arch, job, a100).speed.notes)
+    gguf = PlannedJob(engine="llama.cpp", weights="Q4_K_M", context_len=64)
+    assert estimate(arch, gguf, slow).speed.decode_tokens_per_s == estimate(arch, gguf, a100).speed.decode_tokens_per_s
+
+
+def test_the_host_exponent_is_the_calibration_fit(catalog):
+    from advisor.core.speed import engine_speed as es
+    from tests.benchmark_scripts import load_benchmark
+
+    cal = load_benchmark("speed_calibration")
+    rows = cal.stated_host_rows(cal.calibration_rows(catalog))
+    # Colab and Kaggle T4s (Google Cloud N1), Colab L4 and A100 (G2, A2), a Xeon Silver 4210R, the EPYC 7742
+    assert len({r["host"] for r in rows}) >= 4 and len({r["url"] for r in rows}) >= 6
+    assert cal.fit_host_exponent(rows, catalog) == es.HOST_TIME_EXPONENT

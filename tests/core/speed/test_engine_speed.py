@@ -42,8 +42,10 @@ def test_fitted_constants_as_shipped():
         # twelfth session: round 25's optimum-benchmark A100 and Gyan002-tech T4 rows
         # fourteenth session: bitsandbytes 4-bit Linears' host time (LINEAR_HOST_S["nf4"]) and round 26's optimum-benchmark
         # A100 rows (EPYC 7742 host) — its weights' share down, its floor and KV share moved with them
-        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.55, compute=0.44, floor_s_per_layer=0.84e-3,
-                                            kv_bandwidth=0.0298),
+        # fifteenth session: the host CPU's single-thread mark scales the floor (HOST_TIME_EXPONENT); the Colab T4 rows no
+        # longer pull the floor's share of small models, so the weights' share rose and the KV share fell
+        Engine.TRANSFORMERS: es.EngineSpeed(bandwidth=0.61, compute=0.45, floor_s_per_layer=0.83e-3,
+                                            kv_bandwidth=0.0238),
         # ninth session: a decode step leaves an untied input embedding unread (memory.inference.unread_embedding_bytes)
         # eleventh session: its layers' small kernels (kernels_s_per_layer) fitted with its bandwidth share
         # twelfth session: with 25 more cards' measured matmul shares (matmul_rates)
@@ -54,7 +56,8 @@ def test_fitted_constants_as_shipped():
                                             kernels_s_per_layer=0.04e-3),
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
-    assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.035e-3, "awq": 0.03e-3, "nf4": 0.03e-3}
+    assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.04e-3, "awq": 0.035e-3, "nf4": 0.03e-3}
+    assert (es.REFERENCE_HOST_MARK, es.HOST_TIME_EXPONENT) == (2161, 2.2)
     assert es.LINEAR_HOST_ALIAS == {"fp4": "nf4"}  # bitsandbytes' FP4: the same Linear4bit module
     assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.05e-3, "int8": 0.04e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
@@ -381,3 +384,12 @@ def test_exllamav2_runs_on_llama_cpps_constants_its_small_kernels_with_them():
     # no rows of its own: its sibling's whole entry (SIBLING), the small kernels' time included
     assert es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
     assert es.engine_speed(Engine.EXLLAMAV2).kernels_s_per_layer > 0
+
+
+def test_host_time_factor_scales_by_the_reference_cpus_single_thread_mark():
+    catalog = load_catalog().catalog
+    # The reference host is the EPYC 7742 (DGX A100's CPU), its mark as the catalog's part carries it.
+    assert es.REFERENCE_HOST_MARK == catalog.parts["amd-epyc-7742"].single_thread_mark == 2161
+    assert es.host_time_factor(None) == 1.0 == es.host_time_factor(es.REFERENCE_HOST_MARK)
+    assert es.host_time_factor(2 * es.REFERENCE_HOST_MARK) == pytest.approx(0.5 ** es.HOST_TIME_EXPONENT)
+    assert es.host_time_factor(1637) > 1.0 > es.host_time_factor(3470)  # Google Cloud N1 VM, Ryzen 9 5950X
