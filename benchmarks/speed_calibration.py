@@ -470,18 +470,25 @@ def bnb_int8_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[st
             if speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "") == "int8"]
 
 
-def fit_bnb_int8(rows, catalog) -> float:
-    """``es.BNB_INT8_S_PER_LINEAR`` on ``rows`` (``bnb_int8_rows``), transformers' constants as they are: the value of
-    ``BNB_INT8_GRID`` with the least mean |ln err| (ties kept nearest the current value)."""
+def fit_scalar(name: str, grid: list[float], rows, catalog) -> float:
+    """The value of ``engine_speed.<name>`` on ``grid`` with the least mean |ln err| on ``rows`` (ties kept nearest the
+    current value), every other constant as it is; the shipped value is put back."""
+    current = getattr(es, name)
+
     def score(value: float) -> float:
-        es.BNB_INT8_S_PER_LINEAR = value
+        setattr(es, name, value)
         return loss(rows, catalog)
 
-    current = es.BNB_INT8_S_PER_LINEAR
     try:
-        return best_on_grid(BNB_INT8_GRID, current, score)
+        return best_on_grid(grid, current, score)
     finally:
-        es.BNB_INT8_S_PER_LINEAR = current
+        setattr(es, name, current)
+
+
+def fit_bnb_int8(rows, catalog) -> float:
+    """``es.BNB_INT8_S_PER_LINEAR`` on ``rows`` (``bnb_int8_rows``), transformers' constants as they are
+    (``fit_scalar`` over ``BNB_INT8_GRID``)."""
+    return fit_scalar("BNB_INT8_S_PER_LINEAR", BNB_INT8_GRID, rows, catalog)
 
 
 LINEAR_HOST_GRID = [round(i * 0.005e-3, 8) for i in range(0, 41)]  # 0 to 0.2 ms per Linear
@@ -516,17 +523,9 @@ def stated_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict
 
 
 def fit_host_exponent(rows, catalog) -> float:
-    """``es.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are: the value of
-    ``HOST_EXPONENT_GRID`` with the least mean |ln err| (ties kept nearest the current value)."""
-    def score(value: float) -> float:
-        es.HOST_TIME_EXPONENT = value
-        return loss(rows, catalog)
-
-    current = es.HOST_TIME_EXPONENT
-    try:
-        return best_on_grid(HOST_EXPONENT_GRID, current, score)
-    finally:
-        es.HOST_TIME_EXPONENT = current
+    """``es.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are (``fit_scalar``
+    over ``HOST_EXPONENT_GRID``)."""
+    return fit_scalar("HOST_TIME_EXPONENT", HOST_EXPONENT_GRID, rows, catalog)
 
 
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> set:
