@@ -39,6 +39,7 @@ import speed_fidelity  # noqa: E402  (benchmarks/speed_fidelity.py)
 from advisor.core.job.choices import Engine  # noqa: E402
 from advisor.core.job.engine_versions import as_run  # noqa: E402
 from advisor.core.speed import engine_speed as es  # noqa: E402
+from advisor.core.speed import host_cpu  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 GRIDS = {
@@ -470,25 +471,25 @@ def bnb_int8_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[st
             if speed_fidelity.WEIGHTS.get(r["weights"].strip().lower(), "") == "int8"]
 
 
-def fit_scalar(name: str, grid: list[float], rows, catalog) -> float:
-    """The value of ``engine_speed.<name>`` on ``grid`` with the least mean |ln err| on ``rows`` (ties kept nearest the
+def fit_scalar(module, name: str, grid: list[float], rows, catalog) -> float:
+    """The value of ``module.<name>`` on ``grid`` with the least mean |ln err| on ``rows`` (ties kept nearest the
     current value), every other constant as it is; the shipped value is put back."""
-    current = getattr(es, name)
+    current = getattr(module, name)
 
     def score(value: float) -> float:
-        setattr(es, name, value)
+        setattr(module, name, value)
         return loss(rows, catalog)
 
     try:
         return best_on_grid(grid, current, score)
     finally:
-        setattr(es, name, current)
+        setattr(module, name, current)
 
 
 def fit_bnb_int8(rows, catalog) -> float:
     """``es.BNB_INT8_S_PER_LINEAR`` on ``rows`` (``bnb_int8_rows``), transformers' constants as they are
     (``fit_scalar`` over ``BNB_INT8_GRID``)."""
-    return fit_scalar("BNB_INT8_S_PER_LINEAR", BNB_INT8_GRID, rows, catalog)
+    return fit_scalar(es, "BNB_INT8_S_PER_LINEAR", BNB_INT8_GRID, rows, catalog)
 
 
 LINEAR_HOST_GRID = [round(i * 0.005e-3, 8) for i in range(0, 41)]  # 0 to 0.2 ms per Linear
@@ -517,15 +518,15 @@ HOST_EXPONENT_GRID = [round(0.1 * i, 1) for i in range(0, 31)]  # 0 (no host eff
 
 
 def stated_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
-    """The calibration rows whose estimate ``es.HOST_TIME_EXPONENT`` moves: a stated host (``host``) of an engine whose
+    """The calibration rows whose estimate ``host_cpu.HOST_TIME_EXPONENT`` moves: a stated host (``host``) of an engine whose
     per-token overhead it scales (not a GGUF engine: ``decode._engine_floor``)."""
     return [r for e, rows in by_engine.items() if not e.gguf for r in rows if (r.get("host") or "").strip()]
 
 
 def fit_host_exponent(rows, catalog) -> float:
-    """``es.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are (``fit_scalar``
+    """``host_cpu.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are (``fit_scalar``
     over ``HOST_EXPONENT_GRID``)."""
-    return fit_scalar("HOST_TIME_EXPONENT", HOST_EXPONENT_GRID, rows, catalog)
+    return fit_scalar(host_cpu, "HOST_TIME_EXPONENT", HOST_EXPONENT_GRID, rows, catalog)
 
 
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> set:
@@ -605,10 +606,10 @@ def main() -> int:
     es.LINEAR_HOST_S.update(host)
     print(f"# LINEAR_HOST_S = {{{', '.join(f'{k!r}: {v * 1e3:.3f}e-3' for k, v in sorted(host.items()))}}}  "
           f"(engine_speed.py; {len(host_rows)} calibration rows with GPTQ or AWQ weights in transformers)")
-    shipped_exponent = es.HOST_TIME_EXPONENT
+    shipped_exponent = host_cpu.HOST_TIME_EXPONENT
     exponent = fit_host_exponent(stated_host_rows(by_engine), catalog) if stated_host_rows(by_engine) else shipped_exponent
-    es.HOST_TIME_EXPONENT = exponent
-    print(f"# HOST_TIME_EXPONENT = {exponent:g}  (engine_speed.py; {len(stated_host_rows(by_engine))} calibration rows with a "
+    host_cpu.HOST_TIME_EXPONENT = exponent
+    print(f"# HOST_TIME_EXPONENT = {exponent:g}  (host_cpu.py; {len(stated_host_rows(by_engine))} calibration rows with a "
           f"stated host: {', '.join(sorted({r['host'] for r in stated_host_rows(by_engine)}))})")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
@@ -647,7 +648,7 @@ def main() -> int:
     _set_gguf_decode(shipped_gguf)
     es.BNB_INT8_S_PER_LINEAR = shipped_bnb
     es.LINEAR_HOST_S.update(shipped_host)
-    es.HOST_TIME_EXPONENT = shipped_exponent
+    host_cpu.HOST_TIME_EXPONENT = shipped_exponent
     es.FITTED.clear()
     es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)

@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
 from advisor.core.estimation.estimator import estimate  # noqa: E402
 from advisor.core.estimation.job_checks import check_planned  # noqa: E402
 from advisor.core.hardware.catalog import gpu_build, resolve_cloud, with_network, with_nodes  # noqa: E402
+from advisor.core.hardware.resolved import ResolvedPlatform  # noqa: E402
 from advisor.core.hardware.topology import bridge_pairs  # noqa: E402
 from advisor.core.job.choices import Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
@@ -98,15 +99,17 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
 
 def hosted(row: dict[str, str], catalog, build):
     """``build`` on the host CPU the row's source states (``host``): a catalog CPU part, as a user names the CPU
-    of a build (its parts' CPU), or a cloud instance, as a user picks the instance the row ran on — its host CPU's
-    single-thread mark (``ResolvedBuild.host_single_thread_mark``, which times the engine's per-token overhead).
+    of a build (its parts' CPU), or a cloud instance the row ran on (a user picks that instance; its host CPU's mark
+    goes on the row's own GPUs, whose count may differ from the instance's) — ``ResolvedBuild.host_single_thread_mark``,
+    which times the engine's per-token overhead.
     Unchanged where the source does not say (the calibration host's pace)."""
     host = (row.get("host") or "").strip()
     if not host:
         return build
-    mark = (catalog.parts[host].single_thread_mark if host in catalog.parts
-            else resolve_cloud(catalog, host).host_single_thread_mark)
-    return build.model_copy(update={"host_single_thread_mark": mark})
+    if host in catalog.parts:  # the platform a build naming only that CPU part resolves to
+        return build.model_copy(update={"platform": ResolvedPlatform(cpu=catalog.parts[host])})
+    return build.model_copy(update={"cloud_cpu_single_thread_mark":
+                                    resolve_cloud(catalog, host).cloud_cpu_single_thread_mark})
 
 
 def bridged(build):

@@ -399,3 +399,45 @@ def test_every_system_is_evaluable_or_named_as_not_offered() -> None:
     assert set(offered) | not_offered == set(cat.systems) and not set(offered) & not_offered
     for sid in offered:
         assert resolve_system(cat, sid).gpus, sid  # each one it offers resolves
+
+
+PASSMARK_CHART = ("https://github.com/lainbo/cpu-mark/blob/10c6b6b00d94240d16008784089483d6ef650d11/src/assets/"
+                  "staticData/cpuSData.json")
+SPARECORES = "https://github.com/SpareCores/sc-inspector-data/blob/804d3c71ddaec2fb0fe443c77b6719bd03a96072/data/"
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    """The shipped catalog as the app loads it (parts included)."""
+    from advisor.storage.catalog_store import load_catalog
+
+    return load_catalog().catalog
+
+
+@pytest.mark.parametrize(("part_id", "mark"), [
+    # 'mark' of each CPU's entry in PassMark's chart as pinned (cpuSData.json at 10c6b6b0)
+    ("amd-epyc-7742", 2161), ("intel-xeon-silver-4210r", 1830), ("amd-ryzen-9-5950x", 3470),
+    ("amd-threadripper-pro-5975wx", 3307)])
+def test_cpu_parts_carry_passmarks_chart_figure(loaded, part_id: str, mark: int) -> None:
+    part = loaded.parts[part_id]
+    assert part.single_thread_mark == mark and PASSMARK_CHART in [str(s) for s in part.sources]
+
+
+@pytest.mark.parametrize(("cloud_id", "machine", "mark"), [
+    # CPU_SINGLETHREAD in SpareCores' PassMark run on that machine type (passmark/stdout at 804d3c71), rounded
+    ("gcp-n1-nvidia-tesla-t4", "gcp/n1-standard-4", 1637), ("aws-p4d.24xlarge", "aws/p4d.24xlarge", 2167),
+    ("gcp-a3-highgpu-8g", "gcp/a3-highgpu-8g", 3135), ("azure-standard_nc24ads_a100_v4", "azure/Standard_NC24ads_A100_v4", 2276)])
+def test_cloud_instances_carry_the_mark_measured_on_them(loaded, cloud_id: str, machine: str, mark: int) -> None:
+    cloud = loaded.cloud[cloud_id]
+    assert cloud.cpu_single_thread_mark == mark and cloud.cpu
+    assert f"{SPARECORES}{machine}/passmark/stdout" in [str(s) for s in cloud.sources]
+
+
+def test_every_single_thread_mark_names_its_source(loaded) -> None:
+    for part in loaded.parts.values():
+        if part.single_thread_mark is not None:
+            assert PASSMARK_CHART in [str(s) for s in part.sources], part.id
+    for cloud in loaded.cloud.values():
+        if cloud.cpu_single_thread_mark is not None:
+            assert any(str(s).startswith(SPARECORES) and str(s).endswith("/passmark/stdout") for s in cloud.sources), \
+                cloud.id

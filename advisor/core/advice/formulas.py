@@ -14,7 +14,7 @@ from advisor.core.job.frameworks import FRAMEWORK_NAMES
 from advisor.core.job.job import Job
 from advisor.core.memory import inference as memory_inference
 from advisor.core.schema import Frozen
-from advisor.core.speed import engine_speed, flops, gguf_decode, prefill, scores
+from advisor.core.speed import engine_speed, flops, gguf_decode, host_cpu, prefill, scores
 from advisor.core.speed import optimizer_step
 from advisor.core.units import MIB
 
@@ -151,8 +151,8 @@ def _speed() -> tuple[Formula, ...]:
                 f"{engine_speed.LINEAR_HOST_S['awq'] * 1e3:.3f} ms with AWQ and "
                 f"{engine_speed.LINEAR_HOST_S['nf4'] * 1e3:.3f} ms with bitsandbytes 4-bit (NF4 or FP4) weights: CPU work in the "
                 "quantized layer's own code; outside llama.cpp and Ollama, × (PassMark single-thread "
-                f"{engine_speed.REFERENCE_HOST_MARK:,} of an EPYC 7742 / the build's CPU's) ^ "
-                f"{engine_speed.HOST_TIME_EXPONENT:g} where the build names its CPU), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
+                f"{host_cpu.REFERENCE_HOST_MARK:,} of an {host_cpu.REFERENCE_HOST_CPU} / the build's CPU's) ^ "
+                f"{host_cpu.HOST_TIME_EXPONENT:g} where the build names its CPU), plus tensor-parallel all-reduces (two a layer; one where the engine adds a "
                 "Falcon layer's attention and MLP before reducing: TensorRT-LLM, vLLM). Per engine "
                 f"(b, c, floor, k), fitted to published tokens/s: {_engine_constants()} ({_fit_scope()}SGLang: the "
                 "floor only, it runs vLLM's kernels); DeepSpeed takes vLLM's, ExLlamaV2 llama.cpp's; llama.cpp's c is "

@@ -82,7 +82,6 @@ def _resolve(catalog: Catalog, build: Build, name: str, used_by: str) -> Resolve
         build=build,
         platform=platform,
         network=network,
-        host_single_thread_mark=platform.cpu.single_thread_mark if platform and platform.cpu else None,
     )
 
 
@@ -140,7 +139,7 @@ def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild
         host_ram_gib=cloud.host_ram_gib,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
         network=NodeNetwork(nic=nic, count=cloud.nics) if nic is not None else None,
-        host_single_thread_mark=cloud.cpu_single_thread_mark,
+        cloud_cpu_single_thread_mark=cloud.cpu_single_thread_mark,
     )
 
 

@@ -22,7 +22,7 @@ from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
 from advisor.core.speed import engine_speed as _es
-from advisor.core.speed import gguf_decode
+from advisor.core.speed import gguf_decode, host_cpu
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
 from advisor.core.speed.layout import (
@@ -121,14 +121,14 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
 
 
 def host_words(host_mark: int | None, gguf: bool) -> str:
-    """What the per-token overhead depends on, for a note: the CPU's single-core speed (``engine_speed.host_time_factor``)."""
+    """What the per-token overhead depends on, for a note: the CPU's single-core speed (``host_cpu.host_time_factor``)."""
     if gguf:
         return "its CPU work and kernel launches, one by one"
     if host_mark is None:
-        return ("one CPU core's work, timed for a server CPU like the EPYC 7742 (the build names no CPU): a faster "
-                "core shortens it")
+        return (f"one CPU core's work, timed for a server CPU like the {host_cpu.REFERENCE_HOST_CPU} (the build names no "
+                "CPU): a faster core shortens it")
     return (f"one CPU core's work, on this host's CPU (PassMark single-thread {host_mark:,}, "
-            f"{_es.host_time_factor(host_mark):.2f}× the time of an EPYC 7742's)")
+            f"{host_cpu.host_time_factor(host_mark):.2f}× the time of an {host_cpu.REFERENCE_HOST_CPU}'s)")
 
 
 def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
@@ -155,9 +155,9 @@ def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, b
     return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
 
 
-def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: int | None = None) -> float:
+def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: int | None) -> float:
     """The engine's fitted host time per layer × layers, plus a quantized Linear's own host time in transformers
-    (``engine_speed.linear_host_s``) × the Linears a token passes, on this host CPU (``engine_speed.host_time_factor``
+    (``engine_speed.linear_host_s``) × the Linears a token passes, on this host CPU (``host_cpu.host_time_factor``
     of its single-thread mark; None: the calibration host's pace). A GGUF engine's (Ollama's, fitted on Macs, whose CPU
     is their GPU's chip: not scaled) binds only where its kernels are launched one by one
     (``gguf_decode.host_launched``: Metal, CUDA without graphs), as llama.cpp's own host floor does; a CUDA card that
@@ -167,7 +167,7 @@ def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: i
              + _es.linear_host_s(job.engine, job.weights) * linear_calls_per_token(arch))
     if job.engine.gguf:
         return floor if any(gguf_decode.host_launched(g) for g in gpus) else 0.0
-    return floor * _es.host_time_factor(host_mark)
+    return floor * host_cpu.host_time_factor(host_mark)
 
 
 def _gguf_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:

@@ -263,7 +263,7 @@ BNB_INT8_S_PER_LINEAR = 0.31e-3
 #: fourteenth session: 0.030 ms, fitted on the calibration rows of both formats (bitsandbytes' own benchmarking README at
 #: 81e6345d, one T4, one RTX 4090 and one H100; a Colab T4; optimum-benchmark's running-vicunas A100): the H100 rows now
 #: within 3 %, where the four rows on a desktop or a Colab VM stay 57-97 % off either way — the host CPU, not modelled then.
-#: Fifteenth session, with the host CPU modelled (``host_time_factor``): GPTQ-Int8 0.040 ms and AWQ 0.035 ms a Linear.
+#: Fifteenth session, with the host CPU modelled (``host_cpu.host_time_factor``): GPTQ-Int8 0.040 ms and AWQ 0.035 ms a Linear.
 LINEAR_HOST_S: dict[str, float] = {"gptq": 0.0, "gptq-int8": 0.04e-3, "awq": 0.035e-3, "nf4": 0.03e-3}
 #: Formats whose Linear is another's module: they take its host time.
 LINEAR_HOST_ALIAS: dict[str, str] = {"fp4": "nf4"}
@@ -278,33 +278,6 @@ def linear_host_key(weights: str) -> str:
 def linear_host_s(engine: Engine, weights: str) -> float:
     """``LINEAR_HOST_S`` for these weights in transformers; 0 for any other format or engine."""
     return LINEAR_HOST_S.get(linear_host_key(weights), 0.0) if engine is Engine.TRANSFORMERS else 0.0
-
-
-#: The host CPU's part in a decode step's host time. An engine's floor (``EngineSpeed.floor_s_per_layer``) and a quantized
-#: Linear's host time (``LINEAR_HOST_S``) are one core's work — Python, the scheduler, kernel launches — so a slower core
-#: stretches them. Their fitted values stand for the host of the calibration rows whose host is not stated:
-#: ``REFERENCE_HOST_MARK``, the PassMark single-thread rating of the AMD EPYC 7742 (2,161 in PassMark's chart, pinned
-#: copy lainbo/cpu-mark@10c6b6b0 src/assets/staticData/cpuSData.json), the CPU of NVIDIA's DGX A100 ("Dual AMD Rome
-#: 7742", DGX A100 datasheet) under most of those rows' A100s, and the host of optimum-benchmark's A100 runs, which
-#: the fitted floor reproduces within 3 % (tests/data/SPEEDS.md). A build whose CPU is known
-#: (``ResolvedBuild.host_single_thread_mark``: its CPU part's, a cloud instance's) scales that host time by
-#: (``REFERENCE_HOST_MARK`` / its mark) ** ``HOST_TIME_EXPONENT``; an unknown CPU keeps it. The exponent is fitted by
-#: ``benchmarks/speed_calibration.py`` (``fit_host_exponent``) on the calibration rows whose source states the host
-#: (``host`` in tests/data/speeds.csv: Colab and Kaggle T4s on Google Cloud N1 VMs, a Xeon Silver 4210R server, the
-#: EPYC 7742), the engines' constants as they are; host time does not fall in proportion to a single-thread score
-#: (clock, cache and memory latency move it differently: TransformerEngine issue #2053's launch overhead on a Grace
-#: CPU), hence a fitted power rather than 1. Not scaled: a GGUF engine's host floor (fitted on Macs, whose CPU is the
-#: GPU's own chip), LLM.int8's waits for the GPU (``BNB_INT8_S_PER_LINEAR``).
-REFERENCE_HOST_MARK = 2161
-HOST_TIME_EXPONENT = 2.2
-
-
-def host_time_factor(single_thread_mark: int | None) -> float:
-    """How much longer a host with this PassMark single-thread rating takes over a step's host work than the
-    calibration host (``REFERENCE_HOST_MARK``): (reference / mark) ** ``HOST_TIME_EXPONENT``; 1 for an unknown CPU."""
-    if not single_thread_mark:
-        return 1.0
-    return (REFERENCE_HOST_MARK / single_thread_mark) ** HOST_TIME_EXPONENT
 
 
 def bnb_int8_s_per_linear(engine: Engine, weights: str) -> float:

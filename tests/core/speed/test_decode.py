@@ -185,12 +185,17 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
     from advisor.core.hardware.catalog import gpu_build
     from advisor.core.job.choices import Engine
     from advisor.core.speed import engine_speed as es
+    from advisor.core.speed import host_cpu
 
     arch = catalog.models["qwen2.5-0.5b"]
     a100 = gpu_build(catalog, "a100-80gb-sxm", 1)
     assert a100.host_single_thread_mark is None
-    ref = a100.model_copy(update={"host_single_thread_mark": catalog.parts["amd-epyc-7742"].single_thread_mark})
-    slow = a100.model_copy(update={"host_single_thread_mark": es.REFERENCE_HOST_MARK // 2})
+    from advisor.core.hardware.resolved import ResolvedPlatform
+
+    epyc = catalog.parts["amd-epyc-7742"]
+    ref = a100.model_copy(update={"platform": ResolvedPlatform(cpu=epyc)})
+    half = epyc.model_copy(update={"single_thread_mark": host_cpu.REFERENCE_HOST_MARK // 2})
+    slow = a100.model_copy(update={"platform": ResolvedPlatform(cpu=half)})
     job = PlannedJob(engine="transformers", weights="bf16", context_len=64)
 
     def step_s(build) -> float:
@@ -198,8 +203,8 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
 
     floor = es.FITTED[Engine.TRANSFORMERS].floor_s_per_layer * arch.n_layers
     assert step_s(a100) == pytest.approx(floor, rel=0.02) == step_s(ref)
-    assert step_s(slow) == pytest.approx(floor * (es.REFERENCE_HOST_MARK / (es.REFERENCE_HOST_MARK // 2))
-                                         ** es.HOST_TIME_EXPONENT, rel=0.02)
+    assert step_s(slow) == pytest.approx(floor * (host_cpu.REFERENCE_HOST_MARK / (host_cpu.REFERENCE_HOST_MARK // 2))
+                                         ** host_cpu.HOST_TIME_EXPONENT, rel=0.02)
     notes = estimate(arch, job, slow).speed.notes
     assert any("on this host's CPU (PassMark single-thread 1,080" in n for n in notes)
     assert any("the build names no CPU" in n for n in estimate(arch, job, a100).speed.notes)
@@ -208,11 +213,11 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
 
 
 def test_the_host_exponent_is_the_calibration_fit(catalog):
-    from advisor.core.speed import engine_speed as es
+    from advisor.core.speed import host_cpu
     from tests.benchmark_scripts import load_benchmark
 
     cal = load_benchmark("speed_calibration")
     rows = cal.stated_host_rows(cal.calibration_rows(catalog))
     # Colab and Kaggle T4s (Google Cloud N1), Colab L4 and A100 (G2, A2), a Xeon Silver 4210R, the EPYC 7742
     assert len({r["host"] for r in rows}) >= 4 and len({r["url"] for r in rows}) >= 6
-    assert cal.fit_host_exponent(rows, catalog) == es.HOST_TIME_EXPONENT
+    assert cal.fit_host_exponent(rows, catalog) == host_cpu.HOST_TIME_EXPONENT

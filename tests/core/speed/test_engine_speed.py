@@ -57,7 +57,6 @@ def test_fitted_constants_as_shipped():
     }
     assert es.BNB_INT8_S_PER_LINEAR == 0.31e-3
     assert es.LINEAR_HOST_S == {"gptq": 0.0, "gptq-int8": 0.04e-3, "awq": 0.035e-3, "nf4": 0.03e-3}
-    assert (es.REFERENCE_HOST_MARK, es.HOST_TIME_EXPONENT) == (2161, 2.2)
     assert es.LINEAR_HOST_ALIAS == {"fp4": "nf4"}  # bitsandbytes' FP4: the same Linear4bit module
     assert es.QUANT_KERNEL_S_PER_LAYER == {"int4": 0.05e-3, "int8": 0.04e-3}
     # priors: llama.cpp PR #4766, RTX 3090 tg128 / pp512 of LLaMA 7B F16
@@ -385,11 +384,3 @@ def test_exllamav2_runs_on_llama_cpps_constants_its_small_kernels_with_them():
     assert es.engine_speed(Engine.EXLLAMAV2) == es.FITTED[Engine.LLAMA_CPP]
     assert es.engine_speed(Engine.EXLLAMAV2).kernels_s_per_layer > 0
 
-
-def test_host_time_factor_scales_by_the_reference_cpus_single_thread_mark():
-    catalog = load_catalog().catalog
-    # The reference host is the EPYC 7742 (DGX A100's CPU), its mark as the catalog's part carries it.
-    assert es.REFERENCE_HOST_MARK == catalog.parts["amd-epyc-7742"].single_thread_mark == 2161
-    assert es.host_time_factor(None) == 1.0 == es.host_time_factor(es.REFERENCE_HOST_MARK)
-    assert es.host_time_factor(2 * es.REFERENCE_HOST_MARK) == pytest.approx(0.5 ** es.HOST_TIME_EXPONENT)
-    assert es.host_time_factor(1637) > 1.0 > es.host_time_factor(3470)  # Google Cloud N1 VM, Ryzen 9 5950X

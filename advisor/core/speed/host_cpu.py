@@ -1,0 +1,30 @@
+"""The host CPU's part in a decode step: one core's speed paces an inference engine's per-token overhead."""
+
+from __future__ import annotations
+
+#: The host CPU's part in a decode step's host time. An engine's floor (``engine_speed.EngineSpeed.floor_s_per_layer``)
+#: and a quantized Linear's host time (``engine_speed.LINEAR_HOST_S``) are one core's work — Python, the scheduler,
+#: kernel launches — so a slower core stretches them. Their fitted values stand for the host of the calibration rows
+#: whose host is not stated: ``REFERENCE_HOST_MARK``, the PassMark single-thread rating of the AMD EPYC 7742 (2,161 in
+#: PassMark's chart, pinned copy lainbo/cpu-mark@10c6b6b0 src/assets/staticData/cpuSData.json), the CPU of NVIDIA's DGX
+#: A100 ("Dual AMD Rome 7742", DGX A100 datasheet) under most of those rows' A100s, and the host of optimum-benchmark's
+#: A100 runs, which the fitted floor reproduces within 3 % (tests/data/SPEEDS.md). A build whose CPU is known
+#: (``ResolvedBuild.host_single_thread_mark``: its CPU part's, a cloud instance's) scales that host time by
+#: (``REFERENCE_HOST_MARK`` / its mark) ** ``HOST_TIME_EXPONENT``; an unknown CPU keeps it. The exponent is fitted by
+#: ``benchmarks/speed_calibration.py`` (``fit_host_exponent``) on the calibration rows whose source states the host
+#: (``host`` in tests/data/speeds.csv: Colab and Kaggle T4s on Google Cloud N1 VMs, a Xeon Silver 4210R server, the EPYC
+#: 7742), the engines' constants as they are; host time does not fall in proportion to a single-thread score (clock,
+#: cache and memory latency move it differently: TransformerEngine issue #2053's launch overhead on a Grace CPU), hence
+#: a fitted power rather than 1. Not scaled: a GGUF engine's host floor (fitted on Macs, whose CPU is the GPU's own
+#: chip), LLM.int8's waits for the GPU (``engine_speed.BNB_INT8_S_PER_LINEAR``).
+REFERENCE_HOST_MARK = 2161
+REFERENCE_HOST_CPU = "EPYC 7742"
+HOST_TIME_EXPONENT = 2.2
+
+
+def host_time_factor(single_thread_mark: int | None) -> float:
+    """How much longer a host with this PassMark single-thread rating takes over a step's host work than the
+    calibration host (``REFERENCE_HOST_MARK``): (reference / mark) ** ``HOST_TIME_EXPONENT``; 1 for an unknown CPU."""
+    if not single_thread_mark:
+        return 1.0
+    return float((REFERENCE_HOST_MARK / single_thread_mark) ** HOST_TIME_EXPONENT)

@@ -1,0 +1,22 @@
+"""The host CPU's single-thread mark against the calibration host's (advisor.core.speed.host_cpu)."""
+
+import pytest
+
+from advisor.core.speed import host_cpu
+from advisor.storage.catalog_store import load_catalog
+
+
+def test_the_shipped_reference_and_exponent():
+    # the exponent: benchmarks/speed_calibration.py (fit_host_exponent) on 2026-11-29, pinned as a fit in test_decode
+    assert (host_cpu.REFERENCE_HOST_MARK, host_cpu.REFERENCE_HOST_CPU, host_cpu.HOST_TIME_EXPONENT) == \
+        (2161, "EPYC 7742", 2.2)
+
+
+def test_host_time_factor_scales_by_the_reference_cpus_single_thread_mark():
+    catalog = load_catalog().catalog
+    # The reference host is the EPYC 7742 (DGX A100's CPU), its mark as the catalog's part carries it.
+    assert host_cpu.REFERENCE_HOST_MARK == catalog.parts["amd-epyc-7742"].single_thread_mark
+    assert host_cpu.REFERENCE_HOST_CPU == catalog.parts["amd-epyc-7742"].name
+    assert host_cpu.host_time_factor(None) == 1.0 == host_cpu.host_time_factor(host_cpu.REFERENCE_HOST_MARK)
+    assert host_cpu.host_time_factor(2 * host_cpu.REFERENCE_HOST_MARK) == pytest.approx(0.5 ** host_cpu.HOST_TIME_EXPONENT)
+    assert host_cpu.host_time_factor(1637) > 1.0 > host_cpu.host_time_factor(3470)  # Google Cloud N1 VM, Ryzen 9 5950X
