@@ -20,11 +20,23 @@ from __future__ import annotations
 REFERENCE_HOST_MARK = 2161
 REFERENCE_HOST_CPU = "EPYC 7742"
 HOST_TIME_EXPONENT = 2.2
+#: The marks of the hosts the exponent was fitted on: the calibration rows' stated hosts, from Google Cloud's N1 VM
+#: (1,637) to the EPYC 7742 (2,161). No row with a faster host CPU was fitted, so outside this range the factor is held
+#: at the nearer end rather than extrapolated: a desktop CPU is timed as the EPYC 7742 (a faster core's gain is not
+#: counted), a CPU slower than the N1 VM's as that VM.
+FITTED_MARKS = (1637, 2161)
 
 
 def host_time_factor(single_thread_mark: int | None) -> float:
     """How much longer a host with this PassMark single-thread rating takes over a step's host work than the
-    calibration host (``REFERENCE_HOST_MARK``): (reference / mark) ** ``HOST_TIME_EXPONENT``; 1 for an unknown CPU."""
+    calibration host (``REFERENCE_HOST_MARK``): (reference / mark) ** ``HOST_TIME_EXPONENT``, the mark held within
+    ``FITTED_MARKS``; 1 for an unknown CPU."""
     if not single_thread_mark:
         return 1.0
-    return float((REFERENCE_HOST_MARK / single_thread_mark) ** HOST_TIME_EXPONENT)
+    low, high = FITTED_MARKS
+    return float((REFERENCE_HOST_MARK / min(max(single_thread_mark, low), high)) ** HOST_TIME_EXPONENT)
+
+
+def beyond_fit(single_thread_mark: int | None) -> bool:
+    """Whether this mark lies outside ``FITTED_MARKS``, where ``host_time_factor`` holds the nearer end's."""
+    return single_thread_mark is not None and not FITTED_MARKS[0] <= single_thread_mark <= FITTED_MARKS[1]

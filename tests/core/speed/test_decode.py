@@ -178,8 +178,8 @@ def test_a_decode_step_leaves_an_untied_input_embedding_unread(catalog):
 
 
 def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
-    # Qwen2.5 0.5B in transformers on one A100, batch 1: the host's floor binds. On a host of half the reference's
-    # single-thread mark the floor takes 2 ** HOST_TIME_EXPONENT as long; an unknown CPU and the reference CPU (the EPYC
+    # Qwen2.5 0.5B in transformers on one A100, batch 1: the host's floor binds. On the slowest host measured (Google
+    # Cloud N1) the floor takes (reference / its mark) ** HOST_TIME_EXPONENT as long; an unknown CPU and the reference CPU (the EPYC
     # 7742 part) keep the fitted floor; llama.cpp on a card that replays CUDA graphs has no host floor to stretch.
     from advisor.core.estimation.estimator import estimate
     from advisor.core.hardware.catalog import gpu_build
@@ -194,7 +194,8 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
 
     epyc = catalog.parts["amd-epyc-7742"]
     ref = a100.model_copy(update={"platform": ResolvedPlatform(cpu=epyc)})
-    half = epyc.model_copy(update={"single_thread_mark": host_cpu.REFERENCE_HOST_MARK // 2})
+    low = host_cpu.FITTED_MARKS[0]  # the slowest host the exponent was fitted on
+    half = epyc.model_copy(update={"single_thread_mark": low})
     slow = a100.model_copy(update={"platform": ResolvedPlatform(cpu=half)})
     job = PlannedJob(engine="transformers", weights="bf16", context_len=64)
 
@@ -203,11 +204,19 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
 
     floor = es.FITTED[Engine.TRANSFORMERS].floor_s_per_layer * arch.n_layers
     assert step_s(a100) == pytest.approx(floor, rel=0.02) == step_s(ref)
-    assert step_s(slow) == pytest.approx(floor * (host_cpu.REFERENCE_HOST_MARK / (host_cpu.REFERENCE_HOST_MARK // 2))
-                                         ** host_cpu.HOST_TIME_EXPONENT, rel=0.02)
+    assert step_s(slow) == pytest.approx(floor * (host_cpu.REFERENCE_HOST_MARK / low) ** host_cpu.HOST_TIME_EXPONENT,
+                                         rel=0.02)
     notes = estimate(arch, job, slow).speed.notes
-    assert any("on this host's CPU (PassMark single-thread 1,080" in n for n in notes)
-    assert any("the build names no CPU" in n for n in estimate(arch, job, a100).speed.notes)
+    assert any("on this host's CPU (PassMark single-thread 1,637" in n for n in notes)
+    fast = a100.model_copy(update={"platform": ResolvedPlatform(cpu=catalog.parts["amd-ryzen-9-5950x"])})
+    assert step_s(fast) == step_s(a100)  # faster than any host measured: timed as the reference, and said so
+    assert any("a faster core's gain is not counted" in n for n in estimate(arch, job, fast).speed.notes)
+    assert any("(which CPU it has is not known)" in n for n in estimate(arch, job, a100).speed.notes)
+    # a CPU part the catalog has no score for (launched after the pinned chart): the reference pace, and said so
+    unscored = a100.model_copy(update={"platform": ResolvedPlatform(cpu=catalog.parts["amd-ryzen-9-9950x"])})
+    assert unscored.host_single_thread_mark is None and step_s(unscored) == step_s(a100)
+    assert any("the catalog has no single-thread score for its Ryzen 9 9950X" in n
+               for n in estimate(arch, job, unscored).speed.notes)
     gguf = PlannedJob(engine="llama.cpp", weights="Q4_K_M", context_len=64)
     assert estimate(arch, gguf, slow).speed.decode_tokens_per_s == estimate(arch, gguf, a100).speed.decode_tokens_per_s
 
@@ -221,3 +230,7 @@ def test_the_host_exponent_is_the_calibration_fit(catalog):
     # Colab and Kaggle T4s (Google Cloud N1), Colab L4 and A100 (G2, A2), a Xeon Silver 4210R, the EPYC 7742
     assert len({r["host"] for r in rows}) >= 4 and len({r["url"] for r in rows}) >= 6
     assert cal.fit_host_exponent(rows, catalog) == host_cpu.HOST_TIME_EXPONENT
+    # the range the factor holds to is the range of those rows' hosts
+    marks = {cal.speed_fidelity.hosted(r, catalog, cal.speed_fidelity.gpu_build(catalog, "t4", 1)).host_single_thread_mark
+             for r in rows}
+    assert (min(marks), max(marks)) == host_cpu.FITTED_MARKS

@@ -18,5 +18,9 @@ def test_host_time_factor_scales_by_the_reference_cpus_single_thread_mark():
     assert host_cpu.REFERENCE_HOST_MARK == catalog.parts["amd-epyc-7742"].single_thread_mark
     assert host_cpu.REFERENCE_HOST_CPU == catalog.parts["amd-epyc-7742"].name
     assert host_cpu.host_time_factor(None) == 1.0 == host_cpu.host_time_factor(host_cpu.REFERENCE_HOST_MARK)
-    assert host_cpu.host_time_factor(2 * host_cpu.REFERENCE_HOST_MARK) == pytest.approx(0.5 ** host_cpu.HOST_TIME_EXPONENT)
-    assert host_cpu.host_time_factor(1637) > 1.0 > host_cpu.host_time_factor(3470)  # Google Cloud N1 VM, Ryzen 9 5950X
+    low, high = host_cpu.FITTED_MARKS
+    assert host_cpu.host_time_factor(low) == pytest.approx((host_cpu.REFERENCE_HOST_MARK / low) ** host_cpu.HOST_TIME_EXPONENT)
+    assert host_cpu.host_time_factor(1830) > 1.0  # Xeon Silver 4210R: slower than the reference, within the fit
+    # held at the range's ends, not extrapolated: a Ryzen 9 5950X is timed as the EPYC 7742, a very slow CPU as the N1 VM
+    assert host_cpu.host_time_factor(3470) == 1.0 and not host_cpu.beyond_fit(high) and host_cpu.beyond_fit(3470)
+    assert host_cpu.host_time_factor(1000) == host_cpu.host_time_factor(low)
