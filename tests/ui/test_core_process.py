@@ -166,25 +166,59 @@ def _training_results():
     return arch, job, evaluate.assemble(arch, job, done, evaluate.fit_curves(job))
 
 
-def test_the_worker_searches_as_the_core_does_and_a_newer_request_stops_it():
+class _Paced:
+    """The worker's end of the pipe, paced by the test: once ``searching`` is set, the search's
+    first check for a newer request waits until the test has sent one (``asked``, then ``sent``).
+    Without it the outcome hangs on thread timing: a search whose estimates are cached can end
+    before the newer request arrives, and its answer is then rightly sent."""
+
+    def __init__(self, conn) -> None:
+        self._conn = conn
+        self.searching, self.asked, self.sent = threading.Event(), threading.Event(), threading.Event()
+
+    def recv(self):
+        return self._conn.recv()
+
+    def send(self, obj) -> None:
+        self._conn.send(obj)
+
+    def poll(self, *timeout):
+        if self.searching.is_set() and not self.sent.is_set():
+            self.asked.set()
+            assert self.sent.wait(30)
+        return self._conn.poll(*timeout)
+
+
+def test_the_worker_searches_as_the_core_does_and_a_newer_request_stops_it(monkeypatch):
     arch, job, results = _training_results()
     inputs = evaluate.suggestion_inputs(results)
     assert sum(i is not None for i in inputs) >= 4
     want = evaluate.find_suggestions(arch, job, results, 0.05)
     ours, theirs = multiprocessing.Pipe()
-    worker = threading.Thread(target=serve, args=(theirs,))
+    paced = _Paced(theirs)
+    worker = threading.Thread(target=serve, args=(paced,))
     worker.start()
     assert ours.poll(30) and ours.recv() == "ready"
     ours.send((1, SEARCH, (arch, job, inputs, 0.05)))
     assert ours.poll(30)
     key, out = ours.recv()
     assert key == 1 and out == want and any(f for f in out)
+
+    search = evaluate.background_search
+
+    def searching(*args, **kwargs):
+        paced.searching.set()
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate, "background_search", searching)
     ours.send((2, SEARCH, (arch, job, inputs, 0.05)))
-    ours.send((3, SWEEP, job))  # sent right behind: the search is skipped or stopped within one plan search
+    assert paced.asked.wait(30)  # the search has started and asks whether a newer request came
+    ours.send((3, SWEEP, job))
+    paced.sent.set()
     answers = dict(ours.recv() for _ in range(2) if ours.poll(30))
     ours.send(None)
     worker.join(30)
-    assert answers[2] in (SKIPPED, None)
+    assert answers[2] is None  # stopped at its first check, not skipped, not finished
     _same_sweep(answers[3], job)
 
 
