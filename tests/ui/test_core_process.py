@@ -312,7 +312,9 @@ def test_the_workers_full_collections_wait_for_a_pause():
         ours.send((k, SWEEP, base.model_copy(update={"batch": batch})))
         assert ours.poll(30) and ours.recv()[0] == k
     assert collector.calls == ["settle"]
-    time.sleep(1.6)  # a pause
+    deadline = time.monotonic() + 30  # a pause: idle_s, and the worker thread's wake-up on a loaded machine
+    while len(collector.calls) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert collector.calls == ["settle", "collect"] and collector.collections == 1
     time.sleep(1.6)  # nothing asked since: nothing more to collect
     assert collector.calls == ["settle", "collect"]
