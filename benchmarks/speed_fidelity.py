@@ -108,8 +108,8 @@ def hosted(row: dict[str, str], catalog, build):
         return build
     if host in catalog.parts:  # the platform a build naming only that CPU part resolves to
         return build.model_copy(update={"platform": ResolvedPlatform(cpu=catalog.parts[host])})
-    return build.model_copy(update={"cloud_cpu_single_thread_mark":
-                                    resolve_cloud(catalog, host).cloud_cpu_single_thread_mark})
+    return build.model_copy(update={"host_cpu_single_thread_mark":
+                                    resolve_cloud(catalog, host).host_cpu_single_thread_mark})
 
 
 def bridged(build):

@@ -22,13 +22,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _catalog_gpus() -> tuple[list, str | None]:
+def _catalog_records() -> tuple[list, list, str | None]:
+    """The catalog's GPUs and platform parts (what the GPUs and the CPU are matched to), and why not."""
     try:
         from advisor.storage.catalog_store import load_catalog
 
-        return list(load_catalog().catalog.gpus.values()), None
+        catalog = load_catalog().catalog
+        return list(catalog.gpus.values()), list(catalog.parts.values()), None
     except Exception as exc:  # noqa: BLE001 - no catalog must not stop detection
-        return [], f"Catalog not available ({exc}); GPUs are shown without a catalog match."
+        return [], [], f"Catalog not available ({exc}); GPUs are shown without a catalog match."
 
 
 def collect(timeout_s: float) -> dict[str, Any]:
@@ -38,8 +40,8 @@ def collect(timeout_s: float) -> dict[str, Any]:
     from advisor.probe.machine import build_this_machine
 
     detection = detect(timeout_s)
-    gpus, catalog_problem = _catalog_gpus()
-    machine = build_this_machine(detection, gpus)
+    gpus, parts, catalog_problem = _catalog_records()
+    machine = build_this_machine(detection, gpus, parts)
     lanes = {e.detected.index: e.gpu.pcie_lanes for e in machine.gpus if e.gpu and e.match.gpu_id}
     return {"detection": detection, "machine": machine, "findings": buyer_findings(detection, lanes),
             "catalog_problem": catalog_problem}
@@ -56,6 +58,7 @@ def as_json(found: dict[str, Any]) -> dict[str, Any]:
             for e in machine.gpus
         ],
         "findings": [f.model_dump(mode="json") for f in found["findings"]],
+        "cpu_part_id": machine.cpu.id if machine.cpu else None,
         "build": machine.build.model_dump(mode="json") if machine.build else None,
         "build_notes": list(machine.notes),
         "catalog_problem": found["catalog_problem"],

@@ -99,6 +99,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.hardware.machines import on_platform, price_tier
     from advisor.core.hardware.memory import host_ram_gib, with_gpu_memory_limit
     from advisor.core.hardware.names import cloud_display_name, display_name, vendor_brand
+    from advisor.core.hardware.parts import PartKind, PlatformPart
     from advisor.core.hardware.power import build_power
     from advisor.core.hardware.quantities import PriceKind, PricePoint
     from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, MAX_NODES
@@ -190,6 +191,7 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("hardware.machines", "on_platform price_tier"),
     ("hardware.memory", "host_ram_gib with_gpu_memory_limit"),
     ("hardware.names", "cloud_display_name display_name vendor_brand"),
+    ("hardware.parts", "PartKind PlatformPart"),
     ("hardware.power", "build_power"),
     ("hardware.quantities", "PriceKind PricePoint"),
     ("hardware.records", "MAX_GPUS_PER_MACHINE MAX_NODES"),
@@ -229,7 +231,7 @@ __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult"
            "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS", "MAX_GPUS_PER_MACHINE",
            "MAX_NODES", "MAX_PARAMS", "MEMORY_TERMS", "MIB", "MIN_BUILDS", "MIN_PARAMS", "Method", "Mode", "ModelArch",
            "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PlanPins", "PlannedJob",
-           "Precision", "PreparedBuild", "PriceChoice", "PriceKind", "PricePoint", "READABLE_VERSIONS", "Ranking",
+           "Precision", "PreparedBuild", "PriceChoice", "PriceKind", "PricePoint", "READABLE_VERSIONS", "PartKind", "PlatformPart", "Ranking",
            "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEMA_VERSION",
            "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting", "Severity",
            "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord", "WEIGHT_FORMATS", "Where", "Widget",

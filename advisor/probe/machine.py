@@ -8,11 +8,12 @@ from psutil. What was not read is listed in ``notes`` instead of being guessed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pydantic import Field, ValidationError
 
-from advisor.core import GIB, MAX_GPUS_PER_MACHINE, Build, BuildGpu, Frozen, Gpu, ResolvedBuild, Topology
+from advisor.core import GIB, MAX_GPUS_PER_MACHINE, Build, BuildGpu, Frozen, Gpu, PlatformPart, ResolvedBuild, Topology
+from advisor.probe.cpu_match import match_cpu
 from advisor.probe.match import GpuMatch, adhoc_gpu, match_gpu
 from advisor.probe.models import NVML_DOCS_URL, DetectedGpu, Detection
 
@@ -29,6 +30,7 @@ class MachineGpu(Frozen):
 
 class ThisMachine(Frozen):
     gpus: tuple[MachineGpu, ...] = ()
+    cpu: PlatformPart | None = Field(None, description="The catalog CPU part the host's CPU is; None = not in the catalog")
     build: Build | None = None
     resolved: ResolvedBuild | None = None
     notes: tuple[str, ...] = ()
@@ -76,9 +78,12 @@ def _topology(detection: Detection, used: list[DetectedGpu], notes: list[str]) -
     return Topology(**update)
 
 
-def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu]) -> ThisMachine:
-    """Match every detected GPU and assemble the "This machine" build (pure)."""
+def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu],
+                       catalog_parts: Iterable[PlatformPart] = ()) -> ThisMachine:
+    """Match every detected GPU, and the host CPU to a catalog CPU part (its single-thread score paces an
+    engine's per-token host work), and assemble the "This machine" build (pure)."""
     entries, notes = [], []
+    cpu = match_cpu(detection.host.cpu_model, catalog_parts)
     for det in detection.gpus:
         match = match_gpu(det, catalog_gpus)
         gpu = next((g for g in catalog_gpus if g.id == match.gpu_id), None) if match.gpu_id else None
@@ -94,18 +99,19 @@ def build_this_machine(detection: Detection, catalog_gpus: Sequence[Gpu]) -> Thi
                      f"machine holds (GPUs from {usable[MAX_GPUS_PER_MACHINE].detected.index} on are left out).")
         usable = usable[:MAX_GPUS_PER_MACHINE]
     if not usable:
-        return ThisMachine(gpus=tuple(entries), notes=tuple(notes))
+        return ThisMachine(gpus=tuple(entries), cpu=cpu, notes=tuple(notes))
     try:
-        build, resolved = _as_build(detection, usable, notes)
+        build, resolved = _as_build(detection, usable, cpu, notes)
     except ValidationError as exc:  # what was read does not make a valid build: said; the GPUs are still listed
         err = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in err["loc"])
         notes.append(f"what was read does not make a build ({where + ': ' if where else ''}{err['msg']}).")
-        return ThisMachine(gpus=tuple(entries), notes=tuple(notes))
-    return ThisMachine(gpus=tuple(entries), build=build, resolved=resolved, notes=tuple(notes))
+        return ThisMachine(gpus=tuple(entries), cpu=cpu, notes=tuple(notes))
+    return ThisMachine(gpus=tuple(entries), cpu=cpu, build=build, resolved=resolved, notes=tuple(notes))
 
 
-def _as_build(detection: Detection, usable: list[MachineGpu], notes: list[str]) -> tuple[Build, ResolvedBuild]:
+def _as_build(detection: Detection, usable: list[MachineGpu], cpu: PlatformPart | None,
+              notes: list[str]) -> tuple[Build, ResolvedBuild]:
     used = [e.detected for e in usable]
     topology = _topology(detection, used, notes)
     ram = detection.host.ram_total_bytes
@@ -122,5 +128,6 @@ def _as_build(detection: Detection, usable: list[MachineGpu], notes: list[str]) 
     resolved = ResolvedBuild(
         name=BUILD_NAME, gpus=tuple(e.gpu for e in usable),  # type: ignore[misc]
         topology=topology, host_ram_gib=build.host_ram_gib, unified_memory=unified, build=build,
+        host_cpu_single_thread_mark=cpu.single_thread_mark if cpu is not None else None,
     )
     return build, resolved

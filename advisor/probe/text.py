@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.core import GIB, MIB
+from advisor.core import GIB, MIB, PlatformPart
 from advisor.probe.checks import Finding
 from advisor.probe.machine import MachineGpu, ThisMachine
 from advisor.probe.models import DetectedGpu, DetectedHost, Detection
@@ -20,12 +20,25 @@ def _yes(flag: bool | None, yes: str = "yes", no: str = "no") -> str:
     return UNKNOWN if flag is None else (yes if flag else no)
 
 
-def host_lines(h: DetectedHost) -> list[str]:
+def host_lines(h: DetectedHost, cpu: PlatformPart | None = None) -> list[str]:
+    """``cpu``: the catalog part the CPU was matched to (its single-thread score paces an engine's host work)."""
     cores = f"{h.cpu_cores or '?'} cores / {h.cpu_threads or '?'} threads"
     ram = _gib(h.ram_total_bytes)
     if h.ram_available_bytes is not None:
         ram += f" ({_gib(h.ram_available_bytes)} available)"
-    return ["Host", f"  CPU:     {h.cpu_model or UNKNOWN}, {cores}", f"  RAM:     {ram}", f"  OS:      {h.os or UNKNOWN}"]
+    out = ["Host", f"  CPU:     {h.cpu_model or UNKNOWN}, {cores}"]
+    if h.cpu_model:
+        out.append(f"           {_cpu_match(cpu)}")
+    return out + [f"  RAM:     {ram}", f"  OS:      {h.os or UNKNOWN}"]
+
+
+def _cpu_match(cpu: PlatformPart | None) -> str:
+    if cpu is None:
+        return ("not among the catalog's CPU parts: speed estimates time the engines' per-token CPU work as on a "
+                "server CPU (add the CPU as a part, with its PassMark single-thread score, to count its own speed)")
+    if cpu.single_thread_mark is None:
+        return f"catalog part {cpu.id} ({cpu.vendor} {cpu.name}), which has no single-thread score yet"
+    return f"catalog part {cpu.id} ({cpu.vendor} {cpu.name}), PassMark single-thread {cpu.single_thread_mark:,}"
 
 
 def _pcie(g: DetectedGpu) -> str:
@@ -119,7 +132,7 @@ def report(found: dict[str, Any]) -> str:
     machine: ThisMachine = found["machine"]
     findings: tuple[Finding, ...] = found["findings"]
     by_index = {e.detected.index: e for e in machine.gpus}
-    out = host_lines(detection.host) + [""]
+    out = host_lines(detection.host, machine.cpu) + [""]
     if not detection.gpus:
         out += ["GPUs: none read", ""]
     for g in detection.gpus:

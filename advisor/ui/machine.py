@@ -16,11 +16,14 @@ def this_machine_entry(catalog, detection) -> tuple[BuildEntry | None, str]:
         lines = "; ".join(detection.status_lines[:3])
         return None, f"no GPU found ({lines})" if lines else "no GPU found"
     gpus = list(catalog.gpus.values()) if catalog is not None else []
-    machine = build_this_machine(detection, gpus)
+    machine = build_this_machine(detection, gpus, catalog.parts.values() if catalog is not None else ())
     notes = " ".join(machine.notes)
     if machine.resolved is None:
         return None, notes or "no detected GPU could be estimated"
-    text = f"This machine: {machine.resolved.gpu_count} GPU(s) detected" + (f" — {notes}" if notes else "")
+    cpu = machine.cpu
+    host = (f", CPU {cpu.vendor} {cpu.name}" + (" (its single-core score paces the engines' CPU work)"
+                                                 if cpu.single_thread_mark else "")) if cpu is not None else ""
+    text = f"This machine: {machine.resolved.gpu_count} GPU(s) detected{host}" + (f" — {notes}" if notes else "")
     return BuildEntry(name="This machine", inline=machine.resolved), text
 
 

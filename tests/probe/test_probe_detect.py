@@ -73,7 +73,7 @@ def test_cli_report_on_this_machine(capsys):
 def test_cli_json_on_this_machine(capsys):
     assert main(["detect", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"detection", "matches", "findings", "build", "build_notes", "catalog_problem"}
+    assert set(data) == {"detection", "matches", "findings", "build", "cpu_part_id", "build_notes", "catalog_problem"}
     assert data["detection"]["status_lines"]
     if not data["detection"]["gpus"]:
         assert data["build"] is None and data["matches"] == []

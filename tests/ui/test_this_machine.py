@@ -30,3 +30,19 @@ def test_detection_runs_in_the_background_and_reports(app_window, qtbot, monkeyp
     assert window.dialog_no_gpu.isVisible() and "No GPU" in window.dialog_no_gpu.text()
     assert len(session.builds) == 2  # nothing invented
     window.dialog_no_gpu.close()
+
+
+def test_the_entry_names_the_cpu_found_in_the_catalog():
+    from advisor.probe.models import DetectedGpu
+    from advisor.storage.catalog_store import load_catalog
+    from advisor.ui.machine import this_machine_entry
+
+    catalog = load_catalog().catalog
+    card = DetectedGpu(index=0, vendor="NVIDIA", source="nvml", name="NVIDIA GeForce RTX 4090",
+                       memory_total_bytes=24 * 1024**3)
+    found = Detection(host=DetectedHost(cpu_model="AMD Ryzen 9 5950X 16-Core Processor"), gpus=(card,))
+    entry, text = this_machine_entry(catalog, found)
+    assert entry.inline.host_single_thread_mark == catalog.parts["amd-ryzen-9-5950x"].single_thread_mark
+    assert "CPU AMD Ryzen 9 5950X (its single-core score paces the engines' CPU work)" in text
+    entry, text = this_machine_entry(catalog, found.model_copy(update={"host": DetectedHost(cpu_model="Mystery")}))
+    assert entry.inline.host_single_thread_mark is None and "CPU" not in text.split(" — ")[0]

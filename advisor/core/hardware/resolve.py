@@ -139,7 +139,7 @@ def resolve_cloud(catalog: Catalog, cloud: CloudInstance | str) -> ResolvedBuild
         host_ram_gib=cloud.host_ram_gib,
         unified_memory=gpu.segment is Segment.UNIFIED_MEMORY,
         network=NodeNetwork(nic=nic, count=cloud.nics) if nic is not None else None,
-        cloud_cpu_single_thread_mark=cloud.cpu_single_thread_mark,
+        host_cpu_single_thread_mark=cloud.cpu_single_thread_mark,
     )
 
 

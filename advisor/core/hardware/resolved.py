@@ -87,9 +87,10 @@ class ResolvedBuild(Frozen):
     machine_prices: tuple[PricePoint, ...] = Field((), description="Prices of the whole machine as sold (a prebuilt "
                                                                    "system): what it costs, GPUs included")
     machine_sold_new_until: dt.date | None = Field(None, description="Last day the system was sold new, if it is not")
-    cloud_cpu_single_thread_mark: int | None = Field(
-        None, ge=100, le=20_000, description="A cloud instance's host CPU PassMark single-thread rating, measured on "
-                                             "the instance (it names no CPU part)")
+    host_cpu_single_thread_mark: int | None = Field(
+        None, ge=100, le=20_000, description="The host CPU's PassMark single-thread rating where the build names no CPU "
+                                             "part: a cloud instance's, measured on it; this machine's, its CPU "
+                                             "found among the catalog's CPU parts")
 
     @model_validator(mode="after")
     def _nodes_divide(self) -> ResolvedBuild:
@@ -105,12 +106,12 @@ class ResolvedBuild(Frozen):
 
     @property
     def host_single_thread_mark(self) -> int | None:
-        """The host CPU's PassMark single-thread rating: its CPU part's, else the cloud instance's; None where the
-        build does not say which CPU (cards only)."""
+        """The host CPU's PassMark single-thread rating: its CPU part's, else ``host_cpu_single_thread_mark`` (a
+        cloud instance's, this machine's); None where the build does not say which CPU (cards only)."""
         cpu = self.platform.cpu if self.platform is not None else None
         if cpu is not None and cpu.single_thread_mark is not None:
             return cpu.single_thread_mark
-        return self.cloud_cpu_single_thread_mark
+        return self.host_cpu_single_thread_mark
 
     @property
     def gpus_per_node(self) -> int:
