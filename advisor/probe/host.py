@@ -28,6 +28,25 @@ def parse_cpuinfo_model(text: str) -> str | None:
     return None
 
 
+#: The registry key whose ``ProcessorNameString`` holds the first CPU's brand string on Windows ("AMD Ryzen 9 5950X
+#: 16-Core Processor", the CPUID brand string); ``platform.processor()`` there reads the ``PROCESSOR_IDENTIFIER``
+#: environment variable, family and stepping only ("AMD64 Family 25 Model 33 Stepping 0, AuthenticAMD", CPython 3.11
+#: Lib/platform.py, ``_Processor.get_win32``), which names no model to match to a catalog part.
+WINDOWS_CPU_KEY = r"HARDWARE\DESCRIPTION\System\CentralProcessor\0"
+
+
+def windows_cpu_model() -> str | None:
+    """The first CPU's brand string from the Windows registry; None where it cannot be read."""
+    try:
+        import winreg  # noqa: PLC0415 - Windows only
+
+        with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, WINDOWS_CPU_KEY) as key:
+            value, _ = winreg.QueryValueEx(key, "ProcessorNameString")
+    except (ImportError, OSError):
+        return None
+    return value.strip() or None if isinstance(value, str) else None
+
+
 def _cpu_model() -> str | None:
     system = platform.system()
     try:
@@ -38,6 +57,8 @@ def _cpu_model() -> str | None:
 
             out = _run(["sysctl", "-n", "machdep.cpu.brand_string"], 5.0)
             return out.strip() if out else None
+        if system == "Windows":
+            return windows_cpu_model() or platform.processor() or None
     except OSError:
         return None
     return platform.processor() or None

@@ -125,3 +125,37 @@ def test_a_vendor_read_without_bus_ids_is_not_called_driverless():
     amd_read = DetectedGpu(index=0, vendor="AMD", name="AMD Instinct MI210", source="amd-smi")
     (line,) = driverless_lines(pci, (amd_read,))
     assert line.startswith("NVIDIA: a GPU is present at 0000:01:00.0")
+
+
+def test_windows_reads_the_cpus_brand_string_from_the_registry(monkeypatch):
+    import sys
+    import types
+
+    from advisor.probe import host
+
+    opened = []
+
+    class Key:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def open_key(root, path):
+        opened.append((root, path))
+        return Key()
+
+    fake = types.SimpleNamespace(HKEY_LOCAL_MACHINE="HKLM", OpenKey=open_key,
+                                 QueryValueEx=lambda key, name: ("AMD Ryzen 9 5950X 16-Core Processor  ", 1))
+    monkeypatch.setitem(sys.modules, "winreg", fake)
+    monkeypatch.setattr(host.platform, "system", lambda: "Windows")
+    assert host._cpu_model() == "AMD Ryzen 9 5950X 16-Core Processor"
+    assert opened == [("HKLM", r"HARDWARE\DESCRIPTION\System\CentralProcessor\0")]
+
+    def refused(*args):
+        raise PermissionError("access denied")
+
+    monkeypatch.setitem(sys.modules, "winreg", types.SimpleNamespace(HKEY_LOCAL_MACHINE="HKLM", OpenKey=refused))
+    monkeypatch.setattr(host.platform, "processor", lambda: "AMD64 Family 25 Model 33 Stepping 0, AuthenticAMD")
+    assert host._cpu_model() == "AMD64 Family 25 Model 33 Stepping 0, AuthenticAMD"  # what Windows says otherwise
