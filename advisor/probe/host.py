@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import platform
+import sys
 from pathlib import Path
 
 from advisor.probe.models import DetectedHost, PciDisplayDevice
@@ -36,7 +37,9 @@ WINDOWS_CPU_KEY = r"HARDWARE\DESCRIPTION\System\CentralProcessor\0"
 
 
 def windows_cpu_model() -> str | None:
-    """The first CPU's brand string from the Windows registry; None where it cannot be read."""
+    """The first CPU's brand string from the Windows registry; None where it cannot be read (or not on Windows)."""
+    if sys.platform != "win32":  # (``winreg`` exists, and is typed, on Windows only)
+        return None
     try:
         import winreg  # noqa: PLC0415 - Windows only
 

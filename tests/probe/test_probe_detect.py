@@ -150,6 +150,7 @@ def test_windows_reads_the_cpus_brand_string_from_the_registry(monkeypatch):
                                  QueryValueEx=lambda key, name: ("AMD Ryzen 9 5950X 16-Core Processor  ", 1))
     monkeypatch.setitem(sys.modules, "winreg", fake)
     monkeypatch.setattr(host.platform, "system", lambda: "Windows")
+    monkeypatch.setattr(host.sys, "platform", "win32")
     assert host._cpu_model() == "AMD Ryzen 9 5950X 16-Core Processor"
     assert opened == [("HKLM", r"HARDWARE\DESCRIPTION\System\CentralProcessor\0")]
 
