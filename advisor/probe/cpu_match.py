@@ -33,6 +33,6 @@ def match_cpu(reported: str | None, parts: Iterable[PlatformPart]) -> PlatformPa
     if not reported:
         return None
     words = cpu_words(reported)
-    found = [p for p in parts if p.part is PartKind.CPU
+    named = [(len(own), p) for p in parts if p.part is PartKind.CPU
              and (own := cpu_words(p.name)) <= words and any(_model_number(w) for w in own)]
-    return max(found, key=lambda p: len(cpu_words(p.name)), default=None)
+    return max(named, key=lambda found: found[0], default=(0, None))[1]
