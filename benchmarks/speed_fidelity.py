@@ -102,7 +102,7 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
 def hosted(row: dict[str, str], catalog, build):
     """``build`` on the host CPU the row's source states (``host``), as a user gets it: a catalog CPU part is the
     platform of a build naming that CPU (``resolve_platform``, what the build editor's parts resolve to); a cloud
-    instance is that instance (``resolve_cloud``: a user picks it), where it carries the row's GPUs — its host
+    instance is that instance (``resolve_cloud``: a user picks it), which must carry the row's GPUs — its host
     CPU's measured mark times the engine's per-token overhead (``ResolvedBuild.host_single_thread_mark``).
     Unchanged where the source does not say."""
     host = (row.get("host") or "").strip()
@@ -113,12 +113,10 @@ def hosted(row: dict[str, str], catalog, build):
                       gpus=(BuildGpu(gpu_id=build.gpus[0].id, count=build.gpus_per_node),))
         return build.model_copy(update={"platform": resolve_platform(catalog, named, f"speed row {row['id']!r}")})
     instance = resolve_cloud(catalog, host)
-    if instance.gpu_count == build.gpu_count and {g.id for g in instance.gpus} == {g.id for g in build.gpus}:
-        return instance
-    # FOR THE BENCHMARK ONLY, one row left (h59c-t4lab-2xt4, calibration): no catalog instance carries two T4s, and
-    # no user can give a cards-only build a cloud host's mark. Run on its cards alone (what a user gets), the host
-    # exponent's fit moves from 2.2 to 2.3, a refit not made yet (benchmarks/README.md, sixteenth session).
-    return build.model_copy(update={"host_cpu_single_thread_mark": instance.host_cpu_single_thread_mark})
+    if instance.gpu_count != build.gpu_count or {g.id for g in instance.gpus} != {g.id for g in build.gpus}:
+        raise ValueError(f"speed row {row['id']!r}: host {host!r} does not carry the row's {build.gpu_count}x "
+                         f"{build.gpus[0].name} (name the instance that does, or the host's CPU part)")
+    return instance
 
 
 def bridged(build):

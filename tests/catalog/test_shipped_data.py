@@ -425,7 +425,8 @@ def test_cpu_parts_carry_passmarks_chart_figure(loaded, part_id: str, mark: int)
 
 @pytest.mark.parametrize(("cloud_id", "machine", "mark"), [
     # CPU_SINGLETHREAD in SpareCores' PassMark run on that machine type (passmark/stdout at 804d3c71), rounded
-    ("gcp-n1-nvidia-tesla-t4", "gcp/n1-standard-4", 1637), ("aws-p4d.24xlarge", "aws/p4d.24xlarge", 2167),
+    ("gcp-n1-nvidia-tesla-t4", "gcp/n1-standard-4", 1637), ("gcp-n1-nvidia-tesla-t4-x2", "gcp/n1-standard-4", 1637),
+    ("aws-p4d.24xlarge", "aws/p4d.24xlarge", 2167),
     ("gcp-a3-highgpu-8g", "gcp/a3-highgpu-8g", 3135), ("azure-standard_nc24ads_a100_v4", "azure/Standard_NC24ads_A100_v4", 2276)])
 def test_cloud_instances_carry_the_mark_measured_on_them(loaded, cloud_id: str, machine: str, mark: int) -> None:
     cloud = loaded.cloud[cloud_id]

@@ -231,6 +231,7 @@ def test_the_host_exponent_is_the_calibration_fit(catalog):
     assert len({r["host"] for r in rows}) >= 4 and len({r["url"] for r in rows}) >= 6
     assert cal.fit_host_exponent(rows, catalog) == host_cpu.HOST_TIME_EXPONENT
     # the range the factor holds to is the range of those rows' hosts
-    marks = {cal.speed_fidelity.hosted(r, catalog, cal.speed_fidelity.gpu_build(catalog, "t4", 1)).host_single_thread_mark
+    sf = cal.speed_fidelity
+    marks = {sf.hardware_of(r, catalog, sf.gpu_id_of(r["gpu"], catalog), int(r["n_gpus"])).host_single_thread_mark
              for r in rows}
     assert (min(marks), max(marks)) == host_cpu.FITTED_MARKS

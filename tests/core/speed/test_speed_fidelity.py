@@ -1154,3 +1154,18 @@ def test_a_row_over_nvlink_runs_on_bridged_pairs(catalog):
     plain = speed_fidelity.evaluate({**ROWS["h60a-3090fe-cq-r1-distill-32b-awq-tp2-vllm026-solo"], "interconnect": ""},
                                     catalog)
     assert bridged.estimate > 1.1 * plain.estimate
+
+
+def test_a_rows_stated_host_is_what_a_user_picks_or_builds(catalog):
+    from advisor.core.hardware.resolve import resolve_cloud
+
+    # A cloud host is that instance (two T4s on Google Cloud's N1: the catalog's 2-GPU attachment, its measured host
+    # mark); a host that does not carry the row's cards is an error in the row, not a mark copied onto bare cards.
+    row = ROWS["h59c-t4lab-2xt4-q25-1.5b-vllm-fp16-tp2-b1"]
+    build = speed_fidelity.hardware_of(row, catalog, "t4", 2)
+    assert build == resolve_cloud(catalog, "gcp-n1-nvidia-tesla-t4-x2") and build.host_single_thread_mark == 1637
+    with pytest.raises(ValueError, match="does not carry the row's 2x"):
+        speed_fidelity.hardware_of({**row, "host": "gcp-n1-nvidia-tesla-t4"}, catalog, "t4", 2)
+    # a CPU part: the build a user makes by naming that CPU in the build editor
+    xeon = speed_fidelity.hardware_of({**row, "host": "amd-epyc-7742"}, catalog, "t4", 2)
+    assert xeon.host_single_thread_mark == catalog.parts["amd-epyc-7742"].single_thread_mark
