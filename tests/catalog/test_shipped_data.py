@@ -68,6 +68,15 @@ def test_ids_are_unique_across_kinds(catalog) -> None:
             seen[rid] = kind
 
 
+def test_cloud_instances_have_distinct_names(loaded) -> None:
+    # the window's build list and the PDF name an instance by provider and type: two alike (one T4 and two T4s on
+    # Google Cloud's N1) would be indistinguishable there
+    from advisor.core.hardware.resolve import resolve_cloud
+
+    names = [resolve_cloud(loaded, cid).name for cid in loaded.cloud]
+    assert len(set(names)) == len(names), sorted(n for n in names if names.count(n) > 1)
+
+
 def test_every_price_is_dated_and_sourced(catalog) -> None:
     def check(where: str, price) -> None:
         assert price.date_seen is not None, where
