@@ -426,7 +426,8 @@ def loaded():
 @pytest.mark.parametrize(("part_id", "mark"), [
     # 'mark' of each CPU's entry in PassMark's chart as pinned (cpuSData.json at 10c6b6b0)
     ("amd-epyc-7742", 2161), ("intel-xeon-silver-4210r", 1830), ("amd-ryzen-9-5950x", 3470),
-    ("amd-threadripper-pro-5975wx", 3307), ("amd-epyc-9124", 2940)])
+    ("amd-threadripper-pro-5975wx", 3307), ("amd-epyc-9124", 2940), ("amd-epyc-7f52", 2444), ("amd-epyc-74f3", 2940),
+    ("amd-epyc-7j13", 2451)])
 def test_cpu_parts_carry_passmarks_chart_figure(loaded, part_id: str, mark: int) -> None:
     part = loaded.parts[part_id]
     assert part.single_thread_mark == mark and PASSMARK_CHART in [str(s) for s in part.sources]

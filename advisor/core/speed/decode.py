@@ -127,8 +127,10 @@ def host_words(build: ResolvedBuild, gguf: bool) -> str:
         return "its CPU work and kernel launches, one by one"
     mark, ref = build.host_single_thread_mark, host_cpu.REFERENCE_HOST_CPU
     if mark is not None and mark > host_cpu.FITTED_MARKS[1]:
-        return (f"one CPU core's work, timed as on an {ref}: no published run on a host CPU as fast as this one "
-                f"(PassMark single-thread {mark:,}) was measured, so a faster core's gain is not counted")
+        fastest = host_cpu.FITTED_MARKS[1]
+        return (f"one CPU core's work, timed as on the fastest host measured (PassMark single-thread {fastest:,}, "
+                f"{host_cpu.host_time_factor(mark):.2f}× the time of an {ref}'s): no published run on a host CPU as fast "
+                f"as this one ({mark:,}) was measured, so a faster core's further gain is not counted")
     if mark is not None:
         held = " (held at the slowest host measured)" if host_cpu.beyond_fit(mark) else ""
         return (f"one CPU core's work, on this host's CPU (PassMark single-thread {mark:,}, "

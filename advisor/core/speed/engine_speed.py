@@ -114,7 +114,7 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # gap (``speed_fidelity.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
 # (``kernels_s_per_layer``, 0.04 ms), which a share alone had spread over every card's bandwidth; compute 0.43 -> 0.42
 # in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``), back to 0.43 in the fourteenth with the
-# benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``); in the seventeenth, with 45 more rows' hosts found in their sources (``host_cpu``), bandwidth 0.81, compute at the prior (0.42) and the floor 0.15 ms a layer (0.16). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
@@ -124,7 +124,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.45, floor_s_per_layer=0.83e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=0.8, compute=0.43, floor_s_per_layer=0.16e-3, kv_bandwidth=None,
+    Engine.VLLM: EngineSpeed(bandwidth=0.81, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
                                      kernels_s_per_layer=0.04e-3),
@@ -146,7 +146,7 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 (benchmarks/README.md, ninth session). Ollama's runner multiplies with
+#: tie of the best and nearest vLLM's 0.16 then (0.15 since the seventeenth session; benchmarks/README.md, ninth session). Ollama's runner multiplies with
 #: llama.cpp's ggml kernels (its Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under
 #: llama-server; ollama at fb307609): only its host's time per layer where the host launches the kernels one by one (a
 #: Mac's Metal; ``decode._engine_floor``) is its own. Fitted on its own rows in full (M-series Macs, RTX 3060-5080s)
