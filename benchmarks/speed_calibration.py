@@ -607,10 +607,11 @@ def main() -> int:
     print(f"# LINEAR_HOST_S = {{{', '.join(f'{k!r}: {v * 1e3:.3f}e-3' for k, v in sorted(host.items()))}}}  "
           f"(engine_speed.py; {len(host_rows)} calibration rows with GPTQ or AWQ weights in transformers)")
     shipped_exponent = host_cpu.HOST_TIME_EXPONENT
-    exponent = fit_host_exponent(stated_host_rows(by_engine), catalog) if stated_host_rows(by_engine) else shipped_exponent
+    stated = stated_host_rows(by_engine)
+    exponent = fit_host_exponent(stated, catalog) if stated else shipped_exponent
     host_cpu.HOST_TIME_EXPONENT = exponent
-    print(f"# HOST_TIME_EXPONENT = {exponent:g}  (host_cpu.py; {len(stated_host_rows(by_engine))} calibration rows with a "
-          f"stated host: {', '.join(sorted({r['host'] for r in stated_host_rows(by_engine)}))})")
+    print(f"# HOST_TIME_EXPONENT = {exponent:g}  (host_cpu.py; {len(stated)} calibration rows with a "
+          f"stated host: {', '.join(sorted({r['host'] for r in stated}))})")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}

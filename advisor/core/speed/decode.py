@@ -120,29 +120,6 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
     return _tensor_split(arch, planned, r, bws, mem.weights - unread / sp.tp, sp, floor, rates, notes)
 
 
-def host_words(build: ResolvedBuild, gguf: bool) -> str:
-    """What the per-token overhead depends on, for a note: the build's CPU's single-core speed
-    (``host_cpu.host_time_factor``), or what the estimate assumed where the catalog has none for it."""
-    if gguf:
-        return "its CPU work and kernel launches, one by one"
-    mark, ref = build.host_single_thread_mark, host_cpu.REFERENCE_HOST_CPU
-    if mark is not None and mark > host_cpu.FITTED_MARKS[1]:
-        fastest = host_cpu.FITTED_MARKS[1]
-        return (f"one CPU core's work, timed as on the fastest host measured (PassMark single-thread {fastest:,}, "
-                f"{host_cpu.host_time_factor(mark):.2f}× the time of an {ref}'s): no published run on a host CPU as fast "
-                f"as this one ({mark:,}) was measured, so a faster core's further gain is not counted")
-    if mark is not None:
-        held = " (held at the slowest host measured)" if host_cpu.beyond_fit(mark) else ""
-        return (f"one CPU core's work, on this host's CPU (PassMark single-thread {mark:,}, "
-                f"{host_cpu.host_time_factor(mark):.2f}× the time of an {ref}'s{held})")
-    cpu = build.platform.cpu if build.platform is not None else None
-    named = build.build.cpu if build.build is not None else ""  # what the build says in words (this machine's)
-    why = (f"the catalog has no single-thread score for its {cpu.name}: add it to the CPU's record" if cpu is not None
-           else f"the catalog has no single-thread score for its CPU, {named}: a CPU part with one counts its speed"
-           if named else "which CPU it has is not known")
-    return f"one CPU core's work, timed for a server CPU like the {ref} ({why}); a faster core shortens it"
-
-
 def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
     """Bytes of the input embedding table that a decode step does not stream: ``nn.Embedding`` gathers only the rows
     of the step's tokens (``F.embedding``: an index_select, one row of ``hidden_size`` a token), so where the table is
@@ -309,7 +286,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
                      "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
         notes.append(f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
-                     f"not by the GPU: {host_words(r.build, planned.engine.gguf)}")
+                     f"not by the GPU: {host_cpu.host_words(r.build, planned.engine.gguf)}")
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 

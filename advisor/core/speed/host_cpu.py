@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from advisor.core.hardware.records import ResolvedBuild
+
 #: The host CPU's part in a decode step's host time. An engine's floor (``engine_speed.EngineSpeed.floor_s_per_layer``)
 #: and a quantized Linear's host time (``engine_speed.LINEAR_HOST_S``) are one core's work — Python, the scheduler,
 #: kernel launches — so a slower core stretches them. Their fitted values stand for the host of the calibration rows
@@ -38,6 +40,25 @@ def host_time_factor(single_thread_mark: int | None) -> float:
     return float((REFERENCE_HOST_MARK / min(max(single_thread_mark, low), high)) ** HOST_TIME_EXPONENT)
 
 
-def beyond_fit(single_thread_mark: int | None) -> bool:
-    """Whether this mark lies outside ``FITTED_MARKS``, where ``host_time_factor`` holds the nearer end's."""
-    return single_thread_mark is not None and not FITTED_MARKS[0] <= single_thread_mark <= FITTED_MARKS[1]
+def host_words(build: ResolvedBuild, gguf: bool) -> str:
+    """What the per-token overhead depends on, for a note: the build's CPU's single-core speed
+    (``host_time_factor``), or what the estimate assumed where the catalog has none for it."""
+    if gguf:
+        return "its CPU work and kernel launches, one by one"
+    mark, ref = build.host_single_thread_mark, REFERENCE_HOST_CPU
+    if mark is not None:
+        low, high = FITTED_MARKS
+        factor = host_time_factor(mark)
+        if mark > high:
+            return (f"one CPU core's work, timed as on the fastest host measured (PassMark single-thread {high:,}, "
+                    f"{factor:.2f}× the time of an {ref}'s): no published run on a host CPU as fast as this one "
+                    f"({mark:,}) was measured, so a faster core's further gain is not counted")
+        held = " (held at the slowest host measured)" if mark < low else ""
+        return (f"one CPU core's work, on this host's CPU (PassMark single-thread {mark:,}, "
+                f"{factor:.2f}× the time of an {ref}'s{held})")
+    cpu = build.platform.cpu if build.platform is not None else None
+    named = build.build.cpu if build.build is not None else ""  # what the build says in words (this machine's)
+    why = (f"the catalog has no single-thread score for its {cpu.name}: add it to the CPU's record" if cpu is not None
+           else f"the catalog has no single-thread score for its CPU, {named}: a CPU part with one counts its speed"
+           if named else "which CPU it has is not known")
+    return f"one CPU core's work, timed for a server CPU like the {ref} ({why}); a faster core shortens it"

@@ -208,6 +208,10 @@ def test_the_host_cpu_stretches_the_engines_per_token_overhead(catalog):
                                          rel=0.02)
     notes = estimate(arch, job, slow).speed.notes
     assert any("on this host's CPU (PassMark single-thread 1,637" in n for n in notes)
+    # slower than any host measured: timed as the slowest one, and said so
+    slower = a100.model_copy(update={"platform": ResolvedPlatform(cpu=epyc.model_copy(update={"single_thread_mark": 1000}))})
+    assert step_s(slower) == step_s(slow)
+    assert any("held at the slowest host measured" in n for n in estimate(arch, job, slower).speed.notes)
     fast = a100.model_copy(update={"platform": ResolvedPlatform(cpu=catalog.parts["amd-ryzen-9-5950x"])})
     # faster than any host measured: timed as the fastest one (the factor held at FITTED_MARKS' top), and said so
     high = host_cpu.FITTED_MARKS[1]
