@@ -253,7 +253,15 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
         step += kernels_seconds(w_t, g_t, a_t, ac_t)
     comm_t = sum(r.sends(planned.batch * arch.hidden_size * ACT_BYTES, sp.stages))
     notes.append(LAYER_SPLIT_NOTE)
+    if floor > step:
+        notes.append(_floor_note(planned, r, floor))
     return max(step, floor) + comm_t, mem_t, comp_t, comm_t
+
+
+def _floor_note(planned: PlannedJob, r: Run, floor: float) -> str:
+    """Says the step is the engine's per-token overhead, paced by the host CPU (``host_cpu.host_words``)."""
+    return (f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
+            f"not by the GPU: {host_cpu.host_words(r.build, planned.engine.gguf)}")
 
 
 def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], read_w: float,
@@ -285,8 +293,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({planned.engine.label} adds this model's "
                      "side-by-side attention and MLP outputs before reducing them)")
     if floor > max(mem_t, comp_t):
-        notes.append(f"decode limited by the {planned.engine.label} per-token overhead (~{floor * 1e3:.0f} ms a step), "
-                     f"not by the GPU: {host_cpu.host_words(r.build, planned.engine.gguf)}")
+        notes.append(_floor_note(planned, r, floor))
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 

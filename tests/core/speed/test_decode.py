@@ -244,3 +244,17 @@ def test_the_host_exponent_is_the_calibration_fit(catalog):
              for r in rows}
     marks.discard(None)  # a cloud instance whose CPU was not measured (RunPod's, Nebius')
     assert (min(marks), max(marks)) == host_cpu.FITTED_MARKS
+
+
+def test_a_layer_splits_host_bound_step_says_what_paces_it(catalog):
+    # Qwen2.5 0.5B in transformers over two A100s, layers split (device_map="auto"): each GPU's share of the weights
+    # takes a fraction of the per-token overhead, so the host floor binds, and the note says so, as on one GPU.
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.job.choices import Parallel
+
+    arch = catalog.models["qwen2.5-0.5b"]
+    job = PlannedJob(engine="transformers", weights="bf16", context_len=64, n_gpus=2, parallel=Parallel.LAYER_SPLIT)
+    notes = estimate(arch, job, gpu_build(catalog, "a100-80gb-sxm", 2)).speed.notes
+    assert any("layer split" in n for n in notes)
+    assert any("per-token overhead" in n and "(which CPU it has is not known)" in n for n in notes)
