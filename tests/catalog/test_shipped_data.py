@@ -412,6 +412,10 @@ def test_every_system_is_evaluable_or_named_as_not_offered() -> None:
 
 PASSMARK_CHART = ("https://github.com/lainbo/cpu-mark/blob/10c6b6b00d94240d16008784089483d6ef650d11/src/assets/"
                   "staticData/cpuSData.json")
+#: PassMark's CPU list scraped 2025-11-06, for CPUs launched after the chart above (column 'thread', PassMark's Thread Mark;
+#: the 3,966 names in both agree to a median ratio of 1.000).
+PASSMARK_LIST_2025 = ("https://github.com/emmausconnect/cpumarks/blob/7f858a21144421472ba8485f549faabf51ddea15/marksdata/"
+                      "cpumarks-20251106.150008.csv")
 SPARECORES = "https://github.com/SpareCores/sc-inspector-data/blob/804d3c71ddaec2fb0fe443c77b6719bd03a96072/data/"
 
 
@@ -427,10 +431,20 @@ def loaded():
     # 'mark' of each CPU's entry in PassMark's chart as pinned (cpuSData.json at 10c6b6b0)
     ("amd-epyc-7742", 2161), ("intel-xeon-silver-4210r", 1830), ("amd-ryzen-9-5950x", 3470),
     ("amd-threadripper-pro-5975wx", 3307), ("amd-epyc-9124", 2940), ("amd-epyc-7f52", 2444), ("amd-epyc-74f3", 2940),
-    ("amd-epyc-7j13", 2451)])
+    ("amd-epyc-7j13", 2451), ("amd-ryzen-7-5800x3d", 3213), ("amd-epyc-7413", 2365), ("amd-epyc-7543", 2563)])
 def test_cpu_parts_carry_passmarks_chart_figure(loaded, part_id: str, mark: int) -> None:
     part = loaded.parts[part_id]
     assert part.single_thread_mark == mark and PASSMARK_CHART in [str(s) for s in part.sources]
+
+
+@pytest.mark.parametrize(("part_id", "mark"), [
+    # 'thread' of each CPU's line in the 2025-11-06 list (cpumarks-20251106.150008.csv at 7f858a21); the Xeons' only or
+    # two-socket entries ('[Dual CPU] Intel Xeon Platinum 8470', '[Dual CPU] Intel Xeon Platinum 8358P @ 2.60GHz')
+    ("amd-ryzen-5-9600x", 4567), ("amd-ryzen-9-9950x", 4732), ("intel-core-i9-14900k", 4697),
+    ("intel-core-ultra-9-285k", 5095), ("intel-xeon-platinum-8470", 2485), ("intel-xeon-platinum-8358p", 2378)])
+def test_newer_cpu_parts_carry_passmarks_2025_figure(loaded, part_id: str, mark: int) -> None:
+    part = loaded.parts[part_id]
+    assert part.single_thread_mark == mark and PASSMARK_LIST_2025 in [str(s) for s in part.sources]
 
 
 @pytest.mark.parametrize(("cloud_id", "machine", "mark"), [
@@ -447,7 +461,7 @@ def test_cloud_instances_carry_the_mark_measured_on_them(loaded, cloud_id: str, 
 def test_every_single_thread_mark_names_its_source(loaded) -> None:
     for part in loaded.parts.values():
         if part.single_thread_mark is not None:
-            assert PASSMARK_CHART in [str(s) for s in part.sources], part.id
+            assert {PASSMARK_CHART, PASSMARK_LIST_2025} & {str(s) for s in part.sources}, part.id
     for cloud in loaded.cloud.values():
         if cloud.cpu_single_thread_mark is not None:
             assert any(str(s).startswith(SPARECORES) and str(s).endswith("/passmark/stdout") for s in cloud.sources), \

@@ -160,7 +160,8 @@ def _speed() -> tuple[Formula, ...]:
                 f"the prior, its RTX 3090 pp512 ({engine_speed.PRIOR_COMPUTE:.2f}; its prompts' kernel paths have their own).",
                 sources=("benchmarks/speed_calibration.py (Qwen2.5 and Qwen3 speed benchmarks)",
                          "bitsandbytes functional.py int8_vectorwise_quant at 81e6345d; its benchmarking README",
-                         "PassMark single-thread chart (lainbo/cpu-mark@10c6b6b0); SpareCores sc-inspector-data@804d3c71",
+                         "PassMark single-thread chart (lainbo/cpu-mark@10c6b6b0; CPUs launched after it: PassMark's "
+                         "list of 2025-11-06, emmausconnect/cpumarks@7f858a21); SpareCores sc-inspector-data@804d3c71",
                          "llama.cpp PR #4766 (RTX 3090 llama-bench)", "Megatron-LM arXiv:1909.08053",
                          "TensorRT-LLM decoderMaskedMultiheadAttentionTemplate.h at 2a9abd95 (per-key shuffle reductions)",
                          "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "
