@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -524,9 +525,47 @@ def stated_host_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict
 
 
 def fit_host_exponent(rows, catalog) -> float:
-    """``host_cpu.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), the engines' constants as they are (``fit_scalar``
-    over ``HOST_EXPONENT_GRID``)."""
-    return fit_scalar(host_cpu, "HOST_TIME_EXPONENT", HOST_EXPONENT_GRID, rows, catalog)
+    """``host_cpu.HOST_TIME_EXPONENT`` on ``rows`` (``stated_host_rows``), each row's host at its own mark (no range held),
+    the engines' constants as they are (``fit_scalar`` over ``HOST_EXPONENT_GRID``)."""
+    with _unheld_marks():
+        return fit_scalar(host_cpu, "HOST_TIME_EXPONENT", HOST_EXPONENT_GRID, rows, catalog)
+
+
+#: A stated host counts toward the fitted range (``host_cpu.FITTED_MARKS``) when the host time moves its row's estimate by
+#: at least this share: the exponent fitted against none (factor 1). A row whose step the GPU bounds says nothing of its host.
+HOST_MOVES_ESTIMATE = 0.05
+
+
+def fitted_host_marks(rows, catalog, exponent: float) -> tuple[int, int]:
+    """``host_cpu.FITTED_MARKS``: the least and greatest single-thread marks among ``rows`` (``stated_host_rows``) whose
+    estimate the host factor at ``exponent`` moves by ``HOST_MOVES_ESTIMATE`` or more, each host at its own mark."""
+    shipped = host_cpu.HOST_TIME_EXPONENT
+    marks = []
+    try:
+        with _unheld_marks():
+            for row in rows:
+                host_cpu.HOST_TIME_EXPONENT = exponent
+                with_host = speed_fidelity.evaluate(row, catalog).estimate
+                host_cpu.HOST_TIME_EXPONENT = 0.0
+                without = speed_fidelity.evaluate(row, catalog).estimate
+                mark = speed_fidelity.hardware_of(row, catalog, speed_fidelity.gpu_id_of(row["gpu"], catalog),
+                                                  int(row["n_gpus"])).host_single_thread_mark
+                if mark and with_host and without and abs(with_host / without - 1) >= HOST_MOVES_ESTIMATE:
+                    marks.append(mark)
+    finally:
+        host_cpu.HOST_TIME_EXPONENT = shipped
+    return (min(marks), max(marks)) if marks else host_cpu.FITTED_MARKS
+
+
+@contextmanager
+def _unheld_marks():
+    """Every host at its own mark: ``host_cpu.FITTED_MARKS`` opened wide for the block."""
+    shipped = host_cpu.FITTED_MARKS
+    host_cpu.FITTED_MARKS = (1, 10**9)
+    try:
+        yield
+    finally:
+        host_cpu.FITTED_MARKS = shipped
 
 
 def _fit_engines(by_engine: dict, catalog, fitted: dict) -> set:
@@ -612,6 +651,11 @@ def main() -> int:
     host_cpu.HOST_TIME_EXPONENT = exponent
     print(f"# HOST_TIME_EXPONENT = {exponent:g}  (host_cpu.py; {len(stated)} calibration rows with a "
           f"stated host: {', '.join(sorted({r['host'] for r in stated}))})")
+    shipped_marks = host_cpu.FITTED_MARKS
+    marks = fitted_host_marks(stated, catalog, exponent) if stated else shipped_marks
+    host_cpu.FITTED_MARKS = marks
+    print(f"# FITTED_MARKS = {marks}  (host_cpu.py; the hosts of those rows whose estimate the host time moves by "
+          f"{HOST_MOVES_ESTIMATE:.0%} or more)")
     shipped_gguf = gguf_decode_values()
     es.FITTED.clear()
     fitted = {}
@@ -650,11 +694,13 @@ def main() -> int:
     es.BNB_INT8_S_PER_LINEAR = shipped_bnb
     es.LINEAR_HOST_S.update(shipped_host)
     host_cpu.HOST_TIME_EXPONENT = shipped_exponent
+    host_cpu.FITTED_MARKS = shipped_marks
     es.FITTED.clear()
     es.FITTED.update(shipped)
     same = (all(shipped.get(e) == f for e, f in fitted.items()) and set(shipped) == set(fitted)
             and fitted_per_head == shipped_per_head and quant == shipped_quant and gguf == shipped_gguf
-            and bnb == shipped_bnb and host == shipped_host and exponent == shipped_exponent)
+            and bnb == shipped_bnb and host == shipped_host and exponent == shipped_exponent
+            and marks == shipped_marks)
     print("shipped constants match this fit" if same else "shipped constants differ from this fit")
     return 0
 

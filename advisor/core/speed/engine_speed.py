@@ -114,7 +114,9 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # gap (``speed_fidelity.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
 # (``kernels_s_per_layer``, 0.04 ms), which a share alone had spread over every card's bandwidth; compute 0.43 -> 0.42
 # in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``), back to 0.43 in the fourteenth with the
-# benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``); in the seventeenth, with 45 more rows' hosts found in their sources (``host_cpu``), bandwidth 0.81, compute at the prior (0.42) and the floor 0.15 ms a layer (0.16). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``); in the seventeenth, with 45 more rows' hosts found in their sources (``host_cpu``), bandwidth 0.81, compute at the prior (0.42) and the floor 0.15 ms a layer (0.16); in the eighteenth, with 84 more
+# rows' hosts (jiawei-ju's Colab T4s among them) and the exponent fitted with each host at its own mark, bandwidth 0.79
+# and its layers' small kernels 0.03 ms. llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
@@ -124,8 +126,8 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.45, floor_s_per_layer=0.83e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=0.81, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
-                             kernels_s_per_layer=0.04e-3),
+    Engine.VLLM: EngineSpeed(bandwidth=0.79, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
+                             kernels_s_per_layer=0.03e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
                                      kernels_s_per_layer=0.04e-3),
 }

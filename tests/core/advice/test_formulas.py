@@ -30,7 +30,7 @@ def test_constants_shown_are_the_ones_used():
     assert "plus 0.05 ms (4-bit) or 0.04 ms (8-bit) a layer for the dequantizing kernels" in text  # QUANT_KERNEL_S_PER_LAYER
     assert f"plus {engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear" in text  # LLM.int8 in transformers
     assert "0.040 ms with GPTQ-Int8 and 0.035 ms with AWQ and 0.030 ms with bitsandbytes 4-bit (NF4 or FP4) weights" in text
-    assert ("× (PassMark single-thread 2,161 of an EPYC 7742 / the build's CPU's) ^ 1.9 where the build names its CPU, "
+    assert ("× (PassMark single-thread 2,161 of an EPYC 7742 / the build's CPU's) ^ 2 where the build names its CPU, "
             "its mark held within the hosts measured (1,637-2,451)") in text
     assert "root unit whole from the forward into the backward" in text  # train_buffers.whole_after_forward
 

@@ -34,8 +34,8 @@ def test_fitted_constants_as_shipped():
         Engine.OLLAMA: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.47e-3,
                                       kernels_s_per_layer=0.035e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
-        Engine.SGLANG: es.EngineSpeed(bandwidth=0.81, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.14e-3,
-                                      kernels_s_per_layer=0.04e-3),
+        Engine.SGLANG: es.EngineSpeed(bandwidth=0.79, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.14e-3,
+                                      kernels_s_per_layer=0.03e-3),
         # sixth session: with a quantized Linear's host time (LINEAR_HOST_S) in the floor
         # tenth session: round 19's two 8K-context rows on an L40S (Minato-Hayakawa) moved the KV share and with it the
         # weights' share (the two trade off on rows at one context length each; benchmarks/README.md)
@@ -51,8 +51,9 @@ def test_fitted_constants_as_shipped():
         # twelfth session: with 25 more cards' measured matmul shares (matmul_rates)
         # fourteenth session: rows whose source ran over NVLink mapped to bridged pairs (florent-pro-ch, 2x RTX 3090)
         # seventeenth session: 45 more rows' hosts found in their sources (amd-epyc-7f52, amd-epyc-7j13, Colab's A2...)
-        Engine.VLLM: es.EngineSpeed(bandwidth=0.81, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.15e-3,
-                                    kernels_s_per_layer=0.04e-3),
+        # eighteenth session: 84 more rows' hosts (jiawei-ju's Colab T4s, Narval's EPYCs, a Xeon 8358P, two Xeon 8470s...)
+        Engine.VLLM: es.EngineSpeed(bandwidth=0.79, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.15e-3,
+                                    kernels_s_per_layer=0.03e-3),
         # tenth session: fitted in full on round 19's batch-1 trtllm-bench latency reports beside the H200 blogs
         Engine.TENSORRT_LLM: es.EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3,
                                             kernels_s_per_layer=0.04e-3),
