@@ -548,13 +548,19 @@ def fitted_host_marks(rows, catalog, exponent: float) -> tuple[int, int]:
                 with_host = speed_fidelity.evaluate(row, catalog).estimate
                 host_cpu.HOST_TIME_EXPONENT = 0.0
                 without = speed_fidelity.evaluate(row, catalog).estimate
-                mark = speed_fidelity.hardware_of(row, catalog, speed_fidelity.gpu_id_of(row["gpu"], catalog),
-                                                  int(row["n_gpus"])).host_single_thread_mark
+                mark = row_host_mark(row, catalog)
                 if mark and with_host and without and abs(with_host / without - 1) >= HOST_MOVES_ESTIMATE:
                     marks.append(mark)
     finally:
         host_cpu.HOST_TIME_EXPONENT = shipped
     return (min(marks), max(marks)) if marks else host_cpu.FITTED_MARKS
+
+
+def row_host_mark(row, catalog) -> int | None:
+    """The single-thread mark of the host a row runs on (``speed_fidelity.hardware_of``: its stated host); None where
+    not known."""
+    gpu = speed_fidelity.gpu_id_of(row["gpu"], catalog)
+    return speed_fidelity.hardware_of(row, catalog, gpu, int(row["n_gpus"])).host_single_thread_mark
 
 
 @contextmanager

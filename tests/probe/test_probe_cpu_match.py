@@ -29,10 +29,18 @@ def catalog():
     ("AMD Ryzen Threadripper PRO 5975WX 32-Cores", "amd-threadripper-pro-5975wx"),
     ("Intel(R) Core(TM) Ultra 9 285K", "intel-core-ultra-9-285k"),
     ("Intel(R) Xeon(R) w5-3435X", "intel-xeon-w5-3435x"),
+    ("Intel(R) Core(TM) i9-14900K", "intel-core-i9-14900k"),
+    ("AMD Ryzen 5 9600X 6-Core Processor", "amd-ryzen-5-9600x"),
+    ("AMD Ryzen 7 5800X3D 8-Core Processor", "amd-ryzen-7-5800x3d"),
+    ("Intel(R) Xeon(R) Platinum 8358P CPU @ 2.60GHz", "intel-xeon-platinum-8358p"),
+    ("Intel(R) Xeon(R) Platinum 8470", "intel-xeon-platinum-8470"),
+    ("AMD EPYC 7543 32-Core Processor", "amd-epyc-7543"),
     # near names are other CPUs: the 3D V-Cache part, the 4210 without R, a Ryzen 9 of another model
     ("AMD Ryzen 9 5950X3D 16-Core Processor", None),
     ("Intel(R) Xeon(R) Silver 4210 CPU @ 2.20GHz", None),
     ("AMD Ryzen 9 7950X 16-Core Processor", None),
+    ("AMD EPYC 7543P 32-Core Processor", None),  # the one-socket 7543P is another part (PassMark 2,738, not 2,563)
+    ("Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz", None),
     ("Apple M2 Max", None),
     ("", None),
     (None, None),

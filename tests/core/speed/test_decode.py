@@ -241,10 +241,7 @@ def test_the_host_exponent_is_the_calibration_fit(catalog):
     # the range the factor holds to is the range of the hosts of those rows whose estimate the host time moves
     assert cal.fitted_host_marks(rows, catalog, host_cpu.HOST_TIME_EXPONENT) == host_cpu.FITTED_MARKS
     # a stated host whose rows the GPU bounds widens nothing: the Ryzen 5 9600X under RTX 3090s decoding 3B-7B models
-    sf = cal.speed_fidelity
-    marks = {sf.hardware_of(r, catalog, sf.gpu_id_of(r["gpu"], catalog), int(r["n_gpus"])).host_single_thread_mark
-             for r in rows}
-    assert max(m for m in marks if m) > host_cpu.FITTED_MARKS[1]
+    assert max(m for r in rows if (m := cal.row_host_mark(r, catalog))) > host_cpu.FITTED_MARKS[1]
 
 
 def test_a_layer_splits_host_bound_step_says_what_paces_it(catalog):
