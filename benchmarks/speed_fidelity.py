@@ -8,7 +8,9 @@ generated lengths, GPUs and their layout) and is compared with the same quantity
   token for the prompt, then the decode rate of the mid-generation context; "incl. prefill" in the CLI):
   ``per-sequence`` rows that time a whole ``generate`` call (the Qwen speed benchmarks) take it per
   sequence, ``per-gpu`` rows (TensorRT-LLM's throughput tables) per GPU; a TensorRT-LLM row's version is
-  the job's ``--engine-version``;
+  the job's ``--engine-version``; a row whose source times the generated tokens alone (``rate`` ``decode``:
+  llama-server's ``predicted_per_second``, Ollama's ``eval rate``, 1 / TPOT) is compared with the same job's
+  decode rate ("decode" in the CLI) instead (``publishes_request_rate``);
 * prefill rows (llama-bench ppN): ``--context N``, its prefill tokens/s;
 * ``per-gpu`` training rows: training tokens/s / GPUs.
 
@@ -406,11 +408,24 @@ def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -
     if bound is not None and measured > bound:
         return None, (f"known gap: measured above {bound:,.0f}, the most its job allows "
                       "(each step reads the weights at the cards' peak bandwidth)")
-    # A row that states no generated length publishes the engine's generation rate (ExLlamaV2's README
-    # table): the decode speed the app gives, not a request's with its prompt.
-    tps = est.speed.request_tokens_per_s if (row.get("gen_tokens") or "").strip() else est.speed.decode_tokens_per_s
+    tps = est.speed.request_tokens_per_s if publishes_request_rate(row) else est.speed.decode_tokens_per_s
     kind = row["tokens_per_s_kind"]
     return (None if tps is None else tps / (job.batch if kind == "per-sequence" else n if kind == "per-gpu" else 1)), None
+
+
+def publishes_request_rate(row: dict[str, str]) -> bool:
+    """Whether a decode row's figure is its request's rate, the prefill inside (the app's "incl. prefill"
+    line), rather than the decode rate alone (the app's "decode" line) of the same job. The ``rate`` column
+    says which (``request`` / ``decode``): a source that times the generated tokens only (llama-server's
+    ``predicted_per_second``, Ollama's ``eval rate``, 1 / TPOT) publishes ``decode``. Empty: a request's rate
+    when the row states a generated length; a row that states none publishes the engine's generation rate
+    (ExLlamaV2's README table, llama-bench ``tg`` after a filled context)."""
+    rate = (row.get("rate") or "").strip()
+    if rate:
+        if rate not in ("request", "decode"):
+            raise ValueError(f"row {row.get('id')}: rate {rate!r} is neither 'request' nor 'decode'")
+        return rate == "request"
+    return bool((row.get("gen_tokens") or "").strip())
 
 
 def p90(values: list[float]) -> float:

@@ -113,10 +113,10 @@ PINNED = {
     "h42m-ltsycl-w7900-rocm-llama2-7b-q4_0-tg128": 39, "h42m-ltvllmrdna3-w7900-llama31-8b-q5_k_m-tg128": 62,
     "h42m-ltw7900-llama2-7b-q4_0-tg128": 47, "h42m-ltw7900-llama3-70b-q4_k_m-tg128": 17,
     "h42m-orca-l40s-1203-qwen3-8b-q5_k_m-pp512": 42, "h42n-nyun-a100-40g-trtllm-fp16-llama2-7b": 13,
-    "h42n-nyun-a100-40g-trtllm-int8-llama2-7b": 22, "h42n-ooba-3090-exl2-4.0bpw-llama2-13b": 6,
-    "h42n-ooba-3090-exl2-4.125bpw-llama2-13b": 4, "h42n-ooba-3090-exl2-4.25bpw-llama2-13b": 7,
-    "h42n-ooba-3090-exl2-4.4bpw-llama2-13b": 8, "h42n-ooba-3090-exl2-4.65bpw-llama2-13b": 11,
-    "h42n-ooba-3090-exl2-4.9bpw-llama2-13b": 6, "h42n-ooba-3090-exl2-gptq-llama2-13b": 19,
+    "h42n-nyun-a100-40g-trtllm-int8-llama2-7b": 22, "h42n-ooba-3090-exl2-4.0bpw-llama2-13b": 26,
+    "h42n-ooba-3090-exl2-4.125bpw-llama2-13b": 24, "h42n-ooba-3090-exl2-4.25bpw-llama2-13b": 21,
+    "h42n-ooba-3090-exl2-4.4bpw-llama2-13b": 19, "h42n-ooba-3090-exl2-4.65bpw-llama2-13b": 15,
+    "h42n-ooba-3090-exl2-4.9bpw-llama2-13b": 21, "h42n-ooba-3090-exl2-gptq-llama2-13b": 7,
     "h42o-kyuz0r9700-rocm-79-qwen3coder-30b-a3b-bf16-2x-pp512": 122,
     "h42o-kyuz0r9700-rocm-79-qwen3coder-30b-a3b-bf16-2x-tg128": 8,
     "h42o-kyuz0r9700-rocm6_4_4-qwen3coder-30b-a3b-bf16-2x-pp512": 109,
@@ -160,7 +160,7 @@ PINNED = {
     "h43b-kyuz0r97-q3coder30b-q4_k_m-rocm644-tg128": 25, "h43b-kyuz0r97-q3coder30b-q4_k_m-rocm79-pp512": 22,
     "h43b-kyuz0r97-q3coder30b-q4_k_m-rocm79-tg128": 28, "h43b-kyuz0sh-gemma3-27b-bf16-rocm644-pp512": 37,
     "h43b-kyuz0sh-gemma3-27b-bf16-rocm644-tg128": 13, "h43b-kyuz0sh-l2-7b-q4_0-rocm644-pp512": 28,
-    "h43b-kyuz0sh-l2-7b-q4_0-rocm644-tg128": 7, "h43b-kyuz0sh-q3coder30b-q4_k_m-rocm644-long-tg32-d32768": 101,
+    "h43b-kyuz0sh-l2-7b-q4_0-rocm644-tg128": 7, "h43b-kyuz0sh-q3coder30b-q4_k_m-rocm644-long-tg32-d32768": 4,
     "h43b-kyuz0sh-q3coder30b-q4_k_m-rocm644-pp512": 26, "h43b-kyuz0sh-q3coder30b-q4_k_m-rocm644-tg128": 8,
     "h43b-kyuz0sh-qwen3-30b-bf16-rocm644-pp512": 90, "h43b-kyuz0sh-qwen3-30b-bf16-rocm644-tg128": 15,
     "h43b-lcpp-21570-mi355x-qwen25-1.5b-q4_k_m-pp512": 505, "h43b-lcpp-21570-mi355x-qwen25-1.5b-q4_k_m-tg128": 492,
@@ -409,22 +409,22 @@ PINNED = {
     "h54d-pendak-r9700-7b-q4km-tg128": 13, "h54d-pendak-r9700-7b-q5km-pp512": 16,
     "h54d-pendak-r9700-7b-q5km-tg128": 5, "h54d-pendak-r9700-7b-q80-pp512": 150, "h54d-pendak-r9700-7b-q80-tg128": 14,
     "h54d-wzi-2x3090-vllm-q3moe-fp8-tp2-graph-r1-c1": 40, "h54d-wzi-2x3090-vllm-q3moe-fp8-tp2-graph-r2-c1": 40,
-    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p16384-decode": 60,
-    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p2048-decode": 25,
-    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p4096-decode": 35,
-    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p8192-decode": 46,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p16384-decode": 48,
+    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p16384-decode": 20,
+    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p2048-decode": 16,
+    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p4096-decode": 17,
+    "h54e-afsara-2xrtxpro6000-l33-70b-iq1m-c1-p8192-decode": 20,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p16384-decode": 4,
     "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p2048-decode": 8,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p4096-decode": 16,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p8192-decode": 32,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p16384-decode": 43,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p2048-decode": 11,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p4096-decode": 16,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p8192-decode": 28,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p16384-decode": 37,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p2048-decode": 16,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p4096-decode": 19,
-    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p8192-decode": 27,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p4096-decode": 9,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q2k-c1-p8192-decode": 5,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p16384-decode": 6,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p2048-decode": 4,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p4096-decode": 3,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p8192-decode": 6,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p16384-decode": 10,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p2048-decode": 10,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p4096-decode": 9,
+    "h54e-afsara-2xrtxpro6000-l33-70b-q80-c1-p8192-decode": 10,
     "h54e-cooltalker-a100sxm40-qwen25-7b-awq-vllm0250-c1-full": 27,
     "h54e-cooltalker-a100sxm40-qwen25-7b-awq-vllm0250-c1-smoke": 26,
     "h54e-cooltalker-a100sxm40-qwen25-7b-bf16-vllm0250-c1-full": 14,
@@ -631,11 +631,11 @@ PINNED = {
     "h59b-cgshop-rtx5070-vast-qwen2-1.5b": 114, "h59b-cgshop-rtx5080-vast-dsr1-14b": 24,
     "h59b-cgshop-rtx5080-vast-mistral-7b": 18, "h59b-cgshop-rtx5090-vast-dsr1-14b": 22,
     "h59b-cgshop-rtx5090-vast-dsr1-32b": 24, "h59b-cgshop-rtx5090-vast-qwen2-7b": 23,
-    "h59b-nephoran-rtx5080-llama31-8b-q5km-long-decode": 26, "h59b-nephoran-rtx5080-llama31-8b-q5km-long-prefill": 5,
-    "h59b-nephoran-rtx5080-llama31-8b-q5km-medium-decode": 25,
+    "h59b-nephoran-rtx5080-llama31-8b-q5km-long-decode": 18, "h59b-nephoran-rtx5080-llama31-8b-q5km-long-prefill": 5,
+    "h59b-nephoran-rtx5080-llama31-8b-q5km-medium-decode": 18,
     "h59b-nephoran-rtx5080-llama31-8b-q5km-medium-prefill": 106,
-    "h59b-nephoran-rtx5080-qwen25-14b-q4km-long-decode": 25, "h59b-nephoran-rtx5080-qwen25-14b-q4km-long-prefill": 16,
-    "h59b-nephoran-rtx5080-qwen25-14b-q4km-medium-decode": 24,
+    "h59b-nephoran-rtx5080-qwen25-14b-q4km-long-decode": 17, "h59b-nephoran-rtx5080-qwen25-14b-q4km-long-prefill": 16,
+    "h59b-nephoran-rtx5080-qwen25-14b-q4km-medium-decode": 17,
     "h59b-nephoran-rtx5080-qwen25-14b-q4km-medium-prefill": 33, "h59c-bsdbench-l40-l31-8b-vllm-ar-c1": 10,
     "h59c-factserve-a10080-qwen25-1.5b-vllm-c1": 14, "h59c-factserve-a10080-qwen25-7b-vllm-c1": 12,
     "h59c-factserve-rtx4090-qwen25-1.5b-vllm-c1": 9, "h59c-factserve-rtx4090-qwen25-7b-vllm-c1": 15,
@@ -1169,3 +1169,22 @@ def test_a_rows_stated_host_is_what_a_user_picks_or_builds(catalog):
     # a CPU part: the build a user makes by naming that CPU in the build editor
     xeon = speed_fidelity.hardware_of({**row, "host": "amd-epyc-7742"}, catalog, "t4", 2)
     assert xeon.host_single_thread_mark == catalog.parts["amd-epyc-7742"].single_thread_mark
+
+
+def test_a_row_that_times_the_generated_tokens_alone_is_compared_with_the_decode_rate(catalog):
+    # afsara-ben's llama-server cells publish 'predicted_per_second': 512 tokens generated after a 16,384-token
+    # prompt, the prompt's processing left out. The same job's request rate holds its time to first token.
+    row = ROWS["h54e-afsara-2xrtxpro6000-l33-70b-q4km-c1-p16384-decode"]
+    as_request = speed_fidelity.evaluate({**row, "rate": "request"}, catalog).estimate
+    as_decode = speed_fidelity.evaluate({**row, "rate": "decode"}, catalog).estimate
+    assert as_decode > 1.3 * as_request
+    assert row["rate"] == "decode" and speed_fidelity.evaluate(row, catalog).estimate == as_decode
+    assert speed_fidelity.publishes_request_rate({**row, "rate": ""})  # a generated length and no rate: a request's
+    assert not speed_fidelity.publishes_request_rate({**row, "rate": "", "gen_tokens": ""})
+    with pytest.raises(ValueError, match="neither"):
+        speed_fidelity.publishes_request_rate({**row, "rate": "both"})
+
+
+def test_only_decode_rows_say_which_rate_they_publish():
+    stated = {r["id"]: r["rate"] for r in ROWS.values() if r["rate"]}
+    assert stated and all(ROWS[i]["group"] == "decode" and rate in ("request", "decode") for i, rate in stated.items())
