@@ -347,9 +347,16 @@ def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, bui
     bandwidth = min(g.mem_bandwidth_gb_per_s or 0.0 for g in build.gpus[:job.n_gpus]) * 1e9
     if bandwidth <= 0 or weights_bytes <= 0:
         return None
-    whole = job.batch * bandwidth / (weights_bytes * moe_read_fraction(arch, job.batch))
+    return in_row_unit(job.batch * bandwidth / (weights_bytes * moe_read_fraction(arch, job.batch)), row, job)
+
+
+def in_row_unit(tokens_per_s: float | None, row: dict[str, str], job: PlannedJob) -> float | None:
+    """The job's tokens/s (every sequence on every GPU) in the row's unit, ``tokens_per_s_kind``: per sequence of the
+    batch, per GPU, or the aggregate as it is; None stays None (the catalog lacks a figure)."""
+    if tokens_per_s is None:
+        return None
     kind = row["tokens_per_s_kind"]
-    return whole / (job.batch if kind == "per-sequence" else job.n_gpus if kind == "per-gpu" else 1)
+    return tokens_per_s / (job.batch if kind == "per-sequence" else job.n_gpus if kind == "per-gpu" else 1)
 
 
 def evaluate(row: dict[str, str], catalog) -> Outcome:
@@ -373,7 +380,7 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
         refused = check_planned(arch, job, build)
         if refused:  # what the window shows as blocked and the CLI reports as a problem, with no speed
             return Outcome(**base, skipped=f"the app refuses the job: {refused[0].message}")
-        value, skipped = _estimated(row, arch, job, build, n, base["measured"])
+        value, skipped = _estimated(row, arch, job, build, base["measured"])
     except ValueError as exc:
         return Outcome(**base, skipped=f"not estimable: {exc}".splitlines()[0])
     if skipped is not None:
@@ -395,22 +402,20 @@ def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
             or unstated_network(row))
 
 
-def _estimated(row: dict[str, str], arch, job, build, n: int, measured: float) -> tuple[float | None, str | None]:
+def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[float | None, str | None]:
     """The app's tokens/s in the row's unit (None where the catalog lacks a figure), or why the row is a known gap."""
     if row["group"] == "train":
-        tps = estimate(arch, job, build).speed.train_tokens_per_s
-        return (None if tps is None else tps / (n if row["tokens_per_s_kind"] == "per-gpu" else 1)), None
+        return in_row_unit(estimate(arch, job, build).speed.train_tokens_per_s, row, job), None
     if row["group"] == "prefill":
         return estimate(arch, job, build).speed.prefill_tokens_per_s, None
-    # The request's generated tokens/s, prefill included: what the app shows as "incl. prefill".
+    # The request's generated tokens/s, prefill included ("incl. prefill"), or the decode rate alone ("decode").
     est = estimate(arch, job, build)
     bound = weight_read_bound(row, arch, job, build, est.memory.weights)
     if bound is not None and measured > bound:
         return None, (f"known gap: measured above {bound:,.0f}, the most its job allows "
                       "(each step reads the weights at the cards' peak bandwidth)")
     tps = est.speed.request_tokens_per_s if publishes_request_rate(row) else est.speed.decode_tokens_per_s
-    kind = row["tokens_per_s_kind"]
-    return (None if tps is None else tps / (job.batch if kind == "per-sequence" else n if kind == "per-gpu" else 1)), None
+    return in_row_unit(tps, row, job), None
 
 
 def publishes_request_rate(row: dict[str, str]) -> bool:

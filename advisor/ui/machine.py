@@ -20,9 +20,10 @@ def this_machine_entry(catalog, detection) -> tuple[BuildEntry | None, str]:
     notes = " ".join(machine.notes)
     if machine.resolved is None:
         return None, notes or "no detected GPU could be estimated"
-    cpu = machine.cpu
-    host = (f", CPU {cpu.vendor} {cpu.name}" + (" (its single-core score paces the engines' CPU work)"
-                                                 if cpu.single_thread_mark else "")) if cpu is not None else ""
+    cpu, host = machine.cpu, ""
+    if cpu is not None:
+        paces = " (its single-core score paces the engines' CPU work)" if cpu.single_thread_mark else ""
+        host = f", CPU {cpu.vendor} {cpu.name}{paces}"
     text = f"This machine: {machine.resolved.gpu_count} GPU(s) detected{host}" + (f" — {notes}" if notes else "")
     return BuildEntry(name="This machine", inline=machine.resolved), text
 

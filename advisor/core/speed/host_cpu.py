@@ -61,7 +61,10 @@ def host_words(build: ResolvedBuild, gguf: bool) -> str:
                 f"{factor:.2f}× the time of an {ref}'s{held})")
     cpu = build.platform.cpu if build.platform is not None else None
     named = build.build.cpu if build.build is not None else ""  # what the build says in words (this machine's)
-    why = (f"the catalog has no single-thread score for its {cpu.name}: add it to the CPU's record" if cpu is not None
-           else f"the catalog has no single-thread score for its CPU, {named}: a CPU part with one counts its speed"
-           if named else "which CPU it has is not known")
+    if cpu is not None:
+        why = f"the catalog has no single-thread score for its {cpu.name}: add it to the CPU's record"
+    elif named:
+        why = f"the catalog has no single-thread score for its CPU, {named}: a CPU part with one counts its speed"
+    else:
+        why = "which CPU it has is not known"
     return f"one CPU core's work, timed for a server CPU like the {ref} ({why}); a faster core shortens it"
