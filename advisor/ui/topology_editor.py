@@ -16,11 +16,13 @@ class TopologyEditor(QFormLayout):
         self.n_gpus = n_gpus
         self.check_nvlink = QCheckBox("NVLink bridge on each pair (0–1, 2–3 …)")
         self.check_nvlink.setToolTip("A bridge joins two cards directly (RTX 3090: 112.5 GB/s total); "
-                                     "tensor-parallel all-reduces then skip PCIe and host memory.")
+                                     "tensor-parallel all-reduces then skip PCIe and host memory, and vLLM, SGLang "
+                                     "and TensorRT-LLM reduce with their own faster kernel.")
         self.check_nvlink.setChecked(bool(topology.nvlink_pairs))
         self.check_p2p = QCheckBox("PCIe peer-to-peer")
         self.check_p2p.setToolTip("Cards copy to each other over PCIe without staging in host memory "
-                                  "(off on GeForce RTX 4090 with stock drivers).")
+                                  "(off on GeForce RTX 4090 with stock drivers); vLLM and SGLang then reduce two "
+                                  "cards' results with their own faster kernel.")
         self.check_p2p.setChecked(topology.p2p)
         self.spin_pcie_gen = QSpinBox()
         self.spin_pcie_gen.setRange(1, 7)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from advisor.core.hardware import interconnect
+from advisor.core.hardware import allreduce, interconnect
 from advisor.core.hardware import memory as usable
 from advisor.core.job.choices import Engine, Framework, Mode, OptimizerKernel
 from advisor.core.job.frameworks import FRAMEWORK_NAMES
@@ -206,11 +206,20 @@ def _speed() -> tuple[Formula, ...]:
 def _traffic() -> tuple[Formula, ...]:
     """Traffic between GPUs and between machines."""
     return (
-        Formula(term="GPU-to-GPU traffic", formula=f"latency + bytes / bandwidth over a ring (all-reduce moves "
-                f"2(n−1)/n of the data): NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer at "
-                f"{interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "
-                f"{interconnect.PCIE_HOST_EFFICIENCY:.0%} with {interconnect.PCIE_HOST_LATENCY_S * 1e6:.1f} µs latency.",
-                sources=("nccl-tests PERFORMANCE.md", "dbkinghorn/Notes 2x4090 P2P measurements",
+        Formula(term="GPU-to-GPU traffic", formula=f"NCCL's own cost model over a ring (all-reduce moves 2(n−1)/n of "
+                f"the data in 2(n−1) steps): {allreduce.NCCL_LAUNCH_S * 1e6:.1f} µs to launch, then the faster of its "
+                f"low-latency protocol ({allreduce.NCCL_BASE_LATENCY_S['LL'] * 1e6:.1f} µs + "
+                f"{allreduce.NCCL_HOP_LATENCY_S['nvlink']['LL'] * 1e6:.1f} µs a step over NVLink, "
+                f"{allreduce.NCCL_HOP_LATENCY_S['pci']['LL'] * 1e6:.1f} µs over PCIe, at half the bandwidth) and its "
+                f"bulk protocol; bandwidth: NVLink at {interconnect.NVLINK_EFFICIENCY:.0%} of peak, PCIe peer-to-peer "
+                f"at {interconnect.PCIE_P2P_EFFICIENCY:.0%}, PCIe through host memory (no P2P) at "
+                f"{interconnect.PCIE_HOST_EFFICIENCY:.0%}. vLLM, SGLang and TensorRT-LLM reduce a tensor-parallel "
+                f"layer's output with their own one-shot kernel ({allreduce.CUSTOM_ALL_REDUCE_S * 1e6:.1f} µs + the "
+                "bytes each GPU reads) where the GPUs read each other's memory: two GPUs with peer-to-peer, or more "
+                "with NVLink between every pair.",
+                sources=("NVIDIA/nccl src/graph/tuning.cc at 5067397c", "nccl-tests PERFORMANCE.md",
+                         "vLLM custom_all_reduce.py at 00d618aa", "sgl-project/sglang PR #2904",
+                         "haohervchb/sglang-V100 PR #2", "dbkinghorn/Notes 2x4090 P2P measurements",
                          "siboehm/bench NVLink measurement", "aikitoria open-gpu-kernel-modules README")),
         Formula(term="Traffic across machines", formula="hierarchical: reduce-scatter inside each machine, all-reduce "
                 "of the 1/g shard across the k machines (2(k−1)/k · S/g per GPU) with every GPU on its share of the "

@@ -1,24 +1,22 @@
 """GPU-to-GPU links of a build and the time of NCCL collectives over them.
 
-A link is modelled as latency + size / bandwidth (the α-β model; Hockney 1994). Its
-bandwidth is the peak of the wire times a measured efficiency, and it has two figures:
+A link has a bandwidth (the peak of the wire times a measured efficiency) in two figures:
 one direction alone (a pipeline hand-off) and one direction while the reverse direction is
 busy too (a ring collective: every GPU sends and receives at once). Where peer-to-peer is
 off (every RTX 4090: NVIDIA disabled it in the driver), traffic is staged through host
-memory, which the measurements below show costs about half the duplex bandwidth and ten
-times the latency.
+memory, which the measurements below show costs about half the duplex bandwidth.
 
 Collectives use NCCL's ring algorithm; the bytes each GPU sends per collective are those of
 nccl-tests ``doc/PERFORMANCE.md`` (all-reduce busbw = algbw · 2(n-1)/n; all-gather and
-reduce-scatter busbw = algbw · (n-1)/n). The ring runs over the GPUs in slot order, so its
-slowest hop limits it.
+reduce-scatter busbw = algbw · (n-1)/n), timed by NCCL's own cost model (``allreduce``). The
+ring runs over the GPUs in slot order, so its slowest hop limits it.
 
 Not modelled: lanes from the chipset share its uplink to the CPU (``Topology.lane_sources``;
 ``advisor.core.hardware.checks`` warns about it), NUMA hops between sockets, and PCIe switches.
 
-Several machines: a collective over GPUs in more than one machine runs
-hierarchically (``hierarchical_time_over``): inside each machine over its own links, across
-machines over the network adapters, each GPU driving its share of the machine's adapters.
+Several machines: a collective over GPUs in more than one machine runs hierarchically
+(``hierarchical_time_over``): inside each machine over its own links, across machines over
+the network adapters (latency + size / bandwidth, Hockney 1994), each GPU driving its share.
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from advisor.core.hardware.allreduce import NcclHardware, nccl_ring_seconds
 from advisor.core.hardware.records import Gpu, NicFabric, ResolvedBuild
 from advisor.core.memo import HeldById
 from advisor.core.schema import Frozen
@@ -57,13 +56,14 @@ PCIE_HOST_DUPLEX_EFFICIENCY = 31.0 / 2 / 31.5
 # gpu/nvlink/README.md). Applied to every NVLink generation (no other measurement here).
 NVLINK_EFFICIENCY = 52.2 / 56.25
 
-# Latencies, p2pBandwidthLatencyTest "Latency Matrix (us)" GPU rows:
+# A link's latency, p2pBandwidthLatencyTest "Latency Matrix (us)" GPU rows (what a copy waits; a collective inside a
+# machine is timed by NCCL's own model instead, ``allreduce.nccl_ring_seconds``):
 # P2P disabled, 2x RTX 4090 PCIe 4.0: 11.6 us (dbkinghorn/Notes, above).
 PCIE_HOST_LATENCY_S = 11.6e-6
 # P2P writes, RTX 5090 pairs over PCIe 5.0: 0.35-0.45 us (aikitoria README). NVLink is taken
 # as no slower (no bridge latency measurement was found).
 P2P_LATENCY_S = 0.4e-6
-# Fixed cost of one NCCL collective call (kernel launch, protocol set-up): nccl-tests
+# Fixed cost of one NCCL collective call across machines (kernel launch, protocol set-up): nccl-tests
 # all_reduce_perf on 8x RTX 5090 with P2P takes 24.5 us for 8-2048 B (aikitoria README);
 # minus 2(n-1) = 14 ring steps of 0.4 us leaves ~19 us.
 NCCL_CALL_LATENCY_S = 19e-6
@@ -105,6 +105,15 @@ class LinkKind(StrEnum):
     def between_machines(self) -> bool:
         return self in (LinkKind.INFINIBAND, LinkKind.EFA, LinkKind.ROCE, LinkKind.ETHERNET)
 
+
+#: The link class NCCL's model times a step by (``allreduce``): NVLink, or PCIe (host memory too); Infinity Fabric as NVLink.
+NCCL_HARDWARE: dict[LinkKind, NcclHardware] = {LinkKind.NVLINK: "nvlink", LinkKind.NVSWITCH: "nvlink",
+                                               LinkKind.INFINITY_FABRIC: "nvlink", LinkKind.PCIE_P2P: "pci",
+                                               LinkKind.PCIE_HOST: "pci"}
+#: Links over which one GPU reads another's memory (CUDA / HIP peer access), as an engine's own all-reduce needs.
+PEER_ACCESS = frozenset({LinkKind.NVLINK, LinkKind.NVSWITCH, LinkKind.INFINITY_FABRIC, LinkKind.PCIE_P2P})
+#: Links that join GPUs directly, not over PCIe.
+GPU_FABRIC = frozenset({LinkKind.NVLINK, LinkKind.NVSWITCH, LinkKind.INFINITY_FABRIC})
 
 FABRIC_LINK = {NicFabric.INFINIBAND: LinkKind.INFINIBAND, NicFabric.EFA: LinkKind.EFA,
                NicFabric.ROCE: LinkKind.ROCE, NicFabric.ETHERNET: LinkKind.ETHERNET}
@@ -267,21 +276,24 @@ def collective_time_over(lk: Link, op: Collective, n_bytes: float, n_gpus: int) 
     """One collective over a ring whose slowest hop is ``lk`` (or one send over ``lk``).
 
     Each GPU moves 2(n-1)/n · S (all-reduce) or (n-1)/n · S (all-gather, reduce-scatter) in
-    2(n-1) or n-1 ring steps (nccl-tests doc/PERFORMANCE.md); time = NCCL call latency +
-    steps × hop latency + bytes / duplex bandwidth. A send: one step, one direction.
+    2(n-1) or n-1 ring steps (nccl-tests doc/PERFORMANCE.md); a send moves S in one step, one
+    direction. Inside a machine the time is NCCL's own model (``allreduce.nccl_ring_seconds``);
+    between machines, the NCCL call + steps × the adapters' latency + bytes / bandwidth.
     """
     if n_gpus < 2 or n_bytes <= 0:
         return 0.0
     n = n_gpus
     if op == "send":
-        return NCCL_CALL_LATENCY_S + lk.latency_s + n_bytes / (lk.gb_per_s * 1e9)
-    if op == "all_reduce":
-        steps, moved = 2 * (n - 1), 2 * (n - 1) / n * n_bytes
+        steps, moved, gb_per_s = 1, n_bytes, lk.gb_per_s
+    elif op == "all_reduce":
+        steps, moved, gb_per_s = 2 * (n - 1), 2 * (n - 1) / n * n_bytes, lk.duplex_gb_per_s
     elif op in ("all_gather", "reduce_scatter"):
-        steps, moved = n - 1, (n - 1) / n * n_bytes
+        steps, moved, gb_per_s = n - 1, (n - 1) / n * n_bytes, lk.duplex_gb_per_s
     else:
         raise ValueError(f"unknown collective {op!r}")
-    return NCCL_CALL_LATENCY_S + steps * lk.latency_s + moved / (lk.duplex_gb_per_s * 1e9)
+    if not lk.kind.between_machines:
+        return nccl_ring_seconds(NCCL_HARDWARE[lk.kind], steps, moved, gb_per_s)
+    return NCCL_CALL_LATENCY_S + steps * lk.latency_s + moved / (gb_per_s * 1e9)
 
 
 def hierarchical_parts(inside: Link | None, across: Link, op: Collective, n_bytes: float, n_gpus: int,

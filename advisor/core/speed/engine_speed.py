@@ -116,7 +116,7 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``), back to 0.43 in the fourteenth with the
 # benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``); in the seventeenth, with 45 more rows' hosts found in their sources (``host_cpu``), bandwidth 0.81, compute at the prior (0.42) and the floor 0.15 ms a layer (0.16); in the eighteenth, with 84 more
 # rows' hosts (jiawei-ju's Colab T4s among them) and the exponent fitted with each host at its own mark, bandwidth 0.79
-# and its layers' small kernels 0.03 ms. llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# and its layers' small kernels 0.03 ms; 0.80 and 0.04 ms in the twentieth, all-reduces by ``hardware.allreduce`` (TRT-LLM 0.75). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
@@ -126,9 +126,9 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.45, floor_s_per_layer=0.83e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=0.79, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
-                             kernels_s_per_layer=0.03e-3),
-    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.79, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
+    Engine.VLLM: EngineSpeed(bandwidth=0.80, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
+                             kernels_s_per_layer=0.04e-3),
+    Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.75, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
                                      kernels_s_per_layer=0.04e-3),
 }
 
@@ -231,8 +231,9 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 #: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows; 0.07 (eighth) with
 #: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit; the 8-bit one 0.04 ms (ninth) once a
 #: step leaves an untied input embedding unread. The 4-bit one 0.05 ms (eleventh) once every layer's small kernels have their
-#: own time (``kernels_s_per_layer``), with rounds 23-24's AWQ rows (RTX 3090s, A100s).
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.05e-3, "int8": 0.04e-3}
+#: own time (``kernels_s_per_layer``), with rounds 23-24's AWQ rows (RTX 3090s, A100s); 0.07 and 0.06 ms (twentieth) once an
+#: all-reduce over NVLink is the engine's one-shot kernel (``hardware.allreduce``): Qwen's 72B GPTQ / AWQ rows on two A100s.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.06e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 

@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.core.hardware.allreduce import (
+    CUSTOM_ALL_REDUCE_GPUS,
+    CUSTOM_ALL_REDUCE_MAX_BYTES,
+    custom_all_reduce_seconds,
+)
 from advisor.core.hardware.interconnect import (
+    GPU_FABRIC,
+    PEER_ACCESS,
     Collective,
     Link,
+    LinkKind,
     bottleneck_link,
     collective_time_over,
     hierarchical_parts,
@@ -60,6 +68,29 @@ def tp_all_reduces_per_layer(arch: ModelArch, engine: Engine) -> int:
     return 1 if arch.side_by_side and arch.family in ONE_ALL_REDUCE_FAMILIES.get(engine, ()) else 2
 
 
+#: Engines that all-reduce a tensor-parallel layer's output with their own one-shot kernel instead of NCCL, and the
+#: links each needs between every pair of the GPUs (``allreduce`` module docstring): vLLM's ``CustomAllreduce``
+#: (vllm/distributed/device_communicators/custom_all_reduce.py at 00d618aa: peer access for two GPUs, NVLink between
+#: every pair for more) and SGLang's copy of it (python/sglang/srt/distributed/device_communicators/
+#: custom_all_reduce.py, the same checks); TensorRT-LLM's ``AllreducePlugin`` only over NVLink (its automatic choice,
+#: ``selectImplementation`` in cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp at 005b299b, falls back to
+#: NCCL without peer access or NVLink).
+ONE_SHOT_ALL_REDUCE: dict[Engine, tuple[frozenset[LinkKind], frozenset[LinkKind]]] = {
+    Engine.VLLM: (PEER_ACCESS, GPU_FABRIC), Engine.SGLANG: (PEER_ACCESS, GPU_FABRIC),
+    Engine.TENSORRT_LLM: (GPU_FABRIC, GPU_FABRIC),
+}
+
+
+def one_shot_all_reduce(engine: Engine, build: ResolvedBuild, n_gpus: int) -> bool:
+    """Whether ``engine`` reduces over the first ``n_gpus`` GPUs of ``build`` with its own kernel
+    (``ONE_SHOT_ALL_REDUCE``): 2, 4, 6 or 8 GPUs in one machine, every pair joined by a link it takes."""
+    rule = ONE_SHOT_ALL_REDUCE.get(engine)
+    if rule is None or n_gpus not in CUSTOM_ALL_REDUCE_GPUS or n_gpus > build.gpus_per_node:
+        return False
+    links = rule[0] if n_gpus == 2 else rule[1]
+    return all(link(build, i, j).kind in links for i in range(n_gpus) for j in range(i + 1, n_gpus))
+
+
 @dataclass(frozen=True)
 class Split:
     """How the workload's GPUs divide the model: tp × stages × replicas = n."""
@@ -98,6 +129,7 @@ class Run:
     two_n: float  # 2 × matmul weights: forward FLOPs per token without attention
     across: Link | None = None  # one machine's network adapters, when the GPUs used span machines
     per_node: int = 1 << 30  # GPUs per machine
+    one_shot: bool = False  # the engine all-reduces over the GPUs used with its own kernel (``one_shot_all_reduce``)
 
     @property
     def machines(self) -> int:
@@ -135,10 +167,14 @@ class Run:
 
     def tp_all_reduces(self, arch: ModelArch, engine: Engine, n_bytes: float, tp: int) -> float:
         """Seconds of one forward pass's tensor-parallel all-reduces over ``tp`` GPUs:
-        ``tp_all_reduces_per_layer`` a layer, each of ``n_bytes`` (0 without tensor parallel)."""
+        ``tp_all_reduces_per_layer`` a layer, each of ``n_bytes`` (0 without tensor parallel): the engine's own
+        kernel where it takes these GPUs and this size (``one_shot``), else NCCL."""
         if tp < 2:
             return 0.0
-        return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * self.coll("all_reduce", n_bytes, tp)
+        own = self.one_shot and self.ring is not None and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES
+        each = (custom_all_reduce_seconds(tp, n_bytes, self.ring.duplex_gb_per_s) if own and self.ring is not None
+                else self.coll("all_reduce", n_bytes, tp))
+        return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * each
 
     def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
         """(inside, across) seconds of one hand-off at each of ``stages - 1`` stage boundaries:
@@ -169,4 +205,4 @@ def run_of(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild) -> Run:
     across = node_link(build) if len(gpus) > g else None
     return Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
                peaks=tuple(peak_flops(g, planned) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
-               across=across, per_node=g)
+               across=across, per_node=g, one_shot=one_shot_all_reduce(planned.engine, build, len(gpus)))

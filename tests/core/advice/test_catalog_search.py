@@ -13,6 +13,7 @@ from advisor.core.advice.catalog_search import (
 from advisor.core.advice.ranking import Criterion
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
+from advisor.core.plan.planner import SPEED_TIE
 
 
 TODAY = dt.date(2026, 11, 27)
@@ -25,8 +26,10 @@ def test_every_ranked_candidate_runs_the_job_within_budget(catalog):
     for f in result.ranked:
         assert f.candidate.price_usd <= 2500 and all(p.status.runs for p in f.chosen)
         assert f.chosen[0].plan.n_gpus == f.candidate.build.gpu_count  # all of its GPUs
-    values = [f.value for f in result.ranked]
-    assert values == sorted(values)
+    # by price per token/s, but a machine with fewer GPUs leads one within the estimate's error (fewer_cards_first)
+    for a, b in zip(result.ranked, result.ranked[1:]):
+        assert a.value <= b.value or (a.candidate.build.gpu_count < b.candidate.build.gpu_count
+                                      and a.value <= b.value * (1 + SPEED_TIE))
 
 
 def test_two_jobs_must_both_run(catalog):

@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.advice.formulas import formulas
-from advisor.core.hardware import interconnect
+from advisor.core.hardware import allreduce, interconnect
 from advisor.core.job.choices import Engine
 from advisor.core.speed import engine_speed, flops
 
@@ -27,7 +27,10 @@ def test_constants_shown_are_the_ones_used():
     assert f"{flops.DECODE_BANDWIDTH_EFFICIENCY:.2f}" in text
     vllm = engine_speed.FITTED[Engine.VLLM]
     assert f"vllm b {vllm.bandwidth:.2f} c {vllm.compute:.2f} floor {vllm.floor_s_per_layer * 1e3:.2f} ms/layer" in text
-    assert "plus 0.05 ms (4-bit) or 0.04 ms (8-bit) a layer for the dequantizing kernels" in text  # QUANT_KERNEL_S_PER_LAYER
+    assert "plus 0.07 ms (4-bit) or 0.06 ms (8-bit) a layer for the dequantizing kernels" in text  # QUANT_KERNEL_S_PER_LAYER
+    # GPU-to-GPU traffic: NCCL's model and the engines' one-shot all-reduce (allreduce)
+    assert f"{allreduce.NCCL_LAUNCH_S * 1e6:.1f} µs to launch" in text and "3.8 µs to launch" in text
+    assert f"own one-shot kernel ({allreduce.CUSTOM_ALL_REDUCE_S * 1e6:.1f} µs + the bytes each GPU reads)" in text
     assert f"plus {engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear" in text  # LLM.int8 in transformers
     assert "0.040 ms with GPTQ-Int8 and 0.035 ms with AWQ and 0.030 ms with bitsandbytes 4-bit (NF4 or FP4) weights" in text
     assert ("× (PassMark single-thread 2,161 of an EPYC 7742 / the build's CPU's) ^ 2 where the build names its CPU, "

@@ -2,8 +2,8 @@
 
 import pytest
 
+from advisor.core.hardware.allreduce import NCCL_BASE_LATENCY_S, NCCL_HOP_LATENCY_S, NCCL_LAUNCH_S, nccl_ring_seconds
 from advisor.core.hardware.interconnect import (
-    NCCL_CALL_LATENCY_S,
     PCIE_GB_PER_S_PER_LANE,
     LinkKind,
     bottleneck_link,
@@ -84,17 +84,21 @@ def test_ring_collective_volumes_follow_nccl_tests_busbw_factors():
     b = hgx_h100(8)
     big = 1 << 30
     lk = bottleneck_link(b, 8)
-    t_ar = collective_time_s(b, "all_reduce", big, 8) - NCCL_CALL_LATENCY_S - 14 * lk.latency_s
-    t_ag = collective_time_s(b, "all_gather", big, 8) - NCCL_CALL_LATENCY_S - 7 * lk.latency_s
+    fixed = NCCL_LAUNCH_S + NCCL_BASE_LATENCY_S["Simple"]  # a large message goes by NCCL's bulk protocol
+    t_ar = collective_time_s(b, "all_reduce", big, 8) - fixed - 14 * NCCL_HOP_LATENCY_S["nvlink"]["Simple"]
+    t_ag = collective_time_s(b, "all_gather", big, 8) - fixed - 7 * NCCL_HOP_LATENCY_S["nvlink"]["Simple"]
     assert t_ar == pytest.approx(2 * 7 / 8 * big / (lk.duplex_gb_per_s * 1e9))
     assert t_ar == pytest.approx(2 * t_ag)
+    assert lk.kind is LinkKind.NVSWITCH
     assert collective_time_s(b, "reduce_scatter", big, 8) == pytest.approx(collective_time_s(b, "all_gather", big, 8))
 
 
-def test_small_all_reduce_is_latency_bound_and_much_slower_without_p2p():
+def test_small_all_reduce_is_latency_bound_whether_nvlink_or_host_memory_carries_it():
+    # NCCL's LL protocol over two GPUs: ~12 us over an NVLink bridge, ~15 us through host memory (the 2x RTX 2080 Ti
+    # table in allreduce's docstring: 11.6-12.9 us to 8 KiB, 17.1 at 16 KiB), not the 42 us of a copy's latency per step.
     t_nv = collective_time_s(pair_3090_nvlink(), "all_reduce", 16 * 1024, 2)
     t_pc = collective_time_s(pair_4090_pcie(), "all_reduce", 16 * 1024, 2)
-    assert t_nv < 25e-6 and t_pc > 40e-6
+    assert 10e-6 < t_nv < t_pc < 17e-6
 
 
 def test_large_all_reduce_busbw_3090_nvlink_vs_4090_host():
@@ -123,7 +127,8 @@ def test_p2p_all_reduce_busbw_close_to_published_nccl_tests(gpu, n, gen, size, b
 def test_send_is_one_hop_one_direction():
     b = pair_4090_pcie()
     lk = link(b, 0, 1)
-    assert collective_time_s(b, "send", 1e9, 2) == pytest.approx(NCCL_CALL_LATENCY_S + lk.latency_s + 1e9 / (lk.gb_per_s * 1e9))
+    assert collective_time_s(b, "send", 1e9, 2) == pytest.approx(nccl_ring_seconds("pci", 1, 1e9, lk.gb_per_s))
+    assert collective_time_s(b, "send", 1e9, 2) == pytest.approx(1e9 / (lk.gb_per_s * 1e9), rel=1e-3)
 
 
 def test_single_gpu_or_empty_message_costs_nothing_and_bad_input_is_refused():

@@ -2,7 +2,8 @@
 
 import pytest
 
-from advisor.core.hardware.interconnect import collective_time_s
+from advisor.core.hardware.allreduce import custom_all_reduce_seconds
+from advisor.core.hardware.interconnect import bottleneck_link, collective_time_s
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.model.arch import ModelArch, Moe
@@ -65,13 +66,17 @@ def test_single_stream_decode_differs_little_and_4090_is_faster_with_layer_split
     assert 1008 / 936 - 0.01 < s4 / s3 < 1.25
 
 
-def test_single_stream_tensor_parallel_decode_differs_little():
+def test_single_stream_tensor_parallel_decode_follows_the_cards_not_the_link():
+    # A 16 KiB all-reduce costs NCCL ~12 us over the bridge and ~15 us through host memory (allreduce's docstring),
+    # a few per cent of a 70B token either way: the 4090 pair leads by about what it leads by with layer split.
     a = llama2_70b()
     s3 = speed(a, _70b("tp"), pair_3090_nvlink())
     s4 = speed(a, _70b("tp"), pair_4090_pcie())
-    assert s4.decode_tokens_per_s / s3.decode_tokens_per_s == pytest.approx(1.0, abs=0.15)
-    # ...but the 4090 pair spends a visibly larger share of each token on the link
-    assert s4.interconnect_share > 1.5 * s3.interconnect_share
+    split = (speed(a, _70b("layer-split"), pair_4090_pcie()).decode_tokens_per_s
+             / speed(a, _70b("layer-split"), pair_3090_nvlink()).decode_tokens_per_s)
+    assert s4.decode_tokens_per_s / s3.decode_tokens_per_s == pytest.approx(split, abs=0.05)
+    # ...but the 4090 pair spends a larger share of each token on the link
+    assert 0.02 < s3.interconnect_share < s4.interconnect_share < 0.1
 
 
 # --- multi-GPU semantics --------------------------------------------------------------------
@@ -99,10 +104,13 @@ def test_tensor_parallel_decode_pays_two_all_reduces_per_layer():
 def test_falcon_tensor_parallel_decode_reduces_once_per_layer_where_the_engine_adds_first(engine, reduces):
     # TensorRT-LLM's and vLLM's Falcon add the side-by-side attention and MLP outputs and all-reduce the
     # sum once (layout.ONE_ALL_REDUCE_FAMILIES); the other engines reduce after each.
+    # vLLM, SGLang and TensorRT-LLM reduce over NVSwitch with their own one-shot kernel, DeepSpeed with NCCL.
     a, build = falcon_40b(), hgx_h100()
     w = PlannedJob(weights="fp16", engine=engine, n_gpus=8, parallel="tp", context_len=1024)
     s = speed(a, w, build)
-    comm = reduces * a.n_layers * collective_time_s(build, "all_reduce", a.hidden_size * 2, 8)
+    each = (custom_all_reduce_seconds(8, a.hidden_size * 2, bottleneck_link(build, 8).duplex_gb_per_s)
+            if engine != "deepspeed" else collective_time_s(build, "all_reduce", a.hidden_size * 2, 8))
+    comm = reduces * a.n_layers * each
     assert s.interconnect_share / s.decode_tokens_per_s == pytest.approx(comm)
     assert any("one all-reduce a layer" in n for n in s.notes) is (reduces == 1)
 

@@ -3,10 +3,13 @@ the hardware layout's tests)."""
 
 import pytest
 
-from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.hardware.allreduce import CUSTOM_ALL_REDUCE_MAX_BYTES, custom_all_reduce_seconds
+from advisor.core.hardware.interconnect import collective_time_s
+from advisor.core.hardware.records import ResolvedBuild, Topology
+from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
-from advisor.core.speed.layout import Split, all_known, run_of, split_of
-from tests.core.speed.speed_fixtures import llama2_7b, pair_4090_pcie, rtx4090
+from advisor.core.speed.layout import Split, all_known, one_shot_all_reduce, run_of, split_of
+from tests.core.speed.speed_fixtures import hgx_h100, llama2_7b, pair_3090_nvlink, pair_4090_pcie, rtx4090
 
 
 @pytest.mark.parametrize(("job", "split"), [
@@ -36,3 +39,36 @@ def test_a_run_knows_its_figures_only_when_every_gpu_has_them():
     half = ResolvedBuild(name="?", gpus=(rtx4090(), unknown), topology=pair_4090_pcie().topology)
     assert run_of(llama2_7b(), job, half).known_bws() is None
     assert run_of(llama2_7b(), job, half).known_peaks() is not None
+
+
+def _pcie(n: int, p2p: bool) -> ResolvedBuild:
+    card = rtx4090().model_copy(update={"p2p_supported": p2p})
+    return ResolvedBuild(name=f"{n} cards", gpus=tuple(card for _ in range(n)), topology=Topology(p2p=p2p))
+
+
+@pytest.mark.parametrize(("engine", "build", "n", "own"), [
+    ("vllm", pair_3090_nvlink(), 2, True),  # peer access over the bridge
+    ("vllm", pair_4090_pcie(), 2, False),  # no P2P: NCCL through host memory
+    ("vllm", _pcie(2, True), 2, True),  # two PCIe cards with P2P
+    ("vllm", _pcie(4, True), 4, False),  # "not supported on more than two PCIe-only GPUs"
+    ("vllm", hgx_h100(8), 8, True),  # NVLink between every pair
+    ("vllm", hgx_h100(8), 3, False),  # world sizes 2, 4, 6, 8 only
+    ("sglang", hgx_h100(8), 4, True),
+    ("tensorrt-llm", _pcie(2, True), 2, False),  # its automatic choice wants NVLink
+    ("tensorrt-llm", pair_3090_nvlink(), 2, True),
+    ("transformers", hgx_h100(8), 8, False),  # torch.distributed: NCCL
+    ("deepspeed", hgx_h100(8), 8, False),
+])
+def test_which_engine_reduces_with_its_own_kernel_on_which_gpus(engine, build, n, own):
+    assert one_shot_all_reduce(Engine(engine), build, n) is own
+
+
+def test_tensor_parallel_all_reduces_take_the_engines_kernel_only_under_its_size_limit():
+    a, build = llama2_7b(), hgx_h100(8)
+    for engine, small_own in (("vllm", True), ("deepspeed", False)):
+        r = run_of(a, PlannedJob(engine=engine, n_gpus=8, parallel="tp"), build)
+        small, big = a.hidden_size * 2, CUSTOM_ALL_REDUCE_MAX_BYTES
+        one_shot = 2 * a.n_layers * custom_all_reduce_seconds(8, small, r.ring.duplex_gb_per_s)
+        assert (r.tp_all_reduces(a, Engine(engine), small, 8) == pytest.approx(one_shot)) is small_own
+        assert r.tp_all_reduces(a, Engine(engine), big, 8) == pytest.approx(
+            2 * a.n_layers * collective_time_s(build, "all_reduce", big, 8))
