@@ -292,6 +292,9 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     if sp.tp > 1 and tp_all_reduces_per_layer(arch, planned.engine) == 1:
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({planned.engine.label} adds this model's "
                      "side-by-side attention and MLP outputs before reducing them)")
+    if sp.tp > 1 and r.one_shot:
+        notes.append(f"tensor parallel: {planned.engine.label} adds the GPUs' results with its own all-reduce kernel, "
+                     f"each GPU reading the others' memory ({comm_t * 1e3:.2f} ms a decode step), not NCCL")
     if floor > max(mem_t, comp_t):
         notes.append(_floor_note(planned, r, floor))
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t

@@ -187,3 +187,13 @@ def test_unknown_bandwidth_gives_none_and_a_note():
 def test_more_gpus_than_the_build_has():
     s = speed(llama2_7b(), PlannedJob(n_gpus=4, parallel="tp"), pair_4090_pcie())
     assert s.decode_tokens_per_s is None and "has 2" in s.notes[0]
+
+
+def test_a_speed_note_says_where_the_engine_reduces_with_its_own_kernel():
+    # vLLM's CustomAllreduce over the bridge (peer access); through host memory it is NCCL's (layout.one_shot_all_reduce)
+    a = llama2_7b()
+    job = PlannedJob(weights="fp16", engine="vllm", n_gpus=2, parallel="tp", context_len=1024)
+    bridged = speed(a, job, pair_3090_nvlink())
+    plain = speed(a, job, pair_4090_pcie())
+    assert any("its own all-reduce kernel" in n and "not NCCL" in n for n in bridged.notes)
+    assert not any("its own all-reduce kernel" in n for n in plain.notes)
