@@ -171,9 +171,11 @@ class Run:
         kernel where it takes these GPUs and this size (``one_shot``), else NCCL."""
         if tp < 2:
             return 0.0
-        own = self.one_shot and self.ring is not None and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES
-        each = (custom_all_reduce_seconds(tp, n_bytes, self.ring.duplex_gb_per_s) if own and self.ring is not None
-                else self.coll("all_reduce", n_bytes, tp))
+        ring = self.ring
+        if self.one_shot and ring is not None and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES:
+            each = custom_all_reduce_seconds(tp, n_bytes, ring.duplex_gb_per_s)
+        else:
+            each = self.coll("all_reduce", n_bytes, tp)
         return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * each
 
     def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
