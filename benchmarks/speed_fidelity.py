@@ -219,7 +219,17 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     version = ((row.get("engine_version") or "").strip() or None) if engine == "tensorrt-llm" else None
     return PlannedJob(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
                       parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version,
-                      **attention_of(row))
+                      custom_all_reduce=custom_all_reduce_of(row), **attention_of(row))
+
+
+def custom_all_reduce_of(row: dict[str, str]) -> bool | None:
+    """``--custom-all-reduce`` / ``--no-custom-all-reduce`` as the row's ``custom_all_reduce`` column states it (the
+    source's server arguments: vLLM's and SGLang's ``disable_custom_all_reduce``); None (the engine's default) where
+    the column is empty."""
+    value = (row.get("custom_all_reduce") or "").strip().lower()
+    if value not in ("", "yes", "no"):
+        raise ValueError(f"row {row.get('id')}: custom_all_reduce {value!r} is neither 'yes' nor 'no'")
+    return None if not value else value == "yes"
 
 
 #: The ``flash_attention`` column's values and the ``--attention`` each is.

@@ -56,6 +56,8 @@ class Job(Frozen):
     # A share of the card: above 0, at most all of it.
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="vLLM's share of the card it pre-allocates")
     full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
+    custom_all_reduce: bool | None = Field(None, description="vLLM's, SGLang's and TensorRT-LLM's own all-reduce "
+                                                             "kernel (None: where the engine uses it; False: NCCL)")
     # Part of the context, so the context's bound.
     prompt_tokens: int | None = Field(None, ge=0, le=10_000_000,
                                       description="Prompt part of the context; the rest is generated (0: no "

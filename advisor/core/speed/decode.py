@@ -288,11 +288,12 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     g_t = _compute_seconds(planned.batch * r.two_n / sp.tp, least, e)
     ac_t = _compute_seconds(attn_whole / sp.tp, least, e)
     comp_t = g_t + ac_t + (w_t if issue_bound else 0.0)
-    comm_t = r.tp_all_reduces(arch, planned.engine, planned.batch * arch.hidden_size * ACT_BYTES, sp.tp)
+    act = planned.batch * arch.hidden_size * ACT_BYTES
+    comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
     if sp.tp > 1 and tp_all_reduces_per_layer(arch, planned.engine) == 1:
         notes.append(f"tensor parallel: one all-reduce a layer, not two ({planned.engine.label} adds this model's "
                      "side-by-side attention and MLP outputs before reducing them)")
-    if sp.tp > 1 and r.one_shot:
+    if sp.tp > 1 and r.own_all_reduce(sp.tp, act):
         notes.append(f"tensor parallel: {planned.engine.label} adds the GPUs' results with its own all-reduce kernel, "
                      f"each GPU reading the others' memory ({comm_t * 1e3:.2f} ms a decode step), not NCCL")
     if floor > max(mem_t, comp_t):

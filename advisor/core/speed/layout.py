@@ -31,6 +31,7 @@ from advisor.core.hardware.interconnect import (
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.choices import Engine, Parallel
 from advisor.core.job.planned import PlannedJob
+from advisor.core.memo import HeldById
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed.flops import bandwidth_bytes_per_s, matmul_params, peak_flops
 
@@ -81,14 +82,27 @@ ONE_SHOT_ALL_REDUCE: dict[Engine, tuple[frozenset[LinkKind], frozenset[LinkKind]
 }
 
 
+#: (the build, GPUs) -> the kinds of link between every pair of them: a plan search builds a ``Run`` for every plan it
+#: times, so the pairs' links are looked up once per build (as ``interconnect.bottleneck_link``'s ring is).
+_PAIR_KINDS: HeldById[frozenset[LinkKind]] = HeldById(256)
+
+
+def pair_kinds(build: ResolvedBuild, n_gpus: int) -> frozenset[LinkKind]:
+    """The kinds of link joining each pair of the first ``n_gpus`` GPUs of ``build`` (one machine)."""
+    got = _PAIR_KINDS.get((build,), n_gpus)
+    if got is not None:
+        return got
+    kinds = frozenset(link(build, i, j).kind for i in range(n_gpus) for j in range(i + 1, n_gpus))
+    return _PAIR_KINDS.put((build,), n_gpus, kinds)
+
+
 def one_shot_all_reduce(engine: Engine, build: ResolvedBuild, n_gpus: int) -> bool:
     """Whether ``engine`` reduces over the first ``n_gpus`` GPUs of ``build`` with its own kernel
     (``ONE_SHOT_ALL_REDUCE``): 2, 4, 6 or 8 GPUs in one machine, every pair joined by a link it takes."""
     rule = ONE_SHOT_ALL_REDUCE.get(engine)
     if rule is None or n_gpus not in CUSTOM_ALL_REDUCE_GPUS or n_gpus > build.gpus_per_node:
         return False
-    links = rule[0] if n_gpus == 2 else rule[1]
-    return all(link(build, i, j).kind in links for i in range(n_gpus) for j in range(i + 1, n_gpus))
+    return pair_kinds(build, n_gpus) <= (rule[0] if n_gpus == 2 else rule[1])
 
 
 @dataclass(frozen=True)
@@ -172,11 +186,16 @@ class Run:
         if tp < 2:
             return 0.0
         ring = self.ring
-        if self.one_shot and ring is not None and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES:
+        if ring is not None and self.own_all_reduce(tp, n_bytes):
             each = custom_all_reduce_seconds(tp, n_bytes, ring.duplex_gb_per_s)
         else:
             each = self.coll("all_reduce", n_bytes, tp)
         return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * each
+
+    def own_all_reduce(self, tp: int, n_bytes: float) -> bool:
+        """Whether an all-reduce of ``n_bytes`` over all ``tp`` GPUs used goes by the engine's own kernel
+        (``one_shot``, and an input under its limit) rather than NCCL."""
+        return self.one_shot and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES
 
     def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
         """(inside, across) seconds of one hand-off at each of ``stages - 1`` stage boundaries:
@@ -207,4 +226,5 @@ def run_of(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild) -> Run:
     across = node_link(build) if len(gpus) > g else None
     return Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
                peaks=tuple(peak_flops(g, planned) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
-               across=across, per_node=g, one_shot=one_shot_all_reduce(planned.engine, build, len(gpus)))
+               across=across, per_node=g,
+               one_shot=planned.custom_all_reduce is not False and one_shot_all_reduce(planned.engine, build, len(gpus)))

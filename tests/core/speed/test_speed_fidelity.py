@@ -1137,6 +1137,21 @@ def test_a_transformers_row_runs_the_attention_it_states(stated, attention):
         assert job.attention.value == "eager" and job.scores_in_memory
 
 
+def test_a_rows_stated_all_reduce_is_the_option_a_user_sets():
+    # the source's server arguments (disable_custom_all_reduce True) -> --no-custom-all-reduce; empty: the engine's
+    # default; anything else is refused
+    row = ROWS["h48c-massed-2xh200nvl-nemo70b-sglang-c1"]
+    assert row["custom_all_reduce"] == "no" and "disable_custom_all_reduce True" in row["notes"]
+    assert speed_fidelity.job_of(row).custom_all_reduce is False
+    assert speed_fidelity.job_of({**row, "custom_all_reduce": ""}).custom_all_reduce is None
+    assert speed_fidelity.job_of({**row, "custom_all_reduce": "yes"}).custom_all_reduce is True
+    with pytest.raises(ValueError):
+        speed_fidelity.custom_all_reduce_of({**row, "custom_all_reduce": "maybe"})
+    stated = {r["id"] for r in ROWS.values() if r.get("custom_all_reduce")}
+    assert all(("disable_custom_all_reduce" in ROWS[i]["notes"] or "--disable-custom-all-reduce" in ROWS[i]["notes"])
+               for i in stated) and len(stated) == 21
+
+
 def test_a_row_over_nvlink_runs_on_bridged_pairs(catalog):
     # A row whose source says its PCIe cards ran over NVLink is the build a user picks for it (the catalog's
     # '2× RTX 3090 + NVLink bridge'): pairs 0-1, 2-3 bridged. A card that takes no bridge, or SXM modules on their

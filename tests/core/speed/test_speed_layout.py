@@ -70,5 +70,32 @@ def test_tensor_parallel_all_reduces_take_the_engines_kernel_only_under_its_size
         small, big = a.hidden_size * 2, CUSTOM_ALL_REDUCE_MAX_BYTES
         one_shot = 2 * a.n_layers * custom_all_reduce_seconds(8, small, r.ring.duplex_gb_per_s)
         assert (r.tp_all_reduces(a, Engine(engine), small, 8) == pytest.approx(one_shot)) is small_own
+        assert r.own_all_reduce(8, small) is small_own and not r.own_all_reduce(8, big)
+        assert not r.own_all_reduce(4, small)  # a part of the GPUs used: not the group the engine's kernel joined
         assert r.tp_all_reduces(a, Engine(engine), big, 8) == pytest.approx(
             2 * a.n_layers * collective_time_s(build, "all_reduce", big, 8))
+
+
+def test_the_pairs_links_are_kept_per_build_object():
+    # a plan search builds a Run per plan it times: the pairs' link kinds are looked up once per build object
+    from advisor.core.hardware.interconnect import LinkKind
+    from advisor.core.speed.layout import pair_kinds
+
+    bridged, plain = pair_3090_nvlink(), pair_4090_pcie()
+    assert pair_kinds(bridged, 2) == {LinkKind.NVLINK} and pair_kinds(bridged, 2) is pair_kinds(bridged, 2)
+    assert pair_kinds(plain, 2) == {LinkKind.PCIE_HOST}
+    assert pair_kinds(hgx_h100(8), 8) == {LinkKind.NVSWITCH}
+
+
+def test_the_engines_own_all_reduce_can_be_turned_off():
+    # --no-custom-all-reduce (vLLM --disable-custom-all-reduce): NCCL adds the results even where the links allow it
+    a, build = llama2_7b(), pair_3090_nvlink()
+    on = run_of(a, PlannedJob(engine="vllm", n_gpus=2, parallel="tp"), build)
+    off = run_of(a, PlannedJob(engine="vllm", n_gpus=2, parallel="tp", custom_all_reduce=False), build)
+    assert on.one_shot and not off.one_shot
+    small = a.hidden_size * 2
+    assert off.tp_all_reduces(a, Engine.VLLM, small, 2) == pytest.approx(
+        2 * a.n_layers * collective_time_s(build, "all_reduce", small, 2))
+    # on where the links do not allow it: still NCCL
+    assert not run_of(a, PlannedJob(engine="vllm", n_gpus=2, parallel="tp", custom_all_reduce=True),
+                      pair_4090_pcie()).one_shot
