@@ -335,11 +335,13 @@ def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
 
 def _gguf_fit_path(row: dict[str, str], catalog):
     """The GGUF kernel path whose share ``row`` calibrates (a trusted llama.cpp calibration prefill row on a
-    known GPU and dense model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``); None for other rows."""
+    known GPU and dense model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``, not a tensor split:
+    its prompt time carries the GPUs' reductions of every layer, which the share of the matmuls must not absorb);
+    None for other rows."""
     from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
     if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
-            or speed_fidelity.split_of(row) != "calibration"):
+            or speed_fidelity.split_of(row) != "calibration" or row["parallel"] == "tp"):
         return None
     gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
     job = speed_fidelity.job_of(row)

@@ -320,10 +320,10 @@ def quant_kernel_s_per_layer(engine: Engine, weights: str) -> float:
 #: The GP100's dequantize-then-GEMM path (``gguf_paths.CUDA_CORE_FP16_PER_FP32``) 0.532, then 0.501 (gavinbrow's
 #: p100-llm-benchmarks, one and two P100s). Last fits: MMQ 0.222, ROCm 0.257 (ninth session: pendakwahteknologi's RTX
 #: 5090 and R9700 llama-bench logs, ehzawad's RTX A5000); Metal 0.605 -> 0.628 (eleventh: enescingoz/mac-llm-bench's
-#: 30-core M2 Max llama-bench files, build 8680, pp512 of eleven Q4_K_M models); the GP100's 0.501 -> 0.499 (twelfth, the
-#: other constants refitted beside it).
+#: 30-core M2 Max llama-bench files, build 8680, pp512 of eleven Q4_K_M models); the GP100's 0.501 -> 0.499 (twelfth) -> 0.504
+#: (twenty-first: six more of gavinbrow's files, their layer-split prompts; tensor splits are not fitted, ``fit_gguf_paths``).
 GGUF_PATH_COMPUTE: dict[GgufPath, float] = {GgufPath.METAL: 0.628, GgufPath.MMQ_DP4A: 0.266, GgufPath.MMQ_MMA: 0.222,
-                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.499}
+                                            GgufPath.ROCM: 0.257, GgufPath.DEQUANT: 0.504}
 
 
 def gguf_compute_share(path: GgufPath | None) -> float:

@@ -82,6 +82,20 @@ def test_the_path_shares_are_the_calibration_fit():
     assert {path: share for path, (share, _ids) in fit.items()} == es.GGUF_PATH_COMPUTE
 
 
+def test_a_tensor_split_prompt_does_not_set_a_paths_share():
+    # Its time carries the GPUs' reductions of every layer: the fit of the matmuls' share leaves it out, and keeps
+    # the layer-split twin of the same llama-bench run.
+    from tests.benchmark_scripts import load_benchmark
+
+    calibration = load_benchmark("speed_calibration")
+    catalog = load_catalog().catalog
+    rows = {r["id"]: r for r in load_benchmark("speed_fidelity").load_rows()}
+    layer, tensor = rows["h68c-p100tp-llama31-8b-q8-layer-pp512"], rows["h68c-p100tp-llama31-8b-q8-tensor-pp512"]
+    assert layer["url"] == tensor["url"] and tensor["parallel"] == "tp"
+    assert calibration._gguf_fit_path(layer, catalog) is GgufPath.DEQUANT
+    assert calibration._gguf_fit_path(tensor, catalog) is None
+
+
 def test_a_p100s_quantized_prompt_runs_at_its_cuda_cores_fp16_rate_after_the_dequantizing_pass():
     # GP100 (compute capability 6.0) has no __dp4a: llama.cpp dequantizes a prompt's weights to FP16 and multiplies
     # them with cuBLAS on the CUDA cores, which run FP16 at twice their FP32 rate (CUDA C++ Programming Guide).
