@@ -92,7 +92,9 @@ def hardware_of(row: dict[str, str], catalog, gpu: str, n: int):
     cards of one GPU (``gpu_build``: SXM modules on their NVSwitch board, the TensorRT-LLM rows name
     'H100 SXM 80GB' and 'H200 SXM 141GB'; the 'A100' and 'A100 80GB' rows are mapped to the SXM part),
     or, where the row states its machines (``nodes``, ``nic``, ``nics``: ``--nodes``, ``--nic``, ``--nics``),
-    identical machines of ``n / nodes`` cards joined by that network."""
+    identical machines of ``n / nodes`` cards joined by that network. A row that does not describe its machine
+    runs on the cards with their own slots, as the build editor keeps them when the platform's cost is stated, not
+    on the typical tier the app would guess for cards alone (whose slots and CPU the source never had)."""
     nodes = _int(row, "nodes", 1)
     if nodes > 1:
         return hosted(row, catalog, with_nodes(with_network(catalog, gpu_build(catalog, gpu, n // nodes), row["nic"],

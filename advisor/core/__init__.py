@@ -34,13 +34,22 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
         PreparedBuild,
         Results,
         SearchAnswer,
+        assemble,
+        background_search,
         detailed_results,
         evaluate,
+        evaluate_build,
+        find_suggestions,
         fit_curve_steps,
+        fit_curves,
+        fit_inputs,
+        largest_fits_for,
         money,
         prepare_build,
         resolve_entry,
         resolve_model,
+        suggestion_inputs,
+        technique_workloads,
         with_search,
     )
     from advisor.core.advice.formulas import formulas
@@ -143,7 +152,6 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.memo import KeepLast
     from advisor.core.memory.formats import WEIGHT_FORMATS, kv_bytes_per_element, weight_format
     from advisor.core.memory.inference import base_format_name
-    from advisor.core.memory.results import MEMORY_TERMS, term_label
     from advisor.core.model.arch import ModelArch
     from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS, generic_decoder
     from advisor.core.model.params import count_params
@@ -153,6 +161,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.schema import SCHEMA_VERSION, Frozen
     from advisor.core.speed.basis import SpeedBasis, basis_of, software_of
     from advisor.core.speed.scores import unfused_reason
+    from advisor.core.terms import MEMORY_TERMS, term_label
     from advisor.core.units import GB, GIB, MIB, format_params, format_usd, parse_count
 
 # Each name of the face and the module it lives in, by module (the homes of the imports above).
@@ -162,8 +171,9 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("advice.comparison", "BuildEntry COMPARISON_VERSION Comparison MAX_BUILDS MIN_BUILDS ModelRef "
      "READABLE_VERSIONS canonical_comparison first_free unique_name"),
     ("advice.criterion", "Criterion"),
-    ("advice.evaluate", "BuildResult PreparedBuild Results SearchAnswer detailed_results evaluate fit_curve_steps "
-     "money prepare_build resolve_entry resolve_model with_search"),
+    ("advice.evaluate", "BuildResult PreparedBuild Results SearchAnswer assemble background_search detailed_results "
+     "evaluate evaluate_build find_suggestions fit_curve_steps fit_curves fit_inputs largest_fits_for money "
+     "prepare_build resolve_entry resolve_model suggestion_inputs technique_workloads with_search"),
     ("advice.formulas", "formulas"),
     ("advice.ranking", "Ranking rank"),
     ("advice.recommend", "recommendation"),
@@ -210,7 +220,6 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("memo", "KeepLast"),
     ("memory.formats", "WEIGHT_FORMATS kv_bytes_per_element weight_format"),
     ("memory.inference", "base_format_name"),
-    ("memory.results", "MEMORY_TERMS term_label"),
     ("model.arch", "ModelArch"),
     ("model.generic", "MAX_PARAMS MIN_PARAMS generic_decoder"),
     ("model.params", "count_params"),
@@ -220,6 +229,7 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("schema", "Frozen SCHEMA_VERSION"),
     ("speed.basis", "SpeedBasis basis_of software_of"),
     ("speed.scores", "unfused_reason"),
+    ("terms", "MEMORY_TERMS term_label"),
     ("units", "GB GIB MIB format_params format_usd parse_count"),
 ) for name in names.split()}
 
@@ -230,25 +240,28 @@ __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult"
            "ENGINE_VERSION_PATTERN", "Engine", "FitStatus", "Frozen", "GB", "GIB", "Gpu", "HOURS_PER_DAY_RANGE",
            "IDLE_SOURCE", "IncompleteRecord", "Job", "KeepLast", "LORA_TARGETS", "MAX_BUILDS", "MAX_GPUS_PER_MACHINE",
            "MAX_NODES", "MAX_PARAMS", "MEMORY_TERMS", "MIB", "MIN_BUILDS", "MIN_PARAMS", "Method", "Mode", "ModelArch",
-           "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PartKind", "PlanPins", "PlannedJob", "PlatformPart",
-           "Precision", "PreparedBuild", "PriceChoice", "PriceKind", "PricePoint", "READABLE_VERSIONS", "Ranking",
-           "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost", "RunningCosts", "SCHEMA_VERSION",
-           "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section", "Segment", "Setting", "Severity",
-           "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord", "WEIGHT_FORMATS", "Where", "Widget",
-           "YEARS_RANGE", "alone", "apply_framework", "as_run", "base_format_name", "basis_of", "best_plan",
-           "bounds_of", "bridge_pairs", "build_power", "build_running_cost", "by_flag", "canonical_comparison", "check_build",
-           "check_planned", "chinchilla_plan", "chinchilla_tokens", "choice_label", "cloud_display_name",
-           "count_params", "dangling_references", "data_problems", "default_job", "default_job_words", "default_of",
-           "detailed_results", "detect_kind", "display_name", "engine_caches", "engine_loads", "estimate", "evaluate",
-           "first_free", "fit_curve_steps", "fit_to_engine", "flags_said", "format_params", "format_usd", "formulas",
-           "generic_decoder", "gpu_build", "host_ram_gib", "ignored", "job_of", "job_rows", "kind_of",
-           "kv_bytes_per_element", "machine_price", "message_of", "mixed_build", "money", "node_link", "on_platform",
-           "parse_count", "past_trained_context", "pins_of", "plan_words", "prepare_build", "price_tier", "price_words",
-           "rank", "reason_words", "recommendation", "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model",
-           "resolve_system", "say", "search", "setting", "settled", "shape_words", "software_of", "strict_floor",
-           "suggestions", "term_label", "train_hours", "train_usd", "unfused_reason", "unique_name", "vendor_brand",
-           "weight_format", "weights_choices", "weights_key", "whole_bounds", "why_not", "with_gpu_memory_limit",
-           "with_network", "with_nodes", "with_running_costs", "with_search", "with_speed_bases"]
+           "ModelJob", "ModelRef", "NvLink", "OFFLOAD_WORDS", "Offload", "Origin", "Parallel", "PartKind", "PlanPins",
+           "PlannedJob", "PlatformPart", "Precision", "PreparedBuild", "PriceChoice", "PriceKind", "PricePoint",
+           "READABLE_VERSIONS", "Ranking", "RecordKind", "RentVsBuy", "ResolvedBuild", "Results", "RunningCost",
+           "RunningCosts", "SCHEMA_VERSION", "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section",
+           "Segment", "Setting", "Severity", "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord",
+           "WEIGHT_FORMATS", "Where", "Widget", "YEARS_RANGE", "alone", "apply_framework", "as_run", "assemble",
+           "background_search", "base_format_name", "basis_of", "best_plan", "bounds_of", "bridge_pairs", "build_power",
+           "build_running_cost", "by_flag", "canonical_comparison", "check_build", "check_planned", "chinchilla_plan",
+           "chinchilla_tokens", "choice_label", "cloud_display_name", "count_params", "dangling_references",
+           "data_problems", "default_job", "default_job_words", "default_of", "detailed_results", "detect_kind",
+           "display_name", "engine_caches", "engine_loads", "estimate", "evaluate", "evaluate_build",
+           "find_suggestions", "first_free", "fit_curve_steps", "fit_curves", "fit_inputs", "fit_to_engine",
+           "flags_said", "format_params", "format_usd", "formulas", "generic_decoder", "gpu_build", "host_ram_gib",
+           "ignored", "job_of", "job_rows", "kind_of", "kv_bytes_per_element", "largest_fits_for", "machine_price",
+           "message_of", "mixed_build", "money", "node_link", "on_platform", "parse_count", "past_trained_context",
+           "pins_of", "plan_words", "prepare_build", "price_tier", "price_words", "rank", "reason_words",
+           "recommendation", "resolve_build", "resolve_cloud", "resolve_entry", "resolve_model", "resolve_system",
+           "say", "search", "setting", "settled", "shape_words", "software_of", "strict_floor", "suggestion_inputs",
+           "suggestions", "technique_workloads", "term_label", "train_hours", "train_usd", "unfused_reason",
+           "unique_name", "vendor_brand", "weight_format", "weights_choices", "weights_key", "whole_bounds", "why_not",
+           "with_gpu_memory_limit", "with_network", "with_nodes", "with_running_costs", "with_search",
+           "with_speed_bases"]
 
 
 def __getattr__(name: str) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from advisor.core.memory.results import MEMORY_TERMS, term_label
+from advisor.core.terms import MEMORY_TERMS, term_label
 from advisor.plots.axes import bar_ticks, plot_item
 from advisor.plots.bars import why_not_in_bar
 from advisor.plots.legend import SideLegend

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtGui
 
-from advisor.core.memory.results import MEMORY_TERMS
+from advisor.core.terms import MEMORY_TERMS
 from advisor.core.units import GB, GIB
 
 MAX_BUILDS = 6

@@ -111,11 +111,11 @@ def serve(conn, collector: PauseCollector | None = None) -> None:
         Mode,
         canonical_comparison,  # noqa: PLC0415
     )
-    from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
+    from advisor.core import fit_curves  # noqa: PLC0415 - in the worker
 
     start = canonical_comparison().workload  # one sweep of each kind first: the core's first calls are slow
     for workload in (start, start.model_copy(update={"mode": Mode.TRAIN, "method": Method.LORA})):
-        evaluate.fit_curves(workload)
+        fit_curves(workload)
     if collector is not None:
         collector.settle()
     try:
@@ -146,13 +146,13 @@ def _newest_request(conn):
 
 def _answer(kind: str, payload, conn) -> object:
     """The sweep's or the search's answer, or the exception it raised (said on the window's status bar)."""
-    from advisor.core.advice import evaluate  # noqa: PLC0415 - in the worker
+    from advisor.core import background_search, fit_curves  # noqa: PLC0415 - in the worker
 
     try:
         if kind == SWEEP:
-            return evaluate.fit_curves(payload)
+            return fit_curves(payload)
         # (arch, workload, inputs, margin[, fit inputs])
-        return evaluate.background_search(*payload, cancelled=conn.poll)
+        return background_search(*payload, cancelled=conn.poll)
     except Exception as exc:  # noqa: BLE001 - sent back, said on the window's status bar
         return exc
 

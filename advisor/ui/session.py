@@ -176,16 +176,16 @@ class Session(QObject):
         self.recompute()
 
     def _resolve(self, ref: ModelRef) -> ModelArch:
-        from advisor.core.advice import evaluate
+        from advisor.core import resolve_model
 
-        return evaluate.resolve_model(self.catalog, ref)
+        return resolve_model(self.catalog, ref)
 
     def resolved(self, index: int) -> ResolvedBuild | None:
         """The ResolvedBuild of a build (for duplicate-and-tweak), or None with a message."""
-        from advisor.core.advice import evaluate
+        from advisor.core import resolve_entry
 
         try:
-            return evaluate.resolve_entry(self.catalog, self.builds[index])
+            return resolve_entry(self.catalog, self.builds[index])
         except (LookupError, ValueError) as exc:
             self.problem_reported.emit(f"{self.builds[index].name}: {exc}")
             return None

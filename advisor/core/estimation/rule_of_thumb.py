@@ -22,9 +22,10 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import is_exl2
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown, term_label
+from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
+from advisor.core.terms import MEMORY_TERMS, term_label
 from advisor.core.units import GIB
 
 FULL_FT_BYTES_PER_PARAM = 16.0

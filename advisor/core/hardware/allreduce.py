@@ -53,15 +53,23 @@ NCCL_HOP_LATENCY_S: dict[NcclHardware, dict[str, float]] = {
 #: Share of the ring's bandwidth each protocol moves data at (``busBw * .5`` for ring LL; tuning.cc at 5067397c).
 NCCL_PROTOCOL_BANDWIDTH_SHARE = {"LL": 0.5, "Simple": 1.0}
 
+
+def _ll_model_us(hardware: NcclHardware, steps: int, byte_us: float = 0.0) -> float:
+    """The tuning model's time of a ring LL call, us, without the launch: base + steps × hop (+ its byte term)."""
+    return (NCCL_BASE_LATENCY_S["LL"] + steps * NCCL_HOP_LATENCY_S[hardware]["LL"]) * 1e6 + byte_us
+
+
 #: Launch and kernel start of one NCCL call, which the tuning model leaves out (module docstring: measured small
-#: all-reduce times less the model's, us).
-NCCL_LAUNCH_RESIDUALS_US = (24.5 - (6.6 + 14 * 1.0), 12.25 - (6.6 + 2 * 1.0), 10.14 - (6.6 + 2 * 0.6),
-                            19.4 - (6.6 + 6 * 1.0 + 1.5 * 4096 / (0.5 * 13.9e3)))
+#: all-reduce times less the model's, us; the V100 run's 4 KiB over four GPUs moves 1.5 × 4 KiB at LL's half of
+#: 13.9 GB/s).
+NCCL_LAUNCH_RESIDUALS_US = (24.5 - _ll_model_us("pci", 14), 12.25 - _ll_model_us("pci", 2),
+                            10.14 - _ll_model_us("nvlink", 2), 19.4 - _ll_model_us("pci", 6, 1.5 * 4096 / (0.5 * 13.9e3)))
 NCCL_LAUNCH_S = median(NCCL_LAUNCH_RESIDUALS_US) * 1e-6
 
-#: Fixed cost of a serving engine's one-shot all-reduce (module docstring: measured times less bytes / link, us).
-CUSTOM_ALL_REDUCE_RESIDUALS_US = (4.0 - 3 * 4096 / 13.9e3, 5.0 - 3 * 8192 / 13.9e3, 7.2 - 3 * 16384 / 13.9e3,
-                                  11.8 - 3 * 32768 / 13.9e3, 3.7, 4.8, 5.9, 3.9, 3.7, 5.7)
+#: Fixed cost of a serving engine's one-shot all-reduce (module docstring: measured times less the bytes each of the
+#: four V100s reads from its three peers at 13.9 GB/s, us; the H100 runs' small messages are taken whole).
+CUSTOM_ALL_REDUCE_RESIDUALS_US = tuple(us - 3 * size / 13.9e3 for us, size in
+                                       ((4.0, 4096), (5.0, 8192), (7.2, 16384), (11.8, 32768))) + (3.7, 4.8, 5.9, 3.9, 3.7, 5.7)
 CUSTOM_ALL_REDUCE_S = median(CUSTOM_ALL_REDUCE_RESIDUALS_US) * 1e-6
 #: vLLM's ``CustomAllreduce``: the GPU counts it runs on, and the largest input it takes (``max_size=8192 * 1024``,
 #: an input must be smaller).

@@ -7,17 +7,9 @@ from operator import itemgetter
 from pydantic import Field, computed_field
 
 from advisor.core.schema import Frozen
+from advisor.core.terms import MEMORY_TERMS
 
-MEMORY_TERMS = ("weights", "reference_weights", "kv_cache", "activations", "gradients", "optimizer", "adapters",
-                "buffers", "allocator", "runtime")
 _TERM_VALUES = itemgetter(*MEMORY_TERMS)  # the terms' values from a breakdown's fields, in MEMORY_TERMS order
-#: A term in a buyer's words where its field name is not (CLI text, window, PDF).
-TERM_LABELS = {"reference_weights": "reference model"}
-
-
-def term_label(term: str) -> str:
-    """'reference model' for reference_weights, 'kv cache' for kv_cache…"""
-    return TERM_LABELS.get(term, term.replace("_", " "))
 
 
 class MemoryBreakdown(Frozen):

@@ -185,17 +185,16 @@ class Run:
         kernel where it takes these GPUs and this size (``one_shot``), else NCCL."""
         if tp < 2:
             return 0.0
-        ring = self.ring
-        if ring is not None and self.own_all_reduce(tp, n_bytes):
-            each = custom_all_reduce_seconds(tp, n_bytes, ring.duplex_gb_per_s)
-        else:
-            each = self.coll("all_reduce", n_bytes, tp)
+        ring = self.ring if self.own_all_reduce(tp, n_bytes) else None
+        each = (custom_all_reduce_seconds(tp, n_bytes, ring.duplex_gb_per_s) if ring is not None
+                else self.coll("all_reduce", n_bytes, tp))
         return tp_all_reduces_per_layer(arch, engine) * arch.n_layers * each
 
     def own_all_reduce(self, tp: int, n_bytes: float) -> bool:
         """Whether an all-reduce of ``n_bytes`` over all ``tp`` GPUs used goes by the engine's own kernel
         (``one_shot``, and an input under its limit) rather than NCCL."""
-        return self.one_shot and tp == len(self.peaks) and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES
+        return (self.one_shot and self.ring is not None and tp == len(self.peaks)
+                and n_bytes < CUSTOM_ALL_REDUCE_MAX_BYTES)
 
     def sends(self, n_bytes: float, stages: int) -> tuple[float, float]:
         """(inside, across) seconds of one hand-off at each of ``stages - 1`` stage boundaries:

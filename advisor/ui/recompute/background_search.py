@@ -51,18 +51,18 @@ class SearchRunner(QObject):
                use_process: bool, cancelled: Callable[[], bool]) -> None:
         """Search for ``results`` of ``generation``; ``cancelled`` (on the worker thread) stops it within one
         plan search once a newer change has come (``find_suggestions``)."""
-        from advisor.core.advice import evaluate
+        from advisor.core import SearchAnswer, find_suggestions, fit_inputs, largest_fits_for, suggestion_inputs
 
-        inputs, fits = evaluate.suggestion_inputs(results), evaluate.fit_inputs(results)
+        inputs, fits = suggestion_inputs(results), fit_inputs(results)
         if use_process and self.process is not None and self.process.submit_search(
                 generation, arch, workload, inputs, margin, fits):
             self.job = generation  # answered through ``found``
             return
 
         def search() -> SearchAnswer | None:
-            found = evaluate.find_suggestions(arch, workload, results, margin, cancelled=cancelled)
-            largest = None if found is None else evaluate.largest_fits_for(workload, fits, margin, cancelled)
-            return None if found is None or largest is None else evaluate.SearchAnswer(found, largest)
+            found = find_suggestions(arch, workload, results, margin, cancelled=cancelled)
+            largest = None if found is None else largest_fits_for(workload, fits, margin, cancelled)
+            return None if found is None or largest is None else SearchAnswer(found, largest)
 
         self.job = start_job(self._pool, generation, search, self._on_answered)
 

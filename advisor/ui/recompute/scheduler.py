@@ -151,13 +151,13 @@ class RecomputeScheduler(QObject):
     def recompute(self, inputs: Inputs) -> None:
         """Compute ``inputs``: ``results_computed`` when every build is in (``results`` stays the previous
         state's until then), then ``curves_computed`` and ``suggestions_computed``."""
-        from advisor.core.advice import evaluate
+        from advisor.core import technique_workloads
 
         self.inputs = inputs
         workload = inputs.workload
         curves = self._curve_cache.get(workload)
         # Without the sweep: no curves and no largest fits until it is in (``with_curves``).
-        given = curves if curves is not None else ({}, evaluate.technique_workloads(workload)[1])
+        given = curves if curves is not None else ({}, technique_workloads(workload)[1])
         self.generation += 1
         self._suggest_pending = False  # looked for again once this state's builds are in
         self._suggest_timer.stop()
@@ -191,7 +191,7 @@ class RecomputeScheduler(QObject):
         return tuple(out)
 
     def _continue_pass(self) -> None:
-        from advisor.core.advice import evaluate
+        from advisor.core import assemble
 
         p = self._pass
         if p is None:
@@ -203,7 +203,7 @@ class RecomputeScheduler(QObject):
             return
         self._pass = None
         cached = self._curve_cache.get(p.workload)  # the sweep may have come in while the builds were done
-        self.results = evaluate.assemble(p.arch, p.workload, p.done, cached or p.curves)
+        self.results = assemble(p.arch, p.workload, p.done, cached or p.curves)
         self.results_inputs = self.inputs
         # The search after the job stays put: what would make a build fit, and every build's largest model.
         self._suggest_pending = p.arch is not None and any(r.chosen is not None for r in self.results.builds)

@@ -69,13 +69,13 @@ class BuildsPass:
 
     def advance(self, turn: Turn) -> Progress:
         """Estimate builds until all are in or the turn is spent (the Details tab adds what ``quick`` leaves out)."""
-        from advisor.core.advice import evaluate
+        from advisor.core import evaluate_build
 
         computed = False
         while len(self.done) < len(self.entries):
             i = len(self.done)
-            self.done.append(evaluate.evaluate_build(self.catalog, self.arch, self.workload, self.entries[i],
-                                                     self.margin, False, self.prepared[i], quick=True))
+            self.done.append(evaluate_build(self.catalog, self.arch, self.workload, self.entries[i],
+                                            self.margin, False, self.prepared[i], quick=True))
             computed = True
             if turn.spent():
                 return Progress.SPENT

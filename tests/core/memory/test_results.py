@@ -2,7 +2,8 @@
 
 import pytest
 
-from advisor.core.memory.results import MEMORY_TERMS, MemoryBreakdown, term_label
+from advisor.core.memory.results import MemoryBreakdown
+from advisor.core.terms import MEMORY_TERMS
 
 
 def test_the_total_is_every_term_and_the_allocator_figures_leave_out_what_it_never_sees():
@@ -14,6 +15,5 @@ def test_the_total_is_every_term_and_the_allocator_figures_leave_out_what_it_nev
     assert b.model_dump()["total"] == b.total  # the computed field travels with the breakdown
 
 
-def test_terms_have_labels_for_people():
-    assert term_label("reference_weights") == "reference model"
-    assert term_label("kv_cache") == "kv cache"
+def test_a_breakdown_has_a_field_for_every_term():
+    assert set(MEMORY_TERMS) <= set(MemoryBreakdown.model_fields)

@@ -1217,6 +1217,25 @@ def test_a_rows_stated_host_is_what_a_user_picks_or_builds(catalog):
     assert xeon.host_single_thread_mark == catalog.parts["amd-epyc-7742"].single_thread_mark
 
 
+def test_a_row_whose_machine_is_not_stated_runs_on_the_cards_a_user_builds_with_their_platform_priced(catalog):
+    # Not the typical tier the app would put them on (its slots and CPU are a guess at a machine the source does not
+    # describe): the build editor's cards with the platform's cost stated keep their own slots, as gpu_build gives them.
+    from advisor.core.hardware.builds import Build, BuildGpu
+    from advisor.core.hardware.catalog import gpu_build, resolve_build
+    from advisor.core.hardware.machines import on_platform
+
+    row = ROWS["h68c-p100tp-llama31-8b-q8-layer-pp512"]
+    assert not row["host"] and not row["nodes"] and row["interconnect"] != "nvlink"
+    built = speed_fidelity.hardware_of(row, catalog, "tesla-p100-16gb-pcie", 2)
+    record = Build(id="editor", name="2x P100", sources=["https://example.com"], platform_cost_usd=1000,
+                   gpus=(BuildGpu(gpu_id="tesla-p100-16gb-pcie", count=2),),
+                   topology=gpu_build(catalog, "tesla-p100-16gb-pcie", 2).topology)
+    as_user = on_platform(catalog, resolve_build(catalog, record))
+    assert as_user.tier is None and built.tier is None
+    assert (built.gpus, built.topology, built.host_single_thread_mark) == (as_user.gpus, as_user.topology,
+                                                                          as_user.host_single_thread_mark)
+
+
 def test_a_row_that_times_the_generated_tokens_alone_is_compared_with_the_decode_rate(catalog):
     # afsara-ben's llama-server cells publish 'predicted_per_second': 512 tokens generated after a 16,384-token
     # prompt, the prompt's processing left out. The same job's request rate holds its time to first token.
