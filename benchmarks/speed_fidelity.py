@@ -224,14 +224,14 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
                       custom_all_reduce=custom_all_reduce_of(row), **attention_of(row))
 
 
-def custom_all_reduce_of(row: dict[str, str]) -> bool | None:
+def custom_all_reduce_of(row: dict[str, str]) -> bool:
     """``--custom-all-reduce`` / ``--no-custom-all-reduce`` as the row's ``custom_all_reduce`` column states it (the
-    source's server arguments: vLLM's and SGLang's ``disable_custom_all_reduce``); None (the engine's default) where
+    source's server arguments: vLLM's and SGLang's ``disable_custom_all_reduce``); on (the engines' default) where
     the column is empty."""
     value = (row.get("custom_all_reduce") or "").strip().lower()
     if value not in ("", "yes", "no"):
         raise ValueError(f"row {row.get('id')}: custom_all_reduce {value!r} is neither 'yes' nor 'no'")
-    return None if not value else value == "yes"
+    return value != "no"
 
 
 #: The ``flash_attention`` column's values and the ``--attention`` each is.

@@ -93,6 +93,8 @@ def _help(s: Setting) -> str:
     if s.name in DEFAULT_JOB:
         return text + "; default: the default job's (below)"
     default = default_of(s.name)
+    if default is True:
+        return text + "; default: on"
     if "default" in s.help or isinstance(default, bool | tuple):  # said by the help, or off / all
         return text
     if default is None:
@@ -112,7 +114,7 @@ def _add(group: argparse._ArgumentGroup, s: Setting) -> None:
     elif s.name == "offload":
         kw.update(action="append", choices=[c.value.value for c in s.choices])
     elif kind is bool:
-        kw["action"] = argparse.BooleanOptionalAction if optional else "store_true"
+        kw["action"] = argparse.BooleanOptionalAction if optional or default_of(s.name) else "store_true"
     elif isinstance(kind, type) and issubclass(kind, Enum):
         kw["choices"] = [m.value for m in kind]
     elif kind is int:

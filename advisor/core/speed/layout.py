@@ -226,4 +226,4 @@ def run_of(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild) -> Run:
     return Run(build=build, bws=tuple(bandwidth_bytes_per_s(g) for g in gpus),
                peaks=tuple(peak_flops(g, planned) for g in gpus), ring=ring, hop=hop, two_n=2 * matmul_params(arch),
                across=across, per_node=g,
-               one_shot=planned.custom_all_reduce is not False and one_shot_all_reduce(planned.engine, build, len(gpus)))
+               one_shot=planned.custom_all_reduce and one_shot_all_reduce(planned.engine, build, len(gpus)))

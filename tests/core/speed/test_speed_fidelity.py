@@ -1173,7 +1173,7 @@ def test_a_rows_stated_all_reduce_is_the_option_a_user_sets():
     row = ROWS["h48c-massed-2xh200nvl-nemo70b-sglang-c1"]
     assert row["custom_all_reduce"] == "no" and "disable_custom_all_reduce True" in row["notes"]
     assert speed_fidelity.job_of(row).custom_all_reduce is False
-    assert speed_fidelity.job_of({**row, "custom_all_reduce": ""}).custom_all_reduce is None
+    assert speed_fidelity.job_of({**row, "custom_all_reduce": ""}).custom_all_reduce is True
     assert speed_fidelity.job_of({**row, "custom_all_reduce": "yes"}).custom_all_reduce is True
     with pytest.raises(ValueError):
         speed_fidelity.custom_all_reduce_of({**row, "custom_all_reduce": "maybe"})

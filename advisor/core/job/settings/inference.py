@@ -83,13 +83,12 @@ SETTINGS = (
             "the same way and are estimated with vLLM's figures."),
     Setting(
         "custom_all_reduce", "Own all-reduce", "the engine adds the GPUs' results with its own kernel where the GPUs "
-        "read each other's memory, else NCCL", Section.INFERENCE, Widget.CHOICE, flag="--custom-all-reduce",
-        choices=(Choice(None, "engine default"), Choice(True, "on"), Choice(False, "off (NCCL)")),
+        "read each other's memory, else NCCL", Section.INFERENCE, Widget.SWITCH, flag="--custom-all-reduce",
         where=Where(modes=(Mode.INFERENCE,), engines=(Engine.VLLM, Engine.SGLANG, Engine.TENSORRT_LLM)),
         tip="vLLM and SGLang add tensor-parallel GPUs' results with their own one-shot kernel on two GPUs with "
             "peer-to-peer or NVLink, or more GPUs with NVLink between every pair; TensorRT-LLM over NVLink. Off: "
-            "NCCL does it (vLLM --disable-custom-all-reduce, SGLang's disable_custom_all_reduce). On where the links "
-            "do not allow it, the engine still uses NCCL."),
+            "NCCL does it (vLLM --disable-custom-all-reduce, SGLang's disable_custom_all_reduce). On (the engines' "
+            "default) where the links do not allow it, the engine still uses NCCL."),
     Setting(
         "full_prompt_logits", "Logits of the whole prompt", "transformers before 4.45: generate computes logits for "
         "every prompt position", Section.INFERENCE, Widget.SWITCH, flag="--full-prompt-logits",
