@@ -857,7 +857,10 @@ PINNED = {
     "h68c-p100tp-r1qwen32b-q5km-layer-tg128": 16,
     "h68c-p100tp-r1qwen32b-q5km-tensor-pp512": 59,
     "h68c-p100tp-r1qwen32b-q5km-tensor-pp2048": 71,
-    "h68c-p100tp-r1qwen32b-q5km-tensor-tg128": 29
+    "h68c-p100tp-r1qwen32b-q5km-tensor-tg128": 29,
+    "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128": 7,
+    "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128-d128": 7,
+    "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128-d256": 9
 }
 
 
