@@ -144,3 +144,16 @@ def test_the_text_says_the_job_in_words_and_the_json_keeps_ids(capsys):
         assert not re.search(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", out), raw
     data = run_json(capsys, "llama-3.1-8b", "--mode", "train", "--method", "qlora", "--gpu", "rtx-4090")
     assert data["workload"]["method"] == "qlora" and data["workload"]["weights"] == "nf4"
+
+
+def test_a_switch_that_is_on_by_default_has_its_off_form(capsys):
+    # the engines' own all-reduce is on unless the server turns it off (vLLM --disable-custom-all-reduce)
+    base = ("llama-3.1-70b", "--engine", "vllm", "--weights", "awq", "--build", "2x-rtx-3090-nvlink", "--gpus", "2",
+            "--parallel", "tp")
+    on, off = run_json(capsys, *base), run_json(capsys, *base, "--no-custom-all-reduce")
+    assert on["workload"]["custom_all_reduce"] is True and off["workload"]["custom_all_reduce"] is False
+    assert off["speed"]["decode_tokens_per_s"] < on["speed"]["decode_tokens_per_s"]
+    rc, out, _err = run_cli(capsys, "--help")
+    said = " ".join(out.split())
+    assert rc == 0 and "--custom-all-reduce, --no-custom-all-reduce" in said
+    assert "else NCCL; default: on" in said
