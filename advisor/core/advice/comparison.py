@@ -139,7 +139,11 @@ class Comparison(Frozen):
     def _job_alone(cls, value: object) -> object:
         """The job only: each build plans itself (``BuildEntry.plan``). A file saved before the job and its plan
         were two types has the build-only plan fields in its workload (every such file, at their defaults),
-        which no estimate read: they are checked as they were (a bad value is still a bad file), then dropped."""
+        which no estimate read: they are checked as they were (a bad value is still a bad file), then dropped. A file
+        saved while the engine's own all-reduce was a three-way choice holds ``null`` for "the engine's default",
+        which is on (``Job.custom_all_reduce``)."""
+        if isinstance(value, dict) and value.get("custom_all_reduce", True) is None:
+            value = {**value, "custom_all_reduce": True}
         if isinstance(value, dict) and any(k in value for k in BUILD_ONLY_FIELDS):
             return job_of(PlannedJob.model_validate(value))
         return job_of(value) if isinstance(value, PlannedJob) else value

@@ -10,9 +10,9 @@ baseline, and a plan may raise it to fit (``Plan.checkpointing``).
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import TypeVar
 
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 
 from advisor.core.job.choices import (
     ATTENTION_OPTION_ENGINES,
@@ -33,12 +33,6 @@ from advisor.core.job.choices import (
     Precision,
 )
 from advisor.core.schema import Frozen
-
-
-def _null_is_on(value: object) -> object:
-    """``null`` as on: comparison files saved while the own all-reduce was a three-way choice wrote ``null`` for
-    "the engine's default", which is to use it where the links allow."""
-    return True if value is None else value
 
 
 class Job(Frozen):
@@ -62,7 +56,7 @@ class Job(Frozen):
     # A share of the card: above 0, at most all of it.
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1, description="vLLM's share of the card it pre-allocates")
     full_prompt_logits: bool = Field(False, description="transformers < 4.45: logits of every prompt position")
-    custom_all_reduce: Annotated[bool, BeforeValidator(_null_is_on)] = Field(
+    custom_all_reduce: bool = Field(
         True, description="vLLM's, SGLang's and TensorRT-LLM's own all-reduce kernel where the links allow it "
                           "(False: NCCL)")
     # Part of the context, so the context's bound.

@@ -107,3 +107,17 @@ def test_objective_and_adapter_method_round_trip_and_old_files_default_to_sft():
         old["workload"].pop(field)
     legacy = Comparison.model_validate(old)
     assert legacy.workload.objective is Objective.SFT and legacy.workload.precompute_ref is False
+
+
+def test_a_file_saved_with_the_three_way_all_reduce_reads_its_null_as_on():
+    # comparison files saved while the own all-reduce was a three-way choice wrote null for "the engine's default",
+    # which is on; the job itself takes only on or off
+    from advisor.core.job.job import Job
+
+    doc = Comparison(model=ModelRef(imported_path="/m", arch=ARCH), builds=two()).model_dump(mode="json")
+    doc["workload"]["custom_all_reduce"] = None
+    assert Comparison.model_validate(doc).workload.custom_all_reduce is True
+    doc["workload"]["custom_all_reduce"] = False
+    assert Comparison.model_validate(doc).workload.custom_all_reduce is False
+    with pytest.raises(ValidationError):
+        Job.model_validate({"custom_all_reduce": None})

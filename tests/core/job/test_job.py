@@ -46,10 +46,3 @@ def test_a_gguf_engines_micro_batch_is_llama_cpps_option_or_its_default():
     assert Job(engine="ollama", ubatch_tokens=128).gguf_ubatch_tokens == 512
     assert Job().ubatch_tokens == 512
 
-
-def test_a_saved_null_own_all_reduce_reads_as_on():
-    # comparison files saved while the setting was three-way wrote null for "the engine's default", which is on
-    assert Job.model_validate({"custom_all_reduce": None}).custom_all_reduce is True
-    assert Job.model_validate({"custom_all_reduce": False}).custom_all_reduce is False
-    with pytest.raises(ValidationError):
-        Job.model_validate({"custom_all_reduce": "sometimes"})
