@@ -41,6 +41,7 @@ from advisor.core.job.choices import Engine  # noqa: E402
 from advisor.core.job.engine_versions import as_run  # noqa: E402
 from advisor.core.speed import engine_speed as es  # noqa: E402
 from advisor.core.speed import host_cpu  # noqa: E402
+from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 GRIDS = {
@@ -335,13 +336,14 @@ def fit_gguf_paths(catalog, rounds: int = 3) -> dict:
 
 def _gguf_fit_path(row: dict[str, str], catalog):
     """The GGUF kernel path whose share ``row`` calibrates (a trusted llama.cpp calibration prefill row on a
-    known GPU and dense model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``, not a tensor split:
-    its prompt time carries the GPUs' reductions of every layer, which the share of the matmuls must not absorb);
+    known GPU and dense model, not cuBLAS, not a CUDA MMQ row from before ``MMQ_MMA_SINCE``, not a prompt in
+    micro-batches of decode steps (``matvec_prompt``), not a tensor split: its prompt time carries the GPUs'
+    reductions of every layer, which the share of the matmuls must not absorb);
     None for other rows."""
     from advisor.core.speed.gguf_paths import GgufPath, gguf_path
 
     if (row.get("trusted") != "yes" or row["group"] != "prefill" or row["engine"] != "llama.cpp"
-            or speed_fidelity.split_of(row) != "calibration" or row["parallel"] == "tp"):
+            or speed_fidelity.split_of(row) != "calibration" or row["parallel"] == "tp" or matvec_prompt(row)):
         return None
     gpu = catalog.gpus.get(speed_fidelity.gpu_id_of(row["gpu"], catalog) or "")
     job = speed_fidelity.job_of(row)
@@ -387,9 +389,16 @@ GGUF_DECODE_GRIDS = {
 
 
 def gguf_decode_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict[str, str]]:
-    """llama.cpp's calibration decode rows (tg, and prompts evaluated one token at a time): what its decode
-    constants (``fit_gguf_decode``) are fitted on."""
-    return [r for r in by_engine.get(Engine.LLAMA_CPP, []) if r["group"] == "decode"]
+    """llama.cpp's calibration decode rows (tg), and its prompts computed in micro-batches small enough to be decode
+    steps (``matvec_prompt``): what its decode constants (``fit_gguf_decode``) are fitted on."""
+    return [r for r in by_engine.get(Engine.LLAMA_CPP, []) if r["group"] == "decode" or matvec_prompt(r)]
+
+
+def matvec_prompt(row: dict[str, str]) -> bool:
+    """A prompt row whose micro-batches run llama.cpp's decode kernels (``gguf_decode.MATVEC_MAX_TOKENS``, the
+    app's ``prefill._matvec_prefill_seconds``): its time is decode steps', not the prompt kernels' of a path."""
+    job = speed_fidelity.job_of(row)
+    return row["group"] == "prefill" and not isinstance(job, str) and job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
 
 
 def _set_gguf_decode(values: dict) -> None:

@@ -50,12 +50,13 @@ from advisor.core.hardware.builds import Build, BuildGpu  # noqa: E402
 from advisor.core.hardware.parts import BuildParts  # noqa: E402
 from advisor.core.hardware.resolve import resolve_platform  # noqa: E402
 from advisor.core.hardware.topology import bridge_pairs  # noqa: E402
-from advisor.core.job.choices import Parallel  # noqa: E402
+from advisor.core.job.choices import LLAMA_CPP_UBATCH, Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
 from advisor.core.speed.decode import moe_read_fraction  # noqa: E402
+from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -219,9 +220,11 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     # A TensorRT-LLM row's version (``--engine-version``): the app runs the job as that version did (its
     # decode attention kernel, 16-bit experts of an FP8 MoE build before 0.10: ``engine_versions.as_run``).
     version = ((row.get("engine_version") or "").strip() or None) if engine == "tensorrt-llm" else None
+    # llama.cpp's micro-batch as the source ran it (``--ubatch-size``; llama-bench's -ub); empty: its default.
+    ubatch = _int(row, "ubatch", LLAMA_CPP_UBATCH)
     return PlannedJob(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
                       parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version,
-                      custom_all_reduce=custom_all_reduce_of(row), **attention_of(row))
+                      custom_all_reduce=custom_all_reduce_of(row), ubatch_tokens=ubatch, **attention_of(row))
 
 
 def custom_all_reduce_of(row: dict[str, str]) -> bool:
@@ -352,14 +355,18 @@ def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, bui
     """The most a decode row's quantity can be for its job: one step of the batch reads at least the
     busiest GPU's weights (``weights_bytes``) — of an MoE model, the experts that uniform routing of the
     batch touches (``decode.moe_read_fraction``), as trained routers balance them — at the card's
-    datasheet peak bandwidth; the prompt, the KV cache, compute and every overhead are left out. None for
-    a layer or pipeline split (its GPUs take turns) and for rows of other groups."""
-    if row["group"] != "decode" or (job.n_gpus > 1 and job.parallel is not Parallel.TP):
+    datasheet peak bandwidth; the prompt, the KV cache, compute and every overhead are left out. A GGUF prompt in
+    micro-batches of at most ``MATVEC_MAX_TOKENS`` is such steps too, each of its micro-batch's tokens (the app's
+    ``prefill._matvec_prefill_seconds``). None for a layer or pipeline split (its GPUs take turns) and for rows of
+    other groups."""
+    matvec = row["group"] == "prefill" and job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
+    if not (row["group"] == "decode" or matvec) or (job.n_gpus > 1 and job.parallel is not Parallel.TP):
         return None
     bandwidth = min(g.mem_bandwidth_gb_per_s or 0.0 for g in build.gpus[:job.n_gpus]) * 1e9
     if bandwidth <= 0 or weights_bytes <= 0:
         return None
-    return in_row_unit(job.batch * bandwidth / (weights_bytes * moe_read_fraction(arch, job.batch)), row, job)
+    step_tokens = min(job.gguf_ubatch_tokens, job.context_len * job.batch) if matvec else job.batch
+    return in_row_unit(step_tokens * bandwidth / (weights_bytes * moe_read_fraction(arch, step_tokens)), row, job)
 
 
 def in_row_unit(tokens_per_s: float | None, row: dict[str, str], job: PlannedJob) -> float | None:
@@ -418,14 +425,14 @@ def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[
     """The app's tokens/s in the row's unit (None where the catalog lacks a figure), or why the row is a known gap."""
     if row["group"] == "train":
         return in_row_unit(estimate(arch, job, build).speed.train_tokens_per_s, row, job), None
-    if row["group"] == "prefill":
-        return estimate(arch, job, build).speed.prefill_tokens_per_s, None
-    # The request's generated tokens/s, prefill included ("incl. prefill"), or the decode rate alone ("decode").
     est = estimate(arch, job, build)
     bound = weight_read_bound(row, arch, job, build, est.memory.weights)
     if bound is not None and measured > bound:
         return None, (f"known gap: measured above {bound:,.0f}, the most its job allows "
                       "(each step reads the weights at the cards' peak bandwidth)")
+    if row["group"] == "prefill":
+        return est.speed.prefill_tokens_per_s, None
+    # The request's generated tokens/s, prefill included ("incl. prefill"), or the decode rate alone ("decode").
     tps = est.speed.request_tokens_per_s if publishes_request_rate(row) else est.speed.decode_tokens_per_s
     return in_row_unit(tps, row, job), None
 

@@ -55,6 +55,12 @@ APPLE_FP32_LANES_PER_CORE = 128
 #: decode replays a CUDA graph (PR #25749: Volta and Turing; Ampere before it).
 CC_DP4A = (6, 1)
 CC_CUDA_GRAPHS = (7, 0)
+#: The most columns (tokens) a matrix multiplication sends to llama.cpp's matrix-vector kernels, which read every
+#: weight once per call: MMVQ for quantized weights (``MMVQ_MAX_BATCH_SIZE`` 8, ggml/src/ggml-cuda/mmvq.cuh at
+#: 1d67db96) and MMVF for float ones (``mul_mat_vec_f_cuda_switch_ncols_dst``: 1 to 8 columns, mmvf.cuh at 26fa8d07).
+#: A prompt computed in micro-batches this small (``--ubatch-size``) is one decode-like step per micro-batch
+#: (``prefill.prefill_seconds``).
+MATVEC_MAX_TOKENS = 8
 #: Issue slots of MMVQ with ``__dp4a`` emulated over with it: ``vec_dot_q4_0_q8_1``'s loop of 16 weights, 32
 #: instructions natively (6 shifts and masks, 4 ``__dp4a``, 22 loads, scale and loop instructions), 76 with
 #: each ``__dp4a`` as four signed byte extractions of each operand and four multiply-adds (12 each).

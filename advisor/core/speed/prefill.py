@@ -1,8 +1,10 @@
 """The prompt's prefill, and the time experts kept in host RAM add to a step.
 
 A prefill is compute-bound (every prompt token through every weight): the longer of its FLOPs at the
-engine's compute share and reading the weights once, plus the scores an unfused attention writes
-to memory, plus a GGUF engine's pass that dequantizes its weights for cuBLAS.
+engine's compute share and reading the weights (once, or in a GGUF engine once per micro-batch), plus the scores an unfused attention writes
+to memory, plus a GGUF engine's pass that dequantizes its weights for cuBLAS. A GGUF prompt computed in
+micro-batches of a few tokens (``--ubatch-size``) is one decode step per micro-batch instead
+(``gguf_decode.MATVEC_MAX_TOKENS``).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_la
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import mlp_matrices
-from advisor.core.speed.decode import stage_shares
+from advisor.core.speed.decode import decode_step, stage_shares
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, matmul_params
+from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS
 from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
 from advisor.core.speed.layout import ACT_BYTES, Run, Split
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
@@ -29,6 +32,8 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
                     notes: list[str]) -> tuple[float, float] | None:
     """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part); None when
     a GPU's FLOP/s or bandwidth is unknown."""
+    if planned.engine.gguf and planned.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS:
+        return _matvec_prefill_seconds(arch, planned, r, mem, sp, whole_w, notes)
     peaks, bws = r.known_peaks(), r.known_bws()
     if peaks is None or bws is None:
         dequant = planned.engine.gguf and any(gguf_path(g, planned.weights) is GgufPath.DEQUANT
@@ -46,16 +51,17 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
     flops = tokens * (r.two_n + attention_flops_per_token(arch, attended)) + moe_extra
     act = tokens * arch.hidden_size * ACT_BYTES
     deq = _dequant_bytes(arch, planned, tokens)
+    reads = _weight_reads(planned, tokens)
     if sp.stages > 1:
         shares = stage_shares(r.build, sp.stages)
-        parts = [(max(flops * f / (p * e.compute), whole_w * f / (b * e.bandwidth)) + deq(g) * f / (b * e.bandwidth),
+        parts = [(max(flops * f / (p * e.compute), reads * whole_w * f / (b * e.bandwidth)) + deq(g) * f / (b * e.bandwidth),
                   scores * f / (b * e.bandwidth))
                  for f, p, b, g in zip(shares, peaks, bws, r.build.gpus, strict=False)]
         t, scores_t = sum(a + s for a, s in parts), sum(s for _a, s in parts)
         comm_t = sum(r.sends(act, sp.stages))
     else:
         scores_t = scores / sp.tp / (min(bws) * e.bandwidth)
-        t = (max(flops / sp.tp / (min(peaks) * e.compute), mem.weights / (min(bws) * e.bandwidth)) + scores_t
+        t = (max(flops / sp.tp / (min(peaks) * e.compute), reads * mem.weights / (min(bws) * e.bandwidth)) + scores_t
              + max(deq(g) / sp.tp / (b * e.bandwidth) for g, b in zip(r.build.gpus, bws)))
         comm_t = r.tp_all_reduces(arch, planned.engine, act, sp.tp)
     if moe_extra:
@@ -67,6 +73,30 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
         notes.append(f"the prompt's attention writes its scores to memory ({unfused_reason(planned)}): {scores_t:.2f} s "
                      f"of the {t + comm_t:.2f} s prefill")
     return t + comm_t, comm_t
+
+
+def _matvec_prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdown, sp: Split,
+                            whole_w: float, notes: list[str]) -> tuple[float, float] | None:
+    """A GGUF prompt in micro-batches of at most ``MATVEC_MAX_TOKENS`` tokens: llama.cpp computes one graph per
+    micro-batch (``llama_context::decode`` splits the batch into ``n_ubatch``-token micro-batches), whose matmuls run
+    the matrix-vector kernels that read every weight once per call — each micro-batch is a decode step of its
+    tokens, timed by ``decode.decode_step`` at the middle of the prompt (the cache it attends to grows from 0 to the
+    prompt). Its tokens count as that step's batch: their FLOPs and a MoE's experts as a decode batch's, and the KV
+    cache read once for each (exact at one token; at 2-8 tokens high by the repeated reads, a small part at these
+    contexts). (seconds, comm part); None when a GPU's bandwidth is unknown."""
+    tokens = planned.context_len * planned.batch
+    ubatch = min(planned.gguf_ubatch_tokens, tokens)
+    steps = -(-tokens // ubatch)
+    step_job = planned.model_copy(update={"batch": ubatch, "context_len": max(1, planned.context_len // 2)})
+    step = decode_step(arch, step_job, r, mem, sp, whole_w, [])
+    if step is None:
+        notes.append("prefill speed unknown: a GPU's memory bandwidth is not in the catalog")
+        return None
+    seconds, _mem_t, _comp_t, comm_t = step
+    notes.append(f"{planned.engine.label} computes the prompt {ubatch} token{'s' if ubatch > 1 else ''} at a time "
+                 f"(prompt batch {planned.gguf_ubatch_tokens}): each batch reads all the weights, like a decode step — "
+                 f"{steps:,} steps of {seconds * 1e3:.1f} ms")
+    return steps * seconds, steps * comm_t
 
 
 #: Prompt tokens a GGUF engine's expert matmul tile takes. llama.cpp multiplies each routed expert by the tokens of
@@ -100,14 +130,27 @@ def _tokens_per_expert(arch: ModelArch, job: Job, tokens: int) -> float:
     return min(tokens, job.gguf_ubatch_tokens) * arch.moe.n_active / arch.moe.n_experts
 
 
+def _weight_reads(job: Job, tokens: int) -> int:
+    """How many times a prompt reads the weights: once per micro-batch in a GGUF engine, which computes each as a
+    graph of its own (``--ubatch-size``); once for another engine."""
+    return -(-tokens // job.gguf_ubatch_tokens) if job.engine.gguf else 1
+
+
 def _dequant_bytes(arch: ModelArch, job: Job, tokens: int) -> Callable[[Gpu], float]:
     """Per GPU: the bytes a GGUF prompt moves to dequantize its weights to FP16 for cuBLAS, once per micro-batch
     (``gguf_paths.dequant_bytes_per_weight``; llama.cpp's ``--ubatch-size``); 0 for another engine."""
     if not job.engine.gguf:
         return lambda gpu: 0.0
-    ubatches = -(-tokens // job.gguf_ubatch_tokens)
+    ubatches = _weight_reads(job, tokens)
     n = matmul_params(arch)
     return lambda gpu: ubatches * n * dequant_bytes_per_weight(gpu, job.weights)
+
+
+#: The fewest tokens of a matmul for which the CUDA backend copies weights kept in host RAM to the GPU and
+#: multiplies them there (``ggml_backend_cuda_device_offload_op``: ``op_offload_min_batch_size``, 32 unless the
+#: ``GGML_OP_OFFLOAD_MIN_BATCH`` environment variable says otherwise; ggml/src/ggml-cuda/ggml-cuda.cu at 00108827);
+#: fewer run on the CPU where the weights are.
+OFFLOAD_MIN_BATCH = 32
 
 
 def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild,
@@ -117,15 +160,25 @@ def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBui
         return 0.0, 0.0
     n = min(planned.moe_offload_layers, moe_layers(arch))
     per_layer = routed_expert_bytes_per_layer(arch, planned)
-    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** planned.batch  # experts some token of the step picks
     rate, whence = host_gb_per_s(build)
-    decode = n * per_layer * used / (rate * 1e9)
-    # Prompt batches of ≥ 32 tokens copy the offloaded experts to the GPU once per ubatch
-    # (ggml-cuda offload_op): their bytes over the host link, per ubatch (``PlannedJob.ubatch_tokens``).
-    ubatch = planned.gguf_ubatch_tokens
-    ubatches = -(-planned.context_len * planned.batch // ubatch)
-    link = host_link_bytes_per_s(build)
-    prefill = ubatches * n * per_layer / link
-    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence}) and copied "
-                 "to the GPU for each prompt batch")
+    decode = n * per_layer * _experts_picked(arch, planned.batch) / (rate * 1e9)
+    # A prompt batch of ≥ OFFLOAD_MIN_BATCH tokens copies the offloaded experts to the GPU: their bytes over the host
+    # link, once per ubatch (``PlannedJob.ubatch_tokens``); a smaller one runs them on the CPU, as a decode step does,
+    # for the experts its tokens pick.
+    tokens = planned.context_len * planned.batch
+    ubatch = min(planned.gguf_ubatch_tokens, tokens)
+    ubatches = -(-tokens // ubatch)
+    copied = ubatch >= OFFLOAD_MIN_BATCH
+    prefill = ubatches * n * per_layer * (
+        1 / host_link_bytes_per_s(build) if copied else _experts_picked(arch, ubatch) / (rate * 1e9))
+    notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence})"
+                 + (" and copied to the GPU for each prompt batch" if copied else ", for the prompt too: its batches "
+                    f"of {ubatch} tokens are fewer than the {OFFLOAD_MIN_BATCH} for which they are copied to the GPU"))
     return decode, prefill
+
+
+def _experts_picked(arch: ModelArch, tokens: int) -> float:
+    """The share of a MoE layer's routed experts some of ``tokens`` tokens pick (each its ``n_active`` of
+    ``n_experts``, taken as independent): 1 - (1 - k/E)^tokens."""
+    assert arch.moe is not None
+    return 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** tokens

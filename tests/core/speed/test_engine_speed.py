@@ -255,10 +255,15 @@ def test_trt_llm_is_fitted_in_full_once_it_has_small_batch_rows(catalog):
 def test_prefill_rows_do_not_fit_an_engines_host_floor(catalog):
     # llama-bench pp rows see only the compute share, so they never count towards an
     # engine's full fit; llama.cpp's decode rows fit its decode kernels' constants instead (gguf_decode), its
-    # compute share stays the prior and its engine floor 0.
+    # compute share stays the prior and its engine floor 0. Its prompts at -ub 1 are decode steps: they fit the
+    # decode constants too, and no prompt path's share.
     rows = speed_calibration.calibration_rows(catalog)[Engine.LLAMA_CPP]
     assert not speed_calibration.fits_engine([r for r in rows if r["group"] == "prefill"] * 2)
-    assert speed_calibration.gguf_decode_rows({Engine.LLAMA_CPP: rows}) == [r for r in rows if r["group"] == "decode"]
+    one_token = [r for r in rows if r["group"] == "prefill" and r["ubatch"] == "1"]
+    assert len(one_token) >= 15
+    assert speed_calibration.gguf_decode_rows({Engine.LLAMA_CPP: rows}) == [
+        r for r in rows if r["group"] == "decode" or r in one_token]
+    assert not any(speed_calibration._gguf_fit_path(r, catalog) for r in one_token)
     fitted = es.engine_speed(Engine.LLAMA_CPP)
     assert fitted.compute == es.PRIOR_COMPUTE and fitted.floor_s_per_layer == 0.0
 

@@ -87,3 +87,46 @@ def test_a_moe_jobs_notes_say_what_its_experts_cost_in_llama_cpp(catalog):
     assert any("about 32 tokens of a 512-token micro-batch" in n and "25% of a dense model's rate" in n for n in notes)
     dense = estimate(catalog.models["qwen3-8b"], job, gpu_build(catalog, "rtx-4090", 1)).speed.notes
     assert not any("MoE layers" in n or "micro-batch, a part" in n for n in dense)
+
+
+def test_a_prompt_of_one_token_micro_batches_is_one_decode_step_a_token(catalog):
+    # llama-bench -ub 1 -p 512: each token is a graph of matrix-vector kernels that read every weight, a decode step
+    # at the middle of the prompt (ggml-cuda MMVQ_MAX_BATCH_SIZE 8: up to 8 tokens a step).
+    from advisor.core.estimation.estimator import estimate
+    from advisor.core.hardware.catalog import gpu_build
+    from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS
+
+    assert MATVEC_MAX_TOKENS == 8
+    arch, build = catalog.models["llama-3.1-8b"], gpu_build(catalog, "rtx-4090", 1)
+    prompt = PlannedJob(engine="llama.cpp", weights="q4_0", context_len=512, ubatch_tokens=1)
+    step = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_0", context_len=256), build).speed
+    one = estimate(arch, prompt, build).speed
+    assert one.prefill_tokens_per_s == pytest.approx(step.decode_tokens_per_s)
+    assert one.time_to_first_token_s == pytest.approx(512 / step.decode_tokens_per_s)
+    assert any("computes the prompt 1 token at a time" in n and "512 steps" in n for n in one.notes)
+    # Eight tokens a step read the weights an eighth as often: several times faster, not eight (their KV and FLOPs).
+    eight = estimate(arch, prompt.model_copy(update={"ubatch_tokens": 8}), build).speed
+    assert 4 * one.prefill_tokens_per_s < eight.prefill_tokens_per_s < 8 * one.prefill_tokens_per_s
+    # Nine tokens leave the decode kernels for the prompt path, which still reads the weights once per micro-batch:
+    # about as fast as eight; other engines have no micro-batch.
+    nine = estimate(arch, prompt.model_copy(update={"ubatch_tokens": 9}), build).speed
+    assert eight.prefill_tokens_per_s < nine.prefill_tokens_per_s < 2 * eight.prefill_tokens_per_s
+    vllm = PlannedJob(engine="vllm", weights="awq", context_len=512, ubatch_tokens=1)
+    assert estimate(arch, vllm, build).speed.prefill_tokens_per_s > 20 * one.prefill_tokens_per_s
+
+
+def test_experts_in_host_ram_run_on_the_cpu_for_prompt_batches_under_32_tokens():
+    # ggml-cuda copies host weights to the GPU only for a matmul of >= 32 tokens (op_offload_min_batch_size);
+    # a smaller prompt batch multiplies the experts its tokens pick on the CPU, as a decode step does.
+    from advisor.core.model.arch import Moe
+    from advisor.core.speed.prefill import OFFLOAD_MIN_BATCH, moe_offload_seconds
+
+    assert OFFLOAD_MIN_BATCH == 32
+    moe = llama2_7b().model_copy(update={"id": "moe", "moe": Moe(n_experts=64, n_active=2, expert_ffn_size=11008)})
+    job = PlannedJob(engine="llama.cpp", weights="q4_k_m", moe_offload_layers=4, context_len=64)
+    decode, _ = moe_offload_seconds(moe, job, one_4090(), [])
+    _, one_token = moe_offload_seconds(moe, job.model_copy(update={"ubatch_tokens": 1}), one_4090(), notes := [])
+    assert one_token == pytest.approx(64 * decode)  # 64 steps, each reading the experts one token picks
+    assert "fewer than the 32 for which they are copied" in notes[0]
+    _, copied = moe_offload_seconds(moe, job.model_copy(update={"ubatch_tokens": 32}), one_4090(), notes := [])
+    assert "copied to the GPU for each prompt batch" in notes[0] and copied > 0
