@@ -17,7 +17,13 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES
-from advisor.core.memory.inference import held_format_name, kv_cache_bytes, moe_layers, per_gpu_kv
+from advisor.core.memory.inference import (
+    held_format_name,
+    kv_cache_bytes,
+    moe_layers,
+    per_gpu_kv,
+    routed_expert_bytes_per_layer,
+)
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
@@ -57,6 +63,20 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
     used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
     return (c.total - routed * (1 - used)) / c.total
+
+
+def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, frac: float, batch: int, share: float) -> float:
+    """Bytes of ``weight_bytes`` (a GPU's share ``share`` of the model's layers) one decode step reads: ``frac``
+    (``moe_read_fraction``) of them, or, where only the routed experts are quantized (MXFP4: they are a smaller share
+    of the bytes than of the weights), the bytes less the unpicked experts' own bytes at their own width on the GPU
+    (the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded)."""
+    if arch.moe is None or not weight_format(held_format_name(job)).experts_only:
+        return weight_bytes * frac
+    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** batch
+    offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
+    on_gpu = moe_layers(arch) - offloaded
+    unread = on_gpu * routed_expert_bytes_per_layer(arch, job) * (1 - used)
+    return max(0.0, weight_bytes - unread * share)
 
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
@@ -244,7 +264,8 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
-        w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + fixed * f
+        w_t = _weights_seconds(arch, planned, g, read_weight_bytes(arch, planned, whole_w * f, frac, planned.batch, f),
+                               b, e, frac, f) + fixed * f
         a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
         g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_whole * f, p, e)
@@ -273,9 +294,10 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = max(_weights_seconds(arch, planned, g, read_w * frac, b, e, frac, 1 / sp.tp)
+    read = read_weight_bytes(arch, planned, read_w, frac, planned.batch, 1 / sp.tp)
+    w_t = max(_weights_seconds(arch, planned, g, read, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, bws)) + fixed
-    issue_bound = w_t > read_w * frac / (min(bws) * e.bandwidth) + fixed
+    issue_bound = w_t > read / (min(bws) * e.bandwidth) + fixed
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
         notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
@@ -325,7 +347,8 @@ def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Sp
     mem_t, comp_t = 0.0, 0.0
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + fixed * f
+        w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, frac, per_mb, f), b, e, frac,
+                               f) + fixed * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = _compute_seconds(per_mb * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_mb * f, p, e)
