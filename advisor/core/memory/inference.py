@@ -26,18 +26,13 @@ from advisor.core.memory.activations import (
     layers_per_stage,
     llama_cpp_compute_buffer_bytes,
 )
-from advisor.core.memory.formats import (
-    GGUF_EQUIVALENTS,
-    WeightFormat,
-    is_gguf,
-    kv_bytes_per_element,
-    weight_format,
-)
+from advisor.core.memory.formats import GGUF_EQUIVALENTS, WeightFormat, is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer, routed_expert_params_per_layer
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.model.params import count_params, linear_shapes, mlp_matrices
+from advisor.core.model.params import count_params, linear_shapes
 from advisor.core.units import MIB
 
 # CUDA context and library workspaces outside any allocator's view: ~300 MB with CUDA >= 11.7 lazy module
@@ -150,29 +145,6 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     else:
         tokens = arch.n_layers * context_len
     return per_token * tokens * batch
-
-
-def routed_expert_bytes_per_layer(arch: ModelArch, job: Job) -> float:
-    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
-    K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
-    if arch.moe is None:
-        return 0.0
-    name = job.weights.strip().lower()
-    if name in MIXES and moe_layers(arch):
-        return mix_layout(arch, name)[1] / moe_layers(arch)
-    fmt = weight_format(job.weights, job.quant_group_size, job.double_quant)
-    return routed_expert_params_per_layer(arch) * fmt.bits_per_weight / 8
-
-
-def routed_expert_params_per_layer(arch: ModelArch) -> int:
-    """Weights of one MoE layer's routed experts (0 for a dense model): experts x matrices x hidden x expert width."""
-    if arch.moe is None:
-        return 0
-    return arch.moe.n_experts * mlp_matrices(arch) * arch.hidden_size * arch.moe.expert_ffn_size
-
-
-def moe_layers(arch: ModelArch) -> int:
-    return 0 if arch.moe is None else arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
 
 
 def largest_linear_params(arch: ModelArch) -> float:

@@ -17,13 +17,8 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES
-from advisor.core.memory.inference import (
-    held_format_name,
-    kv_cache_bytes,
-    moe_layers,
-    per_gpu_kv,
-    routed_expert_bytes_per_layer,
-)
+from advisor.core.memory.experts import moe_layers
+from advisor.core.memory.inference import held_format_name, kv_cache_bytes, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
@@ -31,6 +26,7 @@ from advisor.core.speed import engine_speed as _es
 from advisor.core.speed import gguf_decode, host_cpu
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
+from advisor.core.speed.moe_reads import moe_read_fraction, read_weight_bytes
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -51,32 +47,6 @@ def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
     usable = [usable_memory_bytes(g) for g in build.gpus[:stages]]
     total = sum(usable)
     return tuple(u / total for u in usable) if total > 0 else (1 / stages,) * stages
-
-
-def moe_read_fraction(arch: ModelArch, batch: int) -> float:
-    """Share of the weights one decode step reads: routed experts that no token of the batch
-    picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
-    2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
-    if arch.moe is None:
-        return 1.0
-    moe, c = arch.moe, count_params(arch)
-    routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
-    used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
-    return (c.total - routed * (1 - used)) / c.total
-
-
-def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, frac: float, batch: int, share: float) -> float:
-    """Bytes of ``weight_bytes`` (a GPU's share ``share`` of the model's layers) one decode step reads: ``frac``
-    (``moe_read_fraction``) of them, or, where only the routed experts are quantized (MXFP4: they are a smaller share
-    of the bytes than of the weights), the bytes less the unpicked experts' own bytes at their own width on the GPU
-    (the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded)."""
-    if arch.moe is None or not weight_format(held_format_name(job)).experts_only:
-        return weight_bytes * frac
-    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** batch
-    offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
-    on_gpu = moe_layers(arch) - offloaded
-    unread = on_gpu * routed_expert_bytes_per_layer(arch, job) * (1 - used)
-    return max(0.0, weight_bytes - unread * share)
 
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
@@ -323,7 +293,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 
-def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
+def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
                rates: tuple[float | None, ...]) -> DecodeStep:
     """Pipeline-parallel decode: the engine keeps one batch in flight per stage (vLLM's
     ``max_concurrent_batches`` = ``pipeline_parallel_size``, vllm/v1/executor/multiproc_executor.py

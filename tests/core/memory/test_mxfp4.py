@@ -7,7 +7,8 @@ from advisor.core.hardware.catalog import gpu_build
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.format_words import format_words
 from advisor.core.memory.formats import GGML_BLOCK_SIZES, WEIGHT_FORMATS, gguf_block_bits, is_gguf, weight_format
-from advisor.core.memory.inference import routed_expert_bytes_per_layer, weights_bytes
+from advisor.core.memory.experts import routed_expert_bytes_per_layer
+from advisor.core.memory.inference import weights_bytes
 from advisor.core.model.params import count_params
 from advisor.core.support.check import job_features, refusals
 from advisor.core.support.table import Feature
