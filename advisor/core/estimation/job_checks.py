@@ -36,7 +36,7 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import is_exl2, kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import MXFP4_FORMATS, is_exl2, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.support.check import refusals
 
@@ -113,6 +113,12 @@ def _training_problems(arch: ModelArch, job: Job) -> list[Problem]:
 def _inference_problems(arch: ModelArch, job: Job) -> list[Problem]:
     if job.context_len > arch.max_context and job.engine not in RUNS_PAST_TRAINED_CONTEXT:
         return [Problem(field="context_len", message=f"{arch.name} takes at most {arch.max_context} tokens")]
+    if arch.moe is None and job.weights.strip().lower() in MXFP4_FORMATS:
+        # MXFP4 as gpt-oss ships quantizes only the MoE experts (formats module docstring); on a dense model it would
+        # quantize nothing, and no engine here loads a dense model whose every linear is MXFP4.
+        return [Problem(field="weights", message=f"{format_words(job.weights)} stores only the experts of a "
+                                                 f"mixture-of-experts model in 4 bits, and {arch.name} has none: "
+                                                 "pick BF16, a GGUF type such as Q4_K_M, or AWQ")]
     return []
 
 

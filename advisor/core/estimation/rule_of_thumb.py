@@ -32,7 +32,8 @@ FULL_FT_BYTES_PER_PARAM = 16.0
 LORA_SHARE_OF_FULL = 0.25
 QLORA8_SHARE_OF_LORA = 0.6
 QLORA4_SHARE_OF_QLORA8 = 0.5
-_NOMINAL_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nf4": 4, "fp4": 4, "gptq": 4, "gptq-int8": 8, "awq": 4}
+_NOMINAL_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nf4": 4, "fp4": 4, "gptq": 4, "gptq-int8": 8, "awq": 4,
+                "mxfp4": 4, "mxfp4_moe": 4}  # MXFP4: "int4" in the rule's words (4-bit experts)
 
 
 def nominal_bits(weights: str) -> float:

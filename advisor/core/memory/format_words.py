@@ -30,6 +30,9 @@ def format_words(name: str, group_size: int = 128, double_quant: bool = False) -
         return name
     if is_exl2(key):
         return f"EXL2 ({fmt.bits_per_weight:g} bits)"
+    if fmt.experts_only:  # MXFP4: 'MXFP4 (experts 4.25 bits, rest 16 bits)'
+        kind = "GGUF, " if is_gguf(key) else ""
+        return f"{fmt.name.upper()} ({kind}experts {fmt.bits_per_weight:g} bits, rest {_bits(fmt.outside_experts_bits)})"
     if is_gguf(key):
         average = GGUF_MIX_BPW.get(key, GGUF_MIX_BPW_LLAMA2.get(key, fmt.bits_per_weight))
         return f"{fmt.name.upper()} (GGUF, {_bits(average)})"

@@ -26,6 +26,18 @@ Sources, per format (each ``WeightFormat.source`` repeats its own):
   same README's Llama-2-7B table) by removing that model's output tensor; for single types,
   the block layout. ``bits_per_weight`` is that body width; ``output_bits_per_weight`` the
   output tensor's.
+* MXFP4 (OCP Microscaling Formats (MX) Specification v1.0, §5 and §6.3: blocks of 32 FP4 E2M1 elements sharing one
+  E8M0 scale, 4 + 8/32 = 4.25 bits; ggml's ``block_mxfp4`` {uint8 e; 16 B qs} = 17 bytes per 32 weights, gguf-py
+  ``GGML_QUANT_SIZES[MXFP4] = (32, 17)``). gpt-oss ships only its MoE experts so: its config.json's
+  ``quantization_config`` {"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn",
+  "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"]} (https://huggingface.co/openai/gpt-oss-20b/blob/main/
+  config.json): attention, router, embeddings, lm_head and norms stay BF16 (``mxfp4``). The GGUF files
+  (ggml-org/gpt-oss-20b-GGUF, -120b-GGUF) are llama.cpp's file type MXFP4_MOE: the experts repacked bit for bit into
+  ``block_mxfp4`` (convert_hf_to_gguf.py GptOssModel ``repack_mxfp4``, ggml-org/llama.cpp at a458664f and its
+  conversion/gpt_oss.py), every other 2-D tensor Q8_0 and the output Q8_0 (src/llama-quant.cpp
+  ``LLAMA_FTYPE_MOSTLY_MXFP4_MOE``: "MoE tensors -> MXFP4, other tensors -> Q8_0"), 1-D tensors and the router
+  (``ffn_gate_inp``) F32 (``mxfp4_moe``; the router's and the 1-D tensors' few bytes are counted at Q8_0's width).
+  Both quantize only the routed experts (``WeightFormat.experts_only``); a dense model has none, and is refused.
 """
 
 from __future__ import annotations
@@ -68,12 +80,27 @@ class WeightFormat(Frozen):
     source: str
     output_bits_per_weight: float | None = Field(
         None, description="GGUF: bits of output.weight (or the tied embedding); None = same as the rest")
+    experts_only: bool = Field(
+        False, description="Only the MoE layers' routed experts are stored at bits_per_weight; every other parameter "
+                           "(attention, router, shared experts, embeddings, lm_head, norms) at rest_bits_per_weight")
+    rest_bits_per_weight: float | None = Field(
+        None, gt=0, description="experts_only: bits of every parameter outside the routed experts")
 
     @property
     def non_linear_bytes_per_param(self) -> float:
         """Bytes a parameter outside the blocks' Linear weights (embeddings, lm_head, norms) takes: 2 where the format
-        keeps them 16-bit, else its own bits."""
+        keeps them 16-bit, the rest's width where only the experts are quantized, else its own bits."""
+        if self.experts_only:
+            return self.outside_experts_bits / 8
         return 2.0 if self.keeps_embeddings_16bit else self.bits_per_weight / 8
+
+    @property
+    def outside_experts_bits(self) -> float:
+        """Bits of a parameter outside the routed experts: ``rest_bits_per_weight`` where only the experts are
+        quantized, else ``bits_per_weight``."""
+        if self.experts_only and self.rest_bits_per_weight is not None:
+            return self.rest_bits_per_weight
+        return self.bits_per_weight
 
 
 #: (weights per block, bytes per block) of the GGUF block types, copied from gguf-py 0.19.0
@@ -84,7 +111,7 @@ GGML_BLOCK_SIZES: dict[str, tuple[int, int]] = {
     "q4_0": (32, 18), "q4_1": (32, 20), "q5_0": (32, 22), "q5_1": (32, 24), "q8_0": (32, 34),
     "q2_k": (256, 84), "q3_k": (256, 110), "q4_k": (256, 144), "q5_k": (256, 176), "q6_k": (256, 210),
     "iq2_xxs": (256, 66), "iq2_xs": (256, 74), "iq2_s": (256, 82), "iq3_xxs": (256, 98), "iq3_s": (256, 110),
-    "iq4_nl": (32, 18), "iq4_xs": (256, 136), "iq1_s": (256, 50), "iq1_m": (256, 56),
+    "iq4_nl": (32, 18), "iq4_xs": (256, 136), "iq1_s": (256, 50), "iq1_m": (256, 56), "mxfp4": (32, 17),
 }
 
 
@@ -137,6 +164,24 @@ def _gguf(name: str) -> WeightFormat:
     return fmt.model_copy(update={"output_bits_per_weight": out})
 
 
+#: MXFP4 experts with the rest at 16 bits (the safetensors checkpoint as OpenAI ships gpt-oss) or at Q8_0 (llama.cpp's
+#: MXFP4_MOE file type, what ggml-org publishes); module docstring.
+MXFP4_FORMATS = ("mxfp4", "mxfp4_moe")
+#: The GGUF file type that llama.cpp and Ollama run for a format they have no loader of their own for.
+GGUF_EQUIVALENTS = {"mxfp4": "mxfp4_moe"}
+
+
+def _mxfp4(name: str) -> WeightFormat:
+    spec = ("OCP MX v1.0 MXFP4 (32 E2M1 + one E8M0 scale; ggml block_mxfp4, 17 B / 32) on the routed experts")
+    if name == "mxfp4":
+        rest, source = 16.0, spec + "; the rest BF16 (gpt-oss config.json modules_to_not_convert)"
+    else:
+        rest = gguf_block_bits("q8_0")
+        source = spec + "; the rest Q8_0 (llama.cpp src/llama-quant.cpp LLAMA_FTYPE_MOSTLY_MXFP4_MOE)"
+    return WeightFormat(name=name, bits_per_weight=gguf_block_bits("mxfp4"), keeps_embeddings_16bit=rest == 16.0,
+                        experts_only=True, rest_bits_per_weight=rest, source=source)
+
+
 _SIMPLE = {
     "fp32": (32.0, False, "IEEE binary32"),
     "bf16": (16.0, False, "bfloat16"),
@@ -147,7 +192,7 @@ _SIMPLE = {
 _GPTQ_LIKE = tuple(GROUPED_CODE_BITS)
 WEIGHT_FORMATS: tuple[str, ...] = tuple(
     sorted(set(_SIMPLE) | {"nf4", "fp4"} | set(_GPTQ_LIKE) | set(GGUF_MIX_BPW) | set(GGUF_MIX_BPW_LLAMA2)
-           | set(GGUF_BLOCK_TYPES))
+           | set(GGUF_BLOCK_TYPES) | set(MXFP4_FORMATS))
 )
 
 
@@ -183,6 +228,8 @@ def weight_format(name: str, group_size: int = 128, double_quant: bool = False) 
         return _fixed(key, *_SIMPLE[key])
     if key in ("nf4", "fp4"):
         return _bnb4(key, double_quant)
+    if key in MXFP4_FORMATS:
+        return _mxfp4(key)
     if key in _GPTQ_LIKE:
         if group_size < 1:
             raise ValueError(f"group size must be ≥ 1, got {group_size}")
@@ -202,7 +249,7 @@ def is_exl2(name: str) -> bool:
 
 def is_gguf(name: str) -> bool:
     key = name.strip().lower()
-    return key in WEIGHT_FORMATS and key not in _SIMPLE and key not in ("nf4", "fp4", *_GPTQ_LIKE)
+    return key in WEIGHT_FORMATS and key not in _SIMPLE and key not in ("nf4", "fp4", "mxfp4", *_GPTQ_LIKE)
 
 
 # KV cache element types: PyTorch dtypes, and llama.cpp's --cache-type-k/-v q8_0 / q4_0 blocks.

@@ -26,12 +26,13 @@ from advisor.core.memory.activations import (
     layers_per_stage,
     llama_cpp_compute_buffer_bytes,
 )
-from advisor.core.memory.formats import WeightFormat, is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import GGUF_EQUIVALENTS, WeightFormat, is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer, routed_expert_params_per_layer
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
 from advisor.core.model.arch import AttentionKind, ModelArch
-from advisor.core.model.params import count_params, linear_shapes, mlp_matrices
+from advisor.core.model.params import count_params, linear_shapes
 from advisor.core.units import MIB
 
 # CUDA context and library workspaces outside any allocator's view: ~300 MB with CUDA >= 11.7 lazy module
@@ -70,10 +71,14 @@ def base_format_name(job: Job) -> str:
 
 
 def held_format_name(job: Job) -> str:
-    """The format the GPU holds the weights in: a GGUF file in transformers is dequantized at load."""
+    """The format the GPU holds the weights in: a GGUF file in transformers is dequantized at load; llama.cpp and
+    Ollama run the GGUF file type of a format they have no loader of their own for (gpt-oss's MXFP4 checkpoint: the
+    MXFP4_MOE file ggml-org converts it to, ``formats.GGUF_EQUIVALENTS``)."""
     name = base_format_name(job).strip().lower()
     if job.mode is Mode.INFERENCE and job.engine is Engine.TRANSFORMERS and is_gguf(name):
         return GGUF_IN_TRANSFORMERS_DTYPE
+    if job.mode is Mode.INFERENCE and job.engine.gguf:
+        return GGUF_EQUIVALENTS.get(name, name)
     return name
 
 
@@ -90,6 +95,9 @@ def weights_bytes(arch: ModelArch, job: Job) -> float:
         return mix_layout(arch, name)[0]
     fmt = weight_format(name, job.quant_group_size, job.double_quant)
     counts = count_params(arch)
+    if fmt.experts_only:  # MXFP4: the routed experts at their bits, everything else at the rest's
+        experts = moe_layers(arch) * routed_expert_params_per_layer(arch)
+        return (experts * fmt.bits_per_weight + (counts.total - experts) * fmt.outside_experts_bits) / 8
     if fmt.output_bits_per_weight is not None:  # GGUF: output.weight (or tied embedding) at its own type
         output = counts.lm_head or counts.embedding
         return ((counts.total - output) * fmt.bits_per_weight + output * fmt.output_bits_per_weight) / 8
@@ -137,22 +145,6 @@ def kv_cache_bytes(arch: ModelArch, context_len: int, batch: int, kv_dtype: str,
     else:
         tokens = arch.n_layers * context_len
     return per_token * tokens * batch
-
-
-def routed_expert_bytes_per_layer(arch: ModelArch, job: Job) -> float:
-    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
-    K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
-    if arch.moe is None:
-        return 0.0
-    name = job.weights.strip().lower()
-    if name in MIXES and moe_layers(arch):
-        return mix_layout(arch, name)[1] / moe_layers(arch)
-    params = arch.moe.n_experts * mlp_matrices(arch) * arch.hidden_size * arch.moe.expert_ffn_size
-    return params * weight_format(job.weights, job.quant_group_size, job.double_quant).bits_per_weight / 8
-
-
-def moe_layers(arch: ModelArch) -> int:
-    return 0 if arch.moe is None else arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
 
 
 def largest_linear_params(arch: ModelArch) -> float:
@@ -273,12 +265,19 @@ def _whole_weights(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, weig
             bits = whole * 8 / count_params(arch).total
             notes.append(f"weights {fmt.name.upper()}: {bits:.3f} bits per weight on average, each tensor at the type "
                          "llama-quantize gives it (llama.cpp src/llama-quant.cpp)")
+        elif fmt.experts_only:
+            held = weight_format(held_format_name(planned))
+            notes.append(f"weights {held.name.upper()}: the routed experts at {held.bits_per_weight:.2f} bits per weight, "
+                         f"everything else at {held.outside_experts_bits:g} ({held.source})")
         else:
             notes.append(f"weights {fmt.name.upper()}: {fmt.bits_per_weight:.3f} bits per weight ({fmt.source})")
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
-    if planned.engine.gguf and not is_gguf(planned.weights):
+    if planned.engine.gguf and planned.weights.strip().lower() in GGUF_EQUIVALENTS:
+        gguf = GGUF_EQUIVALENTS[planned.weights.strip().lower()].upper()
+        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as the {gguf} GGUF that ggml-org converts it to")
+    elif planned.engine.gguf and not is_gguf(planned.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
     return whole
 

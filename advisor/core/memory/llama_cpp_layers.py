@@ -5,7 +5,7 @@ CPU and the output layer counts as one more layer of the split (ggml-org/llama.c
 from __future__ import annotations
 
 from advisor.core.job.job import Job
-from advisor.core.memory.formats import weight_format
+from advisor.core.memory.formats import GGUF_EQUIVALENTS, weight_format
 from advisor.core.memory.gguf_mix import MIXES, io_bits
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
@@ -34,12 +34,13 @@ def gguf_io_bytes(arch: ModelArch, job: Job) -> tuple[float, float]:
     it twice: as ``token_embd`` for the input and as a duplicate (``TENSOR_DUPLICATED``) for the output."""
     counts = count_params(arch)
     name = job.weights.strip().lower()
+    name = GGUF_EQUIVALENTS.get(name, name)
     if name in MIXES:
         emb_bits, out_bits = io_bits(arch, name)
     else:
         fmt = weight_format(name, job.quant_group_size, job.double_quant)
-        emb_bits = fmt.bits_per_weight
-        out_bits = fmt.output_bits_per_weight or fmt.bits_per_weight
+        emb_bits = fmt.outside_experts_bits  # the format's own bits, or the rest's where only the experts are quantized
+        out_bits = fmt.output_bits_per_weight or emb_bits
         if arch.tied_embeddings:
             emb_bits = out_bits
     emb = counts.embedding * emb_bits / 8

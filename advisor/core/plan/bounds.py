@@ -24,7 +24,7 @@ from advisor.core.hardware.memory import (
 from advisor.core.hardware.records import ResolvedBuild
 from advisor.core.job.choices import Mode
 from advisor.core.job.job import Job
-from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
 from advisor.core.model.arch import ModelArch
 from advisor.core.units import GIB
 

@@ -17,7 +17,8 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES
-from advisor.core.memory.inference import held_format_name, kv_cache_bytes, moe_layers, per_gpu_kv
+from advisor.core.memory.experts import moe_layers
+from advisor.core.memory.inference import held_format_name, kv_cache_bytes, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
@@ -25,6 +26,7 @@ from advisor.core.speed import engine_speed as _es
 from advisor.core.speed import gguf_decode, host_cpu
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
+from advisor.core.speed.moe_reads import moe_read_fraction, read_weight_bytes
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -45,18 +47,6 @@ def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
     usable = [usable_memory_bytes(g) for g in build.gpus[:stages]]
     total = sum(usable)
     return tuple(u / total for u in usable) if total > 0 else (1 / stages,) * stages
-
-
-def moe_read_fraction(arch: ModelArch, batch: int) -> float:
-    """Share of the weights one decode step reads: routed experts that no token of the batch
-    picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
-    2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
-    if arch.moe is None:
-        return 1.0
-    moe, c = arch.moe, count_params(arch)
-    routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
-    used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
-    return (c.total - routed * (1 - used)) / c.total
 
 
 def per_head_attention_flops_per_s(build: ResolvedBuild, n_gpus: int) -> tuple[float | None, ...]:
@@ -244,7 +234,8 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
-        w_t = _weights_seconds(arch, planned, g, whole_w * frac * f, b, e, frac, f) + fixed * f
+        w_t = _weights_seconds(arch, planned, g, read_weight_bytes(arch, planned, whole_w * f, frac, planned.batch, f),
+                               b, e, frac, f) + fixed * f
         a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
         g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_whole * f, p, e)
@@ -273,9 +264,10 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    w_t = max(_weights_seconds(arch, planned, g, read_w * frac, b, e, frac, 1 / sp.tp)
+    read = read_weight_bytes(arch, planned, read_w, frac, planned.batch, 1 / sp.tp)
+    w_t = max(_weights_seconds(arch, planned, g, read, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, bws)) + fixed
-    issue_bound = w_t > read_w * frac / (min(bws) * e.bandwidth) + fixed
+    issue_bound = w_t > read / (min(bws) * e.bandwidth) + fixed
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
         notes.append(f"decode limited by {planned.engine.label}'s kernels issuing their instructions on this GPU "
                      f"({w_t * 1e3:.1f} ms a step for the weights), not by its memory bandwidth")
@@ -301,7 +293,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
 
 
-def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
+def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
                rates: tuple[float | None, ...]) -> DecodeStep:
     """Pipeline-parallel decode: the engine keeps one batch in flight per stage (vLLM's
     ``max_concurrent_batches`` = ``pipeline_parallel_size``, vllm/v1/executor/multiproc_executor.py
@@ -325,7 +317,8 @@ def _pipelined(arch: ModelArch, job: Job, r: Run, bws: tuple[float, ...], sp: Sp
     mem_t, comp_t = 0.0, 0.0
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, job, g, whole_w * frac * f, b, e, frac, f) + fixed * f
+        w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, frac, per_mb, f), b, e, frac,
+                               f) + fixed * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = _compute_seconds(per_mb * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_mb * f, p, e)

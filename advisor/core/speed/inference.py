@@ -41,7 +41,8 @@ from advisor.core.job.engine_versions import (
 )
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer, weights_bytes
+from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.speed import engine_speed as _es

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.inference import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import mlp_matrices

@@ -25,7 +25,7 @@ from advisor.core.job.choices import (
 )
 from advisor.core.job.job import Job, JobT
 from advisor.core.memo import HeldById
-from advisor.core.memory.formats import is_gguf
+from advisor.core.memory.formats import MXFP4_FORMATS, is_gguf
 from advisor.core.support.table import Feature, Rule, Verdict, rule_for
 
 ENGINE_FEATURES = {
@@ -35,6 +35,10 @@ ENGINE_FEATURES = {
 }
 FP8_WEIGHT_FEATURES = {Engine.VLLM: Feature.FP8_VLLM, Engine.TRANSFORMERS: Feature.FP8_TRANSFORMERS,
                        Engine.TENSORRT_LLM: Feature.FP8_TENSORRT_LLM}
+#: Who runs MXFP4 experts (gpt-oss's checkpoint, or its MXFP4_MOE GGUF in llama.cpp and Ollama, which share ggml's
+#: kernels); every other engine that loads the checkpoint is refused (``Feature.MXFP4_OTHER``).
+MXFP4_FEATURES = {Engine.LLAMA_CPP: Feature.MXFP4_GGML, Engine.OLLAMA: Feature.MXFP4_GGML, Engine.VLLM: Feature.MXFP4_VLLM,
+                  Engine.TRANSFORMERS: Feature.MXFP4_TRANSFORMERS}
 FP8_KV_FEATURES = {Engine.TENSORRT_LLM: Feature.FP8_KV_TENSORRT_LLM, Engine.LLAMA_CPP: Feature.FP8_KV_LLAMA_CPP,
                    Engine.OLLAMA: Feature.FP8_KV_LLAMA_CPP}
 BNB_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT)
@@ -120,6 +124,8 @@ def _inference_features(job: Job) -> tuple[Feature, ...]:
             out.append(Feature.GGUF_IN_TRANSFORMERS)
     if weights == "fp8" and job.engine in FP8_WEIGHT_FEATURES:
         out.append(FP8_WEIGHT_FEATURES[job.engine])
+    if weights in MXFP4_FORMATS:
+        out.append(MXFP4_FEATURES.get(job.engine, Feature.MXFP4_OTHER))
     if kv == "fp8" and job.engine in FP8_KV_FEATURES:
         out.append(FP8_KV_FEATURES[job.engine])
     if job.engine is Engine.TRANSFORMERS and _flash_asked(job):

@@ -44,6 +44,10 @@ class Feature(StrEnum):
     FP8_KV_TENSORRT_LLM = "kv_dtype:fp8-tensorrt-llm"
     FP8_KV_LLAMA_CPP = "kv_dtype:fp8-llama.cpp"
     FLASH_ATTENTION_2 = "attention:flash-attention-2"
+    MXFP4_GGML = "weights:mxfp4-ggml"
+    MXFP4_VLLM = "weights:mxfp4-vllm"
+    MXFP4_TRANSFORMERS = "weights:mxfp4-transformers"
+    MXFP4_OTHER = "weights:mxfp4-other"
 
     @property
     def field(self) -> str:
@@ -65,6 +69,8 @@ FEATURE_LABELS = {
     Feature.FP8_VLLM: "vLLM's FP8 weights", Feature.FP8_TRANSFORMERS: "transformers' FP8 weights",
     Feature.FP8_TENSORRT_LLM: "TensorRT-LLM's FP8 weights", Feature.FP8_KV_TENSORRT_LLM: "TensorRT-LLM's FP8 KV cache",
     Feature.FP8_KV_LLAMA_CPP: "an FP8 KV cache in llama.cpp", Feature.FLASH_ATTENTION_2: "FlashAttention-2",
+    Feature.MXFP4_GGML: "MXFP4 weights in llama.cpp's kernels", Feature.MXFP4_VLLM: "vLLM's MXFP4 weights",
+    Feature.MXFP4_TRANSFORMERS: "transformers' MXFP4 weights", Feature.MXFP4_OTHER: "MXFP4 weights",
 }
 
 
@@ -130,6 +136,13 @@ _HF_GGUF = ("transformers docs gguf (v4.56): 'The GGUF checkpoint is dequantized
 _LLAMA_KV = ("ggml-org/llama.cpp common/arg.cpp kv_cache_types at 145b6280: f32, f16, bf16, q8_0, q4_0, q4_1, "
              "iq4_nl, q5_0, q5_1")
 
+_GGML_MXFP4 = ("ggml-org/llama.cpp ggml/src/ggml-cuda/vecdotq.cuh at cf1d533a (vec_dot_mxfp4_q8_1: ggml_cuda_dp4a over "
+               "kvalues_mxfp4) and mmq.cu at b75c3912 (GGML_TYPE_MXFP4 in ggml_cuda_should_use_mmq); HIP builds the same "
+               "ggml-cuda sources. Metal, SYCL and Vulkan kernels not checked here")
+_VLLM_MXFP4 = ("vllm-project/recipes OpenAI/GPT-OSS.md at 59dc5f18: H100, H200, B200, MI300x, MI325x, MI355x, Radeon AI "
+               "PRO R9700; 'works on Ampere devices by default, using ... Marlin MXFP4 MoE'")
+_HF_MXFP4 = ("transformers docs/source/en/quantization/mxfp4.md at ce0dfb5c: Triton >= 3.4 and 'NVIDIA GPU Compute "
+             "Capability >= 7.5'; elsewhere the checkpoint is dequantized to bf16 at load")
 _NOT_NVIDIA = "{what} runs on NVIDIA GPUs only; the {gpu} is {kind}"
 _NO_ENGINE = "choose another engine, such as llama.cpp"
 
@@ -216,6 +229,25 @@ RULES: tuple[Rule, ...] = (
          why="FlashAttention-2 has no Metal build", instead="choose SDPA attention"),
     Rule(Feature.FLASH_ATTENTION_2, XPU, C, _FA2, "flash-attn 2.8",
          why="FlashAttention-2 has no Intel GPU build", instead="choose SDPA attention"),
+    Rule(Feature.MXFP4_GGML, CUDA, R, _GGML_MXFP4, "llama.cpp 2026"),
+    Rule(Feature.MXFP4_GGML, ROCM, R, _GGML_MXFP4, "llama.cpp 2026"),
+    Rule(Feature.MXFP4_GGML, None, C, _GGML_MXFP4, "llama.cpp 2026",
+         why="this app has not confirmed llama.cpp's MXFP4 kernels on the {gpu} ({kind}); it has on NVIDIA and AMD "
+             "cards", instead="pick a GGUF type such as Q4_K_M"),
+    Rule(Feature.MXFP4_VLLM, CUDA, R, _VLLM_MXFP4, "vLLM 0.10.2", min_cc=(8, 0), instead="choose llama.cpp"),
+    Rule(Feature.MXFP4_VLLM, ROCM, R, _VLLM_MXFP4, "vLLM 0.14.1", gfx=("gfx942", "gfx950", "gfx1201"),
+         instead="choose llama.cpp"),
+    Rule(Feature.MXFP4_VLLM, None, C, _VLLM_MXFP4, "vLLM 0.10.2",
+         why="vLLM's gpt-oss guide names NVIDIA and AMD GPUs only; the {gpu} is {kind}", instead="choose llama.cpp"),
+    Rule(Feature.MXFP4_TRANSFORMERS, CUDA, R, _HF_MXFP4, "transformers 4.55", min_cc=(7, 5),
+         instead="choose llama.cpp, or BF16 weights (what transformers unpacks them to there)"),
+    Rule(Feature.MXFP4_TRANSFORMERS, None, C, _HF_MXFP4, "transformers 4.55",
+         why="transformers keeps MXFP4 weights packed only on NVIDIA GPUs (compute capability 7.5 or newer) and "
+             "unpacks them to 16 bits elsewhere; the {gpu} is {kind}",
+         instead="choose llama.cpp, or BF16 weights to size the unpacked model"),
+    Rule(Feature.MXFP4_OTHER, None, C, "this app's sources (none checked for this engine)", "-",
+         why="this app has not confirmed that this engine runs gpt-oss's MXFP4 weights",
+         instead="choose vLLM or llama.cpp"),
 )
 
 #: (feature, backend or None) -> its row; a test holds every pair to one row.

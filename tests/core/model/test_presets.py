@@ -89,6 +89,8 @@ def test_files_are_in_the_catalog_stores_canonical_form():
         ("gemma-2-9b", AttentionKind.SLIDING, 4096, 21),  # alternating local/global
         ("gemma-2-27b", AttentionKind.SLIDING, 4096, 23),
         ("gemma-3-27b", AttentionKind.SLIDING, 1024, 52),  # 5 local : 1 global
+        ("gpt-oss-20b", AttentionKind.SLIDING, 128, 12),  # layer_types: sliding, full, sliding …
+        ("gpt-oss-120b", AttentionKind.SLIDING, 128, 18),
         ("deepseek-v3", AttentionKind.MLA, None, None),
         ("llama-3.1-8b", AttentionKind.FULL, None, None),
     ],
@@ -138,3 +140,21 @@ def test_one_shared_norm_and_a_norm_each_exclude_each_other():
 def test_moe_active_parameters(model_id, active_published):
     # Active counts as the authors state them (see each file's notes).
     assert count_params(_load(MODELS_DIR / f"{model_id}.json")).active == pytest.approx(active_published, rel=0.03)
+
+
+# gpt-oss: the numbers of each config.json (https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json and
+# …/gpt-oss-120b/…): num_hidden_layers, num_local_experts; the rest are the same in both.
+@pytest.mark.parametrize(("model_id", "layers", "experts"), [("gpt-oss-20b", 24, 32), ("gpt-oss-120b", 36, 128)])
+def test_gpt_oss_presets_are_their_configs(model_id, layers, experts):
+    arch = _load(MODELS_DIR / f"{model_id}.json")
+    assert (arch.n_layers, arch.hidden_size, arch.n_heads, arch.head_dim, arch.n_kv_heads) == (layers, 2880, 64, 64, 8)
+    assert arch.moe is not None
+    assert (arch.moe.n_experts, arch.moe.n_active, arch.moe.expert_ffn_size, arch.moe.n_shared) == (experts, 4, 2880, 0)
+    assert (arch.vocab_size, arch.tied_embeddings, arch.max_context, arch.gated_mlp) == (201088, False, 131072, True)
+
+
+# The model card's Table 1 (arXiv:2508.10925) counts the unembedding as active but not the embedding: 3.61B and 5.13B.
+@pytest.mark.parametrize(("model_id", "active"), [("gpt-oss-20b", 3.61e9), ("gpt-oss-120b", 5.13e9)])
+def test_gpt_oss_active_parameters_as_the_card_counts_them(model_id, active):
+    counts = count_params(_load(MODELS_DIR / f"{model_id}.json"))
+    assert counts.active - counts.embedding == pytest.approx(active, rel=0.005)

@@ -60,6 +60,11 @@ CASES = [
     (F.FLASH_ATTENTION_2, "mi50-32gb", False), (F.FLASH_ATTENTION_2, "mi300x", True),
     (F.FLASH_ATTENTION_2, "radeon-ai-pro-r9700", True), (F.FLASH_ATTENTION_2, "apple-m2-max-32gb", False),
     (F.FLASH_ATTENTION_2, "arc-b580", False),
+    (F.MXFP4_GGML, "rtx-4090", True), (F.MXFP4_GGML, "mi50-32gb", True), (F.MXFP4_GGML, "apple-m2-max-32gb", False),
+    (F.MXFP4_VLLM, "t4", False), (F.MXFP4_VLLM, "a100-80gb-sxm", True), (F.MXFP4_VLLM, "mi210", False),
+    (F.MXFP4_VLLM, "mi300x", True), (F.MXFP4_VLLM, "arc-pro-b60", False),
+    (F.MXFP4_TRANSFORMERS, "tesla-p100-16gb-pcie", False), (F.MXFP4_TRANSFORMERS, "t4", True),
+    (F.MXFP4_TRANSFORMERS, "mi300x", False), (F.MXFP4_OTHER, "h100-sxm", False),
 ]
 
 

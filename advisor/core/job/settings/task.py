@@ -12,7 +12,7 @@ from advisor.core.job.settings.declare import Choice, Section, Setting, Where, W
 
 #: The weight formats the window lists for inference (any other GGUF type or EXL2 ``Nbpw`` is typed).
 WEIGHT_CHOICES = ("bf16", "fp16", "fp32", "fp8", "int8", "nf4", "fp4", "gptq", "gptq-int8", "awq", "q8_0", "q6_k", "q5_k_m",
-                  "q4_k_m", "q3_k_m", "iq4_xs")
+                  "q4_k_m", "q3_k_m", "iq4_xs", "mxfp4")
 #: bitsandbytes' 4-bit formats (QLoRA's base, Dettmers et al. 2023, arXiv:2305.14314).
 FOUR_BIT = ("nf4", "fp4")
 #: Formats quantized in groups with a 16-bit scale and a zero point per group (GPTQ, AWQ, 8-bit GPTQ).
@@ -25,8 +25,8 @@ SETTINGS = (
         choices=(Choice(Mode.INFERENCE, "inference"), Choice(Mode.TRAIN, "fine-tuning")),
         tip="Inference serves a trained model; fine-tuning trains it (all weights, or small adapters)."),
     Setting(
-        "weights", "Weights", "how the weights are stored: bf16 fp16 (f16) fp32 fp8 int8 nf4 fp4 gptq gptq-int8 awq, a GGUF "
-        "type such as q4_k_m, or Nbpw (EXL2, e.g. 4.65bpw)", Section.TASK, Widget.OPEN_CHOICE,
+        "weights", "Weights", "how the weights are stored: bf16 fp16 (f16) fp32 fp8 int8 nf4 fp4 gptq gptq-int8 awq mxfp4, a "
+        "GGUF type such as q4_k_m, or Nbpw (EXL2, e.g. 4.65bpw)", Section.TASK, Widget.OPEN_CHOICE,
         flag="--weights", metavar="FORMAT", brief=True, train_label="Base weights",
         choices=tuple(Choice(v, "") for v in WEIGHT_CHOICES),  # words from the format: memory.formats.format_words
         where=Where(methods=(Method.LORA, Method.QLORA, Method.ADAPTER, Method.ADAPTER_V2)), resets=True,
@@ -34,7 +34,9 @@ SETTINGS = (
             "arXiv:2208.07339). nf4/fp4: bitsandbytes 4-bit as in QLoRA (arXiv:2305.14314). GPTQ (Frantar et al. "
             "2022, arXiv:2210.17323) and AWQ (Lin et al. 2023, arXiv:2306.00978): 4-bit in groups; GPTQ-Int8: 8-bit "
             "GPTQ in groups (GPTQ's kernels, not LLM.int8's outlier handling). Q4_K_M and "
-            "friends: llama.cpp's GGUF block quantization. Full fine-tuning trains every weight in its precision's "
+            "friends: llama.cpp's GGUF block quantization. MXFP4: gpt-oss as OpenAI ships it, its experts in 4-bit "
+            "floating point (4.25 bits with the shared scales) and the rest in 16 bits; llama.cpp runs its GGUF, "
+            "whose rest is 8-bit (MXFP4_MOE). Full fine-tuning trains every weight in its precision's "
             "format. TensorRT-LLM before 0.10 runs an MoE model's experts in 16-bit even in an FP8 build."),
     Setting(
         "double_quant", "Double quantization", "bitsandbytes double quantization of the 4-bit blocks' constants",
