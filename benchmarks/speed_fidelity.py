@@ -55,7 +55,7 @@ from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
-from advisor.core.speed.decode import moe_read_fraction  # noqa: E402
+from advisor.core.speed.moe_reads import moe_read_fraction  # noqa: E402
 from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 

@@ -138,7 +138,8 @@ _LLAMA_KV = ("ggml-org/llama.cpp common/arg.cpp kv_cache_types at 145b6280: f32,
 
 _GGML_MXFP4 = ("ggml-org/llama.cpp ggml/src/ggml-cuda/vecdotq.cuh at cf1d533a (vec_dot_mxfp4_q8_1: ggml_cuda_dp4a over "
                "kvalues_mxfp4) and mmq.cu at b75c3912 (GGML_TYPE_MXFP4 in ggml_cuda_should_use_mmq); HIP builds the same "
-               "ggml-cuda sources. Metal, SYCL and Vulkan kernels not checked here")
+               "ggml-cuda sources; Metal: ggml/src/ggml-metal/ggml-metal.metal at 000a1174 (dequantize_mxfp4, "
+               "kvalues_mxfp4_f, e8m0_to_fp32). SYCL and Vulkan kernels not checked here")
 _VLLM_MXFP4 = ("vllm-project/recipes OpenAI/GPT-OSS.md at 59dc5f18: H100, H200, B200, MI300x, MI325x, MI355x, Radeon AI "
                "PRO R9700; 'works on Ampere devices by default, using ... Marlin MXFP4 MoE'")
 _HF_MXFP4 = ("transformers docs/source/en/quantization/mxfp4.md at ce0dfb5c: Triton >= 3.4 and 'NVIDIA GPU Compute "
@@ -231,9 +232,10 @@ RULES: tuple[Rule, ...] = (
          why="FlashAttention-2 has no Intel GPU build", instead="choose SDPA attention"),
     Rule(Feature.MXFP4_GGML, CUDA, R, _GGML_MXFP4, "llama.cpp 2026"),
     Rule(Feature.MXFP4_GGML, ROCM, R, _GGML_MXFP4, "llama.cpp 2026"),
+    Rule(Feature.MXFP4_GGML, METAL, R, _GGML_MXFP4, "llama.cpp 2026"),
     Rule(Feature.MXFP4_GGML, None, C, _GGML_MXFP4, "llama.cpp 2026",
          why="this app has not confirmed llama.cpp's MXFP4 kernels on the {gpu} ({kind}); it has on NVIDIA and AMD "
-             "cards", instead="pick a GGUF type such as Q4_K_M"),
+             "cards and Apple Silicon", instead="pick a GGUF type such as Q4_K_M"),
     Rule(Feature.MXFP4_VLLM, CUDA, R, _VLLM_MXFP4, "vLLM 0.10.2", min_cc=(8, 0), instead="choose llama.cpp"),
     Rule(Feature.MXFP4_VLLM, ROCM, R, _VLLM_MXFP4, "vLLM 0.14.1", gfx=("gfx942", "gfx950", "gfx1201"),
          instead="choose llama.cpp"),

@@ -4,7 +4,8 @@ import pytest
 
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.gguf_mix import MIXES, mix_layout, use_more_bits
-from advisor.core.memory.inference import routed_expert_bytes_per_layer, weights_bytes
+from advisor.core.memory.experts import routed_expert_bytes_per_layer
+from advisor.core.memory.inference import weights_bytes
 from advisor.core.model.params import count_params
 from advisor.storage.catalog_store import load_catalog
 

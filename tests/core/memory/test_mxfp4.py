@@ -78,7 +78,7 @@ def test_each_engine_asks_for_its_own_mxfp4_kernels(engine, feature):
 
 
 @pytest.mark.parametrize(("engine", "gpu", "runs"), [
-    ("llama.cpp", "rtx-4090", True), ("llama.cpp", "rtx-3090", True), ("llama.cpp", "apple-m3-ultra-512gb", False),
+    ("llama.cpp", "rtx-4090", True), ("llama.cpp", "rtx-3090", True), ("llama.cpp", "apple-m3-ultra-512gb", True), ("llama.cpp", "arc-a770", False),
     ("vllm", "h100-sxm", True), ("vllm", "a100-80gb-sxm", True), ("vllm", "t4", False),
     ("transformers", "t4", True), ("transformers", "tesla-p100-16gb-pcie", False),
     ("sglang", "h100-sxm", False),
@@ -100,7 +100,7 @@ def test_cli_gpt_oss_20b_mxfp4_on_llama_cpp_and_an_rtx_4090(capsys):
 def test_decode_reads_the_picked_experts_at_their_own_width(catalog):
     # One token picks 4 of 32 experts a layer: the step reads the 16-bit/Q8_0 rest whole and 4/32 of the experts' bytes,
     # not 4/32 of the experts' share of the *weights* (which MXFP4 makes a smaller share of the bytes).
-    from advisor.core.speed.decode import moe_read_fraction, read_weight_bytes
+    from advisor.core.speed.moe_reads import moe_read_fraction, read_weight_bytes
 
     arch = catalog.models["gpt-oss-20b"]
     job = PlannedJob(weights="mxfp4", engine="llama.cpp")

@@ -148,7 +148,7 @@ def test_rows_of_builds_before_cuda_graphs_are_a_known_gap(catalog):
 
 
 def test_a_moe_layer_adds_its_routing_and_dispatch_kernels_to_a_llama_cpp_step(catalog, monkeypatch):
-    from advisor.core.memory.inference import moe_layers
+    from advisor.core.memory.experts import moe_layers
     from advisor.core.speed.decode import fixed_kernels_seconds
 
     moe, dense = catalog.models["qwen3-30b-a3b"], catalog.models["qwen3-8b"]

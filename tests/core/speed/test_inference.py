@@ -7,7 +7,7 @@ from advisor.core.hardware.interconnect import bottleneck_link, collective_time_
 from advisor.core.job.choices import Engine
 from advisor.core.job.planned import PlannedJob
 from advisor.core.model.arch import ModelArch, Moe
-from advisor.core.speed.decode import moe_read_fraction
+from advisor.core.speed.moe_reads import moe_read_fraction
 from advisor.core.speed import layout as speed_plan
 from advisor.core.speed.results import Bottleneck
 from tests.core.speed.speed_fixtures import (

@@ -10,7 +10,7 @@ import pytest
 
 from advisor.core.job.choices import Parallel
 from advisor.core.memory.peak import estimate_memory
-from advisor.core.speed.decode import moe_read_fraction
+from advisor.core.speed.moe_reads import moe_read_fraction
 from tests.benchmark_scripts import load_benchmark
 
 speed_fidelity = load_benchmark("speed_fidelity")
@@ -860,7 +860,13 @@ PINNED = {
     "h68c-p100tp-r1qwen32b-q5km-tensor-tg128": 29,
     "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128": 7,
     "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128-d128": 7,
-    "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128-d256": 9
+    "h69b-lcpp-13324-7900xtx-qwen3-32b-q4_k_s-fa1-tg128-d256": 9,
+    "h70b-orion-7900xtx-gpt-oss-20b-mxfp4-fa1-kvq8-pp512-ub2048": 44,
+    "h70b-orion-7900xtx-gpt-oss-20b-mxfp4-fa1-kvq8-tg128": 5,
+    "h70b-orion-7900xtx-gpt-oss-20b-mxfp4-fa1-kvq8-tg128-d4096": 12,
+    "h70b-orion-ryzenai395-gpt-oss-20b-mxfp4-fa1-kvq8-pp512-ub2048": 24,
+    "h70b-orion-ryzenai395-gpt-oss-20b-mxfp4-fa1-kvq8-tg128": 11,
+    "h70b-orion-ryzenai395-gpt-oss-20b-mxfp4-fa1-kvq8-tg128-d4096": 4
 }
 
 
