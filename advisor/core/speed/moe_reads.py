@@ -11,16 +11,22 @@ from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
 
 
+def experts_picked(arch: ModelArch, tokens: int) -> float:
+    """The share of a MoE layer's routed experts some of ``tokens`` tokens pick, each its ``n_active`` of ``n_experts``
+    under uniform routing (what the load-balancing loss aims at; Fedus et al. 2021 arXiv:2101.03961 §2.2):
+    1 - (1 - k/E)^tokens."""
+    assert arch.moe is not None
+    return 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** tokens
+
+
 def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     """Share of the weights one decode step reads: routed experts that no token of the batch
-    picks are skipped. Uniform routing (what the load-balancing loss aims at; Fedus et al.
-    2021 arXiv:2101.03961 §2.2): an expert is used by some of B tokens with 1-(1-k/E)^B."""
+    picks are skipped (``experts_picked``)."""
     if arch.moe is None:
         return 1.0
     moe, c = arch.moe, count_params(arch)
     routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
-    used = 1 - (1 - moe.n_active / moe.n_experts) ** batch
-    return (c.total - routed * (1 - used)) / c.total
+    return (c.total - routed * (1 - experts_picked(arch, batch))) / c.total
 
 
 def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, frac: float, batch: int, share: float) -> float:
@@ -30,7 +36,7 @@ def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, fra
     (the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded)."""
     if arch.moe is None or not weight_format(held_format_name(job)).experts_only:
         return weight_bytes * frac
-    used = 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** batch
+    used = experts_picked(arch, batch)
     offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
     on_gpu = moe_layers(arch) - offloaded
     unread = on_gpu * routed_expert_bytes_per_layer(arch, job) * (1 - used)

@@ -24,6 +24,7 @@ from advisor.core.speed.flops import attention_flops_per_token, matmul_params
 from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS
 from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
 from advisor.core.speed.layout import ACT_BYTES, Run, Split
+from advisor.core.speed.moe_reads import experts_picked
 from advisor.core.speed.scores import score_bytes, score_context, unfused_reason
 from advisor.core.speed.train_host import host_gb_per_s, host_link_bytes_per_s
 
@@ -161,7 +162,7 @@ def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBui
     n = min(planned.moe_offload_layers, moe_layers(arch))
     per_layer = routed_expert_bytes_per_layer(arch, planned)
     rate, whence = host_gb_per_s(build)
-    decode = n * per_layer * _experts_picked(arch, planned.batch) / (rate * 1e9)
+    decode = n * per_layer * experts_picked(arch, planned.batch) / (rate * 1e9)
     # A prompt batch of ≥ OFFLOAD_MIN_BATCH tokens copies the offloaded experts to the GPU: their bytes over the host
     # link, once per ubatch (``PlannedJob.ubatch_tokens``); a smaller one runs them on the CPU, as a decode step does,
     # for the experts its tokens pick.
@@ -170,15 +171,9 @@ def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBui
     ubatches = -(-tokens // ubatch)
     copied = ubatch >= OFFLOAD_MIN_BATCH
     prefill = ubatches * n * per_layer * (
-        1 / host_link_bytes_per_s(build) if copied else _experts_picked(arch, ubatch) / (rate * 1e9))
+        1 / host_link_bytes_per_s(build) if copied else experts_picked(arch, ubatch) / (rate * 1e9))
     notes.append(f"MoE experts of {n} layers read from host RAM by the CPU at {rate:.0f} GB/s ({whence})"
                  + (" and copied to the GPU for each prompt batch" if copied else ", for the prompt too: its batches "
                     f"of {ubatch} tokens are fewer than the {OFFLOAD_MIN_BATCH} for which they are copied to the GPU"))
     return decode, prefill
 
-
-def _experts_picked(arch: ModelArch, tokens: int) -> float:
-    """The share of a MoE layer's routed experts some of ``tokens`` tokens pick (each its ``n_active`` of
-    ``n_experts``, taken as independent): 1 - (1 - k/E)^tokens."""
-    assert arch.moe is not None
-    return 1 - (1 - arch.moe.n_active / arch.moe.n_experts) ** tokens
