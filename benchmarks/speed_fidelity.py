@@ -434,6 +434,8 @@ def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[
         return est.speed.prefill_tokens_per_s, None
     # The request's generated tokens/s, prefill included ("incl. prefill"), or the decode rate alone ("decode").
     tps = est.speed.request_tokens_per_s if publishes_request_rate(row) else est.speed.decode_tokens_per_s
+    if tps is not None and (row.get("rate") or "").strip() == "request-all":  # the prompt's tokens counted too
+        tps *= job.context_len / (job.context_len - (job.prompt_tokens or 0))
     return in_row_unit(tps, row, job), None
 
 
@@ -441,14 +443,16 @@ def publishes_request_rate(row: dict[str, str]) -> bool:
     """Whether a decode row's figure is its request's rate, the prefill inside (the app's "incl. prefill"
     line), rather than the decode rate alone (the app's "decode" line) of the same job. The ``rate`` column
     says which (``request`` / ``decode``): a source that times the generated tokens only (llama-server's
-    ``predicted_per_second``, Ollama's ``eval rate``, 1 / TPOT) publishes ``decode``. Empty: a request's rate
-    when the row states a generated length; a row that states none publishes the engine's generation rate
-    (ExLlamaV2's README table, llama-bench ``tg`` after a filled context)."""
+    ``predicted_per_second``, Ollama's ``eval rate``, 1 / TPOT) publishes ``decode``; ``request-all`` is a request's
+    prompt and generated tokens over its whole time (llama-bench's ``-pg`` test: the app's whole-request time, which
+    ``_estimated`` divides into every token of the request). Empty: a request's rate when the row states a generated
+    length; a row that states none publishes the engine's generation rate (ExLlamaV2's README table, llama-bench
+    ``tg`` after a filled context)."""
     rate = (row.get("rate") or "").strip()
     if rate:
-        if rate not in ("request", "decode"):
-            raise ValueError(f"row {row.get('id')}: rate {rate!r} is neither 'request' nor 'decode'")
-        return rate == "request"
+        if rate not in ("request", "request-all", "decode"):
+            raise ValueError(f"row {row.get('id')}: rate {rate!r} is not 'request', 'request-all' or 'decode'")
+        return rate != "decode"
     return bool((row.get("gen_tokens") or "").strip())
 
 

@@ -234,7 +234,7 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
-        w_t = _weights_seconds(arch, planned, g, read_weight_bytes(arch, planned, whole_w * f, frac, planned.batch, f),
+        w_t = _weights_seconds(arch, planned, g, read_weight_bytes(arch, planned, whole_w * f, planned.batch, f),
                                b, e, frac, f) + fixed * f
         a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
         g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
@@ -264,7 +264,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
-    read = read_weight_bytes(arch, planned, read_w, frac, planned.batch, 1 / sp.tp)
+    read = read_weight_bytes(arch, planned, read_w, planned.batch, 1 / sp.tp)
     w_t = max(_weights_seconds(arch, planned, g, read, b, e, frac, 1 / sp.tp)
               for g, b in zip(r.build.gpus, bws)) + fixed
     issue_bound = w_t > read / (min(bws) * e.bandwidth) + fixed
@@ -317,7 +317,7 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
     mem_t, comp_t = 0.0, 0.0
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, frac, per_mb, f), b, e, frac,
+        w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, per_mb, f), b, e, frac,
                                f) + fixed * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = _compute_seconds(per_mb * r.two_n * f, p, e)

@@ -29,13 +29,13 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     return (c.total - routed * (1 - experts_picked(arch, batch))) / c.total
 
 
-def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, frac: float, batch: int, share: float) -> float:
-    """Bytes of ``weight_bytes`` (a GPU's share ``share`` of the model's layers) one decode step reads: ``frac``
-    (``moe_read_fraction``) of them, or, where only the routed experts are quantized (MXFP4: they are a smaller share
+def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, batch: int, share: float) -> float:
+    """Bytes of ``weight_bytes`` (a GPU's share ``share`` of the model's layers) one decode step of ``batch`` tokens
+    reads: ``moe_read_fraction`` of them, or, where only the routed experts are quantized (MXFP4: they are a smaller share
     of the bytes than of the weights), the bytes less the unpicked experts' own bytes at their own width on the GPU
     (the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded)."""
     if arch.moe is None or not weight_format(held_format_name(job)).experts_only:
-        return weight_bytes * frac
+        return weight_bytes * moe_read_fraction(arch, batch)
     used = experts_picked(arch, batch)
     offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
     on_gpu = moe_layers(arch) - offloaded

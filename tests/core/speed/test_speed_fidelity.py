@@ -1255,10 +1255,20 @@ def test_a_row_that_times_the_generated_tokens_alone_is_compared_with_the_decode
     assert row["rate"] == "decode" and speed_fidelity.evaluate(row, catalog).estimate == as_decode
     assert speed_fidelity.publishes_request_rate({**row, "rate": ""})  # a generated length and no rate: a request's
     assert not speed_fidelity.publishes_request_rate({**row, "rate": "", "gen_tokens": ""})
-    with pytest.raises(ValueError, match="neither"):
+    with pytest.raises(ValueError, match="is not 'request'"):
         speed_fidelity.publishes_request_rate({**row, "rate": "both"})
+
+
+def test_a_row_that_times_the_whole_request_s_tokens_divides_them_by_the_request_s_time(catalog):
+    # ALCF's llama-bench -pg N,N -b 1: (N prompt + N generated tokens) / the whole run's time, every token computed
+    # alone (n_batch 1 caps the micro-batch at 1): the user's --context 2N --prompt-tokens N --ubatch-size 1, and the
+    # app's request time divided into all 2N tokens: twice its generated tokens' request rate.
+    row = ROWS["h43c-alcfbench-a100x1-l2-7b-f16-b1-pg512"]
+    assert (row["rate"], row["ubatch"], row["prompt_tokens"], row["gen_tokens"]) == ("request-all", "1", "512", "512")
+    as_request = speed_fidelity.evaluate({**row, "rate": "request"}, catalog).estimate
+    assert speed_fidelity.evaluate(row, catalog).estimate == pytest.approx(2 * as_request)
 
 
 def test_only_decode_rows_say_which_rate_they_publish():
     stated = {r["id"]: r["rate"] for r in ROWS.values() if r["rate"]}
-    assert stated and all(ROWS[i]["group"] == "decode" and rate in ("request", "decode") for i, rate in stated.items())
+    assert stated and all(ROWS[i]["group"] == "decode" and rate in ("request", "request-all", "decode") for i, rate in stated.items())
