@@ -151,7 +151,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     )
     from advisor.core.memo import KeepLast
     from advisor.core.memory.formats import WEIGHT_FORMATS, kv_bytes_per_element, weight_format
-    from advisor.core.memory.inference import base_format_name
+    from advisor.core.memory.held import base_format_name
     from advisor.core.model.arch import ModelArch
     from advisor.core.model.generic import MAX_PARAMS, MIN_PARAMS, generic_decoder
     from advisor.core.model.params import count_params
@@ -219,7 +219,7 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("job.settings.declare", "Section Setting Widget bounds_of default_of strict_floor whole_bounds"),
     ("memo", "KeepLast"),
     ("memory.formats", "WEIGHT_FORMATS kv_bytes_per_element weight_format"),
-    ("memory.inference", "base_format_name"),
+    ("memory.held", "base_format_name"),
     ("model.arch", "ModelArch"),
     ("model.generic", "MAX_PARAMS MIN_PARAMS generic_decoder"),
     ("model.params", "count_params"),

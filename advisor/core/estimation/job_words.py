@@ -17,7 +17,7 @@ from advisor.core.job.settings import (
     setting,
 )
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.inference import base_format_name
+from advisor.core.memory.held import base_format_name
 
 
 def say(name: str, value: object, job: Job | None = None) -> str:

@@ -20,7 +20,8 @@ from advisor.core.memory.activations import (
     lora_saved_inputs,
 )
 from advisor.core.memory.format_words import format_words
-from advisor.core.memory.inference import TP_SPLITS, base_format_name, per_gpu_weights, weights_bytes
+from advisor.core.memory.held import base_format_name
+from advisor.core.memory.inference import TP_SPLITS, per_gpu_weights, weights_bytes
 from advisor.core.memory.objectives import reference_weights_bytes
 from advisor.core.memory.sharding import SHARDED, degrees, layer_params, optimizer_in_backward_grad_bytes
 from advisor.core.memory.states import adapter_states_bytes, full_states_bytes, param_bytes, trainable_params_of

@@ -6,19 +6,21 @@ from __future__ import annotations
 from advisor.core.job.job import Job
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
+from advisor.core.memory.held import held_format_name
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import mlp_matrices
 
 
 def routed_expert_bytes_per_layer(arch: ModelArch, job: Job) -> float:
-    """Bytes of one MoE layer's routed experts at the job's weight format (0 for dense models); for a llama.cpp
-    K-quant mix, the layers' mean (their ffn_down types differ by layer: ``memory.gguf_mix``)."""
+    """Bytes of one MoE layer's routed experts in the format the GPU holds the weights in (``memory.held``; 0 for
+    dense models); for a llama.cpp K-quant mix, the layers' mean (their ffn_down types differ by layer:
+    ``memory.gguf_mix``)."""
     if arch.moe is None:
         return 0.0
-    name = job.weights.strip().lower()
+    name = held_format_name(job)
     if name in MIXES and moe_layers(arch):
         return mix_layout(arch, name)[1] / moe_layers(arch)
-    fmt = weight_format(job.weights, job.quant_group_size, job.double_quant)
+    fmt = weight_format(name, job.quant_group_size, job.double_quant)
     return routed_expert_params_per_layer(arch) * fmt.bits_per_weight / 8
 
 

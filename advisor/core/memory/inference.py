@@ -10,10 +10,8 @@ from __future__ import annotations
 from advisor.core.job.choices import (
     AttentionImpl,
     Engine,
-    Method,
     Mode,
     Parallel,
-    Precision,
 )
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
@@ -27,6 +25,7 @@ from advisor.core.memory.activations import (
     llama_cpp_compute_buffer_bytes,
 )
 from advisor.core.memory.formats import GGUF_EQUIVALENTS, WeightFormat, is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.held import GGUF_IN_TRANSFORMERS_DTYPE, held_format_name
 from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer, routed_expert_params_per_layer
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
@@ -53,33 +52,6 @@ VLLM_CUDA_GRAPH_BYTES = 512 * MIB
 EXLLAMA_CHUNK_TOKENS = 2048
 TP_SPLITS = (Parallel.TP,)
 STAGE_SPLITS = (Parallel.PP, Parallel.LAYER_SPLIT)
-
-
-#: What transformers holds a GGUF file's weights as: it dequantizes the file at load — "The GGUF checkpoint
-#: is dequantized to fp32" (transformers docs, gguf, v4.56); on main only Qwen3.5 keeps its blocks, and only on
-#: Metal (quantization/gguf). So a GGUF job on transformers is sized at fp32, not at the file's bits.
-GGUF_IN_TRANSFORMERS_DTYPE = "fp32"
-
-
-def base_format_name(job: Job) -> str:
-    """The stored format of the (frozen or served) weights."""
-    if job.mode is Mode.TRAIN and job.method is Method.QLORA:
-        return job.weights if job.weights.lower() in ("nf4", "fp4") else "nf4"
-    if job.mode is Mode.TRAIN and job.method is Method.FULL:
-        return "fp32" if job.precision is Precision.FP32 else "bf16"
-    return job.weights
-
-
-def held_format_name(job: Job) -> str:
-    """The format the GPU holds the weights in: a GGUF file in transformers is dequantized at load; llama.cpp and
-    Ollama run the GGUF file type of a format they have no loader of their own for (gpt-oss's MXFP4 checkpoint: the
-    MXFP4_MOE file ggml-org converts it to, ``formats.GGUF_EQUIVALENTS``)."""
-    name = base_format_name(job).strip().lower()
-    if job.mode is Mode.INFERENCE and job.engine is Engine.TRANSFORMERS and is_gguf(name):
-        return GGUF_IN_TRANSFORMERS_DTYPE
-    if job.mode is Mode.INFERENCE and job.engine.gguf:
-        return GGUF_EQUIVALENTS.get(name, name)
-    return name
 
 
 def weights_bytes(arch: ModelArch, job: Job) -> float:

@@ -21,7 +21,8 @@ from advisor.core.memory.activations import (
     train_activation_bytes,
 )
 from advisor.core.memory.formats import weight_format
-from advisor.core.memory.inference import base_format_name, largest_linear_params, weights_bytes
+from advisor.core.memory.held import base_format_name
+from advisor.core.memory.inference import largest_linear_params, weights_bytes
 from advisor.core.memory.loss_logits import (
     LOGITS_TRAIN_BYTES_PER_ELEMENT,
     fabric_chunked_loss_logits_bytes,

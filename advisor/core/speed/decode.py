@@ -18,7 +18,8 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES
 from advisor.core.memory.experts import moe_layers
-from advisor.core.memory.inference import held_format_name, kv_cache_bytes, per_gpu_kv
+from advisor.core.memory.held import held_format_name
+from advisor.core.memory.inference import kv_cache_bytes, per_gpu_kv
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices

@@ -101,9 +101,14 @@ def _inference(arch: ModelArch, w: PlannedJob, build: ResolvedBuild, mem: Memory
     # llama.cpp's matmuls reach the share of their kernel path's peak (``gguf_paths``), not the engine's one.
     r = replace(r, peaks=tuple(None if p is None else p * matmul_share(g, w) * _es.gguf_path_ratio(g, w)
                                for p, g in zip(r.peaks, build.gpus[: w.n_gpus], strict=True)))
-    whole_w = weights_bytes(arch, w) if sp.stages > 1 else mem.weights * sp.tp
-    if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
-        whole_w = max(0.0, whole_w - min(w.moe_offload_layers, moe_layers(arch)) * routed_expert_bytes_per_layer(arch, w))
+    # The weights the GPUs read: the busiest GPU's (``mem``) times the tensor split, or, split by layers, the whole
+    # model's, less the routed experts llama.cpp's --n-cpu-moe keeps in host RAM (``mem.weights`` has them out already).
+    whole_w = mem.weights * sp.tp
+    if sp.stages > 1:
+        whole_w = weights_bytes(arch, w)
+        if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
+            moved = min(w.moe_offload_layers, moe_layers(arch)) * routed_expert_bytes_per_layer(arch, w)
+            whole_w = max(0.0, whole_w - moved)
     dec = decode_step(arch, w, r, mem, sp, whole_w, notes)
     pre = prefill_seconds(arch, w, r, mem, sp, whole_w, notes)
     cpu_dec, cpu_pre = moe_offload_seconds(arch, w, build, notes)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
-from advisor.core.memory.formats import weight_format
-from advisor.core.memory.inference import held_format_name
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params, mlp_matrices
 
@@ -31,13 +29,12 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
 
 def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, batch: int, share: float) -> float:
     """Bytes of ``weight_bytes`` (a GPU's share ``share`` of the model's layers) one decode step of ``batch`` tokens
-    reads: ``moe_read_fraction`` of them, or, where only the routed experts are quantized (MXFP4: they are a smaller share
-    of the bytes than of the weights), the bytes less the unpicked experts' own bytes at their own width on the GPU
-    (the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded)."""
-    if arch.moe is None or not weight_format(held_format_name(job)).experts_only:
-        return weight_bytes * moe_read_fraction(arch, batch)
-    used = experts_picked(arch, batch)
+    reads: all of them less the routed experts no token of the batch picks (``experts_picked``), at the bytes those
+    experts take in the held format (``memory.experts``: an FP8 or 4-bit checkpoint keeps its embeddings 16-bit, a
+    K-quant mix and MXFP4 give the experts their own types, so the experts are a different share of the bytes than
+    of the weights), those in the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded (not in ``weight_bytes``)."""
+    if arch.moe is None:
+        return weight_bytes
     offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
-    on_gpu = moe_layers(arch) - offloaded
-    unread = on_gpu * routed_expert_bytes_per_layer(arch, job) * (1 - used)
+    unread = (moe_layers(arch) - offloaded) * routed_expert_bytes_per_layer(arch, job) * (1 - experts_picked(arch, batch))
     return max(0.0, weight_bytes - unread * share)
