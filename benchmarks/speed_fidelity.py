@@ -55,7 +55,7 @@ from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
-from advisor.core.speed.moe_reads import moe_read_fraction  # noqa: E402
+from advisor.core.speed.moe_reads import read_weight_bytes  # noqa: E402
 from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
@@ -254,7 +254,7 @@ def attention_of(row: dict[str, str]) -> dict[str, str]:
 #: Sources whose engines were built without a checkpoint, on their filler weights (random, or left unfilled,
 #: by version: tensorrt_llm/parameter.py). Speed does not depend on a dense model's weight values, but an MoE
 #: model's router decides from them which experts each token reads: with filler weights its choices are not a
-#: trained router's, which spreads a batch's tokens over the experts (``decode.moe_read_fraction``). Such
+#: trained router's, which spreads a batch's tokens over the experts (``moe_reads.experts_picked``). Such
 #: a row of an MoE model times a job no user runs, and is a known gap. TensorRT-LLM's 0.9.0 performance page
 #: builds every engine it documents with ``trtllm-build --model_config <config.json>`` from a config it prints
 #: ("Prepare a config json file"; GPT-J, Llama 2 7B and 70B, Falcon 180B) and documents no Mixtral build; three
@@ -353,8 +353,8 @@ def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
 
 def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, build, weights_bytes: float) -> float | None:
     """The most a decode row's quantity can be for its job: one step of the batch reads at least the
-    busiest GPU's weights (``weights_bytes``) — of an MoE model, the experts that uniform routing of the
-    batch touches (``decode.moe_read_fraction``), as trained routers balance them — at the card's
+    busiest GPU's weights (``weights_bytes``) — of an MoE model, less the experts that uniform routing of the
+    batch leaves unpicked (``moe_reads.read_weight_bytes``), as trained routers balance them — at the card's
     datasheet peak bandwidth; the prompt, the KV cache, compute and every overhead are left out. A GGUF prompt in
     micro-batches of at most ``MATVEC_MAX_TOKENS`` is such steps too, each of its micro-batch's tokens (the app's
     ``prefill._matvec_prefill_seconds``). None for a layer or pipeline split (its GPUs take turns) and for rows of
@@ -366,7 +366,8 @@ def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, bui
     if bandwidth <= 0 or weights_bytes <= 0:
         return None
     step_tokens = min(job.gguf_ubatch_tokens, job.context_len * job.batch) if matvec else job.batch
-    return in_row_unit(step_tokens * bandwidth / (weights_bytes * moe_read_fraction(arch, step_tokens)), row, job)
+    read = read_weight_bytes(arch, job, weights_bytes, step_tokens, 1 / job.n_gpus if job.n_gpus > 1 else 1.0)
+    return in_row_unit(step_tokens * bandwidth / read, row, job)
 
 
 def in_row_unit(tokens_per_s: float | None, row: dict[str, str], job: PlannedJob) -> float | None:
