@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import re
 import statistics
 import sys
 from dataclasses import dataclass
@@ -54,13 +53,13 @@ from advisor.core.job.choices import LLAMA_CPP_UBATCH, Parallel  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
-from advisor.core.speed.gguf_paths import FLOAT_FORMATS  # noqa: E402
 from advisor.core.speed.moe_reads import read_weight_bytes  # noqa: E402
 from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import sources  # noqa: E402  (benchmarks/sources.py)
+from build_eras import pre_graph_build, pre_matrix_mmq_build, pre_v1_vllm  # noqa: E402  (benchmarks/build_eras.py)
 
 CSV = ROOT / "tests/data/speeds.csv"
 GPU_IDS = {"a100 80gb": "a100-80gb-sxm", "a100": "a100-80gb-sxm", "a100 40gb": "a100-40gb-sxm", "h20 96gb": "h20", "h200 sxm 141gb": "h200-sxm",
@@ -281,68 +280,6 @@ def other_backend(row: dict[str, str]) -> str | None:
             "(CUDA, ROCm, Metal)")
 
 
-#: llama.cpp's CUDA decode replays a CUDA graph per token on compute capability 8.0 and later since PR #6766
-#: (merged 2024-05-08 as bc4bba36; described 2024-04-19, so rows of April 2024 ran builds without it) and on 7.x since PR #25749 (merged before 2026-08-25: PR #27721 of that date describes the gate
-#: at GGML_CUDA_CC_VOLTA; its own date is not in this workplace's stores), the builds the app models
-#: (``gguf_decode.host_launched``).
-CUDA_GRAPHS_SINCE = (((8, 0), "2024-05-08"), ((7, 0), "2026-08"))
-#: vLLM replays a CUDA graph per decode step since v0.2.6 (released 2023-12-17; its PR #2154 of that day already
-#: exempts GPTQ models from the graphs), the behaviour the app models for it (``engine_speed.CUDA_GRAPH_ENGINES``).
-VLLM_CUDA_GRAPHS_SINCE = "2023-12-17"
-
-
-def build_date(row: dict[str, str]) -> str:
-    """The date of the build a row timed: the one its ``engine_version`` states ('acbed3ef (2023-10-06)'), else its
-    ``source_date`` ('' when neither says)."""
-    m = re.search(r"\((\d{4}-\d{2}-\d{2})\)", row.get("engine_version") or "")
-    return m.group(1) if m else (row.get("source_date") or "").strip()
-
-
-def pre_graph_build(row: dict[str, str], gpu) -> str | None:
-    """Why a decode row of a build before CUDA graphs is not scored (llama.cpp on its card's compute capability,
-    ``CUDA_GRAPHS_SINCE``; vLLM, ``VLLM_CUDA_GRAPHS_SINCE``); None otherwise. Such a build launched every kernel of a
-    token from the host: a known gap (the app models current builds and has no build option), not scored."""
-    date = build_date(row)
-    if row["group"] != "decode" or not date:
-        return None
-    if row["engine"] == "vllm":
-        since, what = VLLM_CUDA_GRAPHS_SINCE, f"a vLLM build before CUDA graphs (v0.2.6 of {VLLM_CUDA_GRAPHS_SINCE})"
-    elif row["engine"] in ("llama.cpp", "ollama") and gpu.cc is not None:
-        since = next((d for cc, d in CUDA_GRAPHS_SINCE if gpu.cc >= cc), "")
-        what = f"a llama.cpp build before CUDA graphs on compute capability {gpu.compute_capability}"
-    else:
-        return None
-    if date < since:
-        return (f"known gap: {what} (dated {date}): every kernel of a token launched from the host; the app models "
-                "current builds")
-    return None
-
-
-#: When llama.cpp's quantized prompts reached each AMD family's matrix units (MMQ on MFMA or WMMA); before it, MMQ ran
-#: there on the vector units, several times slower: (gfx prefix, family, first date, PR). PR #17576 ("HIP: enable
-#: WMMA-MMQ INT kernels for RDNA 3", described 2025-11-28, merged after it; no row is dated between the two); PR #17156
-#: ("HIP: WMMA-MMQ kernels for RDNA 4", described 2025-11-10); PR #14624 ("HIP: Enable Matrix cores for MMQ Kernels,
-#: Enable stream-K for CDNA 3", described 2025-07-10, reviewed until 2025-07-22); PR #14949 ("HIP: enable mfma mmq on
-#: gfx908 and gfx90a for select datatypes and shapes", described 2025-07-29). The app models current builds: a
-#: quantized prompt on such a GPU dated before its PR is a known gap.
-AMD_MATRIX_MMQ_SINCE = (("gfx11", "RDNA 3", "2025-11-28", "#17576"), ("gfx12", "RDNA 4", "2025-11-10", "#17156"),
-                        ("gfx942", "CDNA 3", "2025-07-10", "#14624"), ("gfx90a", "CDNA 2", "2025-07-29", "#14949"),
-                        ("gfx908", "CDNA 1", "2025-07-29", "#14949"))
-
-
-def pre_matrix_mmq_build(row: dict[str, str], gpu) -> str | None:
-    """Why a llama.cpp quantized prompt on an AMD GPU of a build before MMQ used its matrix units is not scored
-    (``AMD_MATRIX_MMQ_SINCE``); None otherwise."""
-    if row["engine"] not in ("llama.cpp", "ollama") or row["group"] != "prefill" or row["weights"].lower() in FLOAT_FORMATS:
-        return None
-    date, target = build_date(row), gpu.gfx_target or ""
-    for prefix, family, since, pr in AMD_MATRIX_MMQ_SINCE:
-        if target.startswith(prefix) and date and date < since:
-            return (f"known gap: a llama.cpp build before matrix-unit MMQ on {family} ({target}, dated {date}; PR {pr}): "
-                    "quantized prompts ran MMQ on the vector units; the app models current builds")
-    return None
-
-
 def filler_weight_moe(row: dict[str, str], arch: ModelArch) -> str | None:
     """Why an MoE row measured on filler weights is not scored (``FILLER_WEIGHT_SOURCES``); None otherwise."""
     why = FILLER_WEIGHT_SOURCES.get(row.get("url", "").strip())
@@ -411,15 +348,15 @@ def evaluate(row: dict[str, str], catalog) -> Outcome:
 
 
 def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
-    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a llama.cpp or vLLM build
-    before CUDA graphs or before matrix-unit MMQ on AMD, machines whose network is not stated); None to score it."""
+    """Why the row is not scored before any estimate (its job, another backend, a filler MoE, a build of an era the app
+    does not model: ``build_eras``, machines whose network is not stated); None to score it."""
     if isinstance(job, str):
         return job
     backend = other_backend(row)
     if backend is not None:
         return backend
-    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_matrix_mmq_build(row, gpu)
-            or unstated_network(row))
+    return (filler_weight_moe(row, arch) or pre_graph_build(row, gpu) or pre_v1_vllm(row)
+            or pre_matrix_mmq_build(row, gpu) or unstated_network(row))
 
 
 def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[float | None, str | None]:

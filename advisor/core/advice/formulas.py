@@ -131,14 +131,23 @@ def _device_memory() -> tuple[Formula, ...]:
     )
 
 
+def _quant_kernels_words() -> str:
+    """The per-layer time of the dequantizing kernels (``engine_speed.QUANT_KERNEL_S_PER_LAYER``), for the widths
+    whose fit found one (a fitted 0 is left out)."""
+    times = [f"{seconds * 1e3:.2f} ms ({width})" for width, seconds in
+             (("4-bit", engine_speed.QUANT_KERNEL_S_PER_LAYER["int4"]), ("8-bit", engine_speed.QUANT_KERNEL_S_PER_LAYER["int8"]))
+             if round(seconds * 1e3, 2) > 0]
+    if not times:
+        return ""
+    return (" — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed plus " + " or ".join(times)
+            + " a layer for the dequantizing kernels")
+
+
 def _speed() -> tuple[Formula, ...]:
     """Decode, prefill and training speed."""
     return (
         Formula(term="Decode speed", formula="kernel by kernel: the weight GEMMs, max(weight bytes / (bandwidth × b), "
-                "FLOPs / (peak × c)) — with GPTQ, AWQ or 8-bit weights in vLLM, SGLang, TensorRT-LLM or DeepSpeed "
-                f"plus {engine_speed.QUANT_KERNEL_S_PER_LAYER['int4'] * 1e3:.2f} ms (4-bit) or "
-                f"{engine_speed.QUANT_KERNEL_S_PER_LAYER['int8'] * 1e3:.2f} ms (8-bit) a layer for the dequantizing "
-                "kernels, plus each layer's small kernels (norms, RoPE, cache stores, the attention, adds): the "
+                f"FLOPs / (peak × c)){_quant_kernels_words()}, plus each layer's small kernels (norms, RoPE, cache stores, the attention, adds): the "
                 "engine's own time a layer (below), and in llama.cpp and Ollama "
                 f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.3g} ms a MoE "
                 "layer for its routing and expert dispatch kernels, with LLM.int8 weights in transformers plus "

@@ -111,12 +111,14 @@ SIBLING = {Engine.SGLANG: Engine.VLLM, Engine.TENSORRT_LLM: Engine.VLLM, Engine.
 # benchmarks; its floor by the host time of quantized Linears (``LINEAR_HOST_S``) beside it. vLLM's bandwidth share sits
 # at the prior (within the fit's 1 % tie of the best) once a step leaves an untied input embedding unread (ninth
 # session; ``decode.unread_embedding_bytes``); its builds before CUDA graphs (MLC's llm-perf-bench, 2023-10) are a known
-# gap (``speed_fidelity.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
+# gap (``build_eras.pre_graph_build``); 0.80 since the eleventh session, fitted with its layers' small kernels
 # (``kernels_s_per_layer``, 0.04 ms), which a share alone had spread over every card's bandwidth; compute 0.43 -> 0.42
 # in the twelfth with 25 more cards' measured matmul shares (``matmul_rates``), back to 0.43 in the fourteenth with the
 # benchmark's rows over NVLink run on bridged pairs (``speed_fidelity.bridged``); in the seventeenth, with 45 more rows' hosts found in their sources (``host_cpu``), bandwidth 0.81, compute at the prior (0.42) and the floor 0.15 ms a layer (0.16); in the eighteenth, with 84 more
 # rows' hosts (jiawei-ju's Colab T4s among them) and the exponent fitted with each host at its own mark, bandwidth 0.79
-# and its layers' small kernels 0.03 ms; 0.80 and 0.04 ms in the twentieth, all-reduces by ``hardware.allreduce`` (TRT-LLM 0.75). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
+# and its layers' small kernels 0.03 ms; 0.80 and 0.04 ms in the twentieth, all-reduces by ``hardware.allreduce`` (TRT-LLM 0.75);
+# 0.84 and compute 0.52 in the twenty-fourth, fitted on the V1 engine's rows alone (releases before v0.8.0 a known gap,
+# ``build_eras.pre_v1_vllm``: one share over both had read V0 rows 9 % fast and V1 rows 8 % slow). llama.cpp is fitted with its decode kernels (``gguf_decode``: the issue slots
 # a weight takes, the host's time per layer where no CUDA graph is replayed, a MoE layer's dispatch and every layer's
 # small kernels), its compute share left at the prior (its prompts' kernel paths have their own, ``GGUF_PATH_COMPUTE``);
 # its bandwidth share moved by 5-7 % with each round of rows (0.67, 0.72, 0.68, 0.72), about its uncertainty, and to
@@ -126,7 +128,7 @@ FITTED: dict[Engine, EngineSpeed] = {
     Engine.LLAMA_CPP: EngineSpeed(bandwidth=0.78, compute=PRIOR_COMPUTE, floor_s_per_layer=0.0, kv_bandwidth=None,
                                   kernels_s_per_layer=0.035e-3),
     Engine.TRANSFORMERS: EngineSpeed(bandwidth=0.61, compute=0.45, floor_s_per_layer=0.83e-3, kv_bandwidth=0.0238),
-    Engine.VLLM: EngineSpeed(bandwidth=0.80, compute=PRIOR_COMPUTE, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
+    Engine.VLLM: EngineSpeed(bandwidth=0.84, compute=0.52, floor_s_per_layer=0.15e-3, kv_bandwidth=None,
                              kernels_s_per_layer=0.04e-3),
     Engine.TENSORRT_LLM: EngineSpeed(bandwidth=0.75, compute=0.54, floor_s_per_layer=0.07e-3, kv_bandwidth=None,
                                      kernels_s_per_layer=0.04e-3),
@@ -217,23 +219,16 @@ CUDA_GRAPH_ENGINES = frozenset(e for e in Engine if e.pooled)
 
 #: Seconds a decode step adds per layer, on the GPU, when the weights are integer-quantized and the engine
 #: multiplies them with a dequantizing kernel (vLLM's and SGLang's Marlin / GPTQ / AWQ kernels), in the
-#: ``CUDA_GRAPH_ENGINES``, by kernel family (``QUANT_FAMILY``). A share of the bandwidth would not do: in the
-#: calibration rows the 4-bit rate's gain over the 16-bit one grows with the model (Qwen2.5 on vLLM 0.6.3,
-#: A100, batch 1: 7B 1.8x, 14B 2.0x, 32B 2.4x, where the bytes fall 3.5x), the signature of a fixed cost per
-#: layer (per quantized GEMM launched, whatever its size) rather than of a slower stream. Fitted by
-#: ``benchmarks/speed_calibration.py`` (``fit_quant``) on the CUDA-graph engines' calibration rows with
-#: GPTQ, AWQ and 8-bit weights; 0 before (seventh session, 2026-11-26). Checked across sources: fitted on
-#: the vLLM rows alone it is the same (``test_engine_speed``; the SGLang AWQ rows of Qwen3's H20 page it had taken from 47 % to
-#: 9 % until SGLang ran on vLLM's kernels, ninth session).
-#: The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes' 8-bit weights in these
-#: engines it is a lower bound. 0.03 ms while those rows were read as LLM.int8's 8.0 bits a weight; 0.02 ms (fifth
-#: session) with the 8.19 bits of 8-bit GPTQ at group 128. The 4-bit figure 0.07 ms (sixth session) with the Qwen3 presets'
-#: SGLang AWQ rows; 0.06 and 0.03 ms (seventh session) with SGLang refitted on round 11-12's rows; 0.07 (eighth) with
-#: SGLang's KV share its kernels' and vLLM's builds before CUDA graphs out of the fit; the 8-bit one 0.04 ms (ninth) once a
-#: step leaves an untied input embedding unread. The 4-bit one 0.05 ms (eleventh) once every layer's small kernels have their
-#: own time (``kernels_s_per_layer``), with rounds 23-24's AWQ rows (RTX 3090s, A100s); 0.07 and 0.06 ms (twentieth) once an
-#: all-reduce over NVLink is the engine's one-shot kernel (``hardware.allreduce``): Qwen's 72B GPTQ / AWQ rows on two A100s.
-QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.07e-3, "int8": 0.06e-3}
+#: ``CUDA_GRAPH_ENGINES``, by kernel family (``QUANT_FAMILY``): a fixed cost per layer (per quantized GEMM launched,
+#: whatever its size) rather than a slower stream. Fitted by ``benchmarks/speed_calibration.py`` (``fit_quant``) on the
+#: CUDA-graph engines' calibration rows with GPTQ, AWQ and 8-bit weights. From the seventh to the twenty-third session
+#: 0.02-0.07 ms, set mostly by vLLM 0.6.3's rows (Qwen2.5 on an A100 at batch 1: the 4-bit rate's gain over 16 bits
+#: grew with the model, 7B 1.8x, 14B 2.0x, 32B 2.4x, where the bytes fall 3.5x), while newer releases' rows decoded
+#: faster than it allowed; 0.00 and 0.01 ms since the twenty-fourth, with vLLM's releases before its V1 engine a known
+#: gap (``build_eras.pre_v1_vllm``): its 28 calibration rows with integer weights show no fixed cost beyond the 16-bit
+#: rows' own small kernels. The 8-bit figure comes from GPTQ-Int8 rows (``gptq-int8``): applied to bitsandbytes'
+#: 8-bit weights in these engines it is a lower bound.
+QUANT_KERNEL_S_PER_LAYER: dict[str, float] = {"int4": 0.00e-3, "int8": 0.01e-3}
 #: Which weight formats (``advisor.core.memory.formats``) those kernels read, by family.
 QUANT_FAMILY = {"gptq": "int4", "awq": "int4", "gptq-int8": "int8", "int8": "int8"}
 

@@ -208,12 +208,14 @@ def fp32_lanes_per_sm(architecture: str) -> int:
 
 # torch.compile (``PlannedJob.compile``): Inductor fuses the elementwise work between the matmuls
 # (norms, activations, rotary, residual adds) into fewer kernels, so a step spends less time off the
-# tensor cores. Training throughput × 1.16: torchtitan docs/performance.md at d4c86e37 (Llama 3.1 8B,
-# FSDP, H100, selective checkpointing; a calibration source), Table 1, FSDP 5,762 -> FSDP +
-# torch.compile 6,667 TPS/GPU on 8 GPUs and 5,605 -> 6,514 on 128 (geometric mean of the two pairs,
-# printed by benchmarks/speed_calibration.py). Those rows infer their sequence length (trusted=no);
-# both rows of a pair share it, so their ratio does not depend on it.
-TRAIN_COMPILE_SPEEDUP = 1.16
+# tensor cores. Training throughput × 1.18, the geometric mean of the calibration sources' pairs with and without
+# it (printed by benchmarks/speed_calibration.py): torchtitan docs/performance.md at d4c86e37 (Llama 3.1 8B,
+# FSDP, H100, selective checkpointing), Table 1, FSDP 5,762 -> FSDP + torch.compile 6,667 TPS/GPU on 8 GPUs and
+# 5,605 -> 6,514 on 128; torchtitan PR #1690's Qwen3-32B on 8 H100s; and (twenty-fourth session, 1.16 before) a
+# torchtitan study on 8 GB200s (daddyofadoggy/blog at db07f840: Llama 3.1 8B FSDP 18,831 -> 20,849, Qwen3-32B
+# FSDP 4 x TP 2 3,274 -> 4,249). Several of those rows infer a setting (trusted=no); both rows of a pair share it,
+# so their ratio does not depend on it.
+TRAIN_COMPILE_SPEEDUP = 1.18
 # QLoRA dequantizes each 4-bit weight to bf16 before every matmul (bitsandbytes
 # dequantize_4bit: read 4-bit codes + scales, write bf16), a memory-bound kernel. Bytes per
 # weight moved: 0.5 read + 2 written + 2 read back by the matmul.

@@ -23,7 +23,7 @@ from advisor.core.hardware.records import ResolvedBuild
 #: chip), LLM.int8's waits for the GPU (``engine_speed.BNB_INT8_S_PER_LINEAR``).
 REFERENCE_HOST_MARK = 2161
 REFERENCE_HOST_CPU = "EPYC 7742"
-HOST_TIME_EXPONENT = 2.0
+HOST_TIME_EXPONENT = 2.1
 #: The marks of the hosts the exponent was fitted on: the stated hosts of the calibration rows whose estimate the host
 #: time moves (by 5 % or more: ``benchmarks/speed_calibration.py`` ``fitted_host_marks``), from Google Cloud's N1 VM
 #: (1,637) to the EPYC 7J13 (2,451). Rows on faster hosts were measured (the Ryzen 5 9600X's, 4,567) but on steps the GPU
