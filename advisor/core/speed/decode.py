@@ -86,11 +86,16 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
         notes.append("decode speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
     gpus = r.build.gpus[:planned.n_gpus]
-    floor = max(_engine_floor(arch, planned, gpus, r.build.host_single_thread_mark), _gguf_floor(arch, planned, gpus))
+    engine_floor = _engine_floor(arch, planned, gpus, r.build.host_single_thread_mark)
+    serial = engine_floor if planned.engine in _es.SERIAL_FLOOR_ENGINES else 0.0  # after the GPU's step, not beside it
+    floor = max(engine_floor - serial, _gguf_floor(arch, planned, gpus))
     if planned.engine.gguf and moe_layers(arch):
         notes.append(f"{planned.engine.label} routes each token through its experts with kernels of their own: "
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
                      f"{moe_layers(arch)} MoE layers, whatever the GPU")
+    if (reads := gguf_decode.kv_reads_per_step(arch, planned, gpus)) > 1:
+        notes.append(f"{planned.engine.label} on Apple GPUs reads the KV cache once per query head: {reads} times a step "
+                     f"for this model's {arch.n_heads} query heads over {arch.n_kv_heads} KV heads (long contexts slow more)")
     linears = linear_calls_per_token(arch)
     if bnb := _es.bnb_int8_s_per_linear(planned.engine, planned.weights):
         notes.append(f"LLM.int8 weights: each of the {linears} linear layers a token passes makes the host wait for the "
@@ -105,10 +110,16 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
     rates = per_head_attention_flops_per_s(r.build, planned.n_gpus) if per_head else (None,) * len(bws)
     unread = unread_embedding_bytes(arch, planned)  # the input embedding: only the step's rows are gathered
     if sp.stages > 1 and planned.parallel is Parallel.PP and planned.batch > 1:
-        return _pipelined(arch, planned, r, bws, sp, whole_w - unread, floor, rates)
-    if sp.stages > 1:
-        return _layer_split(arch, planned, r, bws, sp, whole_w - unread, floor, rates, notes)
-    return _tensor_split(arch, planned, r, bws, mem.weights - unread / sp.tp, sp, floor, rates, notes)
+        step = _pipelined(arch, planned, r, bws, sp, whole_w - unread, floor, rates)
+    elif sp.stages > 1:
+        step = _layer_split(arch, planned, r, bws, sp, whole_w - unread, floor, rates, notes)
+    else:
+        step = _tensor_split(arch, planned, r, bws, mem.weights - unread / sp.tp, sp, floor, rates, notes)
+    if serial:
+        notes.append(f"{planned.engine.label} adds ~{serial * 1e3:.0f} ms of its own host work to each step "
+                     f"({host_cpu.host_words(r.build, planned.engine.gguf)})")
+    total, mem_t, comp_t, comm_t = step
+    return total + serial, mem_t, comp_t, comm_t
 
 
 def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
@@ -214,13 +225,14 @@ def linear_calls_per_token(arch: ModelArch) -> int:
     return arch.n_layers * 4 + (arch.n_layers - n_moe + n_moe * experts) * mlp_matrices(arch)
 
 
-def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:
+def _step_work(arch: ModelArch, planned: PlannedJob, r: Run) -> _StepWork:
     """The step's work, the same under a layer split and a tensor split."""
     e = engine_speed(planned.engine)
     return _StepWork(
         e=e,
         frac=moe_read_fraction(arch, planned.batch),
-        kv_whole=kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine),
+        kv_whole=kv_cache_bytes(arch, planned.context_len, planned.batch, planned.kv_dtype, planned.engine)
+        * gguf_decode.kv_reads_per_step(arch, planned, r.build.gpus[:planned.n_gpus]),
         kv_share=e.kv_share(planned.batch),
         per_head=planned.decode_attention is DecodeAttention.PER_HEAD,
         attn_whole=planned.batch * attention_flops_per_token(arch, planned.context_len),
@@ -231,7 +243,7 @@ def _step_work(arch: ModelArch, planned: PlannedJob) -> _StepWork:
 def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float,
                  floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """A layer split: the GPUs take turns, each on its share of the layers, handing one activation on."""
-    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned)
+    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned, r)
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
@@ -260,7 +272,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
                   sp: Split, floor: float, rates: tuple[float | None, ...], notes: list[str]) -> DecodeStep:
     """One GPU, or ``sp.tp`` GPUs each reading 1/t of every layer (``read_w``: the busiest GPU's weight bytes a step
     streams)."""
-    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned)
+    e, frac, kv_whole, kv_share, per_head, attn_whole, fixed = _step_work(arch, planned, r)
     kv_gpu = per_gpu_kv(arch, kv_whole, sp.tp, 1)
     known_rates = all_known(rates)
     rate = min(known_rates, default=None) if known_rates is not None else None
@@ -309,7 +321,8 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
     m = min(sp.stages, job.batch)
     per_mb = -(-job.batch // m)
     frac = moe_read_fraction(arch, per_mb)
-    kv_mb = kv_cache_bytes(arch, job.context_len, job.batch, job.kv_dtype, job.engine) / m
+    kv_mb = (kv_cache_bytes(arch, job.context_len, job.batch, job.kv_dtype, job.engine) / m
+             * gguf_decode.kv_reads_per_step(arch, job, r.build.gpus[:job.n_gpus]))
     attn_mb = job.batch * attention_flops_per_token(arch, job.context_len) / m
     kv_share = e.kv_share(per_mb)
     per_head = job.decode_attention is DecodeAttention.PER_HEAD

@@ -8,7 +8,7 @@ Five numbers per engine turn the roofline of ``advisor.core.speed.inference`` in
   compute-bound (large-batch) decode, on a card whose matmuls reach a typical share of their peak
   (``flops.matmul_share`` scales it for cards measured to reach more or less);
 * ``floor_s_per_layer``: the host's time per layer per decode step (kernel launches, Python,
-  sampling): a step is never shorter than that times the layers, however fast the GPU;
+  sampling): a step is never shorter than that times the layers (added to it: ``SERIAL_FLOOR_ENGINES``);
 * ``kv_bandwidth``: share of peak bandwidth the attention reaches reading the KV cache of one
   sequence (None: ``bandwidth``). Kernels that parallelise only over batch × heads leave most of
   the GPU idle when one sequence decodes over a long context (FlashAttention-2 without split-KV;
@@ -38,13 +38,12 @@ An engine not fitted takes a named sibling's constants (``SIBLING``), else the p
 Refit with ``.venv/bin/python benchmarks/speed_calibration.py`` (it prints this table).
 
 Calibration sources (trusted rows, 2026-11-25):
-* transformers, vLLM: Qwen2.5 speed benchmark, QwenLM/Qwen2.5 docs/source/benchmark/
-  speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1 to 129,024 tokens, 2,048 generated);
+* transformers (and vLLM 0.6, a known gap since the 24th session): Qwen2.5 speed benchmark, QwenLM/Qwen2.5
+  docs/source/benchmark/speed_benchmark.rst at a912d239 (A100 80GB, batch 1, input 1-129,024 tokens, 2,048 out);
 * transformers, SGLang: Qwen3 speed benchmark, QwenLM/Qwen3 docs/source/getting_started/
   speed_benchmark.md at c7f51a1a (H20 96GB, batch 1, input 1);
 * transformers: this project's measurement on one H100 SXM, tests/data/device/h100-sxm-2026-11-26.jsonl
-  (benchmarks/gpu_measure.py, transformers 5.17, Llama 3.1 8B and 3.2 1B shapes, batch 1-32, prompts of
-  128-8,192 tokens; the only transformers prefill rows);
+  (benchmarks/gpu_measure.py, transformers 5.17, Llama 3.1 8B and 3.2 1B shapes, batch 1-32, prompts of 128-8,192);
 * TensorRT-LLM (its compute share and the per-head attention share, ``PER_HEAD_ATTENTION_SHARE``):
   NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md at 1555478c (v0.5.0, H200 FP8, batch 32-1024)
   and blogs/Falcon180B-H200.md at 3c44cb97 (v0.7a, one H200, batch 96-960); since the tenth session
@@ -145,19 +144,25 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: SXM over 1, 2 and 4 GPUs (1.02, 1.06, 1.11; Qwen2.5-32B over 2: 1.02), kubesimplify's DGX Spark (1.00),
 #: XianghaoKong's A100 80GB PCIe (1.14, a 1.5B model the host bounds), yuqiz7's H100 SXM with FP8 weights (0.96);
 #: untrusted pairs agree (varad-more's A10G, 0.96-1.02 over seven models; ree2raz's L4, 1.00), but for SGLang run
-#: with its CUDA graphs off (ehzawad's RTX A5000, 0.51). Fitted on its own rows in full, SGLang had a bandwidth share of 0.41 against vLLM's
-#: 0.72 (about 57 % of vLLM's speed where the weights bound the step): 22 of its 33 calibration rows are one page,
+#: with its CUDA graphs off (ehzawad's RTX A5000, 0.51). Fitted on its own rows in full, SGLang had a bandwidth share
+#: of 0.41 against vLLM's 0.72 (57 % of vLLM's speed where the weights bound the step): 22 of its 33 rows are one page,
 #: Qwen3's H20 speed benchmark (SGLang 0.4.6.post1), where SGLang decodes Qwen3-32B BF16 slower than eager
 #: transformers on the same card (20.7 against 26.2 tokens/s), the one source with no vLLM beside it. Its floor alone
 #: is best at 0.12 ms a layer whether each row or each source weighs the same; the fit keeps 0.14 ms, within its 1 %
-#: tie of the best and nearest vLLM's 0.16 then (0.15 since the seventeenth session; benchmarks/README.md, ninth session). Ollama's runner multiplies with
-#: llama.cpp's ggml kernels (its Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under
-#: llama-server; ollama at fb307609): only its host's time per layer where the host launches the kernels one by one (a
-#: Mac's Metal; ``decode._engine_floor``) is its own. Fitted on its own rows in full (M-series Macs, RTX 3060-5080s)
-#: its bandwidth share was 0.70 against llama.cpp's 0.76, at the same error (138 calibration rows, mean |ln err| 0.209;
-#: 0.208 on llama.cpp's kernels, twelfth session). Only those floors are declared here.
-SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.47e-3, Engine.SGLANG: 0.14e-3}
+#: tie of the best (benchmarks/README.md, ninth session). Ollama's runner multiplies with llama.cpp's ggml kernels (its
+#: Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under llama-server): only its host's
+#: time per layer where the host launches the kernels one by one (a Mac's Metal; ``decode._engine_floor``) is its own.
+#: Fitted in full on its own rows its bandwidth share was 0.70 against llama.cpp's 0.76 at the same error (twelfth
+#: session); since the twenty-fourth its host time follows the GPU's step (``SERIAL_FLOOR_ENGINES``): 0.11 ms a layer,
+#: mean |ln err| 0.203 on its 138 rows (0.47 ms as the longer of the two: 0.211; famstack-dev/local-llm-bench's Mac
+#: decode grows with the context from its first tokens on, which a floor that hides the GPU's work cannot do).
+SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.11e-3, Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
+#: Engines whose host time per token (``floor_s_per_layer``) follows the GPU's step instead of overlapping it: the
+#: step is the kernels' time plus that host time. Ollama's runner samples, detokenizes and checks stop strings between
+#: ``llama_decode`` calls, which wait for the GPU (runner/llamarunner/runner.go at b68f5047, ``processBatch``);
+#: llama.cpp's own host time on Metal is its kernels' encoding, overlapped (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``).
+SERIAL_FLOOR_ENGINES = frozenset({Engine.OLLAMA})
 
 
 def _on_siblings(own: dict[Engine, float], field: str) -> dict[Engine, EngineSpeed]:

@@ -40,8 +40,12 @@ cannot be shorter than the host's time per layer (``HOST_LAUNCHED_S_PER_LAYER``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from advisor.core.hardware.backend import Backend
 from advisor.core.hardware.records import Gpu
+from advisor.core.job.job import Job
+from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.speed.flops import fp32_lanes_per_sm
 
 #: Threads one unit issues an instruction to per clock: NVIDIA SM (4 schedulers x 32), Apple GPU core
@@ -161,3 +165,22 @@ def host_floor_s_per_layer(gpu: Gpu) -> float:
     """The host's least time per layer of a decode step on this GPU (``HOST_LAUNCHED_S_PER_LAYER`` where it
     launches the kernels one by one, else 0)."""
     return HOST_LAUNCHED_S_PER_LAYER if host_launched(gpu) else 0.0
+
+
+def kv_reads_per_step(arch: ModelArch, job: Job, gpus: Sequence[Gpu]) -> int:
+    """How many times a GGUF engine's decode step reads the KV cache: once, or on Apple GPUs once per query head of
+    each KV head's group (n_heads / n_kv_heads). Metal's attention kernels give each query head a threadgroup of its
+    own that loads its KV head's cache: with flash attention ``kernel_flash_attn_ext_vec`` (grid over query heads
+    ``iq2``, each reading K and V at ``ikv2 = iq2/(ne02/ne_12_2)``), without it the K*Q and V*softmax mat-vecs
+    (``kernel_mul_mv_*``: one threadgroup per ``src1`` head ``i12``, reading ``src0`` at ``i12/r2``;
+    ggml/src/ggml-metal/ggml-metal.metal at 177ab454). Chosen on the one calibration source that times a Mac's
+    decode over a growing context (famstack-dev/local-llm-bench, Ollama on an M1 Max: a step grew by 25 ms over
+    12.4k tokens of Llama 3.1 8B, 4 query heads a KV head, and by 46 ms over 15.4k of Qwen3-30B-A3B, 8 a KV head,
+    about 1.2 x those re-reads at the card's bandwidth, where reading the cache once would add 5 ms to each).
+    CUDA and ROCm rows show no such growth (their kernels share a KV head's loads across its query heads). MLA
+    (one latent head for all query heads) is left at one read: no row times it on a Mac."""
+    if not job.engine.gguf or arch.attention.kind is AttentionKind.MLA:
+        return 1
+    if not gpus or any(g.backend is not Backend.METAL for g in gpus):
+        return 1
+    return max(1, arch.n_heads // arch.n_kv_heads)

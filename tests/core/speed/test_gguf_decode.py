@@ -192,3 +192,37 @@ def test_every_layer_adds_its_small_kernels_to_a_llama_cpp_step(catalog, monkeyp
         assert 1 / a - 1 / b == pytest.approx(per_layer * layers, rel=0.02)
     slowdown = [b / a for a, b in zip(with_, without)]
     assert slowdown[0] > slowdown[1] > 1 and slowdown[0] > slowdown[2] > 1
+
+
+def test_metal_reads_the_kv_cache_once_per_query_head(catalog):
+    # Llama 3.1 8B: 32 query heads over 8 KV heads; Metal's attention kernels load a KV head once per query head
+    arch, g = catalog.models["llama-3.1-8b"], catalog.gpus
+    job = PlannedJob(engine="ollama", weights="q4_k_m")
+    assert gd.kv_reads_per_step(arch, job, (g["apple-m1-max-32gb"],)) == 4
+    assert gd.kv_reads_per_step(arch, PlannedJob(engine="llama.cpp", weights="q4_k_m"), (g["apple-m1-max-32gb"],)) == 4
+    assert gd.kv_reads_per_step(arch, job, (g["rtx-4090"],)) == 1  # CUDA shares a KV head's loads
+    assert gd.kv_reads_per_step(arch, PlannedJob(engine="transformers", weights="bf16"),
+                                (g["apple-m1-max-32gb"],)) == 1  # not a GGUF engine's kernels
+    assert gd.kv_reads_per_step(catalog.models["deepseek-v3"], job, (g["apple-m1-max-32gb"],)) == 1  # MLA: no row
+
+
+def test_a_macs_decode_slows_with_the_context_by_the_query_heads_re_reads(catalog):
+    # The step's growth from 128 to 16,384 tokens generated from an empty context (a step at the middle of the
+    # generation, half of each): the KV bytes read 4 times over on the M1 Max (Llama 3.1 8B's GQA), once on a CUDA
+    # card; the Mac's note says why.
+    arch = catalog.models["llama-3.1-8b"]
+
+    def step_s(gpu, context):
+        job = PlannedJob(engine="llama.cpp", weights="q4_k_m", context_len=context, prompt_tokens=0)
+        speed = estimate(arch, job, gpu_build(catalog, gpu, 1)).speed
+        return 1 / speed.decode_tokens_per_s, speed.notes
+
+    (short, _), (long, notes) = step_s("apple-m1-max-32gb", 128), step_s("apple-m1-max-32gb", 16384)
+    kv = 2 * 8 * 128 * 2 * 32 * (16384 - 128) / 2  # K and V, 8 KV heads of 128, f16, 32 layers
+    bw = catalog.gpus["apple-m1-max-32gb"].mem_bandwidth_gb_per_s * 1e9 * engine_speed(Engine.LLAMA_CPP).kv_share(1)
+    assert long - short == pytest.approx(4 * kv / bw, rel=0.05)
+    assert any("reads the KV cache once per query head: 4 times" in n for n in notes)
+    (short, _), (long, notes) = step_s("rtx-4090", 128), step_s("rtx-4090", 16384)
+    bw = catalog.gpus["rtx-4090"].mem_bandwidth_gb_per_s * 1e9 * engine_speed(Engine.LLAMA_CPP).kv_share(1)
+    assert long - short == pytest.approx(kv / bw, rel=0.05)
+    assert not any("once per query head" in n for n in notes)
