@@ -38,7 +38,7 @@ FP8_WEIGHT_FEATURES = {Engine.VLLM: Feature.FP8_VLLM, Engine.TRANSFORMERS: Featu
 #: Who runs MXFP4 experts (gpt-oss's checkpoint, or its MXFP4_MOE GGUF in llama.cpp and Ollama, which share ggml's
 #: kernels); every other engine that loads the checkpoint is refused (``Feature.MXFP4_OTHER``).
 MXFP4_FEATURES = {Engine.LLAMA_CPP: Feature.MXFP4_GGML, Engine.OLLAMA: Feature.MXFP4_GGML, Engine.VLLM: Feature.MXFP4_VLLM,
-                  Engine.TRANSFORMERS: Feature.MXFP4_TRANSFORMERS}
+                  Engine.TRANSFORMERS: Feature.MXFP4_TRANSFORMERS, Engine.SGLANG: Feature.MXFP4_SGLANG}
 FP8_KV_FEATURES = {Engine.TENSORRT_LLM: Feature.FP8_KV_TENSORRT_LLM, Engine.LLAMA_CPP: Feature.FP8_KV_LLAMA_CPP,
                    Engine.OLLAMA: Feature.FP8_KV_LLAMA_CPP}
 BNB_OPTIMIZERS = (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW, Optimizer.PAGED_ADAMW_8BIT)

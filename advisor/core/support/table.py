@@ -47,6 +47,7 @@ class Feature(StrEnum):
     MXFP4_GGML = "weights:mxfp4-ggml"
     MXFP4_VLLM = "weights:mxfp4-vllm"
     MXFP4_TRANSFORMERS = "weights:mxfp4-transformers"
+    MXFP4_SGLANG = "weights:mxfp4-sglang"
     MXFP4_OTHER = "weights:mxfp4-other"
 
     @property
@@ -70,7 +71,8 @@ FEATURE_LABELS = {
     Feature.FP8_TENSORRT_LLM: "TensorRT-LLM's FP8 weights", Feature.FP8_KV_TENSORRT_LLM: "TensorRT-LLM's FP8 KV cache",
     Feature.FP8_KV_LLAMA_CPP: "an FP8 KV cache in llama.cpp", Feature.FLASH_ATTENTION_2: "FlashAttention-2",
     Feature.MXFP4_GGML: "MXFP4 weights in llama.cpp's kernels", Feature.MXFP4_VLLM: "vLLM's MXFP4 weights",
-    Feature.MXFP4_TRANSFORMERS: "transformers' MXFP4 weights", Feature.MXFP4_OTHER: "MXFP4 weights",
+    Feature.MXFP4_TRANSFORMERS: "transformers' MXFP4 weights", Feature.MXFP4_SGLANG: "SGLang's MXFP4 weights",
+    Feature.MXFP4_OTHER: "MXFP4 weights",
 }
 
 
@@ -144,6 +146,9 @@ _VLLM_MXFP4 = ("vllm-project/recipes OpenAI/GPT-OSS.md at 59dc5f18: H100, H200, 
                "PRO R9700; 'works on Ampere devices by default, using ... Marlin MXFP4 MoE'")
 _HF_MXFP4 = ("transformers docs/source/en/quantization/mxfp4.md at ce0dfb5c: Triton >= 3.4 and 'NVIDIA GPU Compute "
              "Capability >= 7.5'; elsewhere the checkpoint is dequantized to bf16 at load")
+_SGLANG_MXFP4 = ("sgl-project/sglang python/sglang/srt/layers/quantization/mxfp4.py at bafa16ec (Mxfp4Config: "
+                 "get_min_capability 80; on ROCm from_config raises 'not support mxfp4 computation' unless "
+                 "mxfp_supported()) and python/sglang/srt/utils/common.py at 4e75f468 (mxfp_supported: gfx95x only)")
 _NOT_NVIDIA = "{what} runs on NVIDIA GPUs only; the {gpu} is {kind}"
 _NO_ENGINE = "choose another engine, such as llama.cpp"
 
@@ -247,6 +252,11 @@ RULES: tuple[Rule, ...] = (
          why="transformers keeps MXFP4 weights packed only on NVIDIA GPUs (compute capability 7.5 or newer) and "
              "unpacks them to 16 bits elsewhere; the {gpu} is {kind}",
          instead="choose llama.cpp, or BF16 weights to size the unpacked model"),
+    Rule(Feature.MXFP4_SGLANG, CUDA, R, _SGLANG_MXFP4, "SGLang 2026", min_cc=(8, 0), instead="choose llama.cpp"),
+    Rule(Feature.MXFP4_SGLANG, ROCM, R, _SGLANG_MXFP4, "SGLang 2026", gfx=("gfx950",), instead="choose llama.cpp"),
+    Rule(Feature.MXFP4_SGLANG, None, C, _SGLANG_MXFP4, "SGLang 2026",
+         why="SGLang runs MXFP4 weights on NVIDIA GPUs (compute capability 8.0 or newer) and MI350-class AMD GPUs only; "
+             "the {gpu} is {kind}", instead="choose llama.cpp"),
     Rule(Feature.MXFP4_OTHER, None, C, "this app's sources (none checked for this engine)", "-",
          why="this app has not confirmed that this engine runs gpt-oss's MXFP4 weights",
          instead="choose vLLM or llama.cpp"),

@@ -72,7 +72,8 @@ def test_the_format_in_a_buyer_s_words():
 
 @pytest.mark.parametrize(("engine", "feature"), [("llama.cpp", Feature.MXFP4_GGML), ("ollama", Feature.MXFP4_GGML),
                                                  ("vllm", Feature.MXFP4_VLLM), ("transformers", Feature.MXFP4_TRANSFORMERS),
-                                                 ("sglang", Feature.MXFP4_OTHER)])
+                                                 ("sglang", Feature.MXFP4_SGLANG),
+                                                 ("tensorrt-llm", Feature.MXFP4_OTHER)])
 def test_each_engine_asks_for_its_own_mxfp4_kernels(engine, feature):
     assert feature in job_features(PlannedJob(engine=engine, weights="mxfp4"))
 
@@ -81,7 +82,8 @@ def test_each_engine_asks_for_its_own_mxfp4_kernels(engine, feature):
     ("llama.cpp", "rtx-4090", True), ("llama.cpp", "rtx-3090", True), ("llama.cpp", "apple-m3-ultra-512gb", True), ("llama.cpp", "arc-a770", False),
     ("vllm", "h100-sxm", True), ("vllm", "a100-80gb-sxm", True), ("vllm", "t4", False),
     ("transformers", "t4", True), ("transformers", "tesla-p100-16gb-pcie", False),
-    ("sglang", "h100-sxm", False),
+    ("sglang", "h100-sxm", True), ("sglang", "t4", False), ("sglang", "mi300x", False), ("sglang", "mi355x", True),
+    ("tensorrt-llm", "h100-sxm", False),  # not confirmed by this app's sources
 ])
 def test_who_runs_mxfp4_where(catalog, engine, gpu, runs):
     found = refusals(PlannedJob(engine=engine, weights="mxfp4"), gpu_build(catalog, gpu, 1).gpus)

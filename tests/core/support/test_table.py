@@ -66,6 +66,8 @@ CASES = [
     (F.MXFP4_VLLM, "mi300x", True), (F.MXFP4_VLLM, "arc-pro-b60", False),
     (F.MXFP4_TRANSFORMERS, "tesla-p100-16gb-pcie", False), (F.MXFP4_TRANSFORMERS, "t4", True),
     (F.MXFP4_TRANSFORMERS, "mi300x", False), (F.MXFP4_OTHER, "h100-sxm", False),
+    (F.MXFP4_SGLANG, "h100-sxm", True), (F.MXFP4_SGLANG, "a100-80gb-sxm", True), (F.MXFP4_SGLANG, "t4", False),
+    (F.MXFP4_SGLANG, "mi355x", True), (F.MXFP4_SGLANG, "mi300x", False), (F.MXFP4_SGLANG, "apple-m2-max-32gb", False),
 ]
 
 
