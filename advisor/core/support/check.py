@@ -88,10 +88,10 @@ def judge(feature: Feature, gpu: Gpu | Card) -> tuple[Rule, str] | None:
         return rule, rule.why.format(what=what, gpu=gpu.name, kind=_kind(gpu)) + tail
     if gpu.backend is Backend.CUDA and rule.min_cc is not None and gpu.cc is not None and gpu.cc < rule.min_cc:
         need = f"{rule.min_cc[0]}.{rule.min_cc[1]}"
-        return rule, (f"{what} runs on {_family(rule.min_cc)} or newer NVIDIA GPUs (compute capability {need}); "
+        return rule, (f"{what}: {_family(rule.min_cc)} or newer NVIDIA GPUs only (compute capability {need}); "
                       f"the {gpu.name} is {_family(gpu.cc)} ({gpu.compute_capability}){tail}")
     if gpu.backend is Backend.ROCM and rule.gfx and gpu.gfx_target and not _gfx_ok(gpu.gfx_target, rule.gfx):
-        return rule, (f"{what} does not run on the {gpu.name} ({gpu.gfx_target}); on ROCm it runs on "
+        return rule, (f"{what}: not on the {gpu.name} ({gpu.gfx_target}); on AMD GPUs only "
                       f"{', '.join(rule.gfx).replace('*', 'x')}{tail}")
     return None
 
