@@ -41,7 +41,7 @@ from advisor.core.job.choices import Engine  # noqa: E402
 from advisor.core.job.engine_versions import as_run  # noqa: E402
 from advisor.core.speed import engine_speed as es  # noqa: E402
 from advisor.core.speed import host_cpu  # noqa: E402
-from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
+from advisor.core.speed.gguf_decode import prompt_as_decode_steps  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 GRIDS = {
@@ -395,10 +395,10 @@ def gguf_decode_rows(by_engine: dict[Engine, list[dict[str, str]]]) -> list[dict
 
 
 def matvec_prompt(row: dict[str, str]) -> bool:
-    """A prompt row whose micro-batches run llama.cpp's decode kernels (``gguf_decode.MATVEC_MAX_TOKENS``, the
-    app's ``prefill._matvec_prefill_seconds``): its time is decode steps', not the prompt kernels' of a path."""
+    """A prompt row whose micro-batches run llama.cpp's decode kernels (the app's ``gguf_decode.prompt_as_decode_steps``):
+    its time is decode steps', not the prompt kernels' of a path."""
     job = speed_fidelity.job_of(row)
-    return row["group"] == "prefill" and not isinstance(job, str) and job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
+    return row["group"] == "prefill" and not isinstance(job, str) and prompt_as_decode_steps(job)
 
 
 def _set_gguf_decode(values: dict) -> None:

@@ -54,7 +54,7 @@ from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
 from advisor.core.speed.moe_reads import read_weight_bytes  # noqa: E402
-from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS  # noqa: E402
+from advisor.core.speed.gguf_decode import prompt_as_decode_steps  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -296,14 +296,14 @@ def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, bui
     micro-batches of at most ``MATVEC_MAX_TOKENS`` is such steps too, each of its micro-batch's tokens (the app's
     ``prefill._matvec_prefill_seconds``). None for a layer or pipeline split (its GPUs take turns) and for rows of
     other groups."""
-    matvec = row["group"] == "prefill" and job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
+    matvec = row["group"] == "prefill" and prompt_as_decode_steps(job)
     if not (row["group"] == "decode" or matvec) or (job.n_gpus > 1 and job.parallel is not Parallel.TP):
         return None
     bandwidth = min(g.mem_bandwidth_gb_per_s or 0.0 for g in build.gpus[:job.n_gpus]) * 1e9
     if bandwidth <= 0 or weights_bytes <= 0:
         return None
     step_tokens = min(job.gguf_ubatch_tokens, job.context_len * job.batch) if matvec else job.batch
-    read = read_weight_bytes(arch, job, weights_bytes, step_tokens, 1 / job.n_gpus if job.n_gpus > 1 else 1.0)
+    read = read_weight_bytes(arch, job, weights_bytes, step_tokens, 1 / job.n_gpus)
     return in_row_unit(step_tokens * bandwidth / read, row, job)
 
 
@@ -370,10 +370,11 @@ def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[
                       "(each step reads the weights at the cards' peak bandwidth)")
     if row["group"] == "prefill":
         return est.speed.prefill_tokens_per_s, None
+    if (row.get("rate") or "").strip() == "request-all":  # every token of the request over the app's request time
+        seconds = est.speed.request_s
+        return in_row_unit(None if seconds is None else job.context_len * job.batch / seconds, row, job), None
     # The request's generated tokens/s, prefill included ("incl. prefill"), or the decode rate alone ("decode").
     tps = est.speed.request_tokens_per_s if publishes_request_rate(row) else est.speed.decode_tokens_per_s
-    if tps is not None and (row.get("rate") or "").strip() == "request-all":  # the prompt's tokens counted too
-        tps *= job.context_len / (job.context_len - (job.prompt_tokens or 0))
     return in_row_unit(tps, row, job), None
 
 
@@ -382,8 +383,8 @@ def publishes_request_rate(row: dict[str, str]) -> bool:
     line), rather than the decode rate alone (the app's "decode" line) of the same job. The ``rate`` column
     says which (``request`` / ``decode``): a source that times the generated tokens only (llama-server's
     ``predicted_per_second``, Ollama's ``eval rate``, 1 / TPOT) publishes ``decode``; ``request-all`` is a request's
-    prompt and generated tokens over its whole time (llama-bench's ``-pg`` test: the app's whole-request time, which
-    ``_estimated`` divides into every token of the request). Empty: a request's rate when the row states a generated
+    prompt and generated tokens over its whole time (llama-bench's ``-pg`` test: compared with every token of the
+    request over the app's request time, ``SpeedEstimate.request_s``). Empty: a request's rate when the row states a generated
     length; a row that states none publishes the engine's generation rate (ExLlamaV2's README table, llama-bench
     ``tg`` after a filled context)."""
     rate = (row.get("rate") or "").strip()

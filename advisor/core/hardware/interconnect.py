@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from advisor.core.hardware import allreduce
 from advisor.core.hardware.allreduce import NcclHardware, nccl_ring_seconds
 from advisor.core.hardware.records import Gpu, NicFabric, ResolvedBuild
 from advisor.core.memo import HeldById
@@ -63,10 +64,9 @@ PCIE_HOST_LATENCY_S = 11.6e-6
 # P2P writes, RTX 5090 pairs over PCIe 5.0: 0.35-0.45 us (aikitoria README). NVLink is taken
 # as no slower (no bridge latency measurement was found).
 P2P_LATENCY_S = 0.4e-6
-# Fixed cost of one NCCL collective call across machines (kernel launch, protocol set-up): nccl-tests
-# all_reduce_perf on 8x RTX 5090 with P2P takes 24.5 us for 8-2048 B (aikitoria README);
-# minus 2(n-1) = 14 ring steps of 0.4 us leaves ~19 us.
-NCCL_CALL_LATENCY_S = 19e-6
+# Fixed cost of one NCCL collective call across machines: its launch and its small-message protocol's ring base
+# latency, from NCCL's own model inside a machine (``allreduce``: 3.8 + 6.6 us; it was 19 us from one measurement).
+NCCL_CALL_LATENCY_S = allreduce.NCCL_LAUNCH_S + allreduce.NCCL_BASE_LATENCY_S["LL"]
 
 
 # --- Between machines ---------------------------------------------------------------------
@@ -84,10 +84,10 @@ INTER_NODE_SOURCE = ("stas00/ml-engineering network/README.md at 744d01e: 4 mach
 # Latency of one step across machines where the NIC record states none: nccl-tests
 # all_reduce_perf on 2 machines of 8x H100 (GCP A3 Mega, 8x 200 Gb/s GPUDirect-TCPXO): 123.2 us
 # for 8-128 B (lessizzmore/create-a3mega-ztan-fork ztan-NCCL-test-result, commit
-# 02dd8f455c43ced1cf442ef29334bda97149264b); minus the 19 us NCCL call and 14 in-machine
-# steps of 0.4 us leaves ~99 us over 2 steps across machines: 49 us each. A TCP-based fabric,
-# so an upper bound for RDMA ones; it matters only for small messages.
-INTER_NODE_LATENCY_S = (123.2e-6 - NCCL_CALL_LATENCY_S - 14 * P2P_LATENCY_S) / 2
+# 02dd8f455c43ced1cf442ef29334bda97149264b); less the NCCL call and 14 in-machine NVLink steps of the small-message
+# protocol (``allreduce.NCCL_HOP_LATENCY_S``, 0.6 us), ~104 us over 2 steps across machines: 52 us each. A TCP-based
+# fabric, so an upper bound for RDMA ones; it matters only for small messages.
+INTER_NODE_LATENCY_S = (123.2e-6 - NCCL_CALL_LATENCY_S - 14 * allreduce.NCCL_HOP_LATENCY_S["nvlink"]["LL"]) / 2
 
 
 class LinkKind(StrEnum):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from advisor.core.job.job import Job
+from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.held import held_format_name
@@ -33,3 +34,11 @@ def routed_expert_params_per_layer(arch: ModelArch) -> int:
 
 def moe_layers(arch: ModelArch) -> int:
     return 0 if arch.moe is None else arch.n_layers - min(arch.moe.n_dense_layers, arch.n_layers)
+
+
+def offloaded_moe_layers(arch: ModelArch, job: PlannedJob) -> int:
+    """MoE layers whose routed experts llama.cpp's ``--n-cpu-moe`` keeps in host RAM (its ``moe_offload_layers``,
+    at most the model's MoE layers; 0 for another engine or a dense model)."""
+    if arch.moe is None or not job.engine.gguf:
+        return 0
+    return min(job.moe_offload_layers or 0, moe_layers(arch))

@@ -24,9 +24,14 @@ from advisor.core.memory.activations import (
     layers_per_stage,
     llama_cpp_compute_buffer_bytes,
 )
-from advisor.core.memory.formats import GGUF_EQUIVALENTS, WeightFormat, is_gguf, kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import WeightFormat, is_gguf, kv_bytes_per_element, weight_format
 from advisor.core.memory.held import GGUF_IN_TRANSFORMERS_DTYPE, held_format_name
-from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer, routed_expert_params_per_layer
+from advisor.core.memory.experts import (
+    moe_layers,
+    offloaded_moe_layers,
+    routed_expert_bytes_per_layer,
+    routed_expert_params_per_layer,
+)
 from advisor.core.memory.gguf_mix import MIXES, mix_layout
 from advisor.core.memory.llama_cpp_layers import llama_cpp_busiest
 from advisor.core.memory.results import MemoryBreakdown, MemoryResult
@@ -194,10 +199,9 @@ def estimate_inference(arch: ModelArch, planned: PlannedJob, gpu_memory_bytes: f
     fmt = weight_format(planned.weights, planned.quant_group_size, planned.double_quant)
     whole = _whole_weights(arch, planned, fmt, weights_override, notes)
     host = 0.0
-    if planned.moe_offload_layers and arch.moe is not None and planned.engine.gguf:
+    if n := offloaded_moe_layers(arch, planned):
         # llama.cpp --n-cpu-moe N (alias of --override-tensor "blk.(0..N-1).ffn_.*_exps=CPU"):
         # the routed experts of the first N MoE layers stay in host RAM and run on the CPU.
-        n = min(planned.moe_offload_layers, moe_layers(arch))
         moved = n * routed_expert_bytes_per_layer(arch, planned)
         whole, host = max(0.0, whole - moved), moved
         notes.append(f"MoE: the routed experts of {n} layers ({moved / 2**30:.1f} GiB) in host RAM, run by the CPU "
@@ -246,9 +250,10 @@ def _whole_weights(arch: ModelArch, planned: PlannedJob, fmt: WeightFormat, weig
     else:
         notes.append("weights: exact size of the files")
         whole = weights_override
-    if planned.engine.gguf and planned.weights.strip().lower() in GGUF_EQUIVALENTS:
-        gguf = GGUF_EQUIVALENTS[planned.weights.strip().lower()].upper()
-        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as the {gguf} GGUF that ggml-org converts it to")
+    held_name = held_format_name(planned)
+    if planned.engine.gguf and held_name != planned.weights.strip().lower():
+        notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as the {held_name.upper()} GGUF that ggml-org "
+                     "converts it to")
     elif planned.engine.gguf and not is_gguf(planned.weights):
         notes.append(f"llama.cpp runs GGUF files; {fmt.name.upper()} taken as its GGUF equivalent")
     return whole

@@ -5,8 +5,9 @@ CPU and the output layer counts as one more layer of the split (ggml-org/llama.c
 from __future__ import annotations
 
 from advisor.core.job.job import Job
-from advisor.core.memory.formats import GGUF_EQUIVALENTS, weight_format
+from advisor.core.memory.formats import weight_format
 from advisor.core.memory.gguf_mix import MIXES, io_bits
+from advisor.core.memory.held import held_format_name
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import count_params
 
@@ -33,8 +34,7 @@ def gguf_io_bytes(arch: ModelArch, job: Job) -> tuple[float, float]:
     types (``gguf_mix.io_bits``) or the format's. A tied embedding is one tensor in the file, but llama.cpp loads
     it twice: as ``token_embd`` for the input and as a duplicate (``TENSOR_DUPLICATED``) for the output."""
     counts = count_params(arch)
-    name = job.weights.strip().lower()
-    name = GGUF_EQUIVALENTS.get(name, name)
+    name = held_format_name(job)  # the GGUF type it runs (gpt-oss's MXFP4 checkpoint: MXFP4_MOE)
     if name in MIXES:
         emb_bits, out_bits = io_bits(arch, name)
     else:

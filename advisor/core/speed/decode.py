@@ -321,8 +321,7 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
     m = min(sp.stages, job.batch)
     per_mb = -(-job.batch // m)
     frac = moe_read_fraction(arch, per_mb)
-    kv_mb = (kv_cache_bytes(arch, job.context_len, job.batch, job.kv_dtype, job.engine) / m
-             * gguf_decode.kv_reads_per_step(arch, job, r.build.gpus[:job.n_gpus]))
+    kv_mb = _step_work(arch, job, r).kv_whole / m  # (the whole batch's KV reads, as a split's step takes them)
     attn_mb = job.batch * attention_flops_per_token(arch, job.context_len) / m
     kv_share = e.kv_share(per_mb)
     per_head = job.decode_attention is DecodeAttention.PER_HEAD

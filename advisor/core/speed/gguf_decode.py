@@ -65,6 +65,12 @@ CC_CUDA_GRAPHS = (7, 0)
 #: A prompt computed in micro-batches this small (``--ubatch-size``) is one decode-like step per micro-batch
 #: (``prefill.prefill_seconds``).
 MATVEC_MAX_TOKENS = 8
+
+
+def prompt_as_decode_steps(job: Job) -> bool:
+    """Whether a GGUF engine computes ``job``'s prompt in micro-batches small enough for the matrix-vector kernels
+    (``MATVEC_MAX_TOKENS``): then each micro-batch is a decode step (``prefill.prefill_seconds``)."""
+    return job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
 #: Issue slots of MMVQ with ``__dp4a`` emulated over with it: ``vec_dot_q4_0_q8_1``'s loop of 16 weights, 32
 #: instructions natively (6 shifts and masks, 4 ``__dp4a``, 22 loads, scale and loop instructions), 76 with
 #: each ``__dp4a`` as four signed byte extractions of each operand and four multiply-adds (12 each).

@@ -41,7 +41,7 @@ from advisor.core.job.engine_versions import (
 )
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.experts import offloaded_moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.inference import weights_bytes
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
@@ -106,9 +106,8 @@ def _inference(arch: ModelArch, w: PlannedJob, build: ResolvedBuild, mem: Memory
     whole_w = mem.weights * sp.tp
     if sp.stages > 1:
         whole_w = weights_bytes(arch, w)
-        if w.moe_offload_layers and arch.moe is not None and w.engine.gguf:
-            moved = min(w.moe_offload_layers, moe_layers(arch)) * routed_expert_bytes_per_layer(arch, w)
-            whole_w = max(0.0, whole_w - moved)
+        moved = offloaded_moe_layers(arch, w) * routed_expert_bytes_per_layer(arch, w)
+        whole_w = max(0.0, whole_w - moved)
     dec = decode_step(arch, w, r, mem, sp, whole_w, notes)
     pre = prefill_seconds(arch, w, r, mem, sp, whole_w, notes)
     cpu_dec, cpu_pre = moe_offload_seconds(arch, w, build, notes)

@@ -4,9 +4,14 @@ skipped (``speed.decode`` times the step on it)."""
 from __future__ import annotations
 
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.experts import (
+    moe_layers,
+    offloaded_moe_layers,
+    routed_expert_bytes_per_layer,
+    routed_expert_params_per_layer,
+)
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import count_params, mlp_matrices
+from advisor.core.model.params import count_params
 
 
 def experts_picked(arch: ModelArch, tokens: int) -> float:
@@ -22,8 +27,8 @@ def moe_read_fraction(arch: ModelArch, batch: int) -> float:
     picks are skipped (``experts_picked``)."""
     if arch.moe is None:
         return 1.0
-    moe, c = arch.moe, count_params(arch)
-    routed = moe_layers(arch) * moe.n_experts * mlp_matrices(arch) * arch.hidden_size * moe.expert_ffn_size
+    c = count_params(arch)
+    routed = moe_layers(arch) * routed_expert_params_per_layer(arch)
     return (c.total - routed * (1 - experts_picked(arch, batch))) / c.total
 
 
@@ -35,6 +40,5 @@ def read_weight_bytes(arch: ModelArch, job: PlannedJob, weight_bytes: float, bat
     of the weights), those in the layers llama.cpp's --n-cpu-moe keeps in host RAM excluded (not in ``weight_bytes``)."""
     if arch.moe is None:
         return weight_bytes
-    offloaded = min(job.moe_offload_layers or 0, moe_layers(arch)) if job.engine.gguf else 0
-    unread = (moe_layers(arch) - offloaded) * routed_expert_bytes_per_layer(arch, job) * (1 - experts_picked(arch, batch))
+    unread = (moe_layers(arch) - offloaded_moe_layers(arch, job)) * routed_expert_bytes_per_layer(arch, job) * (1 - experts_picked(arch, batch))
     return max(0.0, weight_bytes - unread * share)

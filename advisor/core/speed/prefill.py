@@ -14,14 +14,14 @@ from collections.abc import Callable
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
-from advisor.core.memory.experts import moe_layers, routed_expert_bytes_per_layer
+from advisor.core.memory.experts import moe_layers, offloaded_moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
 from advisor.core.model.params import mlp_matrices
 from advisor.core.speed.decode import decode_step, stage_shares
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, matmul_params
-from advisor.core.speed.gguf_decode import MATVEC_MAX_TOKENS
+from advisor.core.speed.gguf_decode import prompt_as_decode_steps
 from advisor.core.speed.gguf_paths import GgufPath, dequant_bytes_per_weight, gguf_path
 from advisor.core.speed.layout import ACT_BYTES, Run, Split
 from advisor.core.speed.moe_reads import experts_picked
@@ -33,7 +33,7 @@ def prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBre
                     notes: list[str]) -> tuple[float, float] | None:
     """(seconds to prefill a ``context_len``-token prompt for every sequence of the batch, comm part); None when
     a GPU's FLOP/s or bandwidth is unknown."""
-    if planned.engine.gguf and planned.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS:
+    if prompt_as_decode_steps(planned):
         return _matvec_prefill_seconds(arch, planned, r, mem, sp, whole_w, notes)
     peaks, bws = r.known_peaks(), r.known_bws()
     if peaks is None or bws is None:
@@ -157,9 +157,9 @@ OFFLOAD_MIN_BATCH = 32
 def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBuild,
                         notes: list[str]) -> tuple[float, float]:
     """(extra seconds per decode step, extra seconds of prefill) for experts kept in host RAM."""
-    if not planned.moe_offload_layers or arch.moe is None or not planned.engine.gguf:
+    n = offloaded_moe_layers(arch, planned)
+    if not n:
         return 0.0, 0.0
-    n = min(planned.moe_offload_layers, moe_layers(arch))
     per_layer = routed_expert_bytes_per_layer(arch, planned)
     rate, whence = host_gb_per_s(build)
     decode = n * per_layer * experts_picked(arch, planned.batch) / (rate * 1e9)
