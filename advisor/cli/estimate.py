@@ -147,13 +147,37 @@ def _with_mac_gpu_limit(build, limit):
     return changed
 
 
+def _cards(args: argparse.Namespace, catalog):
+    """A machine of the --gpu cards (× --gpus) on the typical platform that carries them: host RAM, a PSU, a price."""
+    from advisor.core import board_limit, gpu_build, mixed_build, on_platform
+
+    ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
+    for gid in ids:
+        if gid not in catalog.gpus:
+            raise UsageError(f"--gpu: unknown GPU {gid!r} (see 'llm-advisor catalog list --kind gpu')")
+    if len(ids) > 1:
+        if args.n_gpus is not None and args.n_gpus > len(ids):
+            raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
+        try:
+            return on_platform(catalog, mixed_build(catalog, ids))
+        except ValueError as exc:
+            raise UsageError(f"--gpu: {exc}") from None
+    count = args.n_gpus or 1
+    try:
+        return on_platform(catalog, gpu_build(catalog, ids[0], count))
+    except ValueError as exc:
+        gpu = catalog.gpus[ids[0]]
+        most = gpu.nvlink.max_gpus if board_limit(gpu, count) and gpu.nvlink else 0
+        hint = f" (--gpus {most} --nodes {-(-count // most)} --nic ID)" if most else ""
+        raise UsageError(f"--gpus: {exc}{hint}") from None
+
+
 def _resolve_one(args: argparse.Namespace, catalog):
     """One machine of --gpu/--build."""
     from advisor.core import (
         IncompleteRecord,
         RecordKind,
         UnknownRecord,
-        gpu_build,
         on_platform,
         resolve_build,
         resolve_cloud,
@@ -161,20 +185,7 @@ def _resolve_one(args: argparse.Namespace, catalog):
     )
 
     if args.gpu:
-        ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
-        for gid in ids:
-            if gid not in catalog.gpus:
-                raise UsageError(f"--gpu: unknown GPU {gid!r} (see 'llm-advisor catalog list --kind gpu')")
-        if len(ids) > 1:
-            from advisor.core import mixed_build
-
-            if args.n_gpus is not None and args.n_gpus > len(ids):
-                raise UsageError(f"--gpus: {len(ids)} cards given with --gpu, not {args.n_gpus}")
-            return on_platform(catalog, mixed_build(catalog, ids))
-        try:  # cards on the typical platform that carries them: a machine with a host RAM, a PSU and a price
-            return on_platform(catalog, gpu_build(catalog, ids[0], args.n_gpus or 1))
-        except ValueError as exc:
-            raise UsageError(f"--gpus: {exc}") from None
+        return _cards(args, catalog)
     resolvers = ((RecordKind.BUILD, resolve_build), (RecordKind.SYSTEM, resolve_system),
                  (RecordKind.CLOUD, resolve_cloud))
     for kind, resolve in resolvers:

@@ -215,9 +215,10 @@ class AddBuildDialog(QDialog):
 
     def _mixing_problem(self) -> tuple[str, bool]:
         """(why the cards cannot make a build yet, whether that is an error), or ("", False)."""
-        if not self._is_gpu() or not self.card_rows:
+        if not self._is_gpu():
             return "", False
-        return mixing_problem(self._first_gpu(), self._cards(), self.box_other_cards.incomplete())
+        rows = bool(self.card_rows)
+        return mixing_problem(self._first_gpu(), self._cards(), rows and self.box_other_cards.incomplete(), rows)
 
     def is_mixed(self) -> bool:
         return self._is_gpu() and len(self._cards()) > 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from advisor.core import Build, BuildGpu, Catalog, Gpu, RecordKind, Segment, Topology, first_free
+from advisor.core import Build, BuildGpu, Catalog, Gpu, RecordKind, Segment, Topology, board_limit, first_free
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.locking import locked
@@ -33,8 +33,9 @@ def merge_cards(rows: Iterable[tuple[str, int]]) -> tuple[BuildGpu, ...]:
 
 
 def can_sit_beside_others(gpu: Gpu) -> bool:
-    """A card that goes in a PC slot: not the GPU of an Apple or other unified-memory computer."""
-    return gpu.segment is not Segment.UNIFIED_MEMORY
+    """A card that goes in a PC slot: not the GPU of an Apple or other unified-memory computer, nor an SXM or OAM
+    module (it sits on its own baseboard)."""
+    return gpu.segment is not Segment.UNIFIED_MEMORY and not gpu.is_module
 
 
 #: A build holds at most this many of one card (the count field's bound).
@@ -45,13 +46,23 @@ MIXED_NOTE = ("<b>Different cards in one machine.</b> With llama.cpp each card h
               "pace. OK also saves this build in your catalog, to edit or find later.")
 
 
-def mixing_problem(first: Gpu | None, cards: Iterable[BuildGpu], incomplete: bool) -> tuple[str, bool]:
+def mixing_problem(first: Gpu | None, cards: Iterable[BuildGpu], incomplete: bool,
+                   other_rows: bool = True) -> tuple[str, bool]:
     """Why the cards (``first`` chosen in the list, then the other rows' ``cards``; ``incomplete``: a row names
-    no card yet) cannot make a build yet, and whether that is an error; ("", False) when they can."""
-    if first is not None and not can_sit_beside_others(first):
+    no card yet; ``other_rows``: the dialog shows rows for other cards) cannot make a build yet, and whether that is
+    an error; ("", False) when they can."""
+    cards = tuple(cards)
+    if other_rows and first is not None and not can_sit_beside_others(first):
+        if first.is_module:
+            return (f"The {first.name} sits on its own baseboard and takes no other cards: remove the other cards "
+                    "or choose a card.", True)
         return "A computer with unified memory takes no other cards: remove the other cards or choose a card.", True
     if any(c.count > MAX_OF_ONE_CARD for c in cards):
         return f"A build holds at most {MAX_OF_ONE_CARD} of one card.", True
+    if first is not None and cards and (why := board_limit(first, cards[0].count)):
+        most = first.nvlink.max_gpus if first.nvlink else 1
+        return (f"{why[0].upper()}{why[1:]}: add {most}, then set Machines to {-(-cards[0].count // most)} in the "
+                "builds table.", True)
     if incomplete:
         return "Choose a card in each row (or remove the row).", False  # a row being filled: a hint
     return "", False

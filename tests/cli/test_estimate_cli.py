@@ -334,6 +334,18 @@ def test_repeated_gpu_makes_a_mixed_build(capsys):
     assert data["fit"]["fits"] and data["plan"]["parallel"] == "layer-split"
 
 
+def test_more_sxm_modules_than_a_board_holds_say_how_to_build_them(capsys):
+    # 16 H100 SXM are two HGX machines, not 16 cards on PCIe: refused with the flags that build them.
+    rc, out, err = run_cli(capsys, "llama-3.1-70b", "--engine", "vllm", "--gpu", "h100-sxm", "--gpus", "16")
+    assert rc == 2 and out == ""
+    assert err.strip().endswith("--gpus: one NVSwitch board holds at most 8 H100 SXM 80GB: 16 of them are 2 machines "
+                                "of 8 joined by a network (--gpus 8 --nodes 2 --nic ID)")
+    rc, _, err = run_cli(capsys, "llama-3.1-70b", "--gpu", "h100-sxm", "--gpu", "rtx-4090")
+    assert rc == 2 and "--gpu: the H100 SXM 80GB is a module on its own baseboard" in err
+    assert run_json(capsys, "llama-3.1-70b", "--engine", "vllm", "--gpu", "h100-sxm", "--gpus", "8", "--nodes",
+                    "2")["plan"]["n_gpus"] == 16
+
+
 @pytest.mark.parametrize("value", ["٣", "1e400", "3.0", "99999999999999999999"])
 def test_numbers_are_ascii_whole_numbers(capsys, value):
     with pytest.raises(SystemExit) as exc:

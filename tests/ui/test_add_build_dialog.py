@@ -130,6 +130,14 @@ def test_an_sxm_module_group_keeps_its_baseboard(qtbot, catalog, gpu_dialog):
     _click(qtbot, gpu_dialog, "h100-sxm")
     gpu_dialog.spin_count.setValue(8)
     assert gpu_dialog.entry().topology.nvswitch
+    assert gpu_dialog.button_ok.isEnabled() and not gpu_dialog.label_mixing.isVisibleTo(gpu_dialog)
+    # Past the board: refused in words that say how to build it (machines are a column of the builds table).
+    gpu_dialog.spin_count.setValue(16)
+    assert not gpu_dialog.button_ok.isEnabled() and gpu_dialog.label_mixing.isVisibleTo(gpu_dialog)
+    assert "One NVSwitch board holds at most 8 H100 SXM 80GB" in gpu_dialog.label_mixing.text()
+    assert "set Machines to 2" in gpu_dialog.label_mixing.text()
+    gpu_dialog.spin_count.setValue(4)
+    assert gpu_dialog.button_ok.isEnabled() and not gpu_dialog.label_mixing.isVisibleTo(gpu_dialog)
 
 
 def test_a_generation_the_user_set_stays_when_the_count_changes(qtbot, gpu_dialog):

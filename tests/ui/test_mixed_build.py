@@ -234,9 +234,19 @@ def test_mixing_problems_in_words_errors_before_hints():
     )
 
     gpus = load_catalog().catalog.gpus
-    mac = next(g for g in gpus.values() if not can_sit_beside_others(g))
+    mac = next(g for g in gpus.values() if not can_sit_beside_others(g) and not g.is_module)
     card = gpus["rtx-3090"]
     assert mixing_problem(mac, [], False)[1] and "unified memory" in mixing_problem(mac, [], False)[0]
+    # An SXM module: on its own baseboard, no other card beside it, and no more than the board holds.
+    sxm = gpus["h100-sxm"]
+    assert not can_sit_beside_others(sxm)
+    assert mixing_problem(sxm, [BuildGpu(gpu_id="h100-sxm", count=8)], False, other_rows=False) == ("", False)
+    assert mixing_problem(sxm, [BuildGpu(gpu_id="h100-sxm", count=16)], False, other_rows=False) == (
+        "One NVSwitch board holds at most 8 H100 SXM 80GB: 16 of them are 2 machines of 8 joined by a network: "
+        "add 8, then set Machines to 2 in the builds table.", True)
+    beside, is_error = mixing_problem(sxm, [BuildGpu(gpu_id="h100-sxm", count=2), BuildGpu(gpu_id="rtx-3090", count=1)],
+                                      False)
+    assert is_error and beside.startswith("The H100 SXM 80GB sits on its own baseboard")
     too_many = [BuildGpu.model_construct(gpu_id="rtx-3090", count=MAX_OF_ONE_CARD + 1)]  # past what a record takes
     assert mixing_problem(card, too_many, False) == (f"A build holds at most {MAX_OF_ONE_CARD} of one card.", True)
     assert mixing_problem(card, [BuildGpu(gpu_id="rtx-3090", count=2)], True) == (

@@ -29,6 +29,7 @@ from advisor.core.hardware.catalog_model import (
 )
 from advisor.core.hardware.names import NOT_A_BRAND, cloud_display_name, display_name, vendor_brand
 from advisor.core.hardware.resolve import (
+    board_limit,
     gpu_build,
     mixed_build,
     on_baseboard,
@@ -49,6 +50,7 @@ __all__ = [
     "Origin",
     "RecordKind",
     "UnknownRecord",
+    "board_limit",
     "cloud_display_name",
     "dangling_references",
     "detect_kind",

@@ -152,9 +152,22 @@ def on_baseboard(gpu: Gpu, count: int) -> bool:
     return count > 1 and gpu.is_module and gpu.nvlink is not None and count <= gpu.nvlink.max_gpus
 
 
+def board_limit(gpu: Gpu, count: int) -> str:
+    """Why ``count`` of a module GPU cannot be one machine, or "": one baseboard holds at most its NVLink domain
+    (``nvlink.max_gpus``: 8 on HGX H100/H200/B200 and AMD's UBB, 16 on HGX A100) and a module has no PCIe card
+    form to add more beside it; more of them are several machines joined by a network."""
+    if not gpu.is_module or gpu.nvlink is None or count <= gpu.nvlink.max_gpus:
+        return ""
+    most = gpu.nvlink.max_gpus
+    machines = -(-count // most)
+    return (f"one {gpu.nvlink.board_name} board holds at most {most} {gpu.name}: {count} of them are {machines} "
+            f"machines" + (f" of {most}" if count % most == 0 else "") + " joined by a network")
+
+
 def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
     """``count`` cards of one GPU on plain PCIe: no NVLink bridge, even if the card takes one; or,
-    for SXM modules, ``count`` GPUs of one NVSwitch baseboard (``on_baseboard``).
+    for SXM modules, ``count`` GPUs of one NVSwitch baseboard (``on_baseboard``); more modules than a board holds
+    are refused (``board_limit``).
 
     Each card gets its own PCIe generation and lane width. P2P is on only where the card
     is known to support it on stock drivers (``p2p_supported`` True); unknown counts as off,
@@ -163,6 +176,8 @@ def gpu_build(catalog: Catalog, gpu_id: str, count: int = 1) -> ResolvedBuild:
     if not 1 <= count <= 72:
         raise ValueError(f"count must be 1 to 72, not {count}")
     gpu = _gpu(catalog, gpu_id, "a GPU-only build")
+    if why := board_limit(gpu, count):
+        raise ValueError(why)
     board = on_baseboard(gpu, count)
     topology = Topology(
         pcie_gen=gpu.pcie_gen or Topology().pcie_gen,
@@ -185,6 +200,9 @@ def mixed_build(catalog: Catalog, gpu_ids: list[str] | tuple[str, ...]) -> Resol
     if not 1 <= len(gpu_ids) <= 72:
         raise ValueError(f"a build holds 1 to 72 GPUs, not {len(gpu_ids)}")
     gpus = tuple(_gpu(catalog, gid, "a mixed build") for gid in gpu_ids)
+    if len(set(gpu_ids)) > 1 and (module := next((g for g in gpus if g.is_module), None)) is not None:
+        raise ValueError(f"the {module.name} is a module on its own baseboard, not a card: it cannot sit beside "
+                         "other cards in one machine")
     lanes = tuple(n for g in gpus if (n := g.pcie_lanes))
     topology = Topology(
         pcie_gen=min((g.pcie_gen for g in gpus if g.pcie_gen), default=Topology().pcie_gen),

@@ -77,6 +77,27 @@ def test_several_sxm_modules_are_one_nvswitch_board():
     assert not pcie.topology.nvswitch and pcie.name.endswith("(PCIe)")
 
 
+def test_more_modules_than_one_board_holds_are_refused_as_machines():
+    # Past its board's NVLink domain a module has nowhere to go in the same machine (no PCIe card form): 16 H100 SXM
+    # are two HGX machines, which a user builds as 8 GPUs × 2 machines with a network card; it is not 16 GPUs on PCIe
+    # staged through host memory. A module beside other cards is refused the same way.
+    from advisor.core.hardware.catalog import board_limit, mixed_build
+    from advisor.storage.catalog_store import load_catalog
+
+    shipped = load_catalog().catalog
+    h100, a100 = shipped.gpus["h100-sxm"], shipped.gpus["a100-80gb-sxm"]
+    assert board_limit(h100, 8) == "" and board_limit(a100, 16) == ""  # HGX A100 16-GPU: one domain
+    assert board_limit(h100, 16) == ("one NVSwitch board holds at most 8 H100 SXM 80GB: 16 of them are 2 machines "
+                                     "of 8 joined by a network")
+    assert board_limit(shipped.gpus["mi300x"], 12).startswith("one Infinity Fabric board holds at most 8")
+    assert board_limit(shipped.gpus["rtx-4090"], 20) == ""  # a PCIe card: slots are the platform's question
+    with pytest.raises(ValueError, match="at most 8 H100 SXM"):
+        gpu_build(shipped, "h100-sxm", 16)
+    with pytest.raises(ValueError, match="module on its own baseboard"):
+        mixed_build(shipped, ["h100-sxm", "rtx-4090"])
+    assert mixed_build(shipped, ["rtx-3090", "rtx-4090"]).gpu_count == 2
+
+
 def test_several_oam_modules_are_one_infinity_fabric_board_and_say_so():
     # AMD's OAM modules (MI300X) sit on a UBB, all-to-all on Infinity Fabric: a board like HGX's, but
     # the window, the CLI and the PDF must not call AMD's link NVSwitch.
