@@ -152,7 +152,9 @@ def _speed() -> tuple[Formula, ...]:
                 f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * 1e3:.3g} ms a MoE "
                 "layer for its routing and expert dispatch kernels, with LLM.int8 weights in transformers plus "
                 f"{engine_speed.BNB_INT8_S_PER_LINEAR * 1e3:.2f} ms a Linear (its outlier check makes the host wait "
-                "for the GPU) — then the attention, max(KV cache bytes / (bandwidth × k), its FLOPs; a per-head kernel, "
+                "for the GPU) — then the attention, max(KV cache bytes × reads / (bandwidth × k), its FLOPs; reads 1, or "
+                "query heads / KV heads where llama.cpp's kernel loads a KV head once per query head (Apple GPUs; a q8_0 or "
+                "q4_0 cache on NVIDIA GPUs, one sequence); a per-head kernel, "
                 f"TensorRT-LLM's masked MHA, does them at {engine_speed.PER_HEAD_ATTENTION_SHARE:.2f} of the FP32 peak, "
                 "twice that on chips of 64 FP32 lanes per SM: A100, V100, T4), at least "
                 "the host floor × layers (in transformers plus, for each Linear a token passes, "
@@ -176,7 +178,9 @@ def _speed() -> tuple[Formula, ...]:
                          "TensorRT-LLM models/falcon/model.py at 585c7565, vLLM models/falcon.py at 7477b4f8 "
                          "(one all-reduce per side-by-side layer)",
                          "CUDA C++ Programming Guide, arithmetic instruction throughput",
-                         "llama.cpp src/llama-graph.cpp at 434f71a5 (build_moe_ffn)")),
+                         "llama.cpp src/llama-graph.cpp at 434f71a5 (build_moe_ffn)",
+                         "llama.cpp ggml-metal.metal at 177ab454; ggml-cuda fattn.cu at 00a2d609 and fattn-vec.cuh at "
+                         "026f95b1 (attention kernels that load a KV head per query head)")),
         Formula(term="Prefill and training speed", formula="FLOPs / (peak × c): 2·P per prompt token "
                 f"(c per engine, above; in llama.cpp and Ollama a MoE model's routed experts each take their share of "
                 f"the micro-batch in tiles of {prefill.MOE_PROMPT_TILE_TOKENS} tokens, so where that share is smaller "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from advisor.core.hardware.backend import Backend
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
@@ -94,8 +95,12 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
                      f"{moe_layers(arch)} MoE layers, whatever the GPU")
     if (reads := gguf_decode.kv_reads_per_step(arch, planned, gpus)) > 1:
-        notes.append(f"{planned.engine.label} on Apple GPUs reads the KV cache once per query head: {reads} times a step "
-                     f"for this model's {arch.n_heads} query heads over {arch.n_kv_heads} KV heads (long contexts slow more)")
+        metal = all(g.backend is Backend.METAL for g in gpus)
+        notes.append(f"{planned.engine.label} " + ("on Apple GPUs reads the KV cache" if metal else
+                                                   f"reads a {planned.kv_dtype} KV cache")
+                     + f" once per query head: {reads} times a step for this model's {arch.n_heads} query heads over "
+                     f"{arch.n_kv_heads} KV heads (long contexts slow more)"
+                     + ("" if metal else "; a 16-bit cache is read once, faster at long contexts for twice the memory"))
     linears = linear_calls_per_token(arch)
     if bnb := _es.bnb_int8_s_per_linear(planned.engine, planned.weights):
         notes.append(f"LLM.int8 weights: each of the {linears} linear layers a token passes makes the host wait for the "

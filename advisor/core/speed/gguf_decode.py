@@ -173,20 +173,47 @@ def host_floor_s_per_layer(gpu: Gpu) -> float:
     return HOST_LAUNCHED_S_PER_LAYER if host_launched(gpu) else 0.0
 
 
+#: llama.cpp's KV cache block types (``--cache-type-k/-v``) whose CUDA and HIP flash attention runs the vector kernel.
+QUANTIZED_KV = frozenset({"q8_0", "q4_0"})
+#: Head sizes llama.cpp's CUDA / HIP vector kernel is built for (``can_use_vector_kernel``: ``Q->ne[0] <= 256 &&
+#: Q->ne[0] % 64 == 0``, and 192 has no vector instance): other sizes take the MMA or tile kernels.
+VEC_KERNEL_HEAD_DIMS = frozenset({64, 128, 256})
+
+
 def kv_reads_per_step(arch: ModelArch, job: Job, gpus: Sequence[Gpu]) -> int:
-    """How many times a GGUF engine's decode step reads the KV cache: once, or on Apple GPUs once per query head of
-    each KV head's group (n_heads / n_kv_heads). Metal's attention kernels give each query head a threadgroup of its
-    own that loads its KV head's cache: with flash attention ``kernel_flash_attn_ext_vec`` (grid over query heads
-    ``iq2``, each reading K and V at ``ikv2 = iq2/(ne02/ne_12_2)``), without it the K*Q and V*softmax mat-vecs
-    (``kernel_mul_mv_*``: one threadgroup per ``src1`` head ``i12``, reading ``src0`` at ``i12/r2``;
-    ggml/src/ggml-metal/ggml-metal.metal at 177ab454). Chosen on the one calibration source that times a Mac's
-    decode over a growing context (famstack-dev/local-llm-bench, Ollama on an M1 Max: a step grew by 25 ms over
-    12.4k tokens of Llama 3.1 8B, 4 query heads a KV head, and by 46 ms over 15.4k of Qwen3-30B-A3B, 8 a KV head,
-    about 1.2 x those re-reads at the card's bandwidth, where reading the cache once would add 5 ms to each).
-    CUDA and ROCm rows show no such growth (their kernels share a KV head's loads across its query heads). MLA
-    (one latent head for all query heads) is left at one read: no row times it on a Mac."""
-    if not job.engine.gguf or arch.attention.kind is AttentionKind.MLA:
+    """How many times a GGUF engine's decode step reads the KV cache: once, or once per query head of each KV head's
+    group (n_heads / n_kv_heads) where the attention kernel gives every query head a block of its own that loads its
+    KV head's cache.
+
+    * Apple GPUs, always. Metal's attention kernels give each query head a threadgroup of its own: with flash
+      attention ``kernel_flash_attn_ext_vec`` (grid over query heads ``iq2``, each reading K and V at
+      ``ikv2 = iq2/(ne02/ne_12_2)``), without it the K*Q and V*softmax mat-vecs (``kernel_mul_mv_*``: one threadgroup
+      per ``src1`` head ``i12``, reading ``src0`` at ``i12/r2``; ggml/src/ggml-metal/ggml-metal.metal at 177ab454).
+      Chosen on the one calibration source that times a Mac's decode over a growing context
+      (famstack-dev/local-llm-bench, Ollama on an M1 Max: a step grew by 25 ms over 12.4k tokens of Llama 3.1 8B,
+      4 query heads a KV head, and by 46 ms over 15.4k of Qwen3-30B-A3B, 8 a KV head, about 1.2 x those re-reads at
+      the card's bandwidth, where reading the cache once would add 5 ms to each).
+    * NVIDIA GPUs with a quantized KV cache (q8_0, q4_0), one sequence. llama.cpp's flash attention takes its
+      vector kernel for a quantized cache at one query column whatever the GPU (``ggml_cuda_get_best_fattn_kernel``,
+      ggml/src/ggml-cuda/fattn.cu at 00a2d609: "ggml_is_quantized(K->type)" → ``BEST_FATTN_KERNEL_VEC`` for
+      ``Q->ne[1] == 1`` on Turing and Ampere, ``<= 2`` from Ada, and on GPUs without tensor-core kernels), and
+      ``flash_attn_ext_vec`` runs one block per query head, reading K and V at ``head / gqa_ratio``
+      (fattn-vec.cuh at 026f95b1). A 16-bit cache goes to the MMA kernel, which packs a KV head's query heads into
+      one tile and reads it once (``use_gqa_opt``). Checked on the calibration source that sweeps both caches on one
+      card (ehzawad/qwen3-lora-gguf-bench, an RTX A5000, Qwen3-4B, 4 query heads a KV head): from 0 to 32,768 tokens
+      of context a q8_0 step grew by 14.8 ms, four reads of its 2.6 GB cache at 91 % of the card's bandwidth; an f16
+      step by 7.8 ms, one read of 4.8 GB at 81 %. Head sizes the vector kernel is not built for
+      (``VEC_KERNEL_HEAD_DIMS``) and several sequences at once (their queries may share one call) keep one read.
+      AMD GPUs run the same kernel through HIP but keep one read: the one ROCm sweep with a quantized cache
+      (Orion-zhen/llama-bench-dashboard, a Radeon 8060S with 32 MB of Infinity Cache, gpt-oss-20b at 8 query heads
+      a KV head, q8_0, 0 to 8,192 tokens) grew by 1.35 ms, a third of eight reads: the re-reads stay in the cache.
+
+    MLA (one latent head for all query heads) is left at one read: no row times it."""
+    if not job.engine.gguf or arch.attention.kind is AttentionKind.MLA or not gpus:
         return 1
-    if not gpus or any(g.backend is not Backend.METAL for g in gpus):
-        return 1
-    return max(1, arch.n_heads // arch.n_kv_heads)
+    group = max(1, arch.n_heads // arch.n_kv_heads)
+    if all(g.backend is Backend.METAL for g in gpus):
+        return group
+    vec_kernel = (job.kv_dtype in QUANTIZED_KV and job.batch == 1 and arch.head_dim in VEC_KERNEL_HEAD_DIMS
+                  and all(g.backend is Backend.CUDA for g in gpus))
+    return group if vec_kernel else 1

@@ -206,6 +206,28 @@ def test_metal_reads_the_kv_cache_once_per_query_head(catalog):
     assert gd.kv_reads_per_step(catalog.models["deepseek-v3"], job, (g["apple-m1-max-32gb"],)) == 1  # MLA: no row
 
 
+def test_a_quantized_kv_cache_on_cuda_is_read_once_per_query_head(catalog):
+    # llama.cpp's CUDA flash attention runs its vector kernel for a q8_0 / q4_0 cache at one query column, one block
+    # per query head (fattn.cu / fattn-vec.cuh at 00a2d609 / 026f95b1); a 16-bit cache goes to the MMA kernel, which
+    # packs a KV head's query heads and reads it once.
+    arch, g = catalog.models["qwen3-4b"], catalog.gpus  # 32 query heads over 8 KV heads, head size 128
+    q8 = PlannedJob(engine="llama.cpp", weights="q6_k", kv_dtype="q8_0")
+    assert gd.kv_reads_per_step(arch, q8, (g["rtx-a5000"],)) == 4
+    assert gd.kv_reads_per_step(arch, q8.model_copy(update={"kv_dtype": "q4_0"}), (g["rtx-4090"],)) == 4
+    assert gd.kv_reads_per_step(arch, q8.model_copy(update={"kv_dtype": "f16"}), (g["rtx-a5000"],)) == 1
+    assert gd.kv_reads_per_step(arch, q8.model_copy(update={"batch": 4}), (g["rtx-a5000"],)) == 1  # may share a call
+    assert gd.kv_reads_per_step(arch, q8, (g["rx-7900-xtx"],)) == 1  # HIP: the re-reads stay in the Infinity Cache
+    phi3 = catalog.models["phi-3-mini"]
+    assert phi3.head_dim == 96 and gd.kv_reads_per_step(phi3, q8, (g["rtx-a5000"],)) == 1  # no vector kernel for 96
+
+    # The A5000 sweep: a q8_0 step grows about four reads of its cache over the context, an f16 one one read.
+    def step_ms(kv, ctx):
+        job = q8.model_copy(update={"kv_dtype": kv, "context_len": ctx, "prompt_tokens": 0})
+        return 1e3 / estimate(arch, job, gpu_build(catalog, "rtx-a5000", 1)).speed.decode_tokens_per_s
+    q8_growth, f16_growth = step_ms("q8_0", 32768) - step_ms("q8_0", 1024), step_ms("f16", 32768) - step_ms("f16", 1024)
+    assert q8_growth == pytest.approx(f16_growth * 4 * 34 / 64, rel=0.1)
+
+
 def test_a_macs_decode_slows_with_the_context_by_the_query_heads_re_reads(catalog):
     # The step's growth from 128 to 16,384 tokens generated from an empty context (a step at the middle of the
     # generation, half of each): the KV bytes read 4 times over on the M1 Max (Llama 3.1 8B's GQA), once on a CUDA
