@@ -90,9 +90,11 @@ def _training_memory() -> tuple[Formula, ...]:
                 "optimizer, gradients and parameters by the GPU count by stage; FSDP keeps two layers gathered, and its "
                 "root unit whole from the forward into the backward (with the HF Trainer, Axolotl and LitGPT the "
                 "embedding and lm_head, with torchtitan the lm_head; a full fine-tune's lm_head gradient whole at the "
-                "backward's start).",
+                "backward's start); DDP keeps gradient buckets the size of the gradients from step to step (Horovod a "
+                "128 MiB fusion buffer), alive at the optimizer step too.",
                 sources=("ZeRO arXiv:1910.02054", "8-bit optimizers arXiv:2110.02861", "PyTorch FSDP arXiv:2304.11277",
-                         "PyTorch FSDP _post_forward_reshard at 3ade90a6 (root not resharded after forward)")),
+                         "PyTorch FSDP _post_forward_reshard at 3ade90a6 (root not resharded after forward)",
+                         "PyTorch c10d reducer.cpp at ad78a7b3 (Reducer::initialize_buckets)")),
         Formula(term="LoRA / QLoRA", formula="r × (d_in + d_out) trainable parameters per adapted matrix (fp32 with "
                 "gradients and AdamW states); QLoRA: NF4 base with optional double quantization plus a transient "
                 "dequantized layer; with PEFT's prepare_model_for_kbit_training the embeddings, output layer and "

@@ -36,6 +36,7 @@ class AfterBatch:
     paged: float
     host_adds: tuple[float, ...]
     head_grad: float = 0.0  # the lm_head's whole gradient at the backward's start (FSDP root: ``whole_after_forward``)
+    buckets: float = 0.0  # DDP's gradient buckets or Horovod's fusion buffer: allocated once, alive in every phase
 
 
 def after_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) -> AfterBatch:
@@ -45,13 +46,14 @@ def after_batch(planned: PlannedJob, b: BeforeBatch, notes: list[str] | None) ->
     during = forward_buffers(b.arch, planned, b.tp, notes)  # alive through forward and backward
     root, head_grad = whole_after_forward(b.arch, planned, b.tp, b.gdiv, notes)
     during += root
-    comm = comm_buffers(planned, b.grads, notes)  # alive when gradients are reduced
+    buckets = comm_buffers(planned, b.grads, notes)  # the reducer's own buffers, kept from step to step
     step_temp = 0.0
     if planned.foreach_adamw and Offload.OPTIMIZER not in planned.offload and not planned.optimizer_in_backward:
         step_temp = optim_states_only(b.trainable, planned) * b.model_share / b.odiv
         if notes is not None:
             notes.append("optimizer step: torch AdamW (foreach) allocates a state-sized sqrt(v) temporary")
-    a = AfterBatch(b.weights, b.reference, b.grads, b.optim, during, comm, step_temp, 0.0, 0.0, 0.0, (), head_grad)
+    a = AfterBatch(b.weights, b.reference, b.grads, b.optim, during, 0.0, step_temp, 0.0, 0.0, 0.0, (), head_grad,
+                   buckets)
     if Offload.OPTIMIZER in planned.offload:
         a = _optimizer_offloaded(planned, b, a, notes)
     if Offload.PARAMS in planned.offload:

@@ -235,7 +235,12 @@ def whole_after_forward(arch: ModelArch, planned: PlannedJob, tp: int, dp: int,
 
 
 def comm_buffers(planned: PlannedJob, grads_per_gpu: float, notes: list[str] | None) -> float:
-    """Buffers alive while gradients are reduced: DDP's buckets or Horovod's fusion buffer."""
+    """DDP's gradient buckets or Horovod's fusion buffer: allocated once and kept from step to step, so alive in every
+    phase of the step, the optimizer's too. DDP's ``Reducer::initialize_buckets`` allocates each bucket's flat
+    ``gradients`` tensor as a member of the reducer (torch/csrc/distributed/c10d/reducer.cpp at ad78a7b3); with
+    ``gradient_as_bucket_view=False`` (the default) the parameters' own gradients are separate tensors, which is why the
+    DDP docs say the view "can reduce peak memory usage, where the saved memory size will be equal to the total
+    gradients size"."""
     if planned.parallel is not Parallel.DDP or planned.n_gpus <= 1:
         return 0.0
     if planned.framework is Framework.HOROVOD:

@@ -141,7 +141,7 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
         "optimizer step": grads + a.step_temp + kept,
     }
     peak_name = max(phases, key=phases.__getitem__)
-    static = a.weights + b.adapters + a.reference + a.optim
+    static = a.weights + b.adapters + a.reference + a.optim + a.buckets
     allocated = static + phases[peak_name]
     factor, why = reserve_factor(planned)
     allocator = allocated * (factor - 1)
@@ -152,10 +152,10 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
         notes.append(f"runtime: CUDA context {CUDA_CONTEXT_BYTES / MIB:.0f} MiB"
                      + (f" + NCCL buffers {nccl / MIB:.0f} MiB" if nccl else ""))
     at_peak = {
-        "forward end": dict(activations=acts, gradients=held_grads, buffers=logits + during),
-        "backward": dict(activations=acts, gradients=held_grads + a.head_grad, buffers=logits + during),
-        "backward end": dict(activations=0.0, gradients=grads, buffers=a.comm + during + kept),
-        "optimizer step": dict(activations=0.0, gradients=grads, buffers=a.step_temp + kept),
+        "forward end": dict(activations=acts, gradients=held_grads, buffers=a.buckets + logits + during),
+        "backward": dict(activations=acts, gradients=held_grads + a.head_grad, buffers=a.buckets + logits + during),
+        "backward end": dict(activations=0.0, gradients=grads, buffers=a.buckets + a.comm + during + kept),
+        "optimizer step": dict(activations=0.0, gradients=grads, buffers=a.buckets + a.step_temp + kept),
     }[peak_name]
     runtime = CUDA_CONTEXT_BYTES + nccl
     breakdown = MemoryBreakdown(weights=a.weights, optimizer=a.optim, adapters=b.adapters, allocator=allocator,
@@ -165,7 +165,8 @@ def _peak(planned: PlannedJob, b: BeforeBatch, a: AfterBatch, acts: float, logit
     if notes is None:
         return MemoryResult(breakdown=breakdown, params_total=b.counts.total, params_trainable=b.trainable)
     sizes = MemoryBreakdown(weights=a.weights, optimizer=a.optim, adapters=b.adapters, reference_weights=a.reference,
-                            activations=acts, gradients=grads, buffers=logits + during + a.comm + a.step_temp,
+                            activations=acts, gradients=grads,
+                            buffers=logits + during + a.buckets + a.comm + a.step_temp,
                             runtime=runtime, host=host, disk=a.disk)
     return MemoryResult(breakdown=breakdown, sizes=sizes, assumptions=tuple(notes), params_total=b.counts.total,
                         params_trainable=b.trainable)
