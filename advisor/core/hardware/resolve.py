@@ -199,8 +199,10 @@ def mixed_build(catalog: Catalog, gpu_ids: list[str] | tuple[str, ...]) -> Resol
     RTX 4090). PCIe runs at the lowest generation; P2P only where every card supports it."""
     if not 1 <= len(gpu_ids) <= 72:
         raise ValueError(f"a build holds 1 to 72 GPUs, not {len(gpu_ids)}")
+    if len(set(gpu_ids)) == 1:  # one card several times: its own board and links (``gpu_build``)
+        return gpu_build(catalog, gpu_ids[0], len(gpu_ids))
     gpus = tuple(_gpu(catalog, gid, "a mixed build") for gid in gpu_ids)
-    if len(set(gpu_ids)) > 1 and (module := next((g for g in gpus if g.is_module), None)) is not None:
+    if (module := next((g for g in gpus if g.is_module), None)) is not None:
         raise ValueError(f"the {module.name} is a module on its own baseboard, not a card: it cannot sit beside "
                          "other cards in one machine")
     lanes = tuple(n for g in gpus if (n := g.pcie_lanes))

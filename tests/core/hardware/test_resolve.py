@@ -96,6 +96,7 @@ def test_more_modules_than_one_board_holds_are_refused_as_machines():
     with pytest.raises(ValueError, match="module on its own baseboard"):
         mixed_build(shipped, ["h100-sxm", "rtx-4090"])
     assert mixed_build(shipped, ["rtx-3090", "rtx-4090"]).gpu_count == 2
+    assert mixed_build(shipped, ["h100-sxm"] * 2).topology.nvswitch  # one card twice: its own board, as gpu_build
 
 
 def test_several_oam_modules_are_one_infinity_fabric_board_and_say_so():
