@@ -16,13 +16,13 @@ from advisor.core.estimation.job_rules import (
     ADAPTER_BASES,
     FOUR_BIT_BASES,
     FULL_BASES,
-    LLAMA_CPP_KV,
     NOT_GGUF_QUANTS,
     Problem,
     engine_caches,
     engine_loads,
 )
 from advisor.core.hardware.records import ResolvedBuild
+from advisor.core.memory.formats import LLAMA_CPP_KV
 from advisor.core.job.choices import (
     LORA_TARGETS,
     Engine,

@@ -16,12 +16,11 @@ from advisor.core.job.job import Job
 from advisor.core.job.settings import SETTINGS, applies, reason_words, setting, why_not
 from advisor.core.job.settings.task import FOUR_BIT
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import is_exl2, is_gguf, weight_format
+from advisor.core.memory.formats import LLAMA_CPP_KV, is_exl2, is_gguf, weight_format
 from advisor.core.schema import Frozen
 
 FOUR_BIT_BASES = FOUR_BIT  # bitsandbytes 4-bit: what QLoRA trains on (Dettmers et al. 2023)
 NOT_GGUF_QUANTS = ("nf4", "fp4", "gptq", "gptq-int8", "awq", "int8", "fp8")  # loaders llama.cpp does not have
-LLAMA_CPP_KV = ("q8_0", "q4_0")  # llama.cpp --cache-type-k/-v block types
 #: ExLlamaV2 loads its own EXL2 format (any bits per weight, ``Nbpw``), 4-bit GPTQ and unquantized 16-bit models
 #: (turboderp-org/exllamav2 README, "EXL2 quantization": "ExLlamaV2 supports the same 4-bit GPTQ models as V1, but
 #: also a new EXL2 format"); no other engine here loads EXL2.

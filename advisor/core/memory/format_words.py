@@ -6,13 +6,13 @@ from __future__ import annotations
 from advisor.core.memory.formats import (
     GGUF_MIX_BPW,
     GGUF_MIX_BPW_LLAMA2,
+    LLAMA_CPP_KV,
     is_exl2,
     is_gguf,
     kv_bytes_per_element,
     weight_format,
 )
 
-_LLAMA_CPP_KV = ("q8_0", "q4_0")
 
 
 def _bits(value: float) -> str:
@@ -47,4 +47,4 @@ def kv_words(dtype: str) -> str:
     except ValueError:
         return dtype
     key = {"f16": "fp16", "f32": "fp32"}.get(key, key)
-    return f"{key.upper()} ({'llama.cpp, ' if key in _LLAMA_CPP_KV else ''}{_bits(bits)})"
+    return f"{key.upper()} ({'llama.cpp, ' if key in LLAMA_CPP_KV else ''}{_bits(bits)})"

@@ -252,9 +252,10 @@ def is_gguf(name: str) -> bool:
     return key in WEIGHT_FORMATS and key not in _SIMPLE and key not in ("nf4", "fp4", "mxfp4", *_GPTQ_LIKE)
 
 
+#: llama.cpp's quantized KV cache types (``--cache-type-k/-v``): blocks of 32 with a 16-bit scale.
+LLAMA_CPP_KV = ("q8_0", "q4_0")
 # KV cache element types: PyTorch dtypes, and llama.cpp's --cache-type-k/-v q8_0 / q4_0 blocks.
-_KV_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0,
-             "q8_0": gguf_block_bits("q8_0") / 8, "q4_0": gguf_block_bits("q4_0") / 8}
+_KV_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, **{k: gguf_block_bits(k) / 8 for k in LLAMA_CPP_KV}}
 KV_DTYPES: tuple[str, ...] = tuple(_KV_BYTES)
 # llama.cpp spells its cache types f16 / f32 (``--cache-type-k f16``, common/arg.cpp).
 _KV_ALIASES = {"f16": "fp16", "f32": "fp32"}

@@ -21,7 +21,7 @@ from advisor.core.hardware.records import ResolvedBuild, Topology
 from advisor.core.job.choices import Checkpointing, Engine, Method, Mode, Offload
 from advisor.core.job.job import Job
 from advisor.core.job.planned import PlanPins
-from advisor.core.memory.formats import kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import LLAMA_CPP_KV, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import ModelArch
 from advisor.core.plan.planner import ChosenPlan, best_plan
 from advisor.core.units import GIB
@@ -34,7 +34,7 @@ GGUF_LADDER = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "q2_k")
 GPU_LADDER = ("fp8", "int8", "awq")
 #: ExLlamaV2's usual EXL2 sizes (bits per weight), mildest first (turboderp's model cards list 8.0 to 2.5).
 EXL2_LADDER = ("8.0bpw", "6.0bpw", "5.0bpw", "4.65bpw", "4.0bpw", "3.5bpw", "3.0bpw", "2.5bpw")
-KV_LADDER = {Engine.LLAMA_CPP: ("q8_0", "q4_0"), Engine.OLLAMA: ("q8_0", "q4_0")}
+KV_LADDER = {Engine.LLAMA_CPP: LLAMA_CPP_KV, Engine.OLLAMA: LLAMA_CPP_KV}  # mildest first
 KV_DEFAULT_LADDER = ("fp8",)
 MAX_SUGGESTED_GPUS = 8  # the largest single-node count the catalog search builds, too
 MIN_CONTEXT = 256

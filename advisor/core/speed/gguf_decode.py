@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from advisor.core.hardware.backend import Backend
 from advisor.core.hardware.records import Gpu
 from advisor.core.job.job import Job
+from advisor.core.memory.formats import LLAMA_CPP_KV
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.speed.flops import fp32_lanes_per_sm
 
@@ -173,8 +174,6 @@ def host_floor_s_per_layer(gpu: Gpu) -> float:
     return HOST_LAUNCHED_S_PER_LAYER if host_launched(gpu) else 0.0
 
 
-#: llama.cpp's KV cache block types (``--cache-type-k/-v``) whose CUDA and HIP flash attention runs the vector kernel.
-QUANTIZED_KV = frozenset({"q8_0", "q4_0"})
 #: Head sizes llama.cpp's CUDA / HIP vector kernel is built for (``can_use_vector_kernel``: ``Q->ne[0] <= 256 &&
 #: Q->ne[0] % 64 == 0``, and 192 has no vector instance): other sizes take the MMA or tile kernels.
 VEC_KERNEL_HEAD_DIMS = frozenset({64, 128, 256})
@@ -214,6 +213,6 @@ def kv_reads_per_step(arch: ModelArch, job: Job, gpus: Sequence[Gpu]) -> int:
     group = max(1, arch.n_heads // arch.n_kv_heads)
     if all(g.backend is Backend.METAL for g in gpus):
         return group
-    vec_kernel = (job.kv_dtype in QUANTIZED_KV and job.batch == 1 and arch.head_dim in VEC_KERNEL_HEAD_DIMS
+    vec_kernel = (job.kv_dtype.strip().lower() in LLAMA_CPP_KV and job.batch == 1 and arch.head_dim in VEC_KERNEL_HEAD_DIMS
                   and all(g.backend is Backend.CUDA for g in gpus))
     return group if vec_kernel else 1
