@@ -376,13 +376,15 @@ def _refit_gguf_share(path, path_rows: list[dict[str, str]], catalog) -> bool:
 
 #: Grids of llama.cpp's decode constants (``fit_gguf_decode``): its bandwidth share, the issue slots per weight
 #: of each weight class (``gguf_decode.ISSUE_PER_WEIGHT``), the host's time per layer where it launches the
-#: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``), a MoE layer's dispatch kernels
+#: kernels one by one (``gguf_decode.HOST_LAUNCHED_S_PER_LAYER``, and a MoE layer's more there:
+#: ``gguf_decode.HOST_LAUNCHED_S_PER_MOE_LAYER``), a MoE layer's dispatch kernels
 #: (``gguf_decode.MOE_DISPATCH_S_PER_LAYER``) and every layer's small kernels (its ``EngineSpeed.kernels_s_per_layer``).
 GGUF_DECODE_GRIDS = {
     "bandwidth": GRIDS["bandwidth"],
     "issue_4bit_up": [round(0.5 * i, 1) for i in range(0, 121)],  # 0 to 60 issue slots per weight
     "issue_low_bit": [round(0.5 * i, 1) for i in range(0, 121)],
     "host_launched": [round(i * 0.005e-3, 8) for i in range(0, 101)],  # 0 to 0.5 ms per layer
+    "host_moe": [round(i * 0.005e-3, 8) for i in range(0, 101)],  # 0 to 0.5 ms per MoE layer
     "moe_dispatch": [round(i * 0.005e-3, 8) for i in range(0, 61)],  # 0 to 0.3 ms per MoE layer
     "layer_kernels": [round(i * 0.005e-3, 8) for i in range(0, 31)],  # 0 to 0.15 ms per layer
 }
@@ -409,6 +411,7 @@ def _set_gguf_decode(values: dict) -> None:
     gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP] = values["issue_4bit_up"]
     gd.ISSUE_PER_WEIGHT[gd.LOW_BIT] = values["issue_low_bit"]
     gd.HOST_LAUNCHED_S_PER_LAYER = values["host_launched"]
+    gd.HOST_LAUNCHED_S_PER_MOE_LAYER = values["host_moe"]
     gd.MOE_DISPATCH_S_PER_LAYER = values["moe_dispatch"]
 
 
@@ -418,7 +421,8 @@ def gguf_decode_values() -> dict:
 
     return {"bandwidth": es.engine_speed(Engine.LLAMA_CPP).bandwidth,
             "issue_4bit_up": gd.ISSUE_PER_WEIGHT[gd.FOUR_BIT_UP], "issue_low_bit": gd.ISSUE_PER_WEIGHT[gd.LOW_BIT],
-            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER,
+            "host_launched": gd.HOST_LAUNCHED_S_PER_LAYER, "host_moe": gd.HOST_LAUNCHED_S_PER_MOE_LAYER,
+            "moe_dispatch": gd.MOE_DISPATCH_S_PER_LAYER,
             "layer_kernels": es.engine_speed(Engine.LLAMA_CPP).kernels_s_per_layer}
 
 
@@ -683,6 +687,7 @@ def main() -> int:
     fitted[Engine.LLAMA_CPP] = es.FITTED[Engine.LLAMA_CPP]
     print(f"# gguf_decode: ISSUE_PER_WEIGHT = {{FOUR_BIT_UP: {gguf['issue_4bit_up']:g}, LOW_BIT: "
           f"{gguf['issue_low_bit']:g}}}, HOST_LAUNCHED_S_PER_LAYER = {gguf['host_launched'] * 1e3:.3f}e-3, "
+          f"HOST_LAUNCHED_S_PER_MOE_LAYER = {gguf['host_moe'] * 1e3:.3f}e-3, "
           f"MOE_DISPATCH_S_PER_LAYER = {gguf['moe_dispatch'] * 1e3:.3f}e-3, llama.cpp kernels_s_per_layer = "
           f"{gguf['layer_kernels'] * 1e3:.3f}e-3  ({len(gguf_decode_rows(by_engine))} llama.cpp calibration decode rows)")
     large_only = _fit_engines(by_engine, catalog, fitted)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from advisor.core.hardware.backend import Backend
 from advisor.core.hardware.memory import usable_memory_bytes
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.choices import DecodeAttention, Parallel
@@ -29,6 +28,7 @@ from advisor.core.speed import gguf_decode, host_cpu
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
 from advisor.core.speed.moe_reads import moe_read_fraction, read_weight_bytes
+from advisor.core.speed.results import DecodeStep
 from advisor.core.speed.layout import (
     ACT_BYTES,
     LAYER_SPLIT_NOTE,
@@ -39,7 +39,7 @@ from advisor.core.speed.layout import (
 )
 
 #: (seconds per decode step of the whole batch, memory part, compute part, comm part).
-DecodeStep = tuple[float, float, float, float]
+
 
 
 def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
@@ -95,12 +95,7 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
                      f"{gguf_decode.MOE_DISPATCH_S_PER_LAYER * moe_layers(arch) * 1e3:.1f} ms a step for the "
                      f"{moe_layers(arch)} MoE layers, whatever the GPU")
     if (reads := gguf_decode.kv_reads_per_step(arch, planned, gpus)) > 1:
-        metal = all(g.backend is Backend.METAL for g in gpus)
-        notes.append(f"{planned.engine.label} " + ("on Apple GPUs reads the KV cache" if metal else
-                                                   f"reads a {planned.kv_dtype} KV cache")
-                     + f" once per query head: {reads} times a step for this model's {arch.n_heads} query heads over "
-                     f"{arch.n_kv_heads} KV heads (long contexts slow more)"
-                     + ("" if metal else "; a 16-bit cache is read once, faster at long contexts for twice the memory"))
+        notes.append(gguf_decode.kv_reads_words(planned.engine.label, arch, planned, gpus, reads))
     linears = linear_calls_per_token(arch)
     if bnb := _es.bnb_int8_s_per_linear(planned.engine, planned.weights):
         notes.append(f"LLM.int8 weights: each of the {linears} linear layers a token passes makes the host wait for the "
@@ -123,8 +118,7 @@ def decode_step(arch: ModelArch, planned: PlannedJob, r: Run, mem: MemoryBreakdo
     if serial:
         notes.append(f"{planned.engine.label} adds ~{serial * 1e3:.0f} ms of its own host work to each step "
                      f"({host_cpu.host_words(r.build, planned.engine.gguf)})")
-    total, mem_t, comp_t, comm_t = step
-    return total + serial, mem_t, comp_t, comm_t
+    return step._replace(seconds=step.seconds + serial, host_bound=step.host_bound or serial > step.seconds)
 
 
 def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
@@ -167,11 +161,9 @@ def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: i
 
 
 def _gguf_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...]) -> float:
-    """The host's least time for a GGUF engine's decode step on these GPUs (``gguf_decode.host_floor_s_per_layer``
-    × layers); 0 for another engine."""
-    if not job.engine.gguf:
-        return 0.0
-    return max((gguf_decode.host_floor_s_per_layer(g) for g in gpus), default=0.0) * arch.n_layers
+    """The host's least time for a GGUF engine's decode step on these GPUs (``gguf_decode.host_floor_seconds``); 0 for
+    another engine."""
+    return gguf_decode.host_floor_seconds(gpus, arch.n_layers, moe_layers(arch)) if job.engine.gguf else 0.0
 
 
 def _attention_seconds(kv_bytes: float, kv_bw: float, attn_flops: float, attn_rate: float | None,
@@ -264,7 +256,7 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     notes.append(LAYER_SPLIT_NOTE)
     if floor > step:
         notes.append(_floor_note(planned, r, floor))
-    return max(step, floor) + comm_t, mem_t, comp_t, comm_t
+    return DecodeStep(max(step, floor) + comm_t, mem_t, comp_t, comm_t, floor > step)
 
 
 def _floor_note(planned: PlannedJob, r: Run, floor: float) -> str:
@@ -308,7 +300,8 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
                      f"each GPU reading the others' memory ({comm_t * 1e3:.2f} ms a decode step), not NCCL")
     if floor > max(mem_t, comp_t):
         notes.append(_floor_note(planned, r, floor))
-    return max(kernels_seconds(w_t, g_t, attn_t, ac_t), floor) + comm_t, mem_t, comp_t, comm_t
+    kernels = kernels_seconds(w_t, g_t, attn_t, ac_t)
+    return DecodeStep(max(kernels, floor) + comm_t, mem_t, comp_t, comm_t, floor > kernels)
 
 
 def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...], sp: Split, whole_w: float, floor: float,
@@ -332,7 +325,7 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
     per_head = job.decode_attention is DecodeAttention.PER_HEAD
     fixed = fixed_kernels_seconds(arch, job)
     stage_t: list[float] = []
-    mem_t, comp_t = 0.0, 0.0
+    mem_t, comp_t, host_bound = 0.0, 0.0, False
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
         w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, per_mb, f), b, e, frac,
@@ -342,8 +335,9 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
         ac_t = _compute_seconds(attn_mb * f, p, e)
         mem_t += m * (w_t + a_t)
         comp_t += m * (g_t + ac_t)
-        stage_t.append(max(kernels_seconds(w_t, g_t, a_t, ac_t), floor * f))
+        kernels = kernels_seconds(w_t, g_t, a_t, ac_t)
+        host_bound = host_bound or floor * f > kernels
+        stage_t.append(max(kernels, floor * f))
     comm_t = sum(r.sends(per_mb * arch.hidden_size * ACT_BYTES, sp.stages))
     walk = sum(stage_t) + comm_t
-    step = max(walk, m * max(stage_t))
-    return step, mem_t, comp_t, comm_t
+    return DecodeStep(max(walk, m * max(stage_t)), mem_t, comp_t, comm_t, host_bound)

@@ -153,10 +153,10 @@ FITTED: dict[Engine, EngineSpeed] = {
 #: Go runner linked ggml; since 2026-05-29, ollama #16031, every GGML model runs under llama-server): only its host's
 #: time per layer where the host launches the kernels one by one (a Mac's Metal; ``decode._engine_floor``) is its own.
 #: Fitted in full on its own rows its bandwidth share was 0.70 against llama.cpp's 0.76 at the same error (twelfth
-#: session); since the twenty-fourth its host time follows the GPU's step (``SERIAL_FLOOR_ENGINES``): 0.11 ms a layer,
-#: mean |ln err| 0.203 on its 138 rows (0.47 ms as the longer of the two: 0.211; famstack-dev/local-llm-bench's Mac
-#: decode grows with the context from its first tokens on, which a floor that hides the GPU's work cannot do).
-SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.11e-3, Engine.SGLANG: 0.14e-3}
+#: session); since the twenty-fourth its host time follows the GPU's step (``SERIAL_FLOOR_ENGINES``): 0.11 ms a layer
+#: (0.47 ms as the longer of the two read famstack-dev/local-llm-bench's Mac decode, which grows with the context from its
+#: first tokens on, worse); 0.10 ms, mean |ln err| 0.196 on its 138 rows, since ``gguf_decode.HOST_LAUNCHED_S_PER_MOE_LAYER``.
+SIBLING_KERNELS_FLOOR_S_PER_LAYER: dict[Engine, float] = {Engine.OLLAMA: 0.10e-3, Engine.SGLANG: 0.14e-3}
 SIBLING_KERNELS = frozenset(SIBLING_KERNELS_FLOOR_S_PER_LAYER)
 #: Engines whose host time per token (``floor_s_per_layer``) follows the GPU's step instead of overlapping it: the
 #: step is the kernels' time plus that host time. Ollama's runner samples, detokenizes and checks stop strings between

@@ -116,6 +116,15 @@ MOE_DISPATCH_S_PER_LAYER = 0.065e-3
 #: (gioalvari's llama.cpp Qwen2.5 0.5B decode on an M4 Pro, a model small enough for the host to bind); 0.165 ms with
 #: round 22's (enescingoz's 30-core M2 Max tg128 of eleven Q4_K_M models, Qwen3 0.6B to 32B).
 HOST_LAUNCHED_S_PER_LAYER = 0.165e-3
+#: Host time a MoE layer adds to ``HOST_LAUNCHED_S_PER_LAYER`` where the host launches the kernels one by one (Metal;
+#: CUDA below ``CC_CUDA_GRAPHS``): its routing and dispatch nodes (``MOE_DISPATCH_S_PER_LAYER``'s 11 + (k - 1) where a
+#: dense FFN has 4), each launched or encoded on its own. Fitted with the decode constants (twenty-fifth session) on
+#: the calibration rows, where three sources on two backends asked for about the same: two Tesla P100s' Qwen3-Coder-30B-A3B
+#: (h51a, h68c: 86-106 % fast without it), enescingoz's M2 Max Qwen3-30B-A3B (36 %), and, not in the fit (Ollama's rows are
+#: its own engine's), famstack's M1 Max Qwen3-30B-A3B under Ollama (24-36 %); each came within ±14 % near 0.2 ms a MoE layer.
+#: The llama.cpp rows alone fit 0.135 ms. CUDA-graph GPUs replay the nodes without the host: ``MOE_DISPATCH_S_PER_LAYER``
+#: is their GPU time, on every GPU.
+HOST_LAUNCHED_S_PER_MOE_LAYER = 0.135e-3
 
 
 def weight_class(weights: str) -> str | None:
@@ -168,10 +177,21 @@ def host_launched(gpu: Gpu) -> bool:
     return gpu.backend is Backend.CUDA and cc is not None and cc < CC_CUDA_GRAPHS
 
 
-def host_floor_s_per_layer(gpu: Gpu) -> float:
-    """The host's least time per layer of a decode step on this GPU (``HOST_LAUNCHED_S_PER_LAYER`` where it
-    launches the kernels one by one, else 0)."""
-    return HOST_LAUNCHED_S_PER_LAYER if host_launched(gpu) else 0.0
+def host_floor_seconds(gpus: Sequence[Gpu], n_layers: int, n_moe_layers: int) -> float:
+    """The host's least time for a decode step of ``n_layers`` layers (``n_moe_layers`` of them MoE) where it launches
+    the kernels one by one on one of ``gpus`` (``HOST_LAUNCHED_S_PER_LAYER``, ``HOST_LAUNCHED_S_PER_MOE_LAYER``); else 0."""
+    if not any(host_launched(g) for g in gpus):
+        return 0.0
+    return HOST_LAUNCHED_S_PER_LAYER * n_layers + HOST_LAUNCHED_S_PER_MOE_LAYER * n_moe_layers
+
+
+def kv_reads_words(engine_label: str, arch: ModelArch, job: Job, gpus: Sequence[Gpu], reads: int) -> str:
+    """The speed note for ``kv_reads_per_step``'s ``reads`` > 1."""
+    metal = all(g.backend is Backend.METAL for g in gpus)
+    return (f"{engine_label} " + ("on Apple GPUs reads the KV cache" if metal else f"reads a {job.kv_dtype} KV cache")
+            + f" once per query head: {reads} times a step for this model's {arch.n_heads} query heads over "
+            f"{arch.n_kv_heads} KV heads (long contexts slow more)"
+            + ("" if metal else "; a 16-bit cache is read once, faster at long contexts for twice the memory"))
 
 
 #: Head sizes llama.cpp's CUDA / HIP vector kernel is built for (``can_use_vector_kernel``: ``Q->ne[0] <= 256 &&

@@ -112,8 +112,7 @@ def _inference(arch: ModelArch, w: PlannedJob, build: ResolvedBuild, mem: Memory
     pre = prefill_seconds(arch, w, r, mem, sp, whole_w, notes)
     cpu_dec, cpu_pre = moe_offload_seconds(arch, w, build, notes)
     if dec is not None and cpu_dec:
-        step, mem_t, comp_t, comm_t = dec
-        dec = (step + cpu_dec, mem_t + cpu_dec, comp_t, comm_t)
+        dec = dec._replace(seconds=dec.seconds + cpu_dec, memory_s=dec.memory_s + cpu_dec)
     if pre is not None and cpu_pre:
         pre = (pre[0] + cpu_pre, pre[1])
     if sp.replicas > 1:
@@ -122,10 +121,11 @@ def _inference(arch: ModelArch, w: PlannedJob, build: ResolvedBuild, mem: Memory
     decode_tps = bottleneck = None
     share = 0.0
     if dec is not None:
-        step, mem_t, comp_t, comm_t = dec
+        step, mem_t, comp_t, comm_t, host_bound = dec
         decode_tps = sequences / step
         share = min(1.0, comm_t / step)
         bottleneck = (Bottleneck.INTERCONNECT if comm_t > max(mem_t, comp_t)
+                      else Bottleneck.HOST_CPU if host_bound
                       else Bottleneck.COMPUTE if comp_t > mem_t else Bottleneck.MEMORY_BANDWIDTH)
     prefill_tps = ttft = None
     if pre is not None:

@@ -93,7 +93,7 @@ def _matvec_prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: M
     if step is None:
         notes.append("prefill speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
-    seconds, _mem_t, _comp_t, comm_t = step
+    seconds, comm_t = step.seconds, step.comm_s
     notes.append(f"{planned.engine.label} computes the prompt {ubatch} token{'s' if ubatch > 1 else ''} at a time "
                  f"(prompt batch {planned.gguf_ubatch_tokens}): each batch reads all the weights, like a decode step — "
                  f"{steps:,} steps of {seconds * 1e3:.1f} ms")

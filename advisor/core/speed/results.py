@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import NamedTuple
 
 from pydantic import Field
 
@@ -15,6 +16,18 @@ class Bottleneck(StrEnum):
     COMPUTE = "compute"
     INTERCONNECT = "interconnect"
     HOST_OFFLOAD = "host offload"
+    HOST_CPU = "host CPU"  # the engine's per-token host work (or its kernel launches, one by one) binds the step
+
+
+class DecodeStep(NamedTuple):
+    """One decode step: its seconds, the time its reads and its FLOPs take, its GPU-to-GPU traffic, and whether the
+    host's work (its per-token overhead, or launching the kernels one by one) binds it rather than the GPUs'."""
+
+    seconds: float
+    memory_s: float
+    compute_s: float
+    comm_s: float
+    host_bound: bool = False
 
 
 class SpeedEstimate(Frozen):

@@ -34,7 +34,7 @@ def test_fitted_constants_as_shipped():
         # eleventh session: round 23's Ollama rows of rented and home GPUs, its prompts with their builds' flash attention
         # twelfth session: llama.cpp's kernels (SIBLING_KERNELS), only its host floor (on Macs) its own
         # twenty-fourth session: that floor added to the GPU's step (SERIAL_FLOOR_ENGINES), 0.47 -> 0.11 ms a layer
-        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.11e-3,
+        Engine.OLLAMA: es.EngineSpeed(bandwidth=0.78, compute=es.PRIOR_COMPUTE, floor_s_per_layer=0.10e-3,
                                       kernels_s_per_layer=0.035e-3),
         # ninth session: vLLM's kernels (SIBLING_KERNELS), only its host floor its own
         Engine.SGLANG: es.EngineSpeed(bandwidth=0.84, compute=0.52, floor_s_per_layer=0.14e-3,
@@ -119,7 +119,7 @@ def test_the_fit_leaves_a_split_kv_engines_kv_share_alone(monkeypatch):
 @pytest.mark.parametrize("engine", [Engine.SGLANG, Engine.OLLAMA])
 def test_an_engine_on_its_siblings_kernels_fits_only_its_host_floor(engine, monkeypatch):
     assert es.SIBLING_KERNELS == {Engine.SGLANG, Engine.OLLAMA}
-    assert es.SIBLING_KERNELS_FLOOR_S_PER_LAYER == {Engine.SGLANG: 0.14e-3, Engine.OLLAMA: 0.11e-3}
+    assert es.SIBLING_KERNELS_FLOOR_S_PER_LAYER == {Engine.SGLANG: 0.14e-3, Engine.OLLAMA: 0.10e-3}
     assert es.SERIAL_FLOOR_ENGINES == {Engine.OLLAMA}  # its host time follows the GPU's step (decode.decode_step)
     # derived from the sibling's entry (its small kernels' time too), only the floor its own
     own, sibling = es.engine_speed(engine), es.FITTED[es.SIBLING[engine]]
