@@ -49,10 +49,11 @@ from advisor.core.hardware.builds import Build, BuildGpu  # noqa: E402
 from advisor.core.hardware.parts import BuildParts  # noqa: E402
 from advisor.core.hardware.resolve import resolve_platform  # noqa: E402
 from advisor.core.hardware.topology import bridge_pairs  # noqa: E402
-from advisor.core.job.choices import LLAMA_CPP_UBATCH, Parallel  # noqa: E402
+from advisor.core.job.choices import LLAMA_CPP_UBATCH, Parallel, Precision  # noqa: E402
 from advisor.core.job.planned import PlannedJob  # noqa: E402
 from advisor.core.memory.formats import weight_format  # noqa: E402
 from advisor.core.model.arch import ModelArch  # noqa: E402
+from advisor.core.speed.flops import train_flops_per_token  # noqa: E402
 from advisor.core.speed.moe_reads import read_weight_bytes  # noqa: E402
 from advisor.core.speed.gguf_decode import prompt_as_decode_steps  # noqa: E402
 from advisor.storage.catalog_store import load_catalog  # noqa: E402
@@ -196,11 +197,15 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     if row["group"] == "train":
         if engine not in TRAIN_ENGINES:
             return f"training engine {engine}"
-        # The row's own columns, the options a user sets: --method, --checkpointing, --compile, --optimizer-kernel.
+        training = train_weights_options(row)
+        if isinstance(training, str):
+            return training
+        # The row's own columns, the options a user sets: --method, --checkpointing, --compile, --optimizer-kernel,
+        # and its weights as --weights / --precision (``train_weights_options``).
         return PlannedJob(mode="train", method=row.get("method") or "full", framework=engine, n_gpus=n,
                           parallel=parallel, batch=max(1, _int(row, "batch", 1)), seq_len=_int(row, "context_tokens", 2048),
                           checkpointing=row.get("checkpointing") or "none", compile=compiled(row),
-                          optimizer_kernel=row.get("optimizer_kernel") or None)
+                          optimizer_kernel=row.get("optimizer_kernel") or None, **training)
     weights = WEIGHTS.get(row["weights"].strip().lower())
     if weights is None:
         try:  # GGUF types, f16, EXL2's Nbpw: the names the app takes as they are
@@ -224,6 +229,29 @@ def job_of(row: dict[str, str]) -> PlannedJob | str:
     return PlannedJob(engine=engine, weights=weights, batch=max(1, _int(row, "batch", 1)), n_gpus=n,
                       parallel=parallel, context_len=context, prompt_tokens=prompt, kv_dtype=kv, engine_version=version,
                       custom_all_reduce=custom_all_reduce_of(row), ubatch_tokens=ubatch, **attention_of(row))
+
+
+#: What a training row's ``weights`` column is in the app's options: fp32 training is ``--precision fp32``; bf16 and fp16
+#: are the framework's 16-bit training (its default precision: the same tensor-core rate for either); a LoRA's frozen base
+#: and QLoRA's 4-bit base are ``--weights``. FP8 training (torchao's Float8Linear, Transformer Engine) has no option.
+TRAIN_16_BIT = ("bf16", "fp16")
+TRAIN_4_BIT = ("nf4", "fp4")
+
+
+def train_weights_options(row: dict[str, str]) -> dict[str, str] | str:
+    """The ``--weights`` / ``--precision`` a training row's ``weights`` column is, or why it is a known gap."""
+    weights, method = row["weights"].strip().lower(), (row.get("method") or "full").strip()
+    if weights == "fp8":
+        return ("known gap: FP8 training (torchao's Float8Linear, Transformer Engine): the app trains in 16 or 32 bits, "
+                "with no FP8 option")
+    options = {"precision": "fp32"} if weights == "fp32" else {}
+    if method == "lora" and weights in (*TRAIN_16_BIT, "fp32"):
+        options["weights"] = weights
+    elif method == "qlora" and weights in TRAIN_4_BIT:
+        options["weights"] = weights
+    elif weights not in (*TRAIN_16_BIT, "fp32"):
+        return f"training weights {weights} with method {method}"
+    return options
 
 
 def custom_all_reduce_of(row: dict[str, str]) -> bool:
@@ -307,6 +335,16 @@ def weight_read_bound(row: dict[str, str], arch: ModelArch, job: PlannedJob, bui
     return in_row_unit(step_tokens * bandwidth / read, row, job)
 
 
+def fp32_train_bound(arch: ModelArch, job: PlannedJob, build) -> float | None:
+    """The most an FP32 training job's tokens/s per GPU can be with its matmuls in IEEE FP32 (``--precision fp32``):
+    its FLOPs per token (``flops.train_flops_per_token``) at the card's datasheet FP32 peak; None for another
+    precision or an unknown peak. A row above it ran TF32 tensor cores."""
+    peak = build.gpus[0].fp32_tflops
+    if job.precision is not Precision.FP32 or not peak:
+        return None
+    return peak * 1e12 / train_flops_per_token(arch, job)
+
+
 def in_row_unit(tokens_per_s: float | None, row: dict[str, str], job: PlannedJob) -> float | None:
     """The job's tokens/s (every sequence on every GPU) in the row's unit, ``tokens_per_s_kind``: per sequence of the
     batch, per GPU, or the aggregate as it is; None stays None (the catalog lacks a figure)."""
@@ -362,6 +400,9 @@ def _left_out(row: dict[str, str], arch, gpu, job) -> str | None:
 def _estimated(row: dict[str, str], arch, job, build, measured: float) -> tuple[float | None, str | None]:
     """The app's tokens/s in the row's unit (None where the catalog lacks a figure), or why the row is a known gap."""
     if row["group"] == "train":
+        if (bound := fp32_train_bound(arch, job, build)) is not None and measured > bound:
+            return None, (f"known gap: FP32 training measured above {bound:,.0f} tokens/s, the most FP32 matmuls at the "
+                          "card's FP32 peak allow: they ran TF32, which the app has no option for")
         return in_row_unit(estimate(arch, job, build).speed.train_tokens_per_s, row, job), None
     est = estimate(arch, job, build)
     bound = weight_read_bound(row, arch, job, build, est.memory.weights)

@@ -66,11 +66,12 @@ def speed_basis(outcomes: list, catalog) -> dict:
     rows both count as measured there; a pair's held-out rows (sources held out of every fit by
     ``speed_fidelity.split_of``, seen or not) also give their own band (``held_out``).
 
-    The ``extrapolated`` entry: the band of held-out rows whose (family, software) pair has no
-    calibration row — runs of a family the fit never saw with that software, which is what an
-    extrapolated estimate is (TensorRT-LLM on the A100 and L40S, fitted on the H200; torchtune, never
-    fitted; llama.cpp on families without a calibration run)."""
-    from advisor.core.speed.basis import EXTRAPOLATED_KEY, basis_key
+    The ``extrapolated`` entry: the band of held-out rows whose (family, software) pair the calibration rows do not
+    measure as the app reads a table (``basis.measured_in``: the pair's own runs, or a training framework's on a
+    family measured with another) — runs of a family the fit never saw with that software, which is what an
+    extrapolated estimate is (TensorRT-LLM on the A100 and L40S, fitted on the H200; llama.cpp on families without a
+    calibration run)."""
+    from advisor.core.speed.basis import EXTRAPOLATED_KEY, basis_key, measured_in
 
     groups: dict[str, list[float]] = {}
     held: dict[str, list[float]] = {}
@@ -86,9 +87,10 @@ def speed_basis(outcomes: list, catalog) -> dict:
             held.setdefault(key, []).append(o.error_pct)
     table = {key: {**_band(errs), **({"held_out": _band(held[key])} if key in held else {})}
              for key, errs in sorted(groups.items())}
-    unseen_pairs = [e for key, errs in held.items() if key not in fitted for e in errs]
-    if unseen_pairs:
-        table[EXTRAPOLATED_KEY] = {**_band(unseen_pairs), "pairs": sorted(k for k in held if k not in fitted)}
+    calibrated = {key: {"rows": len(groups[key])} for key in fitted}
+    unseen = sorted(k for k in held if not measured_in(calibrated, *k.split("|", 1)))
+    if unseen:
+        table[EXTRAPOLATED_KEY] = {**_band([e for k in unseen for e in held[k]]), "pairs": unseen}
     return table
 
 

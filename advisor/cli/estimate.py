@@ -149,7 +149,7 @@ def _with_mac_gpu_limit(build, limit):
 
 def _cards(args: argparse.Namespace, catalog):
     """A machine of the --gpu cards (× --gpus) on the typical platform that carries them: host RAM, a PSU, a price."""
-    from advisor.core import board_limit, gpu_build, mixed_build, on_platform
+    from advisor.core import boards_needed, gpu_build, mixed_build, on_platform
 
     ids = [args.gpu] if isinstance(args.gpu, str) else list(args.gpu)
     for gid in ids:
@@ -166,9 +166,8 @@ def _cards(args: argparse.Namespace, catalog):
     try:
         return on_platform(catalog, gpu_build(catalog, ids[0], count))
     except ValueError as exc:
-        gpu = catalog.gpus[ids[0]]
-        most = gpu.nvlink.max_gpus if board_limit(gpu, count) and gpu.nvlink else 0
-        hint = f" (--gpus {most} --nodes {-(-count // most)} --nic ID)" if most else ""
+        needed = boards_needed(catalog.gpus[ids[0]], count)
+        hint = f" (--gpus {needed[0]} --nodes {needed[1]} --nic ID)" if needed else ""
         raise UsageError(f"--gpus: {exc}{hint}") from None
 
 

@@ -114,6 +114,7 @@ if TYPE_CHECKING:  # the names' homes, for type checkers and the import graph (l
     from advisor.core.hardware.records import MAX_GPUS_PER_MACHINE, MAX_NODES
     from advisor.core.hardware.resolve import (
         board_limit,
+        boards_needed,
         gpu_build,
         mixed_build,
         resolve_build,
@@ -206,7 +207,7 @@ _HOMES: dict[str, str] = {name: "advisor.core." + home for home, names in (
     ("hardware.power", "build_power"),
     ("hardware.quantities", "PriceKind PricePoint"),
     ("hardware.records", "MAX_GPUS_PER_MACHINE MAX_NODES"),
-    ("hardware.resolve", "board_limit gpu_build mixed_build resolve_build resolve_cloud resolve_system with_network with_nodes"),
+    ("hardware.resolve", "board_limit boards_needed gpu_build mixed_build resolve_build resolve_cloud resolve_system with_network with_nodes"),
     ("hardware.resolved", "ResolvedBuild"),
     ("hardware.topology", "Topology bridge_pairs"),
     ("job.choices", "Checkpointing ENGINE_VERSION_PATTERN Engine LORA_TARGETS Method Mode Offload Parallel "
@@ -247,7 +248,7 @@ __all__ = ["BUILD_ONLY_FIELDS", "Build", "BuildEntry", "BuildGpu", "BuildResult"
            "RunningCosts", "SCHEMA_VERSION", "SCHEME_WORDS", "SETTINGS", "SearchAnswer", "SearchRequest", "Section",
            "Segment", "Setting", "Severity", "SpeedBasis", "Topology", "USD_PER_KWH_RANGE", "UnknownRecord",
            "WEIGHT_FORMATS", "Where", "Widget", "YEARS_RANGE", "alone", "apply_framework", "as_run", "assemble",
-           "background_search", "base_format_name", "basis_of", "best_plan", "board_limit", "bounds_of", "bridge_pairs", "build_power",
+           "background_search", "base_format_name", "basis_of", "best_plan", "board_limit", "boards_needed", "bounds_of", "bridge_pairs", "build_power",
            "build_running_cost", "by_flag", "canonical_comparison", "check_build", "check_planned", "chinchilla_plan",
            "chinchilla_tokens", "choice_label", "cloud_display_name", "count_params", "dangling_references",
            "data_problems", "default_job", "default_job_words", "default_of", "detailed_results", "detect_kind",

@@ -250,9 +250,10 @@ class AddBuildDialog(QDialog):
         is_gpu = self._is_gpu()
         rec = self._records().get(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
         total = sum(c.count for c in self._cards()) if is_gpu and self._chosen() is not None else self.spin_count.value()
-        # A bridge joins two cards of one kind: never offered between different cards.
+        # A bridge joins two cards of one kind: never offered between different cards, nor for modules (their board's
+        # NVSwitch joins them already: ``on_baseboard``).
         self.topology_editor.set_nvlink_possible(is_gpu and getattr(rec, "nvlink", None) is not None
-                                                 and total > 1 and not self.is_mixed())
+                                                 and not rec.is_module and total > 1 and not self.is_mixed())
         self._update_mixing()
         self._set_card_links()
         self._set_auto_name()

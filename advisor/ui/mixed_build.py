@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from advisor.core import Build, BuildGpu, Catalog, Gpu, RecordKind, Segment, Topology, board_limit, first_free
+from advisor.core import Build, BuildGpu, Catalog, Gpu, RecordKind, Segment, Topology, board_limit, boards_needed, first_free
 from advisor.storage import catalog_store as store
 from advisor.storage import paths
 from advisor.storage.locking import locked
@@ -59,10 +59,9 @@ def mixing_problem(first: Gpu | None, cards: Iterable[BuildGpu], incomplete: boo
         return "A computer with unified memory takes no other cards: remove the other cards or choose a card.", True
     if any(c.count > MAX_OF_ONE_CARD for c in cards):
         return f"A build holds at most {MAX_OF_ONE_CARD} of one card.", True
-    if first is not None and cards and (why := board_limit(first, cards[0].count)):
-        most = first.nvlink.max_gpus if first.nvlink else 1
-        return (f"{why[0].upper()}{why[1:]}: add {most}, then set Machines to {-(-cards[0].count // most)} in the "
-                "builds table.", True)
+    if first is not None and cards and (needed := boards_needed(first, cards[0].count)):
+        why = board_limit(first, cards[0].count)
+        return f"{why[0].upper()}{why[1:]}: add {needed[0]}, then set Machines to {needed[1]} in the builds table.", True
     if incomplete:
         return "Choose a card in each row (or remove the row).", False  # a row being filled: a hint
     return "", False

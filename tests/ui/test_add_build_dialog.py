@@ -61,7 +61,8 @@ def test_a_name_the_user_typed_is_kept(gpu_dialog):
     assert gpu_dialog.entry().name == "my box"
 
 
-@pytest.mark.parametrize(("gpu_id", "offered"), [("rtx-3090", True), ("rtx-4090", False), ("rtx-5090", False)])
+@pytest.mark.parametrize(("gpu_id", "offered"), [("rtx-3090", True), ("rtx-4090", False), ("rtx-5090", False),
+                                                  ("h100-sxm", False)])  # a module: its board's NVSwitch, no bridge
 def test_nvlink_is_offered_only_for_cards_that_have_it(gpu_dialog, gpu_id, offered):
     _select(gpu_dialog, gpu_id)
     gpu_dialog.spin_count.setValue(2)

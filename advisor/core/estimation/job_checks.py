@@ -22,7 +22,6 @@ from advisor.core.estimation.job_rules import (
     engine_loads,
 )
 from advisor.core.hardware.records import ResolvedBuild
-from advisor.core.memory.formats import LLAMA_CPP_KV
 from advisor.core.job.choices import (
     LORA_TARGETS,
     Engine,
@@ -36,7 +35,7 @@ from advisor.core.job.job import Job
 from advisor.core.job.planned import PlannedJob
 from advisor.core.job.settings import applies, by_flag, choice_label
 from advisor.core.memory.format_words import format_words, kv_words
-from advisor.core.memory.formats import MXFP4_FORMATS, is_exl2, kv_bytes_per_element, weight_format
+from advisor.core.memory.formats import LLAMA_CPP_KV, MXFP4_FORMATS, is_exl2, kv_bytes_per_element, weight_format
 from advisor.core.model.arch import AttentionKind, ModelArch
 from advisor.core.support.check import refusals
 

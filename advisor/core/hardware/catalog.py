@@ -30,6 +30,7 @@ from advisor.core.hardware.catalog_model import (
 from advisor.core.hardware.names import NOT_A_BRAND, cloud_display_name, display_name, vendor_brand
 from advisor.core.hardware.resolve import (
     board_limit,
+    boards_needed,
     gpu_build,
     mixed_build,
     on_baseboard,
@@ -51,6 +52,7 @@ __all__ = [
     "RecordKind",
     "UnknownRecord",
     "board_limit",
+    "boards_needed",
     "cloud_display_name",
     "dangling_references",
     "detect_kind",

@@ -152,14 +152,22 @@ def on_baseboard(gpu: Gpu, count: int) -> bool:
     return count > 1 and gpu.is_module and gpu.nvlink is not None and count <= gpu.nvlink.max_gpus
 
 
-def board_limit(gpu: Gpu, count: int) -> str:
-    """Why ``count`` of a module GPU cannot be one machine, or "": one baseboard holds at most its NVLink domain
-    (``nvlink.max_gpus``: 8 on HGX H100/H200/B200 and AMD's UBB, 16 on HGX A100) and a module has no PCIe card
-    form to add more beside it; more of them are several machines joined by a network."""
+def boards_needed(gpu: Gpu, count: int) -> tuple[int, int] | None:
+    """(modules a board holds, machines) where ``count`` of a module GPU are more than one baseboard holds — one board
+    holds at most its NVLink domain (``nvlink.max_gpus``: 8 on HGX H100/H200/B200 and AMD's UBB, 16 on HGX A100) and a
+    module has no PCIe card form to add more beside it, so more are machines joined by a network; None where they fit."""
     if not gpu.is_module or gpu.nvlink is None or count <= gpu.nvlink.max_gpus:
-        return ""
+        return None
     most = gpu.nvlink.max_gpus
-    machines = -(-count // most)
+    return most, -(-count // most)
+
+
+def board_limit(gpu: Gpu, count: int) -> str:
+    """Why ``count`` of a module GPU cannot be one machine (``boards_needed``), in words, or ""."""
+    if (needed := boards_needed(gpu, count)) is None:
+        return ""
+    most, machines = needed
+    assert gpu.nvlink is not None  # (boards_needed)
     return (f"one {gpu.nvlink.board_name} board holds at most {most} {gpu.name}: {count} of them are {machines} "
             f"machines" + (f" of {most}" if count % most == 0 else "") + " joined by a network")
 

@@ -14,7 +14,6 @@ from advisor.core.memory.formats import (
 )
 
 
-
 def _bits(value: float) -> str:
     return f"{value:g} bits" if float(value).is_integer() else f"{value:.1f} bits"
 

@@ -135,6 +135,12 @@ def _measured(table: Mapping[str, Any], family: str, software: str) -> tuple[Map
     return entry, name
 
 
+def measured_in(table: Mapping[str, Any], family: str, software: str) -> bool:
+    """Whether ``table`` measures ``software`` on ``family`` as ``basis_of`` reads it: the pair's own runs, or for a
+    training framework the family's runs with another (``_measured``)."""
+    return _measured(table, family, software) is not None
+
+
 def _families(table: Mapping[str, Any]) -> set[str]:
     return {k.split("|", 1)[0] for k in table if "|" in k}
 

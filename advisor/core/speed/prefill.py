@@ -86,8 +86,7 @@ def _matvec_prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: M
     cache read once for each (exact at one token; at 2-8 tokens high by the repeated reads, a small part at these
     contexts). (seconds, comm part); None when a GPU's bandwidth is unknown."""
     tokens = planned.context_len * planned.batch
-    ubatch = min(planned.gguf_ubatch_tokens, tokens)
-    steps = -(-tokens // ubatch)
+    ubatch, steps = min(planned.gguf_ubatch_tokens, tokens), _weight_reads(planned, tokens)
     step_job = planned.model_copy(update={"batch": ubatch, "context_len": max(1, planned.context_len // 2)})
     step = decode_step(arch, step_job, r, mem, sp, whole_w, [])
     if step is None:
@@ -167,8 +166,7 @@ def moe_offload_seconds(arch: ModelArch, planned: PlannedJob, build: ResolvedBui
     # link, once per ubatch (``PlannedJob.ubatch_tokens``); a smaller one runs them on the CPU, as a decode step does,
     # for the experts its tokens pick.
     tokens = planned.context_len * planned.batch
-    ubatch = min(planned.gguf_ubatch_tokens, tokens)
-    ubatches = -(-tokens // ubatch)
+    ubatch, ubatches = min(planned.gguf_ubatch_tokens, tokens), _weight_reads(planned, tokens)
     copied = ubatch >= OFFLOAD_MIN_BATCH
     prefill = ubatches * n * per_layer * (
         1 / host_link_bytes_per_s(build) if copied else experts_picked(arch, ubatch) / (rate * 1e9))

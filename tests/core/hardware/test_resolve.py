@@ -81,12 +81,13 @@ def test_more_modules_than_one_board_holds_are_refused_as_machines():
     # Past its board's NVLink domain a module has nowhere to go in the same machine (no PCIe card form): 16 H100 SXM
     # are two HGX machines, which a user builds as 8 GPUs × 2 machines with a network card; it is not 16 GPUs on PCIe
     # staged through host memory. A module beside other cards is refused the same way.
-    from advisor.core.hardware.catalog import board_limit, mixed_build
+    from advisor.core.hardware.catalog import board_limit, boards_needed, mixed_build
     from advisor.storage.catalog_store import load_catalog
 
     shipped = load_catalog().catalog
     h100, a100 = shipped.gpus["h100-sxm"], shipped.gpus["a100-80gb-sxm"]
     assert board_limit(h100, 8) == "" and board_limit(a100, 16) == ""  # HGX A100 16-GPU: one domain
+    assert boards_needed(h100, 8) is None and boards_needed(h100, 12) == (8, 2) and boards_needed(a100, 40) == (16, 3)
     assert board_limit(h100, 16) == ("one NVSwitch board holds at most 8 H100 SXM 80GB: 16 of them are 2 machines "
                                      "of 8 joined by a network")
     assert board_limit(shipped.gpus["mi300x"], 12).startswith("one Infinity Fabric board holds at most 8")

@@ -126,3 +126,14 @@ def test_a_trainer_stays_extrapolated_where_no_trainer_ran_or_its_own_share_is_u
     # an inference engine never borrows another engine's runs: its kernels are its own
     assert not basis_of(TRAINING, [gpus["rtx-4090"]], "llama.cpp").calibrated
     assert not basis_of(TRAINING, [gpus["rtx-3090"]], "vLLM").calibrated
+
+
+def test_the_benchmarks_extrapolated_band_pools_the_pairs_the_app_calls_extrapolated():
+    # ``measured_in`` is ``basis_of``'s own reading: benchmarks/ui_error_bands.py pools the held-out rows of the pairs
+    # it says are not measured, so a trainer measured through another trainer's runs is not in that band.
+    from advisor.core.speed.basis import measured_in
+
+    assert measured_in(TRAINING, "NVIDIA sm_86", "Hugging Face") and measured_in(TRAINING, "NVIDIA sm_86", "llama.cpp")
+    assert not measured_in(TRAINING, "NVIDIA sm_86", "vLLM") and not measured_in(TRAINING, "AMD gfx1100", "Hugging Face")
+    shipped = speed_basis_table()[EXTRAPOLATED_KEY]["pairs"]
+    assert "NVIDIA sm_80|Hugging Face" not in shipped  # the A100's torchtitan runs measure its kernels
