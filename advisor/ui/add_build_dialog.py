@@ -253,7 +253,8 @@ class AddBuildDialog(QDialog):
         # A bridge joins two cards of one kind: never offered between different cards, nor for modules (their board's
         # NVSwitch joins them already: ``on_baseboard``).
         self.topology_editor.set_nvlink_possible(is_gpu and getattr(rec, "nvlink", None) is not None
-                                                 and not rec.is_module and total > 1 and not self.is_mixed())
+                                                 and not getattr(rec, "is_module", False) and total > 1
+                                                 and not self.is_mixed())
         self._update_mixing()
         self._set_card_links()
         self._set_auto_name()
