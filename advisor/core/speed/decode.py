@@ -26,7 +26,7 @@ from advisor.core.model.params import count_params, mlp_matrices
 from advisor.core.speed import engine_speed as _es
 from advisor.core.speed import gguf_decode, host_cpu
 from advisor.core.speed.engine_speed import EngineSpeed, engine_speed
-from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm, matmul_params
+from advisor.core.speed.flops import attention_flops_per_token, fp32_lanes_per_sm
 from advisor.core.speed.moe_reads import moe_read_fraction, read_weight_bytes
 from advisor.core.speed.results import DecodeStep
 from advisor.core.speed.layout import (
@@ -134,15 +134,14 @@ def unread_embedding_bytes(arch: ModelArch, job: Job) -> float:
     return count_params(arch).embedding * fmt.non_linear_bytes_per_param
 
 
-def _weights_seconds(arch: ModelArch, job: Job, gpu: Gpu, weight_bytes: float, bw: float, e: EngineSpeed,
-                     frac: float, share: float) -> float:
+def _weights_seconds(job: Job, gpu: Gpu, weight_bytes: float, bw: float, e: EngineSpeed, n_weights: float) -> float:
     """One GPU's weight GEMVs of a decode step: reading ``weight_bytes`` at the engine's share of ``bw``, or, for a
-    GGUF engine, the longer of that and the time its kernels take to issue the weights' instructions
-    (``gguf_decode.issue_seconds``: ``share`` of the model's matmul weights, ``frac`` of them read)."""
+    GGUF engine, the longer of that and the time its kernels take to issue the instructions of its ``n_weights``
+    matmul weights (``gguf_decode.issue_seconds``: its share of the step's ``Run.two_n / 2``, the part read)."""
     read = weight_bytes / (bw * e.bandwidth)
     if not job.engine.gguf:
         return read
-    return max(read, gguf_decode.issue_seconds(gpu, job.weights, matmul_params(arch) * frac * share))
+    return max(read, gguf_decode.issue_seconds(gpu, job.weights, n_weights))
 
 
 def _engine_floor(arch: ModelArch, job: Job, gpus: tuple[Gpu, ...], host_mark: int | None) -> float:
@@ -244,8 +243,8 @@ def _layer_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float,
     mem_t = comp_t = step = 0.0
     shares = stage_shares(r.build, sp.stages)
     for f, b, a, p, g in zip(shares, bws, rates, _peaks_or_unknown(r, len(bws)), r.build.gpus):
-        w_t = _weights_seconds(arch, planned, g, read_weight_bytes(arch, planned, whole_w * f, planned.batch, f),
-                               b, e, frac, f) + fixed * f
+        w_t = _weights_seconds(planned, g, read_weight_bytes(arch, planned, whole_w * f, planned.batch, f),
+                               b, e, r.two_n / 2 * frac * f) + fixed * f
         a_t = _attention_seconds(kv_whole * f, b * kv_share, attn_whole * f, a, per_head)
         g_t = _compute_seconds(planned.batch * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_whole * f, p, e)
@@ -275,7 +274,7 @@ def _tensor_split(arch: ModelArch, planned: PlannedJob, r: Run, bws: tuple[float
     rate = min(known_rates, default=None) if known_rates is not None else None
     attn_t = _attention_seconds(kv_gpu, min(bws) * kv_share, attn_whole / sp.tp, rate, per_head)
     read = read_weight_bytes(arch, planned, read_w, planned.batch, 1 / sp.tp)
-    w_t = max(_weights_seconds(arch, planned, g, read, b, e, frac, 1 / sp.tp)
+    w_t = max(_weights_seconds(planned, g, read, b, e, r.two_n / 2 * frac / sp.tp)
               for g, b in zip(r.build.gpus, bws)) + fixed
     issue_bound = w_t > read / (min(bws) * e.bandwidth) + fixed
     if issue_bound:  # the weights' kernels wait on the SMs' instruction issue: a compute limit, not bandwidth
@@ -328,8 +327,8 @@ def _pipelined(arch: ModelArch, job: PlannedJob, r: Run, bws: tuple[float, ...],
     mem_t, comp_t, host_bound = 0.0, 0.0, False
     peaks = _peaks_or_unknown(r, len(bws))
     for f, b, a, p, g in zip(stage_shares(r.build, sp.stages), bws, rates, peaks, r.build.gpus):
-        w_t = _weights_seconds(arch, job, g, read_weight_bytes(arch, job, whole_w * f, per_mb, f), b, e, frac,
-                               f) + fixed * f
+        w_t = _weights_seconds(job, g, read_weight_bytes(arch, job, whole_w * f, per_mb, f), b, e,
+                               r.two_n / 2 * frac * f) + fixed * f
         a_t = _attention_seconds(kv_mb * f, b * kv_share, attn_mb * f, a, per_head)
         g_t = _compute_seconds(per_mb * r.two_n * f, p, e)
         ac_t = _compute_seconds(attn_mb * f, p, e)

@@ -4,12 +4,14 @@ A prefill is compute-bound (every prompt token through every weight): the longer
 engine's compute share and reading the weights (once, or in a GGUF engine once per micro-batch), plus the scores an unfused attention writes
 to memory, plus a GGUF engine's pass that dequantizes its weights for cuBLAS. A GGUF prompt computed in
 micro-batches of a few tokens (``--ubatch-size``) is one decode step per micro-batch instead
-(``gguf_decode.MATVEC_MAX_TOKENS``).
+(``gguf_decode.MATVEC_MAX_TOKENS``), without the output layer and the last layer's MLP in a micro-batch whose logits
+nobody reads (``unused_prompt_params``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from advisor.core.hardware.records import Gpu, ResolvedBuild
 from advisor.core.job.job import Job
@@ -89,14 +91,45 @@ def _matvec_prefill_seconds(arch: ModelArch, planned: PlannedJob, r: Run, mem: M
     ubatch, steps = min(planned.gguf_ubatch_tokens, tokens), _weight_reads(planned, tokens)
     step_job = planned.model_copy(update={"batch": ubatch, "context_len": max(1, planned.context_len // 2)})
     step = decode_step(arch, step_job, r, mem, sp, whole_w, [])
-    if step is None:
+    # A micro-batch without a token whose logits are kept skips the weights of ``unused_prompt_params``: ggml's
+    # backends skip the empty matmuls (ggml-cuda.cu, ``evaluate_and_capture_cuda_graph``: ``ggml_is_empty(node)``).
+    kept = 1 - unused_prompt_params(arch, planned) / (r.two_n / 2)
+    lean = decode_step(arch, step_job, replace(r, two_n=r.two_n * kept), mem.model_copy(
+        update={"weights": mem.weights * kept}), sp, whole_w * kept, [])
+    if step is None or lean is None:
         notes.append("prefill speed unknown: a GPU's memory bandwidth is not in the catalog")
         return None
-    seconds, comm_t = step.seconds, step.comm_s
+    outputs = min(steps, planned.batch)  # the micro-batches holding a sequence's last token
     notes.append(f"{planned.engine.label} computes the prompt {ubatch} token{'s' if ubatch > 1 else ''} at a time "
-                 f"(prompt batch {planned.gguf_ubatch_tokens}): each batch reads all the weights, like a decode step — "
-                 f"{steps:,} steps of {seconds * 1e3:.1f} ms")
-    return steps * seconds, steps * comm_t
+                 f"(prompt batch {planned.gguf_ubatch_tokens}): each batch reads the weights, like a decode step — "
+                 f"{steps:,} steps of {lean.seconds * 1e3:.1f} ms (the output layer and the last layer's MLP only "
+                 "for each sequence's last token)")
+    return (outputs * step.seconds + (steps - outputs) * lean.seconds,
+            outputs * step.comm_s + (steps - outputs) * lean.comm_s)
+
+
+def unused_prompt_params(arch: ModelArch, job: Job) -> float:
+    """Matmul weights a prompt token whose logits are not kept skips (a prompt keeps one token's logits a sequence).
+
+    Every engine computes the output projection for those tokens only: vLLM and SGLang take the logits at the
+    sequences' last positions, transformers' ``generate`` passes ``logits_to_keep=1`` (as this project's H100 prefill
+    rows were measured, ``benchmarks/gpu_measure.py``), llama.cpp keeps the outputs its batch asks for (the last
+    token's by default). llama.cpp and Ollama also drop the other tokens' rows before the last layer's MLP
+    (``ggml_get_rows(ctx0, cur, inp_out_ids)`` at ``il == n_layer - 1``: ``llm_build_llama``, src/models/llama.cpp at
+    4add2b49, and every model builder; Ollama's engine the same, model/models/llama/model.go at 948de6bb). The output
+    projection counts whether or not it is tied to the embedding (``flops.matmul_params``).
+
+    Used where a prompt is computed as decode steps (``_matvec_prefill_seconds``), whose constants are the decode
+    step's. A prompt of full micro-batches still counts these FLOPs for every token: the compute shares fitted on its
+    rows stand in for per-token work the estimate lacks, mostly a small model's (benchmarks/README.md, twenty-sixth
+    session: taking the FLOPs out and refitting moved the calibration prompts from 15.6 / 43.3 to 17.1 / 50.5 %)."""
+    skipped = float(arch.vocab_size * arch.hidden_size)
+    if job.engine.gguf:
+        moe = arch.moe
+        last_ffn = (arch.ffn_size if moe is None or moe.n_dense_layers >= arch.n_layers
+                    else (moe.n_active + moe.n_shared) * moe.expert_ffn_size)
+        skipped += mlp_matrices(arch) * arch.hidden_size * last_ffn
+    return skipped
 
 
 #: Prompt tokens a GGUF engine's expert matmul tile takes. llama.cpp multiplies each routed expert by the tokens of

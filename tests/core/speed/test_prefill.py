@@ -101,9 +101,16 @@ def test_a_prompt_of_one_token_micro_batches_is_one_decode_step_a_token(catalog)
     prompt = PlannedJob(engine="llama.cpp", weights="q4_0", context_len=512, ubatch_tokens=1)
     step = estimate(arch, PlannedJob(engine="llama.cpp", weights="q4_0", context_len=256), build).speed
     one = estimate(arch, prompt, build).speed
-    assert one.prefill_tokens_per_s == pytest.approx(step.decode_tokens_per_s)
-    assert one.time_to_first_token_s == pytest.approx(512 / step.decode_tokens_per_s)
-    assert any("computes the prompt 1 token at a time" in n and "512 steps" in n for n in one.notes)
+    # Only the last token's logits are kept: the other 511 steps skip the output layer and the last layer's MLP
+    # (ggml_get_rows at the last layer; an empty matmul is not run), 701 M of Llama 3.1 8B's 7.50 G matmul weights.
+    assert prefill.unused_prompt_params(arch, prompt) == 128256 * 4096 + 3 * 4096 * 14336
+    full = 1 / step.decode_tokens_per_s
+    assert one.time_to_first_token_s < 512 * full
+    assert one.time_to_first_token_s > full + 511 * full * (1 - 701e6 / 7.50e9) * 0.95  # the KV and small kernels stay
+    assert one.prefill_tokens_per_s == pytest.approx(512 / one.time_to_first_token_s)
+    assert any("computes the prompt 1 token at a time" in n and "512 steps" in n
+               and "the output layer and the last layer's MLP only for each sequence's last token" in n
+               for n in one.notes)
     # Eight tokens a step read the weights an eighth as often: several times faster, not eight (their KV and FLOPs).
     eight = estimate(arch, prompt.model_copy(update={"ubatch_tokens": 8}), build).speed
     assert 4 * one.prefill_tokens_per_s < eight.prefill_tokens_per_s < 8 * one.prefill_tokens_per_s
@@ -130,3 +137,14 @@ def test_experts_in_host_ram_run_on_the_cpu_for_prompt_batches_under_32_tokens()
     assert "fewer than the 32 for which they are copied" in notes[0]
     _, copied = moe_offload_seconds(moe, job.model_copy(update={"ubatch_tokens": 32}), one_4090(), notes := [])
     assert "copied to the GPU for each prompt batch" in notes[0] and copied > 0
+
+
+def test_the_weights_a_prompt_token_without_logits_skips(catalog):
+    # The output projection in every engine (tied or not); llama.cpp and Ollama also skip the last layer's MLP (dense,
+    # or the experts a token runs in a MoE layer).
+    job = PlannedJob(engine="vllm", weights="bf16", context_len=512)
+    qwen = catalog.models["qwen2.5-3b"]  # tied embeddings: the output layer still multiplies every kept token
+    assert prefill.unused_prompt_params(qwen, job) == 151936 * 2048
+    moe = catalog.models["qwen3-30b-a3b"]
+    gguf = job.model_copy(update={"engine": Engine.LLAMA_CPP, "weights": "q4_k_m"})
+    assert prefill.unused_prompt_params(moe, gguf) == 151936 * 2048 + 3 * 2048 * 8 * 768
