@@ -53,16 +53,20 @@ def mlp_matrices(arch: ModelArch) -> int:
     return 3 if arch.gated_mlp else 2
 
 
-def _mlp_params(arch: ModelArch, active_only: bool) -> int:
-    h, m = arch.hidden_size, mlp_matrices(arch)
-    dense_layer = m * h * arch.ffn_size
-    if arch.moe is None:
-        return arch.n_layers * dense_layer
-    moe = arch.moe
+def layer_mlp_params(arch: ModelArch, moe_layer: bool, active_only: bool = False) -> int:
+    """One layer's MLP weights: a dense layer's, or a MoE layer's experts (all of them, or the ``n_active`` a token
+    runs), its shared experts and its router."""
+    h, m, moe = arch.hidden_size, mlp_matrices(arch), arch.moe
+    if not moe_layer or moe is None:
+        return m * h * arch.ffn_size
     experts = (moe.n_active if active_only else moe.n_experts) + moe.n_shared
-    moe_layer = experts * m * h * moe.expert_ffn_size + h * moe.n_experts  # + router
-    n_dense = min(moe.n_dense_layers, arch.n_layers)
-    return n_dense * dense_layer + (arch.n_layers - n_dense) * moe_layer
+    return experts * m * h * moe.expert_ffn_size + h * moe.n_experts
+
+
+def _mlp_params(arch: ModelArch, active_only: bool) -> int:
+    n_dense = arch.n_layers if arch.moe is None else min(arch.moe.n_dense_layers, arch.n_layers)
+    return (n_dense * layer_mlp_params(arch, moe_layer=False)
+            + (arch.n_layers - n_dense) * layer_mlp_params(arch, moe_layer=True, active_only=active_only))
 
 
 @cache

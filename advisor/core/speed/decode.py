@@ -38,9 +38,6 @@ from advisor.core.speed.layout import (
     tp_all_reduces_per_layer,
 )
 
-#: (seconds per decode step of the whole batch, memory part, compute part, comm part).
-
-
 
 def stage_shares(build: ResolvedBuild, stages: int) -> tuple[float, ...]:
     """Share of the layers each GPU of a layer split holds: in proportion to its usable memory,

@@ -72,6 +72,8 @@ def prompt_as_decode_steps(job: Job) -> bool:
     """Whether a GGUF engine computes ``job``'s prompt in micro-batches small enough for the matrix-vector kernels
     (``MATVEC_MAX_TOKENS``): then each micro-batch is a decode step (``prefill.prefill_seconds``)."""
     return job.engine.gguf and job.gguf_ubatch_tokens <= MATVEC_MAX_TOKENS
+
+
 #: Issue slots of MMVQ with ``__dp4a`` emulated over with it: ``vec_dot_q4_0_q8_1``'s loop of 16 weights, 32
 #: instructions natively (6 shifts and masks, 4 ``__dp4a``, 22 loads, scale and loop instructions), 76 with
 #: each ``__dp4a`` as four signed byte extractions of each operand and four multiply-adds (12 each).
@@ -185,9 +187,13 @@ def host_floor_seconds(gpus: Sequence[Gpu], n_layers: int, n_moe_layers: int) ->
     return HOST_LAUNCHED_S_PER_LAYER * n_layers + HOST_LAUNCHED_S_PER_MOE_LAYER * n_moe_layers
 
 
+def _all_metal(gpus: Sequence[Gpu]) -> bool:
+    return all(g.backend is Backend.METAL for g in gpus)
+
+
 def kv_reads_words(engine_label: str, arch: ModelArch, job: Job, gpus: Sequence[Gpu], reads: int) -> str:
     """The speed note for ``kv_reads_per_step``'s ``reads`` > 1."""
-    metal = all(g.backend is Backend.METAL for g in gpus)
+    metal = _all_metal(gpus)
     return (f"{engine_label} " + ("on Apple GPUs reads the KV cache" if metal else f"reads a {job.kv_dtype} KV cache")
             + f" once per query head: {reads} times a step for this model's {arch.n_heads} query heads over "
             f"{arch.n_kv_heads} KV heads (long contexts slow more)"
@@ -231,7 +237,7 @@ def kv_reads_per_step(arch: ModelArch, job: Job, gpus: Sequence[Gpu]) -> int:
     if not job.engine.gguf or arch.attention.kind is AttentionKind.MLA or not gpus:
         return 1
     group = max(1, arch.n_heads // arch.n_kv_heads)
-    if all(g.backend is Backend.METAL for g in gpus):
+    if _all_metal(gpus):
         return group
     vec_kernel = (job.kv_dtype.strip().lower() in LLAMA_CPP_KV and job.batch == 1 and arch.head_dim in VEC_KERNEL_HEAD_DIMS
                   and all(g.backend is Backend.CUDA for g in gpus))

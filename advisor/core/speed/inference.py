@@ -103,11 +103,11 @@ def _inference(arch: ModelArch, w: PlannedJob, build: ResolvedBuild, mem: Memory
                                for p, g in zip(r.peaks, build.gpus[: w.n_gpus], strict=True)))
     # The weights the GPUs read: the busiest GPU's (``mem``) times the tensor split, or, split by layers, the whole
     # model's, less the routed experts llama.cpp's --n-cpu-moe keeps in host RAM (``mem.weights`` has them out already).
-    whole_w = mem.weights * sp.tp
     if sp.stages > 1:
-        whole_w = weights_bytes(arch, w)
         moved = offloaded_moe_layers(arch, w) * routed_expert_bytes_per_layer(arch, w)
-        whole_w = max(0.0, whole_w - moved)
+        whole_w = max(0.0, weights_bytes(arch, w) - moved)
+    else:
+        whole_w = mem.weights * sp.tp
     dec = decode_step(arch, w, r, mem, sp, whole_w, notes)
     pre = prefill_seconds(arch, w, r, mem, sp, whole_w, notes)
     cpu_dec, cpu_pre = moe_offload_seconds(arch, w, build, notes)

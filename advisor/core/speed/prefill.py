@@ -19,7 +19,7 @@ from advisor.core.job.planned import PlannedJob
 from advisor.core.memory.experts import moe_layers, offloaded_moe_layers, routed_expert_bytes_per_layer
 from advisor.core.memory.results import MemoryBreakdown
 from advisor.core.model.arch import ModelArch
-from advisor.core.model.params import mlp_matrices
+from advisor.core.model.params import layer_mlp_params, mlp_matrices
 from advisor.core.speed.decode import decode_step, stage_shares
 from advisor.core.speed.engine_speed import engine_speed
 from advisor.core.speed.flops import attention_flops_per_token, matmul_params
@@ -123,13 +123,8 @@ def unused_prompt_params(arch: ModelArch, job: Job) -> float:
     step's. A prompt of full micro-batches still counts these FLOPs for every token: the compute shares fitted on its
     rows stand in for per-token work the estimate lacks, mostly a small model's (benchmarks/README.md, twenty-sixth
     session: taking the FLOPs out and refitting moved the calibration prompts from 15.6 / 43.3 to 17.1 / 50.5 %)."""
-    skipped = float(arch.vocab_size * arch.hidden_size)
-    if job.engine.gguf:
-        moe = arch.moe
-        last_ffn = (arch.ffn_size if moe is None or moe.n_dense_layers >= arch.n_layers
-                    else (moe.n_active + moe.n_shared) * moe.expert_ffn_size)
-        skipped += mlp_matrices(arch) * arch.hidden_size * last_ffn
-    return skipped
+    last_mlp = layer_mlp_params(arch, moe_layer=moe_layers(arch) > 0, active_only=True) if job.engine.gguf else 0
+    return float(arch.vocab_size * arch.hidden_size + last_mlp)
 
 
 #: Prompt tokens a GGUF engine's expert matmul tile takes. llama.cpp multiplies each routed expert by the tokens of

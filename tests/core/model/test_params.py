@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.core.model.arch import AttentionLayout, ModelArch, Moe
-from advisor.core.model.params import count_params, lora_params
+from advisor.core.model.params import count_params, layer_mlp_params, lora_params
 
 LLAMA2_7B = ModelArch(
     id="llama-2-7b", name="Llama 2 7B", n_layers=32, hidden_size=4096, n_heads=32, n_kv_heads=32,
@@ -58,3 +58,13 @@ def test_lora_rank16_all_linear_llama2_7b():
 def test_lora_qv_rank8_llama2_7b_matches_peft_print():
     # PEFT print_trainable_parameters for r=8 on q_proj,v_proj: "trainable params: 4,194,304".
     assert lora_params(LLAMA2_7B, 8, ("q", "v")) == 4_194_304
+
+
+def test_one_layers_mlp_weights():
+    # A dense SwiGLU layer: gate, up and down. Mixtral's MoE layer: 8 experts of the same shape and the router; a token
+    # runs 2 of them (and the router) — the layers' sum is count_params' MLP part.
+    assert layer_mlp_params(LLAMA3_8B, moe_layer=False) == 3 * 4096 * 14336
+    assert layer_mlp_params(MIXTRAL, moe_layer=True) == 8 * 3 * 4096 * 14336 + 4096 * 8
+    assert layer_mlp_params(MIXTRAL, moe_layer=True, active_only=True) == 2 * 3 * 4096 * 14336 + 4096 * 8
+    assert layer_mlp_params(LLAMA3_8B, moe_layer=True) == layer_mlp_params(LLAMA3_8B, moe_layer=False)  # no experts
+    assert count_params(MIXTRAL).mlp == 32 * layer_mlp_params(MIXTRAL, moe_layer=True)

@@ -147,4 +147,4 @@ def test_the_weights_a_prompt_token_without_logits_skips(catalog):
     assert prefill.unused_prompt_params(qwen, job) == 151936 * 2048
     moe = catalog.models["qwen3-30b-a3b"]
     gguf = job.model_copy(update={"engine": Engine.LLAMA_CPP, "weights": "q4_k_m"})
-    assert prefill.unused_prompt_params(moe, gguf) == 151936 * 2048 + 3 * 2048 * 8 * 768
+    assert prefill.unused_prompt_params(moe, gguf) == 151936 * 2048 + 3 * 2048 * 8 * 768 + 2048 * 128  # + router
